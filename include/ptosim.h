@@ -1,0 +1,103 @@
+/* ptosim.h — the public interface of libptosim: parse, verify, print and run PTO ISA v0.6
+ * micro-instruction kernels. All handles are opaque. Unless a function says otherwise, pointers it
+ * returns are owned by the handle they came from and live as long as it does; strings returned as
+ * `char *` are heap-allocated and released with pto_free(). The library never prints: every problem
+ * becomes a diagnostic with a stable ID, collected in the context. */
+#ifndef PTOSIM_H
+#define PTOSIM_H
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct PtoCtx PtoContext;
+typedef struct PtoModule PtoModule;
+typedef struct PtoLaunch PtoLaunch;
+
+typedef enum { PTO_TARGET_DEFAULT = -1, PTO_TARGET_A5 = 0, PTO_TARGET_A2A3 = 1, PTO_TARGET_CPU = 2 } PtoTarget;
+typedef enum { PTO_SEV_NOTE, PTO_SEV_WARNING, PTO_SEV_ERROR, PTO_SEV_TRAP } PtoSeverity;
+
+/* ---- context and diagnostics ---- */
+PtoContext *pto_context_new(void);                 /* NULL only when out of memory */
+void pto_context_free(PtoContext *ctx);            /* frees diagnostics; modules must be freed first */
+void pto_free(void *p);
+
+typedef struct PtoDiagInfo {
+    PtoSeverity severity;
+    const char *id;            /* stable, e.g. "E-SSA-UNDEF", "T-OOB" */
+    const char *file;          /* NULL when the diagnostic has no location */
+    unsigned line, col;
+    const char *message;
+    size_t nnotes;
+} PtoDiagInfo;
+
+size_t pto_diag_count(const PtoContext *ctx);
+size_t pto_error_count(const PtoContext *ctx);     /* errors and traps */
+int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out);   /* 0 on success */
+/* "FILE:LINE:COL: error: message [ID]" + source line + caret + notes; caller frees. */
+char *pto_diag_render(const PtoContext *ctx, size_t i, int color);
+void pto_diag_clear(PtoContext *ctx);
+void pto_set_max_errors(PtoContext *ctx, size_t n);
+
+/* ---- front end ---- */
+/* Parses `text` (copied). Returns a module even when there are errors (check pto_error_count);
+   NULL only when out of memory. */
+PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len);
+/* Reads and parses a file; NULL with an E-IO-READ diagnostic when it cannot be read. */
+PtoModule *pto_parse_file(PtoContext *ctx, const char *path);
+void pto_module_free(PtoModule *m);
+/* The module's pto.target_arch ("a5", "a2a3", "cpu"), else PTO_TARGET_A5. */
+PtoTarget pto_module_target(const PtoModule *m);
+int pto_target_from_name(const char *name, PtoTarget *out);   /* 0 on success */
+const char *pto_target_name(PtoTarget t);
+/* Structural, semantic and target-profile verification; returns the number of errors found.
+   PTO_TARGET_DEFAULT selects pto_module_target(m). */
+size_t pto_verify(PtoModule *m, PtoTarget target);
+/* Canonical text (generic != 0: pto ops in MLIR's generic form). Caller frees. */
+char *pto_print(const PtoModule *m, int generic);
+
+/* ---- simulation ---- */
+typedef enum { PTO_PARAM_PTR, PTO_PARAM_INT, PTO_PARAM_FLOAT, PTO_PARAM_OTHER } PtoParamKind;
+
+typedef struct PtoParamInfo {
+    PtoParamKind kind;
+    const char *name;          /* without '%' */
+    unsigned elem_bits;        /* pointer element / scalar width in bits */
+    char elem_code;            /* 'i' signed int, 'u' unsigned int, 'f' float (numpy kind codes), 'b' bool */
+    const char *type;          /* spelling of the parameter type */
+    const char *space;         /* pointer address space name, else NULL */
+} PtoParamInfo;
+
+/* Prepares a launch of `entry` (NULL: the only pto.kernel function, else the only function).
+   The module must have verified without errors. NULL with a diagnostic on failure. */
+PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target);
+void pto_launch_free(PtoLaunch *l);
+unsigned pto_launch_num_params(const PtoLaunch *l);
+int pto_launch_param(const PtoLaunch *l, unsigned i, PtoParamInfo *out);
+/* Binds a GM buffer to a pointer parameter. The memory stays caller-owned and is read and written
+   in place during pto_launch_run; it must stay valid until then. */
+int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size);
+int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v);
+int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v);
+void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 = default */
+void pto_launch_set_race_check(PtoLaunch *l, int on);
+/* Runs `blocks` blocks. Returns 0 when the kernel completed, 3 on a run-time trap (diagnostic
+   added), 2 when the launch is not fully bound. */
+int pto_launch_run(PtoLaunch *l, unsigned blocks);
+
+typedef struct PtoStats {
+    uint64_t ops_executed;     /* all executed operations, every core */
+    uint64_t vector_ops;       /* vector-pipe instructions */
+    uint64_t bytes_moved[8];   /* per pipe: S, V, MTE1, MTE2, MTE3, M, FIX, (unused) */
+    uint64_t cycles;           /* simulated cycles of the longest core */
+    unsigned cores;
+} PtoStats;
+const PtoStats *pto_launch_stats(const PtoLaunch *l);
+const char *pto_pipe_name(unsigned pipe_index);   /* index into bytes_moved */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

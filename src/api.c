@@ -1,0 +1,130 @@
+/* api.c — the public front-end entry points (ptosim.h) over the internal modules. */
+#include "ptosim.h"
+#include "ctx.h"
+#include "ir.h"
+#include "parse.h"
+#include "print.h"
+#include "verify.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+PtoContext *pto_context_new(void) { return ctx_new(); }
+void pto_context_free(PtoContext *ctx) { ctx_free(ctx); }
+void pto_free(void *p) { free(p); }
+
+size_t pto_diag_count(const PtoContext *ctx) { return ctx->diags.n; }
+size_t pto_error_count(const PtoContext *ctx) { return ctx->diags.nerrors; }
+void pto_set_max_errors(PtoContext *ctx, size_t n) { ctx->diags.max_errors = n; }
+
+int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out)
+{
+    if (i >= ctx->diags.n) return -1;
+    const Diag *d = &ctx->diags.items[i];
+    out->severity = (PtoSeverity)d->sev;
+    out->id = diag_id_str(d->id);
+    out->file = d->loc.file;
+    out->line = d->loc.line;
+    out->col = d->loc.col;
+    out->message = d->msg;
+    out->nnotes = d->nnotes;
+    return 0;
+}
+
+char *pto_diag_render(const PtoContext *ctx, size_t i, int color) { return diag_render(&ctx->diags, i, color); }
+
+void pto_diag_clear(PtoContext *ctx)
+{
+    DiagSource *s = ctx->diags.srcs;
+    size_t ns = ctx->diags.nsrcs, cs = ctx->diags.capsrcs, me = ctx->diags.max_errors;
+    ctx->diags.srcs = NULL;
+    diag_free(&ctx->diags);
+    diag_init(&ctx->diags);
+    ctx->diags.srcs = s;
+    ctx->diags.nsrcs = ns;
+    ctx->diags.capsrcs = cs;
+    ctx->diags.max_errors = me;
+}
+
+PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
+{
+    Module *m = calloc(1, sizeof *m);
+    if (!m) return NULL;
+    arena_init(&m->arena);
+    m->ctx = ctx;
+    m->file = ctx_intern(ctx, filename ? filename : "<input>", strlen(filename ? filename : "<input>"));
+    m->text = arena_strndup(&m->arena, text, len);
+    m->len = len;
+    diag_add_source(&ctx->diags, m->file, m->text, len);
+    m->top = parse_module_text(ctx, m, m->file, m->text, len);
+    return m;
+}
+
+PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    SrcLoc none = {0, 0, 0};
+    if (!f) {
+        diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 65536;
+            char *nb = realloc(buf, cap);
+            if (!nb) { free(buf); fclose(f); return NULL; }
+            buf = nb;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        free(buf);
+        diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "error while reading '%s'", path);
+        return NULL;
+    }
+    PtoModule *m = pto_parse(ctx, path, buf ? buf : "", n);
+    free(buf);
+    return m;
+}
+
+void pto_module_free(PtoModule *m)
+{
+    if (!m) return;
+    /* The diagnostics keep pointing at the text for rendering; detach it first. */
+    DiagList *d = &m->ctx->diags;
+    for (size_t i = 0; i < d->nsrcs; i++)
+        if (d->srcs[i].text == m->text) {
+            memmove(&d->srcs[i], &d->srcs[i + 1], sizeof(DiagSource) * (d->nsrcs - i - 1));
+            d->nsrcs--;
+            break;
+        }
+    arena_free(&m->arena);
+    free(m);
+}
+
+PtoTarget pto_module_target(const PtoModule *m)
+{
+    if (m->top) {
+        const Attr *a = op_attr(m->top, "pto.target_arch");
+        PtoTarget t;
+        if (a && (a->kind == AT_STR || a->kind == AT_TOKEN) && pto_target_from_name(a->s, &t) == 0) return t;
+    }
+    return PTO_TARGET_A5;
+}
+
+size_t pto_verify(PtoModule *m, PtoTarget target)
+{
+    if (target == PTO_TARGET_DEFAULT) target = pto_module_target(m);
+    size_t before = m->ctx->diags.nerrors;
+    if (m->top) verify_module(m, target);
+    return m->ctx->diags.nerrors - before;
+}
+
+char *pto_print(const PtoModule *m, int generic) { return print_module(m->ctx, m, generic); }

@@ -1,0 +1,20 @@
+/* arena.h — bump allocator: every IR object of a module lives in one arena, freed in one call. */
+#ifndef PTOSIM_ARENA_H
+#define PTOSIM_ARENA_H
+#include <stddef.h>
+
+typedef struct ArenaChunk ArenaChunk;
+typedef struct Arena {
+    ArenaChunk *head;
+    size_t total;          /* bytes handed out, for statistics */
+} Arena;
+
+void  arena_init(Arena *a);
+void  arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t size);              /* zeroed, 16-byte aligned; aborts only on OOM */
+void *arena_dup(Arena *a, const void *p, size_t size);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+
+#define ARENA_NEW(a, T)        ((T *)arena_alloc((a), sizeof(T)))
+#define ARENA_ARRAY(a, T, n)   ((T *)arena_alloc((a), sizeof(T) * (size_t)(n)))
+#endif

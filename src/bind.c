@@ -1,0 +1,816 @@
+/* bind.c — parses table ops written in the custom (assembly), DPS (ins/outs) and generic MLIR forms,
+ * and binds what was written to the op's compiled signature (op.h). All three forms produce the same
+ * Op: operands grouped per signature slot, tokens and flags as named attributes, typed results. */
+#include "parse.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_ITEMS = 96, MAX_TYPES = 128 };
+
+/* ------------------------------------------------------------------ item parsing */
+
+static int is_clause_kw(const OpSig *sig, const Token *t)
+{
+    if (t->kind != TK_IDENT) return 0;
+    for (unsigned c = 0; c < sig->ncl; c++)
+        if (strlen(sig->cl[c].kw) == t->len && memcmp(sig->cl[c].kw, t->s, t->len) == 0) return 1;
+    return 0;
+}
+
+static Item *push_item(Parser *P, Item *items, uint32_t *n, SrcLoc loc)
+{
+    if (*n >= MAX_ITEMS) {
+        P_error(P, DIAG_PARSE_LIMIT, loc, "too many operands");
+        return NULL;
+    }
+    Item *it = &items[(*n)++];
+    memset(it, 0, sizeof *it);
+    it->loc = loc;
+    return it;
+}
+
+static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested, int stop_at_colon);
+
+/* One item; returns 0 when the current token cannot start an item. */
+static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested)
+{
+    Token *t = P_cur(P);
+    SrcLoc loc = P_loc(P, t);
+    const char *key = NULL;
+    if (nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) {
+        key = P_text(P, t);
+        P->pos += 2;
+        t = P_cur(P);
+        loc = P_loc(P, t);
+    }
+    Item *it;
+    switch (t->kind) {
+    case TK_SSA: {
+        Value *v = P_use(P);
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_VALUE;
+        it->v = v;
+        if (P_is(P, TK_LBRACK)) {
+            P->pos++;
+            it->kind = IT_MEM;
+            if (P_is(P, TK_SSA)) it->off = P_use(P);
+            else {
+                P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "the offset in '%%base[...]' must be an SSA value");
+                while (!P_is(P, TK_RBRACK) && !P_is(P, TK_EOF)) P->pos++;
+            }
+            P_expect(P, TK_RBRACK, "']'");
+        }
+        break;
+    }
+    case TK_STRING:
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_TOKEN;
+        it->s = t->s;
+        it->slen = t->len;
+        P->pos++;
+        break;
+    case TK_LANGLE:
+        if (P_at(P, 1)->kind != TK_IDENT || P_at(P, 2)->kind != TK_RANGLE) return 0;
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_TOKEN;
+        it->s = P_at(P, 1)->s;
+        it->slen = P_at(P, 1)->len;
+        P->pos += 3;
+        break;
+    case TK_HASH:
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_TOKEN;
+        P->pos++;
+        if (P_is(P, TK_LANGLE) && P_at(P, 1)->kind == TK_IDENT && P_at(P, 2)->kind == TK_RANGLE) {
+            it->s = P_at(P, 1)->s;
+            it->slen = P_at(P, 1)->len;
+            P->pos += 3;
+        } else {
+            /* #TOKEN without a dialect wrapper */
+            it->s = t->s;
+            it->slen = t->len;
+        }
+        break;
+    case TK_INT:
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_INT;
+        if (!P_int_literal(P, t, &it->i)) P_error(P, DIAG_LEX_NUMBER, loc, "integer literal does not fit in 64 bits");
+        P->pos++;
+        break;
+    case TK_IDENT:
+        if (P_at(P, 1)->kind == TK_LPAREN) {
+            if (!(it = push_item(P, items, n, loc))) return 0;
+            it->kind = IT_CLAUSE;
+            it->s = t->s;
+            it->slen = t->len;
+            P->pos += 2;
+            Item sub[MAX_ITEMS];
+            uint32_t ns = 0;
+            if (!P_is(P, TK_RPAREN)) parse_item_list(P, sig, sub, &ns, 1, 0);
+            P_expect(P, TK_RPAREN, "')' closing the clause");
+            it->sub = arena_dup(&P->m->arena, sub, sizeof(Item) * (ns ? ns : 1));
+            it->nsub = ns;
+            break;
+        }
+        /* a bare word: an enum token written without quotes, or a flag clause */
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_TOKEN;
+        it->bare = 1;
+        it->s = t->s;
+        it->slen = t->len;
+        P->pos++;
+        break;
+    default:
+        if (key) P_error(P, DIAG_PARSE_EXPECTED, loc, "expected a value after '%s ='", key);
+        return 0;
+    }
+    it->key = key;
+    return 1;
+}
+
+/* Items separated by commas. Outside parentheses, a clause keyword may follow without a comma. */
+static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested, int stop_at_colon)
+{
+    (void)stop_at_colon;
+    for (;;) {
+        if (!parse_item(P, sig, items, n, nested)) return 0;
+        if (P_eat(P, TK_COMMA)) continue;
+        if (!nested && is_clause_kw(sig, P_cur(P))) continue;
+        return 1;
+    }
+}
+
+/* Types after ':' — each may carry a clause keyword prefix ("loop i64") or be a bare keyword
+ * ("nd2nz"), and parenthesised groups ("src_layout(i64, i64)") are flattened. */
+static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
+{
+    for (;;) {
+        const char *kw = NULL;
+        Token *t = P_cur(P);
+        SrcLoc loc = P_loc(P, t);
+        /* keyword prefix: an identifier that is not a type, followed by a type, '(' or ',' */
+        while (t->kind == TK_IDENT) {
+            int is_type = 0;
+            size_t save = P->pos;
+            /* probe: builtin type names never contain '_' and start with i/si/ui/f/bf/index */
+            char c0 = t->s[0];
+            if ((c0 == 'i' || c0 == 's' || c0 == 'u' || c0 == 'f' || c0 == 'b' || c0 == 'n') && !memchr(t->s, '_', t->len)) {
+                size_t dsave = P->d->n, esave = P->d->nerrors;
+                const Type *ty = P_parse_type(P);
+                /* roll back any diagnostic the probe produced */
+                while (P->d->n > dsave) { free(P->d->items[P->d->n - 1].msg); P->d->n--; }
+                P->d->nerrors = esave;
+                is_type = ty != NULL;
+                P->pos = save;
+            }
+            if (is_type) break;
+            kw = P_text(P, t);
+            P->pos++;
+            t = P_cur(P);
+            if (t->kind == TK_COMMA || t->kind != TK_IDENT) break;
+        }
+        if (kw && (P_is(P, TK_COMMA) || P_is(P, TK_ARROW) || P_is(P, TK_LBRACE) ||
+                   (P_cur(P)->nl_before && P_cur(P)->kind != TK_BANG))) {
+            /* bare keyword entry (e.g. "nd2nz"): contributes no operand type */
+            if (P_eat(P, TK_COMMA)) continue;
+            return 1;
+        }
+        if (kw && P_is(P, TK_LPAREN)) {
+            P->pos++;
+            do {
+                const Type *ty = P_parse_type(P);
+                if (!ty) return 0;
+                if (*n >= MAX_TYPES) { P_error(P, DIAG_PARSE_LIMIT, loc, "type list too long"); return 0; }
+                out[(*n)++] = (TypeItem){ty, kw, loc};
+            } while (P_eat(P, TK_COMMA));
+            if (!P_expect(P, TK_RPAREN, "')'")) return 0;
+        } else {
+            loc = P_loc(P, P_cur(P));
+            const Type *ty = P_parse_type(P);
+            if (!ty) return 0;
+            if (*n >= MAX_TYPES) { P_error(P, DIAG_PARSE_LIMIT, loc, "type list too long"); return 0; }
+            out[(*n)++] = (TypeItem){ty, kw, loc};
+        }
+        if (!P_eat(P, TK_COMMA)) return 1;
+    }
+}
+
+/* ------------------------------------------------------------------ binding */
+
+typedef struct Bound {
+    Value *vals[MAX_ITEMS * 2];
+    int16_t grp[MAX_ITEMS * 2];    /* group of each value in textual order */
+    uint8_t typed[MAX_ITEMS * 2];  /* written in the canonical type list */
+    SrcLoc loc[MAX_ITEMS * 2];
+    uint32_t n;
+    Attr attrs[64];
+    uint32_t nattrs;
+    int clause_seen[16];
+    int last_clause;
+} Bound;
+
+static const char *slot_desc(const SigSlot *s, char *b, size_t n)
+{
+    static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
+                                      "an integer", "a float", "a scalar", "a pointer", "a vector register",
+                                      "a mask", "an alignment state"};
+    if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
+    else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
+    else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
+    else snprintf(b, n, "%s for '%s'", tcn[s->tc], s->name);
+    return b;
+}
+
+static void add_value(Bound *B, Value *v, int group, int typed, SrcLoc loc)
+{
+    if (B->n >= MAX_ITEMS * 2) return;
+    B->vals[B->n] = v;
+    B->grp[B->n] = (int16_t)group;
+    B->typed[B->n] = (uint8_t)typed;
+    B->loc[B->n] = loc;
+    B->n++;
+}
+
+static Attr *add_attr(Parser *P, Bound *B, const char *name, AttrKind k, SrcLoc loc)
+{
+    const char *in = ctx_intern(P->ctx, name, strlen(name));
+    for (uint32_t i = 0; i < B->nattrs; i++)
+        if (B->attrs[i].name == in) {
+            P_error(P, DIAG_PARSE_OPERANDS, loc, "'%s' is given twice", name);
+            return &B->attrs[i];
+        }
+    if (B->nattrs >= 64) return &B->attrs[0];
+    Attr *a = &B->attrs[B->nattrs++];
+    memset(a, 0, sizeof *a);
+    a->name = in;
+    a->kind = k;
+    a->loc = loc;
+    return a;
+}
+
+/* Does `it` fit slot `s`? Sets *bad for a token of the wrong set in a required token slot. */
+static int fits(const Item *it, const SigSlot *s)
+{
+    switch (s->kind) {
+    case SL_VALUE: return it->kind == IT_VALUE;
+    case SL_MEM: return it->kind == IT_MEM || it->kind == IT_VALUE;
+    case SL_INT: return it->kind == IT_INT;
+    case SL_TOKEN: return it->kind == IT_TOKEN && tok_lookup(s->tokset, it->s, it->slen) >= 0;
+    }
+    return 0;
+}
+
+static void bind_token(Parser *P, Bound *B, const SigSlot *s, const Item *it)
+{
+    Attr *a = add_attr(P, B, s->name, AT_TOKEN, it->loc);
+    a->i = tok_lookup(s->tokset, it->s, it->slen);
+    a->s = tok_spelling((int)a->i);
+}
+
+static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
+{
+    switch (s->kind) {
+    case SL_VALUE:
+        add_value(B, it->v, s->group, !s->untyped, it->loc);
+        break;
+    case SL_MEM:
+        add_value(B, it->v, s->group, !s->untyped, it->loc);
+        if (it->kind == IT_MEM) add_value(B, it->off, s->group + 1, s->off_typed, it->loc);
+        break;
+    case SL_INT: {
+        Attr *a = add_attr(P, B, s->name, AT_INT, it->loc);
+        a->i = it->i;
+        break;
+    }
+    case SL_TOKEN:
+        bind_token(P, B, s, it);
+        break;
+    }
+}
+
+static void bad_token(Parser *P, const SigSlot *s, const Item *it)
+{
+    int first = tokset_first(s->tokset), cnt = tokset_size(s->tokset);
+    char list[256] = "";
+    size_t k = 0;
+    for (int i = 0; i < cnt && i < 12 && k + 24 < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", tok_spelling(first + i));
+    if (cnt > 12) snprintf(list + k, sizeof list - k, ", ...");
+    P_error(P, DIAG_PARSE_TOKEN, it->loc, "'%.*s' is not a valid %s for '%s' (expected one of: %s)",
+            (int)it->slen, it->s, tokset_name(s->tokset), s->name, list);
+}
+
+/* Binds a sequence of items to a sequence of slots (positional list or one clause's contents). */
+static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots, const Item *items, uint32_t nitems,
+                     const OpSig *sig, const char *where)
+{
+    uint32_t i = 0;
+    char d[128];
+    /* keyed items first: they bind by key, wherever they stand */
+    int used[MAX_ITEMS] = {0};
+    for (uint32_t k = 0; k < nitems; k++) {
+        if (!items[k].key) continue;
+        const SigSlot *s = NULL;
+        for (unsigned j = 0; j < nslots; j++)
+            if (slots[j].key && strcmp(slots[j].key, items[k].key) == 0) s = &slots[j];
+        if (!s) {
+            P_error(P, DIAG_PARSE_CLAUSE, items[k].loc, "'%s =' is not a field of %s", items[k].key, where);
+            used[k] = 1;
+            continue;
+        }
+        if (!fits(&items[k], s)) {
+            if (s->kind == SL_TOKEN && items[k].kind == IT_TOKEN) bad_token(P, s, &items[k]);
+            else P_error(P, DIAG_PARSE_OPERANDS, items[k].loc, "'%s =' expects %s", items[k].key, slot_desc(s, d, sizeof d));
+        } else {
+            bind_slot(P, B, s, &items[k]);
+        }
+        used[k] = 1;
+    }
+    for (unsigned j = 0; j < nslots; j++) {
+        const SigSlot *s = &slots[j];
+        if (s->key) continue;
+        while (i < nitems && used[i]) i++;
+        if (i < nitems && fits(&items[i], s)) {
+            bind_slot(P, B, s, &items[i]);
+            used[i++] = 1;
+            while (s->variadic && s->kind == SL_VALUE) {
+                while (i < nitems && used[i]) i++;
+                if (i >= nitems || !fits(&items[i], s)) break;
+                bind_slot(P, B, s, &items[i]);
+                used[i++] = 1;
+            }
+            continue;
+        }
+        if (s->optional || s->variadic) continue;
+        if (i < nitems) {
+            if (s->kind == SL_TOKEN && items[i].kind == IT_TOKEN) {
+                bad_token(P, s, &items[i]);
+                used[i++] = 1;
+                continue;
+            }
+            P_error(P, DIAG_PARSE_OPERANDS, items[i].loc, "expected %s in %s", slot_desc(s, d, sizeof d), where);
+        } else {
+            SrcLoc loc = nitems ? items[nitems - 1].loc : B->loc[0];
+            if (!nitems && B->n == 0) loc = (SrcLoc){0, 0, 0};
+            P_error(P, DIAG_PARSE_OPERANDS, loc.file ? loc : P_loc(P, P_cur(P)), "missing %s in %s",
+                    slot_desc(s, d, sizeof d), where);
+        }
+        return;
+    }
+    /* leftovers: tokens that belong in the attribute dictionary, or too many operands */
+    for (; i < nitems; i++) {
+        if (used[i]) continue;
+        const Item *it = &items[i];
+        if (it->kind == IT_TOKEN && sig) {
+            int done = 0;
+            for (unsigned j = 0; j < sig->ndict && !done; j++)
+                if (fits(it, &sig->dict[j])) { bind_token(P, B, &sig->dict[j], it); done = 1; }
+            if (done) continue;
+        }
+        P_error(P, DIAG_PARSE_OPERANDS, it->loc, "unexpected extra operand in %s", where);
+        return;
+    }
+}
+
+static int clause_index(const OpSig *sig, const char *s, uint32_t n)
+{
+    for (unsigned c = 0; c < sig->ncl; c++)
+        if (strlen(sig->cl[c].kw) == n && memcmp(sig->cl[c].kw, s, n) == 0) return (int)c;
+    return -1;
+}
+
+static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item *it)
+{
+    const SigClause *cl = &sig->cl[c];
+    if (B->clause_seen[c] && cl->mult != CL_MANY) {
+        P_error(P, DIAG_PARSE_CLAUSE, it->loc, "clause '%s' may appear only once", cl->kw);
+        return;
+    }
+    if (c < B->last_clause) {
+        P_error(P, DIAG_PARSE_CLAUSE, it->loc, "clause '%s' must come before '%s'", cl->kw, sig->cl[B->last_clause].kw);
+    }
+    B->last_clause = c;
+    B->clause_seen[c]++;
+    if (cl->unit) {
+        if (it->kind == IT_CLAUSE) P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s' takes no arguments", cl->kw);
+        add_attr(P, B, cl->kw, AT_UNIT, it->loc);
+        return;
+    }
+    /* The flag marks presence; clauses with only optional contents may be written bare (e.g. "sat"). */
+    if (B->clause_seen[c] == 1) add_attr(P, B, cl->kw, AT_UNIT, it->loc);
+    char where[64];
+    snprintf(where, sizeof where, "clause '%s'", cl->kw);
+    if (it->kind != IT_CLAUSE) {
+        for (unsigned j = 0; j < cl->nslots; j++)
+            if (!cl->slots[j].optional && !cl->slots[j].variadic) {
+                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "clause '%s' needs arguments", cl->kw);
+                return;
+            }
+        return;
+    }
+    bind_seq(P, B, cl->slots, cl->nslots, it->sub, it->nsub, NULL, where);
+}
+
+/* After all items are bound: groups -> operand array + segment sizes. */
+static void finish_operands(Parser *P, Op *op, const OpSig *sig, Bound *B)
+{
+    uint32_t total = B->n;
+    op->segs = ARENA_ARRAY(&P->m->arena, uint8_t, sig->ngroups ? sig->ngroups : 1);
+    op->operands = ARENA_ARRAY(&P->m->arena, Value *, total ? total : 1);
+    uint32_t k = 0;
+    for (unsigned g = 0; g < sig->ngroups; g++) {
+        for (uint32_t i = 0; i < B->n; i++)
+            if (B->grp[i] == (int)g) {
+                op->operands[k++] = B->vals[i];
+                op->segs[g]++;
+            }
+    }
+    op->noperands = k;
+    if (B->nattrs) {
+        Attr *arr = ARENA_ARRAY(&P->m->arena, Attr, op->nattrs + B->nattrs);
+        if (op->nattrs) memcpy(arr, op->attrs, sizeof(Attr) * op->nattrs);
+        memcpy(arr + op->nattrs, B->attrs, sizeof(Attr) * B->nattrs);
+        op->attrs = arr;
+        op->nattrs += B->nattrs;
+    }
+}
+
+/* Matches written types against the operands in textual order. */
+static void check_types(Parser *P, const Bound *B0, const TypeItem *T, uint32_t nt, SrcLoc loc, const char *opname,
+                        const OpSig *sig)
+{
+    Bound reord;
+    const Bound *B = B0;
+    if (sig->ntype_order) {
+        /* the written type list names groups in a different order than the operands */
+        memset(&reord, 0, sizeof reord);
+        for (unsigned k = 0; k < sig->ntype_order; k++)
+            for (uint32_t i = 0; i < B0->n; i++)
+                if (B0->grp[i] == sig->type_order[k]) add_value(&reord, B0->vals[i], B0->grp[i], B0->typed[i], B0->loc[i]);
+        for (uint32_t i = 0; i < B0->n; i++) {
+            int listed = 0;
+            for (unsigned k = 0; k < sig->ntype_order; k++) listed |= B0->grp[i] == sig->type_order[k];
+            if (!listed) add_value(&reord, B0->vals[i], B0->grp[i], 0, B0->loc[i]);
+        }
+        B = &reord;
+    }
+    uint32_t ncanon = 0;
+    for (uint32_t i = 0; i < B->n; i++) ncanon += B->typed[i];
+    int all = 0;
+    if (nt == ncanon) all = 0;
+    else if (nt == B->n) all = 1;
+    else {
+        P_error(P, DIAG_PARSE_TYPELIST, nt ? T[0].loc : loc, "'%s' lists %u operand type(s); expected %u", opname, nt, ncanon);
+        return;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < B->n && k < nt; i++) {
+        if (!all && !B->typed[i]) continue;
+        const Value *v = B->vals[i];
+        if (v && v->type != T[k].t) {
+            char a[96], b[96];
+            ty_format(T[k].t, a, sizeof a);
+            ty_format(v->type, b, sizeof b);
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, T[k].loc, "type %s is written for operand %u, but '%%%s' has type %s",
+                    a, k, v->name ? v->name : "?", b);
+        }
+        k++;
+    }
+}
+
+/* Result types from the written list, or implied by a concrete type class. */
+static int result_types(Parser *P, const OpSig *sig, uint32_t nres, const TypeItem *rt, uint32_t nrt, SrcLoc loc,
+                        const char *opname, const Type **out)
+{
+    unsigned req = 0, maxr = 0;
+    int variadic = 0;
+    for (unsigned i = 0; i < sig->nres; i++) {
+        if (!sig->res[i].optional && !sig->res[i].variadic) req++;
+        if (sig->res[i].variadic) variadic = 1;
+        maxr++;
+    }
+    if (nres < req || (!variadic && nres > maxr)) {
+        P_error(P, DIAG_PARSE_RESULTS, loc, "'%s' has %u result(s) here; it produces %s%u", opname, nres,
+                req == maxr ? "" : "at least ", req);
+        return 0;
+    }
+    if (nrt) {
+        if (nrt != nres) {
+            P_error(P, DIAG_PARSE_TYPELIST, rt[0].loc, "%u result type(s) written for %u result(s)", nrt, nres);
+            return 0;
+        }
+        for (uint32_t i = 0; i < nres; i++) out[i] = rt[i].t;
+        return 1;
+    }
+    TypeTable *T = P->ctx->types;
+    for (uint32_t i = 0; i < nres; i++) {
+        const SigSlot *s = &sig->res[i < sig->nres ? i : sig->nres - 1];
+        switch (s->tc) {
+        case TC_I1: out[i] = ty_int(T, 1, SIGN_LESS); break;
+        case TC_I16: out[i] = ty_int(T, 16, SIGN_LESS); break;
+        case TC_I32: out[i] = ty_int(T, 32, SIGN_LESS); break;
+        case TC_I64: out[i] = ty_int(T, 64, SIGN_LESS); break;
+        case TC_INDEX: out[i] = ty_index(T); break;
+        case TC_ALIGN: out[i] = ty_align(T); break;
+        default:
+            P_error(P, DIAG_PARSE_TYPELIST, loc, "'%s' needs its result type(s) written after '->'", opname);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Binds attribute-dictionary entries: tokens and flags by name, the rest kept as discardable. */
+static void bind_dict(Parser *P, Bound *B, const OpSig *sig, const Attr *da, uint32_t nda, Op *op, int generic)
+{
+    for (uint32_t i = 0; i < nda; i++) {
+        const Attr *a = &da[i];
+        const SigSlot *s = sig_find_token(sig, a->name);
+        if (s && s->kind == SL_TOKEN && (a->kind == AT_STR || a->kind == AT_TOKEN)) {
+            Item it = {.kind = IT_TOKEN, .s = a->s, .slen = (uint32_t)strlen(a->s), .loc = a->loc};
+            if (!fits(&it, s)) bad_token(P, s, &it);
+            else bind_token(P, B, s, &it);
+            continue;
+        }
+        if (s && s->kind == SL_INT && (a->kind == AT_INT || a->kind == AT_BOOL)) {
+            Attr *x = add_attr(P, B, s->name, AT_INT, a->loc);
+            x->i = a->i;
+            continue;
+        }
+        int c = clause_index(sig, a->name, (uint32_t)strlen(a->name));
+        if (c >= 0 && (a->kind == AT_UNIT || (a->kind == AT_BOOL && a->i))) {
+            if (sig->cl[c].unit || generic) {
+                B->clause_seen[c]++;
+                add_attr(P, B, sig->cl[c].kw, AT_UNIT, a->loc);
+                continue;
+            }
+        }
+        if (a->kind == AT_BOOL && !a->i && c >= 0) continue;   /* flag = false is the default */
+        /* unit attribute spellings of tokens, e.g. {post_update} */
+        Attr *arr = ARENA_ARRAY(&P->m->arena, Attr, op->nattrs + 1);
+        if (op->nattrs) memcpy(arr, op->attrs, sizeof(Attr) * op->nattrs);
+        arr[op->nattrs++] = *a;
+        op->attrs = arr;
+    }
+}
+
+/* Applies operandSegmentSizes (if present) as a cross-check. */
+static void check_segments(Parser *P, const Op *op, const OpSig *sig)
+{
+    const Attr *a = op_attr(op, "operandSegmentSizes");
+    if (!a) return;
+    if (a->kind != AT_INTS || a->nints != sig->ngroups) {
+        P_error(P, DIAG_PARSE_SEGMENTS, a->loc, "operandSegmentSizes must list %u sizes", sig->ngroups);
+        return;
+    }
+    for (unsigned g = 0; g < sig->ngroups; g++)
+        if (a->ints[g] != op->segs[g]) {
+            P_error(P, DIAG_PARSE_SEGMENTS, a->loc, "operandSegmentSizes says %lld operand(s) for '%s', %u are written",
+                    (long long)a->ints[g], sig->group_names[g], op->segs[g]);
+            return;
+        }
+}
+
+static void strip_attr(Op *op, const char *name)
+{
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        if (strcmp(op->attrs[i].name, name) == 0) {
+            memmove(&op->attrs[i], &op->attrs[i + 1], sizeof(Attr) * (op->nattrs - i - 1));
+            op->nattrs--;
+            return;
+        }
+}
+
+Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
+                      uint32_t nresgroups, uint32_t nres)
+{
+    (void)resnames; (void)rescounts; (void)nresgroups;
+    const OpSig *sig = ctx_sig(P->ctx, kind);
+    const char *opname = op_info[kind].name;
+    Op *op = P_new_op(P, kind, loc);
+    Bound *B = calloc(1, sizeof *B);
+    Item *items = calloc(MAX_ITEMS, sizeof *items), *bracket = calloc(MAX_ITEMS, sizeof *bracket);
+    TypeItem *types = calloc(MAX_TYPES, sizeof *types), *rtypes = calloc(MAX_TYPES, sizeof *rtypes);
+    uint32_t nitems = 0, nbr = 0, nt = 0, nrt = 0;
+    B->last_clause = 0;
+    Attr *dict = NULL;
+    uint32_t ndict = 0;
+    const Type *rt[MAX_TYPES];
+    int dps = 0;
+
+    if (!B || !items || !bracket || !types || !rtypes) goto fail;
+    if (P_is(P, TK_LBRACK) && !P_cur(P)->nl_before) {      /* pto.set_flag["A", "B", "C"] */
+        P->pos++;
+        if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, bracket, &nbr, 1, 0);
+        P_expect(P, TK_RBRACK, "']'");
+    }
+    if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
+        dps = 1;
+        P->pos += 2;
+        if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
+        if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
+        P_expect(P, TK_RPAREN, "')' closing ins(...)");
+        if (P_eat_ident(P, "outs")) {
+            P_expect(P, TK_LPAREN, "'('");
+            P->ndps = 0;
+            if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) {
+                do {
+                    Token *t = P_cur(P);
+                    if (!P_expect(P, TK_SSA, "a result name in outs(...)")) break;
+                    if (P->ndps < 64) {
+                        P->dps_names[P->ndps] = ctx_intern(P->ctx, t->s, t->len);
+                        P->dps_locs[P->ndps++] = P_loc(P, t);
+                    }
+                } while (P_eat(P, TK_COMMA));
+            }
+            if (P_eat(P, TK_COLON)) parse_type_list(P, rtypes, &nrt);
+            P_expect(P, TK_RPAREN, "')' closing outs(...)");
+            if (!nres) nres = P->ndps;
+        }
+    } else {
+        Token *t = P_cur(P);
+        int starts = t->kind == TK_SSA || t->kind == TK_STRING || t->kind == TK_HASH || t->kind == TK_INT ||
+                     t->kind == TK_LANGLE || (t->kind == TK_IDENT && !memchr(t->s, '.', t->len) &&
+                                              !P_is_ident(P, "return") && !P_is_ident(P, "attributes"));
+        /* An operand never starts a new line unless the previous line ended with a comma. */
+        if (starts && t->nl_before && (t->kind == TK_SSA || t->kind == TK_IDENT) && !is_clause_kw(sig, t)) starts = 0;
+        if (starts) parse_item_list(P, sig, items, &nitems, 0, 1);
+    }
+    if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))
+        P_parse_attr_dict(P, &dict, &ndict);
+    if (!dps && P_eat(P, TK_COLON)) {
+        if (P_is(P, TK_LPAREN) && P_cur(P)->kind == TK_LPAREN) {
+            /* (T, ...) -> (R, ...) */
+            const Type *ft = P_parse_type(P);
+            if (ft && ft->kind == TY_FUNC) {
+                for (unsigned i = 0; i < ft->nin && nt < MAX_TYPES; i++) types[nt++] = (TypeItem){ft->params[i], NULL, loc};
+                for (unsigned i = 0; i < ft->nout && nrt < MAX_TYPES; i++) rtypes[nrt++] = (TypeItem){ft->params[ft->nin + i], NULL, loc};
+            }
+        } else {
+            parse_type_list(P, types, &nt);
+        }
+    }
+    if (!dps && P_eat(P, TK_ARROW)) {
+        int paren = P_eat(P, TK_LPAREN);
+        parse_type_list(P, rtypes, &nrt);
+        if (paren) P_expect(P, TK_RPAREN, "')'");
+    }
+    if (P->fatal) goto fail;
+
+    /* positional + clause items */
+    {
+        Item pos[MAX_ITEMS], cls[MAX_ITEMS];
+        int clsidx[MAX_ITEMS];
+        uint32_t npos = 0, ncls = 0;
+        for (uint32_t i = 0; i < nitems; i++) {
+            const Item *it = &items[i];
+            int c = -1;
+            if (it->kind == IT_CLAUSE || (it->kind == IT_TOKEN && it->bare)) c = clause_index(sig, it->s, it->slen);
+            if (c >= 0) {
+                clsidx[ncls] = c;
+                cls[ncls++] = *it;
+            } else if (it->kind == IT_CLAUSE) {
+                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s' has no clause '%.*s'", opname, (int)it->slen, it->s);
+            } else {
+                pos[npos++] = *it;
+            }
+        }
+        /* bracket slots vs positional slots */
+        SigSlot br[16], ps[48];
+        unsigned nb = 0, np = 0;
+        for (unsigned j = 0; j < sig->npos; j++) {
+            if (sig->pos[j].in_bracket) { if (nb < 16) br[nb++] = sig->pos[j]; }
+            else if (np < 48) ps[np++] = sig->pos[j];
+        }
+        if (nbr && !nb) P_error(P, DIAG_PARSE_OPERANDS, bracket[0].loc, "'%s' takes no bracketed operands", opname);
+        else if (nb) {
+            if (!nbr && npos) {
+                /* the bracket tokens may also be written as plain positional tokens */
+                uint32_t k = nb < npos ? nb : npos;
+                bind_seq(P, B, br, nb, pos, k, NULL, opname);
+                memmove(pos, pos + k, sizeof(Item) * (npos - k));
+                npos -= k;
+            } else {
+                bind_seq(P, B, br, nb, bracket, nbr, NULL, opname);
+            }
+        }
+        bind_seq(P, B, ps, np, pos, npos, sig, opname);
+        /* clauses after the positional operands, in the order written */
+        for (uint32_t i = 0; i < ncls; i++) bind_clause(P, B, sig, clsidx[i], &cls[i]);
+    }
+    for (unsigned c = 0; c < sig->ncl; c++)
+        if (sig->cl[c].mult == CL_ONE && !B->clause_seen[c])
+            P_error(P, DIAG_PARSE_CLAUSE, loc, "'%s' needs a '%s(...)' clause", opname, sig->cl[c].kw);
+    bind_dict(P, B, sig, dict, ndict, op, 0);
+    finish_operands(P, op, sig, B);
+    check_segments(P, op, sig);
+    strip_attr(op, "operandSegmentSizes");
+
+    /* types: if there is no '->', trailing types beyond the operands may be the results */
+    {
+        uint32_t ncanon = 0;
+        for (uint32_t i = 0; i < B->n; i++) ncanon += B->typed[i];
+        if (!nrt && nres && nt == ncanon + nres) {
+            for (uint32_t i = 0; i < nres; i++) rtypes[i] = types[ncanon + i];
+            nrt = nres;
+            nt = ncanon;
+        }
+        if (nt || (ncanon && !dps && 0)) check_types(P, B, types, nt, loc, opname, sig);
+        else if (ncanon && !nt && sig->nres + sig->npos > 0) {
+            /* Ops written without a type list are accepted when every operand type is known from its
+               definition (they always are: no forward references). */
+        }
+        if (!result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
+    }
+    P_set_results(P, op, rt, nres);
+    free(B); free(items); free(bracket); free(types); free(rtypes);
+    return op;
+fail:
+    free(B); free(items); free(bracket); free(types); free(rtypes);
+    /* keep going: skip the rest of this op */
+    while (!P_is(P, TK_EOF) && !(P_cur(P)->nl_before)) P->pos++;
+    return NULL;
+}
+
+/* "pto.x"(%a, ...) [<{props}>] [({region})...] [{attrs}] : (T...) -> (R...) */
+Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
+{
+    const OpSig *sig = ctx_sig(P->ctx, kind);
+    Op *op = P_new_op(P, kind, loc);
+    Value *vals[MAX_ITEMS];
+    uint32_t n = 0;
+    P_expect(P, TK_LPAREN, "'('");
+    if (!P_is(P, TK_RPAREN)) {
+        do {
+            Value *v = P_use(P);
+            if (n < MAX_ITEMS) vals[n++] = v;
+        } while (P_eat(P, TK_COMMA));
+    }
+    P_expect(P, TK_RPAREN, "')'");
+    Attr *dict = NULL;
+    uint32_t nd = 0;
+    if (P_is(P, TK_LANGLE) && P_at(P, 1)->kind == TK_LBRACE) {
+        P->pos++;
+        P_parse_attr_dict(P, &dict, &nd);
+        P_expect(P, TK_RANGLE, "'>'");
+    }
+    if (op_info[kind].syn != SYN_SIG) {
+        P_error(P, DIAG_PARSE_EXPECTED, loc, "'%s' cannot be written in the generic form", op_info[kind].name);
+        return NULL;
+    }
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &dict, &nd);
+    const Type *ft = NULL;
+    if (P_expect(P, TK_COLON, "':' and the function type")) ft = P_parse_type(P);
+    if (!ft || ft->kind != TY_FUNC) return NULL;
+    for (uint32_t i = 0; i < n; i++) if (!vals[i]) return NULL;
+    if (ft->nin != n) {
+        P_error(P, DIAG_PARSE_TYPELIST, loc, "the function type lists %u operand(s), %u are written", ft->nin, n);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (vals[i]->type != ft->params[i])
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand %u has a different type than the function type says", i);
+    /* distribute operands over groups: operandSegmentSizes, or one per group when unambiguous */
+    Bound *B = calloc(1, sizeof *B);
+    if (!B) return NULL;
+    const Attr *seg = NULL;
+    for (uint32_t i = 0; i < nd; i++) if (strcmp(dict[i].name, "operandSegmentSizes") == 0) seg = &dict[i];
+    int16_t grp[MAX_ITEMS];
+    if (seg && seg->kind == AT_INTS && seg->nints == sig->ngroups) {
+        uint32_t k = 0;
+        for (unsigned g = 0; g < sig->ngroups; g++)
+            for (int64_t j = 0; j < seg->ints[g] && k < n; j++) grp[k++] = (int16_t)g;
+        if (k != n) {
+            P_error(P, DIAG_PARSE_SEGMENTS, seg->loc, "operandSegmentSizes covers %u operand(s), %u are written", k, n);
+            free(B);
+            return NULL;
+        }
+    } else {
+        /* Without sizes: required value groups get one operand each, in order; anything else is ambiguous. */
+        uint32_t k = 0;
+        for (unsigned j = 0; j < sig->npos; j++) {
+            const SigSlot *s = &sig->pos[j];
+            if (s->kind == SL_VALUE || s->kind == SL_MEM) {
+                if (k < n) grp[k++] = s->group;
+                if (s->kind == SL_MEM && k < n && n > k) {
+                    /* offset present when the counts require it; decided below */
+                }
+            }
+        }
+        if (k != n) {
+            P_error(P, DIAG_PARSE_SEGMENTS, loc, "'%s' in generic form needs operandSegmentSizes to place %u operand(s)",
+                    op_info[kind].name, n);
+            free(B);
+            return NULL;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) add_value(B, vals[i], grp[i], 1, loc);
+    bind_dict(P, B, sig, dict, nd, op, 1);
+    finish_operands(P, op, sig, B);
+    strip_attr(op, "operandSegmentSizes");
+    free(B);
+    if (ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "the function type lists %u result(s), %u are bound", ft->nout, nres);
+    P_set_results(P, op, ft->params + ft->nin, ft->nout);
+    return op;
+}

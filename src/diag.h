@@ -1,0 +1,65 @@
+/* diag.h — collected diagnostics with stable IDs and source locations; the library never prints. */
+#ifndef PTOSIM_DIAG_H
+#define PTOSIM_DIAG_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+#define DIAG(e, id, s) DIAG_##e,
+#include "diag.def"
+#undef DIAG
+    DIAG__COUNT
+} DiagId;
+
+typedef enum { SEV_NOTE, SEV_WARNING, SEV_ERROR, SEV_TRAP } DiagSeverity;
+
+typedef struct SrcLoc {
+    const char *file;          /* interned or static; NULL = no location */
+    uint32_t line, col;        /* 1-based; 0 = unknown */
+} SrcLoc;
+
+typedef struct DiagNote {
+    SrcLoc loc;
+    char *msg;
+} DiagNote;
+
+typedef struct Diag {
+    DiagSeverity sev;
+    DiagId id;
+    SrcLoc loc;
+    char *msg;
+    DiagNote *notes;
+    size_t nnotes;
+} Diag;
+
+typedef struct DiagSource {
+    const char *file;
+    const char *text;
+    size_t len;
+} DiagSource;
+
+typedef struct DiagList {
+    Diag *items;
+    size_t n, cap;
+    size_t nerrors, nwarnings;
+    size_t max_errors;         /* parser stops adding after this many errors */
+    DiagSource *srcs;          /* registered buffers, for caret rendering */
+    size_t nsrcs, capsrcs;
+} DiagList;
+
+void diag_init(DiagList *d);
+void diag_free(DiagList *d);
+/* Adds a diagnostic and returns its index (or -1 when capped). */
+long diag_add(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char *fmt, va_list ap);
+void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void diag_add_source(DiagList *d, const char *file, const char *text, size_t len);
+const char *diag_id_str(DiagId id);
+const char *diag_summary(DiagId id);
+/* Renders one diagnostic as "FILE:LINE:COL: error: msg [ID]" + source line + caret + notes.
+   Returns a malloc'd string the caller frees. */
+char *diag_render(const DiagList *d, size_t i, int color);
+#endif

@@ -1,0 +1,55 @@
+/* ir.c — small IR utilities: attribute lookup, operand groups, walking. */
+#include "ir.h"
+#include <string.h>
+
+const Attr *op_attr(const Op *op, const char *name)
+{
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        if (op->attrs[i].name == name || strcmp(op->attrs[i].name, name) == 0) return &op->attrs[i];
+    return NULL;
+}
+
+const Attr *op_token(const Op *op, const char *name)
+{
+    const Attr *a = op_attr(op, name);
+    return a && a->kind == AT_TOKEN ? a : NULL;
+}
+
+int op_token_id(const Op *op, const char *name)
+{
+    const Attr *a = op_token(op, name);
+    return a ? (int)a->i : -1;
+}
+
+bool op_has_unit(const Op *op, const char *name)
+{
+    const Attr *a = op_attr(op, name);
+    return a && (a->kind == AT_UNIT || (a->kind == AT_BOOL && a->i));
+}
+
+uint32_t op_group_start(const Op *op, unsigned group)
+{
+    uint32_t k = 0;
+    for (unsigned g = 0; g < group; g++) k += op->segs[g];
+    return k;
+}
+
+Value *op_group_operand(const Op *op, unsigned group, unsigned i)
+{
+    if (!op->segs || i >= op->segs[group]) return NULL;
+    return op->operands[op_group_start(op, group) + i];
+}
+
+int ir_walk(Op *root, OpVisit fn, void *ud)
+{
+    if (fn(root, ud)) return 1;
+    for (uint32_t r = 0; r < root->nregions; r++)
+        for (Op *o = root->regions[r]->block->first; o; o = o->next)
+            if (ir_walk(o, fn, ud)) return 1;
+    return 0;
+}
+
+Op *ir_parent_op(const Op *op)
+{
+    return op->parent && op->parent->parent ? op->parent->parent->parent : NULL;
+}

@@ -1,0 +1,41 @@
+/* op.c — the op table as data, and name lookup (canonical names and aliases). */
+#include "op.h"
+#include <string.h>
+
+const OpInfo op_info[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig) {name, fam, pipe, syn, flags, sig},
+#define ALIAS(name, id)
+#include "ops.def"
+#undef OP
+#undef ALIAS
+};
+
+static const struct { const char *name; int kind; } aliases[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id) {name, OP_##id},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+    {NULL, -1}
+};
+
+int op_lookup(const char *name, unsigned len)
+{
+    /* Linear scan: parsing is not the hot path, and the table is small. */
+    for (int k = 0; k < OP__COUNT; k++)
+        if (strlen(op_info[k].name) == len && memcmp(op_info[k].name, name, len) == 0) return k;
+    for (int i = 0; aliases[i].name; i++)
+        if (strlen(aliases[i].name) == len && memcmp(aliases[i].name, name, len) == 0) return aliases[i].kind;
+    return -1;
+}
+
+const char *op_family_name(OpFamily f)
+{
+    static const char *const names[FAM__COUNT] = {
+        "structure", "scf", "arith", "pointer", "query", "sync", "dma", "dma-config", "predicate-ls",
+        "predicate-gen", "misc", "vector-ls", "vector-materialize", "vector-unary", "vector-binary",
+        "vector-scalar", "vector-convert", "vector-reduce", "vector-compare", "vector-rearrange",
+        "vector-sfu", "cube-mad", "cube-dma", "spr",
+    };
+    return f < FAM__COUNT ? names[f] : "?";
+}

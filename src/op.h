@@ -1,0 +1,121 @@
+/* op.h — the op table (ops.def) as C data, plus the compiled operand signatures that drive the
+ * parser's binder, the printer, the structural verifier and the lowering's operand lookup. */
+#ifndef PTOSIM_OP_H
+#define PTOSIM_OP_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "arena.h"
+#include "tokens.h"
+
+typedef enum {
+    FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
+    FAM_PRED_GEN, FAM_MISC, FAM_VLS, FAM_VMAT, FAM_VUN, FAM_VBIN, FAM_VSCAL, FAM_VCVT, FAM_VRED,
+    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM__COUNT
+} OpFamily;
+
+/* Pipes as the scheduler sees them; PIPE_DYN = given by the op's pipe token. */
+typedef enum { PIPE_NONE, PIPE_S_, PIPE_V_, PIPE_MTE1_, PIPE_MTE2_, PIPE_MTE3_, PIPE_M_, PIPE_FIX_, PIPE_DYN } OpPipe;
+
+/* How the custom form is written; SYN_SIG = driven by the signature string. */
+typedef enum {
+    SYN_SIG, SYN_MODULE, SYN_FUNC, SYN_RETURN, SYN_CALL, SYN_SCF_FOR, SYN_SCF_IF, SYN_SCF_WHILE,
+    SYN_SCF_YIELD, SYN_SCF_CONDITION, SYN_REGION, SYN_STRICT_VECSCOPE, SYN_ARITH_CONST, SYN_ARITH_BIN,
+    SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT
+} OpSyntax;
+
+enum {
+    F_VEC      = 1u << 0,   /* must be inside a vector scope */
+    F_OUTSIDE  = 1u << 1,   /* must not be inside a vector scope */
+    F_PURE     = 1u << 2,
+    F_TERM     = 1u << 3,   /* region terminator */
+    F_NOCPU    = 1u << 4,   /* not on the cpu profile */
+    F_NOA2A3   = 1u << 5,   /* not on a2a3 */
+    F_NOA5     = 1u << 6,   /* not on a5 */
+    F_LEGACY   = 1u << 7,   /* pre-v0.6 form (warning) */
+    F_SPEC     = 1u << 8,   /* only in the spec / reference compiler, not the manual */
+    F_COMMA    = 1u << 9,   /* clauses are comma-separated in the canonical form */
+    F_NOSIM    = 1u << 10,  /* parsed and verified, not simulated (trap T-UNSUPPORTED) */
+    F_ISOLATED = 1u << 11,  /* region may not capture outer values */
+    F_REGIONS  = 1u << 12,  /* op owns regions */
+    F_SCALARMEM= 1u << 13,  /* scalar-unit memory access */
+};
+#define F_A5ONLY (F_NOCPU | F_NOA2A3)
+#define F_A2A3ONLY (F_NOCPU | F_NOA5)
+
+typedef enum {
+#define OP(id, name, fam, pipe, syn, flags, sig) OP_##id,
+#define ALIAS(name, id)
+#include "ops.def"
+#undef OP
+#undef ALIAS
+    OP__COUNT
+} OpKind;
+
+typedef struct OpInfo {
+    const char *name;
+    OpFamily fam;
+    OpPipe pipe;
+    OpSyntax syn;
+    uint32_t flags;
+    const char *sig;
+} OpInfo;
+
+extern const OpInfo op_info[OP__COUNT];
+int op_lookup(const char *name, unsigned len);     /* OpKind or -1 */
+const char *op_family_name(OpFamily f);
+
+/* ---- compiled signatures ---- */
+typedef enum {
+    TC_ANY, TC_I1, TC_I8, TC_I16, TC_I32, TC_I64, TC_INDEX, TC_INT, TC_FLOAT, TC_SCALAR,
+    TC_PTR, TC_VREG, TC_MASK, TC_ALIGN
+} TypeClass;
+
+typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
+typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE } TokStyle;
+
+typedef struct SigSlot {
+    SlotKind kind;
+    const char *name;          /* operand-group name, or attribute name */
+    const char *key;           /* "key =" inside a clause, else NULL */
+    TypeClass tc;
+    uint16_t spaces;           /* TC_PTR: bitmask of allowed AddrSpace, 0 = any */
+    int16_t tokset;            /* SL_TOKEN */
+    uint8_t style;             /* TokStyle */
+    bool optional, variadic, untyped, off_typed, in_bracket, has_def, is_bool;
+    int64_t def;               /* default token id / int */
+    int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
+    const char *off_name;      /* SL_MEM offset group name */
+} SigSlot;
+
+typedef enum { CL_ONE, CL_OPT, CL_MANY } ClauseMult;
+
+typedef struct SigClause {
+    const char *kw;
+    ClauseMult mult;
+    bool type_prefix;          /* keyword repeated in the type list */
+    bool unit;                 /* bare keyword, no parentheses (unit attribute) */
+    SigSlot *slots;
+    uint16_t nslots;
+} SigClause;
+
+typedef struct OpSig {
+    SigSlot *pos;
+    uint16_t npos;
+    SigClause *cl;
+    uint16_t ncl;
+    SigSlot *dict;
+    uint16_t ndict;
+    SigSlot *res;
+    uint16_t nres;
+    uint16_t ngroups;
+    const char **group_names;
+    bool has_bracket;
+    int16_t type_order[8];     /* groups in type-list order when it differs from operand order */
+    uint8_t ntype_order;
+} OpSig;
+
+/* Compiles every op's signature string; returns NULL and writes a message on a malformed table. */
+const OpSig *const *sig_compile_all(Arena *a, char *err, unsigned errn);
+int sig_group(const OpSig *s, const char *name);   /* group index or -1 */
+const SigSlot *sig_find_token(const OpSig *s, const char *name);
+#endif

@@ -1,0 +1,670 @@
+/* print.c — the canonical printer. Table ops print from their signature (so the printed form is what
+ * bind.c reads back), structural/arith/scf ops by hand; `generic` prints table ops in MLIR's generic form.
+ * parse -> print -> parse -> print is a fixed point (checked by the test suite for every test kernel). */
+#include "print.h"
+#include "ctx.h"
+#include "strbuf.h"
+#include <stdio.h>
+#include <string.h>
+
+typedef struct Printer {
+    StrBuf b;
+    PtoCtx *ctx;
+    int generic;
+    int indent;
+} Printer;
+
+static void pr_indent(Printer *p) { for (int i = 0; i < p->indent; i++) sb_puts(&p->b, "  "); }
+
+static void pr_type(Printer *p, const Type *t)
+{
+    char buf[256];
+    ty_format(t, buf, sizeof buf);
+    sb_puts(&p->b, buf);
+}
+
+/* A value that belongs to a multi-result group (%r:2) is written %r#k. */
+static int group_size(const Value *v, int *idx)
+{
+    *idx = 0;
+    if (!v->def) return 1;
+    int n = 0;
+    for (uint32_t i = 0; i < v->def->nresults; i++)
+        if (v->def->results[i]->name == v->name) {
+            if (v->def->results[i] == v) *idx = n;
+            n++;
+        }
+    return n;
+}
+
+static void pr_value(Printer *p, const Value *v)
+{
+    if (!v) { sb_puts(&p->b, "%<null>"); return; }
+    int idx;
+    if (v->name && group_size(v, &idx) > 1) sb_printf(&p->b, "%%%s#%d", v->name, idx);
+    else if (v->name) sb_printf(&p->b, "%%%s", v->name);
+    else sb_printf(&p->b, "%%v%u", v->id);
+}
+
+static void pr_str(Printer *p, const char *s)
+{
+    sb_putc(&p->b, '"');
+    sb_puts(&p->b, s);
+    sb_putc(&p->b, '"');
+}
+
+static void pr_attr_value(Printer *p, const Attr *a)
+{
+    switch (a->kind) {
+    case AT_UNIT: sb_puts(&p->b, "unit"); break;
+    case AT_BOOL: sb_puts(&p->b, a->i ? "true" : "false"); break;
+    case AT_INT:
+        sb_printf(&p->b, "%lld", (long long)a->i);
+        if (a->ty) { sb_puts(&p->b, " : "); pr_type(p, a->ty); }
+        break;
+    case AT_FLOAT:
+        if (a->s) sb_puts(&p->b, a->s);
+        else sb_printf(&p->b, "%.17g", a->f);
+        if (a->ty) { sb_puts(&p->b, " : "); pr_type(p, a->ty); }
+        break;
+    case AT_STR: pr_str(p, a->s); break;
+    case AT_TOKEN:
+        if (a->raw) sb_puts(&p->b, a->raw);
+        else pr_str(p, a->s);
+        break;
+    case AT_TYPE: if (a->ty) pr_type(p, a->ty); break;
+    case AT_SYM: sb_printf(&p->b, "@%s", a->s); break;
+    case AT_RAW: case AT_INTS: sb_puts(&p->b, a->s ? a->s : ""); break;
+    }
+}
+
+/* {name = value, flag, ...} for attributes not already printed elsewhere. */
+static void pr_attr_dict(Printer *p, const Attr *attrs, uint32_t n, int (*skip)(const Attr *, const void *),
+                         const void *ud, const char *lead)
+{
+    int first = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        const Attr *a = &attrs[i];
+        if (skip && skip(a, ud)) continue;
+        sb_puts(&p->b, first ? lead : ", ");
+        first = 0;
+        sb_puts(&p->b, a->name);
+        if (a->kind != AT_UNIT) {
+            sb_puts(&p->b, " = ");
+            pr_attr_value(p, a);
+        }
+    }
+    if (!first) sb_putc(&p->b, '}');
+}
+
+static void pr_block(Printer *p, const Block *b);
+
+static void pr_region(Printer *p, const Region *r)
+{
+    sb_puts(&p->b, "{\n");
+    p->indent++;
+    pr_block(p, r->block);
+    p->indent--;
+    pr_indent(p);
+    sb_putc(&p->b, '}');
+}
+
+static void pr_results(Printer *p, const Op *op)
+{
+    if (!op->nresults) return;
+    for (uint32_t i = 0; i < op->nresults;) {
+        const Value *v = op->results[i];
+        int idx;
+        int n = v->name ? group_size(v, &idx) : 1;
+        if (i) sb_puts(&p->b, ", ");
+        if (v->name) sb_printf(&p->b, "%%%s", v->name);
+        else sb_printf(&p->b, "%%v%u", v->id);
+        if (n > 1) sb_printf(&p->b, ":%d", n);
+        i += (uint32_t)n;
+    }
+    sb_puts(&p->b, " = ");
+}
+
+/* ------------------------------------------------------------------ signature-driven ops */
+
+static void pr_token(Printer *p, const SigSlot *s, const Attr *a)
+{
+    const char *sp = tok_spelling((int)a->i);
+    switch (s->style) {
+    case TS_QUOTED: pr_str(p, sp); break;
+    case TS_ANGLE: sb_printf(&p->b, "<%s>", sp); break;
+    case TS_HASH: sb_printf(&p->b, "#pto.%s<%s>", tokset_name(s->tokset), sp); break;
+    case TS_BARE: sb_puts(&p->b, sp); break;
+    }
+}
+
+typedef struct SigCtx {
+    const Op *op;
+    const OpSig *sig;
+    uint32_t cursor[64];       /* next operand index per group */
+} SigCtx;
+
+static Value *next_in_group(SigCtx *c, int g)
+{
+    if (g < 0 || !c->op->segs || c->cursor[g] >= c->op->segs[g]) return NULL;
+    return c->op->operands[op_group_start(c->op, (unsigned)g) + c->cursor[g]++];
+}
+
+/* Prints one slot; returns 1 if something was printed. */
+static int pr_slot(Printer *p, SigCtx *c, const SigSlot *s, int first)
+{
+    const Attr *a;
+    switch (s->kind) {
+    case SL_VALUE: {
+        Value *v = next_in_group(c, s->group);
+        if (!v) return 0;
+        if (!first) sb_puts(&p->b, ", ");
+        if (s->key) sb_printf(&p->b, "%s = ", s->key);
+        pr_value(p, v);
+        return 1;
+    }
+    case SL_MEM: {
+        Value *v = next_in_group(c, s->group);
+        if (!v) return 0;
+        if (!first) sb_puts(&p->b, ", ");
+        pr_value(p, v);
+        Value *o = next_in_group(c, s->group + 1);
+        if (o) { sb_putc(&p->b, '['); pr_value(p, o); sb_putc(&p->b, ']'); }
+        return 1;
+    }
+    case SL_TOKEN:
+        a = op_token(c->op, s->name);
+        if (!a) return 0;
+        if (!first) sb_puts(&p->b, ", ");
+        if (s->key) sb_printf(&p->b, "%s = ", s->key);
+        pr_token(p, s, a);
+        return 1;
+    case SL_INT:
+        a = op_attr(c->op, s->name);
+        if (!a) return 0;
+        if (!first) sb_puts(&p->b, ", ");
+        if (s->key) sb_printf(&p->b, "%s = ", s->key);
+        if (s->is_bool) sb_puts(&p->b, a->i ? "true" : "false");
+        else sb_printf(&p->b, "%lld", (long long)a->i);
+        return 1;
+    }
+    return 0;
+}
+
+/* Occurrences of a clause: the flag attribute marks presence; repeated clauses count their first group. */
+static unsigned clause_count(const Op *op, const SigClause *cl)
+{
+    if (!op_attr(op, cl->kw)) return 0;
+    if (cl->mult != CL_MANY) return 1;
+    for (unsigned j = 0; j < cl->nslots; j++)
+        if (cl->slots[j].kind == SL_VALUE && cl->slots[j].group >= 0) return op->segs[cl->slots[j].group];
+    return 1;
+}
+
+static int is_sig_attr(const Attr *a, const void *ud)
+{
+    const OpSig *sig = ud;
+    for (unsigned i = 0; i < sig->npos; i++) if (sig->pos[i].kind != SL_VALUE && sig->pos[i].kind != SL_MEM && !strcmp(sig->pos[i].name, a->name)) return 1;
+    for (unsigned i = 0; i < sig->ndict; i++) if (!strcmp(sig->dict[i].name, a->name)) return 1;
+    for (unsigned c = 0; c < sig->ncl; c++) {
+        if (!strcmp(sig->cl[c].kw, a->name)) return 1;
+        for (unsigned i = 0; i < sig->cl[c].nslots; i++)
+            if (sig->cl[c].slots[i].kind != SL_VALUE && !strcmp(sig->cl[c].slots[i].name, a->name)) return 1;
+    }
+    return 0;
+}
+
+static int is_dict_slot(const Attr *a, const void *ud)
+{
+    const OpSig *sig = ud;
+    for (unsigned i = 0; i < sig->ndict; i++) if (!strcmp(sig->dict[i].name, a->name)) return 0;
+    return 1;
+}
+
+static void pr_types_in_order(Printer *p, const Op *op, const OpSig *sig)
+{
+    if (sig->ntype_order) {
+        for (unsigned k = 0; k < sig->ntype_order; k++) {
+            const Value *v = op_group_operand(op, (unsigned)sig->type_order[k], 0);
+            if (!v) continue;
+            if (k) sb_puts(&p->b, ", ");
+            pr_type(p, v->type);
+        }
+        return;
+    }
+    SigCtx c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.sig = sig;
+    int first = 1;
+#define PT(v, kw) do { if (!first) sb_puts(&p->b, ", "); first = 0; if (kw) sb_printf(&p->b, "%s ", kw); pr_type(p, (v)->type); } while (0)
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (s->kind != SL_VALUE && s->kind != SL_MEM) continue;
+        Value *v;
+        while ((v = next_in_group(&c, s->group))) {
+            if (!s->untyped) PT(v, (const char *)NULL);
+            if (s->kind == SL_MEM) {
+                Value *o = next_in_group(&c, s->group + 1);
+                if (o && s->off_typed) PT(o, (const char *)NULL);
+            }
+            if (!s->variadic) break;
+        }
+    }
+    for (unsigned k = 0; k < sig->ncl; k++) {
+        const SigClause *cl = &sig->cl[k];
+        unsigned occ = clause_count(op, cl);
+        if (cl->unit) {
+            if (occ && (op_info[op->kind].flags & F_COMMA) && cl->kw[0] && strstr("nd2nz dn2nz", cl->kw)) {
+                if (!first) sb_puts(&p->b, ", ");
+                first = 0;
+                sb_puts(&p->b, cl->kw);
+            }
+            continue;
+        }
+        for (unsigned o = 0; o < occ; o++) {
+            int firstin = 1;
+            for (unsigned j = 0; j < cl->nslots; j++) {
+                const SigSlot *s = &cl->slots[j];
+                if (s->kind != SL_VALUE) continue;
+                Value *v = next_in_group(&c, s->group);
+                if (!v) continue;
+                PT(v, cl->type_prefix && firstin ? cl->kw : (const char *)NULL);
+                firstin = 0;
+            }
+        }
+    }
+#undef PT
+}
+
+static int any_typed_operand(const Op *op, const OpSig *sig)
+{
+    (void)sig;
+    return op->noperands > 0;
+}
+
+static void pr_sig_op(Printer *p, const Op *op)
+{
+    const OpSig *sig = ctx_sig(p->ctx, op->kind);
+    SigCtx c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.sig = sig;
+    sb_puts(&p->b, op_info[op->kind].name);
+    int first = 1;
+    if (sig->has_bracket) {
+        sb_putc(&p->b, '[');
+        int f = 1;
+        for (unsigned i = 0; i < sig->npos; i++)
+            if (sig->pos[i].in_bracket && pr_slot(p, &c, &sig->pos[i], f)) f = 0;
+        sb_putc(&p->b, ']');
+    }
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (s->in_bracket) continue;
+        if (first) {
+            /* peek: print the separating space only if the slot prints */
+            size_t n0 = p->b.n;
+            sb_putc(&p->b, ' ');
+            if (!pr_slot(p, &c, s, 1)) { p->b.n = n0; p->b.s[n0] = 0; continue; }
+            first = 0;
+        } else {
+            pr_slot(p, &c, s, 0);
+        }
+        while (s->variadic && s->kind == SL_VALUE && c.cursor[s->group] < op->segs[s->group]) pr_slot(p, &c, s, 0);
+    }
+    int comma = (op_info[op->kind].flags & F_COMMA) != 0;
+    for (unsigned k = 0; k < sig->ncl; k++) {
+        const SigClause *cl = &sig->cl[k];
+        unsigned occ = clause_count(op, cl);
+        for (unsigned o = 0; o < occ; o++) {
+            sb_puts(&p->b, comma && !first ? ", " : " ");
+            first = 0;
+            sb_puts(&p->b, cl->kw);
+            if (cl->unit) continue;
+            /* a clause whose contents are all absent prints bare ("sat") */
+            size_t n0 = p->b.n;
+            sb_putc(&p->b, '(');
+            int f = 1;
+            for (unsigned j = 0; j < cl->nslots; j++)
+                if (pr_slot(p, &c, &cl->slots[j], f)) f = 0;
+            if (f) { p->b.n = n0; p->b.s[n0] = 0; }
+            else sb_putc(&p->b, ')');
+        }
+    }
+    /* tokens whose home is the attribute dictionary, then discardable attributes */
+    {
+        int f = 1;
+        for (unsigned i = 0; i < sig->ndict; i++) {
+            const SigSlot *s = &sig->dict[i];
+            const Attr *a = op_attr(op, s->name);
+            if (!a) continue;
+            sb_puts(&p->b, f ? " {" : ", ");
+            f = 0;
+            sb_printf(&p->b, "%s = ", s->name);
+            if (s->kind == SL_TOKEN) pr_str(p, tok_spelling((int)a->i));
+            else if (s->is_bool) sb_puts(&p->b, a->i ? "true" : "false");
+            else sb_printf(&p->b, "%lld", (long long)a->i);
+        }
+        for (uint32_t i = 0; i < op->nattrs; i++) {
+            const Attr *a = &op->attrs[i];
+            if (is_sig_attr(a, sig)) continue;
+            sb_puts(&p->b, f ? " {" : ", ");
+            f = 0;
+            sb_puts(&p->b, a->name);
+            if (a->kind != AT_UNIT) { sb_puts(&p->b, " = "); pr_attr_value(p, a); }
+        }
+        if (!f) sb_putc(&p->b, '}');
+        (void)is_dict_slot;
+    }
+    int typed = 0;
+    if (any_typed_operand(op, sig)) {
+        size_t n0 = p->b.n;
+        sb_puts(&p->b, " : ");
+        size_t n1 = p->b.n;
+        pr_types_in_order(p, op, sig);
+        if (p->b.n == n1) { p->b.n = n0; p->b.s[n0] = 0; }
+        else typed = 1;
+    }
+    if (op->nresults) {
+        sb_puts(&p->b, typed ? " -> " : " : ");
+        /* ops whose results are fully implied still print them, for readability */
+        for (uint32_t i = 0; i < op->nresults; i++) {
+            if (i) sb_puts(&p->b, ", ");
+            pr_type(p, op->results[i]->type);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ generic form */
+
+static void pr_generic(Printer *p, const Op *op)
+{
+    const OpSig *sig = ctx_sig(p->ctx, op->kind);
+    sb_printf(&p->b, "\"%s\"(", op_info[op->kind].name);
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        if (i) sb_puts(&p->b, ", ");
+        pr_value(p, op->operands[i]);
+    }
+    sb_putc(&p->b, ')');
+    int f = 1;
+    int needseg = 0;
+    for (unsigned g = 0; g < sig->ngroups; g++) needseg |= op->segs[g] != 1;
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        const Attr *a = &op->attrs[i];
+        sb_puts(&p->b, f ? " {" : ", ");
+        f = 0;
+        sb_puts(&p->b, a->name);
+        if (a->kind == AT_UNIT) continue;
+        sb_puts(&p->b, " = ");
+        if (a->kind == AT_TOKEN && a->i >= 0) pr_str(p, tok_spelling((int)a->i));
+        else pr_attr_value(p, a);
+    }
+    if (needseg && sig->ngroups) {
+        sb_puts(&p->b, f ? " {" : ", ");
+        f = 0;
+        sb_puts(&p->b, "operandSegmentSizes = array<i32: ");
+        for (unsigned g = 0; g < sig->ngroups; g++) sb_printf(&p->b, "%s%u", g ? ", " : "", op->segs[g]);
+        sb_putc(&p->b, '>');
+    }
+    if (!f) sb_putc(&p->b, '}');
+    sb_puts(&p->b, " : (");
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        if (i) sb_puts(&p->b, ", ");
+        pr_type(p, op->operands[i]->type);
+    }
+    sb_puts(&p->b, ") -> ");
+    if (op->nresults != 1) sb_putc(&p->b, '(');
+    for (uint32_t i = 0; i < op->nresults; i++) {
+        if (i) sb_puts(&p->b, ", ");
+        pr_type(p, op->results[i]->type);
+    }
+    if (op->nresults != 1) sb_putc(&p->b, ')');
+}
+
+/* ------------------------------------------------------------------ structural ops */
+
+static int skip_func_attrs(const Attr *a, const void *ud)
+{
+    (void)ud;
+    return !strcmp(a->name, "sym_name") || !strcmp(a->name, "function_type") || !strcmp(a->name, "sym_visibility");
+}
+
+static int skip_pred(const Attr *a, const void *ud)
+{
+    (void)ud;
+    return !strcmp(a->name, "predicate") || !strcmp(a->name, "value");
+}
+
+static void pr_typed_values(Printer *p, Value *const *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, v[i]); }
+    if (!n) return;
+    sb_puts(&p->b, " : ");
+    for (uint32_t i = 0; i < n; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, v[i]->type); }
+}
+
+static void pr_op(Printer *p, const Op *op)
+{
+    const OpInfo *oi = &op_info[op->kind];
+    pr_indent(p);
+    pr_results(p, op);
+    switch (oi->syn) {
+    case SYN_MODULE: {
+        sb_puts(&p->b, "module");
+        const Attr *sym = op_attr(op, "sym_name");
+        if (sym) sb_printf(&p->b, " @%s", sym->s);
+        pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
+        sb_putc(&p->b, ' ');
+        pr_region(p, op->regions[0]);
+        break;
+    }
+    case SYN_FUNC: {
+        const Attr *sym = op_attr(op, "sym_name"), *ft = op_attr(op, "function_type"), *vis = op_attr(op, "sym_visibility");
+        sb_puts(&p->b, "func.func ");
+        if (vis) sb_printf(&p->b, "%s ", vis->s);
+        sb_printf(&p->b, "@%s(", sym ? sym->s : "?");
+        const Type *t = ft ? ft->ty : NULL;
+        for (unsigned i = 0; t && i < t->nin; i++) {
+            if (i) sb_puts(&p->b, ", ");
+            if (op->nregions) { pr_value(p, op->regions[0]->block->args[i]); sb_puts(&p->b, ": "); }
+            pr_type(p, t->params[i]);
+        }
+        sb_putc(&p->b, ')');
+        if (t && t->nout) {
+            sb_puts(&p->b, " -> ");
+            if (t->nout > 1) sb_putc(&p->b, '(');
+            for (unsigned i = 0; i < t->nout; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, t->params[t->nin + i]); }
+            if (t->nout > 1) sb_putc(&p->b, ')');
+        }
+        pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
+        if (op->nregions) { sb_putc(&p->b, ' '); pr_region(p, op->regions[0]); }
+        break;
+    }
+    case SYN_RETURN:
+        sb_puts(&p->b, "return");
+        if (op->noperands) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands, op->noperands); }
+        break;
+    case SYN_CALL: {
+        const Attr *c = op_attr(op, "callee");
+        sb_printf(&p->b, "func.call @%s(", c ? c->s : "?");
+        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
+        sb_puts(&p->b, ") : (");
+        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
+        sb_puts(&p->b, ") -> ");
+        if (op->nresults != 1) sb_putc(&p->b, '(');
+        for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
+        if (op->nresults != 1) sb_putc(&p->b, ')');
+        break;
+    }
+    case SYN_SCF_FOR: {
+        const Block *b = op->regions[0]->block;
+        sb_puts(&p->b, "scf.for ");
+        pr_value(p, b->args[0]);
+        sb_puts(&p->b, " = ");
+        pr_value(p, op->operands[0]);
+        sb_puts(&p->b, " to ");
+        pr_value(p, op->operands[1]);
+        sb_puts(&p->b, " step ");
+        pr_value(p, op->operands[2]);
+        if (op->noperands > 3) {
+            sb_puts(&p->b, " iter_args(");
+            for (uint32_t i = 3; i < op->noperands; i++) {
+                if (i > 3) sb_puts(&p->b, ", ");
+                pr_value(p, b->args[i - 2]);
+                sb_puts(&p->b, " = ");
+                pr_value(p, op->operands[i]);
+            }
+            sb_puts(&p->b, ") -> (");
+            for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
+            sb_putc(&p->b, ')');
+        }
+        if (b->args[0]->type != op->operands[0]->type) { sb_puts(&p->b, " : "); pr_type(p, b->args[0]->type); }
+        sb_putc(&p->b, ' ');
+        pr_region(p, op->regions[0]);
+        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+        break;
+    }
+    case SYN_SCF_IF:
+        sb_puts(&p->b, "scf.if ");
+        pr_value(p, op->operands[0]);
+        if (op->nresults) {
+            sb_puts(&p->b, " -> (");
+            for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
+            sb_putc(&p->b, ')');
+        }
+        sb_putc(&p->b, ' ');
+        pr_region(p, op->regions[0]);
+        if (op->nregions > 1) { sb_puts(&p->b, " else "); pr_region(p, op->regions[1]); }
+        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+        break;
+    case SYN_SCF_WHILE: {
+        const Block *b = op->regions[0]->block;
+        sb_puts(&p->b, "scf.while (");
+        for (uint32_t i = 0; i < op->noperands; i++) {
+            if (i) sb_puts(&p->b, ", ");
+            pr_value(p, b->args[i]);
+            sb_puts(&p->b, " = ");
+            pr_value(p, op->operands[i]);
+        }
+        sb_puts(&p->b, ") : (");
+        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
+        sb_puts(&p->b, ") -> (");
+        for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
+        sb_puts(&p->b, ") ");
+        pr_region(p, op->regions[0]);
+        sb_puts(&p->b, " do ");
+        /* the after-region's arguments are printed as a block label */
+        const Block *a = op->regions[1]->block;
+        sb_puts(&p->b, "{\n");
+        p->indent++;
+        pr_indent(p);
+        sb_puts(&p->b, "^bb0(");
+        for (uint32_t i = 0; i < a->nargs; i++) {
+            if (i) sb_puts(&p->b, ", ");
+            pr_value(p, a->args[i]);
+            sb_puts(&p->b, ": ");
+            pr_type(p, a->args[i]->type);
+        }
+        sb_puts(&p->b, "):\n");
+        pr_block(p, a);
+        p->indent--;
+        pr_indent(p);
+        sb_putc(&p->b, '}');
+        break;
+    }
+    case SYN_SCF_YIELD:
+        sb_puts(&p->b, "scf.yield");
+        if (op->noperands) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands, op->noperands); }
+        break;
+    case SYN_SCF_CONDITION:
+        sb_puts(&p->b, "scf.condition(");
+        pr_value(p, op->operands[0]);
+        sb_putc(&p->b, ')');
+        if (op->noperands > 1) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands + 1, op->noperands - 1); }
+        break;
+    case SYN_REGION:
+        sb_puts(&p->b, oi->name);
+        sb_putc(&p->b, ' ');
+        pr_region(p, op->regions[0]);
+        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+        break;
+    case SYN_STRICT_VECSCOPE: {
+        const Block *b = op->regions[0]->block;
+        sb_puts(&p->b, "pto.strict_vecscope(");
+        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
+        sb_puts(&p->b, ") {\n");
+        p->indent++;
+        pr_indent(p);
+        sb_puts(&p->b, "^bb0(");
+        for (uint32_t i = 0; i < b->nargs; i++) {
+            if (i) sb_puts(&p->b, ", ");
+            pr_value(p, b->args[i]);
+            sb_puts(&p->b, ": ");
+            pr_type(p, b->args[i]->type);
+        }
+        sb_puts(&p->b, "):\n");
+        pr_block(p, b);
+        p->indent--;
+        pr_indent(p);
+        sb_puts(&p->b, "} : (");
+        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
+        sb_puts(&p->b, ") -> ()");
+        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+        break;
+    }
+    case SYN_ARITH_CONST: {
+        const Attr *v = op_attr(op, "value");
+        const Type *t = op->results[0]->type;
+        sb_puts(&p->b, "arith.constant ");
+        if (t->kind == TY_INT && t->bits == 1) sb_puts(&p->b, v && v->i ? "true" : "false");
+        else {
+            if (v) { Attr c = *v; c.ty = NULL; pr_attr_value(p, &c); }
+            sb_puts(&p->b, " : ");
+            pr_type(p, t);
+        }
+        break;
+    }
+    case SYN_ARITH_BIN: case SYN_ARITH_UN: case SYN_ARITH_CMP: case SYN_ARITH_CAST: case SYN_ARITH_SELECT: {
+        sb_printf(&p->b, "%s ", oi->name);
+        if (oi->syn == SYN_ARITH_CMP) {
+            const Attr *pa = op_attr(op, "predicate");
+            sb_printf(&p->b, "%s, ", pa ? pa->s : "?");
+        }
+        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
+        for (uint32_t i = 0; i < op->nattrs; i++)
+            if (op->attrs[i].kind == AT_RAW && !strcmp(op->attrs[i].name, "modifier")) sb_printf(&p->b, " %s", op->attrs[i].s);
+        sb_puts(&p->b, " : ");
+        if (oi->syn == SYN_ARITH_CAST) {
+            pr_type(p, op->operands[0]->type);
+            sb_puts(&p->b, " to ");
+            pr_type(p, op->results[0]->type);
+        } else {
+            pr_type(p, op->operands[oi->syn == SYN_ARITH_SELECT ? 1 : 0]->type);
+        }
+        (void)skip_pred;
+        break;
+    }
+    case SYN_SIG:
+        if (p->generic) pr_generic(p, op);
+        else pr_sig_op(p, op);
+        break;
+    }
+    sb_putc(&p->b, '\n');
+}
+
+static void pr_block(Printer *p, const Block *b)
+{
+    for (const Op *o = b->first; o; o = o->next) pr_op(p, o);
+}
+
+char *print_module(PtoCtx *ctx, const Module *m, int generic)
+{
+    Printer p;
+    memset(&p, 0, sizeof p);
+    sb_init(&p.b);
+    p.ctx = ctx;
+    p.generic = generic;
+    if (m->top) pr_op(&p, m->top);
+    return sb_take(&p.b);
+}

@@ -1,0 +1,339 @@
+/* sig.c — compiles the operand-signature strings of ops.def into SigSlot/SigClause tables.
+ *
+ * Signature language (whitespace separates items; see docs/design-notes in ops.def's header):
+ *   sig     := pos-list? (clause | dict | results)*
+ *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS      value, or memory operand %base[%off]
+ *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
+ *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
+ *            | '[' tokslot (',' tokslot)* ']'                 bracket group: pto.set_flag["A", "B", "C"]
+ *   clause  := KW ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KW '?'   (bare unit keyword)
+ *   cslot   := (KEY '=')? (value | token)
+ *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
+ *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
+ *   TC      := any i1 i8 i16 i32 i64 index int float scalar vreg mask align | ptr('.' SPACE ('|' SPACE)*)?
+ *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list)*
+ *   STYLE   := '/a' angle | '/h' hash | '/b' bare   (default: quoted)
+ * '^' on a clause: its keyword is repeated in the type list ("loop i64, i64, i64"). */
+#include "op.h"
+#include "type.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct SigParser {
+    const char *p;
+    Arena *a;
+    char *err;
+    unsigned errn;
+    const char *opname;
+    int failed;
+    /* scratch */
+    const char *groups[64];
+    unsigned ngroups;
+} SigParser;
+
+static void sp_fail(SigParser *S, const char *what)
+{
+    if (!S->failed) snprintf(S->err, S->errn, "ops.def: %s: %s at \"%.20s\"", S->opname, what, S->p);
+    S->failed = 1;
+}
+
+static void ws(SigParser *S) { while (*S->p == ' ' || *S->p == '\t' || *S->p == '\n') S->p++; }
+static int peek(SigParser *S) { ws(S); return (unsigned char)*S->p; }
+static int eat(SigParser *S, char c) { if (peek(S) == c) { S->p++; return 1; } return 0; }
+
+static const char *name(SigParser *S)
+{
+    ws(S);
+    const char *s = S->p;
+    while (isalnum((unsigned char)*S->p) || *S->p == '_') S->p++;
+    if (S->p == s) { sp_fail(S, "expected a name"); return ""; }
+    return arena_strndup(S->a, s, (size_t)(S->p - s));
+}
+
+static int add_group(SigParser *S, const char *n)
+{
+    for (unsigned i = 0; i < S->ngroups; i++)
+        if (strcmp(S->groups[i], n) == 0) { sp_fail(S, "duplicate group name"); return 0; }
+    if (S->ngroups >= 64) { sp_fail(S, "too many groups"); return 0; }
+    S->groups[S->ngroups] = n;
+    return (int)S->ngroups++;
+}
+
+static const struct { const char *n; TypeClass tc; } tcs[] = {
+    {"any", TC_ANY}, {"i1", TC_I1}, {"i8", TC_I8}, {"i16", TC_I16}, {"i32", TC_I32}, {"i64", TC_I64},
+    {"index", TC_INDEX}, {"int", TC_INT}, {"float", TC_FLOAT}, {"scalar", TC_SCALAR}, {"vreg", TC_VREG},
+    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR},
+};
+
+static void type_class(SigParser *S, SigSlot *sl)
+{
+    const char *n = name(S);
+    for (unsigned i = 0; i < sizeof tcs / sizeof tcs[0]; i++)
+        if (strcmp(tcs[i].n, n) == 0) sl->tc = tcs[i].tc;
+    if (sl->tc == TC_ANY && strcmp(n, "any") != 0) sp_fail(S, "unknown type class");
+    if (sl->tc == TC_PTR && *S->p == '.') {
+        do {
+            S->p++;
+            const char *sp = S->p;
+            while (isalnum((unsigned char)*S->p)) S->p++;
+            int as = as_lookup(sp, (unsigned)(S->p - sp));
+            if (as < 0) { sp_fail(S, "unknown space"); return; }
+            sl->spaces |= (uint16_t)(1u << as);
+        } while (*S->p == '|');
+    }
+}
+
+static void mods(SigParser *S, SigSlot *sl)
+{
+    for (;;) {
+        if (*S->p == '?') sl->optional = 1;
+        else if (*S->p == '*') sl->variadic = 1;
+        else if (*S->p == '~') sl->untyped = 1;
+        else break;
+        S->p++;
+    }
+}
+
+/* '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?  — S->p is just past '@'. */
+static void token_slot(SigParser *S, SigSlot *sl)
+{
+    sl->kind = SL_TOKEN;
+    sl->name = name(S);
+    if (!eat(S, ':')) { sp_fail(S, "expected ':' after token name"); return; }
+    const char *s = S->p;
+    while (isalnum((unsigned char)*S->p) || *S->p == '_') S->p++;
+    char setname[48];
+    snprintf(setname, sizeof setname, "%.*s", (int)(S->p - s), s);
+    /* Sets are referenced by their enum name (e.g. PIPE) in the table. */
+    sl->tokset = -1;
+#define TOKSET(set, nm) if (strcmp(setname, #set) == 0) sl->tokset = TS_##set;
+#define TOK(set, id, spell)
+#define TOKA(set, alias, id)
+#include "tokens.def"
+#undef TOKSET
+#undef TOK
+#undef TOKA
+    if (sl->tokset < 0) { sp_fail(S, "unknown token set"); return; }
+    sl->style = TS_QUOTED;
+    if (*S->p == '/') {
+        S->p++;
+        sl->style = *S->p == 'a' ? TS_ANGLE : *S->p == 'h' ? TS_HASH : TS_BARE;
+        S->p++;
+    }
+    if (*S->p == '=') {
+        S->p++;
+        const char *t = S->p;
+        while (isalnum((unsigned char)*S->p) || *S->p == '_') S->p++;
+        int tk = tok_lookup(sl->tokset, t, (unsigned)(S->p - t));
+        if (tk < 0) { sp_fail(S, "unknown default token"); return; }
+        sl->has_def = 1;
+        sl->def = tk;
+        sl->optional = 1;
+    }
+    mods(S, sl);
+}
+
+static void value_slot(SigParser *S, SigSlot *sl, const char *n)
+{
+    sl->kind = SL_VALUE;
+    sl->name = n;
+    if (!eat(S, ':')) { sp_fail(S, "expected ':'"); return; }
+    type_class(S, sl);
+    if (*S->p == '[') {
+        S->p++;
+        sl->kind = SL_MEM;
+        sl->off_name = name(S);
+        if (*S->p == ':' && S->p[1] == 'T') { sl->off_typed = 1; S->p += 2; }
+        if (!eat(S, ']')) { sp_fail(S, "expected ']'"); return; }
+    }
+    mods(S, sl);
+    sl->group = (int16_t)add_group(S, sl->name);
+    if (sl->kind == SL_MEM) add_group(S, sl->off_name);
+}
+
+static void int_slot(SigParser *S, SigSlot *sl)
+{
+    sl->kind = SL_INT;
+    sl->name = name(S);
+    if (!eat(S, ':')) { sp_fail(S, "expected ':'"); return; }
+    const char *ty = name(S);
+    if (strcmp(ty, "bool") == 0) sl->is_bool = 1;
+    else if (strcmp(ty, "int") != 0) sp_fail(S, "expected int or bool");
+    if (*S->p == '=') {
+        S->p++;
+        long long v = 0;
+        int neg = *S->p == '-';
+        if (neg) S->p++;
+        while (isdigit((unsigned char)*S->p)) v = v * 10 + (*S->p++ - '0');
+        sl->has_def = 1;
+        sl->def = neg ? -v : v;
+        sl->optional = 1;
+    }
+    mods(S, sl);
+}
+
+/* One slot in a positional list, a clause, or a dict. */
+static void any_slot(SigParser *S, SigSlot *sl, int allow_value)
+{
+    ws(S);
+    if (eat(S, '@')) { token_slot(S, sl); return; }
+    if (eat(S, '#')) { int_slot(S, sl); return; }
+    if (!allow_value) { sp_fail(S, "expected a token slot"); return; }
+    const char *n = name(S);
+    value_slot(S, sl, n);
+}
+
+typedef struct SlotVec { SigSlot v[48]; unsigned n; } SlotVec;
+
+static SigSlot *push_slot(SigParser *S, SlotVec *v)
+{
+    if (v->n >= 48) { sp_fail(S, "too many slots"); return &v->v[0]; }
+    memset(&v->v[v->n], 0, sizeof v->v[0]);
+    v->v[v->n].group = -1;
+    return &v->v[v->n++];
+}
+
+static int at_clause(SigParser *S)
+{
+    ws(S);
+    const char *p = S->p;
+    if (!isalpha((unsigned char)*p)) return 0;
+    while (isalnum((unsigned char)*p) || *p == '_') p++;
+    return *p != ':';
+}
+
+static const OpSig *compile_one(SigParser *S, const char *src)
+{
+    SlotVec pos = {.n = 0}, dict = {.n = 0}, res = {.n = 0};
+    SigClause cl[16];
+    unsigned ncl = 0;
+    OpSig *sig = ARENA_NEW(S->a, OpSig);
+    S->p = src;
+    S->ngroups = 0;
+
+    /* positional list */
+    if (peek(S) && !at_clause(S) && peek(S) != '{' && !(S->p[0] == '-' && S->p[1] == '>')) {
+        do {
+            if (eat(S, '[')) {
+                sig->has_bracket = 1;
+                do {
+                    SigSlot *sl = push_slot(S, &pos);
+                    any_slot(S, sl, 0);
+                    sl->in_bracket = 1;
+                } while (eat(S, ','));
+                if (!eat(S, ']')) sp_fail(S, "expected ']'");
+            } else {
+                any_slot(S, push_slot(S, &pos), 1);
+            }
+        } while (!S->failed && eat(S, ','));
+    }
+    while (!S->failed && peek(S)) {
+        if (eat(S, ':')) {      /* :(a, b) — the type list names these groups in this order */
+            if (!eat(S, '(')) { sp_fail(S, "expected '(' after ':'"); break; }
+            do {
+                const char *n = name(S);
+                int g = -1;
+                for (unsigned i = 0; i < S->ngroups; i++) if (!strcmp(S->groups[i], n)) g = (int)i;
+                if (g < 0 || sig->ntype_order >= 8) { sp_fail(S, "bad type-order group"); break; }
+                sig->type_order[sig->ntype_order++] = (int16_t)g;
+            } while (eat(S, ','));
+            if (!eat(S, ')')) sp_fail(S, "expected ')'");
+        } else if (eat(S, '{')) {
+            do {
+                SigSlot *sl = push_slot(S, &dict);
+                any_slot(S, sl, 0);
+            } while (eat(S, ','));
+            if (!eat(S, '}')) sp_fail(S, "expected '}'");
+        } else if (S->p[0] == '-' && S->p[1] == '>') {
+            S->p += 2;
+            do {
+                SigSlot *sl = push_slot(S, &res);
+                const char *n = name(S);
+                if (!eat(S, ':')) { sp_fail(S, "expected ':'"); break; }
+                sl->kind = SL_VALUE;
+                sl->name = n;
+                type_class(S, sl);
+                mods(S, sl);
+            } while (eat(S, ','));
+        } else if (at_clause(S)) {
+            if (ncl >= 16) { sp_fail(S, "too many clauses"); break; }
+            SigClause *c = &cl[ncl++];
+            memset(c, 0, sizeof *c);
+            c->kw = name(S);
+            c->mult = CL_ONE;
+            if (*S->p == '?') { c->mult = CL_OPT; S->p++; }
+            else if (*S->p == '*') { c->mult = CL_MANY; S->p++; }
+            else if (*S->p == '!') S->p++;
+            if (*S->p == '^') { c->type_prefix = 1; S->p++; }
+            if (*S->p != '(') {
+                if (c->mult != CL_OPT) sp_fail(S, "bare clause keyword must be optional (kw?)");
+                c->unit = 1;
+                continue;
+            }
+            S->p++;
+            SlotVec cs = {.n = 0};
+            do {
+                SigSlot *sl = push_slot(S, &cs);
+                ws(S);
+                const char *save = S->p;
+                const char *k = NULL;
+                while (isalnum((unsigned char)*S->p) || *S->p == '_') S->p++;
+                if (*S->p == '=') { k = arena_strndup(S->a, save, (size_t)(S->p - save)); S->p++; }
+                else S->p = save;
+                any_slot(S, sl, 1);
+                sl->key = k;
+                if (c->mult == CL_MANY && sl->kind == SL_VALUE) sl->variadic = 1;
+            } while (!S->failed && eat(S, ','));
+            if (!eat(S, ')')) sp_fail(S, "expected ')'");
+            c->slots = arena_dup(S->a, cs.v, sizeof(SigSlot) * cs.n);
+            c->nslots = (uint16_t)cs.n;
+        } else {
+            sp_fail(S, "unexpected text");
+        }
+    }
+    if (S->failed) return NULL;
+    sig->pos = arena_dup(S->a, pos.v, sizeof(SigSlot) * pos.n);
+    sig->npos = (uint16_t)pos.n;
+    sig->dict = arena_dup(S->a, dict.v, sizeof(SigSlot) * dict.n);
+    sig->ndict = (uint16_t)dict.n;
+    sig->res = arena_dup(S->a, res.v, sizeof(SigSlot) * res.n);
+    sig->nres = (uint16_t)res.n;
+    sig->cl = arena_dup(S->a, cl, sizeof(SigClause) * ncl);
+    sig->ncl = (uint16_t)ncl;
+    sig->ngroups = (uint16_t)S->ngroups;
+    sig->group_names = arena_dup(S->a, S->groups, sizeof(char *) * S->ngroups);
+    return sig;
+}
+
+const OpSig *const *sig_compile_all(Arena *a, char *err, unsigned errn)
+{
+    const OpSig **all = ARENA_ARRAY(a, const OpSig *, OP__COUNT);
+    SigParser S = {.a = a, .err = err, .errn = errn};
+    for (int k = 0; k < OP__COUNT; k++) {
+        S.opname = op_info[k].name;
+        S.failed = 0;
+        all[k] = compile_one(&S, op_info[k].sig ? op_info[k].sig : "");
+        if (!all[k]) return NULL;
+    }
+    return (const OpSig *const *)all;
+}
+
+int sig_group(const OpSig *s, const char *n)
+{
+    for (unsigned i = 0; i < s->ngroups; i++)
+        if (strcmp(s->group_names[i], n) == 0) return (int)i;
+    return -1;
+}
+
+const SigSlot *sig_find_token(const OpSig *s, const char *n)
+{
+    for (unsigned i = 0; i < s->npos; i++)
+        if ((s->pos[i].kind == SL_TOKEN || s->pos[i].kind == SL_INT) && strcmp(s->pos[i].name, n) == 0) return &s->pos[i];
+    for (unsigned i = 0; i < s->ndict; i++)
+        if (strcmp(s->dict[i].name, n) == 0) return &s->dict[i];
+    for (unsigned c = 0; c < s->ncl; c++)
+        for (unsigned i = 0; i < s->cl[c].nslots; i++)
+            if (s->cl[c].slots[i].kind != SL_VALUE && strcmp(s->cl[c].slots[i].name, n) == 0) return &s->cl[c].slots[i];
+    return NULL;
+}

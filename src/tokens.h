@@ -1,0 +1,37 @@
+/* tokens.h — enum token sets (pipes, events, distributions, modes ...) generated from tokens.def. */
+#ifndef PTOSIM_TOKENS_H
+#define PTOSIM_TOKENS_H
+#include <stdint.h>
+
+typedef enum {
+#define TOKSET(set, name) TS_##set,
+#define TOK(set, id, spell)
+#define TOKA(set, alias, id)
+#include "tokens.def"
+#undef TOKSET
+#undef TOK
+#undef TOKA
+    TS__COUNT
+} TokSet;
+
+typedef enum {
+#define TOKSET(set, name)
+#define TOK(set, id, spell) T_##set##_##id,
+#define TOKA(set, alias, id)
+#include "tokens.def"
+#undef TOKSET
+#undef TOK
+#undef TOKA
+    T__COUNT
+} TokId;
+
+const char *tokset_name(int set);
+int tokset_lookup(const char *name, unsigned n);          /* set by name, -1 if unknown */
+int tok_lookup(int set, const char *s, unsigned n);       /* token id (aliases resolved) or -1 */
+const char *tok_spelling(int tok);
+int tok_set(int tok);
+/* Index of a token inside its set (e.g. EVENT_ID3 -> 3, PIPE_V -> 1). */
+int tok_ordinal(int tok);
+int tokset_first(int set);
+int tokset_size(int set);
+#endif

@@ -1,0 +1,193 @@
+/* type.c — type interning (hash-consing) and canonical spellings. */
+#include "type.h"
+#include <stdio.h>
+#include <string.h>
+
+struct TypeTable {
+    Arena *arena;
+    Type **slots;
+    unsigned cap, n;
+    const Type *index, *none, *align;
+};
+
+static const char *const as_names[AS__COUNT] = {"gm", "ub", "l1", "l0a", "l0b", "l0c", "bt", "fb"};
+static const struct { const char *name; AddrSpace as; } as_alias[] = {
+    {"vec", AS_UB}, {"mat", AS_L1}, {"cbuf", AS_L1}, {"left", AS_L0A}, {"right", AS_L0B},
+    {"acc", AS_L0C}, {"bias", AS_BT}, {"scaling", AS_FB}, {"fbuf", AS_FB},
+};
+static const char *const fk_names[] = {"f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2", "!pto.hif8",
+                                       "!pto.f4E2M1x2", "!pto.f4E1M2x2", "!pto.e8m0"};
+static const unsigned fk_bits[] = {16, 16, 32, 64, 8, 8, 8, 8, 8, 8};
+
+const char *as_name(AddrSpace as) { return as < AS__COUNT ? as_names[as] : "?"; }
+const char *fk_name(FloatKind fk) { return fk_names[fk]; }
+
+int as_lookup(const char *s, unsigned n)
+{
+    for (unsigned i = 0; i < AS__COUNT; i++)
+        if (strlen(as_names[i]) == n && memcmp(as_names[i], s, n) == 0) return (int)i;
+    for (unsigned i = 0; i < sizeof as_alias / sizeof as_alias[0]; i++)
+        if (strlen(as_alias[i].name) == n && memcmp(as_alias[i].name, s, n) == 0) return (int)as_alias[i].as;
+    return -1;
+}
+
+TypeTable *types_new(Arena *a)
+{
+    TypeTable *t = ARENA_NEW(a, TypeTable);
+    t->arena = a;
+    t->cap = 256;
+    t->slots = ARENA_ARRAY(a, Type *, t->cap);
+    return t;
+}
+
+static uint64_t hash_type(const Type *k)
+{
+    uint64_t h = 1469598103934665603ull;
+#define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
+    MIX(k->kind); MIX(k->sign); MIX(k->fk); MIX(k->space); MIX(k->gran); MIX(k->bits); MIX(k->lanes);
+    MIX((uintptr_t)k->elem); MIX(k->nin); MIX(k->nout);
+    for (unsigned i = 0; i < (unsigned)k->nin + k->nout; i++) MIX((uintptr_t)k->params[i]);
+#undef MIX
+    return h;
+}
+
+static bool same_type(const Type *a, const Type *b)
+{
+    if (a->kind != b->kind || a->sign != b->sign || a->fk != b->fk || a->space != b->space ||
+        a->gran != b->gran || a->bits != b->bits || a->lanes != b->lanes || a->elem != b->elem ||
+        a->nin != b->nin || a->nout != b->nout)
+        return false;
+    for (unsigned i = 0; i < (unsigned)a->nin + a->nout; i++)
+        if (a->params[i] != b->params[i]) return false;
+    return true;
+}
+
+static void grow(TypeTable *t)
+{
+    unsigned cap = t->cap * 2;
+    Type **s = ARENA_ARRAY(t->arena, Type *, cap);
+    for (unsigned i = 0; i < t->cap; i++) {
+        Type *e = t->slots[i];
+        if (!e) continue;
+        unsigned j = (unsigned)hash_type(e) & (cap - 1);
+        while (s[j]) j = (j + 1) & (cap - 1);
+        s[j] = e;
+    }
+    t->slots = s;
+    t->cap = cap;
+}
+
+static const Type *intern(TypeTable *t, const Type *key)
+{
+    if (t->n * 2 >= t->cap) grow(t);
+    unsigned j = (unsigned)hash_type(key) & (t->cap - 1);
+    while (t->slots[j]) {
+        if (same_type(t->slots[j], key)) return t->slots[j];
+        j = (j + 1) & (t->cap - 1);
+    }
+    Type *n = arena_dup(t->arena, key, sizeof *key);
+    if (key->nin + key->nout)
+        n->params = arena_dup(t->arena, key->params, sizeof(Type *) * ((size_t)key->nin + key->nout));
+    t->slots[j] = n;
+    t->n++;
+    return n;
+}
+
+const Type *ty_int(TypeTable *t, unsigned bits, IntSign sign)
+{
+    Type k = {.kind = TY_INT, .bits = (uint16_t)bits, .sign = (uint8_t)sign};
+    return intern(t, &k);
+}
+const Type *ty_index(TypeTable *t)
+{
+    if (!t->index) { Type k = {.kind = TY_INDEX, .bits = 64}; t->index = intern(t, &k); }
+    return t->index;
+}
+const Type *ty_float(TypeTable *t, FloatKind fk)
+{
+    Type k = {.kind = TY_FLOAT, .fk = (uint8_t)fk, .bits = (uint16_t)fk_bits[fk]};
+    return intern(t, &k);
+}
+const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as)
+{
+    Type k = {.kind = TY_PTR, .elem = elem, .space = (uint8_t)as, .bits = 64};
+    return intern(t, &k);
+}
+const Type *ty_vreg(TypeTable *t, unsigned lanes, const Type *elem)
+{
+    Type k = {.kind = TY_VREG, .elem = elem, .lanes = (uint16_t)lanes};
+    return intern(t, &k);
+}
+const Type *ty_mask(TypeTable *t, unsigned gran)
+{
+    Type k = {.kind = TY_MASK, .gran = (uint8_t)gran};
+    return intern(t, &k);
+}
+const Type *ty_align(TypeTable *t)
+{
+    if (!t->align) { Type k = {.kind = TY_ALIGN}; t->align = intern(t, &k); }
+    return t->align;
+}
+const Type *ty_none(TypeTable *t)
+{
+    if (!t->none) { Type k = {.kind = TY_NONE}; t->none = intern(t, &k); }
+    return t->none;
+}
+const Type *ty_func(TypeTable *t, const Type *const *in, unsigned nin, const Type *const *out, unsigned nout)
+{
+    const Type *buf[64];
+    if (nin + nout > 64) return NULL;
+    for (unsigned i = 0; i < nin; i++) buf[i] = in[i];
+    for (unsigned i = 0; i < nout; i++) buf[nin + i] = out[i];
+    Type k = {.kind = TY_FUNC, .params = buf, .nin = (uint16_t)nin, .nout = (uint16_t)nout};
+    return intern(t, &k);
+}
+
+unsigned ty_bits(const Type *t)
+{
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: return t->bits;
+    case TY_INDEX: case TY_PTR: return 64;
+    case TY_VREG: return 2048;
+    case TY_MASK: return 256;
+    default: return 0;
+    }
+}
+
+int ty_format(const Type *t, char *buf, unsigned n)
+{
+    char e[96];
+    switch (t->kind) {
+    case TY_INT:
+        return snprintf(buf, n, "%s%u", t->sign == SIGN_S ? "si" : t->sign == SIGN_U ? "ui" : "i", t->bits);
+    case TY_INDEX: return snprintf(buf, n, "index");
+    case TY_FLOAT: return snprintf(buf, n, "%s", fk_names[t->fk]);
+    case TY_PTR:
+        ty_format(t->elem, e, sizeof e);
+        return snprintf(buf, n, "!pto.ptr<%s, %s>", e, as_names[t->space]);
+    case TY_VREG:
+        ty_format(t->elem, e, sizeof e);
+        return snprintf(buf, n, "!pto.vreg<%ux%s>", t->lanes, e);
+    case TY_MASK:
+        if (!t->gran) return snprintf(buf, n, "!pto.mask");
+        return snprintf(buf, n, "!pto.mask<b%u>", t->gran * 8u);
+    case TY_ALIGN: return snprintf(buf, n, "!pto.align");
+    case TY_NONE: return snprintf(buf, n, "()");
+    case TY_FUNC: {
+        int k = snprintf(buf, n, "(");
+        for (unsigned i = 0; i < t->nin; i++) {
+            ty_format(t->params[i], e, sizeof e);
+            k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, "%s%s", i ? ", " : "", e);
+        }
+        k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, ") -> ");
+        if (t->nout != 1) k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, "(");
+        for (unsigned i = 0; i < t->nout; i++) {
+            ty_format(t->params[t->nin + i], e, sizeof e);
+            k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, "%s%s", i ? ", " : "", e);
+        }
+        if (t->nout != 1) k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, ")");
+        return k;
+    }
+    }
+    return snprintf(buf, n, "?");
+}

@@ -1,0 +1,59 @@
+/* type.h — interned types: equal types are the same pointer. */
+#ifndef PTOSIM_TYPE_H
+#define PTOSIM_TYPE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "arena.h"
+
+typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE } TypeKind;
+typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
+/* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
+typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0 } FloatKind;
+/* Address spaces; canonical names in type.c. */
+typedef enum { AS_GM, AS_UB, AS_L1, AS_L0A, AS_L0B, AS_L0C, AS_BT, AS_FB, AS__COUNT } AddrSpace;
+
+typedef struct Type Type;
+struct Type {
+    TypeKind kind;
+    uint8_t sign;              /* TY_INT */
+    uint8_t fk;                /* TY_FLOAT */
+    uint8_t space;             /* TY_PTR */
+    uint8_t gran;              /* TY_MASK: 1, 2, 4 bytes per lane (b8/b16/b32); 0 = unspecified */
+    uint16_t bits;             /* TY_INT/TY_FLOAT width (f4x2 containers count 8) */
+    uint16_t lanes;            /* TY_VREG */
+    const Type *elem;          /* TY_PTR, TY_VREG */
+    const Type *const *params; /* TY_FUNC inputs then results */
+    uint16_t nin, nout;        /* TY_FUNC */
+};
+
+typedef struct TypeTable TypeTable;
+TypeTable *types_new(Arena *a);
+
+const Type *ty_int(TypeTable *t, unsigned bits, IntSign sign);
+const Type *ty_index(TypeTable *t);
+const Type *ty_float(TypeTable *t, FloatKind fk);
+const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as);
+const Type *ty_vreg(TypeTable *t, unsigned lanes, const Type *elem);
+const Type *ty_mask(TypeTable *t, unsigned gran);
+const Type *ty_align(TypeTable *t);
+const Type *ty_none(TypeTable *t);
+const Type *ty_func(TypeTable *t, const Type *const *in, unsigned nin, const Type *const *out, unsigned nout);
+
+static inline bool ty_is_int(const Type *t) { return t && t->kind == TY_INT; }
+static inline bool ty_is_intlike(const Type *t) { return t && (t->kind == TY_INT || t->kind == TY_INDEX); }
+static inline bool ty_is_float(const Type *t) { return t && t->kind == TY_FLOAT; }
+static inline bool ty_is_ptr(const Type *t) { return t && t->kind == TY_PTR; }
+static inline bool ty_is_vreg(const Type *t) { return t && t->kind == TY_VREG; }
+static inline bool ty_is_mask(const Type *t) { return t && t->kind == TY_MASK; }
+/* Storage width in bits of a scalar or element type (index = 64). */
+unsigned ty_bits(const Type *t);
+static inline unsigned ty_bytes(const Type *t) { unsigned b = ty_bits(t); return b < 8 ? 1 : b / 8; }
+/* True when the integer is treated as signed (signless counts as signed, resolutions Q49). */
+static inline bool ty_signed(const Type *t) { return t->kind == TY_INDEX || (t->kind == TY_INT && t->sign != SIGN_U); }
+
+const char *as_name(AddrSpace as);
+int as_lookup(const char *s, unsigned n);   /* canonical names and aliases; -1 if unknown */
+const char *fk_name(FloatKind fk);
+/* Appends the canonical spelling of `t` to buf (size n); returns chars written (like snprintf). */
+int ty_format(const Type *t, char *buf, unsigned n);
+#endif
