@@ -59,7 +59,7 @@ run: $(BIN)
 
 # The whole suite: unit programs plus the .pto kernel tests; last line "N passed, M failed".
 test: $(BIN) $(LIB) unit-bins
-	@sh tests/run.sh $(B)
+	@python3 tests/run.py --build $(B)
 
 # Same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 asan:

@@ -505,7 +505,7 @@ static int result_types(Parser *P, const OpSig *sig, uint32_t nres, const TypeIt
     }
     TypeTable *T = P->ctx->types;
     for (uint32_t i = 0; i < nres; i++) {
-        const SigSlot *s = &sig->res[i < sig->nres ? i : sig->nres - 1];
+        const SigSlot *s = &sig->res[i < sig->nres ? i : (uint32_t)sig->nres - 1];
         switch (s->tc) {
         case TC_I1: out[i] = ty_int(T, 1, SIGN_LESS); break;
         case TC_I16: out[i] = ty_int(T, 16, SIGN_LESS); break;

@@ -1,15 +1,16 @@
 /* num.h — exact numerics for the PTO value types: conversions between every float format the ISA
  * names (f64/f32/f16/bf16, fp8 e4m3fn/e5m2, hif8, fp4 e2m1/e1m2, e8m0) and integers, with every
- * rounding mode and saturation, plus correctly rounded + - * / sqrt in the narrow formats.
+ * rounding mode and saturation, plus correctly rounded + - * / sqrt in f32 and narrower.
  *
  * Everything is integer arithmetic on bit patterns: results never depend on the host FPU's
  * rounding mode, flush-to-zero setting or NaN propagation. Subnormals are kept everywhere.
  * Values travel as raw bit patterns right-aligned in a uint64_t; bits above the format's width
  * are ignored on input and zero on output.
  *
- * Choices for points the spec leaves open (see docs for the evidence trail):
- *  - NaN: every NaN a function produces is the destination's canonical NaN (num_canonical_nan);
- *    input payloads and NaN signs are not propagated.
+ * Choices for points the spec leaves open (to be copied into the semantics document):
+ *  - NaN: every NaN that num_convert or num_arith produces is the destination's canonical NaN
+ *    (num_canonical_nan); input payloads and NaN signs are not propagated. num_round_integral
+ *    alone returns NaN inputs untouched, as vtrc passes them through (Q27).
  *  - Round to odd (NUM_RND_O): an exact value is kept; otherwise, of the two representable
  *    neighbours that bracket it, the one whose code has its lowest bit set. Beyond the largest
  *    finite value it gives the largest finite value (as IEEE round-to-odd does for f16/f32).
@@ -62,8 +63,8 @@ uint64_t num_convert(NumFormat from, uint64_t bits, NumFormat to, NumRound rm, b
 uint64_t num_to_int(NumFormat from, uint64_t bits, NumRound rm, unsigned width, bool is_signed,
                     bool sat);
 
-/* Integer (low `width` bits of `value`, sign-extended if is_signed) -> float, rounded by `rm`.
- * Overflow (only possible for narrow destinations) follows the sat=false rules. */
+/* Integer (low `width` bits of `value`, sign-extended if is_signed; width as for num_to_int)
+ * -> float, rounded by `rm`. Overflow (narrow destinations only) follows the sat=false rules. */
 uint64_t num_from_int(uint64_t value, unsigned width, bool is_signed, NumFormat to, NumRound rm);
 
 /* Round to an integral value in the same format (vtrc), any of the six modes (O: the odd

@@ -1,8 +1,9 @@
 /* ref_num.c — the test oracle for num.c (see ref_num.h). Deliberately naive: decode by the
  * format definitions in resolutions §2.4 into doubles, encode by binary search over a sorted
- * table of all non-negative finite code values and an explicit choice between the two
- * neighbours. Doubles hold every value of these formats exactly, and midpoints of neighbours too.
- * Test-only code, so it keeps its tables in file-scope arrays. */
+ * table of all non-negative finite code values (for f32: neighbours from host conversion and
+ * nextafterf) and an explicit choice between the two neighbours, comparing with their midpoint.
+ * Doubles hold every value of these formats exactly, and midpoints of neighbours too.
+ * Test-only code, so it keeps its tables (and a one-entry search cache) in file-scope state. */
 #include "ref_num.h"
 
 #include <float.h>
@@ -319,9 +320,7 @@ uint64_t ref_to_int(double x, NumRound rm, unsigned width, bool is_signed, bool 
 
 static uint64_t ref_f32_sign(bool neg, float v)
 {
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return neg ? b | 0x80000000u : b;
+    return neg ? f32_bits_of(v) | 0x80000000u : f32_bits_of(v);
 }
 
 static uint64_t from_int_f32(bool neg, uint64_t u, NumRound rm)
@@ -337,18 +336,8 @@ static uint64_t from_int_f32(bool neg, uint64_t u, NumRound rm)
     }
     uint64_t d_lo = u - (uint64_t)lo;
     uint64_t d_hi = hi == 0x1p64f ? 0 - u : (uint64_t)hi - u;
-    uint32_t hi_bits;
-    memcpy(&hi_bits, &hi, sizeof hi_bits);
-    bool up;
-    switch (rm) {
-    case NUM_RND_R: up = d_hi < d_lo || (d_hi == d_lo && (hi_bits & 1) == 0); break;
-    case NUM_RND_A: up = d_hi <= d_lo; break;
-    case NUM_RND_F: up = neg; break;
-    case NUM_RND_C: up = !neg; break;
-    case NUM_RND_Z: up = false; break;
-    default: up = (hi_bits & 1) != 0; break;
-    }
-    return ref_f32_sign(neg, up ? hi : lo);
+    int cmp = d_lo < d_hi ? -1 : d_lo > d_hi ? 1 : 0;  /* against the midpoint, in integers */
+    return ref_f32_sign(neg, choose_up(rm, neg, cmp, f32_bits_of(hi)) ? hi : lo);
 }
 
 uint64_t ref_from_int(uint64_t value, unsigned width, bool is_signed, NumFormat to, NumRound rm)

@@ -1,0 +1,98 @@
+/* npy.c — .npy header parsing and writing (only what `ptosim run` needs: little-endian, C order). */
+#include "npy.h"
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *find_key(const char *h, const char *key)
+{
+    const char *p = strstr(h, key);
+    if (!p) return NULL;
+    p += strlen(key);
+    while (*p == ' ' || *p == '\'' || *p == '"') p++;
+    if (*p != ':') return NULL;
+    p++;
+    while (*p == ' ') p++;
+    return p;
+}
+
+int npy_parse(const uint8_t *buf, size_t n, Npy *out, char *err, size_t errn)
+{
+    memset(out, 0, sizeof *out);
+    if (n < 10 || memcmp(buf, "\x93NUMPY", 6) != 0) { snprintf(err, errn, "not a .npy file (bad magic)"); return -1; }
+    unsigned major = buf[6];
+    size_t hlen, hoff;
+    if (major == 1) { hlen = (size_t)buf[8] | ((size_t)buf[9] << 8); hoff = 10; }
+    else if (major == 2 || major == 3) {
+        if (n < 12) { snprintf(err, errn, "truncated .npy header"); return -1; }
+        hlen = (size_t)buf[8] | ((size_t)buf[9] << 8) | ((size_t)buf[10] << 16) | ((size_t)buf[11] << 24);
+        hoff = 12;
+    } else { snprintf(err, errn, "unsupported .npy version %u", major); return -1; }
+    if (hlen > n - hoff || hlen > 1 << 20) { snprintf(err, errn, "truncated .npy header"); return -1; }
+    char *h = malloc(hlen + 1);
+    if (!h) { snprintf(err, errn, "out of memory"); return -1; }
+    memcpy(h, buf + hoff, hlen);
+    h[hlen] = 0;
+    int rc = -1;
+    const char *d = find_key(h, "descr"), *f = find_key(h, "fortran_order"), *s = find_key(h, "shape");
+    if (!d || !f || !s) { snprintf(err, errn, "malformed .npy header (needs descr, fortran_order, shape)"); goto out; }
+    char q = *d == '"' ? '"' : '\'';
+    if (*d != q) { snprintf(err, errn, "malformed descr in .npy header"); goto out; }
+    const char *de = strchr(d + 1, q);
+    if (!de || de - d - 1 >= (long)sizeof out->descr || de - d - 1 < 2) { snprintf(err, errn, "unsupported descr in .npy header"); goto out; }
+    memcpy(out->descr, d + 1, (size_t)(de - d - 1));
+    const char *ds = out->descr;
+    out->big_endian = ds[0] == '>';
+    if (ds[0] == '<' || ds[0] == '>' || ds[0] == '|' || ds[0] == '=') ds++;
+    out->kind = ds[0];
+    char *end;
+    long isz = strtol(ds + 1, &end, 10);
+    if (*end || isz <= 0 || isz > 16) { snprintf(err, errn, "unsupported dtype '%s'", out->descr); goto out; }
+    out->itemsize = (unsigned)isz;
+    out->fortran = strncmp(f, "True", 4) == 0;
+    if (*s != '(') { snprintf(err, errn, "malformed shape in .npy header"); goto out; }
+    s++;
+    out->count = 1;
+    for (;;) {
+        while (*s == ' ' || *s == ',') s++;
+        if (*s == ')') break;
+        if (!isdigit((unsigned char)*s) || out->ndim >= 8) { snprintf(err, errn, "malformed shape in .npy header"); goto out; }
+        unsigned long long v = strtoull(s, &end, 10);
+        s = end;
+        out->shape[out->ndim++] = v;
+        if (v && out->count > (~0ull) / v) { snprintf(err, errn, "shape too large"); goto out; }
+        out->count *= v;
+    }
+    out->data_off = hoff + hlen;
+    if (out->count > (n - out->data_off) / out->itemsize) {
+        snprintf(err, errn, "truncated .npy data: header promises %llu x %u bytes, file has %zu",
+                 (unsigned long long)out->count, out->itemsize, n - out->data_off);
+        goto out;
+    }
+    rc = 0;
+out:
+    free(h);
+    return rc;
+}
+
+int npy_write(const char *path, const char *descr, const uint64_t *shape, unsigned ndim, const void *data, size_t bytes)
+{
+    char h[256];
+    int k = snprintf(h, sizeof h, "{'descr': '%s', 'fortran_order': False, 'shape': (", descr);
+    for (unsigned i = 0; i < ndim; i++) k += snprintf(h + k, sizeof h - (size_t)k, "%llu,%s", (unsigned long long)shape[i], i + 1 < ndim ? " " : "");
+    k += snprintf(h + k, sizeof h - (size_t)k, "), }");
+    /* pad so that the data starts on a 64-byte boundary, header ends with '\n' */
+    size_t total = 10 + (size_t)k + 1;
+    size_t pad = (64 - total % 64) % 64;
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    unsigned hl = (unsigned)((size_t)k + pad + 1);
+    unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
+    int ok = fwrite(pre, 1, 10, f) == 10 && fwrite(h, 1, (size_t)k, f) == (size_t)k;
+    for (size_t i = 0; ok && i < pad; i++) ok = fputc(' ', f) != EOF;
+    ok = ok && fputc('\n', f) != EOF;
+    ok = ok && (bytes == 0 || fwrite(data, 1, bytes, f) == bytes);
+    if (fclose(f) != 0) ok = 0;
+    return ok ? 0 : -1;
+}

@@ -1,0 +1,327 @@
+/* launch.c — the public run API: bind kernel parameters to buffers and scalars, build the clusters
+ * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
+ * run the blocks one after another on the scheduler. */
+#include "sim.h"
+#include "num.h"
+#include <fenv.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct PtoLaunch {
+    Module *m;
+    Program *prog;
+    const Func *entry;
+    const Op *entry_op;
+    PtoTarget target;
+    Sim sim;
+    uint64_t *param_vals;
+    uint8_t *bound;
+    PtoParamInfo *info;
+    char **typenames;
+};
+
+enum { DEFAULT_STEP_LIMIT = 200000000 };
+
+/* ------------------------------------------------------------------ entry selection */
+
+typedef struct FindEntry { const char *name; const Op *found[8]; int nfound; const Op *any[8]; int nany; } FindEntry;
+
+static int is_kernel_func(const Op *f) { return op_has_unit(f, "pto.kernel") || op_has_unit(f, "pto.aicore") || op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore"); }
+
+static int find_entry(Op *o, void *ud)
+{
+    FindEntry *fe = ud;
+    if (o->kind != OP_FUNC || !o->nregions) return 0;
+    const Attr *s = op_attr(o, "sym_name");
+    if (fe->name) {
+        if (s && !strcmp(s->s, fe->name) && fe->nfound < 8) fe->found[fe->nfound++] = o;
+        return 0;
+    }
+    if (is_kernel_func(o) && fe->nfound < 8) fe->found[fe->nfound++] = o;
+    if (fe->nany < 8) fe->any[fe->nany++] = o;
+    return 0;
+}
+
+static void launch_err(Module *m, DiagId id, SrcLoc loc, const char *fmt, const char *a)
+{
+    diag_add(&m->ctx->diags, SEV_ERROR, id, loc, fmt, a);
+}
+
+PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
+{
+    SrcLoc none = {m->file, 0, 0};
+    if (!m->top || m->ctx->diags.nerrors) {
+        launch_err(m, DIAG_V_ENTRY, none, "%s", "the module has errors; fix them before running");
+        return NULL;
+    }
+    FindEntry fe;
+    memset(&fe, 0, sizeof fe);
+    fe.name = entry;
+    ir_walk(m->top, find_entry, &fe);
+    const Op *f = NULL;
+    if (entry) {
+        if (fe.nfound != 1) {
+            launch_err(m, DIAG_V_ENTRY, none, fe.nfound ? "entry '@%s' is defined more than once" : "no function '@%s' in the module", entry);
+            return NULL;
+        }
+        f = fe.found[0];
+    } else if (fe.nfound == 1) {
+        f = fe.found[0];
+    } else if (fe.nfound == 0 && fe.nany == 1) {
+        f = fe.any[0];
+    } else {
+        launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nfound > 1 ? "several functions carry pto.kernel; choose one with -e"
+                                                 : "no pto.kernel function and more than one function; choose one with -e");
+        return NULL;
+    }
+    if (target == PTO_TARGET_DEFAULT) target = pto_module_target(m);
+    PtoLaunch *l = calloc(1, sizeof *l);
+    if (!l) return NULL;
+    l->m = m;
+    l->target = target;
+    l->entry_op = f;
+    char err[128];
+    l->prog = lower_module(m->ctx, m, f, err, sizeof err);
+    if (!l->prog) { free(l); return NULL; }
+    for (uint32_t i = 0; i < l->prog->nfuncs; i++)
+        if (l->prog->funcs[i].op == f) l->entry = &l->prog->funcs[i];
+    const Block *b = f->regions[0]->block;
+    unsigned np = b->nargs;
+    l->param_vals = calloc(np + 1, sizeof *l->param_vals);
+    l->bound = calloc(np + 1, 1);
+    l->info = calloc(np + 1, sizeof *l->info);
+    l->typenames = calloc(np + 1, sizeof *l->typenames);
+    l->sim.gm = calloc(np + 1, sizeof *l->sim.gm);
+    if (!l->param_vals || !l->bound || !l->info || !l->typenames || !l->sim.gm) { pto_launch_free(l); return NULL; }
+    for (unsigned i = 0; i < np; i++) {
+        const Type *t = b->args[i]->type;
+        PtoParamInfo *pi = &l->info[i];
+        char tn[128];
+        ty_format(t, tn, sizeof tn);
+        l->typenames[i] = strdup(tn);
+        pi->type = l->typenames[i];
+        pi->name = b->args[i]->name;
+        const Type *e = t->kind == TY_PTR ? t->elem : t;
+        pi->elem_bits = ty_bits(e);
+        pi->elem_code = e->kind == TY_FLOAT ? 'f' : (e->kind == TY_INT && e->bits == 1) ? 'b'
+                      : (e->kind == TY_INT && e->sign == SIGN_U) ? 'u' : 'i';
+        pi->kind = t->kind == TY_PTR ? PTO_PARAM_PTR : t->kind == TY_FLOAT ? PTO_PARAM_FLOAT
+                 : (t->kind == TY_INT || t->kind == TY_INDEX) ? PTO_PARAM_INT : PTO_PARAM_OTHER;
+        pi->space = t->kind == TY_PTR ? as_name((AddrSpace)t->space) : NULL;
+    }
+    l->sim.ctx = m->ctx;
+    l->sim.prog = l->prog;
+    l->sim.entry = l->entry;
+    l->sim.tp = target_profile(target);
+    l->sim.step_limit = DEFAULT_STEP_LIMIT;
+    return l;
+}
+
+void pto_launch_free(PtoLaunch *l)
+{
+    if (!l) return;
+    if (l->sim.cl) {
+        for (int i = 0; i < 3; i++) {
+            Core *c = &l->sim.cl->cores[i];
+            for (int a = 0; a < AS__COUNT; a++) free(c->mem[a]);
+            free(c->su.frame_base);
+            free(c->v.frame_base);
+            free(c->su.calls);
+            free(c->v.calls);
+            for (int p = 0; p < PQ__COUNT; p++) { free(c->pipes[p].q); free(c->pipes[p].caps); }
+        }
+        free(l->sim.cl);
+    }
+    if (l->typenames)
+        for (unsigned i = 0; l->entry && i < l->entry->nparams; i++) free(l->typenames[i]);
+    free(l->typenames);
+    free(l->info);
+    free(l->param_vals);
+    free(l->bound);
+    free(l->sim.gm);
+    program_free(l->prog);
+    free(l);
+}
+
+unsigned pto_launch_num_params(const PtoLaunch *l) { return l->entry ? l->entry->nparams : 0; }
+
+int pto_launch_param(const PtoLaunch *l, unsigned i, PtoParamInfo *out)
+{
+    if (i >= pto_launch_num_params(l)) return -1;
+    *out = l->info[i];
+    return 0;
+}
+
+int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size)
+{
+    if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_PTR) return -1;
+    GmBuf *g = &l->sim.gm[i];
+    g->base = sim_gm_base(i);
+    g->size = size;
+    g->data = data;
+    g->name = l->info[i].name ? l->info[i].name : "?";
+    l->param_vals[i] = g->base;
+    l->bound[i] = 1;
+    return 0;
+}
+
+int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v)
+{
+    if (i >= pto_launch_num_params(l)) return -1;
+    if (l->info[i].kind == PTO_PARAM_FLOAT) return pto_launch_bind_float(l, i, (double)v);
+    if (l->info[i].kind != PTO_PARAM_INT) return -1;
+    unsigned w = l->info[i].elem_bits;
+    uint64_t u = (uint64_t)v;
+    l->param_vals[i] = w >= 64 ? u : (u & ((1ull << w) - 1));
+    l->bound[i] = 1;
+    return 0;
+}
+
+int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
+{
+    if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_FLOAT) return -1;
+    const Type *t = l->entry->param_types[i];
+    static const NumFormat fmt[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1, NUM_F4E1M2, NUM_E8M0};
+    l->param_vals[i] = num_convert(NUM_F64, num_f64_to_bits(v), fmt[t->fk], NUM_RND_R, false);
+    l->bound[i] = 1;
+    return 0;
+}
+
+void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit = steps ? steps : DEFAULT_STEP_LIMIT; }
+void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
+const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
+
+/* ------------------------------------------------------------------ clusters */
+
+static int setup_exec(Exec *x, Core *c, uint32_t frame, PipeQ pq)
+{
+    x->core = c;
+    x->pipe = pq;
+    if (!x->frame_base) {
+        x->frame_cap = frame * 64 + 4096;
+        x->frame_base = calloc(1, x->frame_cap);
+        if (!x->frame_base) return -1;
+    }
+    x->frame = x->frame_base;
+    x->frame_top = frame;
+    memset(x->frame_base, 0, frame);
+    x->ncalls = 0;
+    x->steps = 0;
+    return 0;
+}
+
+static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int index, int sub, unsigned block)
+{
+    Sim *s = &l->sim;
+    const TargetProfile *tp = s->tp;
+    c->sim = s;
+    c->cl = cl;
+    c->type = type;
+    c->index = index;
+    c->subblock = sub;
+    c->block_idx = block;
+    for (int a = 1; a < AS__COUNT; a++) {
+        /* AIVs own a UB; the AIC owns L1, L0A/B/C, BT and FB (the whole set is cheap, keep it uniform). */
+        if (!c->mem[a]) {
+            c->mem[a] = calloc(1, tp->cap[a]);
+            if (!c->mem[a]) return -1;
+        } else {
+            memset(c->mem[a], 0, tp->cap[a]);   /* on-chip buffers start zeroed (resolutions §2.1) */
+        }
+        c->memsz[a] = tp->cap[a];
+    }
+    uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
+    if (setup_exec(&c->su, c, frame, PQ_S) || setup_exec(&c->v, c, frame, PQ_V)) return -1;
+    c->px.core = c;
+    for (int p = 0; p < PQ__COUNT; p++) {
+        Pipe *pp = &c->pipes[p];
+        pp->head = pp->tail = 0;
+        pp->chead = pp->ctail = 0;
+        pp->t = pp->wake_t = 0;
+        pp->waiting = 0;
+    }
+    memset(c->flags, 0, sizeof c->flags);
+    memset(c->buf_issued_rls, 0, sizeof c->buf_issued_rls);
+    memset(c->buf_retired_rls, 0, sizeof c->buf_retired_rls);
+    c->issue_seq = 0;
+    /* legacy loop registers reset to counts (1,1) and strides (0,0) (resolutions Q10) */
+    c->loop_outtoub[0] = c->loop_outtoub[1] = 1;
+    c->loop_ubtoout[0] = c->loop_ubtoout[1] = 1;
+    memset(c->loop1_outtoub, 0, sizeof c->loop1_outtoub);
+    memset(c->loop2_outtoub, 0, sizeof c->loop2_outtoub);
+    memset(c->loop1_ubtoout, 0, sizeof c->loop1_ubtoout);
+    memset(c->loop2_ubtoout, 0, sizeof c->loop2_ubtoout);
+    c->pad_val = 0;
+    c->atomic_mode = 0;
+    c->ctrl = 0;
+    memset(c->vms4_sr, 0, sizeof c->vms4_sr);
+    c->spr_ar = 0;
+    c->su_t = 0;
+    c->su_state = 0;
+    c->su_blocked_on = NULL;
+    c->pc = l->entry->entry;
+    for (uint32_t i = 0; i < l->entry->nparams; i++)
+        fr_set_u64(&c->su, l->entry->param_off[i], l->param_vals[i]);
+    return 0;
+}
+
+int pto_launch_run(PtoLaunch *l, unsigned blocks)
+{
+    Sim *s = &l->sim;
+    Module *m = l->m;
+    for (unsigned i = 0; i < pto_launch_num_params(l); i++)
+        if (!l->bound[i]) {
+            diag_add(&m->ctx->diags, SEV_ERROR, DIAG_ARG_COUNT, (SrcLoc){0, 0, 0}, "parameter %u ('%%%s') is not bound", i,
+                     l->info[i].name ? l->info[i].name : "?");
+            return 2;
+        }
+    if (blocks == 0) blocks = 1;
+    s->ngm = pto_launch_num_params(l);
+    s->params = l->param_vals;
+    s->blocks = blocks;
+    s->trapped = 0;
+    memset(&s->stats, 0, sizeof s->stats);
+    if (!s->cl) {
+        s->cl = calloc(1, sizeof *s->cl);
+        if (!s->cl) return 2;
+    }
+    /* The simulator's float arithmetic relies on IEEE round-to-nearest; make sure that is the mode. */
+    int saved_round = fegetround();
+    if (saved_round != FE_TONEAREST) fesetround(FE_TONEAREST);
+    int rc = 0;
+    int kind = l->prog->kernel_kind;
+    const Attr *kk = NULL;
+    for (const Op *p = l->entry_op; p && !kk; p = ir_parent_op(p)) kk = op_attr(p, "pto.kernel_kind");
+    if (kind == 0 && kk && kk->s && !strcmp(kk->s, "cube")) kind = 1;
+    for (unsigned b = 0; b < blocks && rc == 0; b++) {
+        Cluster *cl = s->cl;
+        cl->sim = s;
+        memset(cl->sems, 0, sizeof cl->sems);
+        int ok = 0;
+        if (kind == 2) {
+            cl->ncores = 3;
+            ok = setup_core(l, &cl->cores[0], cl, CORE_AIC, 0, 0, b) | setup_core(l, &cl->cores[1], cl, CORE_AIV, 1, 0, b) |
+                 setup_core(l, &cl->cores[2], cl, CORE_AIV, 2, 1, b);
+        } else {
+            cl->ncores = 1;
+            ok = setup_core(l, &cl->cores[0], cl, kind == 1 ? CORE_AIC : CORE_AIV, 0, 0, b);
+        }
+        if (ok) { rc = 2; break; }
+        rc = sim_run_cluster(cl);
+        for (int i = 0; i < cl->ncores; i++) {
+            Core *c = &cl->cores[i];
+            for (int p = 0; p < PQ__COUNT; p++) {
+                s->stats.bytes_moved[p] += c->pipes[p].bytes;
+                s->stats.vector_ops += p == PQ_V ? c->pipes[p].ops : 0;
+                c->pipes[p].bytes = c->pipes[p].ops = 0;
+                if (c->pipes[p].t > s->stats.cycles) s->stats.cycles = c->pipes[p].t;
+            }
+            if (c->su_t > s->stats.cycles) s->stats.cycles = c->su_t;
+            s->stats.ops_executed += c->su.steps + c->v.steps;
+            s->stats.cores++;
+        }
+    }
+    if (saved_round != FE_TONEAREST) fesetround(saved_round);
+    return rc;
+}

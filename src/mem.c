@@ -1,0 +1,77 @@
+/* mem.c — checked memory access for every address space, and run-time traps. */
+#include "sim.h"
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+/* GM buffers live 1 TiB apart in one 64-bit address space so pointer arithmetic stays plain. */
+uint64_t sim_gm_base(unsigned index) { return (uint64_t)(index + 1) << 40; }
+
+static void core_desc(const Core *c, char *b, size_t n)
+{
+    if (c->cl->ncores == 1) snprintf(b, n, "block %llu", (unsigned long long)c->block_idx);
+    else if (c->type == CORE_AIC) snprintf(b, n, "block %llu AIC", (unsigned long long)c->block_idx);
+    else snprintf(b, n, "block %llu AIV%d", (unsigned long long)c->block_idx, c->subblock);
+}
+
+void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
+{
+    Sim *s = x->core->sim;
+    if (s->trapped) return;
+    s->trapped = 1;
+    char msg[512], who[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    core_desc(x->core, who, sizeof who);
+    SrcLoc loc = in && in->op ? in->op->loc : (SrcLoc){0, 0, 0};
+    const char *opn = in && in->op ? op_info[in->op->kind].name : "kernel";
+    diag_add(&s->ctx->diags, SEV_TRAP, id, loc, "%s: %s (%s)", opn, msg, who);
+}
+
+static const char *const space_long[AS__COUNT] = {
+    "GM", "UB (unified buffer)", "L1", "L0A", "L0B", "L0C", "BT (bias table)", "FB (fixpipe buffer)",
+};
+
+uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
+                      const char *what)
+{
+    Sim *s = c->sim;
+    if (align > 1 && (addr % align) != 0) {
+        sim_trap(x, in, DIAG_T_MISALIGNED, "%s address 0x%" PRIx64 " in %s is not %u-byte aligned", what,
+                 as == AS_GM ? addr : addr, space_long[as], align);
+        return NULL;
+    }
+    if (as == AS_GM) {
+        for (uint32_t i = 0; i < s->ngm; i++) {
+            const GmBuf *g = &s->gm[i];
+            if (addr >= g->base && addr - g->base <= g->size && len <= g->size - (addr - g->base))
+                return g->data + (addr - g->base);
+        }
+        for (uint32_t i = 0; i < s->ngm; i++) {
+            const GmBuf *g = &s->gm[i];
+            if (addr >= g->base && addr < g->base + (1ull << 40)) {
+                sim_trap(x, in, DIAG_T_OOB, "%s GM range [0x%" PRIx64 ", 0x%" PRIx64 ") of buffer '%s' is outside its %" PRIu64
+                         " bytes (offsets %" PRIu64 "..%" PRIu64 ")", what, addr - g->base, addr - g->base + len,
+                         g->name, g->size, addr - g->base, addr - g->base + len);
+                return NULL;
+            }
+        }
+        sim_trap(x, in, DIAG_T_OOB, "%s GM address 0x%" PRIx64 " (+%" PRIu64 " bytes) is not inside any kernel buffer",
+                 what, addr, len);
+        return NULL;
+    }
+    uint64_t sz = c->memsz[as];
+    if (addr > sz || len > sz - addr) {
+        sim_trap(x, in, DIAG_T_OOB, "%s %s range [0x%" PRIx64 ", 0x%" PRIx64 ") exceeds its %" PRIu64 " bytes", what,
+                 space_long[as], addr, addr + len, sz);
+        return NULL;
+    }
+    return c->mem[as] + addr;
+}
+
+uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what)
+{
+    return sim_mem_core(x, x->core, in, as, addr, len, align, what);
+}

@@ -1,0 +1,477 @@
+/* scalar.c — the scalar unit's operations: the arith dialect with exact integer semantics at every
+ * width (values live zero-extended in 64-bit slots), float arithmetic without host-mode dependence,
+ * pointer ops, scalar loads/stores and block queries. Undefined-in-MLIR corners get one fixed reading,
+ * recorded in docs/semantics.md (division overflow wraps, shifts >= width give 0 or the sign fill,
+ * float->int conversions saturate). */
+#include "sim.h"
+#include "num.h"
+#include <stdlib.h>
+#include <string.h>
+
+int lower_family_call(LowerCtx *L, const Op *op, Instr *in);
+
+static inline uint64_t wmask(int64_t w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+static inline int64_t sext(uint64_t v, int64_t w)
+{
+    if (w >= 64) return (int64_t)v;
+    uint64_t m = 1ull << (w - 1);
+    v &= (m << 1) - 1;
+    return (int64_t)((v ^ m) - m);
+}
+
+#define A0 ARG(x, in, 0)
+#define A1 ARG(x, in, 1)
+#define W (in->imm[0])
+#define SET(v) fr_set_u64(x, in->res[0], (uint64_t)(v) & wmask(W))
+#define NEXT return in + 1
+
+/* ------------------------------------------------------------------ integers */
+
+static const Instr *x_addi(Exec *x, const Instr *in) { SET(A0 + A1); NEXT; }
+static const Instr *x_subi(Exec *x, const Instr *in) { SET(A0 - A1); NEXT; }
+static const Instr *x_muli(Exec *x, const Instr *in) { SET(A0 * A1); NEXT; }
+static const Instr *x_andi(Exec *x, const Instr *in) { SET(A0 & A1); NEXT; }
+static const Instr *x_ori(Exec *x, const Instr *in) { SET(A0 | A1); NEXT; }
+static const Instr *x_xori(Exec *x, const Instr *in) { SET(A0 ^ A1); NEXT; }
+
+static const Instr *x_shli(Exec *x, const Instr *in)
+{
+    uint64_t s = A1 & wmask(W);
+    SET(s >= (uint64_t)W ? 0 : A0 << s);
+    NEXT;
+}
+static const Instr *x_shrui(Exec *x, const Instr *in)
+{
+    uint64_t s = A1 & wmask(W);
+    SET(s >= (uint64_t)W ? 0 : (A0 & wmask(W)) >> s);
+    NEXT;
+}
+static const Instr *x_shrsi(Exec *x, const Instr *in)
+{
+    uint64_t s = A1 & wmask(W);
+    int64_t v = sext(A0, W);
+    if (s >= (uint64_t)W) s = (uint64_t)W - 1;
+    /* arithmetic shift without relying on implementation-defined >> of negative values */
+    uint64_t r = v < 0 ? ~(~(uint64_t)v >> s) : (uint64_t)v >> s;
+    SET(r);
+    NEXT;
+}
+
+static int divzero(Exec *x, const Instr *in, uint64_t d)
+{
+    if (d & wmask(W)) return 0;
+    sim_trap(x, in, DIAG_T_DIV_ZERO, "integer division by zero");
+    return 1;
+}
+
+/* Signed division at width W; the one overflowing case (MIN / -1) wraps to MIN. */
+static int64_t sdiv(int64_t a, int64_t b, int64_t w)
+{
+    int64_t min = w >= 64 ? INT64_MIN : -(int64_t)(1ull << (w - 1));
+    if (b == -1 && a == min) return a;
+    return a / b;
+}
+static int64_t srem(int64_t a, int64_t b, int64_t w)
+{
+    int64_t min = w >= 64 ? INT64_MIN : -(int64_t)(1ull << (w - 1));
+    if (b == -1 && a == min) return 0;
+    return a % b;
+}
+
+static const Instr *x_divsi(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) return NULL;
+    SET((uint64_t)sdiv(sext(A0, W), sext(A1, W), W));
+    NEXT;
+}
+static const Instr *x_divui(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) return NULL;
+    SET((A0 & wmask(W)) / (A1 & wmask(W)));
+    NEXT;
+}
+static const Instr *x_remsi(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) return NULL;
+    SET((uint64_t)srem(sext(A0, W), sext(A1, W), W));
+    NEXT;
+}
+static const Instr *x_remui(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) return NULL;
+    SET((A0 & wmask(W)) % (A1 & wmask(W)));
+    NEXT;
+}
+static const Instr *x_ceildivsi(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) return NULL;
+    int64_t a = sext(A0, W), b = sext(A1, W);
+    int64_t q = sdiv(a, b, W), r = srem(a, b, W);
+    if (r != 0 && ((r > 0) == (b > 0))) q = (int64_t)((uint64_t)q + 1);
+    SET((uint64_t)q);
+    NEXT;
+}
+static const Instr *x_floordivsi(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) return NULL;
+    int64_t a = sext(A0, W), b = sext(A1, W);
+    int64_t q = sdiv(a, b, W), r = srem(a, b, W);
+    if (r != 0 && ((r < 0) != (b < 0))) q = (int64_t)((uint64_t)q - 1);
+    SET((uint64_t)q);
+    NEXT;
+}
+static const Instr *x_ceildivui(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) return NULL;
+    uint64_t a = A0 & wmask(W), b = A1 & wmask(W);
+    SET(a / b + (a % b != 0));
+    NEXT;
+}
+static const Instr *x_maxsi(Exec *x, const Instr *in) { SET(sext(A0, W) > sext(A1, W) ? A0 : A1); NEXT; }
+static const Instr *x_minsi(Exec *x, const Instr *in) { SET(sext(A0, W) < sext(A1, W) ? A0 : A1); NEXT; }
+static const Instr *x_maxui(Exec *x, const Instr *in) { SET((A0 & wmask(W)) > (A1 & wmask(W)) ? A0 : A1); NEXT; }
+static const Instr *x_minui(Exec *x, const Instr *in) { SET((A0 & wmask(W)) < (A1 & wmask(W)) ? A0 : A1); NEXT; }
+
+static const Instr *x_cmpi(Exec *x, const Instr *in)
+{
+    uint64_t a = A0 & wmask(W), b = A1 & wmask(W);
+    int64_t sa = sext(a, W), sb = sext(b, W);
+    int r = 0;
+    switch ((int)in->imm[2]) {
+    case T_ARITHCMPI_EQ: r = a == b; break;
+    case T_ARITHCMPI_NE: r = a != b; break;
+    case T_ARITHCMPI_SLT: r = sa < sb; break;
+    case T_ARITHCMPI_SLE: r = sa <= sb; break;
+    case T_ARITHCMPI_SGT: r = sa > sb; break;
+    case T_ARITHCMPI_SGE: r = sa >= sb; break;
+    case T_ARITHCMPI_ULT: r = a < b; break;
+    case T_ARITHCMPI_ULE: r = a <= b; break;
+    case T_ARITHCMPI_UGT: r = a > b; break;
+    case T_ARITHCMPI_UGE: r = a >= b; break;
+    }
+    fr_set_u64(x, in->res[0], (uint64_t)r);
+    NEXT;
+}
+
+static const Instr *x_select(Exec *x, const Instr *in)
+{
+    int32_t src = (A0 & 1) ? in->arg[1] : in->arg[2];
+    memmove(x->frame + in->res[0], x->frame + src, (size_t)in->imm[3]);
+    NEXT;
+}
+
+/* ------------------------------------------------------------------ floats */
+
+static NumFormat numfmt(const Type *t)
+{
+    static const NumFormat m[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1, NUM_F4E1M2, NUM_E8M0};
+    return m[t->fk];
+}
+
+static int fis_nan(NumFormat f, uint64_t v) { return num_is_nan(f, v); }
+
+/* value of a float slot as double (exact for every format up to f64) */
+static double fval(NumFormat f, uint64_t v) { return num_bits_to_f64(num_convert(f, v, NUM_F64, NUM_RND_R, false)); }
+
+static const Instr *x_fbin(Exec *x, const Instr *in)
+{
+    NumFormat f = (NumFormat)in->imm[1];
+    NumOp op = (NumOp)in->imm[2];
+    uint64_t r;
+    if (f == NUM_F64) {
+        double a = num_bits_to_f64(A0), b = num_bits_to_f64(A1), c;
+        switch (op) {
+        case NUM_OP_ADD: c = a + b; break;
+        case NUM_OP_SUB: c = a - b; break;
+        case NUM_OP_MUL: c = a * b; break;
+        default: c = a / b; break;
+        }
+        r = c != c ? num_canonical_nan(NUM_F64) : num_f64_to_bits(c);
+    } else {
+        r = num_arith(f, op, A0, A1, NUM_RND_R);
+    }
+    fr_set_u64(x, in->res[0], r);
+    NEXT;
+}
+
+/* imm2: 0 maximumf, 1 minimumf (NaN-propagating), 2 maxnumf, 3 minnumf (NaN-ignoring) */
+static const Instr *x_fminmax(Exec *x, const Instr *in)
+{
+    NumFormat f = (NumFormat)in->imm[1];
+    uint64_t a = A0, b = A1;
+    int an = fis_nan(f, a), bn = fis_nan(f, b);
+    int kind = (int)in->imm[2];
+    uint64_t r;
+    if (an || bn) {
+        if (kind <= 1 || (an && bn)) r = num_canonical_nan(f);
+        else r = an ? b : a;
+    } else {
+        double da = fval(f, a), db = fval(f, b);
+        int want_max = kind == 0 || kind == 2;
+        if (da == db) {
+            /* +0 vs -0: max prefers +0, min prefers -0 */
+            unsigned sb = num_format_bits(f) - 1;
+            int a_neg = (int)((a >> sb) & 1);
+            r = want_max ? (a_neg ? b : a) : (a_neg ? a : b);
+        } else {
+            r = (want_max ? da > db : da < db) ? a : b;
+        }
+    }
+    fr_set_u64(x, in->res[0], r);
+    NEXT;
+}
+
+static const Instr *x_negf(Exec *x, const Instr *in)
+{
+    NumFormat f = (NumFormat)in->imm[1];
+    fr_set_u64(x, in->res[0], A0 ^ (1ull << (num_format_bits(f) - 1)));
+    NEXT;
+}
+
+static const Instr *x_cmpf(Exec *x, const Instr *in)
+{
+    NumFormat f = (NumFormat)in->imm[1];
+    int un = fis_nan(f, A0) || fis_nan(f, A1);
+    double a = un ? 0 : fval(f, A0), b = un ? 0 : fval(f, A1);
+    int r = 0;
+    switch ((int)in->imm[2]) {
+    case T_ARITHCMPF_FALSE: r = 0; break;
+    case T_ARITHCMPF_OEQ: r = !un && a == b; break;
+    case T_ARITHCMPF_OGT: r = !un && a > b; break;
+    case T_ARITHCMPF_OGE: r = !un && a >= b; break;
+    case T_ARITHCMPF_OLT: r = !un && a < b; break;
+    case T_ARITHCMPF_OLE: r = !un && a <= b; break;
+    case T_ARITHCMPF_ONE: r = !un && a != b; break;
+    case T_ARITHCMPF_ORD: r = !un; break;
+    case T_ARITHCMPF_UEQ: r = un || a == b; break;
+    case T_ARITHCMPF_UGT: r = un || a > b; break;
+    case T_ARITHCMPF_UGE: r = un || a >= b; break;
+    case T_ARITHCMPF_ULT: r = un || a < b; break;
+    case T_ARITHCMPF_ULE: r = un || a <= b; break;
+    case T_ARITHCMPF_UNE: r = un || a != b; break;
+    case T_ARITHCMPF_UNO: r = un; break;
+    case T_ARITHCMPF_TRUE: r = 1; break;
+    }
+    fr_set_u64(x, in->res[0], (uint64_t)r);
+    NEXT;
+}
+
+/* ------------------------------------------------------------------ casts */
+
+enum { CV_SEXT, CV_ZEXT, CV_TRUNC, CV_SITOFP, CV_UITOFP, CV_FPTOSI, CV_FPTOUI, CV_FTOF, CV_BITS };
+
+/* imm0 = source width, imm1 = destination width, imm2 = conversion, imm3/imm4 = formats */
+static const Instr *x_cast(Exec *x, const Instr *in)
+{
+    uint64_t v = A0, r = 0;
+    int64_t sw = in->imm[0], dw = in->imm[1];
+    switch ((int)in->imm[2]) {
+    case CV_SEXT: r = (uint64_t)sext(v, sw) & wmask(dw); break;
+    case CV_ZEXT: case CV_TRUNC: case CV_BITS: r = v & wmask(sw) & wmask(dw); break;
+    case CV_SITOFP: r = num_from_int(v, (unsigned)sw, true, (NumFormat)in->imm[4], NUM_RND_R); break;
+    case CV_UITOFP: r = num_from_int(v, (unsigned)sw, false, (NumFormat)in->imm[4], NUM_RND_R); break;
+    case CV_FPTOSI: r = num_to_int((NumFormat)in->imm[3], v, NUM_RND_Z, (unsigned)dw, true, true); break;
+    case CV_FPTOUI: r = num_to_int((NumFormat)in->imm[3], v, NUM_RND_Z, (unsigned)dw, false, true); break;
+    case CV_FTOF: r = num_convert((NumFormat)in->imm[3], v, (NumFormat)in->imm[4], NUM_RND_R, false); break;
+    }
+    fr_set_u64(x, in->res[0], r);
+    NEXT;
+}
+
+static const Instr *x_const(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], (uint64_t)in->imm[0]); NEXT; }
+
+/* ------------------------------------------------------------------ pointers, scalar memory, queries */
+
+static const Instr *x_copy8(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], A0 & wmask(in->imm[0])); NEXT; }
+
+static const Instr *x_addptr(Exec *x, const Instr *in)
+{
+    int64_t off = sext(A1, in->imm[1]);
+    fr_set_u64(x, in->res[0], A0 + (uint64_t)off * (uint64_t)in->imm[0]);
+    NEXT;
+}
+
+/* imm0 = element bytes, imm1 = space, imm2 = offset width (0 = no offset) */
+static uint64_t elem_addr(Exec *x, const Instr *in, unsigned base_arg)
+{
+    uint64_t a = ARG(x, in, base_arg);
+    if (in->imm[2] && in->arg[base_arg + 1] >= 0) a += (uint64_t)sext(ARG(x, in, base_arg + 1), in->imm[2]) * (uint64_t)in->imm[0];
+    return a;
+}
+
+static const Instr *x_load_scalar(Exec *x, const Instr *in)
+{
+    uint64_t a = elem_addr(x, in, 0);
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[1], a, (uint64_t)in->imm[0], 1, "source");
+    if (!p) return NULL;
+    uint64_t v = 0;
+    memcpy(&v, p, (size_t)in->imm[0]);   /* little-endian host assumed (x86-64, aarch64) */
+    fr_set_u64(x, in->res[0], v);
+    NEXT;
+}
+
+static const Instr *x_store_scalar(Exec *x, const Instr *in)
+{
+    uint64_t a = elem_addr(x, in, 1);
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[1], a, (uint64_t)in->imm[0], 1, "destination");
+    if (!p) return NULL;
+    uint64_t v = A0;
+    memcpy(p, &v, (size_t)in->imm[0]);
+    NEXT;
+}
+
+static const Instr *x_query(Exec *x, const Instr *in)
+{
+    Core *c = x->core;
+    uint64_t v = 0;
+    switch (in->kind) {
+    case OP_GET_BLOCK_IDX: v = c->block_idx; break;
+    case OP_GET_BLOCK_NUM: v = c->sim->blocks; break;
+    case OP_GET_SUBBLOCK_IDX: v = (uint64_t)c->subblock; break;
+    case OP_GET_SUBBLOCK_NUM: v = c->cl->ncores == 3 ? 2 : 1; break;
+    case OP_GET_VMS4_SR:
+        for (int i = 0; i < 4 && i < in->nres; i++) fr_set_u64(x, in->res[i], c->vms4_sr[i]);
+        NEXT;
+    }
+    fr_set_u64(x, in->res[0], v);
+    NEXT;
+}
+
+/* ------------------------------------------------------------------ lowering */
+
+static const Type *ty0(const Op *op) { return op->noperands ? op->operands[0]->type : op->results[0]->type; }
+
+static int lower_const(LowerCtx *L, const Op *op, Instr *in)
+{
+    const Attr *a = op_attr(op, "value");
+    const Type *t = op->results[0]->type;
+    in->fn = x_const;
+    if (!a) return -1;
+    if (t->kind == TY_FLOAT) {
+        NumFormat f = numfmt(t);
+        if (a->kind == AT_INT) {
+            in->imm[0] = a->i;   /* hex literal: the bit pattern */
+        } else if (f == NUM_F32 && a->s) {
+            /* strtof rounds the decimal literal once, correctly, to binary32 */
+            in->imm[0] = num_f32_to_bits(strtof(a->s, NULL));
+        } else {
+            double d = a->s ? strtod(a->s, NULL) : a->f;
+            in->imm[0] = (int64_t)num_convert(NUM_F64, num_f64_to_bits(d), f, NUM_RND_R, false);
+        }
+        return 0;
+    }
+    in->imm[0] = (int64_t)((uint64_t)a->i & wmask(ty_bits(t)));
+    (void)L;
+    return 0;
+}
+
+static int lower_arith(LowerCtx *L, const Op *op, Instr *in)
+{
+    const Type *t = ty0(op);
+    in->imm[0] = ty_bits(t);
+    if (t->kind == TY_FLOAT) in->imm[1] = numfmt(t);
+    switch (op->kind) {
+    case OP_ARITH_CONSTANT: return lower_const(L, op, in);
+    case OP_ARITH_ADDI: in->fn = x_addi; return 0;
+    case OP_ARITH_SUBI: in->fn = x_subi; return 0;
+    case OP_ARITH_MULI: in->fn = x_muli; return 0;
+    case OP_ARITH_DIVSI: in->fn = x_divsi; return 0;
+    case OP_ARITH_DIVUI: in->fn = x_divui; return 0;
+    case OP_ARITH_CEILDIVSI: in->fn = x_ceildivsi; return 0;
+    case OP_ARITH_CEILDIVUI: in->fn = x_ceildivui; return 0;
+    case OP_ARITH_FLOORDIVSI: in->fn = x_floordivsi; return 0;
+    case OP_ARITH_REMSI: in->fn = x_remsi; return 0;
+    case OP_ARITH_REMUI: in->fn = x_remui; return 0;
+    case OP_ARITH_ANDI: in->fn = x_andi; return 0;
+    case OP_ARITH_ORI: in->fn = x_ori; return 0;
+    case OP_ARITH_XORI: in->fn = x_xori; return 0;
+    case OP_ARITH_SHLI: in->fn = x_shli; return 0;
+    case OP_ARITH_SHRSI: in->fn = x_shrsi; return 0;
+    case OP_ARITH_SHRUI: in->fn = x_shrui; return 0;
+    case OP_ARITH_MAXSI: in->fn = x_maxsi; return 0;
+    case OP_ARITH_MAXUI: in->fn = x_maxui; return 0;
+    case OP_ARITH_MINSI: in->fn = x_minsi; return 0;
+    case OP_ARITH_MINUI: in->fn = x_minui; return 0;
+    case OP_ARITH_ADDF: in->fn = x_fbin; in->imm[2] = NUM_OP_ADD; return 0;
+    case OP_ARITH_SUBF: in->fn = x_fbin; in->imm[2] = NUM_OP_SUB; return 0;
+    case OP_ARITH_MULF: in->fn = x_fbin; in->imm[2] = NUM_OP_MUL; return 0;
+    case OP_ARITH_DIVF: in->fn = x_fbin; in->imm[2] = NUM_OP_DIV; return 0;
+    case OP_ARITH_MAXIMUMF: in->fn = x_fminmax; in->imm[2] = 0; return 0;
+    case OP_ARITH_MINIMUMF: in->fn = x_fminmax; in->imm[2] = 1; return 0;
+    case OP_ARITH_MAXNUMF: in->fn = x_fminmax; in->imm[2] = 2; return 0;
+    case OP_ARITH_MINNUMF: in->fn = x_fminmax; in->imm[2] = 3; return 0;
+    case OP_ARITH_NEGF: in->fn = x_negf; return 0;
+    case OP_ARITH_CMPI: in->fn = x_cmpi; in->imm[2] = op_token_id(op, "predicate"); return 0;
+    case OP_ARITH_CMPF: in->fn = x_cmpf; in->imm[2] = op_token_id(op, "predicate"); return 0;
+    case OP_ARITH_SELECT:
+        in->fn = x_select;
+        in->imm[3] = op->results[0]->type->kind == TY_VREG ? 256 : op->results[0]->type->kind == TY_MASK ? 32 : 8;
+        return 0;
+    default: break;
+    }
+    /* casts */
+    const Type *d = op->results[0]->type;
+    in->fn = x_cast;
+    in->imm[0] = ty_bits(t);
+    in->imm[1] = ty_bits(d);
+    if (t->kind == TY_FLOAT) in->imm[3] = numfmt(t);
+    if (d->kind == TY_FLOAT) in->imm[4] = numfmt(d);
+    switch (op->kind) {
+    case OP_ARITH_INDEX_CAST: in->imm[2] = ty_bits(d) > ty_bits(t) ? CV_SEXT : CV_TRUNC; break;
+    case OP_ARITH_INDEX_CASTUI: in->imm[2] = CV_ZEXT; break;
+    case OP_ARITH_EXTSI: in->imm[2] = CV_SEXT; break;
+    case OP_ARITH_EXTUI: in->imm[2] = CV_ZEXT; break;
+    case OP_ARITH_TRUNCI: in->imm[2] = CV_TRUNC; break;
+    case OP_ARITH_SITOFP: in->imm[2] = CV_SITOFP; break;
+    case OP_ARITH_UITOFP: in->imm[2] = CV_UITOFP; break;
+    case OP_ARITH_FPTOSI: in->imm[2] = CV_FPTOSI; break;
+    case OP_ARITH_FPTOUI: in->imm[2] = CV_FPTOUI; break;
+    case OP_ARITH_EXTF: case OP_ARITH_TRUNCF: in->imm[2] = CV_FTOF; break;
+    case OP_ARITH_BITCAST: in->imm[2] = CV_BITS; break;
+    default: return -1;
+    }
+    return 0;
+}
+
+static unsigned elem_bytes(const Type *p) { return p->kind == TY_PTR ? ty_bytes(p->elem) : 1; }
+
+int lower_family_scalar(LowerCtx *L, const Op *op, Instr *in)
+{
+    switch (op_info[op->kind].fam) {
+    case FAM_ARITH:
+        return lower_arith(L, op, in);
+    case FAM_STRUCT:
+        if (op->kind == OP_RETURN || op->kind == OP_CALL) return lower_family_call(L, op, in);
+        return 0;
+    case FAM_QUERY:
+        in->fn = x_query;
+        return 0;
+    default:
+        break;
+    }
+    switch (op->kind) {
+    case OP_CASTPTR: {
+        const Type *d = op->results[0]->type;
+        in->fn = x_copy8;
+        in->imm[0] = d->kind == TY_PTR ? 64 : ty_bits(d);
+        return 0;
+    }
+    case OP_ADDPTR:
+        in->fn = x_addptr;
+        in->imm[0] = elem_bytes(op->operands[0]->type);
+        in->imm[1] = ty_bits(op->operands[1]->type);
+        return 0;
+    case OP_LOAD_SCALAR: case OP_LD_DEV: case OP_STORE_SCALAR: case OP_ST_DEV: {
+        int st = op->kind == OP_STORE_SCALAR || op->kind == OP_ST_DEV;
+        const Type *pt = op->operands[st]->type;
+        in->fn = st ? x_store_scalar : x_load_scalar;
+        in->imm[0] = elem_bytes(pt);
+        in->imm[1] = pt->space;
+        int off = lw_group_index(L, op, "off", 0);
+        in->imm[2] = off >= 0 ? ty_bits(op->operands[off]->type) : 0;
+        return 0;
+    }
+    default:
+        return 0;   /* stays "not simulated" */
+    }
+}

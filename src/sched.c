@@ -1,0 +1,276 @@
+/* sched.c — the deterministic discrete-event scheduler.
+ *
+ * Agents: each core's scalar unit (SU) and its pipes (V, MTE1, MTE2, MTE3, M, FIX). The SU interprets
+ * the program and issues pipe ops into in-order queues with their operand values captured; each pipe
+ * executes its queue head when it is free and the op is not waiting on a flag, semaphore or buffer
+ * token. The agent with the earliest ready time always goes next (ties: core order, then SU before
+ * pipes in PQ order), so runs are reproducible and independent of the host. Memory effects happen when
+ * the pipe executes the op. If no agent can move while work remains, that is a deadlock: every blocked
+ * op is reported with its location. Times come from the ops' cost fields (illustrative, not
+ * cycle-accurate). */
+#include "sim.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const pq_names[PQ__COUNT] = {"PIPE_S", "PIPE_V", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_M", "PIPE_FIX"};
+const char *pq_name(unsigned pq) { return pq < PQ__COUNT ? pq_names[pq] : pq == PQ_ALL ? "PIPE_ALL" : "?"; }
+const char *pto_pipe_name(unsigned i) { return pq_name(i); }
+
+enum { QUEUE_SOFT_CAP = 1024 };
+
+/* ------------------------------------------------------------------ queues */
+
+static int q_push(Pipe *p, const QEntry *e, const uint64_t *caps, uint32_t ncap)
+{
+    if (p->tail - p->head == p->cap) {
+        uint32_t cap = p->cap ? p->cap * 2 : 64;
+        QEntry *q = malloc(cap * sizeof *q);
+        if (!q) return -1;
+        for (uint32_t i = p->head; i < p->tail; i++) q[i - p->head] = p->q[i % p->cap];
+        free(p->q);
+        p->q = q;
+        p->tail -= p->head;
+        p->head = 0;
+        p->cap = cap;
+    }
+    if (p->ctail + ncap > p->ccap) {
+        if (p->chead == p->ctail) p->chead = p->ctail = 0;
+        if (p->ctail + ncap > p->ccap) {
+            uint32_t cap = p->ccap ? p->ccap : 256;
+            while (cap < p->ctail + ncap) cap *= 2;
+            uint64_t *c = realloc(p->caps, cap * sizeof *c);
+            if (!c) return -1;
+            p->caps = c;
+            p->ccap = cap;
+        }
+    }
+    QEntry *slot = &p->q[p->tail % p->cap];
+    *slot = *e;
+    slot->cap = p->ctail;
+    slot->ncap = ncap;
+    if (ncap) memcpy(p->caps + p->ctail, caps, ncap * sizeof *caps);
+    p->ctail += ncap;
+    p->tail++;
+    return 0;
+}
+
+static QEntry *q_head(Pipe *p) { return p->head == p->tail ? NULL : &p->q[p->head % p->cap]; }
+
+static void q_pop(Pipe *p)
+{
+    p->head++;
+    if (p->head == p->tail) {
+        p->head = p->tail = 0;
+        p->chead = p->ctail = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ issue */
+
+const Instr *sim_issue(Exec *x, const Instr *in)
+{
+    Core *c = x->core;
+    Pipe *p = &c->pipes[in->pipe];
+    uint64_t buf[INSTR_MAX_ARGS + 1];
+    uint64_t *caps = buf;
+    uint32_t ncap;
+    const CaptureList *cl = sim_scope_captures(in);
+    uint64_t *heap = NULL;
+    if (cl) {
+        ncap = cl->bytes / 8;
+        if (ncap > INSTR_MAX_ARGS) {
+            heap = malloc(cl->bytes);
+            if (!heap) return NULL;
+            caps = heap;
+        }
+        uint8_t *d = (uint8_t *)caps;
+        for (uint32_t i = 0; i < cl->n; i++) {
+            memcpy(d, x->frame + cl->c[i].off, cl->c[i].size);
+            d += (cl->c[i].size + 7) & ~7u;
+        }
+    } else {
+        ncap = in->nargs;
+        for (uint32_t i = 0; i < in->nargs; i++) buf[i] = in->arg[i] >= 0 ? fr_u64(x, in->arg[i]) : 0;
+    }
+    QEntry e = {.in = in, .t_issue = c->su_t, .seq = c->issue_seq++};
+    if (in->ifn) e.aux = in->ifn(x, in, caps);
+    int r = q_push(p, &e, caps, ncap);
+    free(heap);
+    if (r) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory issuing to %s", pq_name(in->pipe));
+        return NULL;
+    }
+    c->su_t += in->cost ? 1 : 0;
+    return in->jump ? in->jump : in + 1;
+}
+
+const Instr *sim_exec_now(Exec *x, const Instr *in)
+{
+    uint64_t args[INSTR_MAX_ARGS];
+    for (uint32_t i = 0; i < in->nargs; i++) args[i] = in->arg[i] >= 0 ? fr_u64(x, in->arg[i]) : 0;
+    x->aux = in->ifn ? in->ifn(x, in, args) : 0;
+    int r = in->pfn(x, in, args);
+    if (r == 0) return in + 1;
+    if (r > 0) return SIM_BLOCKED;
+    return NULL;
+}
+
+/* Something changed (a flag, semaphore, token, or a pipe made progress): blocked agents retry, no
+   earlier than time t. */
+void sim_signal(Core *c, uint64_t t)
+{
+    Cluster *cl = c->cl;
+    for (int i = 0; i < cl->ncores; i++) {
+        Core *k = &cl->cores[i];
+        for (int p = 0; p < PQ__COUNT; p++)
+            if (k->pipes[p].waiting) {
+                k->pipes[p].waiting = 0;
+                if (k->pipes[p].wake_t < t) k->pipes[p].wake_t = t;
+            }
+        if (k->su_state == 1) {
+            k->su_state = 0;
+            if (k->su_t < t) k->su_t = t;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ agents */
+
+/* Runs the SU of core c until it blocks, finishes or traps. */
+static void run_su(Core *c)
+{
+    Exec *x = &c->su;
+    Sim *s = c->sim;
+    const Instr *pc = c->pc;
+    uint64_t limit = s->step_limit;
+    while (pc) {
+        if (++x->steps > limit) {
+            sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached (runaway loop?); raise it with --steps",
+                     (unsigned long long)limit);
+            c->su_state = 2;
+            return;
+        }
+        const Instr *next = pc->fn(x, pc);
+        if (next == SIM_BLOCKED) {
+            c->pc = pc;
+            c->su_state = 1;
+            c->su_blocked_on = pc;
+            x->steps--;
+            return;
+        }
+        if (!pc->queued) c->su_t += pc->cost;
+        if (s->trapped) { c->su_state = 2; return; }
+        pc = next;
+    }
+    c->pc = NULL;
+    c->su_state = 2;
+}
+
+static uint64_t ready_time(const Pipe *p, const QEntry *e)
+{
+    return p->t > e->t_issue ? p->t : e->t_issue;
+}
+
+/* Executes the head of pipe `pq` of core c. Returns 1 if it ran, 0 if it waits. */
+static int run_pipe(Core *c, int pq, uint64_t now)
+{
+    Pipe *p = &c->pipes[pq];
+    QEntry *e = q_head(p);
+    Exec *x = pq == PQ_V ? &c->v : &c->px;
+    x->aux = e->aux;
+    x->extra_cost = 0;
+    uint64_t steps0 = x->steps;
+    x->pipe = (PipeQ)pq;
+    int r = e->in->pfn(x, e->in, p->caps + e->cap);
+    if (r > 0) {
+        p->waiting = 1;
+        return 0;
+    }
+    uint64_t cost = e->in->cost + x->extra_cost + (x->steps - steps0);
+    p->t = now + cost;
+    c->sim->stats.ops_executed++;
+    q_pop(p);
+    sim_signal(c, p->t);    /* a pipe's progress can unblock waits, barriers and full queues */
+    return 1;
+}
+
+static void report_deadlock(Cluster *cl)
+{
+    Sim *s = cl->sim;
+    Core *c0 = &cl->cores[0];
+    const Instr *first = NULL;
+    for (int i = 0; i < cl->ncores && !first; i++) {
+        Core *c = &cl->cores[i];
+        if (c->su_state == 1) first = c->su_blocked_on;
+        for (int p = 1; p < PQ__COUNT && !first; p++) {
+            QEntry *e = q_head(&c->pipes[p]);
+            if (e) first = e->in;
+        }
+    }
+    s->trapped = 1;
+    long d = diag_add(&s->ctx->diags, SEV_TRAP, DIAG_T_DEADLOCK, first && first->op ? first->op->loc : (SrcLoc){0, 0, 0},
+                      "deadlock: no core can make progress (block %llu)", (unsigned long long)c0->block_idx);
+    for (int i = 0; i < cl->ncores; i++) {
+        Core *c = &cl->cores[i];
+        char who[32];
+        if (cl->ncores == 1) snprintf(who, sizeof who, "core");
+        else if (c->type == CORE_AIC) snprintf(who, sizeof who, "AIC");
+        else snprintf(who, sizeof who, "AIV%d", c->subblock);
+        if (c->su_state == 1 && c->su_blocked_on && c->su_blocked_on->op)
+            diag_note(&s->ctx->diags, d, c->su_blocked_on->op->loc, "%s scalar unit is blocked at '%s'", who,
+                      op_info[c->su_blocked_on->op->kind].name);
+        for (int p = 1; p < PQ__COUNT; p++) {
+            QEntry *e = q_head(&c->pipes[p]);
+            if (e && e->in->op)
+                diag_note(&s->ctx->diags, d, e->in->op->loc, "%s %s is blocked at '%s'", who, pq_name((unsigned)p),
+                          op_info[e->in->op->kind].name);
+        }
+    }
+}
+
+/* Runs one cluster (one block) to completion. Returns 0, or 3 on a trap. */
+int sim_run_cluster(Cluster *cl)
+{
+    Sim *s = cl->sim;
+    for (;;) {
+        if (s->trapped) return 3;
+        /* pick the ready agent with the smallest time */
+        int best_core = -1, best_pq = -1;
+        uint64_t best_t = UINT64_MAX;
+        for (int i = 0; i < cl->ncores; i++) {
+            Core *c = &cl->cores[i];
+            if (c->su_state == 0 && c->su_t < best_t) {
+                best_t = c->su_t;
+                best_core = i;
+                best_pq = PQ_S;
+            }
+            for (int p = 1; p < PQ__COUNT; p++) {
+                Pipe *pp = &c->pipes[p];
+                QEntry *e = q_head(pp);
+                if (!e || pp->waiting) continue;
+                uint64_t t = ready_time(pp, e);
+                if (pp->wake_t > t) t = pp->wake_t;
+                if (t < best_t) {
+                    best_t = t;
+                    best_core = i;
+                    best_pq = p;
+                }
+            }
+        }
+        if (best_core < 0) {
+            int busy = 0;
+            for (int i = 0; i < cl->ncores; i++) {
+                Core *c = &cl->cores[i];
+                if (c->su_state != 2) busy = 1;
+                for (int p = 1; p < PQ__COUNT; p++) busy |= q_head(&c->pipes[p]) != NULL;
+            }
+            if (!busy) return 0;
+            report_deadlock(cl);
+            return 3;
+        }
+        Core *c = &cl->cores[best_core];
+        if (best_pq == PQ_S) run_su(c);
+        else run_pipe(c, best_pq, best_t);
+    }
+}

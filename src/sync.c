@@ -1,0 +1,258 @@
+/* sync.c — pipeline synchronisation: set_flag/wait_flag as counting semaphores per (src, dst, event)
+ * (resolutions Q47), pipe barriers, buffer-id tokens in the S mode-0 model (Q18), the a5 intra-block
+ * semaphores with the subblock id mapping of Q19, the a2a3 cross-core pair, and the no-op fences
+ * (mem_bar orders nothing the simulator reorders; dsb/dcci have no cache to maintain). */
+#include "sim.h"
+
+/* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL) -> queue */
+static const uint8_t pipe_of_tok[8] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL};
+
+static int pq_token(const Op *op, const char *name)
+{
+    int t = op_token_id(op, name);
+    return t < 0 ? -1 : pipe_of_tok[tok_ordinal(t) & 7];
+}
+
+static uint64_t now_of(Exec *x) { return x->pipe == PQ_S ? x->core->su_t : x->core->pipes[x->pipe].t; }
+
+/* ------------------------------------------------------------------ flags */
+
+static int event_of(Exec *x, const Instr *in, const uint64_t *args)
+{
+    if (in->imm[2] >= 0) return (int)in->imm[2];
+    uint64_t e = args[0];
+    if (e >= 16) {
+        sim_trap(x, in, DIAG_T_FIELD, "event id %llu is outside 0..15", (unsigned long long)e);
+        return -1;
+    }
+    return (int)e;
+}
+
+static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
+{
+    int e = event_of(x, in, args);
+    if (e < 0) return -1;
+    Core *c = x->core;
+    c->flags[in->imm[0]][in->imm[1]][e]++;
+    c->flag_set_at[in->imm[0]][in->imm[1]][e] = in;
+    if (x->pipe == PQ_S) sim_signal(c, c->su_t);
+    return 0;
+}
+
+static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
+{
+    int e = event_of(x, in, args);
+    if (e < 0) return -1;
+    uint32_t *cnt = &x->core->flags[in->imm[0]][in->imm[1]][e];
+    if (!*cnt) return 1;
+    (*cnt)--;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ barriers */
+
+static int p_nop(Exec *x, const Instr *in, const uint64_t *args) { (void)x; (void)in; (void)args; return 0; }
+static const Instr *x_nop(Exec *x, const Instr *in) { (void)x; return in + 1; }
+
+/* PIPE_ALL: the issuing SU waits until every queue of its core has drained. */
+static const Instr *x_barrier_all(Exec *x, const Instr *in)
+{
+    Core *c = x->core;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].head != c->pipes[p].tail) return SIM_BLOCKED;
+    uint64_t t = c->su_t;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].t > t) t = c->pipes[p].t;
+    c->su_t = t;
+    return in + 1;
+}
+
+/* ------------------------------------------------------------------ buffer tokens (mode 0) */
+
+static int buf_id(Exec *x, const Instr *in, const uint64_t *args)
+{
+    uint64_t id = in->imm[2] >= 0 ? (uint64_t)in->imm[2] : args[0];
+    if (id >= 32) {
+        sim_trap(x, in, DIAG_T_BUF, "buffer id %llu is outside 0..31", (unsigned long long)id);
+        return -1;
+    }
+    return (int)id;
+}
+
+static int64_t i_get_buf(Exec *x, const Instr *in, const uint64_t *args)
+{
+    int id = buf_id(x, in, args);
+    return id < 0 ? 0 : x->core->buf_issued_rls[id];
+}
+
+static int64_t i_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
+{
+    int id = buf_id(x, in, args);
+    if (id >= 0) x->core->buf_issued_rls[id]++;
+    return 0;
+}
+
+static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
+{
+    int id = buf_id(x, in, args);
+    if (id < 0) return -1;
+    if (in->imm[3] == 1) return 0;   /* mode 1: acquisition does not block */
+    return x->core->buf_retired_rls[id] >= (uint64_t)x->aux ? 0 : 1;
+}
+
+static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
+{
+    int id = buf_id(x, in, args);
+    if (id < 0) return -1;
+    x->core->buf_retired_rls[id]++;
+    if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ intra-block semaphores (a5) */
+
+/* Vector side: id -> (id mod 16) + 16 * subblock; cube side: raw 0..31 (resolutions Q19). */
+static int sem_index(Exec *x, const Instr *in)
+{
+    int64_t id = in->imm[2];
+    if (id < 0 || id > 31) {
+        sim_trap(x, in, DIAG_T_FIELD, "semaphore id %lld is outside 0..31", (long long)id);
+        return -1;
+    }
+    if (x->core->type == CORE_AIV) return (int)(id % 16) + 16 * x->core->subblock;
+    return (int)id;
+}
+
+static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    int k = sem_index(x, in);
+    if (k < 0) return -1;
+    uint32_t *s = &x->core->cl->sems[k];
+    if (*s >= 15) {
+        sim_trap(x, in, DIAG_T_SEM_OVERFLOW, "semaphore %d would exceed its 4-bit counter", k);
+        return -1;
+    }
+    (*s)++;
+    if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
+    return 0;
+}
+
+static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    int k = sem_index(x, in);
+    if (k < 0) return -1;
+    uint32_t *s = &x->core->cl->sems[k];
+    if (!*s) return 1;
+    (*s)--;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ a2a3 cross-core pair */
+
+static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
+{
+    uint64_t e = args[1];
+    if (e >= 16) { sim_trap(x, in, DIAG_T_FIELD, "event id %llu is outside 0..15", (unsigned long long)e); return -1; }
+    Cluster *cl = x->core->cl;
+    if (x->core->type == CORE_AIC) {
+        for (int s = 0; s < 2; s++) cl->cross_c2v[s][e]++;   /* broadcast to both AIVs */
+    } else {
+        cl->cross_v2c[e]++;
+    }
+    sim_signal(x->core, now_of(x));
+    return 0;
+}
+
+static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
+{
+    uint64_t e = args[0];
+    if (e >= 16) { sim_trap(x, in, DIAG_T_FIELD, "event id %llu is outside 0..15", (unsigned long long)e); return -1; }
+    Cluster *cl = x->core->cl;
+    if (x->core->type == CORE_AIC) {
+        uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
+        if (cl->cross_v2c[e] < need) return 1;
+        cl->cross_v2c[e] -= need;
+    } else {
+        uint32_t *c = &cl->cross_c2v[x->core->subblock & 1][e];
+        if (!*c) return 1;
+        (*c)--;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ lowering */
+
+static void queue_or_now(Instr *in, int pq)
+{
+    in->pipe = (uint8_t)(pq == PQ_ALL ? PQ_S : pq);
+    if (in->pipe == PQ_S) in->fn = sim_exec_now;
+}
+
+int lower_family_sync(LowerCtx *L, const Op *op, Instr *in)
+{
+    (void)L;
+    in->imm[2] = -1;
+    switch (op->kind) {
+    case OP_SET_FLAG: case OP_WAIT_FLAG: case OP_SET_FLAG_DYN: case OP_WAIT_FLAG_DYN: {
+        int src = pq_token(op, "src"), dst = pq_token(op, "dst");
+        if (src < 0 || dst < 0 || src == PQ_ALL || dst == PQ_ALL) {
+            lw_error(L, op, DIAG_V_TOKEN, "set_flag/wait_flag need concrete source and destination pipes");
+            return -1;
+        }
+        in->imm[0] = src;
+        in->imm[1] = dst;
+        if (op->kind == OP_SET_FLAG || op->kind == OP_WAIT_FLAG) in->imm[2] = tok_ordinal(op_token_id(op, "evt"));
+        int set = op->kind == OP_SET_FLAG || op->kind == OP_SET_FLAG_DYN;
+        in->pfn = set ? p_set_flag : p_wait_flag;
+        queue_or_now(in, set ? src : dst);
+        return 0;
+    }
+    case OP_PIPE_BARRIER: case OP_BARRIER: {
+        int p = pq_token(op, "pipe");
+        if (p == PQ_ALL) { in->fn = x_barrier_all; in->pipe = PQ_S; return 0; }
+        /* each pipe already runs its ops one at a time, so a single-pipe barrier orders nothing more */
+        in->pfn = p_nop;
+        queue_or_now(in, p < 0 ? PQ_S : p);
+        if (in->pipe == PQ_S) in->fn = x_nop;
+        return 0;
+    }
+    case OP_GET_BUF: case OP_RLS_BUF: case OP_GET_BUF_DYN: case OP_RLS_BUF_DYN: {
+        int p = pq_token(op, "pipe");
+        int get = op->kind == OP_GET_BUF || op->kind == OP_GET_BUF_DYN;
+        const Attr *id = op_attr(op, "id");
+        if (op->kind == OP_GET_BUF || op->kind == OP_RLS_BUF) in->imm[2] = id ? id->i : 0;
+        const Attr *mode = op_attr(op, "mode");
+        in->imm[3] = mode ? mode->i : 0;
+        in->ifn = get ? i_get_buf : i_rls_buf;
+        in->pfn = get ? p_get_buf : p_rls_buf;
+        queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
+        return 0;
+    }
+    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
+        int p = pq_token(op, "pipe");
+        const Attr *id = op_attr(op, "id");
+        in->imm[2] = id ? id->i : 0;
+        int set = op->kind == OP_SET_INTRA_BLOCK || op->kind == OP_SYNC_SET;
+        in->pfn = set ? p_sem_set : p_sem_wait;
+        queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
+        return 0;
+    }
+    case OP_SET_CROSS_CORE:
+        in->pfn = p_cross_set;
+        queue_or_now(in, PQ_S);
+        return 0;
+    case OP_WAIT_FLAG_DEV:
+        in->pfn = p_cross_wait;
+        queue_or_now(in, PQ_S);
+        return 0;
+    case OP_MEM_BAR: case OP_DSB: case OP_DCCI:
+        in->fn = x_nop;
+        in->pipe = op->kind == OP_MEM_BAR ? PQ_V : PQ_S;
+        in->queued = 0;
+        return 0;
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""tests/run.py — the ptosim test runner (Python 3 standard library only).
+
+Runs every unit-test program in BUILD/tests/ and every .pto test under tests/, then prints
+"N passed, M failed" as its last line and exits non-zero on any failure.
+
+A .pto test states what it expects in `//` directive comments:
+
+  // RUN: ptosim ARGS...            command to run (default: "ptosim check %s"); several RUN lines run in order
+  // EXIT: N                        expected exit status of the last RUN (default 0)
+  // DIAG: ID @ LINE:COL            a diagnostic with this ID must be reported at LINE:COL of this file
+  // DIAG: ID                       ... anywhere
+  // NODIAG: ID                     must not be reported
+  // GEN: SCRIPT ARGS...            run tests/gen/SCRIPT (python3) with the temp dir as first argument, before RUN
+  // CMP: FILE1 FILE2               byte-compare two files after the RUN lines
+  // STDOUT: TEXT                   the last RUN's stdout must contain TEXT
+  // NO-ROUNDTRIP                   skip the fmt fixed-point check
+Substitutions: %s = this file, %t = a fresh temp dir, %S = this file's directory, %gen = tests/gen.
+Every test whose first RUN exits 0 with 'check' semantics is also checked for the fmt fixed point:
+fmt(x) == fmt(fmt(x)), and fmt(fmt --generic x) == fmt(x).
+"""
+import os, re, shlex, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TIMEOUT = 120
+
+
+def run(cmd, cwd=None, timeout=TIMEOUT):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+        return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        return -999, "", "TIMEOUT after %ds" % timeout
+
+
+class Result:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.fail_names = []
+
+    def ok(self, name):
+        self.passed += 1
+
+    def bad(self, name, why):
+        self.failed += 1
+        self.fail_names.append(name)
+        sys.stdout.write("FAIL %s\n" % name)
+        for line in why.rstrip().splitlines()[:25]:
+            sys.stdout.write("    %s\n" % line)
+
+
+def unit_tests(build, res):
+    d = os.path.join(build, "tests")
+    if not os.path.isdir(d):
+        return
+    for name in sorted(os.listdir(d)):
+        path = os.path.join(d, name)
+        if not name.startswith("test_") or not os.access(path, os.X_OK) or os.path.isdir(path):
+            continue
+        code, out, err = run([path], timeout=600)
+        m = re.findall(r"(\d+) passed, (\d+) failed", out + err)
+        if code != 0 or not m:
+            res.bad("unit/" + name, "exit %d\n%s%s" % (code, out[-3000:], err[-3000:]))
+        else:
+            res.ok("unit/" + name)
+
+
+def directives(path):
+    d = []
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = re.match(r"\s*//\s*([A-Z][A-Z-]*):?\s?(.*)$", line)
+            if m and m.group(1) in ("RUN", "EXIT", "DIAG", "NODIAG", "GEN", "CMP", "STDOUT", "NO-ROUNDTRIP"):
+                d.append((m.group(1), m.group(2).strip()))
+    return d
+
+
+def kernel_test(build, path, res):
+    name = os.path.relpath(path, ROOT)
+    ptosim = os.path.join(build, "ptosim")
+    ds = directives(path)
+    tmp = tempfile.mkdtemp(prefix="ptosim-test-")
+
+    def subst(s):
+        return (s.replace("%gen", os.path.join(ROOT, "tests", "gen")).replace("%s", path)
+                .replace("%t", tmp).replace("%S", os.path.dirname(path)))
+
+    runs = [v for k, v in ds if k == "RUN"] or ["ptosim check %s"]
+    exit_want = [int(v) for k, v in ds if k == "EXIT"]
+    exit_want = exit_want[-1] if exit_want else 0
+    for k, v in ds:
+        if k == "GEN":
+            argv = shlex.split(subst(v))
+            code, out, err = run([sys.executable, os.path.join(ROOT, "tests", "gen", argv[0]), tmp] + argv[1:])
+            if code != 0:
+                return res.bad(name, "generator failed: %s\n%s%s" % (v, out, err))
+    code = out = err = None
+    allerr = ""
+    for i, r in enumerate(runs):
+        argv = shlex.split(subst(r))
+        if argv and argv[0] == "ptosim":
+            argv[0] = ptosim
+        code, out, err = run(argv)
+        allerr += err
+        if i < len(runs) - 1 and code != 0:
+            return res.bad(name, "RUN %s exited %d\n%s%s" % (r, code, out, err))
+    if code == -999:
+        return res.bad(name, "timeout")
+    if code != exit_want:
+        return res.bad(name, "exit %d, expected %d\n%s%s" % (code, exit_want, out, err))
+    base = os.path.basename(path)
+    for k, v in ds:
+        if k in ("DIAG", "NODIAG"):
+            m = re.match(r"([A-Z]-[A-Z0-9-]+)(?:\s*@\s*(\d+):(\d+))?", v)
+            if not m:
+                return res.bad(name, "bad directive %s: %s" % (k, v))
+            did, line, col = m.group(1), m.group(2), m.group(3)
+            if line:
+                pat = re.compile(r"%s:%s:%s: [a-z]+: .*\[%s\]" % (re.escape(base), line, col, re.escape(did)))
+                found = any(pat.search(l) for l in allerr.splitlines())
+            else:
+                found = ("[%s]" % did) in allerr
+            if k == "DIAG" and not found:
+                return res.bad(name, "missing diagnostic %s\n%s" % (v, allerr))
+            if k == "NODIAG" and found:
+                return res.bad(name, "unexpected diagnostic %s\n%s" % (v, allerr))
+        elif k == "CMP":
+            a, b = shlex.split(subst(v))
+            try:
+                da, db = open(a, "rb").read(), open(b, "rb").read()
+            except OSError as e:
+                return res.bad(name, "CMP: %s\n%s" % (e, allerr))
+            if da != db:
+                first = next((i for i in range(min(len(da), len(db))) if da[i] != db[i]), min(len(da), len(db)))
+                return res.bad(name, "CMP %s %s differ (sizes %d/%d, first difference at byte %d)\n%s"
+                               % (a, b, len(da), len(db), first, allerr[-2000:]))
+        elif k == "STDOUT":
+            if v not in out:
+                return res.bad(name, "stdout lacks %r\n%s" % (v, out[-2000:]))
+    # fmt fixed point for every file that verifies cleanly
+    if not any(k == "NO-ROUNDTRIP" for k, _ in ds) and exit_want == 0:
+        tgt = []
+        for r in runs:
+            m = re.search(r"-t\s+(\S+)", r)
+            if m:
+                tgt = ["-t", m.group(1)]
+        c1, a, e1 = run([ptosim, "fmt"] + tgt + [path])
+        if c1 == 0:
+            fa = os.path.join(tmp, "rt_a.pto")
+            open(fa, "w").write(a)
+            c2, b, e2 = run([ptosim, "fmt"] + tgt + [fa])
+            if c2 != 0 or a != b:
+                return res.bad(name, "fmt is not a fixed point (exit %d)\n%s" % (c2, e2[-2000:]))
+            c3, g, e3 = run([ptosim, "fmt", "--generic"] + tgt + [path])
+            fg = os.path.join(tmp, "rt_g.pto")
+            open(fg, "w").write(g)
+            c4, b2, e4 = run([ptosim, "fmt"] + tgt + [fg])
+            if c3 != 0 or c4 != 0 or b2 != a:
+                return res.bad(name, "generic form does not round-trip (exit %d/%d)\n%s%s" % (c3, c4, e3[-1000:], e4[-1000:]))
+    res.ok(name)
+
+
+def main():
+    args = sys.argv[1:]
+    build = "build"
+    only = None
+    while args:
+        a = args.pop(0)
+        if a == "--build":
+            build = args.pop(0)
+        else:
+            only = a
+    build = os.path.abspath(build)
+    res = Result()
+    if not only:
+        unit_tests(build, res)
+    for dirpath, _, files in sorted(os.walk(os.path.join(ROOT, "tests"))):
+        for f in sorted(files):
+            p = os.path.join(dirpath, f)
+            if f.endswith(".pto") and (not only or only in p):
+                kernel_test(build, p, res)
+    print("%d passed, %d failed" % (res.passed, res.failed))
+    sys.exit(1 if res.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
