@@ -175,6 +175,33 @@ struct Sim {
     int race_check;
 };
 
+/* ---- vector state layouts in frames ----
+ * vreg  : 256 bytes; lane i of an E-byte element type occupies bytes [i*E, (i+1)*E), little-endian.
+ * mask  : 32 bytes = the 256-bit predicate image; image bit k is bit (k % 8) of byte k / 8
+ *         (resolutions notation). Logical lane i of a mask<bG> view is image bit g*i (Q3).
+ * align : 128 bytes holding an AlignState (below). */
+enum { VREG_BYTES = 256, MASK_BYTES = 32, ALIGN_BYTES = 128 };
+
+/* An unaligned store stream (init_align -> vstus/vstur/pstu ... -> vstas/vstar flush) or a primed load
+   stream (vldas -> vldus). Bytes appended to a store stream are written to UB exactly once, at their own
+   address; the bytes of an incomplete 32-byte block are held until the block completes, the stream moves
+   to another block, or the stream is flushed (resolutions Q21). */
+typedef struct AlignState {
+    uint8_t pending[32];       /* bytes of the block being assembled */
+    uint64_t block;            /* UB address of that 32-byte block */
+    uint32_t valid;            /* bit b set = pending[b] holds a stream byte */
+    uint8_t init;              /* 1 = created by init_align / vldas / a stream op */
+    uint8_t load;              /* 1 = a load-stream state (vldas) */
+    uint8_t pad_[2];
+    uint64_t cursor;           /* next address the stream expects (informational) */
+} AlignState;
+_Static_assert(sizeof(AlignState) <= ALIGN_BYTES, "AlignState must fit its frame slot");
+
+/* Appends n bytes at UB address addr to the store stream; returns 0, or -1 after a trap (bounds). */
+int align_append(Exec *x, const Instr *in, AlignState *st, uint64_t addr, const uint8_t *bytes, uint64_t n);
+/* Writes the held bytes of the stream and empties it; returns 0 or -1 after a trap. */
+int align_flush(Exec *x, const Instr *in, AlignState *st);
+
 /* ---- frame access ---- */
 #define FR(x, off) ((x)->frame + (off))
 static inline uint64_t fr_u64(const Exec *x, int32_t off) { uint64_t v; memcpy(&v, x->frame + off, 8); return v; }
