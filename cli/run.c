@@ -275,9 +275,12 @@ int cli_run(int argc, char **argv)
             quiet = 1;
         } else if (!strcmp(a, "--")) {
             for (i++; i < argc; i++) args[nargs++] = argv[i];
+        } else if (a[0] == '-' && a[1] && !isdigit((unsigned char)a[1]) && a[1] != '.') {
+            rc = cli_usage_error("unknown option '%s'", a);
+            goto out;
         } else if (!file) {
             file = a;
-        } else if (a[0] == '-' && a[1] && !isdigit((unsigned char)a[1]) && a[1] != '.') {
+        } else if (0) {
             rc = cli_usage_error("unknown option '%s'", a);
             goto out;
         } else {

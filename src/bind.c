@@ -401,15 +401,23 @@ static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item
     if (B->clause_seen[c] == 1) add_attr(P, B, cl->kw, AT_UNIT, it->loc);
     char where[64];
     snprintf(where, sizeof where, "clause '%s'", cl->kw);
+    /* In a repeatable clause, 'variadic' means one operand per occurrence, not a greedy run. */
+    SigSlot one[16];
+    const SigSlot *slots = cl->slots;
+    if (cl->mult == CL_MANY && cl->nslots <= 16) {
+        memcpy(one, cl->slots, sizeof(SigSlot) * cl->nslots);
+        for (unsigned j = 0; j < cl->nslots; j++) one[j].variadic = 0;
+        slots = one;
+    }
     if (it->kind != IT_CLAUSE) {
         for (unsigned j = 0; j < cl->nslots; j++)
-            if (!cl->slots[j].optional && !cl->slots[j].variadic) {
+            if (!slots[j].optional && !slots[j].variadic) {
                 P_error(P, DIAG_PARSE_CLAUSE, it->loc, "clause '%s' needs arguments", cl->kw);
                 return;
             }
         return;
     }
-    bind_seq(P, B, cl->slots, cl->nslots, it->sub, it->nsub, NULL, where);
+    bind_seq(P, B, slots, cl->nslots, it->sub, it->nsub, NULL, where);
 }
 
 /* After all items are bound: groups -> operand array + segment sizes. */
@@ -787,23 +795,14 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
             return NULL;
         }
     } else {
-        /* Without sizes: required value groups get one operand each, in order; anything else is ambiguous. */
-        uint32_t k = 0;
-        for (unsigned j = 0; j < sig->npos; j++) {
-            const SigSlot *s = &sig->pos[j];
-            if (s->kind == SL_VALUE || s->kind == SL_MEM) {
-                if (k < n) grp[k++] = s->group;
-                if (s->kind == SL_MEM && k < n && n > k) {
-                    /* offset present when the counts require it; decided below */
-                }
-            }
-        }
-        if (k != n) {
+        /* Without sizes: only the case of exactly one operand per group is unambiguous. */
+        if (n != sig->ngroups) {
             P_error(P, DIAG_PARSE_SEGMENTS, loc, "'%s' in generic form needs operandSegmentSizes to place %u operand(s)",
                     op_info[kind].name, n);
             free(B);
             return NULL;
         }
+        for (uint32_t k = 0; k < n; k++) grp[k] = (int16_t)k;
     }
     for (uint32_t i = 0; i < n; i++) add_value(B, vals[i], grp[i], 1, loc);
     bind_dict(P, B, sig, dict, nd, op, 1);

@@ -14,6 +14,8 @@ A .pto test states what it expects in `//` directive comments:
   // GEN: SCRIPT ARGS...            run tests/gen/SCRIPT (python3) with the temp dir as first argument, before RUN
   // CMP: FILE1 FILE2               byte-compare two files after the RUN lines
   // STDOUT: TEXT                   the last RUN's stdout must contain TEXT
+  // STDERR: TEXT                   the RUN lines' stderr must contain TEXT
+  // NOTE: LINE:COL                 a note must point at LINE:COL of this file
   // NO-ROUNDTRIP                   skip the fmt fixed-point check
 Substitutions: %s = this file, %t = a fresh temp dir, %S = this file's directory, %gen = tests/gen.
 Every test whose first RUN exits 0 with 'check' semantics is also checked for the fmt fixed point:
@@ -71,7 +73,7 @@ def directives(path):
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = re.match(r"\s*//\s*([A-Z][A-Z-]*):?\s?(.*)$", line)
-            if m and m.group(1) in ("RUN", "EXIT", "DIAG", "NODIAG", "GEN", "CMP", "STDOUT", "NO-ROUNDTRIP"):
+            if m and m.group(1) in ("RUN", "EXIT", "DIAG", "NODIAG", "GEN", "CMP", "STDOUT", "STDERR", "NOTE", "NO-ROUNDTRIP"):
                 d.append((m.group(1), m.group(2).strip()))
     return d
 
@@ -138,6 +140,13 @@ def kernel_test(build, path, res):
         elif k == "STDOUT":
             if v not in out:
                 return res.bad(name, "stdout lacks %r\n%s" % (v, out[-2000:]))
+        elif k == "STDERR":
+            if v not in allerr:
+                return res.bad(name, "stderr lacks %r\n%s" % (v, allerr[-2000:]))
+        elif k == "NOTE":
+            m = re.match(r"@?\s*(\d+):(\d+)", v)
+            if not m or not re.search(r"%s:%s:%s: note:" % (re.escape(base), m.group(1), m.group(2)), allerr):
+                return res.bad(name, "missing note at %s\n%s" % (v, allerr))
     # fmt fixed point for every file that verifies cleanly
     if not any(k == "NO-ROUNDTRIP" for k, _ in ds) and exit_want == 0:
         tgt = []
