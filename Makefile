@@ -53,9 +53,13 @@ $(B)/tests/test_%: tests/unit/test_%.c $(LIB) $(REF_OBJS)
 
 unit-bins: $(UNIT_BINS)
 
+$(B)/example_data: tools/example_data.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< -lm -o $@
+
 # The main job: run the bundled example kernel on generated inputs.
-run: $(BIN)
-	@sh examples/run.sh $(BIN)
+run: $(BIN) $(B)/example_data
+	@sh examples/run.sh $(B)
 
 # The whole suite: unit programs plus the .pto kernel tests; last line "N passed, M failed".
 test: $(BIN) $(LIB) unit-bins
