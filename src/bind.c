@@ -729,6 +729,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             /* Ops written without a type list are accepted when every operand type is known from its
                definition (they always are: no forward references). */
         }
+        if (!nres && nrt) nres = nrt;   /* results written only as types: legal, just unbound */
         if (!result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
     }
     P_set_results(P, op, rt, nres);

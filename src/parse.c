@@ -853,7 +853,7 @@ static Op *parse_call(Parser *P, SrcLoc loc, uint32_t nres)
     if (!P_expect(P, TK_COLON, "':' and the callee type")) { recover(P); return NULL; }
     const Type *ft = P_parse_type(P);
     if (!ft || ft->kind != TY_FUNC) { recover(P); return NULL; }
-    if (ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "call returns %u values but %u names are bound", ft->nout, nres);
+    if (nres && ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "call returns %u values but %u names are bound", ft->nout, nres);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
     return op;
 }
@@ -962,7 +962,7 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     for (uint32_t i = 1; i < ni; i++)
         if (types[i] != rtypes[i - 1])
             P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "iter_arg %u is initialised with a value of another type", i - 1);
-    if (nres != nr) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.for yields %u values but %u names are bound", nr, nres);
+    if (nres && nres != nr) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.for yields %u values but %u names are bound", nr, nres);
     if (!ivty) { recover(P); return NULL; }
     set_operands(P, op, v, n);
     P_set_results(P, op, rtypes, nr);
@@ -988,7 +988,7 @@ static Op *parse_scf_if(Parser *P, SrcLoc loc, uint32_t nres)
         } while (P_eat(P, TK_COMMA));
         if (paren) P_expect(P, TK_RPAREN, "')'");
     }
-    if (nres != nr) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.if produces %u values but %u names are bound", nr, nres);
+    if (nres && nres != nr) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.if produces %u values but %u names are bound", nr, nres);
     P_set_results(P, op, rt, nr);
     add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
     if (P_eat_ident(P, "else")) add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
@@ -1021,7 +1021,7 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
         recover(P);
         return NULL;
     }
-    if (ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.while produces %u values but %u names are bound", ft->nout, nres);
+    if (nres && ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.while produces %u values but %u names are bound", ft->nout, nres);
     set_operands(P, op, v, n);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
     add_region(P, op, parse_region(P, op, ft->params, names, n, 1));
@@ -1292,7 +1292,9 @@ static Op *parse_op(Parser *P)
         }
     }
     if (!op) return NULL;
-    if (op->nresults != nres) {
+    /* Results left unbound are legal (validated kernels write `scf.for ... -> (i32) {` without a name);
+       they simply cannot be referenced. Binding the wrong number is an error. */
+    if (op->nresults != nres && nres) {
         if (nres || op->nresults)
             P_error(P, DIAG_PARSE_RESULTS, loc, "'%s' produces %u result(s) but %u name(s) are bound",
                     op_info[kind].name, op->nresults, nres);

@@ -111,7 +111,7 @@ static void pr_region(Printer *p, const Region *r)
 
 static void pr_results(Printer *p, const Op *op)
 {
-    if (!op->nresults) return;
+    if (!op->nresults || !op->results[0]->name) return;   /* unbound results stay unbound */
     for (uint32_t i = 0; i < op->nresults;) {
         const Value *v = op->results[i];
         int idx;
