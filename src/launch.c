@@ -27,7 +27,10 @@ enum { DEFAULT_STEP_LIMIT = 200000000 };
 
 typedef struct FindEntry { const char *name; const Op *found[8]; int nfound; const Op *any[8]; int nany; } FindEntry;
 
-static int is_kernel_func(const Op *f) { return op_has_unit(f, "pto.kernel") || op_has_unit(f, "pto.aicore") || op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore"); }
+static int is_kernel_func(const Op *f)
+{
+    return op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore") || op_attr(f, "pto.entry");
+}
 
 static int find_entry(Op *o, void *ud)
 {
@@ -294,6 +297,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     const Attr *kk = NULL;
     for (const Op *p = l->entry_op; p && !kk; p = ir_parent_op(p)) kk = op_attr(p, "pto.kernel_kind");
     if (kind == 0 && kk && kk->s && !strcmp(kk->s, "cube")) kind = 1;
+    if (kind == 0 && l->prog->uses_cube && !l->prog->uses_vector) kind = 1;   /* e.g. an entry calling a cube function */
     for (unsigned b = 0; b < blocks && rc == 0; b++) {
         Cluster *cl = s->cl;
         cl->sim = s;

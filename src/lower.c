@@ -337,6 +337,7 @@ static void lower_scope(LowerCtx *L, const Op *op)
     const Block *b = op->regions[0]->block;
     if (!strict) collect_free(op->regions[0], op, &fv);
     if (fv.overflow) lw_error(L, op, DIAG_T_UNSUPPORTED, "vector scope captures more than 256 values");
+    L->prog->uses_vector = true;
     uint32_t ncap = strict ? op->noperands : fv.n;
     ScopeExt *se = ARENA_NEW(&L->prog->arena, ScopeExt);
     se->caps = arena_alloc(&L->prog->arena, sizeof(CaptureList) + ncap * sizeof(Capture));
@@ -507,6 +508,12 @@ static void lower_op(LowerCtx *L, const Op *op)
     in->fn = x_unsupported;
     in->pfn = p_unsupported;
     if (family_lower(L, op, in) != 0) L->failed = 1;
+    /* which kind of core the program needs (cube pipes vs the vector side) */
+    if (in->pipe == PQ_M || in->pipe == PQ_MTE1 || in->pipe == PQ_FIX || op->kind == OP_MTE_GM_L1 ||
+        op->kind == OP_MTE_GM_L1_FRAC || op->kind == OP_COPY_GM_TO_CBUF)
+        L->prog->uses_cube = true;
+    else if (in->pipe == PQ_V || in->pipe == PQ_MTE3 || op->kind == OP_MTE_GM_UB || op->kind == OP_COPY_GM_TO_UBUF)
+        L->prog->uses_vector = true;
 }
 
 static void lower_region(LowerCtx *L, const Region *r)

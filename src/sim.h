@@ -79,6 +79,7 @@ typedef struct Program {
     uint32_t nfuncs;
     uint32_t max_frame;
     bool has_cube, has_vector;     /* sections present */
+    bool uses_cube, uses_vector;   /* ops that need an AIC / an AIV */
     int kernel_kind;               /* 0 vector-only, 1 cube-only, 2 mixed */
 } Program;
 
