@@ -66,9 +66,12 @@ test: $(BIN) $(LIB) unit-bins
 	@python3 tests/run.py --build $(B)
 
 # Same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
+# A short fuzz smoke runs afterwards when clang is present (FUZZ_SMOKE seconds).
+FUZZ_SMOKE ?= 45
 asan:
 	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" test
+	@sh tests/fuzz/run.sh $(FUZZ_SMOKE)
 
 # libFuzzer over parse + verify (+ run); needs clang. FUZZ_SECONDS bounds the run.
 FUZZ_SECONDS ?= 600
