@@ -249,11 +249,36 @@ static Attr *add_attr(Parser *P, Bound *B, const char *name, AttrKind k, SrcLoc 
     return a;
 }
 
-/* Does `it` fit slot `s`? Sets *bad for a token of the wrong set in a required token slot. */
+/* Whether a value's type belongs to a slot's type class (used to let optional operands be skipped:
+   `pto.vusqz %m` binds the mask to `m`, not to the optional vreg before it). */
+static int tc_ok(const Value *v, const SigSlot *s)
+{
+    if (!v) return 1;
+    const Type *t = v->type;
+    switch (s->tc) {
+    case TC_ANY: return 1;
+    case TC_I1: return t->kind == TY_INT && t->bits == 1;
+    case TC_I8: return t->kind == TY_INT && t->bits == 8;
+    case TC_I16: return t->kind == TY_INT && t->bits == 16;
+    case TC_I32: return t->kind == TY_INT && t->bits == 32;
+    case TC_I64: return t->kind == TY_INT && t->bits == 64;
+    case TC_INDEX: return t->kind == TY_INDEX;
+    case TC_INT: return t->kind == TY_INT || t->kind == TY_INDEX;
+    case TC_FLOAT: return t->kind == TY_FLOAT;
+    case TC_SCALAR: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT;
+    case TC_PTR: return t->kind == TY_PTR;
+    case TC_VREG: return t->kind == TY_VREG;
+    case TC_MASK: return t->kind == TY_MASK;
+    case TC_ALIGN: return t->kind == TY_ALIGN;
+    }
+    return 1;
+}
+
+/* Does `it` fit slot `s`? Optional value slots also require the right type class. */
 static int fits(const Item *it, const SigSlot *s)
 {
     switch (s->kind) {
-    case SL_VALUE: return it->kind == IT_VALUE;
+    case SL_VALUE: return it->kind == IT_VALUE && (!(s->optional || s->variadic) || tc_ok(it->v, s));
     case SL_MEM: return it->kind == IT_MEM || it->kind == IT_VALUE;
     case SL_INT: return it->kind == IT_INT;
     case SL_TOKEN: return it->kind == IT_TOKEN && tok_lookup(s->tokset, it->s, it->slen) >= 0;
@@ -301,74 +326,63 @@ static void bad_token(Parser *P, const SigSlot *s, const Item *it)
             (int)it->slen, it->s, tokset_name(s->tokset), s->name, list);
 }
 
-/* Binds a sequence of items to a sequence of slots (positional list or one clause's contents). */
+/* Binds a sequence of items to a sequence of slots (positional list or one clause's contents), in the
+   order the items are written so the type list can be matched textually. Keyed items (`clip = %c`) bind
+   to the slot with that key; the others fill the unkeyed slots in order, skipping optional slots whose
+   kind or type class does not fit. */
 static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots, const Item *items, uint32_t nitems,
                      const OpSig *sig, const char *where)
 {
-    uint32_t i = 0;
     char d[128];
-    /* keyed items first: they bind by key, wherever they stand */
-    int used[MAX_ITEMS] = {0};
-    for (uint32_t k = 0; k < nitems; k++) {
-        if (!items[k].key) continue;
-        const SigSlot *s = NULL;
-        for (unsigned j = 0; j < nslots; j++)
-            if (slots[j].key && strcmp(slots[j].key, items[k].key) == 0) s = &slots[j];
-        if (!s) {
-            P_error(P, DIAG_PARSE_CLAUSE, items[k].loc, "'%s =' is not a field of %s", items[k].key, where);
-            used[k] = 1;
-            continue;
-        }
-        if (!fits(&items[k], s)) {
-            if (s->kind == SL_TOKEN && items[k].kind == IT_TOKEN) bad_token(P, s, &items[k]);
-            else P_error(P, DIAG_PARSE_OPERANDS, items[k].loc, "'%s =' expects %s", items[k].key, slot_desc(s, d, sizeof d));
-        } else {
-            bind_slot(P, B, s, &items[k]);
-        }
-        used[k] = 1;
-    }
-    for (unsigned j = 0; j < nslots; j++) {
-        const SigSlot *s = &slots[j];
-        if (s->key) continue;
-        while (i < nitems && used[i]) i++;
-        if (i < nitems && fits(&items[i], s)) {
-            bind_slot(P, B, s, &items[i]);
-            used[i++] = 1;
-            while (s->variadic && s->kind == SL_VALUE) {
-                while (i < nitems && used[i]) i++;
-                if (i >= nitems || !fits(&items[i], s)) break;
-                bind_slot(P, B, s, &items[i]);
-                used[i++] = 1;
+    unsigned j = 0;              /* next unkeyed slot */
+    for (uint32_t i = 0; i < nitems; i++) {
+        const Item *it = &items[i];
+        if (it->key) {
+            const SigSlot *s = NULL;
+            for (unsigned k = 0; k < nslots; k++)
+                if (slots[k].key && strcmp(slots[k].key, it->key) == 0) s = &slots[k];
+            if (!s) P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s =' is not a field of %s", it->key, where);
+            else if (!fits(it, s)) {
+                if (s->kind == SL_TOKEN && it->kind == IT_TOKEN) bad_token(P, s, it);
+                else P_error(P, DIAG_PARSE_OPERANDS, it->loc, "'%s =' expects %s", it->key, slot_desc(s, d, sizeof d));
+            } else {
+                bind_slot(P, B, s, it);
             }
             continue;
         }
-        if (s->optional || s->variadic) continue;
-        if (i < nitems) {
-            if (s->kind == SL_TOKEN && items[i].kind == IT_TOKEN) {
-                bad_token(P, s, &items[i]);
-                used[i++] = 1;
+        /* skip keyed slots and optional slots this item does not fit */
+        while (j < nslots && (slots[j].key || (!fits(it, &slots[j]) && (slots[j].optional || slots[j].variadic)))) j++;
+        if (j < nslots && fits(it, &slots[j])) {
+            bind_slot(P, B, &slots[j], it);
+            if (!(slots[j].variadic && slots[j].kind == SL_VALUE)) j++;
+            continue;
+        }
+        if (j < nslots) {
+            if (slots[j].kind == SL_TOKEN && it->kind == IT_TOKEN) {
+                bad_token(P, &slots[j], it);
+                j++;
                 continue;
             }
-            P_error(P, DIAG_PARSE_OPERANDS, items[i].loc, "expected %s in %s", slot_desc(s, d, sizeof d), where);
-        } else {
-            SrcLoc loc = nitems ? items[nitems - 1].loc : B->loc[0];
-            if (!nitems && B->n == 0) loc = (SrcLoc){0, 0, 0};
-            P_error(P, DIAG_PARSE_OPERANDS, loc.file ? loc : P_loc(P, P_cur(P)), "missing %s in %s",
-                    slot_desc(s, d, sizeof d), where);
+            P_error(P, DIAG_PARSE_OPERANDS, it->loc, "expected %s in %s", slot_desc(&slots[j], d, sizeof d), where);
+            return;
         }
-        return;
-    }
-    /* leftovers: tokens that belong in the attribute dictionary, or too many operands */
-    for (; i < nitems; i++) {
-        if (used[i]) continue;
-        const Item *it = &items[i];
+        /* leftovers: tokens that belong in the attribute dictionary, or too many operands */
         if (it->kind == IT_TOKEN && sig) {
             int done = 0;
-            for (unsigned j = 0; j < sig->ndict && !done; j++)
-                if (fits(it, &sig->dict[j])) { bind_token(P, B, &sig->dict[j], it); done = 1; }
+            for (unsigned k = 0; k < sig->ndict && !done; k++)
+                if (fits(it, &sig->dict[k])) { bind_token(P, B, &sig->dict[k], it); done = 1; }
             if (done) continue;
         }
         P_error(P, DIAG_PARSE_OPERANDS, it->loc, "unexpected extra operand in %s", where);
+        return;
+    }
+    /* required slots left unfilled */
+    for (; j < nslots; j++) {
+        const SigSlot *s = &slots[j];
+        if (s->key || s->optional || s->variadic) continue;
+        /* a variadic value slot that already took operands counts as filled */
+        SrcLoc loc = nitems ? items[nitems - 1].loc : P_loc(P, P_cur(P));
+        P_error(P, DIAG_PARSE_OPERANDS, loc, "missing %s in %s", slot_desc(s, d, sizeof d), where);
         return;
     }
 }
@@ -641,8 +655,9 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         int starts = t->kind == TK_SSA || t->kind == TK_STRING || t->kind == TK_HASH || t->kind == TK_INT ||
                      t->kind == TK_LANGLE || (t->kind == TK_IDENT && !memchr(t->s, '.', t->len) &&
                                               !P_is_ident(P, "return") && !P_is_ident(P, "attributes"));
-        /* An operand never starts a new line unless the previous line ended with a comma. */
-        if (starts && t->nl_before && (t->kind == TK_SSA || t->kind == TK_IDENT) && !is_clause_kw(sig, t)) starts = 0;
+        /* An operand never starts a new line unless the previous line ended with a comma (a clause
+           keyword of this op may: DMA clauses are often written on their own lines). */
+        if (starts && t->nl_before && !is_clause_kw(sig, t)) starts = 0;
         if (starts) parse_item_list(P, sig, items, &nitems, 0, 1);
     }
     if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))

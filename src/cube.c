@@ -1,3 +1,492 @@
-/* cube.c — cube data movement, MAD and FIXPIPE (issue 6; placeholder). */
-#include "sim.h"
-int lower_family_cube(LowerCtx *L, const Op *op, Instr *in) { (void)L; (void)op; in->pipe = PQ_M; return 0; }
+/* cube.c — the cube family's lowering router and its data movement: GM→L1 (mte_gm_l1 through the DMA
+ * family's grouped engine, mte_gm_l1_frac ND/DN→NZ repack), L1→UB of AIV0, L1→L0A/L0B tile loads (with
+ * transpose), MX scale loads, L1→BT (f16/bf16 widened to f32) and L1→FB parameter loads. MAD lives in
+ * cube_mad.c and FIXPIPE writeback in cube_fix.c. Every op checks its whole footprint (bounds,
+ * alignment, field widths) before it writes a byte, so a trap leaves memory untouched.
+ * Semantics, units and their evidence: docs/semantics/cube.md. */
+#include "cube_int.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int lower_grouped_dma(LowerCtx *L, const Op *op, Instr *in);   /* dma.c: nburst + loop byte copies */
+
+/* ------------------------------------------------------------------ shared helpers */
+
+CElem cube_elem(const Type *t)
+{
+    CElem e;
+    memset(&e, 0, sizeof e);
+    e.fmt = -1;
+    if (!t) return e;
+    if (t->kind == TY_FLOAT) {
+        static const int8_t fmt[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1,
+                                     NUM_F4E1M2, NUM_E8M0};
+        e.fmt = t->fk < sizeof fmt ? fmt[t->fk] : -1;
+        e.packed4 = t->fk == FK_F4E2M1X2 || t->fk == FK_F4E1M2X2;
+        e.bytes = (uint8_t)ty_bytes(t);
+        return e;
+    }
+    if (t->kind == TY_INT || t->kind == TY_INDEX) {
+        e.bits = (uint8_t)ty_bits(t);
+        e.bytes = (uint8_t)ty_bytes(t);
+        e.is_signed = ty_signed(t);
+    }
+    return e;
+}
+
+CElem cube_ptr_elem(const Op *op, int i)
+{
+    CElem e;
+    memset(&e, 0, sizeof e);
+    e.fmt = -1;
+    if (i < 0 || (uint32_t)i >= op->noperands || !op->operands[i]) return e;
+    const Type *t = op->operands[i]->type;
+    if (!t || t->kind != TY_PTR) return e;
+    return cube_elem(t->elem);
+}
+
+const char *cube_elem_name(CElem e)
+{
+    if (e.fmt >= 0) {
+        static const char *const n[] = {"f32", "f16", "bf16", "f8E4M3FN", "f8E5M2", "hif8", "f4E2M1x2", "f4E1M2x2",
+                                        "f8E8M0", "f64"};
+        return e.fmt < (int)(sizeof n / sizeof n[0]) ? n[e.fmt] : "float";
+    }
+    switch (e.bits) {
+    case 8: return e.is_signed ? "i8" : "ui8";
+    case 16: return e.is_signed ? "i16" : "ui16";
+    case 32: return e.is_signed ? "i32" : "ui32";
+    case 64: return e.is_signed ? "i64" : "ui64";
+    default: return "integer";
+    }
+}
+
+int cube_field(Exec *x, const Instr *in, const char *what, uint64_t v, unsigned bits)
+{
+    if (bits >= 64 || v < (1ull << bits)) return 0;
+    sim_trap(x, in, DIAG_T_FIELD, "%s = %" PRIu64 " does not fit its %u-bit field (0..%" PRIu64 ")", what, v, bits,
+             (uint64_t)((1ull << bits) - 1));
+    return 1;
+}
+
+static int p_unsup(Exec *x, const Instr *in, const uint64_t *a)
+{
+    (void)a;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "%s", (const char *)in->ext2);
+    return -1;
+}
+
+int cube_unsupported(Instr *in, const char *msg)
+{
+    in->ext2 = msg;
+    in->pfn = p_unsup;
+    return 0;
+}
+
+/* Formats a message into the program arena (for cube_unsupported). */
+static const char *amsg(LowerCtx *L, const char *a, const char *b, const char *c)
+{
+    size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+    char *s = arena_alloc(lw_arena(L), n);
+    strcpy(s, a);
+    strcat(s, b);
+    strcat(s, c);
+    return s;
+}
+
+/* MX scale state. Core has no field for it yet (requested in the issue-6 report: Core.mx_scale); until
+   then it lives in the otherwise unused GM slot of the core's local-buffer table, which pto_launch_free
+   releases with the other buffers. Layout: 8-byte tag (block index + 1; a new block starts zeroed, like
+   every on-chip buffer, resolutions §2.1), then the L0A-side and the L0B-side state, each 1/32 of its
+   L0 buffer. */
+uint8_t *cube_mx_state(Exec *x, const Instr *in, int side, uint64_t l0addr, uint64_t len)
+{
+    Core *c = x->core;
+    uint64_t cap0 = c->memsz[AS_L0A] / 32, cap1 = c->memsz[AS_L0B] / 32;
+    enum { HDR = 16 };
+    if (!c->mem[AS_GM]) {
+        c->mem[AS_GM] = calloc(1, HDR + cap0 + cap1);
+        if (!c->mem[AS_GM]) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory for the MX scale state");
+            return NULL;
+        }
+    }
+    uint8_t *st = c->mem[AS_GM];
+    uint64_t tag;
+    memcpy(&tag, st, 8);
+    if (tag != c->block_idx + 1) {
+        memset(st, 0, HDR + cap0 + cap1);
+        tag = c->block_idx + 1;
+        memcpy(st, &tag, 8);
+    }
+    uint64_t cap = side ? cap1 : cap0, off = l0addr / 32;
+    if (off > cap || len > cap - off) {
+        sim_trap(x, in, DIAG_T_OOB, "MX scales for the %s tile at 0x%" PRIx64 " need state bytes [%" PRIu64 ", %" PRIu64
+                 ") of the %" PRIu64 "-byte scale buffer (one scale byte per 32 data bytes)",
+                 side ? "L0B" : "L0A", l0addr, off, off + len, cap);
+        return NULL;
+    }
+    return st + HDR + (side ? cap0 : 0) + off;
+}
+
+/* ------------------------------------------------------------------ burst copies (L1->UB, L1->FB) */
+
+typedef struct Burst {
+    AddrSpace sas, das;
+    Core *dcore;
+    uint64_t src, dst, len, n, sstep, dstep;
+    int nl;
+    uint64_t lc[4], ls[4], ld[4];
+} Burst;
+
+static int burst_run(Exec *x, const Instr *in, const Burst *b)
+{
+    uint64_t rows = b->n;
+    for (int i = 0; i < b->nl; i++) if (!b->lc[i]) rows = 0;
+    for (int i = 0; i < b->nl; i++) rows = rows > (1ull << 40) ? rows : rows * b->lc[i];   /* counts < 2^21: no overflow */
+    if (rows == 0 || b->len == 0) return 0;
+    if (rows > (1ull << 24)) {   /* overlapping (zero-stride) bursts could otherwise run for hours */
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "%" PRIu64 " bursts exceed the simulator's limit of 2^24 per copy", rows);
+        return -1;
+    }
+    uint64_t shi = (b->n - 1) * b->sstep + b->len, dhi = (b->n - 1) * b->dstep + b->len;
+    for (int i = 0; i < b->nl; i++) {
+        shi += (b->lc[i] - 1) * b->ls[i];
+        dhi += (b->lc[i] - 1) * b->ld[i];
+    }
+    uint8_t *s = sim_mem(x, in, b->sas, b->src, shi, 32, "source");
+    if (!s) return -1;
+    uint8_t *d = sim_mem_core(x, b->dcore ? b->dcore : x->core, in, b->das, b->dst, dhi, 32, "destination");
+    if (!d) return -1;
+    uint64_t idx[4] = {0, 0, 0, 0}, so = 0, dof = 0;
+    for (;;) {
+        for (uint64_t r = 0; r < b->n; r++) memmove(d + dof + r * b->dstep, s + so + r * b->sstep, b->len);
+        int i = 0;
+        for (; i < b->nl; i++) {
+            if (++idx[i] < b->lc[i]) {
+                so += b->ls[i];
+                dof += b->ld[i];
+                break;
+            }
+            so -= (idx[i] - 1) * b->ls[i];
+            dof -= (idx[i] - 1) * b->ld[i];
+            idx[i] = 0;
+        }
+        if (i == b->nl) break;
+    }
+    sim_count(x, x->pipe, rows * b->len);
+    x->extra_cost += rows * b->len / 64;
+    return 0;
+}
+
+/* mte_l1_ub: len and nburst gaps in 32-byte blocks (resolutions Q15), advance = (len + gap)·32; loop strides
+   in 32-byte blocks, start to start. Writes the UB of AIV0 (subblock 0) of the cluster, or the issuing
+   core's own UB when the kernel is not mixed. imm: 0..3 = len, n, gap, gap operand; 4 = loops; 5..7 =
+   first count / src stride / dst stride operand. */
+static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
+{
+    Burst b;
+    memset(&b, 0, sizeof b);
+    uint64_t len = a[in->imm[0]], n = a[in->imm[1]], sg = a[in->imm[2]], dg = a[in->imm[3]];
+    if (cube_field(x, in, "len_burst (32-byte blocks)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
+        cube_field(x, in, "source gap (32-byte blocks)", sg, 16) || cube_field(x, in, "destination gap (32-byte blocks)", dg, 16))
+        return -1;
+    b.sas = AS_L1;
+    b.das = AS_UB;
+    b.src = a[0];
+    b.dst = a[1];
+    b.len = len * 32;
+    b.n = n;
+    b.sstep = (len + sg) * 32;
+    b.dstep = (len + dg) * 32;
+    b.nl = (int)in->imm[4];
+    for (int i = 0; i < b.nl; i++) {
+        b.lc[i] = a[in->imm[5] + i];
+        b.ls[i] = a[in->imm[6] + i];
+        b.ld[i] = a[in->imm[7] + i];
+        if (cube_field(x, in, "loop count", b.lc[i], 21) || cube_field(x, in, "loop source stride (32-byte blocks)", b.ls[i], 24) ||
+            cube_field(x, in, "loop destination stride (32-byte blocks)", b.ld[i], 24))
+            return -1;
+        b.ls[i] *= 32;
+        b.ld[i] *= 32;
+    }
+    Cluster *cl = x->core->cl;
+    if (cl->ncores == 3) b.dcore = &cl->cores[1];
+    return burst_run(x, in, &b);
+}
+
+/* mte_l1_fb: len and gaps in parameter-load units of 64 bytes (resolutions Q51, best reading). */
+enum { FB_UNIT = 64 };
+static int p_l1_fb(Exec *x, const Instr *in, const uint64_t *a)
+{
+    Burst b;
+    memset(&b, 0, sizeof b);
+    uint64_t len = a[2], n = a[3], sg = a[4], dg = a[5];
+    if (cube_field(x, in, "len_burst (64-byte parameter-load units)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
+        cube_field(x, in, "source gap (64-byte units)", sg, 16) || cube_field(x, in, "destination gap (64-byte units)", dg, 16))
+        return -1;
+    b.sas = AS_L1;
+    b.das = AS_FB;
+    b.src = a[0];
+    b.dst = a[1];
+    b.len = len * FB_UNIT;
+    b.n = n;
+    b.sstep = (len + sg) * FB_UNIT;
+    b.dstep = (len + dg) * FB_UNIT;
+    return burst_run(x, in, &b);
+}
+
+/* mte_l1_bt: the bias-load unit is one bias element (isa-notes §4.8; resolutions Q51 leaves the unit open and
+   "len 16 for 16 values" fits it). Each burst moves len elements; src advances (len + src_gap) source
+   elements, dst (len + dst_gap) 32-bit BT entries. f16/bf16 sources are widened to f32 (exact), f32 and
+   32-bit integers are copied. imm0/1: source element (fmt, bytes) packed as fmt+1 << 8 | bytes. */
+static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
+{
+    uint64_t len = a[2], n = a[3], sg = a[4], dg = a[5];
+    if (cube_field(x, in, "len_burst (bias elements)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
+        cube_field(x, in, "source gap (bias elements)", sg, 16) || cube_field(x, in, "destination gap (bias elements)", dg, 16))
+        return -1;
+    if (!len || !n) return 0;
+    int sfmt = (int)in->imm[0];
+    unsigned se = (unsigned)in->imm[1];
+    uint64_t shi = ((n - 1) * (len + sg) + len) * se, dhi = ((n - 1) * (len + dg) + len) * 4;
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], shi, 32, "source");
+    if (!s) return -1;
+    uint8_t *d = sim_mem(x, in, AS_BT, a[1], dhi, 32, "destination");
+    if (!d) return -1;
+    for (uint64_t r = 0; r < n; r++)
+        for (uint64_t i = 0; i < len; i++) {
+            const uint8_t *sp = s + (r * (len + sg) + i) * se;
+            uint8_t *dp = d + (r * (len + dg) + i) * 4;
+            if (se == 4) {
+                memmove(dp, sp, 4);
+            } else {
+                uint64_t v = 0;
+                memcpy(&v, sp, se);
+                uint32_t w = (uint32_t)num_convert((NumFormat)sfmt, v, NUM_F32, NUM_RND_R, false);
+                memcpy(dp, &w, 4);
+            }
+        }
+    sim_count(x, x->pipe, n * len * 4);
+    x->extra_cost += n * len * 4 / 64;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ mte_gm_l1_frac */
+
+typedef struct FracExt { int16_t sn, sd, inner, outer, g, s2, s3, s4, smallc0; uint8_t dn, e; } FracExt;
+
+/* ND (or DN) -> NZ (resolutions Q50): for each group gi < g, row r < R and column block cb < ⌈C/C0⌉ one
+   32-byte L1 row at dst + gi·s4·32 + (cb·s3·s2 + r·s2)·32 holds columns cb·C0 .. cb·C0+C0-1 of row r;
+   columns >= C are zero (the partial last block is zero-filled). Rows R .. ⌈R/16⌉·16-1 are not written.
+   Source element (r, c) of group gi: src + gi·outer + r·inner + c·E (nd2nz) or + c·inner + r·E (dn2nz). */
+static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
+{
+    const FracExt *fe = in->ext;
+    uint64_t R = a[fe->sn], C = a[fe->sd], inner = a[fe->inner], outer = fe->outer >= 0 ? a[fe->outer] : 0;
+    uint64_t g = a[fe->g], s2 = a[fe->s2], s3 = a[fe->s3], s4 = a[fe->s4];
+    if (a[fe->smallc0] & 1) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "small-C0 packing (ctrl(..., true)) is not simulated: its layout is unresolved");
+        return -1;
+    }
+    if (cube_field(x, in, "shape n", R, 16) || cube_field(x, in, "shape d", C, 16) ||
+        cube_field(x, in, "src_layout inner stride (bytes)", inner, 40) || cube_field(x, in, "src_layout outer stride (bytes)", outer, 40) ||
+        cube_field(x, in, "dst_group count", g, 16) || cube_field(x, in, "dst_group s2 (32-byte units)", s2, 16) ||
+        cube_field(x, in, "dst_group s3 (32-byte units)", s3, 16) || cube_field(x, in, "dst_group s4 (32-byte units)", s4, 16))
+        return -1;
+    if (!R || !C || !g) return 0;
+    unsigned e = fe->e, c0 = 32u / e;
+    uint64_t nb = ceil_div(C, c0);
+    if (g * R * nb > (1ull << 24)) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "%" PRIu64 " NZ rows exceed the simulator's limit of 2^24 per copy", g * R * nb);
+        return -1;
+    }
+    uint64_t dhi = ((g - 1) * s4 + (nb - 1) * s3 * s2 + (R - 1) * s2) * 32 + 32;
+    uint64_t shi = (g - 1) * outer + (fe->dn ? (C - 1) * inner + R * e : (R - 1) * inner + C * e);
+    const uint8_t *s = sim_mem(x, in, AS_GM, a[0], shi, 1, "source");
+    if (!s) return -1;
+    uint8_t *d = sim_mem(x, in, AS_L1, a[1], dhi, 32, "destination");
+    if (!d) return -1;
+    for (uint64_t gi = 0; gi < g; gi++)
+        for (uint64_t r = 0; r < R; r++)
+            for (uint64_t cb = 0; cb < nb; cb++) {
+                uint8_t row[32];
+                memset(row, 0, sizeof row);
+                for (unsigned j = 0; j < c0; j++) {
+                    uint64_t c = cb * c0 + j;
+                    if (c >= C) break;
+                    uint64_t so = gi * outer + (fe->dn ? c * inner + r * e : r * inner + c * e);
+                    memcpy(row + j * e, s + so, e);
+                }
+                memcpy(d + (gi * s4 + cb * s3 * s2 + r * s2) * 32, row, 32);
+            }
+    sim_count(x, x->pipe, g * R * nb * 32);
+    x->extra_cost += g * R * nb / 2;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ L1 -> L0A / L0B */
+
+/* imm: 0 = element bytes, 1 = transpose, 2/3 = start_row / start_col operand (-1), 4 = side (0 L0A, 1 L0B).
+   The L0 tile is the NZ matrix [R, K] (R = M for L0A, N for L0B) with pitch ⌈R/16⌉·16, i.e. the hardware
+   orders K1 M1 M0 K0 / K1 N1 N0 K0 (isa-notes §4.9). Without transpose the L1 tile has that same layout
+   (A [M,K]; B^T [N,K]); with transpose the L1 tile is the [K, R] NZ matrix with pitch ⌈K/16⌉·16 (B [K,N] as
+   nd2nz wrote it, resolutions Q35). Logical cells are copied; the padding of the L0 tile is zeroed. */
+static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
+{
+    int side = (int)in->imm[4], tr = (int)in->imm[1];
+    unsigned e = (unsigned)in->imm[0], c0 = 32u / e;
+    uint64_t R = side ? a[3] : a[2], K = side ? a[2] : a[3];
+    const char *rn = side ? "n" : "m";
+    if ((in->imm[2] >= 0 && a[in->imm[2]]) || (in->imm[3] >= 0 && a[in->imm[3]])) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "non-zero start_row/start_col (%" PRIu64 ", %" PRIu64 ") is not simulated: "
+                 "the source matrix extent it needs is not an operand (resolutions Q39)",
+                 in->imm[2] >= 0 ? a[in->imm[2]] : 0, in->imm[3] >= 0 ? a[in->imm[3]] : 0);
+        return -1;
+    }
+    if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
+    if (!R || !K) return 0;
+    uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
+    uint64_t sp = tr ? pad16(K) : dp, slen = tr ? ceil_div(R, c0) * sp * 32 : dlen;
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, "source");
+    if (!s) return -1;
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dlen, 32, "destination");
+    if (!d) return -1;
+    memset(d, 0, dlen);
+    if (!tr) {
+        for (uint64_t cb = 0; cb * c0 < K; cb++) {
+            uint64_t w = (K - cb * c0 < c0 ? K - cb * c0 : c0) * e;
+            for (uint64_t r = 0; r < R; r++) memcpy(d + (cb * dp + r) * 32, s + (cb * sp + r) * 32, w);
+        }
+    } else {
+        for (uint64_t r = 0; r < R; r++)
+            for (uint64_t k = 0; k < K; k++) memcpy(d + nz_off(r, k, dp, e), s + nz_off(k, r, sp, e), e);
+    }
+    sim_count(x, x->pipe, dlen);
+    x->extra_cost += dlen / 64;
+    return 0;
+}
+
+/* MX scales (resolutions Q40): one E8M0 byte per 32-element K group. L1 holds them in 32-byte fragments of
+   16 rows x 2 groups: scale (r, g) at ((r/16)·⌈G/2⌉ + g/2)·32 + (r%16)·2 + g%2, r = m (left) or n (right);
+   for G = 2 this is the [m][g] / [n][g] row-major order of Q40. They are stored as state associated with
+   the L0 data tile at dst: scale (r, g) at state(dst/32) + g·⌈R/16⌉·16 + r. imm4 = side. */
+static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
+{
+    int side = (int)in->imm[4];
+    uint64_t R = side ? a[3] : a[2], K = side ? a[2] : a[3];
+    if (!x->core->sim->tp->fp8) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "MX scale loads need the a5 target profile");
+        return -1;
+    }
+    if (cube_field(x, in, side ? "n" : "m", R, 16) || cube_field(x, in, "k", K, 16)) return -1;
+    if (!R || !K) return 0;
+    uint64_t G = ceil_div(K, 32), G2 = ceil_div(G, 2), P = pad16(R);
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], P * G2 * 2, 32, "source");
+    if (!s) return -1;
+    if (a[1] % 32) {
+        sim_trap(x, in, DIAG_T_MISALIGNED, "destination address 0x%" PRIx64 " in %s is not 32-byte aligned", a[1],
+                 side ? "L0B" : "L0A");
+        return -1;
+    }
+    uint8_t *st = cube_mx_state(x, in, side, a[1], G * P);
+    if (!st) return -1;
+    for (uint64_t g = 0; g < G; g++)
+        for (uint64_t r = 0; r < P; r++) st[g * P + r] = s[((r / 16) * G2 + g / 2) * 32 + (r % 16) * 2 + g % 2];
+    sim_count(x, x->pipe, G * P);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ lowering */
+
+int lower_family_cube(LowerCtx *L, const Op *op, Instr *in)
+{
+    in->cost = 40;
+    switch (op->kind) {
+    case OP_MAD: case OP_MAD_ACC: case OP_MAD_BIAS: case OP_MAD_MX: case OP_MAD_MX_ACC: case OP_MAD_MX_BIAS:
+        in->pipe = PQ_M;
+        return cube_lower_mad(L, op, in);
+    case OP_MTE_L0C_L1: case OP_MTE_L0C_GM: case OP_MTE_L0C_UB:
+        in->pipe = PQ_FIX;
+        return cube_lower_fix(L, op, in);
+    case OP_MTE_GM_L1:
+        in->pipe = PQ_MTE2;
+        return lower_grouped_dma(L, op, in);
+    case OP_MTE_GM_L1_FRAC: {
+        in->pipe = PQ_MTE2;
+        FracExt *fe = ARENA_NEW(lw_arena(L), FracExt);
+        fe->sn = (int16_t)lw_group_index(L, op, "sn", 0);
+        fe->sd = (int16_t)lw_group_index(L, op, "sd", 0);
+        fe->inner = (int16_t)lw_group_index(L, op, "inner", 0);
+        fe->outer = (int16_t)lw_group_index(L, op, "outer", 0);
+        fe->g = (int16_t)lw_group_index(L, op, "g", 0);
+        fe->s2 = (int16_t)lw_group_index(L, op, "s2", 0);
+        fe->s3 = (int16_t)lw_group_index(L, op, "s3", 0);
+        fe->s4 = (int16_t)lw_group_index(L, op, "s4", 0);
+        fe->smallc0 = (int16_t)lw_group_index(L, op, "smallc0", 0);
+        fe->dn = op_has_unit(op, "dn2nz");
+        CElem e = cube_ptr_elem(op, 1);
+        fe->e = e.bytes;
+        if (fe->sn < 0 || fe->sd < 0 || fe->inner < 0 || fe->g < 0 || fe->s2 < 0 || fe->s3 < 0 || fe->s4 < 0 ||
+            fe->smallc0 < 0 || !e.bytes || e.bytes > 4)
+            return cube_unsupported(in, "this form of pto.mte_gm_l1_frac is not simulated");
+        if (e.packed4) return cube_unsupported(in, "pto.mte_gm_l1_frac of packed fp4 elements is not simulated");
+        in->ext = fe;
+        in->pfn = p_frac;
+        return 0;
+    }
+    case OP_MTE_L1_UB: {
+        in->pipe = PQ_MTE1;
+        int g = sig_group(lw_sig(L, op), "lc");
+        in->imm[0] = lw_group_index(L, op, "len", 0);
+        in->imm[1] = lw_group_index(L, op, "n", 0);
+        in->imm[2] = lw_group_index(L, op, "ss", 0);
+        in->imm[3] = lw_group_index(L, op, "ds", 0);
+        in->imm[4] = g >= 0 && op->segs ? op->segs[g] : 0;
+        in->imm[5] = lw_group_index(L, op, "lc", 0);
+        in->imm[6] = lw_group_index(L, op, "ls", 0);
+        in->imm[7] = lw_group_index(L, op, "ld", 0);
+        if (in->imm[4] > 4) return cube_unsupported(in, "more than four loop(...) groups");
+        in->pfn = p_l1_ub;
+        return 0;
+    }
+    case OP_MTE_L1_FB:
+        in->pipe = PQ_FIX;   /* resolutions §2.7 */
+        in->pfn = p_l1_fb;
+        return 0;
+    case OP_MTE_L1_BT: {
+        in->pipe = PQ_MTE1;
+        CElem s = cube_ptr_elem(op, 0), d = cube_ptr_elem(op, 1);
+        if (d.bytes != 4 || !(s.bytes == 4 || (s.bytes == 2 && (s.fmt == NUM_F16 || s.fmt == NUM_BF16) && d.fmt == NUM_F32)))
+            return cube_unsupported(in, amsg(L, "pto.mte_l1_bt from ", cube_elem_name(s),
+                                             d.bytes == 4 ? " is not simulated (pairs f32->f32, i32->i32, f16->f32, bf16->f32)"
+                                                          : " into a bias table of non-32-bit entries is not simulated"));
+        in->imm[0] = s.fmt;
+        in->imm[1] = s.bytes;
+        in->pfn = p_l1_bt;
+        return 0;
+    }
+    case OP_MTE_L1_L0A: case OP_MTE_L1_L0B: {
+        in->pipe = PQ_MTE1;
+        CElem e = cube_ptr_elem(op, 1);
+        if (!e.bytes || e.bytes > 4) return cube_unsupported(in, "this L1->L0 element type is not simulated");
+        if (e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
+        in->imm[0] = e.bytes;
+        const Attr *tr = op_attr(op, "transpose");   /* {transpose = true}: an integer slot (AT_INT 0/1) */
+        in->imm[1] = tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);
+        in->imm[2] = lw_group_index(L, op, "sr", 0);
+        in->imm[3] = lw_group_index(L, op, "sc", 0);
+        in->imm[4] = op->kind == OP_MTE_L1_L0B;
+        in->pfn = p_l1_l0;
+        return 0;
+    }
+    case OP_MTE_L1_L0A_MX: case OP_MTE_L1_L0B_MX:
+        in->pipe = PQ_MTE1;
+        in->imm[4] = op->kind == OP_MTE_L1_L0B_MX;
+        in->pfn = p_l1_mx;
+        return 0;
+    default:
+        return 0;
+    }
+}

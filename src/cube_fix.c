@@ -1,0 +1,447 @@
+/* cube_fix.c — FIXPIPE writeback: pto.mte_l0c_l1, pto.mte_l0c_gm, pto.mte_l0c_ub.
+ *
+ * Per element (isa-notes §4.10, resolutions Q37, §2.7): read the accumulator at L0C element
+ * ((n/16)·src_stride + m)·16 + n%16 (Q36) -> pre_quant -> pre_relu -> convert to the destination type
+ * under sat/nosat -> clip (min, in the destination type) -> write at the layout address (nz2nd, nz2dn,
+ * NZ) of the destination, possibly split between the two AIVs' UBs, or combine atomically into GM. The
+ * whole pattern repeats loop3.count times. Everything is checked before the first byte is written. */
+#include "cube_int.h"
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { L_NZ, L_ND, L_DN, L_NZNZ };                 /* layouts */
+enum { S_DEFAULT, S_SAT, S_SAT_NAN, S_NOSAT };      /* saturation clause */
+enum { Q_NONE, Q_CONV, Q_SCALE };                   /* quantisation kinds */
+enum { R_NONE, R_NORMAL, R_SCALAR, R_VECTOR };      /* relu kinds */
+enum { SP_NONE, SP_M, SP_N };                       /* mte_l0c_ub split modes */
+enum { AO_NONE, AO_ADD, AO_MAX, AO_MIN };
+
+typedef struct FixExt {
+    int8_t src, dst, m, n, ss, ds, sid, l2c, sub, qp, rp, clip, dnss, nzsplit, l3c, l3s, l3d;
+    uint8_t space;      /* AS_GM / AS_L1 / AS_UB */
+    uint8_t acc_int;    /* 32-bit integer accumulators */
+    uint8_t qkind, qvec;
+    int8_t qfmt;        /* scalar quant payload format */
+    uint8_t rkind;
+    int8_t rfmt;        /* scalar relu slope format */
+    uint8_t layout, sat, split, atomic;
+    CElem ed, eclip;
+} FixExt;
+
+/* ---------------------------------------------------------------- element pipeline */
+
+typedef struct FixRun {
+    const FixExt *fe;
+    const uint8_t *qfb, *rfb;  /* FB parameter rows (vector quant / vector relu) */
+    float qs, ra;              /* scalar scale / slope */
+    int ieee;                  /* float conversions keep inf/NaN (no saturation) */
+    uint64_t clip_bits;        /* clip value in the destination encoding */
+    int64_t clip_int;
+} FixRun;
+
+/* f32 vector quant parameter of channel n: low 32 bits of the 8-byte row, mantissa bits 12..0 ignored (Q37). */
+static float q_param(const uint8_t *fb, uint64_t n)
+{
+    uint32_t w;
+    memcpy(&w, fb + n * 8, 4);
+    return num_bits_to_f32(w & ~0x1FFFu);
+}
+
+/* Produces the destination bit pattern of accumulator value `acc` for output column n. */
+static uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
+{
+    const FixExt *fe = fr->fe;
+    CElem ed = fe->ed;
+    if (fe->acc_int && fe->qkind == Q_NONE) {
+        /* integer accumulators written as 32-bit integers */
+        int64_t v = (int32_t)acc;
+        if (fe->rkind == R_NORMAL && v < 0) v = 0;
+        if (fe->eclip.bytes && v > fr->clip_int) v = fr->clip_int;
+        return (uint64_t)v & 0xFFFFFFFFu;
+    }
+    float v = fe->acc_int ? (float)(int32_t)acc : num_bits_to_f32(acc);
+    if (fe->qkind == Q_SCALE) {
+        float s = fe->qvec ? q_param(fr->qfb, n) : fr->qs;
+        v = (float)((double)v * (double)s);
+    }
+    if (fe->rkind == R_NORMAL) {
+        if (v < 0) v = 0.0f;
+    } else if (fe->rkind == R_SCALAR || fe->rkind == R_VECTOR) {
+        float al = fr->ra;
+        if (fe->rkind == R_VECTOR) {
+            uint32_t w;
+            memcpy(&w, fr->rfb + n * 4, 4);
+            al = num_bits_to_f32(w);
+        }
+        if (!(v >= 0)) v = (float)((double)al * (double)v);
+    }
+    uint32_t fb = v != v ? (uint32_t)num_canonical_nan(NUM_F32) : num_f32_to_bits(v);
+    uint64_t out;
+    if (ed.fmt < 0) {
+        out = num_to_int(NUM_F32, fb, NUM_RND_R, ed.bits, ed.is_signed, true);
+        if (fe->eclip.bytes) {
+            int64_t y = ed.is_signed ? (int64_t)(out ^ (1ull << (ed.bits - 1))) - (int64_t)(1ull << (ed.bits - 1)) : (int64_t)out;
+            if (y > fr->clip_int) out = (uint64_t)fr->clip_int & ((ed.bits >= 64 ? 0 : (1ull << ed.bits)) - 1);
+        }
+        return out;
+    }
+    NumFormat f = (NumFormat)ed.fmt;
+    if (f == NUM_F32) {
+        out = fb;   /* f32 destinations keep inf/NaN even under sat (isa-notes §4.10) */
+    } else if (v != v && fe->sat == S_SAT_NAN) {
+        out = num_canonical_nan(f);
+    } else {
+        out = num_convert(NUM_F32, fb, f, f == NUM_HIF8 ? NUM_RND_A : NUM_RND_R, !fr->ieee);
+    }
+    if (fe->eclip.bytes && !num_is_nan(f, out)) {
+        double y = cube_fval(f, out), c = cube_fval(f, fr->clip_bits);
+        if (y > c) out = fr->clip_bits;
+    }
+    return out;
+}
+
+static void atomic_elem(uint8_t *d, uint64_t y, CElem e, int op)
+{
+    uint64_t o = 0, r;
+    memcpy(&o, d, e.bytes);
+    if (e.fmt >= 0) {
+        NumFormat f = (NumFormat)e.fmt;
+        if (op == AO_ADD) r = num_arith(f, NUM_OP_ADD, o, y, NUM_RND_R);
+        else if (num_is_nan(f, o) || num_is_nan(f, y)) r = num_canonical_nan(f);
+        else {
+            double a = cube_fval(f, o), b = cube_fval(f, y);
+            r = (op == AO_MAX ? a >= b : a <= b) ? o : y;
+        }
+    } else {
+        unsigned w = e.bits;
+        uint64_t m = w >= 64 ? ~0ull : (1ull << w) - 1, sb = 1ull << (w - 1);
+        int64_t sa = (int64_t)((o ^ sb) - sb), sy = (int64_t)((y ^ sb) - sb);
+        if (!e.is_signed) { sa = (int64_t)o; sy = (int64_t)y; }
+        if (op == AO_ADD) r = (o + y) & m;
+        else if (op == AO_MAX) r = (uint64_t)(sa >= sy ? sa : sy) & m;
+        else r = (uint64_t)(sa <= sy ? sa : sy) & m;
+    }
+    memcpy(d, &r, e.bytes);
+}
+
+/* ---------------------------------------------------------------- addressing */
+
+typedef struct Geo {
+    uint64_t M, N, ss, ds, l3c, l3s, l3d;
+    int layout;
+    unsigned c0;      /* column-block width of NZ destinations */
+    int split;        /* SP_* */
+} Geo;
+
+/* destination element index and target (0/1) of source element (m, n) in loop3 iteration r */
+static uint64_t dst_elem(const Geo *g, uint64_t r, uint64_t m, uint64_t n, int *t)
+{
+    *t = 0;
+    if (g->split == SP_M && m >= g->M / 2) { *t = 1; m -= g->M / 2; }
+    if (g->split == SP_N && n >= g->N / 2) { *t = 1; n -= g->N / 2; }
+    uint64_t o;
+    switch (g->layout) {
+    case L_ND: o = m * g->ds + n; break;
+    case L_DN: o = n * g->ds + m; break;
+    default: o = ((n / g->c0) * g->ds + m) * g->c0 + n % g->c0; break;
+    }
+    return o + r * g->l3d;
+}
+
+static uint64_t src_elem(const Geo *g, uint64_t r, uint64_t m, uint64_t n)
+{
+    return l0c_elem(m, n, g->ss) + r * g->l3s * 16;   /* loop3 source stride in 16-accumulator rows (as Q36) */
+}
+
+static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
+{
+    const FixExt *fe = in->ext;
+    Core *c = x->core;
+    Cluster *cl = c->cl;
+    Geo g;
+    memset(&g, 0, sizeof g);
+    g.M = a[fe->m];
+    g.N = a[fe->n];
+    g.ss = a[fe->ss];
+    g.ds = a[fe->ds];
+    g.layout = fe->layout;
+    g.split = fe->split;
+    g.l3c = fe->l3c >= 0 ? a[fe->l3c] : 1;
+    g.l3s = fe->l3c >= 0 ? a[fe->l3s] : 0;
+    g.l3d = fe->l3c >= 0 ? a[fe->l3d] : 0;
+    unsigned ed = fe->ed.bytes;
+    g.c0 = 32u / ed;
+    if (cube_field(x, in, "m", g.M, 16) || cube_field(x, in, "n", g.N, 16) ||
+        cube_field(x, in, "src_stride (16-accumulator rows)", g.ss, 16) ||
+        cube_field(x, in, "dst_stride (elements)", g.ds, 32) || cube_field(x, in, "loop3 count", g.l3c, 16) ||
+        cube_field(x, in, "loop3 source stride", g.l3s, 16) || cube_field(x, in, "loop3 destination stride", g.l3d, 32))
+        return -1;
+    if (fe->sid >= 0 && (cube_field(x, in, "sid", a[fe->sid], 2) || cube_field(x, in, "l2_cache_ctrl", a[fe->l2c], 4)))
+        return -1;
+    if (fe->layout == L_DN && a[fe->dnss] != 1) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "nz2dn(%" PRIu64 ") is not simulated: only nz2dn(1) has a known meaning "
+                 "(resolutions §2.7)", a[fe->dnss]);
+        return -1;
+    }
+    if (fe->layout == L_NZNZ) {
+        uint64_t sp = a[fe->nzsplit];
+        if (sp > 1) {
+            sim_trap(x, in, DIAG_T_FIELD, "nz2nz split = %" PRIu64 " is outside 0..1", sp);
+            return -1;
+        }
+        g.c0 = sp ? 32u / ed : 16;
+    }
+    /* destination cores */
+    Core *tc[2] = {c, c};
+    if (fe->space == AS_UB) {
+        if (fe->split != SP_NONE) {
+            if (cl->ncores != 3) {
+                sim_trap(x, in, DIAG_T_FIELD, "dst_mode(%s) needs the two AIVs of a mixed cube+vector kernel",
+                         fe->split == SP_M ? "split_m" : "split_n");
+                return -1;
+            }
+            tc[0] = &cl->cores[1];
+            tc[1] = &cl->cores[2];
+            if (fe->split == SP_M && g.M % 2) {
+                sim_trap(x, in, DIAG_T_FIELD, "split_m needs an even m (m = %" PRIu64 ")", g.M);
+                return -1;
+            }
+            if (fe->split == SP_N && g.N % 32) {
+                sim_trap(x, in, DIAG_T_FIELD, "split_n needs n to be a multiple of 32 (n = %" PRIu64 ")", g.N);
+                return -1;
+            }
+        } else {
+            uint64_t sub = a[fe->sub];
+            if (sub > 1 || (sub == 1 && cl->ncores != 3)) {
+                sim_trap(x, in, DIAG_T_FIELD, "dst_mode(%" PRIu64 "): subblock %" PRIu64 " does not exist%s", sub, sub,
+                         cl->ncores != 3 ? " (not a mixed cube+vector kernel)" : "");
+                return -1;
+            }
+            if (cl->ncores == 3) tc[0] = tc[1] = &cl->cores[1 + sub];
+        }
+    }
+    if (!g.M || !g.N || !g.l3c) return 0;
+    /* footprints: every offset grows with m and r; in n it peaks at n = N-1, or, when blocks are not
+       advanced (stride 0), at the end of the first block */
+    uint64_t work = g.l3c * g.M * g.N;
+    if (work / g.l3c / g.M != g.N || work > (1ull << 24)) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "m·n·loop3 count = %" PRIu64 "·%" PRIu64 "·%" PRIu64 " elements exceeds the "
+                 "simulator's limit of 2^24 per writeback", g.M, g.N, g.l3c);
+        return -1;
+    }
+    uint64_t shi = 0, dhi[2] = {0, 0};
+    int used[2] = {1, fe->split != SP_NONE};
+    {
+        uint64_t r = g.l3c - 1, n1 = g.N - 1, n2 = (g.N < 16 ? g.N : 16) - 1;
+        uint64_t a1 = src_elem(&g, r, g.M - 1, n1), a2 = src_elem(&g, r, g.M - 1, n2);
+        shi = (a1 > a2 ? a1 : a2) + 1;
+        for (int t = 0; t < 2; t++) {
+            if (!used[t]) continue;
+            /* the last source row / column this target receives */
+            uint64_t m = g.split == SP_M ? (t ? g.M - 1 : g.M / 2 - 1) : g.M - 1;
+            uint64_t nl = g.split == SP_N ? (t ? g.N - 1 : g.N / 2 - 1) : g.N - 1;
+            uint64_t nf = g.split == SP_N && t ? g.N / 2 : 0;   /* first source column of the target */
+            uint64_t c0 = g.layout == L_ND || g.layout == L_DN ? 1 : g.c0;
+            uint64_t n2t = nf + ((nl - nf + 1) < c0 ? nl - nf + 1 : c0) - 1;
+            int tt;
+            uint64_t d1 = dst_elem(&g, r, m, nl, &tt), d2 = dst_elem(&g, r, m, n2t, &tt);
+            dhi[t] = (d1 > d2 ? d1 : d2) + 1;
+        }
+    }
+    const uint8_t *s = sim_mem(x, in, AS_L0C, a[fe->src], shi * 4, 32, "source");
+    if (!s) return -1;
+    uint8_t *d[2] = {NULL, NULL};
+    unsigned dal = fe->space == AS_GM ? 1 : 32;
+    for (int t = 0; t < 2; t++)
+        if (used[t]) {
+            d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, a[fe->dst], dhi[t] * ed, dal, "destination");
+            if (!d[t]) return -1;
+        }
+    FixRun fr;
+    memset(&fr, 0, sizeof fr);
+    fr.fe = fe;
+    int bit48 = (int)((c->ctrl >> 48) & 1);
+    /* sat: saturate; nosat: IEEE (Q37); no clause: the control register's mode, bit 48 = 1 IEEE (§2.7),
+       0 saturating (the reset state) */
+    fr.ieee = fe->sat == S_NOSAT ? 1 : fe->sat == S_DEFAULT ? bit48 : 0;
+    if (fe->qkind == Q_SCALE) {
+        if (fe->qvec) {
+            fr.qfb = sim_mem(x, in, AS_FB, a[fe->qp], g.N * 8, 32, "quant parameters");
+            if (!fr.qfb) return -1;
+        } else {
+            fr.qs = (float)cube_fval((NumFormat)fe->qfmt, a[fe->qp]);
+        }
+    }
+    if (fe->rkind == R_SCALAR) fr.ra = (float)cube_fval((NumFormat)fe->rfmt, a[fe->rp]);
+    if (fe->rkind == R_VECTOR) {
+        fr.rfb = sim_mem(x, in, AS_FB, a[fe->rp], g.N * 4, 32, "relu parameters");
+        if (!fr.rfb) return -1;
+    }
+    if (fe->eclip.bytes) {
+        uint64_t cv = a[fe->clip];
+        if (fe->ed.fmt >= 0) {
+            fr.clip_bits = fe->eclip.fmt >= 0 ? num_convert((NumFormat)fe->eclip.fmt, cv, (NumFormat)fe->ed.fmt, NUM_RND_R, false)
+                                              : num_from_int(cv, fe->eclip.bits, fe->eclip.is_signed, (NumFormat)fe->ed.fmt, NUM_RND_R);
+        } else {
+            unsigned w = fe->eclip.bits;
+            int64_t v = fe->eclip.fmt >= 0 ? (int64_t)num_to_int((NumFormat)fe->eclip.fmt, cv, NUM_RND_R, 64, true, true)
+                      : fe->eclip.is_signed && w < 64 ? (int64_t)((cv & ((1ull << w) - 1)) ^ (1ull << (w - 1))) - (int64_t)(1ull << (w - 1))
+                      : (int64_t)(w < 64 ? cv & ((1ull << w) - 1) : cv);
+            fr.clip_int = v;
+        }
+    }
+    for (uint64_t r = 0; r < g.l3c; r++)
+        for (uint64_t m = 0; m < g.M; m++)
+            for (uint64_t n = 0; n < g.N; n++) {
+                uint32_t acc;
+                memcpy(&acc, s + src_elem(&g, r, m, n) * 4, 4);
+                uint64_t y = fix_value(&fr, acc, n);
+                int t;
+                uint64_t o = dst_elem(&g, r, m, n, &t);
+                uint8_t *dp = d[t] + o * ed;
+                if (fe->atomic) atomic_elem(dp, y, fe->ed, fe->atomic);
+                else memcpy(dp, &y, ed);
+            }
+    uint64_t bytes = g.l3c * g.M * g.N * ed;
+    sim_count(x, x->pipe, bytes);
+    x->extra_cost += bytes / 64;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- lowering */
+
+static int scalar_fmt(const Op *op, int i)
+{
+    if (i < 0 || !op->operands[i]) return -1;
+    CElem e = cube_elem(op->operands[i]->type);
+    return e.fmt;
+}
+
+int cube_lower_fix(LowerCtx *L, const Op *op, Instr *in)
+{
+    FixExt *fe = ARENA_NEW(lw_arena(L), FixExt);
+    fe->src = (int8_t)lw_group_index(L, op, "src", 0);
+    fe->dst = (int8_t)lw_group_index(L, op, "dst", 0);
+    fe->m = (int8_t)lw_group_index(L, op, "m", 0);
+    fe->n = (int8_t)lw_group_index(L, op, "n", 0);
+    fe->ss = (int8_t)lw_group_index(L, op, "ss", 0);
+    fe->ds = (int8_t)lw_group_index(L, op, "ds", 0);
+    fe->sid = (int8_t)lw_group_index(L, op, "sid", 0);
+    fe->l2c = (int8_t)lw_group_index(L, op, "l2c", 0);
+    fe->sub = (int8_t)lw_group_index(L, op, "sub", 0);
+    fe->qp = (int8_t)lw_group_index(L, op, "qp", 0);
+    fe->rp = (int8_t)lw_group_index(L, op, "rp", 0);
+    fe->clip = (int8_t)lw_group_index(L, op, "clip", 0);
+    fe->dnss = (int8_t)lw_group_index(L, op, "dnss", 0);
+    fe->nzsplit = (int8_t)lw_group_index(L, op, "split", 0);
+    fe->l3c = (int8_t)lw_group_index(L, op, "l3c", 0);
+    fe->l3s = (int8_t)lw_group_index(L, op, "l3s", 0);
+    fe->l3d = (int8_t)lw_group_index(L, op, "l3d", 0);
+    fe->space = op->kind == OP_MTE_L0C_GM ? AS_GM : op->kind == OP_MTE_L0C_L1 ? AS_L1 : AS_UB;
+    in->ext = fe;
+    in->pfn = p_fix;
+    in->cost = 30;
+    CElem ea = cube_ptr_elem(op, fe->src);
+    fe->ed = cube_ptr_elem(op, fe->dst);
+    if (fe->src < 0 || fe->dst < 0 || fe->m < 0 || fe->n < 0 || fe->ss < 0 || fe->ds < 0)
+        return cube_unsupported(in, "this form of FIXPIPE writeback is not simulated");
+    if (!(ea.fmt == NUM_F32 || (ea.fmt < 0 && ea.bits == 32)))
+        return cube_unsupported(in, "FIXPIPE reads f32 or 32-bit integer accumulators only");
+    fe->acc_int = ea.fmt < 0;
+    if (!fe->ed.bytes || fe->ed.bytes > 4 || fe->ed.packed4 || fe->ed.fmt == NUM_E8M0 || (fe->ed.fmt < 0 && fe->ed.bits < 8))
+        return cube_unsupported(in, "FIXPIPE writeback to this destination element type is not simulated");
+    /* layout */
+    fe->layout = op_has_unit(op, "nz2nd") ? L_ND : op_has_unit(op, "nz2dn") ? L_DN : op_has_unit(op, "nz2nz") ? L_NZNZ : L_NZ;
+    if (fe->layout == L_DN && fe->dnss < 0) return cube_unsupported(in, "nz2dn without its operand");
+    if (fe->layout == L_NZNZ && fe->nzsplit < 0) return cube_unsupported(in, "nz2nz without its operand");
+    /* saturation */
+    fe->sat = op_has_unit(op, "nosat") ? S_NOSAT : op_has_unit(op, "sat") ? (op_token_id(op, "nanm") >= 0 ? S_SAT_NAN : S_SAT) : S_DEFAULT;
+    /* split / subblock */
+    if (fe->space == AS_UB) {
+        int sp = op_token_id(op, "split");
+        fe->split = sp == T_SPLIT_M ? SP_M : sp == T_SPLIT_N ? SP_N : SP_NONE;
+        if (fe->split == SP_NONE && fe->sub < 0) return cube_unsupported(in, "dst_mode(...) needs a subblock id or a split mode");
+    }
+    /* atomic */
+    if (op_has_unit(op, "atomic")) {
+        int ao = op_token_id(op, "aop");
+        fe->atomic = ao == T_AOP_ADD ? AO_ADD : ao == T_AOP_MAX ? AO_MAX : ao == T_AOP_MIN ? AO_MIN : AO_NONE;
+        if (fe->space != AS_GM || fe->atomic == AO_NONE) return cube_unsupported(in, "this atomic(...) form is not simulated");
+    }
+    /* quantisation */
+    CElem ed = fe->ed;
+    int dfmt = ed.fmt;
+    if (op_has_unit(op, "pre_quant")) {
+        int qm = op_token_id(op, "qmode");
+        const char *qn = qm >= 0 ? tok_spelling(qm) : "?";
+        size_t ql = strlen(qn);
+        fe->qvec = ql > 4 && strcmp(qn + ql - 4, "_vec") == 0;
+        int need_acc_int = 0, ok_dst = 1;
+        switch (qm) {
+        case T_QMODE_F32_F16: fe->qkind = Q_CONV; ok_dst = dfmt == NUM_F16; break;
+        case T_QMODE_F32_BF16: fe->qkind = Q_CONV; ok_dst = dfmt == NUM_BF16; break;
+        case T_QMODE_QF322F16_PRE_VEC: case T_QMODE_QF322F16_PRE_SCALAR: fe->qkind = Q_SCALE; ok_dst = dfmt == NUM_F16; break;
+        case T_QMODE_QF322BF16_PRE_VEC: case T_QMODE_QF322BF16_PRE_SCALAR: fe->qkind = Q_SCALE; ok_dst = dfmt == NUM_BF16; break;
+        case T_QMODE_QF322F32_PRE_VEC: case T_QMODE_QF322F32_PRE_SCALAR: fe->qkind = Q_SCALE; ok_dst = dfmt == NUM_F32; break;
+        case T_QMODE_QF322FP8_PRE_VEC: case T_QMODE_QF322FP8_PRE_SCALAR:
+            fe->qkind = Q_SCALE; ok_dst = dfmt == NUM_E4M3FN || dfmt == NUM_E5M2; break;
+        case T_QMODE_QF322HIF8_PRE_VEC: case T_QMODE_QF322HIF8_PRE_SCALAR: fe->qkind = Q_SCALE; ok_dst = dfmt == NUM_HIF8; break;
+        case T_QMODE_QF322B8_PRE_VEC: case T_QMODE_QF322B8_PRE_SCALAR: fe->qkind = Q_SCALE; ok_dst = dfmt < 0 && ed.bits == 8; break;
+        case T_QMODE_DEQF16_VEC: case T_QMODE_DEQF16_SCALAR: fe->qkind = Q_SCALE; need_acc_int = 1; ok_dst = dfmt == NUM_F16; break;
+        case T_QMODE_QS322BF16_PRE_VEC: case T_QMODE_QS322BF16_PRE_SCALAR:
+            fe->qkind = Q_SCALE; need_acc_int = 1; ok_dst = dfmt == NUM_BF16; break;
+        case T_QMODE_REQ8_VEC: case T_QMODE_REQ8_SCALAR: fe->qkind = Q_SCALE; need_acc_int = 1; ok_dst = dfmt < 0 && ed.bits == 8; break;
+        case T_QMODE_DEQS16_VEC: case T_QMODE_DEQS16_SCALAR:
+            fe->qkind = Q_SCALE; need_acc_int = 1; ok_dst = dfmt < 0 && ed.bits == 16; break;
+        default: {
+            size_t n = strlen(qn) + 120;
+            char *msg = arena_alloc(lw_arena(L), n);
+            snprintf(msg, n, "quant mode %s is not simulated: its arithmetic is unresolved (resolutions Q37)", qn);
+            return cube_unsupported(in, msg);
+        }
+        }
+        if (need_acc_int != fe->acc_int || !ok_dst) {
+            size_t n = strlen(qn) + 160;
+            char *msg = arena_alloc(lw_arena(L), n);
+            snprintf(msg, n, "quant mode %s does not turn %s accumulators into %s elements", qn,
+                     fe->acc_int ? "32-bit integer" : "f32", cube_elem_name(ed));
+            return cube_unsupported(in, msg);
+        }
+        if (fe->qkind == Q_SCALE && !fe->qvec) {
+            fe->qfmt = (int8_t)scalar_fmt(op, fe->qp);
+            if (fe->qfmt < 0) return cube_unsupported(in, "a scalar quant mode needs a floating-point scale payload");
+        }
+        if (fe->qkind == Q_SCALE && fe->qvec && fe->qp < 0) return cube_unsupported(in, "a vector quant mode needs an FB pointer");
+    } else {
+        /* no quantisation: f32 accumulators convert to f32/f16/bf16 (round to nearest even), integer
+           accumulators are written as 32-bit integers */
+        int ok = fe->acc_int ? (dfmt < 0 && ed.bits == 32) : (dfmt == NUM_F32 || dfmt == NUM_F16 || dfmt == NUM_BF16);
+        if (!ok) {
+            size_t n = 200;
+            char *msg = arena_alloc(lw_arena(L), n);
+            snprintf(msg, n, "FIXPIPE from %s accumulators to %s elements needs a pre_quant mode", fe->acc_int ? "i32" : "f32",
+                     cube_elem_name(ed));
+            return cube_unsupported(in, msg);
+        }
+    }
+    /* relu and clip */
+    if (op_has_unit(op, "pre_relu")) {
+        int rm = op_token_id(op, "rmode");
+        fe->rkind = rm == T_RELU_NORMAL_RELU ? R_NORMAL : rm == T_RELU_SCALAR_RELU ? R_SCALAR
+                  : rm == T_RELU_VECTOR_RELU ? R_VECTOR : R_NONE;
+        if (fe->rkind == R_SCALAR) {
+            fe->rfmt = (int8_t)scalar_fmt(op, fe->rp);
+            if (fe->rfmt < 0) return cube_unsupported(in, "scalar_relu needs a floating-point slope payload");
+        }
+        if (fe->rkind == R_VECTOR && fe->rp < 0) return cube_unsupported(in, "vector_relu needs an FB pointer");
+        if (fe->acc_int && fe->qkind == Q_NONE && (fe->rkind == R_SCALAR || fe->rkind == R_VECTOR))
+            return cube_unsupported(in, "scalar/vector relu on integer accumulators without quantisation is not simulated");
+        if (fe->clip >= 0) {
+            fe->eclip = cube_elem(op->operands[fe->clip]->type);
+            if (!fe->eclip.bytes) return cube_unsupported(in, "clip needs a scalar payload");
+        }
+    }
+    return 0;
+}

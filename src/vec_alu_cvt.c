@@ -1,0 +1,318 @@
+/* vec_alu_cvt.c — conversions: vcvt (rnd/sat/part, resolutions Q26 and §2.4), vtrc (Q27), vci
+ * (§2.6), vbitcast, and the converting SFU ops vaddreluconv, vmulconv and vexpdif (Q32).
+ * All value conversions go through num.h (one exact rounding in the requested mode). */
+#include "vec_alu_int.h"
+
+/* ------------------------------------------------------------------ legal vcvt pairs */
+
+/* The S §9 list, the per-op page additions and the pairs seen in validated kernels (resolutions Q26,
+   §2.4) — the same list the verifier checks. */
+static const struct { ElemKind s, d; } cvt_pairs[] = {
+    {EK_F32, EK_S64}, {EK_F32, EK_S32}, {EK_F32, EK_S16}, {EK_F16, EK_S32}, {EK_F16, EK_S16}, {EK_F16, EK_S8},
+    {EK_F16, EK_U8}, {EK_BF16, EK_S32},
+    {EK_F32, EK_F16}, {EK_F32, EK_BF16}, {EK_BF16, EK_F16}, {EK_F16, EK_F32}, {EK_BF16, EK_F32},
+    {EK_U8, EK_F16}, {EK_S8, EK_F16}, {EK_S16, EK_F16}, {EK_S16, EK_F32}, {EK_S32, EK_F32}, {EK_U32, EK_F32},
+    {EK_U8, EK_U16}, {EK_U8, EK_U32}, {EK_S8, EK_S16}, {EK_S8, EK_S32}, {EK_U16, EK_U32}, {EK_S16, EK_U32},
+    {EK_S16, EK_S32}, {EK_S32, EK_S64},
+    {EK_U16, EK_U8}, {EK_S16, EK_U8}, {EK_U32, EK_U8}, {EK_U32, EK_U16}, {EK_U32, EK_S16}, {EK_S32, EK_U8},
+    {EK_S32, EK_U16}, {EK_S32, EK_S16},
+    {EK_S64, EK_F32}, {EK_E4M3, EK_F32}, {EK_E5M2, EK_F32}, {EK_HIF8, EK_F32}, {EK_F32, EK_E4M3},
+    {EK_F32, EK_E5M2}, {EK_F32, EK_HIF8},
+    {EK_F4E1M2, EK_BF16}, {EK_F4E2M1, EK_BF16}, {EK_BF16, EK_F4E1M2}, {EK_BF16, EK_F4E2M1},
+};
+
+static int cvt_legal(ElemKind s, ElemKind d)
+{
+    for (unsigned i = 0; i < sizeof cvt_pairs / sizeof cvt_pairs[0]; i++)
+        if (cvt_pairs[i].s == s && cvt_pairs[i].d == d) return 1;
+    return 0;
+}
+
+static int is_f4(ElemKind k) { return k == EK_F4E2M1 || k == EK_F4E1M2; }
+
+static NumRound rnd_of(int tok)
+{
+    switch (tok) {
+    case T_RND_A: return NUM_RND_A;
+    case T_RND_F: return NUM_RND_F;
+    case T_RND_C: return NUM_RND_C;
+    case T_RND_Z: return NUM_RND_Z;
+    case T_RND_O: return NUM_RND_O;
+    default: return NUM_RND_R;
+    }
+}
+
+/* ------------------------------------------------------------------ one lane */
+
+/* Converts a value of kind s (raw bits) to kind d. Float->int always saturates (NaN -> 0);
+   int->int clamps with sat, else keeps the low bits; widening float conversions are exact. */
+static uint64_t cvt_one(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
+{
+    if (ek_float(s) && ek_float(d)) {
+        bool narrowing = ek_bits(d) < ek_bits(s) || is_f4(d) || (s == EK_BF16 && d == EK_F16);
+        return num_convert(ek_fmt(s), v, ek_fmt(d), rm, narrowing && sat);
+    }
+    if (ek_float(s)) return num_to_int(ek_fmt(s), v, rm, ek_bits(d), ek_signed(d), true);
+    if (ek_float(d)) return num_from_int(v, ek_bits(s), ek_signed(s), ek_fmt(d), rm);
+    /* int -> int */
+    if (!sat) return (uint64_t)(ek_signed(s) ? (uint64_t)ek_sext(s, v) : v) & ek_mask(d);
+    unsigned wd = ek_bits(d);
+    if (ek_signed(s)) {
+        int64_t x = ek_sext(s, v);
+        int64_t lo, hi;
+        if (ek_signed(d)) {
+            lo = wd >= 64 ? INT64_MIN : -(int64_t)(1ull << (wd - 1));
+            hi = wd >= 64 ? INT64_MAX : (int64_t)((1ull << (wd - 1)) - 1);
+        } else {
+            lo = 0;
+            hi = wd >= 64 ? INT64_MAX : (int64_t)((1ull << wd) - 1);
+        }
+        if (x < lo) x = lo;
+        if (x > hi) x = hi;
+        return (uint64_t)x & ek_mask(d);
+    }
+    uint64_t hi = ek_signed(d) ? (1ull << (wd - 1)) - 1 : ek_mask(d);
+    return (v > hi ? hi : v) & ek_mask(d);
+}
+
+/* ------------------------------------------------------------------ vcvt */
+
+enum { SH_SAME, SH_WIDEN, SH_NARROW, SH_F4_WIDEN, SH_F4_NARROW };
+
+/* imm: 0 src kind, 1 dst kind, 2 mask operand (-1), 3 NumRound, 4 sat, 5 part (0..3), 6 shape,
+   7 ratio (2 or 4). */
+static const Instr *x_vcvt(Exec *x, const Instr *in)
+{
+    const ElemKind s = (ElemKind)in->imm[0], d = (ElemKind)in->imm[1];
+    const uint8_t *m = in->imm[2] >= 0 ? FR(x, in->arg[in->imm[2]]) : NULL;
+    const NumRound rm = (NumRound)in->imm[3];
+    const bool sat = in->imm[4] != 0;
+    const unsigned p = (unsigned)in->imm[5], r = (unsigned)in->imm[7];
+    const uint8_t *a = FR(x, in->arg[0]);
+    const unsigned es = ek_bytes(s), ed = ek_bytes(d);
+    uint8_t out[VREG_BYTES];
+    memset(out, 0, sizeof out);
+    switch ((int)in->imm[6]) {
+    case SH_SAME:
+        for (unsigned i = 0; i < VREG_BYTES / es; i++)
+            if (mask_on(m, es, i)) lane_set(out, ed, i, cvt_one(s, d, lane_get(a, es, i), rm, sat));
+        break;
+    case SH_WIDEN:   /* destination lane j from source lane r*j + p */
+        for (unsigned j = 0; j < VREG_BYTES / ed; j++) {
+            unsigned i = r * j + p;
+            if (mask_on(m, es, i)) lane_set(out, ed, j, cvt_one(s, d, lane_get(a, es, i), rm, sat));
+        }
+        break;
+    case SH_NARROW:  /* source lane j to destination lane r*j + p; the other lanes stay 0 */
+        for (unsigned j = 0; j < VREG_BYTES / es; j++)
+            if (mask_on(m, es, j)) lane_set(out, ed, r * j + p, cvt_one(s, d, lane_get(a, es, j), rm, sat));
+        break;
+    case SH_F4_WIDEN:   /* byte 4j+p holds two f4 values: low nibble -> bf16 lane 2j, high -> 2j+1 */
+        for (unsigned j = 0; j < 64; j++) {
+            unsigned i = 4 * j + p;
+            if (!mask_on(m, 1, i)) continue;
+            uint64_t b = a[i];
+            lane_set(out, 2, 2 * j, cvt_one(s, d, b & 0xF, rm, sat));
+            lane_set(out, 2, 2 * j + 1, cvt_one(s, d, b >> 4, rm, sat));
+        }
+        break;
+    case SH_F4_NARROW:  /* bf16 lanes 2j, 2j+1 -> low, high nibble of byte 4j+p */
+        for (unsigned j = 0; j < 64; j++) {
+            uint64_t lo = mask_on(m, 2, 2 * j) ? cvt_one(s, d, lane_get(a, 2, 2 * j), rm, sat) & 0xF : 0;
+            uint64_t hi = mask_on(m, 2, 2 * j + 1) ? cvt_one(s, d, lane_get(a, 2, 2 * j + 1), rm, sat) & 0xF : 0;
+            out[4 * j + p] = (uint8_t)(lo | hi << 4);
+        }
+        break;
+    }
+    memcpy(FR(x, in->res[0]), out, VREG_BYTES);
+    return in + 1;
+}
+
+static int part_index(int tok)
+{
+    switch (tok) {
+    case T_PART_ODD: case T_PART_P1: return 1;
+    case T_PART_P2: return 2;
+    case T_PART_P3: return 3;
+    default: return 0;
+    }
+}
+
+static int lower_vcvt(LowerCtx *L, const Op *op, Instr *in)
+{
+    ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(op->nresults ? op->results[0] : NULL);
+    if (!cvt_legal(s, d)) {
+        char a[64] = "?", b[64] = "?";
+        ty_format(op->operands[0]->type, a, sizeof a);
+        if (op->nresults) ty_format(op->results[0]->type, b, sizeof b);
+        lw_error(L, op, DIAG_V_ELEM_TYPE, "pto.vcvt has no conversion from %s to %s", a, b);
+        return -1;
+    }
+    int part = op_token_id(op, "part");
+    int pi = part_index(part);
+    unsigned ws = ek_bits(s), wd = ek_bits(d);
+    int shape, ratio = 1;
+    if (is_f4(s)) { shape = SH_F4_WIDEN; ratio = 4; }
+    else if (is_f4(d)) { shape = SH_F4_NARROW; ratio = 4; }
+    else if (ws == wd) shape = SH_SAME;
+    else if (wd > ws) { shape = SH_WIDEN; ratio = (int)(wd / ws); }
+    else { shape = SH_NARROW; ratio = (int)(ws / wd); }
+    if (shape != SH_SAME && pi >= ratio) {
+        lw_error(L, op, DIAG_V_TOKEN, "part %s does not fit a 1:%d conversion", tok_spelling(part), ratio);
+        return -1;
+    }
+    if (shape == SH_SAME) pi = 0;
+    in->imm[0] = s;
+    in->imm[1] = d;
+    in->imm[2] = valu_operand(L, op, "m");
+    in->imm[3] = rnd_of(op_token_id(op, "rnd"));
+    in->imm[4] = op_token_id(op, "sat") == T_SAT_SAT;
+    in->imm[5] = pi;
+    in->imm[6] = shape;
+    in->imm[7] = ratio;
+    in->fn = x_vcvt;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ vtrc, vci, vbitcast */
+
+/* imm: 0 kind, 1 mask operand (-1), 2 NumRound */
+static const Instr *x_vtrc(Exec *x, const Instr *in)
+{
+    const ElemKind k = (ElemKind)in->imm[0];
+    const unsigned e = ek_bytes(k), n = VREG_BYTES / e;
+    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
+    const uint8_t *a = FR(x, in->arg[0]);
+    uint8_t out[VREG_BYTES];
+    for (unsigned i = 0; i < n; i++)
+        lane_set(out, e, i, mask_on(m, e, i) ? num_round_integral(ek_fmt(k), lane_get(a, e, i), (NumRound)in->imm[2]) : 0);
+    memcpy(FR(x, in->res[0]), out, VREG_BYTES);
+    return in + 1;
+}
+
+/* imm: 0 kind, 1 descending. Lane i = base + i (base - i): integers wrap, floats are the exact value
+   rounded once to nearest-even. */
+static const Instr *x_vci(Exec *x, const Instr *in)
+{
+    const ElemKind k = (ElemKind)in->imm[0];
+    const unsigned e = ek_bytes(k), n = VREG_BYTES / e;
+    const int desc = (int)in->imm[1];
+    uint64_t base = ARG(x, in, 0) & ek_mask(k);
+    uint8_t out[VREG_BYTES];
+    double fb = ek_int(k) ? 0 : fdec(k, base);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t v;
+        if (ek_int(k)) v = (desc ? base - i : base + i) & ek_mask(k);
+        else v = fenc(k, desc ? fb - (double)i : fb + (double)i);
+        lane_set(out, e, i, v);
+    }
+    memcpy(FR(x, in->res[0]), out, VREG_BYTES);
+    return in + 1;
+}
+
+static const Instr *x_vbitcast(Exec *x, const Instr *in)
+{
+    memmove(FR(x, in->res[0]), FR(x, in->arg[0]), VREG_BYTES);
+    return in + 1;
+}
+
+/* ------------------------------------------------------------------ converting SFU ops */
+
+/* vaddreluconv / vmulconv: imm 0 src kind, 1 dst kind, 2 mask operand (-1), 3 op (0 add+relu, 1 mul).
+   Lane i < N_src of the result = convert(op(a[i], b[i])); the upper lanes are 0. The intermediate is
+   rounded to the source type; float->float narrowing rounds to nearest-even without saturation
+   (IEEE overflow and NaN), float->int rounds to nearest-even and saturates. */
+static const Instr *x_opconv(Exec *x, const Instr *in)
+{
+    const ElemKind s = (ElemKind)in->imm[0], d = (ElemKind)in->imm[1];
+    const unsigned es = ek_bytes(s), ed = ek_bytes(d), n = VREG_BYTES / es;
+    const uint8_t *m = in->imm[2] >= 0 ? FR(x, in->arg[in->imm[2]]) : NULL;
+    const uint8_t *a = FR(x, in->arg[0]), *b = FR(x, in->arg[1]);
+    uint8_t out[VREG_BYTES];
+    memset(out, 0, sizeof out);
+    for (unsigned i = 0; i < n; i++) {
+        if (!mask_on(m, es, i)) continue;
+        uint64_t t = valu_eval(in->imm[3] ? VOP_MUL : VOP_ADDRELU, s, lane_get(a, es, i), lane_get(b, es, i), 0);
+        lane_set(out, ed, i, cvt_one(s, d, t, NUM_RND_R, !ek_float(d)));
+    }
+    memcpy(FR(x, in->res[0]), out, VREG_BYTES);
+    return in + 1;
+}
+
+/* vexpdif: imm 0 src kind (f16|f32), 1 mask operand (-1), 2 part (0 EVEN, 1 ODD). f32 lane j =
+   exp(x[l] - max[l]) with l = j (f32) or 2j + part (f16); the difference is exact in double and the
+   exponential is rounded once to f32. */
+static const Instr *x_vexpdif(Exec *x, const Instr *in)
+{
+    const ElemKind s = (ElemKind)in->imm[0];
+    const unsigned es = ek_bytes(s);
+    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
+    const uint8_t *a = FR(x, in->arg[0]), *mx = FR(x, in->arg[1]);
+    uint8_t out[VREG_BYTES];
+    for (unsigned j = 0; j < 64; j++) {
+        unsigned l = es == 4 ? j : 2 * j + (unsigned)in->imm[2];
+        uint64_t r = 0;
+        if (mask_on(m, es, l)) r = fenc(EK_F32, exp(fdec(s, lane_get(a, es, l)) - fdec(s, lane_get(mx, es, l))));
+        lane_set(out, 4, j, r);
+    }
+    memcpy(FR(x, in->res[0]), out, VREG_BYTES);
+    return in + 1;
+}
+
+/* ------------------------------------------------------------------ lowering */
+
+int lower_valu_cvt(LowerCtx *L, const Op *op, Instr *in)
+{
+    const Value *res = op->nresults ? op->results[0] : NULL;
+    switch (op->kind) {
+    case OP_VCVT:
+        return lower_vcvt(L, op, in);
+    case OP_VTRC: {
+        ElemKind k = valu_vreg_ek(op->operands[0]);
+        if (!ek_arith_float(k)) return valu_bad_type(L, op, "f16, bf16 or f32 elements only", op->operands[0]->type);
+        in->imm[0] = k;
+        in->imm[1] = valu_operand(L, op, "m");
+        in->imm[2] = rnd_of(op_token_id(op, "rnd"));
+        in->fn = x_vtrc;
+        return 0;
+    }
+    case OP_VCI: {
+        ElemKind k = valu_vreg_ek(res);
+        if (!(ek_int(k) || ek_arith_float(k)))
+            return valu_bad_type(L, op, "integer, f16, bf16 or f32 elements", res ? res->type : NULL);
+        in->imm[0] = k;
+        in->imm[1] = op_token_id(op, "order") == T_ORDER_DESC;
+        in->fn = x_vci;
+        return 0;
+    }
+    case OP_VBITCAST:
+        in->fn = x_vbitcast;
+        return 0;
+    case OP_VADDRELUCONV: case OP_VMULCONV: {
+        ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
+        int ok = op->kind == OP_VADDRELUCONV ? ((s == EK_F32 && d == EK_F16) || (s == EK_F16 && (d == EK_S8 || d == EK_U8)))
+                                             : (s == EK_F16 && (d == EK_S8 || d == EK_U8));
+        if (!ok)
+            return valu_bad_type(L, op, op->kind == OP_VADDRELUCONV ? "f32 -> f16 or f16 -> i8/ui8 only" : "f16 -> i8/ui8 only",
+                                 res ? res->type : NULL);
+        in->imm[0] = s;
+        in->imm[1] = d;
+        in->imm[2] = valu_operand(L, op, "m");
+        in->imm[3] = op->kind == OP_VMULCONV;
+        in->fn = x_opconv;
+        return 0;
+    }
+    case OP_VEXPDIF: {
+        ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
+        if (!(s == EK_F16 || s == EK_F32) || d != EK_F32)
+            return valu_bad_type(L, op, "f16 or f32 inputs and an f32 result", op->operands[0]->type);
+        in->imm[0] = s;
+        in->imm[1] = valu_operand(L, op, "m");
+        in->imm[2] = op_token_id(op, "part") == T_PART_ODD;
+        in->fn = x_vexpdif;
+        return 0;
+    }
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,160 @@
+/* vec_alu_int.h — private to the vector compute family (vec_alu*.c): element kinds, lane and mask
+ * access, exact float decode/encode, and the lowering entry points of the sub-modules.
+ *
+ * Conventions (sim.h): a vreg is 256 bytes, lane i of an E-byte element type is bytes [iE, (i+1)E)
+ * little-endian; a mask is the 32-byte predicate image and lane i of an E-byte element type is image
+ * bit E*i (resolutions Q3; 64-bit lanes use bit 8i, the bit of their first byte). Register results are
+ * zeroed in inactive lanes (Q48). Semantic choices are documented in docs/semantics/vector-compute.md. */
+#ifndef PTOSIM_VEC_ALU_INT_H
+#define PTOSIM_VEC_ALU_INT_H
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include "num.h"
+#include "sim.h"
+
+/* Element kinds of vreg lanes. Signless integers are signed (resolutions Q49). */
+typedef enum {
+    EK_S8, EK_U8, EK_S16, EK_U16, EK_S32, EK_U32, EK_S64, EK_U64,
+    EK_F16, EK_BF16, EK_F32,
+    EK_E4M3, EK_E5M2, EK_HIF8, EK_F4E2M1, EK_F4E1M2, EK_E8M0,
+    EK_BAD
+} ElemKind;
+
+static inline bool ek_int(ElemKind k) { return k <= EK_U64; }
+static inline bool ek_signed(ElemKind k) { return k <= EK_U64 && (k & 1) == 0; }
+/* f16, bf16, f32: the kinds element-wise float arithmetic accepts */
+static inline bool ek_arith_float(ElemKind k) { return k == EK_F16 || k == EK_BF16 || k == EK_F32; }
+static inline bool ek_float(ElemKind k) { return k >= EK_F16 && k < EK_BAD; }
+static inline unsigned ek_bytes(ElemKind k)
+{
+    static const uint8_t b[] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 1, 1, 1, 1, 1, 1, 0};
+    return b[k];
+}
+static inline unsigned ek_bits(ElemKind k) { return ek_bytes(k) * 8; }
+static inline unsigned ek_lanes(ElemKind k) { return VREG_BYTES / ek_bytes(k); }
+static inline NumFormat ek_fmt(ElemKind k)
+{
+    switch (k) {
+    case EK_F16: return NUM_F16;
+    case EK_BF16: return NUM_BF16;
+    case EK_E4M3: return NUM_E4M3FN;
+    case EK_E5M2: return NUM_E5M2;
+    case EK_HIF8: return NUM_HIF8;
+    case EK_F4E2M1: return NUM_F4E2M1;
+    case EK_F4E1M2: return NUM_F4E1M2;
+    case EK_E8M0: return NUM_E8M0;
+    default: return NUM_F32;
+    }
+}
+static inline uint64_t ek_mask(ElemKind k) { return ek_bytes(k) >= 8 ? ~0ull : (1ull << ek_bits(k)) - 1; }
+static inline int64_t ek_sext(ElemKind k, uint64_t v)
+{
+    unsigned w = ek_bits(k);
+    if (w >= 64) return (int64_t)v;
+    uint64_t m = 1ull << (w - 1);
+    v &= (m << 1) - 1;
+    return (int64_t)((v ^ m) - m);
+}
+/* Element kind of a vreg element type (or a scalar type); EK_BAD if none. */
+ElemKind ek_of(const Type *t);
+const char *ek_name(ElemKind k);
+
+/* ---- lanes ---- */
+static inline uint64_t lane_get(const uint8_t *v, unsigned e, unsigned i)
+{
+    switch (e) {
+    case 1: return v[i];
+    case 2: { uint16_t x; memcpy(&x, v + 2 * i, 2); return x; }
+    case 4: { uint32_t x; memcpy(&x, v + 4 * i, 4); return x; }
+    default: { uint64_t x; memcpy(&x, v + 8 * i, 8); return x; }
+    }
+}
+static inline void lane_set(uint8_t *v, unsigned e, unsigned i, uint64_t x)
+{
+    switch (e) {
+    case 1: v[i] = (uint8_t)x; break;
+    case 2: { uint16_t y = (uint16_t)x; memcpy(v + 2 * i, &y, 2); break; }
+    case 4: { uint32_t y = (uint32_t)x; memcpy(v + 4 * i, &y, 4); break; }
+    default: memcpy(v + 8 * i, &x, 8); break;
+    }
+}
+
+/* ---- masks ---- */
+/* Lane i of an element of g bytes is image bit g*i; a NULL image means "all lanes active". */
+static inline int mask_on(const uint8_t *img, unsigned g, unsigned i)
+{
+    if (!img) return 1;
+    unsigned k = g * i;
+    return (img[k >> 3] >> (k & 7)) & 1;
+}
+static inline void mask_set(uint8_t *img, unsigned g, unsigned i)
+{
+    unsigned k = g * i;
+    img[k >> 3] = (uint8_t)(img[k >> 3] | (1u << (k & 7)));
+}
+
+/* ---- exact float decode/encode for element-wise arithmetic ----
+ * Every f16/bf16/f32 value is exact in a double. Results computed in double from exact operands and
+ * rounded once to the element format equal the correctly rounded results for + - * / sqrt, because
+ * double rounding through a format with q >= 2p+2 significand bits is innocuous (53 >= 2*24+2). */
+static inline double f32_val(uint32_t b) { float f; memcpy(&f, &b, 4); return (double)f; }
+static inline double fdec(ElemKind k, uint64_t b)
+{
+    switch (k) {
+    case EK_F32: return f32_val((uint32_t)b);
+    case EK_BF16: return f32_val((uint32_t)(b & 0xFFFF) << 16);
+    case EK_F16: {
+        unsigned s = (unsigned)(b >> 15) & 1, e = (unsigned)(b >> 10) & 31, m = (unsigned)b & 1023;
+        double v;
+        if (e == 31) v = m ? NAN : INFINITY;
+        else if (e == 0) v = ldexp((double)m, -24);
+        else v = ldexp((double)(m | 1024), (int)e - 25);
+        return s ? -v : v;
+    }
+    default: return num_bits_to_f64(num_convert(ek_fmt(k), b, NUM_F64, NUM_RND_R, false));
+    }
+}
+/* Rounds d once to the element format, nearest-even, canonical NaN. */
+static inline uint64_t fenc(ElemKind k, double d)
+{
+    if (k == EK_F32) {
+        float f = (float)d;
+        if (f != f) return 0x7FC00000u;
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    return num_convert(NUM_F64, num_f64_to_bits(d), ek_fmt(k), NUM_RND_R, false);
+}
+static inline int fisnan(ElemKind k, uint64_t b) { return num_is_nan(ek_fmt(k), b); }
+static inline uint64_t fsignbit(ElemKind k) { return 1ull << (ek_bits(k) - 1); }
+/* a*b + c with one rounding to the element format (a*b is exact in double for f16/bf16/f32). */
+uint64_t fused_madd(ElemKind k, double a, double b, double c);
+
+/* ---- lowering helpers shared by the sub-modules ---- */
+int valu_operand(LowerCtx *L, const Op *op, const char *group);          /* operand index or -1 */
+ElemKind valu_vreg_ek(const Value *v);                                    /* EK_BAD if not a vreg */
+int valu_bad_type(LowerCtx *L, const Op *op, const char *what, const Type *t);
+
+int lower_valu_cvt(LowerCtx *L, const Op *op, Instr *in);    /* vcvt vtrc vci vbitcast vaddreluconv vmulconv vexpdif */
+int lower_valu_red(LowerCtx *L, const Op *op, Instr *in);    /* vcadd vcmax vcmin vcgadd vcgmax vcgmin vcpadd */
+int lower_valu_sort(LowerCtx *L, const Op *op, Instr *in);   /* vbitsort vmrgsort4 */
+/* Fast handler for a common (op, kind, masked, scalar) combination, or NULL. vop is a ValuOp. */
+ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar);
+
+/* Element-wise operations of the generic handler (vec_alu.c) and the fast handlers (vec_alu_fast.c). */
+typedef enum {
+    VOP_ADD, VOP_SUB, VOP_MUL, VOP_DIV, VOP_MAX, VOP_MIN, VOP_AND, VOP_OR, VOP_XOR, VOP_SHL, VOP_SHR,
+    VOP_ABS, VOP_NEG, VOP_EXP, VOP_LN, VOP_SQRT, VOP_RSQRT, VOP_REC, VOP_RELU, VOP_NOT, VOP_BCNT, VOP_CLS,
+    VOP_MOV, VOP_LRELU, VOP_PRELU, VOP_ADDRELU, VOP_SUBRELU, VOP_AXPY, VOP_MULA, VOP_MADD,
+    VOP__COUNT
+} ValuOp;
+
+/* Element-wise evaluation of one active lane (generic path); c is the third operand of fused ops.
+   For shifts b is the count (an unsigned number). */
+uint64_t valu_eval(ValuOp op, ElemKind k, uint64_t a, uint64_t b, uint64_t c);
+/* The generic element-wise handler (also used by the unit tests to cross-check the fast ones). */
+const Instr *valu_x_ew(Exec *x, const Instr *in);
+#endif

@@ -1,0 +1,163 @@
+/* vec_alu_sort.c — the UB-to-UB sorters vbitsort and vmrgsort4 (resolutions §2.6; isa-notes §3.2.10).
+ *
+ * Both work on 8-byte proposal records: the score in the low word (f32, or f16 in the low half with the
+ * upper half 0) and the u32 index in the high word. Order: score descending; NaN ranks above +inf;
+ * -0 equals +0; ties keep the earlier proposal (vbitsort) or the lower-numbered list (vmrgsort4).
+ * Real kernels issue them from the scalar unit outside vector scopes, so they are queued on PIPE_V
+ * (PipeFn); inside a scope they run as ordinary V instructions. The whole footprint is checked before
+ * anything is written. */
+#include "vec_alu_int.h"
+#include <inttypes.h>
+#include <stdlib.h>
+
+/* Does score x go before score y? */
+static int ahead(int f16, uint32_t x, uint32_t y)
+{
+    double a = f16 ? fdec(EK_F16, x & 0xFFFF) : fdec(EK_F32, x);
+    double b = f16 ? fdec(EK_F16, y & 0xFFFF) : fdec(EK_F32, y);
+    int an = a != a, bn = b != b;
+    if (an || bn) return an && !bn;
+    return a > b;
+}
+
+/* ------------------------------------------------------------------ vbitsort */
+
+/* args: dst, scores, idx, repeat. imm0 = 1 for f16 scores. */
+static int p_vbitsort(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const int f16 = (int)in->imm[0];
+    const unsigned se = f16 ? 2 : 4;
+    uint64_t rep = args[3];
+    if (rep == 0) return 0;
+    if (rep > 0xFFFF) {
+        sim_trap(x, in, DIAG_T_FIELD, "repeat count %" PRIu64 " is out of range", rep);
+        return -1;
+    }
+    uint8_t *dst = sim_mem(x, in, AS_UB, args[0], rep * 256, 32, "destination");
+    if (!dst) return -1;
+    const uint8_t *sc = sim_mem(x, in, AS_UB, args[1], rep * 32 * se, 32, "score source");
+    if (!sc) return -1;
+    const uint8_t *ix = sim_mem(x, in, AS_UB, args[2], rep * 128, 32, "index source");
+    if (!ix) return -1;
+    for (uint64_t r = 0; r < rep; r++) {
+        uint32_t s[32], id[32];
+        uint8_t order[32];
+        for (unsigned i = 0; i < 32; i++) {
+            s[i] = (uint32_t)lane_get(sc + r * 32 * se, se, i);
+            id[i] = (uint32_t)lane_get(ix + r * 128, 4, i);
+            order[i] = (uint8_t)i;
+        }
+        /* stable insertion sort, descending */
+        for (unsigned i = 1; i < 32; i++) {
+            uint8_t t = order[i];
+            unsigned j = i;
+            while (j > 0 && ahead(f16, s[t], s[order[j - 1]])) {
+                order[j] = order[j - 1];
+                j--;
+            }
+            order[j] = t;
+        }
+        uint8_t rec[256];
+        for (unsigned i = 0; i < 32; i++) {
+            uint64_t v = (uint64_t)s[order[i]] | (uint64_t)id[order[i]] << 32;
+            memcpy(rec + 8 * i, &v, 8);
+        }
+        memcpy(dst + r * 256, rec, 256);
+    }
+    sim_count(x, x->pipe, rep * 256);
+    x->extra_cost += rep * 32;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ vmrgsort4 */
+
+/* args: dst, src0..src3, count, config. imm0 = 1 for f16 scores.
+ * count: list k holds (count >> 16k) & 0xFFFF records. config: bits 7..0 repeat count, bits 11..8
+ * valid-list mask, bit 12 exhausted mode (stop as soon as any valid list runs out). With repeat > 1
+ * each repeat r reads list k at src_k + r*T and writes at dst + r*T, T = 8 * (total records). */
+static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const int f16 = (int)in->imm[0];
+    const uint64_t cnt = args[5], cfg = args[6];
+    const unsigned rep = (unsigned)(cfg & 0xFF), valid = (unsigned)((cfg >> 8) & 0xF);
+    const int exhausted = (int)((cfg >> 12) & 1);
+    unsigned len[4];
+    uint64_t total = 0;
+    for (unsigned k = 0; k < 4; k++) {
+        len[k] = (valid >> k) & 1 ? (unsigned)((cnt >> (16 * k)) & 0xFFFF) : 0;
+        total += len[k];
+    }
+    if (rep == 0) return 0;
+    const uint64_t span = 8 * total;
+    uint8_t *dst = sim_mem(x, in, AS_UB, args[0], span * rep, 8, "destination");
+    if (!dst) return -1;
+    const uint8_t *src[4] = {0, 0, 0, 0};
+    for (unsigned k = 0; k < 4; k++) {
+        if (!((valid >> k) & 1)) continue;
+        char what[16] = "source 0";
+        what[7] = (char)('0' + k);
+        src[k] = sim_mem(x, in, AS_UB, args[1 + k], span * (rep - 1) + 8ull * len[k], 8, what);
+        if (!src[k]) return -1;
+    }
+    uint8_t *out = malloc(span ? span : 1);
+    if (!out) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory");
+        return -1;
+    }
+    unsigned pos[4] = {0, 0, 0, 0};
+    for (unsigned r = 0; r < rep; r++) {
+        uint64_t n = 0;
+        memset(pos, 0, sizeof pos);
+        for (;;) {
+            if (exhausted) {
+                int out_of_list = 0;
+                for (unsigned k = 0; k < 4; k++) out_of_list |= ((valid >> k) & 1) && pos[k] == len[k];
+                if (out_of_list) break;
+            }
+            int best = -1;
+            uint64_t bv = 0;
+            for (unsigned k = 0; k < 4; k++) {
+                if (pos[k] >= len[k]) continue;
+                uint64_t v;
+                memcpy(&v, src[k] + r * span + 8ull * pos[k], 8);
+                if (best < 0 || ahead(f16, (uint32_t)v, (uint32_t)bv)) {
+                    best = (int)k;
+                    bv = v;
+                }
+            }
+            if (best < 0) break;
+            memcpy(out + 8 * n++, &bv, 8);
+            pos[best]++;
+        }
+        memcpy(dst + r * span, out, (size_t)(8 * n));
+    }
+    free(out);
+    for (unsigned k = 0; k < 4; k++) x->core->vms4_sr[k] = (uint16_t)pos[k];
+    sim_count(x, x->pipe, span * rep);
+    x->extra_cost += span * rep / 8;
+    return 0;
+}
+
+/* Inside a vector scope the same work runs as a V instruction. */
+static const Instr *x_sort(Exec *x, const Instr *in)
+{
+    uint64_t args[8];
+    for (unsigned i = 0; i < in->nargs && i < 8; i++) args[i] = ARG(x, in, i);
+    int r = in->kind == OP_VBITSORT ? p_vbitsort(x, in, args) : p_vmrgsort4(x, in, args);
+    return r == 0 ? in + 1 : NULL;
+}
+
+int lower_valu_sort(LowerCtx *L, const Op *op, Instr *in)
+{
+    const Value *sv = op->operands[op->kind == OP_VBITSORT ? 1 : 0];
+    const Type *e = sv->type->kind == TY_PTR ? sv->type->elem : NULL;
+    int f16 = e && e->kind == TY_FLOAT && e->fk == FK_F16;
+    int ok = f16 || !e || ty_bits(e) == 32 || op->kind == OP_VMRGSORT4;
+    if (!ok) return valu_bad_type(L, op, "f32 or f16 scores", sv->type);
+    in->imm[0] = f16;
+    in->pipe = PQ_V;
+    in->cost = 8;
+    in->pfn = op->kind == OP_VBITSORT ? p_vbitsort : p_vmrgsort4;
+    in->fn = x_sort;
+    return 0;
+}

@@ -1,0 +1,168 @@
+/* verify_align.c — the !pto.align carrier rules (seed 003, resolutions Q21/Q45, isa-notes §1.3).
+ *
+ * An alignment state is a linear resource: a stream starts at pto.init_align (store side) or
+ * pto.vldas (load side), each chain step (pstu, vstus, vstur, vstu; vldus) consumes one state and
+ * produces the next, and a flush (vstas, vstar, vsta) consumes the last one. Hence:
+ *   - every align value is consumed at most once                       (E-ALIGN-REUSE)
+ *   - a consumed state comes from a stream start or a chain step of the same side (E-ALIGN-UNINIT)
+ *   - states do not fork: they may be threaded linearly through scf.for/scf.while iter_args, but
+ *     not consumed inside a loop body or an scf.if branch that does not define them, nor yielded
+ *     out of an scf.if, nor passed across function boundaries           (E-ALIGN-CHAIN)
+ * Origins are followed through iter_args and strict_vecscope block arguments. */
+#include "verify_int.h"
+#include <stdlib.h>
+
+typedef enum { O_UNSEEN, O_STORE, O_LOAD, O_BAD, O_SKIP, O_BUSY } Origin;
+
+typedef struct AState {
+    VCtx *V;
+    uint8_t *origin;           /* per value id */
+    Op **first_use;            /* per value id */
+    uint32_t n;
+} AState;
+
+static Origin origin_of(AState *A, const Value *v);
+
+static Origin from_operand(AState *A, const Op *op, uint32_t i)
+{
+    return i < op->noperands && op->operands[i] ? origin_of(A, op->operands[i]) : O_BAD;
+}
+
+static Origin compute_origin(AState *A, const Value *v)
+{
+    if (v->def) {
+        const Op *d = v->def;
+        switch (d->kind) {
+        case OP_INIT_ALIGN: return O_STORE;
+        case OP_VLDAS: case OP_VLDUS: return O_LOAD;
+        case OP_PSTU: case OP_VSTUS: case OP_VSTUR: case OP_VSTU: return O_STORE;
+        case OP_SCF_FOR: return from_operand(A, d, 3u + v->index);
+        case OP_SCF_WHILE: return v->index < d->noperands ? from_operand(A, d, v->index) : O_SKIP;
+        case OP_SCF_IF: return O_SKIP;   /* reported at the scf.if */
+        default: return O_BAD;
+        }
+    }
+    const Block *b = v->owner;
+    const Op *p = v_parent_op_of_block(b);
+    if (!p) return O_BAD;
+    switch (p->kind) {
+    case OP_SCF_FOR: return v->index == 0 ? O_BAD : from_operand(A, p, 3u + v->index - 1u);
+    case OP_SCF_WHILE: return p->nregions && p->regions[0]->block == b ? from_operand(A, p, v->index) : O_SKIP;
+    case OP_STRICT_VECSCOPE: return from_operand(A, p, v->index);
+    default: return O_BAD;
+    }
+}
+
+static Origin origin_of(AState *A, const Value *v)
+{
+    if (!v || v->id >= A->n) return O_SKIP;
+    uint8_t o = A->origin[v->id];
+    if (o == O_BUSY) return O_SKIP;
+    if (o != O_UNSEEN) return (Origin)o;
+    A->origin[v->id] = O_BUSY;
+    Origin r = compute_origin(A, v);
+    A->origin[v->id] = (uint8_t)r;
+    return r;
+}
+
+static bool is_store_step(OpKind k)
+{
+    return k == OP_PSTU || k == OP_VSTUS || k == OP_VSTUR || k == OP_VSTU || k == OP_VSTAS || k == OP_VSTAR ||
+           k == OP_VSTA;
+}
+
+static bool is_pass_through(OpKind k)
+{
+    return k == OP_SCF_FOR || k == OP_SCF_WHILE || k == OP_SCF_YIELD || k == OP_SCF_CONDITION ||
+           k == OP_STRICT_VECSCOPE;
+}
+
+/* Reports a use of an align value inside a loop body or branch that does not define it. */
+static int check_crossing(AState *A, Op *use, const Value *v)
+{
+    const Block *db = v_value_block(v);
+    const Block *b = use->parent;
+    while (b && b != db) {
+        Op *p = v_parent_op_of_block(b);
+        if (!p) break;
+        if (p->kind == OP_SCF_FOR || p->kind == OP_SCF_WHILE || p->kind == OP_SCF_IF) {
+            int loop = p->kind != OP_SCF_IF;
+            long d = v_err(A->V, DIAG_V_ALIGN_CHAIN, use->loc, "alignment state %%%s is defined outside this %s and "
+                           "consumed inside it, which %s; %s", v_valname(v), loop ? "loop" : "scf.if branch",
+                           loop ? "reuses it in every iteration" : "forks the stream",
+                           loop ? "thread it through iter_args and scf.yield" : "keep the whole stream on one path");
+            v_note(A->V, d, p->loc, "%s here", loop ? "loop" : "branch");
+            return 1;
+        }
+        b = p->parent;
+    }
+    return 0;
+}
+
+static void consume(AState *A, Op *use, const Value *v)
+{
+    VCtx *V = A->V;
+    int crossed = check_crossing(A, use, v);
+    if (v->id < A->n) {
+        Op *first = A->first_use[v->id];
+        if (first && !crossed) {
+            long d = v_err(V, DIAG_V_ALIGN_REUSE, use->loc, "alignment state %%%s is consumed a second time; each state "
+                           "feeds exactly one chain step: use the state the previous step returned", v_valname(v));
+            v_note(V, d, first->loc, "first consumed here");
+        }
+        if (!first) A->first_use[v->id] = use;
+    }
+    OpKind k = use->kind;
+    if (is_store_step(k) || k == OP_VLDUS) {
+        Origin o = origin_of(A, v);
+        int store = k != OP_VLDUS;
+        if (o == O_BAD || (store && o == O_LOAD) || (!store && o == O_STORE)) {
+            const char *why = o == O_BAD ? "does not come from a stream start"
+                            : store ? "belongs to a load stream (pto.vldas)" : "belongs to a store stream (pto.init_align)";
+            long d = v_err(V, DIAG_V_ALIGN_UNINIT, use->loc, "'%s' consumes alignment state %%%s, which %s; a %s stream "
+                           "starts at %s", v_opname(use), v_valname(v), why, store ? "store" : "load",
+                           store ? "pto.init_align" : "pto.vldas");
+            v_note(V, d, v_value_loc(v), "%%%s is defined here", v_valname(v));
+        }
+    } else if (!is_pass_through(k)) {
+        v_err(V, DIAG_V_ALIGN_CHAIN, use->loc, "'%s' cannot take alignment state %%%s; states only flow between chain "
+              "steps, flushes and loop iter_args", v_opname(use), v_valname(v));
+    }
+}
+
+static int visit(Op *op, void *ud)
+{
+    AState *A = ud;
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        const Value *v = op->operands[i];
+        if (v && v->type && v->type->kind == TY_ALIGN) consume(A, op, v);
+    }
+    if (op->kind == OP_SCF_IF)
+        for (uint32_t i = 0; i < op->nresults; i++)
+            if (op->results[i]->type && op->results[i]->type->kind == TY_ALIGN) {
+                v_err(A->V, DIAG_V_ALIGN_CHAIN, op->loc, "scf.if may not produce an alignment state (result %%%s): a "
+                      "stream must follow one path", v_valname(op->results[i]));
+                break;
+            }
+    if (op->kind == OP_FUNC && op->nregions) {
+        Block *b = op->regions[0]->block;
+        for (uint32_t i = 0; i < b->nargs; i++)
+            if (b->args[i]->type && b->args[i]->type->kind == TY_ALIGN) {
+                v_err(A->V, DIAG_V_ALIGN_CHAIN, v_value_loc(b->args[i]), "alignment state %%%s cannot be passed into a "
+                      "function", v_valname(b->args[i]));
+                break;
+            }
+    }
+    return 0;
+}
+
+void verify_align_carriers(VCtx *V, Op *root)
+{
+    AState A = {V, NULL, NULL, V->m->nvalues};
+    if (!A.n) return;
+    A.origin = calloc(A.n, 1);
+    A.first_use = calloc(A.n, sizeof *A.first_use);
+    if (A.origin && A.first_use) ir_walk(root, visit, &A);
+    free(A.origin);
+    free(A.first_use);
+}

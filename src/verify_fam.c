@@ -1,0 +1,922 @@
+/* verify_fam.c — relational rules, one function per op family: pointers, DMA, cube (MAD and
+ * FIXPIPE), sync, predicates and vector ops. The structural pass has already checked each operand
+ * on its own; these rules relate operands to each other, to clauses and tokens, and to the target
+ * profile. Vector ops are described by one table (vec_rules) rather than code per op. */
+#include "verify_int.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *tyn(const Type *t, char *b) { return v_tyname(t, b, 96); }
+
+static bool is_int(const Type *t) { return t && t->kind == TY_INT; }
+static bool is_float(const Type *t) { return t && t->kind == TY_FLOAT; }
+static bool is_uint(const Type *t, unsigned bits) { return is_int(t) && t->sign == SIGN_U && t->bits == bits; }
+static unsigned ebytes(const Type *t) { unsigned b = v_elem_bits(t); return b / 8; }
+
+/* Location of a token or clause attribute, else the op's. */
+static SrcLoc aloc(const Op *op, const char *name) { return v_attr_loc(op, name); }
+
+/* Result named `name` in the signature, or NULL. */
+static Value *res_named(const VCtx *V, const Op *op, const char *name)
+{
+    const OpSig *sig = ctx_sig(V->ctx, op->kind);
+    for (unsigned i = 0; i < sig->nres && i < op->nresults; i++)
+        if (strcmp(sig->res[i].name, name) == 0) return op->results[i];
+    return NULL;
+}
+
+/* Operand group or result called `name`. */
+static Value *named(const VCtx *V, const Op *op, const char *name)
+{
+    Value *v = v_grp(V, op, name, 0);
+    return v ? v : res_named(V, op, name);
+}
+
+/* ------------------------------------------------------------------ post-update pointers */
+
+/* A post-update form returns the advanced base pointer: same type as the base (resolutions §2.3). */
+static void check_post_update(VCtx *V, Op *op)
+{
+    Value *pn = res_named(V, op, "pn");
+    if (!pn) return;
+    const OpSig *sig = ctx_sig(V->ctx, op->kind);
+    for (unsigned j = 0; j < sig->npos; j++) {
+        const SigSlot *s = &sig->pos[j];
+        if ((s->kind != SL_VALUE && s->kind != SL_MEM) || s->tc != TC_PTR) continue;
+        Value *base = op_group_operand(op, (unsigned)s->group, 0);
+        char a[96], b[96];
+        if (base && base->type != pn->type)
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "the updated pointer %%%s of '%s' has type %s; it must have the base "
+                  "pointer's type %s", v_valname(pn), v_opname(op), tyn(pn->type, a), tyn(base->type, b));
+        return;
+    }
+}
+
+/* ------------------------------------------------------------------ pointers */
+
+static void check_capacity(VCtx *V, const Op *op, const Value *p, int64_t addr, int64_t bytes, const char *what)
+{
+    if (!p || !ty_is_ptr(p->type) || p->type->space == AS_GM) return;
+    uint64_t cap = V->tp->cap[p->type->space];
+    if (!cap) return;
+    int64_t end = v_sat_add(addr, bytes);
+    if (addr < 0 || (uint64_t)end > cap) {
+        long d = v_err(V, DIAG_V_CAPACITY, op->loc, "%s [%" PRId64 ", %" PRId64 ") lies outside the %" PRIu64 "-byte %s "
+                       "of the %s profile", what, addr, end, cap, as_name((AddrSpace)p->type->space), V->tp->name);
+        if (p->def && p->def != op) v_note(V, d, v_value_loc(p), "address computed here");
+    }
+}
+
+static void fam_ptr(VCtx *V, Op *op)
+{
+    char a[96], b[96];
+    if (op->kind == OP_CASTPTR && op->noperands == 1 && op->nresults == 1) {
+        const Type *s = op->operands[0]->type, *d = op->results[0]->type;
+        if (ty_is_intlike(s) && ty_is_ptr(d)) {
+            int64_t addr;
+            if (v_const_addr(op->results[0], &addr)) check_capacity(V, op, op->results[0], addr, 1, "address");
+        } else if (ty_is_ptr(s) && ty_is_ptr(d)) {
+            if (s->space != d->space)
+                v_err(V, DIAG_V_ADDR_SPACE, op->loc, "pto.castptr may change the element type of a pointer but not its "
+                      "address space (%s to %s)", as_name((AddrSpace)s->space), as_name((AddrSpace)d->space));
+        } else if (!(ty_is_ptr(s) && ty_is_intlike(d))) {
+            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "pto.castptr converts an integer to a pointer, a pointer to a pointer "
+                  "in the same space, or a pointer to an integer; not %s to %s", tyn(s, a), tyn(d, b));
+        }
+    } else if (op->kind == OP_ADDPTR && op->noperands >= 1 && op->nresults == 1) {
+        if (op->results[0]->type != op->operands[0]->type)
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.addptr returns the pointer's own type %s, not %s",
+                  tyn(op->operands[0]->type, a), tyn(op->results[0]->type, b));
+    } else if (op->kind == OP_LOAD_SCALAR || op->kind == OP_LD_DEV || op->kind == OP_STORE_SCALAR ||
+               op->kind == OP_ST_DEV) {
+        int store = op->kind == OP_STORE_SCALAR || op->kind == OP_ST_DEV;
+        Value *p = v_grp(V, op, "p", 0);
+        const Value *x = store ? v_grp(V, op, "v", 0) : (op->nresults ? op->results[0] : NULL);
+        if (!p || !x || !ty_is_ptr(p->type)) return;
+        const Type *e = p->type->elem, *t = x->type;
+        if (!(t && e && t->kind == e->kind && ty_bits(t) == ty_bits(e) && (t->kind != TY_FLOAT || t->fk == e->fk)))
+            v_err(V, store ? DIAG_V_OPERAND_TYPE : DIAG_V_RESULT_TYPE, op->loc, "'%s' %s %s through a pointer to %s; the "
+                  "scalar must have the element type", v_opname(op), store ? "stores" : "loads", tyn(t, a), tyn(e, b));
+        else if ((op->kind == OP_LD_DEV || op->kind == OP_ST_DEV) && !(is_int(t) && t->bits >= 8))
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' accesses 8- to 64-bit integers only, not %s", v_opname(op), tyn(t, a));
+    }
+}
+
+/* ------------------------------------------------------------------ DMA */
+
+/* Byte copies whose two sides must have the same element byte width (isa-notes §4 general rules,
+   §4.1 checklist item 1). */
+static const struct { OpKind op; const char *src, *dst; } same_width[] = {
+    {OP_MTE_GM_UB, "src", "dst"},       {OP_MTE_UB_GM, "src", "dst"},       {OP_MTE_UB_UB, "src", "dst"},
+    {OP_MTE_UB_L1, "src", "dst"},       {OP_COPY_GM_TO_UBUF, "src", "dst"}, {OP_COPY_UBUF_TO_GM, "src", "dst"},
+    {OP_COPY_UBUF_TO_UBUF, "src", "dst"}, {OP_COPY_GM_TO_CBUF, "src", "dst"}, {OP_COPY_UBUF_TO_CBUF, "src", "dst"},
+    {OP_COPY_CBUF_TO_UBUF, "src", "dst"}, {OP_MTE_GM_L1, "src", "dst"},     {OP_MTE_L1_UB, "src", "dst"},
+    {OP_MTE_GM_L1_FRAC, "src", "dst"},  {OP_MTE_L1_L0A, "src", "dst"},      {OP_MTE_L1_L0B, "src", "dst"},
+};
+
+/* Local-buffer sides of burst copies, for the constant-extent capacity check. unit32: lengths and
+   gaps in 32-byte blocks with gap semantics (resolutions Q14); else bytes, start-to-start strides. */
+static const struct { OpKind op; const char *ptr, *stride, *lstride; bool unit32; } dma_sides[] = {
+    {OP_MTE_GM_UB, "dst", "ds", "ld", false}, {OP_MTE_UB_GM, "src", "ss", "ls", false},
+    {OP_MTE_GM_L1, "dst", "ds", "ld", false}, {OP_MTE_L1_UB, "src", "ss", "ls", false},
+    {OP_MTE_L1_UB, "dst", "ds", "ld", false}, {OP_MTE_UB_UB, "src", "sg", NULL, true},
+    {OP_MTE_UB_UB, "dst", "dg", NULL, true},  {OP_MTE_UB_L1, "src", "sg", NULL, true},
+    {OP_MTE_UB_L1, "dst", "dg", NULL, true},
+};
+
+static void dma_capacity(VCtx *V, Op *op)
+{
+    for (unsigned k = 0; k < sizeof dma_sides / sizeof dma_sides[0]; k++) {
+        if (dma_sides[k].op != op->kind) continue;
+        Value *p = v_grp(V, op, dma_sides[k].ptr, 0);
+        int64_t addr, len, n, st;
+        if (!p || !v_const_addr(p, &addr) || !v_const_int(v_grp(V, op, "len", 0), &len) ||
+            !v_const_int(v_grp(V, op, "n", 0), &n) || !v_const_int(v_grp(V, op, dma_sides[k].stride, 0), &st))
+            continue;
+        if (len <= 0 || n <= 0 || st < 0) continue;
+        int64_t ext;
+        if (dma_sides[k].unit32) ext = v_sat_add(v_sat_mul(v_sat_mul(n - 1, len + st), 32), v_sat_mul(len, 32));
+        else ext = v_sat_add(v_sat_mul(n - 1, st), len);
+        int ok = 1;
+        if (dma_sides[k].lstride) {
+            unsigned nl = v_grp_len(V, op, "lc");
+            for (unsigned i = 0; i < nl && ok; i++) {
+                int64_t c, s;
+                if (!v_const_int(v_grp(V, op, "lc", i), &c) || !v_const_int(v_grp(V, op, dma_sides[k].lstride, i), &s)) ok = 0;
+                else if (c > 0 && s > 0) ext = v_sat_add(ext, v_sat_mul(c - 1, s));
+            }
+        }
+        if (ok) {
+            char what[80];
+            snprintf(what, sizeof what, "the bytes '%s' touches through '%s'", v_opname(op), dma_sides[k].ptr);
+            check_capacity(V, op, p, addr, ext, what);
+        }
+    }
+}
+
+static void fam_dma(VCtx *V, Op *op)
+{
+    char a[96], b[96];
+    for (unsigned k = 0; k < sizeof same_width / sizeof same_width[0]; k++) {
+        if (same_width[k].op != op->kind) continue;
+        Value *s = v_grp(V, op, same_width[k].src, 0), *d = v_grp(V, op, same_width[k].dst, 0);
+        if (s && d && ty_is_ptr(s->type) && ty_is_ptr(d->type) && ty_bytes(s->type->elem) != ty_bytes(d->type->elem))
+            v_err(V, DIAG_V_ELEM_WIDTH, op->loc, "'%s' copies between %s and %s; both sides must have the same element "
+                  "byte width", v_opname(op), tyn(s->type, a), tyn(d->type, b));
+    }
+    /* zero counts make the copy a no-op (isa-notes §4 general rules) */
+    static const char *const counts[] = {"n", "len", "lc"};
+    for (unsigned c = 0; c < 3; c++) {
+        unsigned n = v_grp_len(V, op, counts[c]);
+        for (unsigned i = 0; i < n; i++) {
+            int64_t x;
+            if (op_info[op->kind].fam != FAM_DMA_CFG && v_const_int(v_grp(V, op, counts[c], i), &x) && x == 0) {
+                v_warn(V, DIAG_V_ZERO_COUNT, op->loc, "'%s' has a zero %s; the copy does nothing", v_opname(op),
+                       c == 0 ? "burst count" : c == 1 ? "burst length" : "loop count");
+                c = 3;
+                break;
+            }
+        }
+    }
+    unsigned nloops = v_grp_len(V, op, "lc");
+    if (nloops > 3)
+        v_err(V, DIAG_V_CLAUSE, aloc(op, "loop"), "'%s' takes at most 3 loop(...) clauses, %u are given", v_opname(op),
+              nloops);
+    if (op->kind == OP_MTE_GM_UB && v_has(op, "pad")) {
+        unsigned nl = v_grp_len(V, op, "pl"), nr = v_grp_len(V, op, "pr");
+        if (nl != nr)
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "pad"), "pad(...) takes 1 operand (the value) or 3 (value, left count, "
+                  "right count), not 2");
+        Value *pv = v_grp(V, op, "pv", 0), *dst = v_grp(V, op, "dst", 0);
+        if (pv && dst && ty_is_ptr(dst->type) && ty_bits(pv->type) != ty_bits(dst->type->elem))
+            v_err(V, DIAG_V_ELEM_WIDTH, aloc(op, "pad"), "the pad value %%%s is %s but the destination elements are %s; "
+                  "the pad pattern must have the element width", v_valname(pv), tyn(pv->type, a), tyn(dst->type->elem, b));
+        int64_t l, r, len, ds;
+        if (nl == 1 && nr == 1 && dst && ty_is_ptr(dst->type) && v_const_int(v_grp(V, op, "pl", 0), &l) &&
+            v_const_int(v_grp(V, op, "pr", 0), &r) && v_const_int(v_grp(V, op, "len", 0), &len) &&
+            v_const_int(v_grp(V, op, "ds", 0), &ds)) {
+            int64_t e = (int64_t)ty_bytes(dst->type->elem);
+            int64_t row = v_sat_mul(v_sat_add(v_sat_add(l, r), len / e), e);
+            if (row > ds)
+                v_warn(V, DIAG_V_PAD_OVERFLOW, aloc(op, "pad"), "padded row (%" PRId64 " bytes) is wider than the "
+                       "destination stride (%" PRId64 " bytes)", row, ds);
+        }
+    }
+    if (op->kind == OP_MTE_GM_L1_FRAC) {
+        int nd = v_has(op, "nd2nz"), dn = v_has(op, "dn2nz");
+        if (nd + dn != 1)
+            v_err(V, DIAG_V_CLAUSE, op->loc, "pto.mte_gm_l1_frac needs exactly one of nd2nz and dn2nz");
+        int64_t sc, d;
+        if (v_const_int(v_grp(V, op, "smallc0", 0), &sc) && sc && v_const_int(v_grp(V, op, "sd", 0), &d) && d > 4)
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "ctrl"), "small-C0 packing needs d <= 4 (shape has d = %" PRId64 ")", d);
+    }
+    if (op->kind == OP_MTE_L1_BT) {
+        Value *s = v_grp(V, op, "src", 0), *d = v_grp(V, op, "dst", 0);
+        if (s && d && ty_is_ptr(s->type) && ty_is_ptr(d->type)) {
+            const Type *se = s->type->elem, *de = d->type->elem;
+            int ok = (is_int(se) && se->bits == 32 && is_int(de) && de->bits == 32) ||
+                     (is_float(de) && de->fk == FK_F32 && is_float(se) &&
+                      (se->fk == FK_F32 || se->fk == FK_F16 || se->fk == FK_BF16));
+            if (!ok)
+                v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.mte_l1_bt loads f32, i32, f16 or bf16 into a f32/i32 bias table "
+                      "(pairs f32->f32, i32->i32, f16->f32, bf16->f32), not %s -> %s", tyn(se, a), tyn(de, b));
+        }
+    }
+    /* atomic store variants are not available on the cpu profile (isa-notes §1.7, §3.5) */
+    if (V->target == PTO_TARGET_CPU && op->kind != OP_SET_ATOMIC_NONE &&
+        strncmp(v_opname(op), "pto.set_atomic_", 15) == 0)
+        v_err(V, DIAG_V_TARGET_FORM, op->loc, "atomic store variants ('%s') are not available on the cpu target "
+              "profile", v_opname(op));
+    dma_capacity(V, op);
+}
+
+/* ------------------------------------------------------------------ cube: MAD */
+
+static bool is_acc_elem(const Type *e)
+{
+    return e && ((e->kind == TY_FLOAT && e->fk == FK_F32) || (e->kind == TY_INT && e->bits == 32));
+}
+
+static void fam_mad(VCtx *V, Op *op)
+{
+    char a[96];
+    Value *A = v_grp(V, op, "a", 0), *B = v_grp(V, op, "b", 0), *C = v_grp(V, op, "c", 0);
+    if (v_has(op, "sat") && v_has(op, "nosat"))
+        v_err(V, DIAG_V_CLAUSE, aloc(op, "nosat"), "'sat' and 'nosat' are mutually exclusive");
+    if (C && ty_is_ptr(C->type) && !is_acc_elem(C->type->elem))
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "the L0C accumulator of '%s' holds f32 or 32-bit integers, not %s",
+              v_opname(op), tyn(C->type->elem, a));
+    int all_f32 = A && B && C && ty_is_ptr(A->type) && ty_is_ptr(B->type) && ty_is_ptr(C->type) &&
+                  is_float(A->type->elem) && A->type->elem->fk == FK_F32 && is_float(B->type->elem) &&
+                  B->type->elem->fk == FK_F32 && is_float(C->type->elem) && C->type->elem->fk == FK_F32;
+    if (v_has(op, "tf32_mode") && !all_f32)
+        v_err(V, DIAG_V_CLAUSE, aloc(op, "tf32_mode"), "tf32_mode applies only to f32 x f32 -> f32 matmuls");
+    if ((v_has(op, "sat") || v_has(op, "nosat")) && A && ty_is_ptr(A->type) && !is_float(A->type->elem))
+        v_err(V, DIAG_V_CLAUSE, aloc(op, v_has(op, "sat") ? "sat" : "nosat"), "sat/nosat apply only to floating-point "
+              "inputs (the inputs here are %s)", tyn(A->type->elem, a));
+    static const char *const dims[] = {"m", "n", "k"};
+    for (int i = 0; i < 3; i++) {
+        int64_t x;
+        if (v_const_int(v_grp(V, op, dims[i], 0), &x) && x <= 0)
+            v_err(V, DIAG_V_RANGE, op->loc, "'%s' needs %s > 0 (it is %" PRId64 ")", v_opname(op), dims[i], x);
+    }
+    int64_t k;
+    if ((op->kind == OP_MAD_MX || op->kind == OP_MAD_MX_ACC || op->kind == OP_MAD_MX_BIAS) &&
+        v_const_int(v_grp(V, op, "k", 0), &k) && k > 0 && k % 64)
+        v_err(V, DIAG_V_RANGE, op->loc, "MX matmul needs k to be a multiple of 64 (it is %" PRId64 ")", k);
+    Value *bias = v_grp(V, op, "bias", 0);
+    if (bias && C && ty_is_ptr(bias->type) && ty_is_ptr(C->type) && bias->type->elem != C->type->elem)
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "the bias table elements (%s) must have the accumulator's type",
+              tyn(bias->type->elem, a));
+}
+
+/* ------------------------------------------------------------------ cube: FIXPIPE */
+
+typedef enum { D_ANY, D_F16, D_BF16, D_F32, D_HIF8, D_FP8, D_I8, D_I4, D_I16 } DstKind;
+
+/* Quantisation modes by spelling prefix: accumulator type ('f' f32, 'i' 32-bit int) and the
+   destination family the mode names (isa-notes §4.10). */
+static const struct { const char *prefix; char acc; DstKind dst; } qmodes[] = {
+    {"f32_f16", 'f', D_F16},   {"f32_bf16", 'f', D_BF16},  {"qf322hif8", 'f', D_HIF8}, {"qf322fp8", 'f', D_FP8},
+    {"qf322f32", 'f', D_F32},  {"qf322f16", 'f', D_F16},   {"qf322bf16", 'f', D_BF16}, {"qf322b8", 'f', D_I8},
+    {"qf322s4", 'f', D_I4},    {"qf162b8", 'f', D_I8},     {"qf162s4", 'f', D_I4},     {"qf162s16", 'i', D_I16},
+    {"deqs32_int", 'i', D_ANY}, {"deqs16", 'i', D_ANY},    {"req8", 'i', D_I8},        {"req4", 'i', D_I4},
+    {"deqf16", 'i', D_F16},    {"qs322bf16", 'i', D_BF16},
+};
+
+static bool dst_matches(DstKind k, const Type *e)
+{
+    if (!e) return true;
+    switch (k) {
+    case D_ANY: return true;
+    case D_F16: return is_float(e) && e->fk == FK_F16;
+    case D_BF16: return is_float(e) && e->fk == FK_BF16;
+    case D_F32: return is_float(e) && e->fk == FK_F32;
+    case D_HIF8: return is_float(e) && e->fk == FK_HIF8;
+    case D_FP8: return is_float(e) && (e->fk == FK_E4M3FN || e->fk == FK_E5M2);
+    case D_I8: return is_int(e) && e->bits == 8;
+    case D_I4: return is_int(e) && e->bits == 4;
+    case D_I16: return is_int(e) && e->bits == 16;
+    }
+    return true;
+}
+
+static bool is_param_ptr(const Type *t)
+{
+    return t && t->kind == TY_PTR && t->space == AS_FB && is_float(t->elem) &&
+           (t->elem->fk == FK_F16 || t->elem->fk == FK_BF16 || t->elem->fk == FK_F32);
+}
+
+static bool is_param_scalar(const Type *t)
+{
+    return is_float(t) && (t->fk == FK_F16 || t->fk == FK_BF16 || t->fk == FK_F32);
+}
+
+static void fam_fixpipe(VCtx *V, Op *op)
+{
+    char a[96];
+    Value *src = v_grp(V, op, "src", 0), *dst = v_grp(V, op, "dst", 0);
+    const Type *acc = src && ty_is_ptr(src->type) ? src->type->elem : NULL;
+    const Type *de = dst && ty_is_ptr(dst->type) ? dst->type->elem : NULL;
+    if (acc && !is_acc_elem(acc))
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "FIXPIPE reads f32 or 32-bit integer accumulators from L0C, not %s", tyn(acc, a));
+    int layouts = v_has(op, "nz2nd") + v_has(op, "nz2dn") + v_has(op, "nz2nz");
+    if (layouts > 1)
+        v_err(V, DIAG_V_CLAUSE, op->loc, "at most one of nz2nd, nz2dn(...) and nz2nz(...) may be given");
+    if (v_has(op, "sat") && v_has(op, "nosat"))
+        v_err(V, DIAG_V_CLAUSE, aloc(op, "nosat"), "'sat' and 'nosat' are mutually exclusive");
+    int64_t x;
+    if (v_has(op, "unit_flag") && v_has(op, "nz2dn") && v_const_int(v_grp(V, op, "dnss", 0), &x) && x != 1)
+        v_err(V, DIAG_V_CLAUSE, aloc(op, "unit_flag"), "unit_flag must be omitted when the nz2dn stride is not 1 "
+              "(it is %" PRId64 ")", x);
+    if (v_has(op, "atomic")) {
+        if (op->kind != OP_MTE_L0C_GM)
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "atomic"), "atomic(...) is only available on pto.mte_l0c_gm");
+        int at = op_token_id(op, "atype");
+        if (at < 0 || op_token_id(op, "aop") < 0)
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "atomic"), "atomic(...) needs both 'type = ...' and 'op = add|max|min'");
+        else if (de) {
+            int ok = at == T_ATYPE_F32 ? dst_matches(D_F32, de) : at == T_ATYPE_F16 ? dst_matches(D_F16, de)
+                   : at == T_ATYPE_BF16 ? dst_matches(D_BF16, de) : at == T_ATYPE_S32 ? is_int(de) && de->bits == 32
+                   : at == T_ATYPE_S16 ? is_int(de) && de->bits == 16 : is_int(de) && de->bits == 8;
+            if (!ok)
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "atype"), "atomic type %s does not match the destination elements %s",
+                      tok_spelling(at), tyn(de, a));
+        }
+        if (V->target == PTO_TARGET_CPU)
+            v_err(V, DIAG_V_TARGET_FORM, aloc(op, "atomic"), "atomic stores are not available on the cpu target profile");
+    }
+    if (v_has(op, "pre_quant")) {
+        int qm = op_token_id(op, "qmode");
+        Value *qp = v_grp(V, op, "qp", 0);
+        if (qm < 0) {
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_quant"), "pre_quant(...) needs 'mode = ...'");
+        } else {
+            const char *sp = tok_spelling(qm);
+            size_t n = strlen(sp);
+            int vec = n > 4 && strcmp(sp + n - 4, "_vec") == 0;
+            if (qp && vec && !is_param_ptr(qp->type))
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_quant"), "quant mode %s reads per-channel parameters: its payload "
+                      "must be a !pto.ptr<f16|bf16|f32, fb>, not %s", sp, tyn(qp->type, a));
+            if (qp && !vec && !is_param_scalar(qp->type))
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_quant"), "quant mode %s takes a scalar f16, bf16 or f32 payload, "
+                      "not %s", sp, tyn(qp->type, a));
+            for (unsigned i = 0; i < sizeof qmodes / sizeof qmodes[0]; i++) {
+                if (strncmp(sp, qmodes[i].prefix, strlen(qmodes[i].prefix)) != 0) continue;
+                if (acc && is_acc_elem(acc) && (qmodes[i].acc == 'f') != is_float(acc))
+                    v_err(V, DIAG_V_CLAUSE, aloc(op, "qmode"), "quant mode %s reads %s accumulators, but the L0C source "
+                          "holds %s", sp, qmodes[i].acc == 'f' ? "f32" : "32-bit integer", tyn(acc, a));
+                if (de && !dst_matches(qmodes[i].dst, de))
+                    v_err(V, DIAG_V_CLAUSE, aloc(op, "qmode"), "quant mode %s does not produce %s destination elements",
+                          sp, tyn(de, a));
+                break;
+            }
+        }
+    }
+    if (v_has(op, "pre_relu")) {
+        int rm = op_token_id(op, "rmode");
+        Value *rp = v_grp(V, op, "rp", 0);
+        if (rm < 0) v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "pre_relu(...) needs 'mode = ...'");
+        else if ((rm == T_RELU_NO_RELU || rm == T_RELU_NORMAL_RELU) && rp)
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "relu mode %s takes no payload", tok_spelling(rm));
+        else if (rm == T_RELU_SCALAR_RELU && !(rp && is_param_scalar(rp->type)))
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "scalar_relu needs a scalar f16, bf16 or f32 slope payload");
+        else if (rm == T_RELU_VECTOR_RELU && !(rp && is_param_ptr(rp->type)))
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "vector_relu needs a !pto.ptr<f16|bf16|f32, fb> slope payload");
+        if (v_grp(V, op, "clip", 0) && de && !(dst_matches(D_F16, de) || (is_int(de) && de->bits <= 16)))
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "clip applies to f16, ui8 and 4/8/16-bit integer destinations, "
+                  "not %s", tyn(de, a));
+    }
+    if (v_has(op, "nz2nz")) {
+        if (de && !dst_matches(D_F32, de))
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "nz2nz"), "nz2nz(...) needs an f32 destination, not %s", tyn(de, a));
+        if (v_has(op, "loop3"))
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "loop3"), "loop3(...) cannot be combined with nz2nz(...)");
+    }
+    if (op->kind == OP_MTE_L0C_UB) {
+        Value *sub = v_grp(V, op, "sub", 0);
+        int split = op_token_id(op, "split");
+        if (!!sub == (split >= 0))
+            v_err(V, DIAG_V_CLAUSE, aloc(op, "dst_mode"), "dst_mode(...) takes either a subblock id or split_m/split_n");
+        if (sub && v_const_int(sub, &x) && (x < 0 || x > 1))
+            v_err(V, DIAG_V_RANGE, aloc(op, "dst_mode"), "the subblock id of dst_mode(...) is 0 or 1, not %" PRId64, x);
+        if (split >= 0) {
+            if (split == T_SPLIT_M && v_const_int(v_grp(V, op, "m", 0), &x) && x % 2)
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "split"), "split_m needs an even m (it is %" PRId64 ")", x);
+            if (split == T_SPLIT_N && v_const_int(v_grp(V, op, "n", 0), &x) && x % 32)
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "split"), "split_n needs n to be a multiple of 32 (it is %" PRId64 ")", x);
+            if (v_has(op, "nz2dn") || v_has(op, "nz2nz") || v_has(op, "pre_quant") || v_has(op, "pre_relu"))
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "split"), "split modes work only with the normal or nz2nd layout and "
+                      "without pre_quant, pre_relu or clip");
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ sync */
+
+static void check_int_attr(VCtx *V, Op *op, const char *name, int64_t lo, int64_t hi, const char *what)
+{
+    const Attr *a = op_attr(op, name);
+    if (a && a->kind == AT_INT && (a->i < lo || a->i > hi))
+        v_err(V, DIAG_V_RANGE, a->loc.file ? a->loc : op->loc, "the %s of '%s' must be in [%" PRId64 ", %" PRId64 "], "
+              "not %" PRId64, what, v_opname(op), lo, hi, a->i);
+}
+
+static void check_const_operand(VCtx *V, Op *op, const char *grp, int64_t lo, int64_t hi, const char *what)
+{
+    int64_t x;
+    if (v_const_int(v_grp(V, op, grp, 0), &x) && (x < lo || x > hi))
+        v_err(V, DIAG_V_RANGE, op->loc, "the %s of '%s' must be in [%" PRId64 ", %" PRId64 "], not %" PRId64, what,
+              v_opname(op), lo, hi, x);
+}
+
+static void fam_sync(VCtx *V, Op *op)
+{
+    const int64_t ev = V->tp->events - 1;
+    switch (op->kind) {
+    case OP_SET_FLAG: case OP_WAIT_FLAG: {
+        int t = op_token_id(op, "evt");
+        if (t >= 0 && tok_ordinal(t) > ev)
+            v_err(V, DIAG_V_RANGE, aloc(op, "evt"), "event id %s is beyond the %d events of the %s profile",
+                  tok_spelling(t), V->tp->events, V->tp->name);
+        break;
+    }
+    case OP_SET_FLAG_DYN: case OP_WAIT_FLAG_DYN: check_const_operand(V, op, "evt", 0, ev, "event id"); break;
+    case OP_GET_BUF: case OP_RLS_BUF:
+        check_int_attr(V, op, "id", 0, 31, "buffer id");
+        check_int_attr(V, op, "mode", 0, 1, "mode");
+        break;
+    case OP_GET_BUF_DYN: case OP_RLS_BUF_DYN:
+        check_const_operand(V, op, "id", 0, 31, "buffer id");
+        check_int_attr(V, op, "mode", 0, 1, "mode");
+        break;
+    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK:
+        if (V->tp->sems && !(op_info[op->kind].flags & V->tp->op_mask))
+            check_int_attr(V, op, "id", 0, V->tp->sems - 1, "semaphore id");
+        break;
+    case OP_SYNC_SET: case OP_SYNC_WAIT: check_int_attr(V, op, "id", 0, 31, "semaphore id"); break;
+    case OP_SET_CROSS_CORE:
+        check_const_operand(V, op, "core", 0, 1, "core id");
+        check_const_operand(V, op, "evt", 0, 15, "semaphore id");
+        break;
+    case OP_WAIT_FLAG_DEV: check_const_operand(V, op, "evt", 0, 15, "semaphore id"); break;
+    default: break;
+    }
+}
+
+/* ------------------------------------------------------------------ predicates */
+
+static unsigned pred_suffix_gran(OpKind k)
+{
+    switch (k) {
+    case OP_PSET_B8: case OP_PGE_B8: case OP_PLT_B8: case OP_PLTM_B8: case OP_PINTLV_B8: case OP_PDINTLV_B8: return 1;
+    case OP_PSET_B16: case OP_PGE_B16: case OP_PLT_B16: case OP_PLTM_B16: case OP_PINTLV_B16: case OP_PDINTLV_B16: return 2;
+    case OP_PSET_B32: case OP_PGE_B32: case OP_PLT_B32: case OP_PLTM_B32: case OP_PINTLV_B32: case OP_PDINTLV_B32: return 4;
+    default: return 0;
+    }
+}
+
+/* All masks of the op at one granularity; `want` (bytes, 0 = any) fixes it. */
+static void mask_all_same(VCtx *V, Op *op, unsigned want)
+{
+    unsigned g = want;
+    const Value *first = NULL;
+    char a[96];
+    for (uint32_t i = 0; i < op->noperands + op->nresults; i++) {
+        const Value *v = i < op->noperands ? op->operands[i] : op->results[i - op->noperands];
+        if (!v || !ty_is_mask(v->type) || !v->type->gran) continue;
+        if (!g) { g = v->type->gran; first = v; continue; }
+        if (v->type->gran == g) continue;
+        if (want)
+            v_err(V, DIAG_V_MASK_GRAN, op->loc, "'%s' works on !pto.mask<b%u>, but %%%s is %s", v_opname(op), want * 8,
+                  v_valname(v), tyn(v->type, a));
+        else
+            v_err(V, DIAG_V_MASK_GRAN, op->loc, "'%s' needs all masks at one granularity: %%%s is %s but %%%s is "
+                  "!pto.mask<b%u>", v_opname(op), v_valname(v), tyn(v->type, a), v_valname(first), g * 8);
+        return;
+    }
+}
+
+static void fam_pred(VCtx *V, Op *op)
+{
+    char a[96], b[96];
+    unsigned sg = pred_suffix_gran(op->kind);
+    switch (op->kind) {
+    case OP_PSET_B8: case OP_PSET_B16: case OP_PSET_B32: case OP_PGE_B8: case OP_PGE_B16: case OP_PGE_B32: {
+        mask_all_same(V, op, sg);
+        int t = op_token_id(op, "pat");
+        unsigned lanes = 256 / sg;
+        const char *sp = t >= 0 ? tok_spelling(t) : NULL;
+        if (sp && strncmp(sp, "PAT_VL", 6) == 0) {
+            unsigned n = 0;
+            for (const char *c = sp + 6; *c >= '0' && *c <= '9'; c++) n = n * 10 + (unsigned)(*c - '0');
+            if (n > lanes)
+                v_err(V, DIAG_V_TOKEN, aloc(op, "pat"), "%s asks for %u active lanes but a b%u mask has only %u",
+                      sp, n, sg * 8, lanes);
+        }
+        break;
+    }
+    case OP_PLT_B8: case OP_PLT_B16: case OP_PLT_B32: case OP_PLTM_B8: case OP_PLTM_B16: case OP_PLTM_B32:
+    case OP_PINTLV_B8: case OP_PINTLV_B16: case OP_PINTLV_B32:
+    case OP_PDINTLV_B8: case OP_PDINTLV_B16: case OP_PDINTLV_B32:
+        mask_all_same(V, op, sg);
+        break;
+    case OP_PAND: case OP_POR: case OP_PXOR: case OP_PNOT: case OP_PSEL:
+        mask_all_same(V, op, 0);
+        break;
+    case OP_PSTS: case OP_PSTI: case OP_PST:
+        if (op_token_id(op, "dist") == T_PST_PK && V->target == PTO_TARGET_CPU)
+            v_err(V, DIAG_V_TARGET_FORM, aloc(op, "dist"), "the PK predicate-store distribution is not available on the "
+                  "cpu target profile; use \"NORM\"");
+        break;
+    case OP_PSTU: {
+        Value *m = v_grp(V, op, "m", 0), *p = v_grp(V, op, "p", 0);
+        if (m && p && ty_is_mask(m->type) && ty_is_ptr(p->type)) {
+            unsigned g = m->type->gran;
+            int ok = g ? g != 1 && is_uint(p->type->elem, g * 8)
+                       : is_uint(p->type->elem, 16) || is_uint(p->type->elem, 32);
+            if (!ok)
+                v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "pto.pstu pairs !pto.mask<b16> with !pto.ptr<ui16, ub> and "
+                      "!pto.mask<b32> with !pto.ptr<ui32, ub>; here %s is stored through %s", tyn(m->type, a),
+                      tyn(p->type, b));
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    /* immediate-offset forms: the offset is a constant within the profile's range (isa-notes §3.5) */
+    if (op->kind == OP_PLDI || op->kind == OP_PSTI) {
+        Value *off = v_grp(V, op, "off", 0);
+        int64_t x;
+        if (off && !v_const_int(off, &x))
+            v_err(V, DIAG_V_RANGE, op->loc, "'%s' takes an immediate offset: %%%s must be an arith.constant",
+                  v_opname(op), v_valname(off));
+        else if (off && (x < 0 || x > V->tp->pldi_max))
+            v_err(V, DIAG_V_RANGE, op->loc, "the immediate offset of '%s' must be in [0, %d] on the %s profile, not "
+                  "%" PRId64, v_opname(op), V->tp->pldi_max, V->tp->name, x);
+    }
+}
+
+/* ------------------------------------------------------------------ vector ops */
+
+typedef enum {
+    R_NONE,        /* no type relation */
+    R_SAME,        /* every vreg operand (except index vectors) and vreg result has one type */
+    R_SAME_OPS,    /* the vreg operands share one type; the result is a conversion */
+    R_RED,         /* vcadd: like R_SAME, or a widening 8->16 / 16->32 integer sum (isa-notes §3.2.7) */
+    R_CVT,         /* vcvt: legal (source, destination) pair and part token (§3.2.6, Q26) */
+    R_TRC,         /* vtrc: same float type, S rounding tokens (Q27) */
+    R_PACK,        /* vpack: integer narrowing to half width (Q34) */
+    R_UNPACK,      /* vsunpack/vzunpack: integer widening to double width */
+    R_EXPDIF,      /* vexpdif: f16|f32 inputs, f32 result, EVEN|ODD (Q32) */
+    R_IDX,         /* vselr/vperm: data and result alike, integer index vector of the data width (Q33) */
+} VecRel;
+
+typedef enum { S_NONE, S_ELEM, S_SHIFT } ScalarRel;
+
+typedef struct VecRule {
+    uint8_t rel;
+    uint8_t scalar;            /* rule for the scalar operand ("s" or "alpha") */
+    const char *mref;          /* vreg whose element width fixes the mask granularity; "b32" = fixed */
+} VecRule;
+
+#define SAME(m) {R_SAME, S_NONE, m}
+static const VecRule vec_rules[OP__COUNT] = {
+    [OP_VABS] = SAME("a"), [OP_VNEG] = SAME("a"), [OP_VEXP] = SAME("a"), [OP_VLN] = SAME("a"),
+    [OP_VSQRT] = SAME("a"), [OP_VRSQRT] = SAME("a"), [OP_VREC] = SAME("a"), [OP_VRELU] = SAME("a"),
+    [OP_VNOT] = SAME("a"), [OP_VBCNT] = SAME("a"), [OP_VCLS] = SAME("a"), [OP_VMOV] = SAME("a"),
+    [OP_VADD] = SAME("a"), [OP_VSUB] = SAME("a"), [OP_VMUL] = SAME("a"), [OP_VDIV] = SAME("a"),
+    [OP_VMAX] = SAME("a"), [OP_VMIN] = SAME("a"), [OP_VAND] = SAME("a"), [OP_VOR] = SAME("a"),
+    [OP_VXOR] = SAME("a"), [OP_VSHL] = SAME("a"), [OP_VSHR] = SAME("a"), [OP_VADDC] = SAME("a"),
+    [OP_VSUBC] = SAME("a"), [OP_VMADD] = SAME("a"),
+    [OP_VADDS] = {R_SAME, S_ELEM, "a"}, [OP_VSUBS] = {R_SAME, S_ELEM, "a"}, [OP_VMULS] = {R_SAME, S_ELEM, "a"},
+    [OP_VMAXS] = {R_SAME, S_ELEM, "a"}, [OP_VMINS] = {R_SAME, S_ELEM, "a"}, [OP_VANDS] = {R_SAME, S_ELEM, "a"},
+    [OP_VORS] = {R_SAME, S_ELEM, "a"}, [OP_VXORS] = {R_SAME, S_ELEM, "a"}, [OP_VLRELU] = {R_SAME, S_ELEM, "a"},
+    [OP_VSHLS] = {R_SAME, S_SHIFT, "a"}, [OP_VSHRS] = {R_SAME, S_SHIFT, "a"},
+    [OP_VADDCS] = SAME("a"), [OP_VSUBCS] = SAME("a"),
+    [OP_VCVT] = {R_CVT, S_NONE, "a"}, [OP_VTRC] = {R_TRC, S_NONE, "a"},
+    [OP_VCADD] = {R_RED, S_NONE, "a"}, [OP_VCMAX] = SAME("a"), [OP_VCMIN] = SAME("a"), [OP_VCGADD] = SAME("a"),
+    [OP_VCGMAX] = SAME("a"), [OP_VCGMIN] = SAME("a"), [OP_VCPADD] = SAME("a"), [OP_VCBMAX] = SAME("a"),
+    [OP_VCBMIN] = SAME("a"),
+    [OP_VCMP] = SAME("a"), [OP_VCMPS] = {R_SAME, S_ELEM, "a"}, [OP_VSEL] = SAME("a"),
+    [OP_VSELR] = {R_IDX, S_NONE, NULL}, [OP_VSELRV2] = SAME(NULL),
+    [OP_VINTLV] = SAME(NULL), [OP_VDINTLV] = SAME(NULL), [OP_VINTLVV2] = SAME(NULL), [OP_VDINTLVV2] = SAME(NULL),
+    [OP_VSLIDE] = SAME(NULL), [OP_VSHIFT] = SAME(NULL), [OP_VSQZ] = SAME("a"), [OP_VUSQZ] = SAME("a"),
+    [OP_VPERM] = {R_IDX, S_NONE, NULL}, [OP_VPACK] = {R_PACK, S_NONE, NULL},
+    [OP_VSUNPACK] = {R_UNPACK, S_NONE, NULL}, [OP_VZUNPACK] = {R_UNPACK, S_NONE, NULL},
+    [OP_VADDRELU] = SAME("a"), [OP_VSUBRELU] = SAME("a"), [OP_VADDRELUCONV] = {R_SAME_OPS, S_NONE, "a"},
+    [OP_VMULCONV] = {R_SAME_OPS, S_NONE, "a"}, [OP_VAXPY] = {R_SAME, S_ELEM, "a"},
+    [OP_VEXPDIF] = {R_EXPDIF, S_NONE, "a"}, [OP_VPRELU] = SAME("a"), [OP_VMULL] = SAME("a"), [OP_VMULA] = SAME("a"),
+    [OP_VMULSCVT] = {R_NONE, S_NONE, "a"},
+    [OP_VDUP] = {R_NONE, S_NONE, "r"},
+    [OP_VSTS] = {R_NONE, S_NONE, "v"}, [OP_VGATHER2] = {R_NONE, S_NONE, "v"}, [OP_VGATHER2_BC] = {R_NONE, S_NONE, "v"},
+    [OP_VGATHERB] = {R_NONE, S_NONE, "b32"}, [OP_VSCATTER] = {R_NONE, S_NONE, "v"},
+};
+#undef SAME
+
+static void rel_same(VCtx *V, Op *op, int results_too)
+{
+    const OpSig *sig = ctx_sig(V->ctx, op->kind);
+    int idx = sig_group(sig, "idx");
+    const Value *ref = NULL;
+    char a[96], b[96];
+    for (unsigned g = 0; g < sig->ngroups; g++) {
+        if ((int)g == idx) continue;
+        for (unsigned i = 0; i < op_group_len(op, g); i++) {
+            const Value *v = op_group_operand(op, g, i);
+            if (!v || !ty_is_vreg(v->type)) continue;
+            if (!ref) { ref = v; continue; }
+            if (v->type != ref->type) {
+                v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "'%s' needs its vector operands to share one type: %%%s is %s "
+                      "but %%%s is %s", v_opname(op), v_valname(ref), tyn(ref->type, a), v_valname(v), tyn(v->type, b));
+                return;
+            }
+        }
+    }
+    if (!results_too || !ref) return;
+    for (uint32_t i = 0; i < op->nresults; i++) {
+        const Value *r = op->results[i];
+        if (ty_is_vreg(r->type) && r->type != ref->type) {
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "'%s' produces the type of its operands (%s), but result %%%s is %s",
+                  v_opname(op), tyn(ref->type, a), v_valname(r), tyn(r->type, b));
+            return;
+        }
+    }
+}
+
+/* vcvt element key: "si16", "ui8", "f32", "e4m3", ... (signless integers count as signed, Q49). */
+static void cvt_key(const Type *e, char *buf, size_t n)
+{
+    if (!e) { snprintf(buf, n, "?"); return; }
+    if (e->kind == TY_INT) { snprintf(buf, n, "%s%u", e->sign == SIGN_U ? "ui" : "si", e->bits); return; }
+    static const char *const fk[] = {"f16", "bf16", "f32", "f64", "e4m3", "e5m2", "hif8", "f4e2m1", "f4e1m2", "e8m0"};
+    snprintf(buf, n, "%s", e->kind == TY_FLOAT && e->fk < sizeof fk / sizeof fk[0] ? fk[e->fk] : "?");
+}
+
+/* Legal vcvt pairs: the S §9 list, the per-op page additions and the pairs of resolutions §2.4 (Q26). */
+static const char *const cvt_pairs[] = {
+    "f32>si64", "f32>si32", "f32>si16", "f16>si32", "f16>si16", "f16>si8", "f16>ui8", "bf16>si32",
+    "f32>f16", "f32>bf16", "bf16>f16", "f16>f32", "bf16>f32",
+    "ui8>f16", "si8>f16", "si16>f16", "si16>f32", "si32>f32", "ui32>f32",
+    "ui8>ui16", "ui8>ui32", "si8>si16", "si8>si32", "ui16>ui32", "si16>ui32", "si16>si32", "si32>si64",
+    "ui16>ui8", "si16>ui8", "ui32>ui8", "ui32>ui16", "ui32>si16", "si32>ui8", "si32>ui16", "si32>si16",
+    "si64>f32", "e4m3>f32", "e5m2>f32", "hif8>f32", "f32>e4m3", "f32>e5m2", "f32>hif8",
+    "f4e1m2>bf16", "f4e2m1>bf16", "bf16>f4e1m2", "bf16>f4e2m1",
+};
+
+static int is_f4(const Type *e) { return is_float(e) && (e->fk == FK_F4E2M1X2 || e->fk == FK_F4E1M2X2); }
+
+static void rel_cvt(VCtx *V, Op *op)
+{
+    Value *a = v_grp(V, op, "a", 0);
+    if (!a || !op->nresults || !ty_is_vreg(a->type) || !ty_is_vreg(op->results[0]->type)) return;
+    const Type *s = a->type->elem, *d = op->results[0]->type->elem;
+    char ks[16], kd[16], pair[40], x[96], y[96];
+    cvt_key(s, ks, sizeof ks);
+    cvt_key(d, kd, sizeof kd);
+    snprintf(pair, sizeof pair, "%s>%s", ks, kd);
+    int legal = 0;
+    for (unsigned i = 0; i < sizeof cvt_pairs / sizeof cvt_pairs[0]; i++) legal |= strcmp(cvt_pairs[i], pair) == 0;
+    if (!legal) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vcvt has no conversion from %s to %s", tyn(s, x), tyn(d, y));
+        return;
+    }
+    int part = op_token_id(op, "part");
+    if (part < 0) return;
+    unsigned bs = ty_bits(s), bd = ty_bits(d), ratio = bs > bd ? bs / bd : bd / bs;
+    int pk = part == T_PART_P0 || part == T_PART_P1 || part == T_PART_P2 || part == T_PART_P3;
+    const char *want = is_f4(s) || is_f4(d) || ratio == 4 ? "P0..P3" : ratio == 2 ? "EVEN or ODD" : NULL;
+    if (!want)
+        v_err(V, DIAG_V_TOKEN, aloc(op, "part"), "a same-width conversion (%s to %s) takes no part", tyn(s, x), tyn(d, y));
+    else if (pk != (want[0] == 'P'))
+        v_err(V, DIAG_V_TOKEN, aloc(op, "part"), "part %s does not fit a %s to %s conversion; use %s", tok_spelling(part),
+              tyn(s, x), tyn(d, y), want);
+}
+
+static void rel_special(VCtx *V, Op *op, VecRel rel)
+{
+    char x[96], y[96];
+    Value *a = v_grp(V, op, "a", 0);
+    const Value *r = op->nresults ? op->results[0] : NULL;
+    if (!a || !r || !ty_is_vreg(a->type) || !ty_is_vreg(r->type)) return;
+    const Type *ae = a->type->elem, *re = r->type->elem;
+    switch (rel) {
+    case R_RED:
+        rel_same(V, op, 0);
+        if (r->type != a->type &&
+            !(is_int(ae) && is_int(re) && (ae->bits == 8 || ae->bits == 16) && re->bits == 2 * ae->bits &&
+              (ae->sign == SIGN_U) == (re->sign == SIGN_U)))
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vcadd returns the input type or, for 8/16-bit integers, the "
+                  "double-width integer of the same signedness; not %s from %s", tyn(r->type, x), tyn(a->type, y));
+        break;
+    case R_TRC:
+        rel_same(V, op, 1);
+        if (!is_float(ae)) v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vtrc rounds floating-point vectors, not %s", tyn(a->type, x));
+        if (op_token_id(op, "rnd") == T_RND_O)
+            v_err(V, DIAG_V_TOKEN, aloc(op, "rnd"), "pto.vtrc rounds with R, A, F, C or Z; O is not a vtrc mode");
+        break;
+    case R_PACK:
+        if (!(is_int(ae) && is_int(re) && (ae->bits == 16 || ae->bits == 32) && re->bits * 2 == ae->bits))
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vpack narrows 32-bit to 16-bit or 16-bit to 8-bit integers; "
+                  "not %s to %s", tyn(a->type, x), tyn(r->type, y));
+        break;
+    case R_UNPACK:
+        if (!(is_int(ae) && is_int(re) && re->bits == 2 * ae->bits))
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "'%s' widens integers to double width; not %s to %s", v_opname(op),
+                  tyn(a->type, x), tyn(r->type, y));
+        break;
+    case R_EXPDIF: {
+        rel_same(V, op, 0);
+        if (!(is_float(ae) && (ae->fk == FK_F16 || ae->fk == FK_F32)))
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vexpdif takes f16 or f32 vectors, not %s", tyn(a->type, x));
+        else if (!(is_float(re) && re->fk == FK_F32))
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vexpdif returns !pto.vreg<64xf32>, not %s", tyn(r->type, x));
+        int p = op_token_id(op, "part");
+        if (p >= 0 && p != T_PART_EVEN && p != T_PART_ODD)
+            v_err(V, DIAG_V_TOKEN, aloc(op, "part"), "pto.vexpdif takes EVEN or ODD, not %s", tok_spelling(p));
+        break;
+    }
+    case R_IDX: {
+        rel_same(V, op, 1);
+        Value *idx = v_grp(V, op, "idx", 0);
+        if (idx && ty_is_vreg(idx->type) && !(is_int(idx->type->elem) && idx->type->elem->bits == ty_bits(ae)))
+            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the index vector of '%s' must hold integers as wide as the data "
+                  "(%u bits), not %s", v_opname(op), ty_bits(ae), tyn(idx->type, x));
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static void scalar_rule(VCtx *V, Op *op, ScalarRel sr)
+{
+    Value *s = v_grp(V, op, "s", 0);
+    if (!s) s = v_grp(V, op, "alpha", 0);
+    Value *a = v_grp(V, op, "a", 0);
+    if (!s || !a || !ty_is_vreg(a->type) || !s->type) return;
+    const Type *e = a->type->elem, *t = s->type;
+    char x[96], y[96];
+    int ok;
+    if (sr == S_SHIFT) ok = is_int(t) && (t->bits == 16 || t->bits == ty_bits(e));
+    else if (is_float(e)) ok = is_float(t) && t->fk == e->fk;
+    else ok = is_int(t) && t->bits == ty_bits(e);
+    if (!ok)
+        v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the scalar %%%s of '%s' is %s; %s", v_valname(s), v_opname(op),
+              tyn(t, x), sr == S_SHIFT ? "shift counts are i16 or an integer of the element width"
+              : (snprintf(y, sizeof y, "it must match the element type %s", tyn(e, x)), y));
+}
+
+/* vlds/vsts/vldsx2/vstsx2 distributions that name an element width (resolutions Q24, Q25). */
+static int dist_bits(int tok)
+{
+    switch (tok) {
+    case T_VLD_BRC_B8: case T_VLD_US_B8: case T_VLD_DS_B8: return 8;
+    case T_VLD_BRC_B16: case T_VLD_US_B16: case T_VLD_DS_B16: case T_VLD_UNPK_B8: return 16;
+    case T_VLD_BRC_B32: case T_VLD_UNPK_B16: case T_VLD_DINTLV_B32: return 32;
+    case T_VLD_UNPK_B32: return 64;
+    case T_VST_NORM_B8: case T_VST_ONEPT_B8: case T_VST_MRG4CHN_B8: case T_VST_MRG2CHN_B8: return 8;
+    case T_VST_NORM_B16: case T_VST_PK_B16: case T_VST_ONEPT_B16: case T_VST_MRG2CHN_B16: return 16;
+    case T_VST_NORM_B32: case T_VST_PK_B32: case T_VST_PK4_B32: case T_VST_ONEPT_B32: return 32;
+    case T_VST_PK_B64: return -1;   /* 64-bit pairs of a 32- or 64-bit vector */
+    case T_VLDX2_DINTLV_B8: case T_VSTX2_INTLV_B8: return 8;
+    case T_VLDX2_DINTLV_B16: case T_VSTX2_INTLV_B16: return 16;
+    case T_VLDX2_DINTLV_B32: case T_VSTX2_INTLV_B32: return 32;
+    default: return 0;
+    }
+}
+
+static int is_full_width_dist(int tok)
+{
+    return tok < 0 || tok == T_VLD_NORM || tok == T_VST_NORM || tok == T_VST_NORM_B8 || tok == T_VST_NORM_B16 ||
+           tok == T_VST_NORM_B32;
+}
+
+static void vec_memory(VCtx *V, Op *op)
+{
+    int dist = op_token_id(op, "dist");
+    Value *base = NULL, *off = NULL;
+    int64_t bytes = 256;
+    int x2 = op->kind == OP_VLDSX2 || op->kind == OP_VSTSX2;
+    switch (op->kind) {
+    case OP_VLDS: case OP_VLDSX2: base = v_grp(V, op, "src", 0); off = v_grp(V, op, "off", 0); break;
+    case OP_VSTS: case OP_VSTSX2: base = v_grp(V, op, "dst", 0); off = v_grp(V, op, "off", 0); break;
+    case OP_VGATHERB: base = v_grp(V, op, "src", 0); break;
+    default: return;
+    }
+    if (x2) bytes = 512;
+    /* The distribution, not the vreg type, fixes the element width of the transfer (resolutions
+       Q24: BRC_B8/B16 on f32 vectors, UNPK_B16 on f16 vectors, PK_B32 on f16 vectors all occur in
+       validated kernels), so no element-width rule applies here. MRG* is reported unsupported on
+       current a5 hardware (isa-notes Q25). */
+    if ((dist == T_VST_MRG4CHN_B8 || dist == T_VST_MRG2CHN_B8 || dist == T_VST_MRG2CHN_B16) &&
+        V->target == PTO_TARGET_A5)
+        v_warn(V, DIAG_V_UNCONFIRMED, aloc(op, "dist"), "%s is reported unsupported on current a5 hardware",
+               tok_spelling(dist));
+    /* Alignment and capacity of a constant full-width access. vgatherb bases need 32 bytes (isa-notes
+       §3.2.1); vlds/vsts/x2 accesses need element alignment only: validated kernels load and store f32
+       vectors at element offsets 129, 195 and 801 (docs/semantics.md, vector memory). */
+    int64_t addr, o = 0;
+    if (!base || !ty_is_ptr(base->type) || !v_const_addr(base, &addr)) return;
+    if (off && !v_const_int(off, &o)) return;
+    int64_t esz = (int64_t)ty_bytes(base->type->elem);
+    addr = v_sat_add(addr, v_sat_mul(o, esz));
+    int full = x2 || (op->kind != OP_VGATHERB && is_full_width_dist(dist));
+    int64_t need = op->kind == OP_VGATHERB ? 32 : esz;
+    if ((full || op->kind == OP_VGATHERB) && need > 1 && addr % need != 0) {
+        long d = v_err(V, DIAG_V_ALIGN, op->loc, "'%s' needs a %" PRId64 "-byte aligned UB address, but it accesses byte %" PRId64,
+                       v_opname(op), need, addr);
+        v_note(V, d, v_value_loc(base), "base address computed here");
+    }
+    if (full) check_capacity(V, op, base, addr, bytes, "the access");
+}
+
+/* Masks of vector ops govern lanes of one vreg: the granularity must be its element width. */
+static void vec_masks(VCtx *V, Op *op, const char *mref)
+{
+    unsigned want;
+    const char *refname = NULL;
+    if (!mref) return;
+    if (strcmp(mref, "b32") == 0) {
+        want = 4;
+    } else {
+        Value *ref = named(V, op, mref);
+        if (!ref || !ty_is_vreg(ref->type)) return;
+        want = ebytes(ref->type);
+        refname = v_valname(ref);
+        if (want != 1 && want != 2 && want != 4) return;   /* no b64 masks */
+    }
+    if (op->kind == OP_VSTS) {
+        /* a store distribution that names a width governs the predicate at that width (PK_B32 on
+           an f16 vector takes a b32 mask; PK_B64 a b32 mask) */
+        int dist = op_token_id(op, "dist"), w = dist >= 0 ? dist_bits(dist) : 0;
+        if (dist == T_VST_MRG4CHN_B8 || dist == T_VST_MRG2CHN_B8 || dist == T_VST_MRG2CHN_B16) return;
+        if (w) { want = w < 0 || w > 32 ? 4 : (unsigned)w / 8; refname = NULL; }
+    }
+    if (op->kind == OP_VSCATTER && want == 1) return;
+    char x[96];
+    for (uint32_t i = 0; i < op->noperands + op->nresults; i++) {
+        const Value *m = i < op->noperands ? op->operands[i] : op->results[i - op->noperands];
+        if (!m || !ty_is_mask(m->type) || !m->type->gran || m->type->gran == want) continue;
+        if (refname)
+            v_err(V, DIAG_V_MASK_GRAN, op->loc, "mask %%%s of '%s' is %s, but %%%s has %u-bit elements: use "
+                  "!pto.mask<b%u>", v_valname(m), v_opname(op), tyn(m->type, x), refname, want * 8, want * 8);
+        else
+            v_err(V, DIAG_V_MASK_GRAN, op->loc, "mask %%%s of '%s' is %s; it must be !pto.mask<b%u>%s", v_valname(m),
+                  v_opname(op), tyn(m->type, x), want * 8, op->kind == OP_VSTS ? " for this distribution" : "");
+        return;
+    }
+}
+
+static void fam_vec(VCtx *V, Op *op)
+{
+    const VecRule *r = &vec_rules[op->kind];
+    switch ((VecRel)r->rel) {
+    case R_SAME: rel_same(V, op, 1); break;
+    case R_SAME_OPS: rel_same(V, op, 0); break;
+    case R_CVT: rel_cvt(V, op); break;
+    case R_NONE: break;
+    default: rel_special(V, op, (VecRel)r->rel); break;
+    }
+    if (r->scalar != S_NONE) scalar_rule(V, op, (ScalarRel)r->scalar);
+    vec_masks(V, op, r->mref);
+    vec_memory(V, op);
+    char x[96], y[96];
+    if (op->kind == OP_VCI) {
+        Value *b = v_grp(V, op, "base", 0);
+        const Value *res = op->nresults ? op->results[0] : NULL;
+        if (b && res && ty_is_vreg(res->type) && b->type &&
+            !(ty_bits(b->type) == ty_bits(res->type->elem) && is_float(b->type) == is_float(res->type->elem)))
+            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the base of pto.vci is %s; it must be a scalar of the element type "
+                  "of %s", tyn(b->type, x), tyn(res->type, y));
+    }
+    if (op->kind == OP_VBR && op->nresults && ty_is_vreg(op->results[0]->type) && ebytes(op->results[0]->type) == 8)
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vbr broadcasts 8-, 16- or 32-bit elements, not %s",
+              tyn(op->results[0]->type, x));
+}
+
+/* ------------------------------------------------------------------ dispatch */
+
+void verify_family(VCtx *V, Op *op)
+{
+    if (!op->segs) return;
+    check_post_update(V, op);
+    switch (op_info[op->kind].fam) {
+    case FAM_PTR: fam_ptr(V, op); break;
+    case FAM_DMA: case FAM_DMA_CFG: fam_dma(V, op); break;
+    case FAM_CUBE_DMA:
+        fam_dma(V, op);
+        if (op->kind == OP_MTE_L0C_L1 || op->kind == OP_MTE_L0C_GM || op->kind == OP_MTE_L0C_UB) fam_fixpipe(V, op);
+        break;
+    case FAM_MAD: fam_mad(V, op); break;
+    case FAM_SYNC: fam_sync(V, op); break;
+    case FAM_PRED_LS: case FAM_PRED_GEN: fam_pred(V, op); break;
+    case FAM_VLS: case FAM_VMAT: case FAM_VUN: case FAM_VBIN: case FAM_VSCAL: case FAM_VCVT: case FAM_VRED:
+    case FAM_VCMP: case FAM_VREARR: case FAM_VSFU:
+        fam_vec(V, op);
+        break;
+    default: break;
+    }
+}

@@ -1,0 +1,65 @@
+/* verify_int.h — what the verifier's files share: the pass context, the diagnostic helpers and
+ * the small queries over the IR (constants, constant addresses, enclosing regions) that the
+ * structural pass (verify_sig.c), the family rules (verify_fam.c) and the alignment-carrier
+ * analysis (verify_align.c) all need. Not part of the library interface. */
+#ifndef PTOSIM_VERIFY_INT_H
+#define PTOSIM_VERIFY_INT_H
+#include "ctx.h"
+#include "ir.h"
+#include "target.h"
+#include "verify.h"
+
+typedef struct VCtx {
+    Module *m;
+    PtoCtx *ctx;
+    DiagList *d;
+    const TargetProfile *tp;
+    PtoTarget target;
+} VCtx;
+
+/* Diagnostics: errors and warnings return the index for diag_note (-1 when capped). */
+long v_err(VCtx *V, DiagId id, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+long v_warn(VCtx *V, DiagId id, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void v_note(VCtx *V, long idx, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* "!pto.ptr<f32, ub>" into a caller buffer (returns buf). */
+const char *v_tyname(const Type *t, char *buf, unsigned n);
+static inline const char *v_opname(const Op *op) { return op_info[op->kind].name; }
+/* Where a value was defined: its name token (results, block arguments). */
+SrcLoc v_value_loc(const Value *v);
+/* "%name" or "operand" for messages. */
+const char *v_valname(const Value *v);
+
+/* A value is a constant only when arith.constant defines it (nothing else is followed). */
+bool v_const_int(const Value *v, int64_t *out);
+/* Constant byte address of a pointer: castptr of a constant, optionally through addptr of
+   constants (offsets count elements of the pointer's element type). */
+bool v_const_addr(const Value *v, int64_t *out);
+/* Saturating arithmetic for extent computations. */
+int64_t v_sat_add(int64_t a, int64_t b);
+int64_t v_sat_mul(int64_t a, int64_t b);
+
+/* Operand of a named signature group (NULL when the op has no such group or operand). */
+Value *v_grp(const VCtx *V, const Op *op, const char *group, unsigned i);
+unsigned v_grp_len(const VCtx *V, const Op *op, const char *group);
+/* The attribute of a clause/flag, or NULL. */
+static inline bool v_has(const Op *op, const char *name) { return op_attr(op, name) != NULL; }
+/* Location of a named attribute, else the op's. */
+SrcLoc v_attr_loc(const Op *op, const char *name);
+
+/* Enclosing structure. */
+Op *v_parent_op_of_block(const Block *b);
+const Block *v_value_block(const Value *v);            /* block holding the definition */
+bool v_block_within(const Block *b, const Op *ancestor); /* b is inside one of ancestor's regions */
+bool v_is_vec_interval(const Op *op);
+
+/* Element helpers. */
+static inline const Type *v_elem(const Type *t) { return t && (t->kind == TY_PTR || t->kind == TY_VREG) ? t->elem : NULL; }
+unsigned v_elem_bits(const Type *t);                   /* element bits of ptr/vreg, 0 if none */
+bool v_is_fp8ish(const Type *t);                       /* fp8 / hif8 / f4 / e8m0 (a5 only) */
+
+/* The passes. */
+void verify_structural(VCtx *V, Op *op);               /* signature-driven, one generic loop */
+void verify_family(VCtx *V, Op *op);                   /* relational rules per op family */
+void verify_align_carriers(VCtx *V, Op *root);         /* !pto.align chain rules */
+#endif

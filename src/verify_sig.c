@@ -1,0 +1,237 @@
+/* verify_sig.c — the structural pass: one generic loop over an op's compiled signature (op.h).
+ *
+ * For every positional and clause slot it checks the operand's type class and, for pointers, the
+ * address space; for every result slot the result's type class. Then two small tables finish the
+ * job: documented field widths of constant operands (E-FIELD-WIDTH) and 32-byte alignment of
+ * constant local-buffer addresses handed to DMA and cube ops (E-ALIGN). No per-op code lives
+ * here; relational rules (types that must agree, clause combinations) are in verify_fam.c. */
+#include "verify_int.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static bool tc_match(TypeClass tc, const Type *t)
+{
+    if (!t) return true;
+    switch (tc) {
+    case TC_ANY: return true;
+    case TC_I1: return t->kind == TY_INT && t->bits == 1;
+    case TC_I8: return t->kind == TY_INT && t->bits == 8;
+    case TC_I16: return t->kind == TY_INT && t->bits == 16;
+    case TC_I32: return t->kind == TY_INT && t->bits == 32;
+    case TC_I64: return t->kind == TY_INT && t->bits == 64;
+    case TC_INDEX: return t->kind == TY_INDEX;
+    case TC_INT: return ty_is_intlike(t);
+    case TC_FLOAT: return t->kind == TY_FLOAT;
+    case TC_SCALAR: return ty_is_intlike(t) || t->kind == TY_FLOAT;
+    case TC_PTR: return t->kind == TY_PTR;
+    case TC_VREG: return t->kind == TY_VREG;
+    case TC_MASK: return t->kind == TY_MASK;
+    case TC_ALIGN: return t->kind == TY_ALIGN;
+    }
+    return true;
+}
+
+static const char *tc_desc(TypeClass tc)
+{
+    static const char *const d[] = {"a value", "i1", "i8", "i16", "i32", "i64", "index", "an integer or index",
+                                    "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align"};
+    return (unsigned)tc < sizeof d / sizeof d[0] ? d[tc] : "?";
+}
+
+static void spaces_desc(uint16_t spaces, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int as = 0; as < AS__COUNT && k + 8 < n; as++)
+        if (spaces & (1u << as)) k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " or " : "", as_name((AddrSpace)as));
+}
+
+static void check_value_slot(VCtx *V, Op *op, const SigSlot *s, const char *clause)
+{
+    char a[96], sp[64], where[80];
+    if (clause) snprintf(where, sizeof where, " in clause '%s'", clause);
+    else where[0] = 0;
+    unsigned n = op_group_len(op, (unsigned)s->group);
+    for (unsigned i = 0; i < n; i++) {
+        Value *v = op_group_operand(op, (unsigned)s->group, i);
+        if (!v || !v->type) continue;
+        if (!tc_match(s->tc, v->type)) {
+            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "'%s' expects %s for '%s'%s, but %%%s has type %s", v_opname(op),
+                  tc_desc(s->tc), s->name, where, v_valname(v), v_tyname(v->type, a, sizeof a));
+            continue;
+        }
+        if (s->tc == TC_PTR && s->spaces && !(s->spaces & (1u << v->type->space))) {
+            spaces_desc(s->spaces, sp, sizeof sp);
+            v_err(V, DIAG_V_ADDR_SPACE, op->loc, "'%s' needs '%s'%s in %s, but %%%s points into %s", v_opname(op), s->name,
+                  where, sp, v_valname(v), as_name((AddrSpace)v->type->space));
+        }
+    }
+    if (s->kind == SL_MEM) {
+        unsigned no = op_group_len(op, (unsigned)s->group + 1);
+        for (unsigned i = 0; i < no; i++) {
+            Value *v = op_group_operand(op, (unsigned)s->group + 1, i);
+            if (v && v->type && !ty_is_intlike(v->type))
+                v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the offset in '%%%s[%%%s]' of '%s' must be an index or integer, "
+                      "not %s", s->name, v_valname(v), v_opname(op), v_tyname(v->type, a, sizeof a));
+        }
+    }
+}
+
+static void check_results(VCtx *V, Op *op, const OpSig *sig)
+{
+    char a[96];
+    if (!sig->nres) return;
+    for (uint32_t i = 0; i < op->nresults; i++) {
+        const SigSlot *s = &sig->res[i < sig->nres ? i : (uint32_t)sig->nres - 1u];
+        const Type *t = op->results[i]->type;
+        if (!tc_match(s->tc, t)) {
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "result '%s' (%%%s) of '%s' must be %s, not %s", s->name,
+                  v_valname(op->results[i]), v_opname(op), tc_desc(s->tc), v_tyname(t, a, sizeof a));
+        } else if (s->tc == TC_PTR && s->spaces && t && !(s->spaces & (1u << t->space))) {
+            char sp[64];
+            spaces_desc(s->spaces, sp, sizeof sp);
+            v_err(V, DIAG_V_ADDR_SPACE, op->loc, "result '%s' of '%s' must point into %s", s->name, v_opname(op), sp);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ field widths */
+
+/* Documented widths of constant operands, by signature group. `bits` is the contract the verifier
+   enforces (the manual's parameter tables and the seeds; resolutions Q12); `hw` is the hardware
+   field of the reference compiler's encoding (isa-notes §4.4), quoted in the message when it
+   differs. Legacy copies have no documented widths: their rows use the hardware encoding. */
+typedef struct Width {
+    OpKind op;
+    const char *grp;
+    uint8_t bits, hw;
+    const char *what;
+} Width;
+
+static const Width widths[] = {
+    /* isa-notes §4.1 (mte_gm_ub column) */
+    {OP_MTE_GM_UB, "l2", 2, 4, "l2_cache_ctl"},
+    {OP_MTE_GM_UB, "len", 16, 21, "burst length"},
+    {OP_MTE_GM_UB, "n", 16, 21, "nburst count"},
+    {OP_MTE_GM_UB, "ss", 40, 40, "nburst GM source stride"},
+    {OP_MTE_GM_UB, "ds", 21, 24, "nburst UB destination stride"},
+    {OP_MTE_GM_UB, "lc", 21, 21, "loop count"},
+    {OP_MTE_GM_UB, "ls", 40, 40, "loop GM source stride"},
+    {OP_MTE_GM_UB, "ld", 21, 24, "loop UB destination stride"},
+    {OP_MTE_GM_UB, "pl", 8, 6, "left pad count"},
+    {OP_MTE_GM_UB, "pr", 8, 6, "right pad count"},
+    /* isa-notes §4.1 (mte_ub_gm column) */
+    {OP_MTE_UB_GM, "len", 16, 21, "burst length"},
+    {OP_MTE_UB_GM, "n", 16, 21, "nburst count"},
+    {OP_MTE_UB_GM, "ss", 21, 24, "nburst UB source stride"},
+    {OP_MTE_UB_GM, "ds", 40, 40, "nburst GM destination stride"},
+    {OP_MTE_UB_GM, "l2", 4, 4, "l2_cache_ctl"},
+    {OP_MTE_UB_GM, "lc", 21, 21, "loop count"},
+    {OP_MTE_UB_GM, "ls", 21, 24, "loop UB source stride"},
+    {OP_MTE_UB_GM, "ld", 40, 40, "loop GM destination stride"},
+    /* isa-notes §4.2, seed 000 */
+    {OP_MTE_UB_UB, "len", 16, 16, "burst length (32-byte units)"},
+    {OP_MTE_UB_UB, "n", 16, 16, "nburst count"},
+    {OP_MTE_UB_UB, "sg", 16, 16, "source gap"},
+    {OP_MTE_UB_UB, "dg", 16, 16, "destination gap"},
+    {OP_MTE_UB_L1, "len", 16, 16, "burst length (32-byte units)"},
+    {OP_MTE_UB_L1, "n", 16, 16, "nburst count"},
+    {OP_MTE_UB_L1, "sg", 16, 16, "source gap"},
+    {OP_MTE_UB_L1, "dg", 16, 16, "destination gap"},
+    /* legacy copies: isa-notes §4.3/§4.4 (hardware encoding) */
+    {OP_COPY_GM_TO_UBUF, "sid", 4, 4, "stream id"},
+    {OP_COPY_GM_TO_UBUF, "n", 21, 21, "burst count"},
+    {OP_COPY_GM_TO_UBUF, "len", 21, 21, "burst length"},
+    {OP_COPY_GM_TO_UBUF, "lpad", 6, 6, "left padding"},
+    {OP_COPY_GM_TO_UBUF, "rpad", 6, 6, "right padding"},
+    {OP_COPY_GM_TO_UBUF, "l2", 4, 4, "l2_cache_ctl"},
+    {OP_COPY_GM_TO_UBUF, "ss", 40, 40, "GM source stride"},
+    {OP_COPY_GM_TO_UBUF, "ds", 24, 24, "UB destination stride"},
+    {OP_COPY_UBUF_TO_GM, "sid", 4, 4, "stream id"},
+    {OP_COPY_UBUF_TO_GM, "n", 21, 21, "burst count"},
+    {OP_COPY_UBUF_TO_GM, "len", 21, 21, "burst length"},
+    {OP_COPY_UBUF_TO_GM, "rsv", 0, 0, "reserved field"},
+    {OP_COPY_UBUF_TO_GM, "ds", 40, 40, "GM destination stride"},
+    {OP_COPY_UBUF_TO_GM, "ss", 24, 24, "UB source stride"},
+    {OP_COPY_UBUF_TO_UBUF, "sid", 4, 4, "stream id"},
+    {OP_COPY_GM_TO_CBUF, "sid", 4, 4, "stream id"},
+    /* seed 004 (vector DMA-copy page) */
+    {OP_SET_LOOP_SIZE_OUTTOUB, "c1", 21, 21, "loop1 count"},
+    {OP_SET_LOOP_SIZE_OUTTOUB, "c2", 21, 21, "loop2 count"},
+    {OP_SET_LOOP1_STRIDE_OUTTOUB, "ss", 40, 40, "GM source stride"},
+    {OP_SET_LOOP1_STRIDE_OUTTOUB, "ds", 21, 24, "UB destination stride"},
+    {OP_SET_LOOP2_STRIDE_OUTTOUB, "ss", 40, 40, "GM source stride"},
+    {OP_SET_LOOP2_STRIDE_OUTTOUB, "ds", 21, 24, "UB destination stride"},
+    {OP_SET_LOOP_SIZE_UBTOOUT, "c1", 21, 21, "loop1 count"},
+    {OP_SET_LOOP_SIZE_UBTOOUT, "c2", 21, 21, "loop2 count"},
+    {OP_SET_LOOP1_STRIDE_UBTOOUT, "ss", 21, 24, "UB source stride"},
+    {OP_SET_LOOP1_STRIDE_UBTOOUT, "ds", 40, 40, "GM destination stride"},
+    {OP_SET_LOOP2_STRIDE_UBTOOUT, "ss", 21, 24, "UB source stride"},
+    {OP_SET_LOOP2_STRIDE_UBTOOUT, "ds", 40, 40, "GM destination stride"},
+    /* isa-notes §4.10: sid in [0,3], l2 in [0,15] */
+    {OP_MTE_L0C_GM, "sid", 2, 2, "stream id"},
+    {OP_MTE_L0C_GM, "l2c", 4, 4, "l2_cache_ctrl"},
+};
+
+static void check_widths(VCtx *V, Op *op)
+{
+    for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        const Width *W = &widths[w];
+        if (W->op != op->kind) continue;
+        unsigned n = v_grp_len(V, op, W->grp);
+        for (unsigned i = 0; i < n; i++) {
+            int64_t c;
+            Value *v = v_grp(V, op, W->grp, i);
+            if (!v_const_int(v, &c)) continue;
+            if (W->bits == 0) {
+                if (c != 0) v_err(V, DIAG_V_FIELD_WIDTH, op->loc, "the %s of '%s' must be 0 (it is %" PRId64 ")", W->what,
+                                  v_opname(op), c);
+                continue;
+            }
+            uint64_t max = W->bits >= 64 ? UINT64_MAX : (((uint64_t)1 << W->bits) - 1);
+            if (c < 0 || (uint64_t)c > max) {
+                char hw[64] = "";
+                if (W->hw != W->bits) snprintf(hw, sizeof hw, " (the hardware field is %u bits)", W->hw);
+                v_err(V, DIAG_V_FIELD_WIDTH, op->loc, "the %s of '%s' is %" PRId64 ", which does not fit its %u-bit "
+                      "unsigned field (0..%" PRIu64 ")%s", W->what, v_opname(op), c, W->bits, max, hw);
+            }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ alignment */
+
+/* DMA and cube ops address local buffers in 32-byte units (isa-notes §1.2 "Alignment rules",
+   §4.1 item 5, §4.2, §4.5, §4.7; seed 000). */
+static void check_dma_alignment(VCtx *V, Op *op, const OpSig *sig)
+{
+    OpFamily f = op_info[op->kind].fam;
+    if (f != FAM_DMA && f != FAM_CUBE_DMA && f != FAM_MAD) return;
+    for (unsigned j = 0; j < sig->npos; j++) {
+        const SigSlot *s = &sig->pos[j];
+        if (s->kind != SL_VALUE || s->tc != TC_PTR) continue;
+        Value *v = op_group_operand(op, (unsigned)s->group, 0);
+        int64_t addr;
+        if (!v || !ty_is_ptr(v->type) || v->type->space == AS_GM || !v_const_addr(v, &addr)) continue;
+        if (addr % 32 != 0) {
+            long d = v_err(V, DIAG_V_ALIGN, op->loc, "'%s' needs a 32-byte aligned %s address for '%s', but %%%s is at "
+                           "byte %" PRId64, v_opname(op), as_name((AddrSpace)v->type->space), s->name, v_valname(v), addr);
+            v_note(V, d, v_value_loc(v), "address computed here");
+        }
+    }
+}
+
+void verify_structural(VCtx *V, Op *op)
+{
+    const OpSig *sig = ctx_sig(V->ctx, op->kind);
+    if (!sig || !op->segs) return;
+    for (unsigned j = 0; j < sig->npos; j++)
+        if (sig->pos[j].kind == SL_VALUE || sig->pos[j].kind == SL_MEM) check_value_slot(V, op, &sig->pos[j], NULL);
+    for (unsigned c = 0; c < sig->ncl; c++)
+        for (unsigned j = 0; j < sig->cl[c].nslots; j++)
+            if (sig->cl[c].slots[j].kind == SL_VALUE) check_value_slot(V, op, &sig->cl[c].slots[j], sig->cl[c].kw);
+    check_results(V, op, sig);
+    check_widths(V, op);
+    check_dma_alignment(V, op, sig);
+}
