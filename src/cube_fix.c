@@ -262,7 +262,7 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
     FixRun fr;
     memset(&fr, 0, sizeof fr);
     fr.fe = fe;
-    int bit48 = (int)((c->ctrl >> 48) & 1);
+    int bit48 = (int)(((uint64_t)x->aux >> 48) & 1);   /* the control register as it was at issue */
     /* sat: saturate; nosat: IEEE (Q37); no clause: the control register's mode, bit 48 = 1 IEEE (§2.7),
        0 saturating (the reset state) */
     fr.ieee = fe->sat == S_NOSAT ? 1 : fe->sat == S_DEFAULT ? bit48 : 0;
@@ -319,6 +319,15 @@ static int scalar_fmt(const Op *op, int i)
     return e.fmt;
 }
 
+/* FIXPIPE reads the control register (bit 48, resolutions §2.7) as the scalar unit had programmed it when
+   the writeback was issued: kernels restore the register right after issuing. */
+static int64_t fix_capture_ctrl(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)in;
+    (void)args;
+    return (int64_t)x->core->ctrl;
+}
+
 int cube_lower_fix(LowerCtx *L, const Op *op, Instr *in)
 {
     FixExt *fe = ARENA_NEW(lw_arena(L), FixExt);
@@ -342,6 +351,7 @@ int cube_lower_fix(LowerCtx *L, const Op *op, Instr *in)
     fe->space = op->kind == OP_MTE_L0C_GM ? AS_GM : op->kind == OP_MTE_L0C_L1 ? AS_L1 : AS_UB;
     in->ext = fe;
     in->pfn = p_fix;
+    in->ifn = fix_capture_ctrl;
     in->cost = 30;
     CElem ea = cube_ptr_elem(op, fe->src);
     fe->ed = cube_ptr_elem(op, fe->dst);

@@ -332,6 +332,10 @@ static const Instr *x_query(Exec *x, const Instr *in)
     case OP_GET_VMS4_SR:
         for (int i = 0; i < 4 && i < in->nres; i++) fr_set_u64(x, in->res[i], c->vms4_sr[i]);
         NEXT;
+    case OP_GET_CTRL: v = c->ctrl; break;
+    case OP_SET_CTRL: c->ctrl = A0; NEXT;
+    case OP_SBITSET0: v = A0 & ~(1ull << (A1 & 63)); break;
+    case OP_SBITSET1: v = A0 | (1ull << (A1 & 63)); break;
     }
     fr_set_u64(x, in->res[0], v);
     NEXT;
