@@ -95,31 +95,13 @@ static const char *amsg(LowerCtx *L, const char *a, const char *b, const char *c
     return s;
 }
 
-/* MX scale state. Core has no field for it yet (requested in the issue-6 report: Core.mx_scale); until
-   then it lives in the otherwise unused GM slot of the core's local-buffer table, which pto_launch_free
-   releases with the other buffers. Layout: 8-byte tag (block index + 1; a new block starts zeroed, like
-   every on-chip buffer, resolutions §2.1), then the L0A-side and the L0B-side state, each 1/32 of its
-   L0 buffer. */
+/* MX scale state (Core.mx_scale, zeroed for every block like the on-chip buffers, resolutions §2.1): the
+   L0A-side then the L0B-side state, each 1/32 of its L0 buffer. */
 uint8_t *cube_mx_state(Exec *x, const Instr *in, int side, uint64_t l0addr, uint64_t len)
 {
     Core *c = x->core;
     uint64_t cap0 = c->memsz[AS_L0A] / 32, cap1 = c->memsz[AS_L0B] / 32;
-    enum { HDR = 16 };
-    if (!c->mem[AS_GM]) {
-        c->mem[AS_GM] = calloc(1, HDR + cap0 + cap1);
-        if (!c->mem[AS_GM]) {
-            sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory for the MX scale state");
-            return NULL;
-        }
-    }
-    uint8_t *st = c->mem[AS_GM];
-    uint64_t tag;
-    memcpy(&tag, st, 8);
-    if (tag != c->block_idx + 1) {
-        memset(st, 0, HDR + cap0 + cap1);
-        tag = c->block_idx + 1;
-        memcpy(st, &tag, 8);
-    }
+    uint8_t *st = c->mx_scale;
     uint64_t cap = side ? cap1 : cap0, off = l0addr / 32;
     if (off > cap || len > cap - off) {
         sim_trap(x, in, DIAG_T_OOB, "MX scales for the %s tile at 0x%" PRIx64 " need state bytes [%" PRIu64 ", %" PRIu64
@@ -127,7 +109,7 @@ uint8_t *cube_mx_state(Exec *x, const Instr *in, int side, uint64_t l0addr, uint
                  side ? "L0B" : "L0A", l0addr, off, off + len, cap);
         return NULL;
     }
-    return st + HDR + (side ? cap0 : 0) + off;
+    return st + (side ? cap0 : 0) + off;
 }
 
 /* ------------------------------------------------------------------ burst copies (L1->UB, L1->FB) */

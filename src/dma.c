@@ -156,10 +156,8 @@ static int p_grouped(Exec *x, const Instr *in, const uint64_t *a)
     case OP_MTE_GM_UB: p.sas = AS_GM; p.das = AS_UB; break;
     case OP_MTE_UB_GM: p.sas = AS_UB; p.das = AS_GM; p.atomic = x->core->atomic_mode; break;
     case OP_MTE_GM_L1: p.sas = AS_GM; p.das = AS_L1; break;
-    case OP_MTE_L1_UB: p.sas = AS_L1; p.das = AS_UB; break;
     default: break;
     }
-    if (in->kind == OP_MTE_L1_UB && x->core->cl->ncores == 3) p.dcore = &x->core->cl->cores[1];   /* AIV0 (Q15) */
     int gm_src = p.sas == AS_GM;
     if (field(x, in, "len_burst", p.len, 21) || field(x, in, "n_burst", p.n, 21) ||
         field(x, in, "source stride", p.ss, gm_src ? 40 : 24) || field(x, in, "destination stride", p.ds, gm_src ? 24 : 40))

@@ -128,6 +128,7 @@ void pto_launch_free(PtoLaunch *l)
         for (int i = 0; i < 3; i++) {
             Core *c = &l->sim.cl->cores[i];
             for (int a = 0; a < AS__COUNT; a++) free(c->mem[a]);
+            free(c->mx_scale);
             free(c->su.frame_base);
             free(c->v.frame_base);
             free(c->su.calls);
@@ -234,6 +235,10 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
         }
         c->memsz[a] = tp->cap[a];
     }
+    size_t mxs = (size_t)(tp->cap[AS_L0A] / 32 + tp->cap[AS_L0B] / 32);
+    if (!c->mx_scale && !(c->mx_scale = malloc(mxs))) return -1;
+    memset(c->mx_scale, 0, mxs);
+    c->spr_sqzn = 0;
     uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
     if (setup_exec(&c->su, c, frame, PQ_S) || setup_exec(&c->v, c, frame, PQ_V)) return -1;
     c->px.core = c;

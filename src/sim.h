@@ -148,7 +148,9 @@ struct Core {
     int atomic_mode;           /* set_atomic_* state for MTE3 stores */
     uint64_t ctrl;             /* control register (get_ctrl/set_ctrl) */
     uint16_t vms4_sr[4];
-    uint64_t spr_ar;
+    uint64_t spr_ar;           /* SPR AR (vstur base offset) */
+    uint32_t spr_sqzn;         /* SPR SQZN (byte count set by vsqz/vusqz, used by vstur) */
+    uint8_t *mx_scale;         /* MX scale state: one byte per 32 bytes of L0A, then of L0B */
     uint64_t block_idx;
 };
 

@@ -11,9 +11,8 @@
  * form (the extra pointer result) accesses p itself and returns p + off * unit. Every access checks its
  * whole footprint (bounds, alignment) before the first byte moves, so a trap leaves UB untouched.
  *
- * SPR state: the simulator core has one SPR field, Core.spr_ar. AR (a byte offset, 32 bits) lives in its
- * low 32 bits; SQZN (the byte count set by vsqz/vusqz and consumed by vstur) in its high 32 bits. Both
- * are 0 at launch (launch.c clears spr_ar); sprsti/sprsts store the low 32 bits only. */
+ * SPR state: Core.spr_ar holds AR (a 32-bit byte offset) and Core.spr_sqzn the byte count set by
+ * vsqz/vusqz and consumed by vstur; both are 0 at launch; sprsti/sprsts store AR's 32 bits. */
 #include "sim.h"
 #include <inttypes.h>
 #include <string.h>
@@ -111,9 +110,9 @@ static inline void count(Exec *x, uint64_t bytes)
 
 /* SPR AR / SQZN (see the file comment). */
 static inline uint32_t spr_ar(const Core *c) { return (uint32_t)c->spr_ar; }
-static inline uint32_t spr_sqzn(const Core *c) { return (uint32_t)(c->spr_ar >> 32); }
-static inline void set_ar(Core *c, uint32_t v) { c->spr_ar = (c->spr_ar & ~0xffffffffull) | v; }
-static inline void set_sqzn(Core *c, uint32_t v) { c->spr_ar = (c->spr_ar & 0xffffffffull) | ((uint64_t)v << 32); }
+static inline uint32_t spr_sqzn(const Core *c) { return c->spr_sqzn; }
+static inline void set_ar(Core *c, uint32_t v) { c->spr_ar = v; }
+static inline void set_sqzn(Core *c, uint32_t v) { c->spr_sqzn = v; }
 
 /* ------------------------------------------------------------------ width-generic lane access */
 
