@@ -1,12 +1,18 @@
 #!/bin/sh
-# examples/run.sh BUILD_DIR — the main job behind `make run`: generate inputs, run a bundled kernel
-# through `ptosim run`, and print a readable result.
+# examples/run.sh BUILD_DIR — the main job behind `make run`: generate inputs, run the bundled kernels
+# through `ptosim run`, and print readable results.
 set -e
 B=${1:-build}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-"$B/example_data" gen-f16 "$T/in.bin" 64 100
-echo "\$ ptosim run examples/pad_load_64x100.pto in.bin fill:16384:255:out.bin"
-"$B/ptosim" run examples/pad_load_64x100.pto "$T/in.bin" "fill:16384:255:$T/out.bin" 2>&1
+"$B/example_data" gen-f32 "$T/in.bin" 32 32
+echo "\$ ptosim run examples/abs_kernel_2d.pto in.bin zeros:4096:out.bin"
+"$B/ptosim" run examples/abs_kernel_2d.pto "$T/in.bin" "zeros:4096:$T/out.bin" 2>&1
 echo
-"$B/example_data" show-pad "$T/in.bin" "$T/out.bin" 64 100 128
+"$B/example_data" show-abs "$T/in.bin" "$T/out.bin" 32 32
+echo
+"$B/example_data" gen-f16 "$T/in16.bin" 64 100
+echo "\$ ptosim run examples/pad_load_64x100.pto in16.bin fill:16384:255:out16.bin"
+"$B/ptosim" run examples/pad_load_64x100.pto "$T/in16.bin" "fill:16384:255:$T/out16.bin" 2>&1
+echo
+"$B/example_data" show-pad "$T/in16.bin" "$T/out16.bin" 64 100 128
