@@ -224,17 +224,19 @@ static int p_vecscope(Exec *x, const Instr *in, const uint64_t *args)
         src += (se->caps->c[i].size + 7) & ~7u;
     }
     const Instr *pc = se->body;
-    uint64_t limit = x->core->sim->step_limit;
+    uint64_t limit = x->core->sim->step_limit, steps = x->steps;
+    /* the hot loop: handlers return NULL at the end of the body or after raising a trap */
     while (pc) {
-        if (++x->steps > limit) {
+        if (__builtin_expect(++steps > limit, 0)) {
+            x->steps = steps;
             sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope",
                      (unsigned long long)limit);
             return -1;
         }
         pc = pc->fn(x, pc);
-        if (x->core->sim->trapped) return -1;
     }
-    return 0;
+    x->steps = steps;
+    return x->core->sim->trapped ? -1 : 0;
 }
 
 const CaptureList *sim_scope_captures(const Instr *in)

@@ -182,7 +182,7 @@ static int run_pipe(Core *c, int pq, uint64_t now)
     x->extra_cost = 0;
     uint64_t steps0 = x->steps;
     x->pipe = (PipeQ)pq;
-    int r = e->in->pfn(x, e->in, p->caps + e->cap);
+    int r = e->in->pfn(x, e->in, p->caps ? p->caps + e->cap : NULL);
     if (r > 0) {
         p->waiting = 1;
         return 0;

@@ -238,7 +238,7 @@ const Instr *valu_x_ew(Exec *x, const Instr *in)
         lane_set(out, e, i, r);
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* ------------------------------------------------------------------ materialization */
@@ -251,7 +251,7 @@ static const Instr *x_vbr(Exec *x, const Instr *in)
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) lane_set(out, e, i, s);
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* vdup: imm0 = element bytes, imm1 = mask operand (-1), imm2 = source lane for a vreg operand (-1 =
@@ -264,7 +264,7 @@ static const Instr *x_vdup(Exec *x, const Instr *in)
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) lane_set(out, e, i, mask_on(m, e, i) ? s : 0);
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* ------------------------------------------------------------------ carry chains (Q29) */
@@ -307,7 +307,7 @@ static const Instr *x_carry(Exec *x, const Instr *in)
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
     memcpy(FR(x, in->res[1]), cy, MASK_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* ------------------------------------------------------------------ compare and select */
@@ -356,7 +356,7 @@ static const Instr *x_cmp(Exec *x, const Instr *in)
     for (unsigned i = 0; i < n; i++)
         if (mask_on(seed, e, i) && cmp_lane(tok, k, lane_get(a, e, i), b ? lane_get(b, e, i) : s)) mask_set(out, e, i);
     memcpy(FR(x, in->res[0]), out, MASK_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* vsel: imm0 = element bytes. r = m ? a : b */
@@ -367,7 +367,7 @@ static const Instr *x_vsel(Exec *x, const Instr *in)
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) memcpy(out + i * e, (mask_on(m, e, i) ? a : b) + i * e, e);
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* vselr: imm0 = element bytes. r[i] = a[idx[i] mod N] (Q33), the index read as unsigned. */
@@ -378,7 +378,7 @@ static const Instr *x_vselr(Exec *x, const Instr *in)
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) memcpy(out + i * e, a + (lane_get(idx, e, i) % n) * e, e);
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* ------------------------------------------------------------------ vmull (Q31) */
@@ -402,7 +402,7 @@ static const Instr *x_vmull(Exec *x, const Instr *in)
     }
     memcpy(FR(x, in->res[0]), lo, VREG_BYTES);
     memcpy(FR(x, in->res[1]), hi, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* ------------------------------------------------------------------ lowering */

@@ -125,7 +125,7 @@ static const Instr *x_vcvt(Exec *x, const Instr *in)
         break;
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 static int part_index(int tok)
@@ -187,7 +187,7 @@ static const Instr *x_vtrc(Exec *x, const Instr *in)
     for (unsigned i = 0; i < n; i++)
         lane_set(out, e, i, mask_on(m, e, i) ? num_round_integral(ek_fmt(k), lane_get(a, e, i), (NumRound)in->imm[2]) : 0);
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* imm: 0 kind, 1 descending. Lane i = base + i (base - i): integers wrap, floats are the exact value
@@ -207,13 +207,13 @@ static const Instr *x_vci(Exec *x, const Instr *in)
         lane_set(out, e, i, v);
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 static const Instr *x_vbitcast(Exec *x, const Instr *in)
 {
     memmove(FR(x, in->res[0]), FR(x, in->arg[0]), VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* ------------------------------------------------------------------ converting SFU ops */
@@ -236,7 +236,7 @@ static const Instr *x_opconv(Exec *x, const Instr *in)
         lane_set(out, ed, i, cvt_one(s, d, t, NUM_RND_R, !ek_float(d)));
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* vexpdif: imm 0 src kind (f16|f32), 1 mask operand (-1), 2 part (0 EVEN, 1 ODD). f32 lane j =
@@ -256,7 +256,7 @@ static const Instr *x_vexpdif(Exec *x, const Instr *in)
         lane_set(out, 4, j, r);
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 /* ------------------------------------------------------------------ lowering */

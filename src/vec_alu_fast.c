@@ -40,9 +40,12 @@ static const uint64_t tab8[256] = {R256(T8)};
 
 static inline int all_on(const uint8_t *img, uint64_t pat)
 {
-    uint64_t w[4];
-    memcpy(w, img, 32);
-    return ((w[0] & w[1] & w[2] & w[3]) & pat) == pat;
+    uint64_t w0, w1, w2, w3;
+    memcpy(&w0, img, 8);
+    memcpy(&w1, img + 8, 8);
+    memcpy(&w2, img + 16, 8);
+    memcpy(&w3, img + 24, 8);
+    return ((w0 & w1 & w2 & w3) & pat) == pat;
 }
 
 #define P32 0x1111111111111111ull
@@ -158,7 +161,7 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
             vr = FN(va, vb);                                                                                  \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return in + 1;                                                                                        \
+        return valu_done(x, in);                                                                                        \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -173,7 +176,7 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
             vr = FN(va, vb) & vm;                                                                             \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return in + 1;                                                                                        \
+        return valu_done(x, in);                                                                                        \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
@@ -189,7 +192,7 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
             vr = FN(va, vs);                                                                                  \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return in + 1;                                                                                        \
+        return valu_done(x, in);                                                                                        \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -207,7 +210,7 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
             vr = FN(va, vs) & vm;                                                                             \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return in + 1;                                                                                        \
+        return valu_done(x, in);                                                                                        \
     }
 
 typedef struct FastSet { ExecFn vv, vvm, vs, vsm; } FastSet;

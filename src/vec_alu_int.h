@@ -95,6 +95,13 @@ static inline void mask_set(uint8_t *img, unsigned g, unsigned i)
     img[k >> 3] = (uint8_t)(img[k >> 3] | (1u << (k & 7)));
 }
 
+/* Every compute instruction counts as one vector-pipe op (PtoStats.vector_ops); returns the next one. */
+static inline const Instr *valu_done(Exec *x, const Instr *in)
+{
+    x->core->pipes[PQ_V].ops++;
+    return in + 1;
+}
+
 /* ---- exact float decode/encode for element-wise arithmetic ----
  * Every f16/bf16/f32 value is exact in a double. Results computed in double from exact operands and
  * rounded once to the element format equal the correctly rounded results for + - * / sqrt, because
@@ -116,6 +123,30 @@ static inline double fdec(ElemKind k, uint64_t b)
     default: return num_bits_to_f64(num_convert(ek_fmt(k), b, NUM_F64, NUM_RND_R, false));
     }
 }
+/* d rounded once to nearest-even in a binary format with fb fraction bits, minimum normal exponent emin
+   and all-ones exponent field = inf/NaN (f16: 10, -14; bf16: 7, -126). Overflow gives inf, NaN the
+   canonical NaN `cnan`, and subnormal results are kept. Exact integer work on the double's bits. */
+static inline uint64_t f64_round_to(double d, unsigned fb, int emin, uint64_t cnan, unsigned width)
+{
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    const uint64_t sign = (b >> 63) << (width - 1), mag = b & 0x7FFFFFFFFFFFFFFFull;
+    const uint64_t inf = ((1ull << (width - 1)) - 1) & ~((1ull << fb) - 1);
+    if (mag > 0x7FF0000000000000ull) return cnan;
+    if (mag >= 0x7FF0000000000000ull) return sign | inf;
+    const int e = (int)(mag >> 52) - 1023;
+    if (e > -emin + 1) return sign | inf;                /* >= 2^(emax+1) */
+    const int eq = e > emin ? e : emin;                  /* binade of the result's quantum */
+    const int sh = eq - (int)fb - (e - 52);              /* significand bits below the quantum */
+    if (sh >= 54 || mag < (1ull << 52)) return sign;     /* below half the smallest subnormal (or a double subnormal) */
+    const uint64_t sig = (mag & ((1ull << 52) - 1)) | (1ull << 52);
+    uint64_t m = sig >> sh;
+    const uint64_t rem = sig & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+    if (rem > half || (rem == half && (m & 1))) m++;
+    const uint64_t code = ((uint64_t)(eq - emin) << fb) + m;   /* a carry moves into the exponent field */
+    return sign | (code >= inf ? inf : code);
+}
+
 /* Rounds d once to the element format, nearest-even, canonical NaN. */
 static inline uint64_t fenc(ElemKind k, double d)
 {
@@ -126,6 +157,8 @@ static inline uint64_t fenc(ElemKind k, double d)
         memcpy(&u, &f, 4);
         return u;
     }
+    if (k == EK_F16) return f64_round_to(d, 10, -14, 0x7E00, 16);
+    if (k == EK_BF16) return f64_round_to(d, 7, -126, 0x7FC0, 16);
     return num_convert(NUM_F64, num_f64_to_bits(d), ek_fmt(k), NUM_RND_R, false);
 }
 static inline int fisnan(ElemKind k, uint64_t b) { return num_is_nan(ek_fmt(k), b); }

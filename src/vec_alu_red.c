@@ -124,7 +124,7 @@ static const Instr *x_red(Exec *x, const Instr *in)
     }
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
-    return in + 1;
+    return valu_done(x, in);
 }
 
 int lower_valu_red(LowerCtx *L, const Op *op, Instr *in)

@@ -152,8 +152,9 @@ int lower_valu_sort(LowerCtx *L, const Op *op, Instr *in)
     const Value *sv = op->operands[op->kind == OP_VBITSORT ? 1 : 0];
     const Type *e = sv->type->kind == TY_PTR ? sv->type->elem : NULL;
     int f16 = e && e->kind == TY_FLOAT && e->fk == FK_F16;
-    int ok = f16 || !e || ty_bits(e) == 32 || op->kind == OP_VMRGSORT4;
-    if (!ok) return valu_bad_type(L, op, "f32 or f16 scores", sv->type);
+    /* vbitsort: f32 or f16 scores (S); vmrgsort4 reads f16 records for f16 pointers, else f32 scores */
+    if (op->kind == OP_VBITSORT && !(e && e->kind == TY_FLOAT && (e->fk == FK_F16 || e->fk == FK_F32)))
+        return valu_bad_type(L, op, "f32 or f16 scores", sv->type);
     in->imm[0] = f16;
     in->pipe = PQ_V;
     in->cost = 8;
