@@ -128,9 +128,14 @@ static CopyList *copylist(LowerCtx *L, uint32_t n)
 }
 
 /* Parallel copy: sources are read before any destination is written (yield %b, %a swaps). */
-static void do_copies(Exec *x, const CopyList *cl)
+static void do_copies_n(Exec *x, const CopyList *cl);
+static inline void do_copies(Exec *x, const CopyList *cl)
 {
-    if (!cl || !cl->n) return;
+    if (cl && cl->n) do_copies_n(x, cl);
+}
+
+static void do_copies_n(Exec *x, const CopyList *cl)
+{
     uint8_t tmp[4096];
     uint32_t off = 0;
     int fits = 1;
@@ -179,6 +184,14 @@ static const Instr *x_for_next(Exec *x, const Instr *in)
     if (iv_val(iv, in->imm[0]) < iv_val(ARG(x, in, 1), in->imm[0])) return in->jump;
     do_copies(x, in->ext2);
     return in + 1;
+}
+
+/* FOR_NEXT for the common loop: 64-bit induction variable (index/i64), no iter_args. */
+static const Instr *x_for_next64(Exec *x, const Instr *in)
+{
+    uint64_t iv = fr_u64(x, in->arg[3]) + ARG(x, in, 2);
+    fr_set_u64(x, in->arg[3], iv);
+    return (int64_t)iv < (int64_t)ARG(x, in, 1) ? in->jump : in + 1;
 }
 
 static const Instr *x_if(Exec *x, const Instr *in) { return (ARG(x, in, 0) & 1) ? in + 1 : in->jump; }
@@ -390,6 +403,7 @@ static void emit_yield(LowerCtx *L, const Op *parent, const Op *y)
         in->imm[0] = ty_bits(b->args[0]->type);
         in->ext = copies_from(L, b->args + 1, vals, n);
         in->ext2 = copies_from(L, parent->results, b->args + 1, parent->nresults);
+        if (!n && !parent->nresults && in->imm[0] == 64) in->fn = x_for_next64;
     } else if (parent && parent->kind == OP_SCF_IF) {
         in->fn = x_copy_jump;
         in->ext = copies_from(L, parent->results, vals, n);
