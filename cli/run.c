@@ -251,7 +251,7 @@ int cli_run(int argc, char **argv)
     PtoTarget target = PTO_TARGET_DEFAULT;
     const char *file = NULL, *entry = NULL;
     unsigned blocks = 1;
-    int quiet = 0;
+    int quiet = 0, race = 1;
     uint64_t steps = 0;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     int nargs = 0;
@@ -273,6 +273,10 @@ int cli_run(int argc, char **argv)
             }
         } else if (!strcmp(a, "-q")) {
             quiet = 1;
+        } else if (!strcmp(a, "--no-race")) {
+            race = 0;
+        } else if (!strcmp(a, "--race")) {
+            race = 1;
         } else if (!strcmp(a, "--")) {
             for (i++; i < argc; i++) args[nargs++] = argv[i];
         } else if (a[0] == '-' && a[1] && !isdigit((unsigned char)a[1]) && a[1] != '.') {
@@ -337,6 +341,7 @@ int cli_run(int argc, char **argv)
     }
     if (!rc) {
         if (steps) pto_launch_set_step_limit(l, steps);
+        pto_launch_set_race_check(l, race);
         size_t dr = pto_diag_count(ctx);
         int r = pto_launch_run(l, blocks);
         cli_print_diags(ctx, dr);

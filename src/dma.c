@@ -4,6 +4,7 @@
  * of `len` bytes, start-to-start strides, optional row padding (Q11). The whole footprint of both sides
  * is bounds- and alignment-checked before any byte moves, so a trap leaves memory untouched. */
 #include "sim.h"
+#include "race.h"
 #include "num.h"
 #include <inttypes.h>
 #include <string.h>
@@ -86,10 +87,13 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
     }
     Core *dc = p->dcore ? p->dcore : x->core;
     unsigned salign = p->sas == AS_GM ? 1 : 32, dalign = p->das == AS_GM ? 1 : 32;
+    /* the footprint check covers the gaps between rows; the race detector gets the exact rows below */
+    x->race_quiet = 1;
     uint8_t *sb = p->len ? sim_mem(x, in, p->sas, p->src, shi, salign, "source") : NULL;
-    if (p->len && !sb) return -1;
-    uint8_t *db = sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, "destination");
+    uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, "destination");
+    x->race_quiet = 0;
     if (!db) return -1;
+    int race = x->core->cl->race != NULL;
     uint64_t idx[4] = {0, 0, 0, 0};
     uint64_t soff = 0, doff = 0, bytes = 0;
     int contiguous = !p->pad && !p->atomic && p->ss == p->len && p->ds == p->len;
@@ -98,6 +102,10 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
         if (contiguous) {
             memmove(d, s, p->n * p->len);
             bytes += p->n * p->len;
+            if (race) {
+                race_access(x, in, x->core, p->sas, p->src + soff, p->n * p->len, 0);
+                race_access(x, in, dc, p->das, p->dst + doff, p->n * p->len, 1);
+            }
         } else {
             for (uint64_t r = 0; r < p->n; r++) {
                 uint8_t *dr = d + r * p->ds;
@@ -113,6 +121,11 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
                 if (p->pad == 2) fill_pattern(dr + p->len, p->rpad, p);
                 if (p->pad == 1 && p->ds > p->len) fill_pattern(dr + p->len, p->ds - p->len, p);
                 bytes += p->len;
+                if (race) {
+                    if (p->len) race_access(x, in, x->core, p->sas, p->src + soff + r * p->ss, p->len, 0);
+                    race_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, 1);
+                    if (p->atomic) race_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, 0);
+                }
             }
         }
         /* advance the loop nest, innermost first */

@@ -2,6 +2,7 @@
  * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
  * run the blocks one after another on the scheduler. */
 #include "sim.h"
+#include "race.h"
 #include "num.h"
 #include <fenv.h>
 #include <stdio.h>
@@ -135,6 +136,7 @@ void pto_launch_free(PtoLaunch *l)
             free(c->v.calls);
             for (int p = 0; p < PQ__COUNT; p++) { free(c->pipes[p].q); free(c->pipes[p].caps); }
         }
+        race_free(l->sim.cl->race);
         free(l->sim.cl);
     }
     if (l->typenames)
@@ -307,6 +309,10 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
         Cluster *cl = s->cl;
         cl->sim = s;
         memset(cl->sems, 0, sizeof cl->sems);
+        memset(cl->cross_c2v, 0, sizeof cl->cross_c2v);
+        memset(cl->cross_v2c, 0, sizeof cl->cross_v2c);
+        if (s->race_check && !cl->race) cl->race = race_new();
+        if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
         int ok = 0;
         if (kind == 2) {
             cl->ncores = 3;
@@ -317,6 +323,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             ok = setup_core(l, &cl->cores[0], cl, kind == 1 ? CORE_AIC : CORE_AIV, 0, 0, b);
         }
         if (ok) { rc = 2; break; }
+        if (cl->race) race_reset(cl->race, cl);
         rc = sim_run_cluster(cl);
         for (int i = 0; i < cl->ncores; i++) {
             Core *c = &cl->cores[i];

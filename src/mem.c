@@ -1,8 +1,10 @@
 /* mem.c — checked memory access for every address space, and run-time traps. */
 #include "sim.h"
+#include "race.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 /* GM buffers live 1 TiB apart in one 64-bit address space so pointer arithmetic stays plain. */
 uint64_t sim_gm_base(unsigned index) { return (uint64_t)(index + 1) << 40; }
@@ -34,8 +36,23 @@ static const char *const space_long[AS__COUNT] = {
     "GM", "UB (unified buffer)", "L1", "L0A", "L0B", "L0C", "BT (bias table)", "FB (fixpipe buffer)",
 };
 
+/* Accesses whose description names a destination are writes; the rest (sources, parameters, priming
+   blocks) are reads. */
+static int is_write(const char *what) { return strstr(what, "destination") != NULL; }
+
+static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
+                        const char *what);
+
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                       const char *what)
+{
+    uint8_t *p = checked(x, c, in, as, addr, len, align, what);
+    if (p && c->cl->race) race_access(x, in, c, as, addr, len, is_write(what));
+    return p;
+}
+
+static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
+                        const char *what)
 {
     Sim *s = c->sim;
     if (align > 1 && (addr % align) != 0) {

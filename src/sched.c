@@ -9,6 +9,7 @@
  * op is reported with its location. Times come from the ops' cost fields (illustrative, not
  * cycle-accurate). */
 #include "sim.h"
+#include "race.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,8 +94,9 @@ const Instr *sim_issue(Exec *x, const Instr *in)
         ncap = in->nargs;
         for (uint32_t i = 0; i < in->nargs; i++) buf[i] = in->arg[i] >= 0 ? fr_u64(x, in->arg[i]) : 0;
     }
-    QEntry e = {.in = in, .t_issue = c->su_t, .seq = c->issue_seq++};
+    QEntry e = {.in = in, .t_issue = c->su_t, .seq = c->issue_seq++, .race_snap = UINT32_MAX};
     if (in->ifn) e.aux = in->ifn(x, in, caps);
+    race_issue(c, &e);
     int r = q_push(p, &e, caps, ncap);
     free(heap);
     if (r) {
@@ -182,7 +184,9 @@ static int run_pipe(Core *c, int pq, uint64_t now)
     x->extra_cost = 0;
     uint64_t steps0 = x->steps;
     x->pipe = (PipeQ)pq;
+    race_job_begin(c, pq, e);
     int r = e->in->pfn(x, e->in, p->caps ? p->caps + e->cap : NULL);
+    race_job_end(c, pq);
     if (r > 0) {
         p->waiting = 1;
         return 0;
@@ -265,7 +269,10 @@ int sim_run_cluster(Cluster *cl)
                 if (c->su_state != 2) busy = 1;
                 for (int p = 1; p < PQ__COUNT; p++) busy |= q_head(&c->pipes[p]) != NULL;
             }
-            if (!busy) return 0;
+            if (!busy) {
+                race_finish(cl->race, cl);
+                return 0;
+            }
             report_deadlock(cl);
             return 3;
         }

@@ -92,6 +92,7 @@ typedef struct QEntry {
     uint64_t t_issue;
     uint32_t cap, ncap;        /* captured values in the pipe's capture FIFO */
     uint32_t seq;              /* program-order number (for get_buf) */
+    uint32_t race_snap;        /* the issuing SU's clock snapshot (race detection), or UINT32_MAX */
     int64_t aux;
 } QEntry;
 
@@ -113,6 +114,7 @@ struct Exec {
     Core *core;
     int64_t aux;               /* the issue hook's value for the entry being executed */
     uint64_t extra_cost;       /* cycles a handler adds to its op's base cost */
+    int race_quiet;            /* accesses are being recorded precisely by the caller */
     uint8_t *frame;            /* current frame */
     uint8_t *frame_base;       /* frame stack storage */
     uint32_t frame_top, frame_cap;
@@ -160,6 +162,7 @@ struct Cluster {
     int ncores;
     uint32_t sems[32];         /* intra-block semaphores */
     uint32_t cross_c2v[2][16], cross_v2c[16];   /* a2a3 set_cross_core / wait_flag_dev */
+    struct Race *race;         /* race detection state, NULL when off */
 };
 
 struct Sim {

@@ -3,6 +3,7 @@
  * semaphores with the subblock id mapping of Q19, the a2a3 cross-core pair, and the no-op fences
  * (mem_bar orders nothing the simulator reorders; dsb/dcci have no cache to maintain). */
 #include "sim.h"
+#include "race.h"
 
 /* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL) -> queue */
 static const uint8_t pipe_of_tok[8] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL};
@@ -28,6 +29,11 @@ static int event_of(Exec *x, const Instr *in, const uint64_t *args)
     return (int)e;
 }
 
+static unsigned flag_key(const Core *c, const Instr *in, int e)
+{
+    return (unsigned)(((c->index * PQ__COUNT + in->imm[0]) * PQ__COUNT + in->imm[1]) * 16 + e);
+}
+
 static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
 {
     int e = event_of(x, in, args);
@@ -35,6 +41,7 @@ static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
     Core *c = x->core;
     c->flags[in->imm[0]][in->imm[1]][e]++;
     c->flag_set_at[in->imm[0]][in->imm[1]][e] = in;
+    race_release(x, RC_FLAG, flag_key(c, in, e));
     if (x->pipe == PQ_S) sim_signal(c, c->su_t);
     return 0;
 }
@@ -46,6 +53,7 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
     uint32_t *cnt = &x->core->flags[in->imm[0]][in->imm[1]][e];
     if (!*cnt) return 1;
     (*cnt)--;
+    race_acquire(x, RC_FLAG, flag_key(x->core, in, e));
     return 0;
 }
 
@@ -64,6 +72,7 @@ static const Instr *x_barrier_all(Exec *x, const Instr *in)
     for (int p = 1; p < PQ__COUNT; p++)
         if (c->pipes[p].t > t) t = c->pipes[p].t;
     c->su_t = t;
+    race_join_all(x);
     return in + 1;
 }
 
@@ -97,7 +106,9 @@ static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
     int id = buf_id(x, in, args);
     if (id < 0) return -1;
     if (in->imm[3] == 1) return 0;   /* mode 1: acquisition does not block */
-    return x->core->buf_retired_rls[id] >= (uint64_t)x->aux ? 0 : 1;
+    if (x->core->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
+    race_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+    return 0;
 }
 
 static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
@@ -105,6 +116,7 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
     int id = buf_id(x, in, args);
     if (id < 0) return -1;
     x->core->buf_retired_rls[id]++;
+    race_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
     return 0;
 }
@@ -134,6 +146,7 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     (*s)++;
+    race_release(x, RC_SEM, (unsigned)k);
     if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
     return 0;
 }
@@ -146,6 +159,7 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
     uint32_t *s = &x->core->cl->sems[k];
     if (!*s) return 1;
     (*s)--;
+    race_acquire(x, RC_SEM, (unsigned)k);
     return 0;
 }
 
@@ -157,9 +171,13 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
     if (e >= 16) { sim_trap(x, in, DIAG_T_FIELD, "event id %llu is outside 0..15", (unsigned long long)e); return -1; }
     Cluster *cl = x->core->cl;
     if (x->core->type == CORE_AIC) {
-        for (int s = 0; s < 2; s++) cl->cross_c2v[s][e]++;   /* broadcast to both AIVs */
+        for (int s = 0; s < 2; s++) {
+            cl->cross_c2v[s][e]++;   /* broadcast to both AIVs */
+            race_release(x, RC_CROSS, (unsigned)(s * 16 + e));
+        }
     } else {
         cl->cross_v2c[e]++;
+        race_release(x, RC_CROSS, (unsigned)(32 + e));
     }
     sim_signal(x->core, now_of(x));
     return 0;
@@ -174,10 +192,12 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
         uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
         if (cl->cross_v2c[e] < need) return 1;
         cl->cross_v2c[e] -= need;
+        for (uint32_t i = 0; i < need; i++) race_acquire(x, RC_CROSS, (unsigned)(32 + e));
     } else {
         uint32_t *c = &cl->cross_c2v[x->core->subblock & 1][e];
         if (!*c) return 1;
         (*c)--;
+        race_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
     }
     return 0;
 }

@@ -14,6 +14,7 @@
  * SPR state: Core.spr_ar holds AR (a 32-bit byte offset) and Core.spr_sqzn the byte count set by
  * vsqz/vusqz and consumed by vstur; both are 0 at launch; sprsti/sprsts store AR's 32 bits. */
 #include "sim.h"
+#include "race.h"
 #include <inttypes.h>
 #include <string.h>
 
@@ -64,7 +65,10 @@ static inline uint8_t *ubp(Exec *x, const Instr *in, uint64_t a, uint64_t len, u
 {
     Core *c = x->core;
     uint64_t sz = c->memsz[AS_UB];
-    if (!(a & (align - 1)) && a <= sz && len <= sz - a) return c->mem[AS_UB] + a;
+    if (!(a & (align - 1)) && a <= sz && len <= sz - a) {
+        if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, a, len, strstr(what, "destination") != NULL);
+        return c->mem[AS_UB] + a;
+    }
     return sim_mem(x, in, AS_UB, a, len, align, what);
 }
 
@@ -167,9 +171,10 @@ static const Instr *x_vlds_norm(Exec *x, const Instr *in)
     Core *c = x->core;
     const uint8_t *s;
     uint64_t al = 1ull << in->imm[2];   /* element alignment, see lower_vlds */
-    if (__builtin_expect(!(a & (al - 1)) && a <= c->memsz[AS_UB] - 256 && c->memsz[AS_UB] >= 256, 1))
+    if (__builtin_expect(!(a & (al - 1)) && a <= c->memsz[AS_UB] - 256 && c->memsz[AS_UB] >= 256, 1)) {
         s = c->mem[AS_UB] + a;
-    else if (!(s = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector load source")))
+        if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, a, 256, 0);
+    } else if (!(s = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector load source")))
         return NULL;
     memcpy(FR(x, in->res[0]), s, 256);
     c->pipes[PQ_V].ops++;
@@ -268,9 +273,10 @@ static const Instr *x_vsts_norm(Exec *x, const Instr *in)
     Core *c = x->core;
     uint8_t *d;
     uint64_t al = 1ull << in->imm[2];
-    if (__builtin_expect(!(a & (al - 1)) && a <= c->memsz[AS_UB] - 256 && c->memsz[AS_UB] >= 256, 1))
+    if (__builtin_expect(!(a & (al - 1)) && a <= c->memsz[AS_UB] - 256 && c->memsz[AS_UB] >= 256, 1)) {
         d = c->mem[AS_UB] + a;
-    else if (!(d = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector store destination")))
+        if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, a, 256, 1);
+    } else if (!(d = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector store destination")))
         return NULL;
     const uint8_t *v = FR(x, in->arg[0]);
     if (in->imm[5] < 0 || mask_full(FR(x, (int32_t)in->imm[5]), (uint64_t)in->imm[6])) {

@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_valu_ref as R  # noqa: E402
-from gen_valu_ref import V, fin, inf, NAN, Fraction  # noqa: E402
+from gen_valu_ref import V, fin, inf, Fraction  # noqa: E402
 
 # ---------------------------------------------------------------- element types
 
@@ -65,10 +65,6 @@ FLOATS = ["f16", "bf16", "f32"]
 NUMS = INTS + FLOATS
 SEL_TY = {1: "i8", 2: "i16", 4: "i32"}
 RNDS = ["R", "A", "F", "C", "Z", "O"]
-
-
-def bits_of(t):
-    return t.fmt.bits if t.isf and hasattr(t.fmt, "bits") else t.bits
 
 
 # ---------------------------------------------------------------- values
@@ -450,10 +446,6 @@ def setup_mask(k, rng, g, variant, nv=None):
         r = rng.random()
         vals.append(rng.randrange(1, 100) if r < 0.7 else (0 if r < 0.85 else -rng.randrange(1, 100)))
     k.data["sel"] = pack(st, vals)
-
-
-def op_gran(t):
-    return t.gran
 
 
 # ---------------------------------------------------------------- element-wise cases
@@ -1588,12 +1580,6 @@ def build_vmrgsort4():
 
 
 # ---------------------------------------------------------------- the files
-
-DOCS = {
-    "unary": "element-wise unary ops: every accepted element type, a tail + holes mask (plt_bN and vcmps on a selector) "
-             "and the unmasked form; inactive lanes must come out 0 (Q48).",
-}
-
 
 def files():
     F = {}

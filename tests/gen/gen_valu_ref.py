@@ -430,8 +430,3 @@ def to_int(a, rm, bits, signed):
 def sext(v, bits):
     v &= (1 << bits) - 1
     return v - (1 << bits) if v >> (bits - 1) else v
-
-
-def mask_on(img, g, i):
-    k = g * i
-    return (img[k >> 3] >> (k & 7)) & 1

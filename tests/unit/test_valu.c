@@ -6,6 +6,7 @@
  *     rounding mode, with and without saturation, also for the f32 values between neighbouring codes
  *     (exact ties and one ulp either side). Expected values come from tests/unit/ref_num.c, an oracle
  *     written without src/num.c (table search over decoded values).
+ *     The direct double -> f16/bf16 rounding of the generic path is checked against num_convert.
  *  2. Every fast SIMD handler (vec_alu_fast.c) against the generic lane-by-lane handler on random and
  *     special inputs, masked and unmasked, vector-vector and vector-scalar.
  *  3. Hand-computed spot checks of a few readings (zeroing, NaN, signed zeros, carries).
@@ -261,6 +262,37 @@ static void cvt_down(NumFormat nf, const char *tn, int shift)
             }
 }
 
+/* ------------------------------------------------------------------ 1b. direct double -> f16/bf16 rounding */
+
+/* fenc's bit-level rounding (vec_alu_int.h) against num_convert, which test_num.c checks against the
+   oracle: every code's value, the midpoints to its neighbours and the doubles next to both, plus
+   random doubles over the whole range. */
+static void fenc_vs_num(void)
+{
+    static const struct { ElemKind k; NumFormat f; } fm[] = {{EK_F16, NUM_F16}, {EK_BF16, NUM_BF16}};
+    for (unsigned fi = 0; fi < 2; fi++) {
+        long bad = 0, n = 0;
+        for (uint32_t c = 0; c < 65536; c++) {
+            double v = num_bits_to_f64(num_convert(fm[fi].f, c, NUM_F64, NUM_RND_R, false));
+            double w = num_bits_to_f64(num_convert(fm[fi].f, (c + 1) & 0xFFFF, NUM_F64, NUM_RND_R, false));
+            double cand[8] = {v, nextafter(v, INFINITY), nextafter(v, -INFINITY), (v + w) / 2, 0, 0, 0, 0};
+            cand[4] = nextafter(cand[3], INFINITY);
+            cand[5] = nextafter(cand[3], -INFINITY);
+            cand[6] = ldexp((double)(rnd64() >> 11), (int)(rnd64() % 400) - 250 - 53);
+            cand[7] = -cand[6];
+            for (unsigned q = 0; q < 8; q++) {
+                uint64_t want = num_convert(NUM_F64, num_f64_to_bits(cand[q]), fm[fi].f, NUM_RND_R, false);
+                uint64_t got = fenc(fm[fi].k, cand[q]);
+                n++;
+                if (got != want && bad++ < 5)
+                    check(0, "fenc %s(%a): got 0x%04llx want 0x%04llx", fi ? "bf16" : "f16", cand[q],
+                          (unsigned long long)got, (unsigned long long)want);
+            }
+        }
+        check(bad == 0, "fenc %s: %ld of %ld mismatch", fi ? "bf16" : "f16", bad, n);
+    }
+}
+
 /* ------------------------------------------------------------------ 2. fast handlers vs generic */
 
 typedef struct FastCase { const char *op, *vt, *gran, *st; } FastCase;
@@ -345,6 +377,202 @@ static void fast_vs_generic(void)
                 }
 }
 
+/* ------------------------------------------------------------------ 3. hand-computed spot checks */
+
+static int prep(H *h, const char *vt, const char *gran, const char *st, const char *opname, const char *body)
+{
+    char full[40];
+    snprintf(full, sizeof full, "pto.%s", opname);
+    return h_open(h, kernel(vt, gran, st, body), (OpKind)op_lookup(full, (unsigned)strlen(full)), 0);
+}
+
+static uint32_t fb(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static void all_lanes(uint8_t *m, unsigned g) { memset(m, 0, 32); for (unsigned i = 0; i < 256 / g; i++) mask_set(m, g, i); }
+
+static void spot_checks(void)
+{
+    H h;
+    /* vabs i16 wraps: |-32768| = -32768 (resolutions 2.5) */
+    if (!prep(&h, "128xi16", "b16", "i16", "vabs", "%r = pto.vabs %a, %m : !pto.vreg<128xi16>, !pto.mask<b16> -> !pto.vreg<128xi16>")) {
+        uint8_t *a = opnd(&h, 0);
+        all_lanes(opnd(&h, 1), 2);
+        lane_set(a, 2, 0, 0x8000); lane_set(a, 2, 1, (uint16_t)-5); lane_set(a, 2, 2, 7);
+        run(&h);
+        check(lane_get(res(&h, 0), 2, 0) == 0x8000 && lane_get(res(&h, 0), 2, 1) == 5 && lane_get(res(&h, 0), 2, 2) == 7,
+              "vabs i16 wrap");
+        h_close(&h);
+    }
+    /* vadd f32: zeroing, canonical NaN, signed zeros */
+    if (!prep(&h, "64xf32", "b32", "f32", "vadd", "%r = pto.vadd %a, %b, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>")) {
+        uint8_t *a = opnd(&h, 0), *b = opnd(&h, 1), *m = opnd(&h, 2);
+        memset(m, 0, 32);
+        for (unsigned i = 0; i < 5; i++) mask_set(m, 4, i);
+        lane_set(a, 4, 0, fb(INFINITY)); lane_set(b, 4, 0, fb(-INFINITY));
+        lane_set(a, 4, 1, 0x80000000u); lane_set(b, 4, 1, 0x80000000u);
+        lane_set(a, 4, 2, 0xFFC12345u); lane_set(b, 4, 2, fb(1.0f));
+        lane_set(a, 4, 3, fb(1.5f)); lane_set(b, 4, 3, fb(2.25f));
+        lane_set(a, 4, 4, 0x80000000u); lane_set(b, 4, 4, 0);
+        lane_set(a, 4, 5, fb(1.0f)); lane_set(b, 4, 5, fb(1.0f));
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(lane_get(r, 4, 0) == 0x7FC00000u && lane_get(r, 4, 1) == 0x80000000u && lane_get(r, 4, 2) == 0x7FC00000u &&
+              lane_get(r, 4, 3) == fb(3.75f) && lane_get(r, 4, 4) == 0 && lane_get(r, 4, 5) == 0,
+              "vadd f32 specials/zeroing");
+        h_close(&h);
+    }
+    /* vmax/vmin f32: NaN wins, +0 > -0 */
+    for (int mx = 0; mx < 2; mx++) {
+        const char *opn = mx ? "vmax" : "vmin";
+        char body[200];
+        snprintf(body, sizeof body, "%%r = pto.%s %%a, %%b : !pto.vreg<64xf32>, !pto.vreg<64xf32> -> !pto.vreg<64xf32>", opn);
+        if (prep(&h, "64xf32", "b32", "f32", opn, body)) continue;
+        uint8_t *a = opnd(&h, 0), *b = opnd(&h, 1);
+        lane_set(a, 4, 0, 0x80000000u); lane_set(b, 4, 0, 0);
+        lane_set(a, 4, 1, 0); lane_set(b, 4, 1, 0x80000000u);
+        lane_set(a, 4, 2, fb(1.0f)); lane_set(b, 4, 2, 0x7F800001u);
+        lane_set(a, 4, 3, fb(-2.0f)); lane_set(b, 4, 3, fb(3.0f));
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        uint64_t z = mx ? 0 : 0x80000000u;
+        check(lane_get(r, 4, 0) == z && lane_get(r, 4, 1) == z && lane_get(r, 4, 2) == 0x7FC00000u &&
+              lane_get(r, 4, 3) == (mx ? fb(3.0f) : fb(-2.0f)), "%s f32 signed zeros / NaN", opn);
+        h_close(&h);
+    }
+    /* vcmp lt f32: subnormals unflushed, ordered, -0 < +0 false, seed gating (2.5) */
+    if (!prep(&h, "64xf32", "b32", "f32", "vcmp", "%r = pto.vcmp %a, %b, %m, \"lt\" : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.mask<b32>")) {
+        uint8_t *a = opnd(&h, 0), *b = opnd(&h, 1), *m = opnd(&h, 2);
+        memset(m, 0xFF, 32);
+        m[2] = 0;   /* lanes 4 and 5 off */
+        lane_set(a, 4, 0, 0); lane_set(b, 4, 0, 1);
+        lane_set(a, 4, 1, 0x7FC00000u); lane_set(b, 4, 1, fb(1.0f));
+        lane_set(a, 4, 2, 0x80000000u); lane_set(b, 4, 2, 0);
+        lane_set(a, 4, 3, fb(-1.0f)); lane_set(b, 4, 3, fb(1.0f));
+        lane_set(a, 4, 4, fb(-1.0f)); lane_set(b, 4, 4, fb(1.0f));
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(r[0] == 0x01 && r[1] == 0x10 && r[2] == 0 && r[31] == 0, "vcmp lt f32: image %02x %02x %02x", r[0], r[1], r[2]);
+        h_close(&h);
+    }
+    /* vsubc / vsubcs carry = no borrow (Q29) */
+    if (!prep(&h, "64xui32", "b32", "i32", "vsubcs", "%r, %c2 = pto.vsubcs %a, %b, %m, %m : !pto.vreg<64xui32>, !pto.vreg<64xui32>, !pto.mask<b32>, !pto.mask<b32> -> !pto.vreg<64xui32>, !pto.mask<b32>")) {
+        uint8_t *a = opnd(&h, 0), *b = opnd(&h, 1), *m = opnd(&h, 2);
+        memset(m, 0, 32);
+        mask_set(m, 4, 0); mask_set(m, 4, 1);   /* cin = mask: lanes 0, 1 carry in; lanes 2, 3 inactive */
+        lane_set(a, 4, 0, 5); lane_set(b, 4, 0, 5);
+        lane_set(a, 4, 1, 4); lane_set(b, 4, 1, 5);
+        run(&h);
+        const uint8_t *r = res(&h, 0), *c = res(&h, 1);
+        check(lane_get(r, 4, 0) == 0 && lane_get(r, 4, 1) == 0xFFFFFFFFu && c[0] == 0x01 && lane_get(r, 4, 2) == 0,
+              "vsubcs: r0 %llx r1 %llx carry %02x", (unsigned long long)lane_get(r, 4, 0),
+              (unsigned long long)lane_get(r, 4, 1), c[0]);
+        h_close(&h);
+    }
+    /* vcvt si64 -> f32 R: 2^24+1 -> 2^24, 2^24+3 -> 2^24+4 (Q26), EVEN puts result j in lane 2j */
+    if (!prep(&h, "32xi64", "b32", "i32", "vcvt", "%r = pto.vcvt %a, %m {rnd = \"R\", part = \"EVEN\"} : !pto.vreg<32xi64>, !pto.mask<b32> -> !pto.vreg<64xf32>")) {
+        uint8_t *a = opnd(&h, 0);
+        all_lanes(opnd(&h, 1), 4);
+        lane_set(a, 8, 0, (1u << 24) + 1); lane_set(a, 8, 1, (1u << 24) + 3); lane_set(a, 8, 2, (uint64_t)-((1ll << 24) + 1));
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(lane_get(r, 4, 0) == fb(16777216.0f) && lane_get(r, 4, 2) == fb(16777220.0f) &&
+              lane_get(r, 4, 4) == fb(-16777216.0f) && lane_get(r, 4, 1) == 0 && lane_get(r, 4, 3) == 0, "vcvt si64->f32");
+        h_close(&h);
+    }
+    /* vtrc (Q27): R -2.5 -> -2, 2.5 -> 2, 3.5 -> 4; F -2.5 -> -3 */
+    for (int mode = 0; mode < 2; mode++) {
+        char body[200];
+        snprintf(body, sizeof body, "%%r = pto.vtrc %%a, %%m, \"%s\" : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>",
+                 mode ? "F" : "R");
+        if (prep(&h, "64xf32", "b32", "f32", "vtrc", body)) continue;
+        uint8_t *a = opnd(&h, 0);
+        all_lanes(opnd(&h, 1), 4);
+        lane_set(a, 4, 0, fb(-2.5f)); lane_set(a, 4, 1, fb(2.5f)); lane_set(a, 4, 2, fb(3.5f)); lane_set(a, 4, 3, 0x7FC01234u);
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        int ok = mode ? lane_get(r, 4, 0) == fb(-3.0f) && lane_get(r, 4, 1) == fb(2.0f) && lane_get(r, 4, 2) == fb(3.0f)
+                      : lane_get(r, 4, 0) == fb(-2.0f) && lane_get(r, 4, 1) == fb(2.0f) && lane_get(r, 4, 2) == fb(4.0f);
+        check(ok && lane_get(r, 4, 3) == 0x7FC01234u, "vtrc %s", mode ? "F" : "R");
+        h_close(&h);
+    }
+    /* vcpadd pairwise, vcgadd groups in lanes 0..7, vcmax index in lane 1 (Q28, 2.6) */
+    if (!prep(&h, "64xf32", "b32", "f32", "vcpadd", "%r = pto.vcpadd %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>")) {
+        uint8_t *a = opnd(&h, 0), *m = opnd(&h, 1);
+        all_lanes(m, 4);
+        for (unsigned i = 0; i < 64; i++) lane_set(a, 4, i, fb((float)i));
+        memset(m + 8, 0, 24);   /* lanes 16.. inactive */
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(lane_get(r, 4, 0) == fb(1.0f) && lane_get(r, 4, 7) == fb(29.0f) && lane_get(r, 4, 8) == 0 &&
+              lane_get(r, 4, 32) == 0, "vcpadd");
+        h_close(&h);
+    }
+    if (!prep(&h, "64xf32", "b32", "f32", "vcgadd", "%r = pto.vcgadd %a : !pto.vreg<64xf32> -> !pto.vreg<64xf32>")) {
+        uint8_t *a = opnd(&h, 0);
+        for (unsigned i = 0; i < 64; i++) lane_set(a, 4, i, fb((float)(i / 8 + 1)));
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(lane_get(r, 4, 0) == fb(8.0f) && lane_get(r, 4, 7) == fb(64.0f) && lane_get(r, 4, 8) == 0, "vcgadd");
+        h_close(&h);
+    }
+    if (!prep(&h, "64xf32", "b32", "f32", "vcmax", "%r = pto.vcmax %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>")) {
+        uint8_t *a = opnd(&h, 0), *m = opnd(&h, 1);
+        all_lanes(m, 4);
+        for (unsigned i = 0; i < 64; i++) lane_set(a, 4, i, fb((float)(i % 10)));
+        lane_set(a, 4, 40, fb(50.0f));
+        m[20] = 0;   /* lane 40 inactive: the max is 9 at lane 9 */
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(lane_get(r, 4, 0) == fb(9.0f) && lane_get(r, 4, 1) == 9 && lane_get(r, 4, 2) == 0, "vcmax");
+        h_close(&h);
+    }
+    /* vmull signless i32 = signed (Q31) */
+    if (!prep(&h, "64xi32", "b32", "i32", "vmull", "%lo, %hi = pto.vmull %a, %b, %m : !pto.vreg<64xi32>, !pto.vreg<64xi32>, !pto.mask<b32> -> !pto.vreg<64xi32>, !pto.vreg<64xi32>")) {
+        uint8_t *a = opnd(&h, 0), *b = opnd(&h, 1);
+        all_lanes(opnd(&h, 2), 4);
+        lane_set(a, 4, 0, 0xFFFFFFFFu); lane_set(b, 4, 0, 1);
+        lane_set(a, 4, 1, 0x10000u); lane_set(b, 4, 1, 0x10000u);
+        run(&h);
+        check(lane_get(res(&h, 0), 4, 0) == 0xFFFFFFFFu && lane_get(res(&h, 1), 4, 0) == 0xFFFFFFFFu &&
+              lane_get(res(&h, 0), 4, 1) == 0 && lane_get(res(&h, 1), 4, 1) == 1, "vmull");
+        h_close(&h);
+    }
+    /* vci si8 wraps (2.6) */
+    if (!prep(&h, "256xsi8", "b8", "i8", "vci", "%r = pto.vci %s {order = \"ASC\"} : i8 -> !pto.vreg<256xsi8>")) {
+        fr_set_u64(&h.x, h.in->arg[0], 120);
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(r[0] == 120 && r[7] == 127 && r[8] == 0x80 && r[255] == (uint8_t)(120 + 255), "vci si8 wrap");
+        h_close(&h);
+    }
+    /* vselr idx mod N (Q33) */
+    if (!prep(&h, "64xf32", "b32", "f32", "vselr", "%i = pto.vbitcast %b : !pto.vreg<64xf32> -> !pto.vreg<64xi32>\n"
+                                                      "      %r = pto.vselr %a, %i : !pto.vreg<64xf32>, !pto.vreg<64xi32> -> !pto.vreg<64xf32>")) {
+        uint8_t *a = opnd(&h, 0), *idx = opnd(&h, 1);
+        for (unsigned i = 0; i < 64; i++) { lane_set(a, 4, i, 1000 + i); lane_set(idx, 4, i, 63 - i); }
+        lane_set(idx, 4, 5, 64 + 3);
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(lane_get(r, 4, 0) == 1063 && lane_get(r, 4, 5) == 1003, "vselr");
+        h_close(&h);
+    }
+    /* vshr: arithmetic for si16, logical for ui16, counts >= width (2.5) */
+    for (int u = 0; u < 2; u++) {
+        char body[200];
+        const char *vt = u ? "128xui16" : "128xsi16";
+        snprintf(body, sizeof body, "%%r = pto.vshr %%a, %%b : !pto.vreg<%s>, !pto.vreg<%s> -> !pto.vreg<%s>", vt, vt, vt);
+        if (prep(&h, vt, "b16", "i16", "vshr", body)) continue;
+        uint8_t *a = opnd(&h, 0), *b = opnd(&h, 1);
+        lane_set(a, 2, 0, 0x8000); lane_set(b, 2, 0, 15);
+        lane_set(a, 2, 1, 0x8000); lane_set(b, 2, 1, 16);
+        lane_set(a, 2, 2, 0x4000); lane_set(b, 2, 2, 100);
+        run(&h);
+        const uint8_t *r = res(&h, 0);
+        check(lane_get(r, 2, 0) == (u ? 1u : 0xFFFFu) && lane_get(r, 2, 1) == (u ? 0u : 0xFFFFu) && lane_get(r, 2, 2) == 0,
+              "vshr %s", vt);
+        h_close(&h);
+    }
+}
+
 /* ------------------------------------------------------------------ 4. handler timing (informational) */
 
 static double now_s(void)
@@ -402,7 +630,9 @@ int main(void)
     cvt_up(NUM_BF16, "bf16");
     cvt_down(NUM_F16, "f16", 13);
     cvt_down(NUM_BF16, "bf16", 16);
+    fenc_vs_num();
     fast_vs_generic();
+    spot_checks();
     time_vadd();
     if (n_fail > 30) printf("... %ld more failures not shown\n", n_fail - 30);
     printf("%ld passed, %ld failed\n", n_pass, n_fail);

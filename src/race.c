@@ -1,0 +1,415 @@
+/* race.c — happens-before race detection (design §4 "Hazards").
+ *
+ * Agents are the scalar unit (SU) and the six pipes of every core in the cluster. Each agent keeps a
+ * vector clock. A pipe op is a job: it starts with the clock the SU had when it issued the op (issuing
+ * orders the SU's earlier work before the op) joined into the pipe's clock, and it records the exact byte
+ * ranges it reads and writes. The SU's own accesses form a job between two of its sync points.
+ * set_flag/semaphore sets release the agent's clock into a FIFO channel that the matching wait acquires;
+ * rls_buf accumulates into the buffer id's channel that get_buf acquires; a PIPE_ALL barrier makes the SU
+ * acquire every pipe of its core. When a job closes it is compared with the earlier jobs of other agents
+ * it is not ordered after: overlapping bytes with at least one write are a race, reported once per pair
+ * of operations as W-RACE with both locations. Accesses by the same agent are ordered by its queue. */
+#include "race.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { RA = 3 * PQ__COUNT, MAX_REPORTS = 20, MAX_JOBS = 400000 };
+
+typedef struct Iv { uint64_t lo, hi; const Instr *in; uint32_t key; uint8_t w; } Iv;
+
+typedef struct Job {
+    const Instr *in;
+    uint32_t agent, clock;
+    uint32_t first, n;         /* intervals in Race.pool, sorted by (key, lo), reads and writes merged separately */
+} Job;
+
+typedef struct Scratch { Iv *v; uint32_t n, cap; const Instr *in; uint32_t clock; int open; } Scratch;
+
+typedef struct Chan {
+    int kind;
+    unsigned key;
+    uint32_t *vcs;             /* FIFO of RA-sized snapshots (or one accumulated snapshot for RC_BUF) */
+    uint32_t head, n, cap;
+} Chan;
+
+struct Race {
+    Cluster *cl;
+    int na;
+    uint32_t vc[RA][RA];
+    Scratch sc[RA];
+    Job *jobs;
+    uint32_t njobs, capjobs, prune_at;
+    Iv *pool;
+    uint32_t npool, cappool;
+    Chan *chans;
+    uint32_t nchans, capchans;
+    uint32_t *snaps;           /* issue snapshots, RA words each */
+    uint32_t nsnaps, capsnaps;
+    const Instr *reported[MAX_REPORTS][2];
+    int nreported, disabled;
+};
+
+static int agent_of(const Core *c, int pq) { return c->index * PQ__COUNT + pq; }
+
+Race *race_new(void) { return calloc(1, sizeof(Race)); }
+
+void race_free(Race *r)
+{
+    if (!r) return;
+    for (int a = 0; a < RA; a++) free(r->sc[a].v);
+    for (uint32_t i = 0; i < r->nchans; i++) free(r->chans[i].vcs);
+    free(r->chans);
+    free(r->jobs);
+    free(r->pool);
+    free(r->snaps);
+    free(r);
+}
+
+void race_reset(Race *r, Cluster *cl)
+{
+    r->cl = cl;
+    r->na = cl->ncores * PQ__COUNT;
+    memset(r->vc, 0, sizeof r->vc);
+    for (int a = 0; a < RA; a++) { r->sc[a].n = 0; r->sc[a].open = 0; }
+    for (uint32_t i = 0; i < r->nchans; i++) free(r->chans[i].vcs);
+    r->nchans = 0;
+    r->njobs = r->npool = r->nsnaps = 0;
+    r->prune_at = 256;
+    r->disabled = 0;
+    for (int a = 0; a < r->na; a++) r->vc[a][a] = 1;
+}
+
+static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
+{
+    if (need <= *cap) return p;
+    uint32_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    void *q = realloc(p, c * elem);
+    if (!q) return NULL;
+    *cap = c;
+    return q;
+}
+
+/* ------------------------------------------------------------------ footprints */
+
+void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write)
+{
+    Race *r = x->core->cl->race;
+    if (!r || r->disabled || !len || x->race_quiet) return;
+    int a = agent_of(x->core, x->pipe);
+    Scratch *s = &r->sc[a];
+    if (!s->open) {          /* the SU's accesses open a job lazily */
+        s->open = 1;
+        s->n = 0;
+        s->in = in;
+        s->clock = r->vc[a][a];
+    }
+    uint32_t key = as == AS_GM ? 0xFFFFu : (uint32_t)as * 4u + (uint32_t)owner->index;
+    if (s->n) {
+        Iv *l = &s->v[s->n - 1];
+        if (l->key == key && l->w == write && addr >= l->lo && addr <= l->hi) {
+            if (addr + len > l->hi) l->hi = addr + len;
+            return;
+        }
+    }
+    Iv *v = grow(s->v, &s->cap, s->n + 1, sizeof *v);
+    if (!v) { r->disabled = 1; return; }
+    s->v = v;
+    s->v[s->n++] = (Iv){addr, addr + len, in, key, (uint8_t)write};
+}
+
+static int iv_cmp(const void *pa, const void *pb)
+{
+    const Iv *a = pa, *b = pb;
+    if (a->w != b->w) return a->w < b->w ? -1 : 1;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* Sorts and merges a job's intervals: reads first, then writes, each by (key, lo). */
+static uint32_t normalise(Iv *v, uint32_t n)
+{
+    if (n < 2) return n;
+    qsort(v, n, sizeof *v, iv_cmp);
+    uint32_t k = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        if (v[i].w == v[k].w && v[i].key == v[k].key && v[i].lo <= v[k].hi) {
+            if (v[i].hi > v[k].hi) v[k].hi = v[i].hi;
+        } else {
+            v[++k] = v[i];
+        }
+    }
+    return k + 1;
+}
+
+/* First overlap between the w1-part of a and the w2-part of b; returns 1, the range and the ops involved. */
+static int overlap(const Iv *a, uint32_t na, int w1, const Iv *b, uint32_t nb, int w2, Iv *out, const Instr **ia,
+                   const Instr **ib)
+{
+    uint32_t i = 0, j = 0;
+    while (i < na && a[i].w != w1) i++;
+    while (j < nb && b[j].w != w2) j++;
+    while (i < na && j < nb && a[i].w == w1 && b[j].w == w2) {
+        if (a[i].key < b[j].key) { i++; continue; }
+        if (a[i].key > b[j].key) { j++; continue; }
+        uint64_t lo = a[i].lo > b[j].lo ? a[i].lo : b[j].lo, hi = a[i].hi < b[j].hi ? a[i].hi : b[j].hi;
+        if (lo < hi) {
+            *out = (Iv){lo, hi, NULL, a[i].key, 0};
+            *ia = a[i].in;
+            *ib = b[j].in;
+            return 1;
+        }
+        if (a[i].hi < b[j].hi) i++;
+        else j++;
+    }
+    return 0;
+}
+
+static const char *const space_names[AS__COUNT] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+
+static void agent_name(const Race *r, int a, char *b, size_t n)
+{
+    int core = a / PQ__COUNT, pq = a % PQ__COUNT;
+    const Core *c = &r->cl->cores[core];
+    if (r->cl->ncores == 1) snprintf(b, n, "%s", pq == PQ_S ? "the scalar unit" : pq_name((unsigned)pq));
+    else snprintf(b, n, "%s %s", c->type == CORE_AIC ? "AIC" : c->subblock ? "AIV1" : "AIV0",
+                  pq == PQ_S ? "scalar unit" : pq_name((unsigned)pq));
+}
+
+static int later_in_source(const Instr *x, const Instr *y)
+{
+    if (!x || !x->op) return 0;
+    if (!y || !y->op) return 1;
+    if (x->op->loc.line != y->op->loc.line) return x->op->loc.line > y->op->loc.line;
+    return x->op->loc.col > y->op->loc.col;
+}
+
+static void report(Race *r, int a, const Instr *ina, int b, const Instr *inb, const Iv *ov, int wa, int wb)
+{
+    /* The warning points at the access that comes later in the source, whichever ran first: the fix
+       (a wait before it) belongs there, and the report does not depend on the schedule. */
+    if (!later_in_source(ina, inb)) {
+        const Instr *ti = ina; ina = inb; inb = ti;
+        int t = a; a = b; b = t;
+        t = wa; wa = wb; wb = t;
+    }
+    for (int i = 0; i < r->nreported; i++)
+        if (r->reported[i][0] == inb && r->reported[i][1] == ina) return;
+    for (int i = 0; i < r->nreported; i++)
+        if (r->reported[i][0] == ina && r->reported[i][1] == inb) return;
+    if (r->nreported >= MAX_REPORTS) return;
+    r->reported[r->nreported][0] = ina;
+    r->reported[r->nreported][1] = inb;
+    r->nreported++;
+    char an[48], bn[48], where[64];
+    agent_name(r, a, an, sizeof an);
+    agent_name(r, b, bn, sizeof bn);
+    unsigned sp = ov->key == 0xFFFFu ? AS_GM : ov->key / 4;
+    if (sp == AS_GM) snprintf(where, sizeof where, "GM");
+    else if (r->cl->ncores == 1) snprintf(where, sizeof where, "%s", space_names[sp]);
+    else snprintf(where, sizeof where, "%s of %s", space_names[sp], (ov->key & 3) == 0 ? "AIC" : (ov->key & 3) == 1 ? "AIV0" : "AIV1");
+    DiagList *d = &r->cl->sim->ctx->diags;
+    SrcLoc la = ina && ina->op ? ina->op->loc : (SrcLoc){0, 0, 0};
+    long k = diag_add(d, SEV_WARNING, DIAG_T_RACE, la,
+                      "%s %s %s bytes [0x%" PRIx64 ", 0x%" PRIx64 ") that %s %s with no synchronisation ordering them",
+                      an, wa ? "writes" : "reads", where, ov->lo, ov->hi, bn, wb ? "writes" : "reads");
+    if (inb && inb->op)
+        diag_note(d, k, inb->op->loc, "%s accessed them here ('%s'); add set_flag/wait_flag between the two pipes", bn,
+                  op_info[inb->op->kind].name);
+    else if (k >= 0)
+        diag_note(d, k, (SrcLoc){0, 0, 0}, "%s accessed them earlier", bn);
+}
+
+/* Is job k (of another agent) ordered before everything agent a does from now on? */
+static int ordered(const Race *r, int a, const Job *k) { return k->clock <= r->vc[a][k->agent]; }
+
+static void prune(Race *r)
+{
+    uint32_t w = 0, pw = 0;
+    for (uint32_t i = 0; i < r->njobs; i++) {
+        Job *k = &r->jobs[i];
+        int keep = 0;
+        for (int a = 0; a < r->na && !keep; a++) {
+            if (a == (int)k->agent) continue;
+            const Core *c = &r->cl->cores[a / PQ__COUNT];
+            int pq = a % PQ__COUNT;
+            uint32_t known = r->vc[a][k->agent];
+            if (pq == PQ_S && c->su_state == 2) continue;               /* a finished SU never accesses again */
+            if (pq != PQ_S && c->pipes[pq].head == c->pipes[pq].tail) {
+                /* an idle pipe's future ops are issued later: they will know what the SU knows then */
+                if (c->su_state == 2) continue;
+                uint32_t su = r->vc[agent_of(c, PQ_S)][k->agent];
+                if (su > known) known = su;
+            }
+            if (k->clock > known) keep = 1;
+        }
+        if (!keep) continue;
+        memmove(&r->pool[pw], &r->pool[k->first], k->n * sizeof(Iv));
+        k->first = pw;
+        pw += k->n;
+        r->jobs[w++] = *k;
+    }
+    r->njobs = w;
+    r->npool = pw;
+    r->prune_at = 2 * w + 256;
+}
+
+static void close_job(Race *r, int a)
+{
+    Scratch *s = &r->sc[a];
+    if (!s->open) return;
+    s->open = 0;
+    uint32_t n = normalise(s->v, s->n);
+    s->n = 0;
+    if (!n) return;
+    Job me = {s->in, (uint32_t)a, s->clock, 0, n};
+    for (uint32_t i = 0; i < r->njobs; i++) {
+        const Job *k = &r->jobs[i];
+        if ((int)k->agent == a || ordered(r, a, k)) continue;
+        const Iv *kv = &r->pool[k->first];
+        Iv ov;
+        const Instr *ia, *ib;
+        if (overlap(s->v, n, 1, kv, k->n, 1, &ov, &ia, &ib)) report(r, a, ia, (int)k->agent, ib, &ov, 1, 1);
+        else if (overlap(s->v, n, 1, kv, k->n, 0, &ov, &ia, &ib)) report(r, a, ia, (int)k->agent, ib, &ov, 1, 0);
+        else if (overlap(s->v, n, 0, kv, k->n, 1, &ov, &ia, &ib)) report(r, a, ia, (int)k->agent, ib, &ov, 0, 1);
+    }
+    Job *j = grow(r->jobs, &r->capjobs, r->njobs + 1, sizeof *j);
+    Iv *p = j ? grow(r->pool, &r->cappool, r->npool + n, sizeof *p) : NULL;
+    if (!j || !p) { r->disabled = 1; return; }
+    r->jobs = j;
+    r->pool = p;
+    me.first = r->npool;
+    memcpy(&r->pool[r->npool], s->v, n * sizeof(Iv));
+    r->npool += n;
+    r->jobs[r->njobs++] = me;
+    if (r->njobs >= r->prune_at) prune(r);
+    if (r->njobs > MAX_JOBS) r->disabled = 1;   /* bounded memory: stop checking rather than exhaust it */
+}
+
+/* ------------------------------------------------------------------ jobs and clocks */
+
+static void join(uint32_t *dst, const uint32_t *src, int na)
+{
+    for (int i = 0; i < na; i++)
+        if (src[i] > dst[i]) dst[i] = src[i];
+}
+
+void race_issue(Core *c, QEntry *e)
+{
+    Race *r = c->cl->race;
+    if (!r || r->disabled) return;
+    int su = agent_of(c, PQ_S);
+    close_job(r, su);
+    uint32_t *s = grow(r->snaps, &r->capsnaps, (r->nsnaps + 1) * RA, sizeof *s);
+    if (!s) { r->disabled = 1; return; }
+    r->snaps = s;
+    memcpy(&r->snaps[r->nsnaps * RA], r->vc[su], RA * sizeof(uint32_t));
+    e->race_snap = r->nsnaps++;
+    r->vc[su][su]++;
+}
+
+void race_job_begin(Core *c, int pq, const QEntry *e)
+{
+    Race *r = c->cl->race;
+    if (!r || r->disabled) return;
+    int a = agent_of(c, pq);
+    if (e->race_snap < r->nsnaps) join(r->vc[a], &r->snaps[e->race_snap * RA], r->na);
+    r->vc[a][a]++;
+    Scratch *s = &r->sc[a];
+    s->open = 1;
+    s->n = 0;
+    s->in = e->in;
+    s->clock = r->vc[a][a];
+}
+
+void race_job_end(Core *c, int pq)
+{
+    Race *r = c->cl->race;
+    if (!r || r->disabled) return;
+    close_job(r, agent_of(c, pq));
+}
+
+static Chan *chan(Race *r, int kind, unsigned key)
+{
+    for (uint32_t i = 0; i < r->nchans; i++)
+        if (r->chans[i].kind == kind && r->chans[i].key == key) return &r->chans[i];
+    Chan *c = grow(r->chans, &r->capchans, r->nchans + 1, sizeof *c);
+    if (!c) return NULL;
+    r->chans = c;
+    c = &r->chans[r->nchans++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->key = key;
+    return c;
+}
+
+void race_release(Exec *x, int kind, unsigned key)
+{
+    Race *r = x->core->cl->race;
+    if (!r || r->disabled) return;
+    int a = agent_of(x->core, x->pipe);
+    if (x->pipe == PQ_S) close_job(r, a);
+    Chan *ch = chan(r, kind, key);
+    if (!ch) { r->disabled = 1; return; }
+    if (kind == RC_BUF) {       /* accumulate: a later get_buf sees every release so far */
+        if (!ch->cap) {
+            ch->vcs = calloc(RA, sizeof(uint32_t));
+            if (!ch->vcs) { r->disabled = 1; return; }
+            ch->cap = 1;
+        }
+        join(ch->vcs, r->vc[a], r->na);
+    } else {
+        if (ch->head + ch->n == ch->cap) {
+            if (ch->head) {
+                memmove(ch->vcs, ch->vcs + (size_t)ch->head * RA, (size_t)ch->n * RA * sizeof(uint32_t));
+                ch->head = 0;
+            } else {
+                uint32_t cap = ch->cap ? ch->cap * 2 : 4;
+                uint32_t *v = realloc(ch->vcs, (size_t)cap * RA * sizeof(uint32_t));
+                if (!v) { r->disabled = 1; return; }
+                ch->vcs = v;
+                ch->cap = cap;
+            }
+        }
+        memcpy(ch->vcs + (size_t)(ch->head + ch->n) * RA, r->vc[a], RA * sizeof(uint32_t));
+        ch->n++;
+    }
+    if (x->pipe == PQ_S) r->vc[a][a]++;
+}
+
+void race_acquire(Exec *x, int kind, unsigned key)
+{
+    Race *r = x->core->cl->race;
+    if (!r || r->disabled) return;
+    int a = agent_of(x->core, x->pipe);
+    if (x->pipe == PQ_S) close_job(r, a);
+    Chan *ch = chan(r, kind, key);
+    if (!ch) { r->disabled = 1; return; }
+    if (kind == RC_BUF) {
+        if (ch->cap) join(r->vc[a], ch->vcs, r->na);
+    } else if (ch->n) {
+        join(r->vc[a], ch->vcs + (size_t)ch->head * RA, r->na);
+        ch->head++;
+        ch->n--;
+    }
+    if (x->pipe == PQ_S) r->vc[a][a]++;
+}
+
+void race_join_all(Exec *x)
+{
+    Race *r = x->core->cl->race;
+    if (!r || r->disabled) return;
+    int a = agent_of(x->core, PQ_S);
+    close_job(r, a);
+    for (int p = 1; p < PQ__COUNT; p++) join(r->vc[a], r->vc[agent_of(x->core, p)], r->na);
+    r->vc[a][a]++;
+}
+
+void race_finish(Race *r, Cluster *cl)
+{
+    (void)cl;
+    if (!r) return;
+    for (int a = 0; a < r->na; a++) close_job(r, a);
+}

@@ -1,0 +1,31 @@
+/* race.h — happens-before race detection between the agents of a cluster (each core's scalar unit and
+ * pipes). Every executed pipe op is a "job" with a footprint of exact byte ranges; vector clocks carried
+ * by issue, set/wait flags, barriers, buffer tokens and semaphores order jobs. Two jobs of different
+ * agents that touch the same bytes, at least one writing, and are not ordered are reported (W-RACE) with
+ * both locations. The property is the program's, not the schedule's: it does not depend on timing. */
+#ifndef PTOSIM_RACE_H
+#define PTOSIM_RACE_H
+#include "sim.h"
+
+typedef struct Race Race;
+
+Race *race_new(void);
+void race_free(Race *r);
+void race_reset(Race *r, Cluster *cl);           /* start of a block */
+void race_finish(Race *r, Cluster *cl);          /* end of a block: close and check open jobs */
+
+/* issue: the SU hands an op to a pipe (the op happens after everything the SU did before) */
+void race_issue(Core *c, QEntry *e);
+/* a pipe starts / finishes executing a queue entry */
+void race_job_begin(Core *c, int pq, const QEntry *e);
+void race_job_end(Core *c, int pq);
+/* accesses made by the job running on x's agent (the SU's accesses form jobs between sync points) */
+void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write);
+/* synchronisation: release pushes the agent's clock into a channel, acquire takes the oldest (FIFO
+   channels: flags, semaphores) or everything released so far (accumulating channels: buffer tokens). */
+enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS };
+void race_release(Exec *x, int kind, unsigned key);
+void race_acquire(Exec *x, int kind, unsigned key);
+/* the SU waits for every pipe of its core to drain (barrier PIPE_ALL) */
+void race_join_all(Exec *x);
+#endif
