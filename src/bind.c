@@ -137,6 +137,9 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         if (!parse_item(P, sig, items, n, nested)) return 0;
         if (P_eat(P, TK_COMMA)) continue;
         if (!nested && is_clause_kw(sig, P_cur(P))) continue;
+        /* `word(` without a dot cannot start an op: it is a clause (possibly one this op lacks) */
+        if (!nested && P_is(P, TK_IDENT) && P_at(P, 1)->kind == TK_LPAREN && !memchr(P_cur(P)->s, '.', P_cur(P)->len))
+            continue;
         return 1;
     }
 }
@@ -621,6 +624,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     const Type *rt[MAX_TYPES];
     int dps = 0;
 
+    size_t errs0 = P->d->nerrors;
     if (!B || !items || !bracket || !types || !rtypes) goto fail;
     if (P_is(P, TK_LBRACK) && !P_cur(P)->nl_before) {      /* pto.set_flag["A", "B", "C"] */
         P->pos++;
@@ -670,13 +674,13 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 for (unsigned i = 0; i < ft->nin && nt < MAX_TYPES; i++) types[nt++] = (TypeItem){ft->params[i], NULL, loc};
                 for (unsigned i = 0; i < ft->nout && nrt < MAX_TYPES; i++) rtypes[nrt++] = (TypeItem){ft->params[ft->nin + i], NULL, loc};
             }
-        } else {
-            parse_type_list(P, types, &nt);
+        } else if (!parse_type_list(P, types, &nt)) {
+            goto fail;
         }
     }
     if (!dps && P_eat(P, TK_ARROW)) {
         int paren = P_eat(P, TK_LPAREN);
-        parse_type_list(P, rtypes, &nrt);
+        if (!parse_type_list(P, rtypes, &nrt)) goto fail;
         if (paren) P_expect(P, TK_RPAREN, "')'");
     }
     if (P->fatal) goto fail;
@@ -739,7 +743,8 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             nrt = nres;
             nt = ncanon;
         }
-        if (nt || (ncanon && !dps && 0)) check_types(P, B, types, nt, loc, opname, sig);
+        /* after an operand error the type list would only repeat it */
+        if (nt && P->d->nerrors == errs0) check_types(P, B, types, nt, loc, opname, sig);
         else if (ncanon && !nt && sig->nres + sig->npos > 0) {
             /* Ops written without a type list are accepted when every operand type is known from its
                definition (they always are: no forward references). */
@@ -801,15 +806,18 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
     const Attr *seg = NULL;
     for (uint32_t i = 0; i < nd; i++) if (strcmp(dict[i].name, "operandSegmentSizes") == 0) seg = &dict[i];
     int16_t grp[MAX_ITEMS];
-    if (seg && seg->kind == AT_INTS && seg->nints == sig->ngroups) {
-        uint32_t k = 0;
-        for (unsigned g = 0; g < sig->ngroups; g++)
-            for (int64_t j = 0; j < seg->ints[g] && k < n; j++) grp[k++] = (int16_t)g;
-        if (k != n) {
-            P_error(P, DIAG_PARSE_SEGMENTS, seg->loc, "operandSegmentSizes covers %u operand(s), %u are written", k, n);
+    if (seg) {
+        int64_t sum = 0;
+        for (uint32_t g = 0; seg->kind == AT_INTS && g < seg->nints; g++) sum += seg->ints[g] < 0 ? 1 << 20 : seg->ints[g];
+        if (seg->kind != AT_INTS || seg->nints != sig->ngroups || sum != (int64_t)n) {
+            P_error(P, DIAG_PARSE_SEGMENTS, seg->loc, "operandSegmentSizes must list %u sizes adding up to the %u operand(s) written",
+                    sig->ngroups, n);
             free(B);
             return NULL;
         }
+        uint32_t k = 0;
+        for (unsigned g = 0; g < sig->ngroups; g++)
+            for (int64_t j = 0; j < seg->ints[g] && k < n; j++) grp[k++] = (int16_t)g;
     } else {
         /* Without sizes: only the case of exactly one operand per group is unambiguous. */
         if (n != sig->ngroups) {

@@ -27,7 +27,12 @@ typedef struct Lexer {
     size_t n, cap;
 } Lexer;
 
-static int push(Lexer *L, TokKind k, const char *s, size_t len)
+/* `s` is the token's text; `start` where it begins in the source (its sigil or opening quote), which is
+   where diagnostics point. */
+static int push_at(Lexer *L, TokKind k, const char *s, size_t len, const char *start);
+static int push(Lexer *L, TokKind k, const char *s, size_t len) { return push_at(L, k, s, len, s); }
+
+static int push_at(Lexer *L, TokKind k, const char *s, size_t len, const char *start)
 {
     if (L->n == L->cap) {
         size_t cap = L->cap ? L->cap * 2 : 1024;
@@ -41,7 +46,7 @@ static int push(Lexer *L, TokKind k, const char *s, size_t len)
     tk->s = s;
     tk->len = (uint32_t)len;
     tk->line = L->line;
-    tk->col = (uint32_t)(s - L->line_start) + 1;
+    tk->col = (uint32_t)(start - L->line_start) + 1;
     tk->nl_before = (uint8_t)L->nl;
     L->nl = 0;
     return 0;
@@ -126,7 +131,7 @@ int lex_all(const char *file, const char *text, size_t len, DiagList *d, TokenAr
                 L.p = p;
                 continue;
             }
-            if (push(&L, TK_STRING, s + 1, (size_t)(p - s - 1))) goto oom;
+            if (push_at(&L, TK_STRING, s + 1, (size_t)(p - s - 1), s)) goto oom;
             L.p = p + 1;
             continue;
         }
@@ -148,7 +153,7 @@ int lex_all(const char *file, const char *text, size_t len, DiagList *d, TokenAr
                 continue;
             }
             k = c == '%' ? TK_SSA : c == '^' ? TK_BLOCK : c == '@' ? TK_SYMBOL : c == '!' ? TK_BANG : TK_HASH;
-            if (push(&L, k, s + 1, (size_t)(p - s - 1))) goto oom;
+            if (push_at(&L, k, s + 1, (size_t)(p - s - 1), s)) goto oom;
             L.p = p;
             continue;
         }

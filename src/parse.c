@@ -35,6 +35,15 @@ int P_eat_ident(Parser *P, const char *s)
     return 1;
 }
 
+/* Consumes keyword s or reports that it is missing. */
+static int expect_kw(Parser *P, const char *s)
+{
+    if (P_eat_ident(P, s)) return 1;
+    Token *t = P_cur(P);
+    P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "expected '%s', found '%.*s'", s, (int)(t->len > 40 ? 40 : t->len), t->s);
+    return 0;
+}
+
 void P_error(Parser *P, DiagId id, SrcLoc loc, const char *fmt, ...)
 {
     if (P->fatal) return;
@@ -913,9 +922,9 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     Value *v[68];
     uint32_t n = 0;
     v[n++] = P_use(P);
-    if (!P_eat_ident(P, "to")) { P_expect(P, TK_IDENT, "'to'"); recover(P); return NULL; }
+    if (!expect_kw(P, "to")) { recover(P); return NULL; }
     v[n++] = P_use(P);
-    if (!P_eat_ident(P, "step")) { P_expect(P, TK_IDENT, "'step'"); recover(P); return NULL; }
+    if (!expect_kw(P, "step")) { recover(P); return NULL; }
     v[n++] = P_use(P);
     if (!v[0] || !v[1] || !v[2]) { recover(P); return NULL; }
     const Type *ivty = v[0]->type;
@@ -1025,7 +1034,11 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
     set_operands(P, op, v, n);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
     add_region(P, op, parse_region(P, op, ft->params, names, n, 1));
-    if (!P_eat_ident(P, "do")) { P_expect(P, TK_IDENT, "'do'"); recover(P); return op; }
+    if (!P_eat_ident(P, "do")) {
+        P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "expected 'do' and the loop body after the condition region");
+        recover(P);
+        return op;
+    }
     add_region(P, op, parse_region(P, op, ft->params + ft->nin, NULL, 0, 1));
     parse_trailing_attrs(P, op);
     return op;
@@ -1171,7 +1184,7 @@ static Op *parse_arith(Parser *P, int kind, SrcLoc loc)
     if (!t1) { recover(P); return NULL; }
     const Type *rt = t1;
     if (syn == SYN_ARITH_CAST) {
-        if (!P_eat_ident(P, "to")) { P_expect(P, TK_IDENT, "'to'"); recover(P); return NULL; }
+        if (!expect_kw(P, "to")) { recover(P); return NULL; }
         rt = P_parse_type(P);
         if (!rt) { recover(P); return NULL; }
         if (v[0]->type != t1) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand type differs from the written source type");
