@@ -580,11 +580,12 @@ static void add_region(Parser *P, Op *op, Region *r)
 
 /* ------------------------------------------------------------------ recovery */
 
-/* Skips to the next token that can start an op at the current nesting level. */
-static void recover(Parser *P)
+/* Skips to the next token that can start an op at the current nesting level; the token at
+   P->pos itself counts only when at_here is set (the caller already consumed the bad token). */
+static void recover_at(Parser *P, int at_here)
 {
     int depth = 0;
-    size_t start = P->pos;
+    size_t start = P->pos - (at_here && P->pos > 0);
     while (!P_is(P, TK_EOF)) {
         Token *t = P_cur(P);
         if (P->pos > start && t->nl_before && depth == 0 &&
@@ -599,6 +600,8 @@ static void recover(Parser *P)
         P->pos++;
     }
 }
+
+static void recover(Parser *P) { recover_at(P, 0); }
 
 /* ------------------------------------------------------------------ blocks and regions */
 
@@ -1268,7 +1271,7 @@ static Op *parse_op(Parser *P)
     if (kind < 0) {
         P_error(P, DIAG_PARSE_UNKNOWN_OP, loc, "unknown operation '%.*s'", (int)nt->len, nt->s);
         P->pos++;
-        recover(P);
+        recover_at(P, 1);
         return NULL;
     }
     P->pos++;
