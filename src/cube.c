@@ -3,7 +3,7 @@
  * transpose), MX scale loads, L1→BT (f16/bf16 widened to f32) and L1→FB parameter loads. MAD lives in
  * cube_mad.c and FIXPIPE writeback in cube_fix.c. Every op checks its whole footprint (bounds,
  * alignment, field widths) before it writes a byte, so a trap leaves memory untouched.
- * Semantics, units and their evidence: docs/semantics/cube.md. */
+ * Semantics, units and their evidence: docs/semantics.md §8. */
 #include "cube_int.h"
 #include <inttypes.h>
 #include <stdlib.h>

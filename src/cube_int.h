@@ -1,6 +1,6 @@
 /* cube_int.h — shared internals of the cube family (cube.c: lowering router, L1/L0/BT/FB data movement;
  * cube_mad.c: the six MAD ops; cube_fix.c: FIXPIPE writeback). Semantics and evidence:
- * docs/semantics/cube.md. */
+ * docs/semantics.md §8. */
 #ifndef PTOSIM_CUBE_INT_H
 #define PTOSIM_CUBE_INT_H
 #include "sim.h"

@@ -2,7 +2,7 @@
  * generation and algebra (pset/pge/plt, pand/por/pxor/pnot/psel, ppack/punpack, pintlv/pdintlv,
  * pbitcast), predicate load/store (plds/pldi/pld, psts/psti/pst, pstu) and pto.init_align.
  *
- * Register model (resolutions Q2, Q3, §2.2; docs/semantics/predicates.md): a mask value is the 32-byte
+ * Register model (resolutions Q2, Q3, §2.2; docs/semantics.md §5): a mask value is the 32-byte
  * image in its frame slot; image bit k is bit k%8 of byte k/8. Logical lane i of a mask<bG> view is image
  * bit g*i (g = 1/2/4 bytes). Producers of lanes (pset, pge, plt, pintlv, pdintlv) write canonical images
  * (every non-lane bit 0); consumers of lanes read only bit g*i. pand/por/pxor/pnot/psel, ppack/punpack,

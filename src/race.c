@@ -25,7 +25,7 @@ typedef struct Job {
     uint32_t first, n;         /* intervals in Race.pool, sorted by (key, lo), reads and writes merged separately */
 } Job;
 
-typedef struct Scratch { Iv *v; uint32_t n, cap; const Instr *in; uint32_t clock; int open; } Scratch;
+typedef struct Scratch { Iv *v; uint32_t n, cap, compact_at; const Instr *in; uint32_t clock; int open; } Scratch;
 
 typedef struct Chan {
     int kind;
@@ -94,6 +94,9 @@ static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
 
 /* ------------------------------------------------------------------ footprints */
 
+static uint32_t normalise(Iv *v, uint32_t n);
+
+
 void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write)
 {
     Race *r = x->core->cl->race;
@@ -103,16 +106,24 @@ void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t a
     if (!s->open) {          /* the SU's accesses open a job lazily */
         s->open = 1;
         s->n = 0;
+        s->compact_at = 0;
         s->in = in;
         s->clock = r->vc[a][a];
     }
     uint32_t key = as == AS_GM ? 0xFFFFu : (uint32_t)as * 4u + (uint32_t)owner->index;
-    if (s->n) {
-        Iv *l = &s->v[s->n - 1];
-        if (l->key == key && l->w == write && addr >= l->lo && addr <= l->hi) {
+    /* Streaming loops interleave a few access streams (load a, load b, store c): extend the newest
+       interval of the same op and kind when this access continues or overlaps it. */
+    for (uint32_t i = s->n, k = 0; i > 0 && k < 8; i--, k++) {
+        Iv *l = &s->v[i - 1];
+        if (l->in == in && l->key == key && l->w == write && addr <= l->hi && addr + len >= l->lo) {
+            if (addr < l->lo) l->lo = addr;
             if (addr + len > l->hi) l->hi = addr + len;
             return;
         }
+    }
+    if (s->n >= s->compact_at && s->n >= 4096) {   /* a long job: merge what it has so far */
+        s->n = normalise(s->v, s->n);
+        s->compact_at = 2 * s->n;
     }
     Iv *v = grow(s->v, &s->cap, s->n + 1, sizeof *v);
     if (!v) { r->disabled = 1; return; }
@@ -320,6 +331,7 @@ void race_job_begin(Core *c, int pq, const QEntry *e)
     Scratch *s = &r->sc[a];
     s->open = 1;
     s->n = 0;
+    s->compact_at = 0;
     s->in = e->in;
     s->clock = r->vc[a][a];
 }

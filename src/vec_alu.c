@@ -6,7 +6,7 @@
  * Lowering decodes the element kind, tokens and operand positions into Instr.imm and picks a handler;
  * the generic handler evaluates one lane at a time through valu_eval. Every register result is zeroed
  * in inactive lanes (resolutions Q48). The readings are recorded with their evidence in
- * docs/semantics/vector-compute.md. */
+ * docs/semantics.md §7. */
 #include "vec_alu_int.h"
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
  * Conventions (sim.h): a vreg is 256 bytes, lane i of an E-byte element type is bytes [iE, (i+1)E)
  * little-endian; a mask is the 32-byte predicate image and lane i of an E-byte element type is image
  * bit E*i (resolutions Q3; 64-bit lanes use bit 8i, the bit of their first byte). Register results are
- * zeroed in inactive lanes (Q48). Semantic choices are documented in docs/semantics/vector-compute.md. */
+ * zeroed in inactive lanes (Q48). Semantic choices are documented in docs/semantics.md §7. */
 #ifndef PTOSIM_VEC_ALU_INT_H
 #define PTOSIM_VEC_ALU_INT_H
 #include <math.h>

@@ -2,7 +2,7 @@
  * indexed (gather/scatter) access, the alignment-state streams (vldas/vldus, vstus/vstur/vstas/vstar/vsta),
  * in-register data rearrangement (vintlv ... vzunpack) and the SPR AR ops (sprclr/sprsti/sprsts).
  *
- * Every reading implemented here, with its evidence tag, is listed in docs/semantics/vector-memory.md.
+ * Every reading implemented here, with its evidence tag, is listed in docs/semantics.md §6.
  * Lowering decodes the operand layout, distribution token and element widths into a VlsX record (in->ext)
  * and picks a handler specialised by element width, so no handler switches per lane. vlds/vsts NORM with a
  * full (or absent) mask are a bounds check plus one 256-byte memcpy.

@@ -21,8 +21,8 @@ for d, _, fs in os.walk(os.path.join(ROOT, "tests")):
             t = open(os.path.join(d, f), encoding="utf-8", errors="replace").read()
             tests.append((t, "ptosim run" in t))
 
-def mentioned(name, need_run):
-    pat = re.compile(re.escape(name) + r"(?![\w.])")
+def mentioned(names, need_run):
+    pat = re.compile("(?:%s)" % "|".join(re.escape(n) for n in names) + r"(?![\w.])")
     return any(pat.search(t) and (run or not need_run) for t, run in tests)
 
 fam_names = {}
@@ -40,8 +40,9 @@ for oid, name, fam, pipe, syn, flags, sig in rows:
     excl = {"a5": "F_NOA5" in fl or "F_A2A3ONLY" in fl, "a2a3": "F_NOA2A3" in fl or "F_A5ONLY" in fl,
             "cpu": "F_NOCPU" in fl or "F_A5ONLY" in fl or "F_A2A3ONLY" in fl}
     structural = syn not in ("SYN_SIG",) and fam in ("FAM_STRUCT",)
-    tested_run = mentioned(name, True)
-    tested_any = tested_run or mentioned(name, False)
+    al = [a for a, i in aliases if i == oid]
+    tested_run = mentioned([name] + al, True)
+    tested_any = tested_run or mentioned([name] + al, False)
     n_ops += 1
     n_sim += not nosim
     n_runtest += tested_run
@@ -59,7 +60,6 @@ for oid, name, fam, pipe, syn, flags, sig in rows:
     if "F_LEGACY" in fl: notes.append("pre-v0.6")
     if "F_SPEC" in fl: notes.append("spec/compiler only")
     if nosim: notes.append("not simulated (traps T-UNSUPPORTED)")
-    al = [a for a, i in aliases if i == oid]
     if al: notes.append("alias " + ", ".join("`%s`" % a for a in al))
     out.append("| `%s` | %s | %s | %s | %s |" % (name, fam[4:].lower().replace("_", "-"),
                pipe.replace("PIPE_", "").rstrip("_").lower() or "-", " | ".join(cells), "; ".join(notes)))

@@ -3,7 +3,7 @@
 (tests/cube/*.pto).
 
 The reference model is plain Python written from resolutions Q35-Q40, Q50, Q51, §2.7 and
-docs/semantics/cube.md; it shares no code with ptosim. Floating point: f16 through struct 'e', f32
+docs/semantics.md §8; it shares no code with ptosim. Floating point: f16 through struct 'e', f32
 through struct 'f' (a Python float product or sum of two f32 values rounded once to f32 is the
 correctly rounded f32 result). MAD reference order: acc = init (0 / old C / bias[n]); for k ascending:
 acc = f32(acc + f32(a*b)).
@@ -459,7 +459,7 @@ def case_mixed_n():
 
 
 def case_nz_layouts():
-    """f32 destinations in NZ layouts (best readings, docs/semantics/cube.md): nz2nz(0) = 16-column blocks,
+    """f32 destinations in NZ layouts (best readings, docs/semantics.md §8): nz2nz(0) = 16-column blocks,
     nz2nz(1) and the default layout = 8-column (32-byte) blocks; dst_stride = rows between blocks (16)"""
     r = Rng(35)
     A, B = rand_mat(r, 16, 16), rand_mat(r, 16, 32)
@@ -528,7 +528,7 @@ def case_mad_sat():
 
 def case_fix_int():
     """i8 MAD -> i32 accumulators -> req8_scalar (y = sat_i8(rne(f32(x) * 2^-6))) and deqf16_scalar
-    (y = f16(f32(x) * 2^-6)): best readings of the unresolved integer quant modes (docs/semantics/cube.md)"""
+    (y = f16(f32(x) * 2^-6)): best readings of the unresolved integer quant modes (docs/semantics.md §8)"""
     r = Rng(38)
     A = [[r.below(256) - 128 for _ in range(32)] for _ in range(16)]
     B = [[r.below(256) - 128 for _ in range(16)] for _ in range(32)]

@@ -13,7 +13,7 @@ pto.psts for mask results, V -> MTE3 flag, pto.mte_ub_gm. Scalars are kernel par
 runs several times (one RUN/CMP pair per scalar set).
 
 Expected values come from gen_valu_ref.py (exact rationals, decimal transcendental functions), which
-shares no code with ptosim. The semantic readings are those of docs/semantics/vector-compute.md.
+shares no code with ptosim. The semantic readings are those of docs/semantics.md §7.
 """
 import os
 import random
