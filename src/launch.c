@@ -200,13 +200,23 @@ const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 
 /* ------------------------------------------------------------------ clusters */
 
+/* Zeroed, 64-byte aligned (a cache line): UB addresses that are 32-byte aligned in the simulated machine
+   stay 32-byte aligned on the host, so the 256-byte register copies never split more lines than needed. */
+static void *zalloc64(size_t n)
+{
+    size_t r = (n + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, r ? r : 64);
+    if (p) memset(p, 0, r ? r : 64);
+    return p;
+}
+
 static int setup_exec(Exec *x, Core *c, uint32_t frame, PipeQ pq)
 {
     x->core = c;
     x->pipe = pq;
     if (!x->frame_base) {
         x->frame_cap = frame * 64 + 4096;
-        x->frame_base = calloc(1, x->frame_cap);
+        x->frame_base = zalloc64(x->frame_cap);
         if (!x->frame_base) return -1;
     }
     x->frame = x->frame_base;
@@ -230,13 +240,14 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
     for (int a = 1; a < AS__COUNT; a++) {
         /* AIVs own a UB; the AIC owns L1, L0A/B/C, BT and FB (the whole set is cheap, keep it uniform). */
         if (!c->mem[a]) {
-            c->mem[a] = calloc(1, tp->cap[a]);
+            c->mem[a] = zalloc64(tp->cap[a]);
             if (!c->mem[a]) return -1;
         } else {
             memset(c->mem[a], 0, tp->cap[a]);   /* on-chip buffers start zeroed (resolutions §2.1) */
         }
         c->memsz[a] = tp->cap[a];
     }
+    c->ub_fast_lim = cl->race || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
     size_t mxs = (size_t)(tp->cap[AS_L0A] / 32 + tp->cap[AS_L0B] / 32);
     if (!c->mx_scale && !(c->mx_scale = malloc(mxs))) return -1;
     memset(c->mx_scale, 0, mxs);

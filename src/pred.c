@@ -348,6 +348,24 @@ static int lower_ls(LowerCtx *L, const Op *op, Instr *in)
     return 0;
 }
 
+/* True when the mask value m is a compile-time pattern (pset/pge with a pattern token) that activates every
+   lane of elem_bytes-wide elements, i.e. image bit elem_bytes*j is set for every lane j. Masks are SSA values,
+   so such a mask is the same at every execution: lowering may then pick the unmasked handler. */
+bool pred_all_active(const Value *m, unsigned elem_bytes)
+{
+    const Op *d = m ? m->def : NULL;
+    if (!d || !elem_bytes || elem_bytes > 8) return false;
+    switch (d->kind) {
+    case OP_PSET_B8: case OP_PSET_B16: case OP_PSET_B32: case OP_PGE_B8: case OP_PGE_B16: case OP_PGE_B32: break;
+    default: return false;
+    }
+    uint8_t img[MASK_BYTES];
+    if (pattern_image(op_token_id(d, "pat"), suffix_gran(d->kind), img)) return false;
+    for (unsigned b = 0; b < 256; b += elem_bytes)
+        if (!((img[b / 8] >> (b % 8)) & 1)) return false;
+    return true;
+}
+
 int lower_family_pred(LowerCtx *L, const Op *op, Instr *in)
 {
     in->pipe = PQ_V;

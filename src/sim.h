@@ -133,6 +133,8 @@ struct Core {
     int subblock;
     uint8_t *mem[AS__COUNT];   /* local buffers (gm unused) */
     uint64_t memsz[AS__COUNT];
+    uint64_t ub_fast_lim;      /* vector NORM fast paths: a 256-byte UB access at a < this is in bounds and
+                                  needs no race recording (0 while the race detector is on) */
     Exec su, v, px;            /* SU interpreter, V-pipe interpreter, other pipes (no frame) */
     Pipe pipes[PQ__COUNT];
     const Instr *pc;           /* SU program counter */
@@ -235,6 +237,7 @@ int lower_family_dma(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_sync(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_scalar(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_pred(LowerCtx *L, const Op *op, Instr *in);
+bool pred_all_active(const Value *m, unsigned elem_bytes);
 int lower_family_vector(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_cube(LowerCtx *L, const Op *op, Instr *in);
 

@@ -480,7 +480,9 @@ static int lower_ew(LowerCtx *L, const Op *op, Instr *in, const EwRule *r)
         in->imm[7] = r->slot | (int64_t)sw << 8;
     }
     in->fn = valu_x_ew;
-    ExecFn f = valu_fast(r->vop, k, in->imm[2] >= 0, in->imm[6] >= 0);
+    /* a constant all-lanes mask (pset PAT_ALL) selects the unmasked handler */
+    bool masked = in->imm[2] >= 0 && !pred_all_active(op->operands[in->imm[2]], ek_bytes(k));
+    ExecFn f = valu_fast(r->vop, k, masked, in->imm[6] >= 0);
     if (f && in->imm[5] < 0) in->fn = f;
     return 0;
 }

@@ -48,6 +48,19 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
     return ((w0 & w1 & w2 & w3) & pat) == pat;
 }
 
+/* Replaces every NaN lane of an f32 vreg by the canonical NaN (the rare second pass of VALU_HANDLERS_F). */
+static void canon_f32(uint8_t *r)
+{
+    for (unsigned i = 0; i < VREG_BYTES / 4; i++) {
+        uint32_t v;
+        memcpy(&v, r + 4 * i, 4);
+        if ((v & 0x7F800000u) == 0x7F800000u && (v & 0x007FFFFFu)) {
+            v = QNAN32;
+            memcpy(r + 4 * i, &v, 4);
+        }
+    }
+}
+
 #define P32 0x1111111111111111ull
 #define P16 0x5555555555555555ull
 #define P8 0xFFFFFFFFFFFFFFFFull
@@ -62,15 +75,18 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
     typedef uint8_t S##_vu8 __attribute__((vector_size(VB)));                                                   \
     typedef int8_t S##_vs8 __attribute__((vector_size(VB)));                                                    \
     /* f32: NaN results become 0x7FC00000 */                                                                   \
-    A static inline S##_vu32 S##_f_canon(S##_vf s)                                                            \
+    A static inline int S##_any(S##_vu32 v)                                                                   \
     {                                                                                                         \
-        S##_vu32 n = (S##_vu32)(s != s);                                                                      \
-        return ((S##_vu32)s & ~n) | (n & QNAN32);                                                             \
+        uint64_t w[VB / 8], o = 0;                                                                            \
+        memcpy(w, &v, VB);                                                                                    \
+        for (unsigned k = 0; k < VB / 8; k++) o |= w[k];                                                      \
+        return o != 0;                                                                                        \
     }                                                                                                         \
-    A static inline S##_vu32 S##_f_add(S##_vu32 x, S##_vu32 y) { return S##_f_canon((S##_vf)x + (S##_vf)y); }   \
-    A static inline S##_vu32 S##_f_sub(S##_vu32 x, S##_vu32 y) { return S##_f_canon((S##_vf)x - (S##_vf)y); }   \
-    A static inline S##_vu32 S##_f_mul(S##_vu32 x, S##_vu32 y) { return S##_f_canon((S##_vf)x * (S##_vf)y); }   \
-    A static inline S##_vu32 S##_f_div(S##_vu32 x, S##_vu32 y) { return S##_f_canon((S##_vf)x / (S##_vf)y); }   \
+    /* add/sub/mul/div produce raw results; their handlers canonicalise NaNs afterwards (VALU_HANDLERS_F) */   \
+    A static inline S##_vu32 S##_f_add(S##_vu32 x, S##_vu32 y) { return (S##_vu32)((S##_vf)x + (S##_vf)y); }   \
+    A static inline S##_vu32 S##_f_sub(S##_vu32 x, S##_vu32 y) { return (S##_vu32)((S##_vf)x - (S##_vf)y); }   \
+    A static inline S##_vu32 S##_f_mul(S##_vu32 x, S##_vu32 y) { return (S##_vu32)((S##_vf)x * (S##_vf)y); }   \
+    A static inline S##_vu32 S##_f_div(S##_vu32 x, S##_vu32 y) { return (S##_vu32)((S##_vf)x / (S##_vf)y); }   \
     /* NaN -> NaN; equal operands (only +0/-0 differ in encoding): AND of the codes for max (+0 wins), OR    \
        for min (-0 wins) */                                                                                   \
     A static inline S##_vu32 S##_f_max(S##_vu32 a, S##_vu32 b)                                                \
@@ -93,10 +109,10 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
     VALU_INT_FNS(S, A, u16, S##_vu16, S##_vu16)                                                               \
     VALU_INT_FNS(S, A, s8, S##_vu8, S##_vs8)                                                                  \
     VALU_INT_FNS(S, A, u8, S##_vu8, S##_vu8)                                                                  \
-    VALU_HANDLERS(S, VB, A, f32_add, S##_f_add, S##_vu32, uint32_t, tab32, P32)                               \
-    VALU_HANDLERS(S, VB, A, f32_sub, S##_f_sub, S##_vu32, uint32_t, tab32, P32)                               \
-    VALU_HANDLERS(S, VB, A, f32_mul, S##_f_mul, S##_vu32, uint32_t, tab32, P32)                               \
-    VALU_HANDLERS(S, VB, A, f32_div, S##_f_div, S##_vu32, uint32_t, tab32, P32)                               \
+    VALU_HANDLERS_F(S, VB, A, f32_add, S##_f_add, S##_vu32, uint32_t, tab32, P32)                               \
+    VALU_HANDLERS_F(S, VB, A, f32_sub, S##_f_sub, S##_vu32, uint32_t, tab32, P32)                               \
+    VALU_HANDLERS_F(S, VB, A, f32_mul, S##_f_mul, S##_vu32, uint32_t, tab32, P32)                               \
+    VALU_HANDLERS_F(S, VB, A, f32_div, S##_f_div, S##_vu32, uint32_t, tab32, P32)                               \
     VALU_HANDLERS(S, VB, A, f32_max, S##_f_max, S##_vu32, uint32_t, tab32, P32)                               \
     VALU_HANDLERS(S, VB, A, f32_min, S##_f_min, S##_vu32, uint32_t, tab32, P32)                               \
     VALU_INT_SET(S, VB, A, s32, S##_vu32, uint32_t, tab32, P32)                                               \
@@ -154,14 +170,14 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
     {                                                                                                         \
         const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                                                      \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vb, vr;                                                                                    \
             memcpy(&va, a + VB * c, VB);                                                                      \
             memcpy(&vb, b + VB * c, VB);                                                                      \
             vr = FN(va, vb);                                                                                  \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return valu_done(x, in);                                                                                        \
+        return valu_done(x, in);                                                                      \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -169,14 +185,14 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
         if (all_on(img, PAT)) return S##_##NAME##_vv(x, in);                                                  \
         const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                                                      \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vb, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                          \
             memcpy(&va, a + VB * c, VB);                                                                      \
             memcpy(&vb, b + VB * c, VB);                                                                      \
             vr = FN(va, vb) & vm;                                                                             \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return valu_done(x, in);                                                                                        \
+        return valu_done(x, in);                                                                      \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
@@ -186,13 +202,13 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
-        for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                                                      \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vr;                                                                                        \
             memcpy(&va, a + VB * c, VB);                                                                      \
             vr = FN(va, vs);                                                                                  \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return valu_done(x, in);                                                                                        \
+        return valu_done(x, in);                                                                      \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -204,13 +220,89 @@ static inline int all_on(const uint8_t *img, uint64_t pat)
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
-        for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                                                      \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                              \
             memcpy(&va, a + VB * c, VB);                                                                      \
             vr = FN(va, vs) & vm;                                                                             \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
-        return valu_done(x, in);                                                                                        \
+        return valu_done(x, in);                                                                      \
+    }
+
+#define VALU_HANDLERS_F(S, VB, A, NAME, FN, VT, ET, TAB, PAT)                                                     \
+    A static const Instr *S##_##NAME##_vv(Exec *x, const Instr *in)                                           \
+    {                                                                                                         \
+        const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
+        uint8_t *r = FR(x, in->res[0]);                                                                       \
+        VT nan_ = {0};                                                                                        \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
+            VT va, vb, vr;                                                                                    \
+            memcpy(&va, a + VB * c, VB);                                                                      \
+            memcpy(&vb, b + VB * c, VB);                                                                      \
+            vr = FN(va, vb);                                                                                  \
+            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
+            memcpy(r + VB * c, &vr, VB);                                                                      \
+        }                                                                                                     \
+        if (S##_any(nan_)) canon_f32(r);                                                                      \
+        return valu_done(x, in);                                                                      \
+    }                                                                                                         \
+    A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
+    {                                                                                                         \
+        const uint8_t *img = FR(x, in->arg[in->imm[2]]);                                                      \
+        if (all_on(img, PAT)) return S##_##NAME##_vv(x, in);                                                  \
+        const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
+        uint8_t *r = FR(x, in->res[0]);                                                                       \
+        VT nan_ = {0};                                                                                        \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
+            VT va, vb, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                          \
+            memcpy(&va, a + VB * c, VB);                                                                      \
+            memcpy(&vb, b + VB * c, VB);                                                                      \
+            vr = FN(va, vb) & vm;                                                                             \
+            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
+            memcpy(r + VB * c, &vr, VB);                                                                      \
+        }                                                                                                     \
+        if (S##_any(nan_)) canon_f32(r);                                                                      \
+        return valu_done(x, in);                                                                      \
+    }                                                                                                         \
+    A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
+    {                                                                                                         \
+        const uint8_t *a = FR(x, in->arg[in->imm[3]]);                                                        \
+        uint8_t *r = FR(x, in->res[0]);                                                                       \
+        uint64_t raw = ARG(x, in, (unsigned)in->imm[6]);                                                      \
+        ET s;                                                                                                 \
+        memcpy(&s, &raw, sizeof s);                                                                           \
+        VT vs = (VT){0} + s;                                                                                  \
+        VT nan_ = {0};                                                                                        \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
+            VT va, vr;                                                                                        \
+            memcpy(&va, a + VB * c, VB);                                                                      \
+            vr = FN(va, vs);                                                                                  \
+            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
+            memcpy(r + VB * c, &vr, VB);                                                                      \
+        }                                                                                                     \
+        if (S##_any(nan_)) canon_f32(r);                                                                      \
+        return valu_done(x, in);                                                                      \
+    }                                                                                                         \
+    A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
+    {                                                                                                         \
+        const uint8_t *img = FR(x, in->arg[in->imm[2]]);                                                      \
+        if (all_on(img, PAT)) return S##_##NAME##_vs(x, in);                                                  \
+        const uint8_t *a = FR(x, in->arg[in->imm[3]]);                                                        \
+        uint8_t *r = FR(x, in->res[0]);                                                                       \
+        uint64_t raw = ARG(x, in, (unsigned)in->imm[6]);                                                      \
+        ET s;                                                                                                 \
+        memcpy(&s, &raw, sizeof s);                                                                           \
+        VT vs = (VT){0} + s;                                                                                  \
+        VT nan_ = {0};                                                                                        \
+        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
+            VT va, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                              \
+            memcpy(&va, a + VB * c, VB);                                                                      \
+            vr = FN(va, vs) & vm;                                                                             \
+            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
+            memcpy(r + VB * c, &vr, VB);                                                                      \
+        }                                                                                                     \
+        if (S##_any(nan_)) canon_f32(r);                                                                      \
+        return valu_done(x, in);                                                                      \
     }
 
 typedef struct FastSet { ExecFn vv, vvm, vs, vsm; } FastSet;
