@@ -238,17 +238,23 @@ static int p_vecscope(Exec *x, const Instr *in, const uint64_t *args)
     }
     const Instr *pc = se->body;
     uint64_t limit = x->core->sim->step_limit, steps = x->steps;
-    /* the hot loop: handlers return NULL at the end of the body or after raising a trap */
+    if (steps >= limit) {
+        sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope", (unsigned long long)limit);
+        return -1;
+    }
+    /* the hot loop: handlers return NULL at the end of the body or after raising a trap; `left` counts
+       down the steps still allowed */
+    uint64_t left = limit - steps + 1;
     while (pc) {
-        if (__builtin_expect(++steps > limit, 0)) {
-            x->steps = steps;
+        if (__builtin_expect(--left == 0, 0)) {
+            x->steps = limit;
             sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope",
                      (unsigned long long)limit);
             return -1;
         }
         pc = pc->fn(x, pc);
     }
-    x->steps = steps;
+    x->steps = limit + 1 - left;
     return x->core->sim->trapped ? -1 : 0;
 }
 

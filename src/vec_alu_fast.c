@@ -75,13 +75,7 @@ static void canon_f32(uint8_t *r)
     typedef uint8_t S##_vu8 __attribute__((vector_size(VB)));                                                   \
     typedef int8_t S##_vs8 __attribute__((vector_size(VB)));                                                    \
     /* f32: NaN results become 0x7FC00000 */                                                                   \
-    A static inline int S##_any(S##_vu32 v)                                                                   \
-    {                                                                                                         \
-        uint64_t w[VB / 8], o = 0;                                                                            \
-        memcpy(w, &v, VB);                                                                                    \
-        for (unsigned k = 0; k < VB / 8; k++) o |= w[k];                                                      \
-        return o != 0;                                                                                        \
-    }                                                                                                         \
+    A static inline int S##_any(S##_vu32 v) { return VALU_ANY_##S(v); }                                      \
     /* add/sub/mul/div produce raw results; their handlers canonicalise NaNs afterwards (VALU_HANDLERS_F) */   \
     A static inline S##_vu32 S##_f_add(S##_vu32 x, S##_vu32 y) { return (S##_vu32)((S##_vf)x + (S##_vf)y); }   \
     A static inline S##_vu32 S##_f_sub(S##_vu32 x, S##_vu32 y) { return (S##_vu32)((S##_vf)x - (S##_vf)y); }   \
@@ -311,6 +305,15 @@ typedef struct FastSet { ExecFn vv, vvm, vs, vsm; } FastSet;
 typedef uint64_t b_vu64 __attribute__((vector_size(16)));
 static inline b_vu64 b_mk(const uint64_t *t, const uint8_t *p) { return (b_vu64){t[p[0]], t[p[1]]}; }
 
+/* Is any bit of a vector set: portable for the baseline, one vptest for AVX2. */
+static inline int any16(const void *v)
+{
+    uint64_t w[2];
+    memcpy(w, v, 16);
+    return (w[0] | w[1]) != 0;
+}
+#define VALU_ANY_b(v) any16(&(v))
+
 /* Baseline: 16-byte vectors (SSE2 on x86-64, NEON on AArch64). */
 VALU_FAST_SET(b, 16, )
 
@@ -322,6 +325,8 @@ __attribute__((target("avx2"))) static inline w_vu64 w_mk(const uint64_t *t, con
 {
     return (w_vu64){t[p[0]], t[p[1]], t[p[2]], t[p[3]]};
 }
+#include <immintrin.h>
+#define VALU_ANY_w(v) (!_mm256_testz_si256((__m256i)(v), (__m256i)(v)))
 VALU_FAST_SET(w, 32, __attribute__((target("avx2"))))
 #endif
 
