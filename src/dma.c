@@ -62,11 +62,22 @@ static void atomic_row(uint8_t *d, const uint8_t *s, uint64_t len, int mode)
                 double da = num_bits_to_f64(num_convert(f, a, NUM_F64, NUM_RND_R, false));
                 double db = num_bits_to_f64(num_convert(f, b, NUM_F64, NUM_RND_R, false));
                 if (num_is_nan(f, a) || num_is_nan(f, b)) r = num_canonical_nan(f);
-                else r = (op == AO_MAX ? da >= db : da <= db) ? a : b;
+                /* equal values have equal bits except +0/-0, where +0 > -0 (the scalar maximumf and
+                   vmax/vmin reading): max keeps the sign only if both are -0, min if either is */
+                else if (da == db) r = op == AO_MAX ? (a & b) : (a | b);
+                else r = (op == AO_MAX ? da > db : da < db) ? a : b;
             }
         }
         memcpy(d + i, &r, e);
     }
+}
+
+/* The atomic mode an MTE3 store into GM uses: it combines only while both an element type and an
+   operation are set (a type alone, or an operation alone, leaves plain stores). */
+static int store_atomic(const Core *c)
+{
+    int m = c->atomic_mode;
+    return (m & 0xff) && ((m >> 8) & 0xff) ? m : 0;
 }
 
 /* Executes a plan. Returns 0, or -1 after a trap. */
@@ -167,7 +178,7 @@ static int p_grouped(Exec *x, const Instr *in, const uint64_t *a)
     p.ds = a[ni + 2];
     switch (in->kind) {
     case OP_MTE_GM_UB: p.sas = AS_GM; p.das = AS_UB; break;
-    case OP_MTE_UB_GM: p.sas = AS_UB; p.das = AS_GM; p.atomic = x->core->atomic_mode; break;
+    case OP_MTE_UB_GM: p.sas = AS_UB; p.das = AS_GM; p.atomic = store_atomic(x->core); break;
     case OP_MTE_GM_L1: p.sas = AS_GM; p.das = AS_L1; break;
     default: break;
     }
@@ -296,7 +307,7 @@ static int p_legacy_out(Exec *x, const Instr *in, const uint64_t *a)
     p.len = a[4];
     p.ds = a[6];
     p.ss = a[7];
-    p.atomic = c->atomic_mode;
+    p.atomic = store_atomic(c);
     if (field(x, in, "sid", a[2], 4) || field(x, in, "n_burst", p.n, 21) || field(x, in, "len_burst", p.len, 21) ||
         field(x, in, "GM stride", p.ds, 40) || field(x, in, "UB stride", p.ss, 24))
         return -1;
@@ -337,10 +348,7 @@ static int p_config(Exec *x, const Instr *in, const uint64_t *a)
     case OP_SET_ATOMIC_NONE: c->atomic_mode = 0; break;
     default: break;
     }
-    /* an atomic mode only counts once both the element kind and the operation are set */
-    if ((c->atomic_mode & 0xff) == 0 || (c->atomic_mode >> 8) == 0) {
-        if (in->kind == OP_SET_ATOMIC_NONE) c->atomic_mode = 0;
-    }
+    /* the type and the operation are kept separately; a store combines only once both are set (store_atomic) */
     return 0;
 }
 

@@ -302,6 +302,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     s->params = l->param_vals;
     s->blocks = blocks;
     s->trapped = 0;
+    s->nwarned = 0;
     memset(&s->stats, 0, sizeof s->stats);
     if (!s->cl) {
         s->cl = calloc(1, sizeof *s->cl);

@@ -32,6 +32,23 @@ void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
     diag_add(&s->ctx->diags, SEV_TRAP, id, loc, "%s: %s (%s)", opn, msg, who);
 }
 
+void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
+{
+    Sim *s = x->core->sim;
+    for (unsigned i = 0; i < s->nwarned; i++)
+        if (s->warned[i] == in) return;
+    if (s->nwarned == sizeof s->warned / sizeof s->warned[0]) return;
+    s->warned[s->nwarned++] = in;
+    char msg[512], who[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    core_desc(x->core, who, sizeof who);
+    SrcLoc loc = in && in->op ? in->op->loc : (SrcLoc){0, 0, 0};
+    diag_add(&s->ctx->diags, SEV_WARNING, id, loc, "%s (%s)", msg, who);
+}
+
 static const char *const space_long[AS__COUNT] = {
     "GM", "UB (unified buffer)", "L1", "L0A", "L0B", "L0C", "BT (bias table)", "FB (fixpipe buffer)",
 };

@@ -181,6 +181,8 @@ struct Sim {
     Cluster *cl;
     PtoStats stats;
     int race_check;
+    const Instr *warned[64];   /* ops that already produced their run-time warning (sim_warn_once) */
+    unsigned nwarned;
 };
 
 /* ---- vector state layouts in frames ----
@@ -219,6 +221,8 @@ static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return 
 
 /* ---- traps and memory (mem.c) ---- */
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A run-time warning at op `in`, reported once per op and run (at most 64 ops); the run continues. */
+void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Host pointer for [addr, addr+len) in space `as` of core c, or NULL after raising a trap. `what` names
    the access for the message ("source", "destination"). `align` = required alignment (1 = none). */
 uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what);

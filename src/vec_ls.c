@@ -538,6 +538,7 @@ static const Instr *x_vgather2(Exec *x, const Instr *in)
                 lane_trap(x, in, a, e, "gather source element");
                 return NULL;
             }
+            if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, a, e, 0);
             uint64_t v = 0;
             memcpy(&v, ub + a, e < W ? e : W);   /* little-endian host: zero extension */
             ST(r, i, v);
@@ -576,6 +577,30 @@ static const Instr *x_vgatherb(Exec *x, const Instr *in)
     return in + 1;
 }
 
+/* Two active lanes of one scatter with the same address: which lane wins is unresolved (resolutions Q22),
+   ptosim keeps the lowest lane and warns once per op (W-SCATTER-ALIAS). Open addressing over the (aligned,
+   equal-size) lane addresses; n <= 256. */
+static void scatter_aliases(Exec *x, const Instr *in, const uint64_t *addr, unsigned n)
+{
+    enum { H = 512 };
+    uint64_t key[H];
+    uint16_t lane[H];
+    memset(key, 0xFF, sizeof key);
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t a = addr[i];
+        if (a == UINT64_MAX) continue;
+        unsigned h = (unsigned)((a * 0x9E3779B97F4A7C15ull) >> 55);   /* 9 bits */
+        while (key[h] != UINT64_MAX && key[h] != a) h = (h + 1) & (H - 1);
+        if (key[h] == a) {
+            sim_warn_once(x, in, DIAG_T_SCATTER_ALIAS, "lanes %u and %u both write UB address 0x%" PRIx64
+                          "; ptosim keeps lane %u's value (which lane wins is not specified)", lane[h], i, a, lane[h]);
+            return;
+        }
+        key[h] = a;
+        lane[h] = (uint16_t)i;
+    }
+}
+
 /* vscatter: active lane i writes the low E bytes of its W-byte lane to base + idx[i]·E. All addresses are
    checked first; lanes are written from the highest down so the lowest lane wins on a duplicate address. */
 static const Instr *x_vscatter(Exec *x, const Instr *in)
@@ -598,9 +623,11 @@ static const Instr *x_vscatter(Exec *x, const Instr *in)
         }
         addr[i] = a;
     }
+    scatter_aliases(x, in, addr, n);
     unsigned active = 0;
     for (unsigned i = n; i-- > 0;) {
         if (addr[i] == UINT64_MAX) continue;
+        if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, addr[i], e, 1);
         memcpy(ub + addr[i], v + (size_t)w * i, e);
         active++;
     }

@@ -560,6 +560,84 @@ def case_dn2nz():
     save_f32("expected.bin", matmul(A1, B, 16, 16, 16) + matmul(A2, B, 16, 16, 16))
 
 
+def e5m2_val(b):
+    """f8E5M2 decode: IEEE-style, bias 15, 2 mantissa bits, subnormal m/4*2^-14, exponent 31 = inf/NaN"""
+    s = -1.0 if b & 0x80 else 1.0
+    e, m = (b >> 2) & 31, b & 3
+    if e == 31:
+        return math.nan if m else s * math.inf
+    if e == 0:
+        return s * m / 4.0 * 2.0 ** -14
+    return s * (1 + m / 4.0) * 2.0 ** (e - 15)
+
+
+def rand_e5m2(r):
+    while True:
+        b = r.below(256)
+        if ((b >> 2) & 31) < 19:                   # finite, magnitude below 2^4
+            return b
+
+
+def mx_frag(rows, G, get):
+    """E8M0 scales in 32-byte fragments of 16 rows x 2 groups: (x, g) at ((x/16)*ceil(G/2) + g/2)*32 + (x%16)*2 + g%2"""
+    G2 = (G + 1) // 2
+    buf = bytearray(((rows + 15) // 16) * G2 * 32)
+    for x in range(rows):
+        for g in range(G):
+            buf[((x // 16) * G2 + g // 2) * 32 + (x % 16) * 2 + g % 2] = get(x, g)
+    return buf
+
+
+def mx_acc(C, A, B, sa, sb, dec, M, N, K):
+    """C += MX product, k ascending: acc = f32(acc + f32(a*2^(sa-127) * b*2^(sb-127))); scale 0xFF is NaN"""
+    out = []
+    for m in range(M):
+        row = []
+        for n in range(N):
+            acc = C[m][n]
+            for k in range(K):
+                ea, eb = sa[m][k // 32], sb[k // 32][n]
+                a = math.nan if ea == 0xFF else dec(A[m][k]) * 2.0 ** (ea - 127)
+                b = math.nan if eb == 0xFF else dec(B[k][n]) * 2.0 ** (eb - 127)
+                acc = f32(acc + f32(a * b))
+            row.append(acc)
+        out.append(row)
+    return out
+
+
+def case_mad_mx_acc():
+    """mad_mx_acc (C += MX product, docs/semantics.md §8.4) on a 32 x 32 f32 tile:
+    C = A0·B0 (f16 mad, K 16); C += A1·B1 (f8E4M3FN, K 64, 2 scale groups); C += A2·B2 (f8E5M2, K 128,
+    4 groups; scale of A2 row 3 group 1 and of B2 group 2 column 5 are 0xFF = NaN); C += A1·B1 again
+    (the MX state of the L0A/L0B tiles persists). NaN results are stored as 0x7FC00000."""
+    r = Rng(41)
+    M, N = 32, 32
+    A0, B0 = rand_mat(r, M, 16), rand_mat(r, 16, N)
+    A1 = [[rand_e4m3(r) for _ in range(64)] for _ in range(M)]
+    B1 = [[rand_e4m3(r) for _ in range(N)] for _ in range(64)]
+    A2 = [[rand_e5m2(r) for _ in range(128)] for _ in range(M)]
+    B2 = [[rand_e5m2(r) for _ in range(N)] for _ in range(128)]
+    sa1 = [[124 + r.below(7) for _ in range(2)] for _ in range(M)]
+    sb1 = [[124 + r.below(7) for _ in range(N)] for _ in range(2)]
+    sa2 = [[122 + r.below(9) for _ in range(4)] for _ in range(M)]
+    sb2 = [[122 + r.below(9) for _ in range(N)] for _ in range(4)]
+    sa2[3][1] = 0xFF
+    sb2[2][5] = 0xFF
+    save_f16("a0.bin", A0)
+    save_f16("b0.bin", B0)
+    save("a1.bin", bytes(v for row in A1 for v in row))
+    save("b1.bin", bytes(v for row in B1 for v in row))
+    save("a2.bin", bytes(v for row in A2 for v in row))
+    save("b2.bin", bytes(v for row in B2 for v in row))
+    save("scales.bin", mx_frag(M, 2, lambda m, g: sa1[m][g]) + mx_frag(N, 2, lambda n, g: sb1[g][n]) +
+         mx_frag(M, 4, lambda m, g: sa2[m][g]) + mx_frag(N, 4, lambda n, g: sb2[g][n]))
+    C = matmul(A0, B0, M, N, 16)
+    C = mx_acc(C, A1, B1, sa1, sb1, e4m3_val, M, N, 64)
+    C = mx_acc(C, A2, B2, sa2, sb2, e5m2_val, M, N, 128)
+    C = mx_acc(C, A1, B1, sa1, sb1, e4m3_val, M, N, 64)
+    save("expected.bin", pack("I", [f32_bits(v) for row in C for v in row]))
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 if case not in CASES:
     sys.exit("unknown case %s (have %s)" % (case, ", ".join(sorted(CASES))))
