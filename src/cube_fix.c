@@ -112,7 +112,9 @@ static void atomic_elem(uint8_t *d, uint64_t y, CElem e, int op)
         else if (num_is_nan(f, o) || num_is_nan(f, y)) r = num_canonical_nan(f);
         else {
             double a = cube_fval(f, o), b = cube_fval(f, y);
-            r = (op == AO_MAX ? a >= b : a <= b) ? o : y;
+            /* equal values differ in bits only as +0/-0, and +0 > -0 (as for DMA atomics, maximumf, vmax) */
+            if (a == b) r = op == AO_MAX ? (o & y) : (o | y);
+            else r = (op == AO_MAX ? a > b : a < b) ? o : y;
         }
     } else {
         unsigned w = e.bits;

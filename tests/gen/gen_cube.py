@@ -394,13 +394,20 @@ def case_fix_atomic():
     """atomic(type = f32, op = add) and atomic(type = f32, op = max) into pre-filled GM"""
     r = Rng(29)
     A, B = rand_mat(r, 16, 16), rand_mat(r, 16, 16)
+    A[0] = [0.0] * 16                      # row 0 of C is exactly +0 (0.0 + products of +-0)
     save_f16("a.bin", A)
     save_f16("b.bin", B)
     init = [[rand_f32(r, -1, 3) for _ in range(16)] for _ in range(16)]
+    init[0] = [-0.0 if n % 2 == 0 else 0.0 for n in range(16)]   # max(-0, +0) = +0 whichever is in GM
     save_f32("init.bin", init)
     C = matmul(A, B, 16, 16, 16)
+
+    def fmax(a, b):   # IEEE maximum with +0 > -0 (no NaNs here)
+        if a == b:
+            return a if math.copysign(1.0, a) > 0 else b
+        return a if a > b else b
     save_f32("expected_add.bin", [[f32(init[m][n] + C[m][n]) for n in range(16)] for m in range(16)])
-    save_f32("expected_max.bin", [[max(init[m][n], C[m][n]) for n in range(16)] for m in range(16)])
+    save_f32("expected_max.bin", [[fmax(init[m][n], C[m][n]) for n in range(16)] for m in range(16)])
 
 
 def case_fix_loop3():
