@@ -201,7 +201,9 @@ static int parse_scalar(PtoLaunch *l, unsigned i, const PtoParamInfo *pi, const 
     }
     if (pi->kind == PTO_PARAM_FLOAT) {
         errno = 0;
-        double d = strtod(s, &end);
+        /* f32 parameters: strtof rounds the literal once, like f32 constants; wider and narrower types go
+           through binary64 (docs/semantics.md §4) */
+        double d = pi->elem_bits == 32 ? (double)strtof(s, &end) : strtod(s, &end);
         if (*end || end == s) return -1;
         return pto_launch_bind_float(l, i, d);
     }
@@ -246,6 +248,18 @@ static int write_out(const Buf *b, const PtoParamInfo *pi)
     return 0;
 }
 
+/* "-inf", "-infinity", "-nan" (any case) are negative float arguments, not options. */
+static int is_neg_special(const char *a)
+{
+    static const char *const names[] = {"inf", "infinity", "nan"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const char *p = a + 1, *q = names[k];
+        while (*p && *q && tolower((unsigned char)*p) == *q) p++, q++;
+        if (!*p && !*q) return 1;
+    }
+    return 0;
+}
+
 int cli_run(int argc, char **argv)
 {
     PtoTarget target = PTO_TARGET_DEFAULT;
@@ -279,14 +293,11 @@ int cli_run(int argc, char **argv)
             race = 1;
         } else if (!strcmp(a, "--")) {
             for (i++; i < argc; i++) args[nargs++] = argv[i];
-        } else if (a[0] == '-' && a[1] && !isdigit((unsigned char)a[1]) && a[1] != '.') {
+        } else if (a[0] == '-' && a[1] && !isdigit((unsigned char)a[1]) && a[1] != '.' && !is_neg_special(a)) {
             rc = cli_usage_error("unknown option '%s'", a);
             goto out;
         } else if (!file) {
             file = a;
-        } else if (0) {
-            rc = cli_usage_error("unknown option '%s'", a);
-            goto out;
         } else {
             args[nargs++] = argv[i];
         }

@@ -475,6 +475,7 @@ def casts(out, kinds, counts):
 # ------------------------------------------------------------------------------------ CLI literals
 
 def literal_bits(f, lit):
+    """Bits of a CLI float literal: f32 rounds the exact decimal once; other types round the binary64 value."""
     body = lit.lstrip("+-")
     d = float.fromhex(lit) if body[:2].lower() == "0x" else float(lit)
     if d != d:
@@ -482,7 +483,9 @@ def literal_bits(f, lit):
     if d in (float("inf"), float("-inf")):
         return (f.sign if d < 0 else 0) | f.inf
     neg = d < 0 or (d == 0 and str(d).startswith("-"))
-    return f.round(neg, abs(Fraction(d)))
+    if f is FM["f32"] and body[:2].lower() != "0x":
+        return f.round(neg, Fraction(body))   # f32: the decimal text itself is rounded once
+    return f.round(neg, abs(Fraction(d)))      # other types: via binary64 (docs/semantics.md section 4)
 
 
 def args(out, name, lits):
