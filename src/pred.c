@@ -40,13 +40,20 @@ static unsigned suffix_gran(OpKind k)
     }
 }
 
+/* Every predicate op is one V-pipe instruction in the run statistics. */
+static inline const Instr *pred_done(Exec *x, const Instr *in)
+{
+    x->core->pipes[PQ_V].ops++;
+    return in + 1;
+}
+
 /* ------------------------------------------------------------------ generation */
 
 /* pset/pge: the canonical image was computed at lowering time and sits in imm[0..3]. */
 static const Instr *x_pset(Exec *x, const Instr *in)
 {
     memcpy(FR(x, in->res[0]), in->imm, MASK_BYTES);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* Lane set of a pattern token at lane count n (resolutions Q4, Q5). Returns -1 for an unknown token. */
@@ -93,7 +100,7 @@ static const Instr *x_plt(Exec *x, const Instr *in)
     for (uint64_t i = 0; i < act; i++) img_put(img, (unsigned)(g * i), 1);
     memcpy(FR(x, in->res[0]), img, MASK_BYTES);
     if (in->res[1] >= 0) fr_set_u64(x, in->res[1], (s - act) & wmask(in->imm[3]));
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* ------------------------------------------------------------------ algebra (raw image) */
@@ -113,7 +120,7 @@ static const Instr *x_plogic(Exec *x, const Instr *in)
         d[i] = g[i] & r;
     }
     st4(FR(x, in->res[0]), d);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 static const Instr *x_pnot(Exec *x, const Instr *in)
@@ -123,7 +130,7 @@ static const Instr *x_pnot(Exec *x, const Instr *in)
     ld4(g, FR(x, in->arg[1]));
     for (int i = 0; i < 4; i++) d[i] = g[i] & ~a[i];
     st4(FR(x, in->res[0]), d);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* psel %a, %b, %sel [, %x ignored]: d = sel ? a : b per image bit (Q7). */
@@ -135,13 +142,13 @@ static const Instr *x_psel(Exec *x, const Instr *in)
     ld4(s, FR(x, in->arg[2]));
     for (int i = 0; i < 4; i++) d[i] = (s[i] & a[i]) | (~s[i] & b[i]);
     st4(FR(x, in->res[0]), d);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 static const Instr *x_pbitcast(Exec *x, const Instr *in)
 {
     memmove(FR(x, in->res[0]), FR(x, in->arg[0]), MASK_BYTES);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* ppack (imm0 = 0) / punpack (imm0 = 1); imm1 = 1 for HIGHER (Q6, raw image bits). */
@@ -156,7 +163,7 @@ static const Instr *x_ppack(Exec *x, const Instr *in)
         else img_put(d, 2 * j, img_bit(s, hi + j));
     }
     memcpy(FR(x, in->res[0]), d, MASK_BYTES);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* pintlv (imm0 = 0) / pdintlv (imm0 = 1) on logical lanes; imm1 = g (Q8). Canonical results. */
@@ -186,7 +193,7 @@ static const Instr *x_pintlv(Exec *x, const Instr *in)
     }
     memcpy(FR(x, in->res[0]), lo, MASK_BYTES);
     memcpy(FR(x, in->res[1]), hi, MASK_BYTES);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* ------------------------------------------------------------------ load / store (Q1, §2.2, §2.3) */
@@ -232,7 +239,7 @@ static const Instr *x_pld(Exec *x, const Instr *in)
     memcpy(FR(x, in->res[0]), img, MASK_BYTES);
     if (in->imm[4]) fr_set_u64(x, in->res[in->imm[7]], next);
     sim_count(x, PQ_V, len);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 static const Instr *x_pst(Exec *x, const Instr *in)
@@ -253,7 +260,7 @@ static const Instr *x_pst(Exec *x, const Instr *in)
     memcpy(m, buf, len);
     if (in->imm[4]) fr_set_u64(x, in->res[in->imm[7]], next);
     sim_count(x, PQ_V, len);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* ------------------------------------------------------------------ pstu and the align carrier (Q45) */
@@ -265,7 +272,7 @@ static const Instr *x_init_align(Exec *x, const Instr *in)
     st.init = 1;
     memset(FR(x, in->res[0]), 0, ALIGN_BYTES);
     memcpy(FR(x, in->res[0]), &st, sizeof st);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* %a1, %p1 = pstu %a0, %m, %p0: appends the mask packed 1 bit per logical lane (lane i = image bit g*i,
@@ -293,7 +300,7 @@ static const Instr *x_pstu(Exec *x, const Instr *in)
     memcpy(FR(x, in->res[0]), &st, sizeof st);
     fr_set_u64(x, in->res[1], p0 + nbytes);
     sim_count(x, PQ_V, nbytes);
-    return in + 1;
+    return pred_done(x, in);
 }
 
 /* ------------------------------------------------------------------ lowering */

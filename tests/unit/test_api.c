@@ -81,6 +81,43 @@ int main(void)
     pto_module_free(m2);
     pto_context_free(ctx2);
 
+    /* Statistics: every executed vector-pipe instruction counts once in vector_ops, whatever its family
+       (predicate generation, load, compute, store): 2 iterations x (plt, vlds, vadd, vsts) + pset = 9. */
+    {
+        static const char *vk =
+            "module attributes {pto.target_arch = \"a5\"} {\n"
+            "  func.func @v() attributes {pto.kernel} {\n"
+            "    %c0 = arith.constant 0 : index\n"
+            "    %c2 = arith.constant 2 : index\n"
+            "    %c1 = arith.constant 1 : index\n"
+            "    %c0_i64 = arith.constant 0 : i64\n"
+            "    %n = arith.constant 40 : i32\n"
+            "    %p = pto.castptr %c0_i64 : i64 -> !pto.ptr<f32, ub>\n"
+            "    pto.vecscope {\n"
+            "      %all = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n"
+            "      scf.for %i = %c0 to %c2 step %c1 {\n"
+            "        %m, %rest = pto.plt_b32 %n : i32 -> !pto.mask<b32>, i32\n"
+            "        %x = pto.vlds %p[%c0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+            "        %y = pto.vadd %x, %x, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n"
+            "        pto.vsts %y, %p[%c0], %all : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n"
+            "      }\n"
+            "    }\n"
+            "    pto.barrier #pto.pipe<PIPE_ALL>\n"
+            "    return\n"
+            "  }\n"
+            "}\n";
+        PtoContext *c3 = pto_context_new();
+        PtoModule *m3 = pto_parse(c3, "v.pto", vk, strlen(vk));
+        CHECK(m3 && pto_error_count(c3) == 0 && pto_verify(m3, PTO_TARGET_DEFAULT) == 0, "vector kernel checks");
+        PtoLaunch *l3 = m3 ? pto_launch_new(m3, NULL, PTO_TARGET_DEFAULT) : NULL;
+        CHECK(l3 && pto_launch_run(l3, 1) == 0, "vector kernel runs");
+        CHECK(l3 && pto_launch_stats(l3)->vector_ops == 9, "vector_ops counts every vector-pipe instruction");
+        CHECK(l3 && pto_launch_stats(l3)->bytes_moved[1] == 4 * 256, "V moved two loads and two stores of 256 bytes");
+        pto_launch_free(l3);
+        pto_module_free(m3);
+        pto_context_free(c3);
+    }
+
     pto_module_free(m);
     pto_context_free(ctx);
     free(src);
