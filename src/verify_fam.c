@@ -576,45 +576,159 @@ typedef enum {
 
 typedef enum { S_NONE, S_ELEM, S_SHIFT } ScalarRel;
 
+/* Element kinds, one bit each. Signless integers share the signed bit (resolutions Q49); f4 kinds are
+   the x2 containers. A kind outside every set of the table (f64, i1, ...) has no bit: the structural
+   pass has already reported it (E-ELEM-TYPE, vreg element). */
+enum { EB_S8, EB_U8, EB_S16, EB_U16, EB_S32, EB_U32, EB_S64, EB_U64, EB_F16, EB_BF16, EB_F32, EB_E4M3, EB_E5M2,
+       EB_HIF8, EB_F4E2M1, EB_F4E1M2, EB_E8M0, EB__COUNT };
+#define EK(b) (1u << EB_##b)
+#define E_I8 (EK(S8) | EK(U8))
+#define E_I16 (EK(S16) | EK(U16))
+#define E_I32 (EK(S32) | EK(U32))
+#define E_I64 (EK(S64) | EK(U64))
+#define E_I8_32 (E_I8 | E_I16 | E_I32)                 /* "i8-i32" */
+#define E_INT (E_I8_32 | E_I64)                        /* "all integer types" */
+#define E_FH (EK(F16) | EK(F32))                       /* "f16, f32" */
+#define E_FB (EK(F16) | EK(BF16) | EK(F32))            /* "f16, bf16, f32" */
+#define E_FP8 (EK(E4M3) | EK(E5M2) | EK(HIF8) | EK(F4E2M1) | EK(F4E1M2) | EK(E8M0))
+#define E_ANY (E_INT | E_FB | E_FP8)
+
 typedef struct VecRule {
     uint8_t rel;
     uint8_t scalar;            /* rule for the scalar operand ("s" or "alpha") */
     const char *mref;          /* vreg whose element width fixes the mask granularity; "b32" = fixed */
+    uint32_t isa;              /* element kinds the ISA defines (S/M type lists, resolutions, validated kernels) */
+    uint32_t sim;              /* further kinds ptosim simulates: accepted with W-ELEM-TYPE */
+    const char *of;            /* value whose element kind isa/sim constrain; NULL: the first vreg operand,
+                                  else the first vreg result. isa = sim = 0: not constrained */
 } VecRule;
 
-#define SAME(m) {R_SAME, S_NONE, m}
+/* The element-type matrix of the vector compute ops (tests/gen/gen_verify_types.py --matrix prints it;
+   docs/verifier.md, "Element types"). Evidence:
+   S = the v0.6 spec's "A5 types" lines (isa-notes §3.2.3-§3.2.10), M = manual per-op pages
+   ("Documented A5 types or forms"), K = validated kernels of the smoke corpus. `sim` lists what the
+   lowering (vec_alu*.c, vec_ls.c) implements beyond that, the "obvious extensions" of
+   docs/semantics.md §7.3 that tests/valu exercises. Anything else is E-ELEM-TYPE: the lowering would
+   reject it or has no meaning for it. */
+#define R(rel, sc, m, isa, sim) {rel, sc, m, isa, sim, NULL}
 static const VecRule vec_rules[OP__COUNT] = {
-    [OP_VABS] = SAME("a"), [OP_VNEG] = SAME("a"), [OP_VEXP] = SAME("a"), [OP_VLN] = SAME("a"),
-    [OP_VSQRT] = SAME("a"), [OP_VRSQRT] = SAME("a"), [OP_VREC] = SAME("a"), [OP_VRELU] = SAME("a"),
-    [OP_VNOT] = SAME("a"), [OP_VBCNT] = SAME("a"), [OP_VCLS] = SAME("a"), [OP_VMOV] = SAME("a"),
-    [OP_VADD] = SAME("a"), [OP_VSUB] = SAME("a"), [OP_VMUL] = SAME("a"), [OP_VDIV] = SAME("a"),
-    [OP_VMAX] = SAME("a"), [OP_VMIN] = SAME("a"), [OP_VAND] = SAME("a"), [OP_VOR] = SAME("a"),
-    [OP_VXOR] = SAME("a"), [OP_VSHL] = SAME("a"), [OP_VSHR] = SAME("a"), [OP_VADDC] = SAME("a"),
-    [OP_VSUBC] = SAME("a"), [OP_VMADD] = SAME("a"),
-    [OP_VADDS] = {R_SAME, S_ELEM, "a"}, [OP_VSUBS] = {R_SAME, S_ELEM, "a"}, [OP_VMULS] = {R_SAME, S_ELEM, "a"},
-    [OP_VMAXS] = {R_SAME, S_ELEM, "a"}, [OP_VMINS] = {R_SAME, S_ELEM, "a"}, [OP_VANDS] = {R_SAME, S_ELEM, "a"},
-    [OP_VORS] = {R_SAME, S_ELEM, "a"}, [OP_VXORS] = {R_SAME, S_ELEM, "a"}, [OP_VLRELU] = {R_SAME, S_ELEM, "a"},
-    [OP_VSHLS] = {R_SAME, S_SHIFT, "a"}, [OP_VSHRS] = {R_SAME, S_SHIFT, "a"},
-    [OP_VADDCS] = SAME("a"), [OP_VSUBCS] = SAME("a"),
-    [OP_VCVT] = {R_CVT, S_NONE, "a"}, [OP_VTRC] = {R_TRC, S_NONE, "a"},
-    [OP_VCADD] = {R_RED, S_NONE, "a"}, [OP_VCMAX] = SAME("a"), [OP_VCMIN] = SAME("a"), [OP_VCGADD] = SAME("a"),
-    [OP_VCGMAX] = SAME("a"), [OP_VCGMIN] = SAME("a"), [OP_VCPADD] = SAME("a"), [OP_VCBMAX] = SAME("a"),
-    [OP_VCBMIN] = SAME("a"),
-    [OP_VCMP] = SAME("a"), [OP_VCMPS] = {R_SAME, S_ELEM, "a"}, [OP_VSEL] = SAME("a"),
-    [OP_VSELR] = {R_IDX, S_NONE, NULL}, [OP_VSELRV2] = SAME(NULL),
-    [OP_VINTLV] = SAME(NULL), [OP_VDINTLV] = SAME(NULL), [OP_VINTLVV2] = SAME(NULL), [OP_VDINTLVV2] = SAME(NULL),
-    [OP_VSLIDE] = SAME(NULL), [OP_VSHIFT] = SAME(NULL), [OP_VSQZ] = SAME("a"), [OP_VUSQZ] = SAME("a"),
-    [OP_VPERM] = {R_IDX, S_NONE, NULL}, [OP_VPACK] = {R_PACK, S_NONE, NULL},
-    [OP_VSUNPACK] = {R_UNPACK, S_NONE, NULL}, [OP_VZUNPACK] = {R_UNPACK, S_NONE, NULL},
-    [OP_VADDRELU] = SAME("a"), [OP_VSUBRELU] = SAME("a"), [OP_VADDRELUCONV] = {R_SAME_OPS, S_NONE, "a"},
-    [OP_VMULCONV] = {R_SAME_OPS, S_NONE, "a"}, [OP_VAXPY] = {R_SAME, S_ELEM, "a"},
-    [OP_VEXPDIF] = {R_EXPDIF, S_NONE, "a"}, [OP_VPRELU] = SAME("a"), [OP_VMULL] = SAME("a"), [OP_VMULA] = SAME("a"),
-    [OP_VMULSCVT] = {R_NONE, S_NONE, "a"},
-    [OP_VDUP] = {R_NONE, S_NONE, "r"},
-    [OP_VSTS] = {R_NONE, S_NONE, "v"}, [OP_VGATHER2] = {R_NONE, S_NONE, "v"}, [OP_VGATHER2_BC] = {R_NONE, S_NONE, "v"},
-    [OP_VGATHERB] = {R_NONE, S_NONE, "b32"}, [OP_VSCATTER] = {R_NONE, S_NONE, "v"},
+    /* unary (§3.2.3): S vabs/vneg i8-i32 f16 f32; vexp/vln/vsqrt S f16 f32, vrsqrt/vrec M f16 f32;
+       vrelu S si32/i32 f16 f32, M-summary i8-i32 f16 f32; vnot S, vbcnt/vcls M all integers; vmov M all */
+    [OP_VABS] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FH, E_I64 | EK(BF16)),
+    [OP_VNEG] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FH, E_I64 | EK(BF16)),
+    [OP_VEXP] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
+    [OP_VLN] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
+    [OP_VSQRT] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
+    [OP_VRSQRT] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
+    [OP_VREC] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
+    [OP_VRELU] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FH, E_I64 | EK(BF16)),
+    [OP_VNOT] = R(R_SAME, S_NONE, "a", E_INT, 0),
+    [OP_VBCNT] = R(R_SAME, S_NONE, "a", E_INT, 0),
+    [OP_VCLS] = R(R_SAME, S_NONE, "a", E_INT, 0),
+    [OP_VMOV] = R(R_SAME, S_NONE, "a", E_ANY, 0),
+    /* binary (§3.2.4): S vadd/vsub i8-i64 f16 bf16 f32; vmul i16-i32 f16 bf16 f32 (NOT i8); vdiv f16 f32;
+       vmax/vmin i8-i32 f16 bf16 f32; bitwise and shifts all integers; carry chains i32/si32/ui32;
+       vmadd f16 bf16 f32. vor on every kind: S §9 merges vcvt parts with vor (f16), Q26 makes it the
+       idiom for every narrowing pair, K: vor on f16 in 5 kernels */
+    [OP_VADD] = R(R_SAME, S_NONE, "a", E_INT | E_FB, 0),
+    [OP_VSUB] = R(R_SAME, S_NONE, "a", E_INT | E_FB, 0),
+    [OP_VMUL] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FB, E_I8 | E_I64),
+    [OP_VDIV] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
+    [OP_VMAX] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VMIN] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VAND] = R(R_SAME, S_NONE, "a", E_INT, E_FB | E_FP8),
+    [OP_VOR] = R(R_SAME, S_NONE, "a", E_ANY, 0),
+    [OP_VXOR] = R(R_SAME, S_NONE, "a", E_INT, E_FB | E_FP8),
+    [OP_VSHL] = R(R_SAME, S_NONE, "a", E_INT, 0),
+    [OP_VSHR] = R(R_SAME, S_NONE, "a", E_INT, 0),
+    [OP_VADDC] = R(R_SAME, S_NONE, "a", E_I32, 0),
+    [OP_VSUBC] = R(R_SAME, S_NONE, "a", E_I32, 0),
+    [OP_VMADD] = R(R_SAME, S_NONE, "a", E_FB, 0),
+    /* vector-scalar (§3.2.5): S vadds si8-si32 ui8-ui32 f16 bf16 f32 (vsubs, not in S, follows it);
+       vmuls/vmaxs/vmins "common numeric cases": the sets of vmul/vmax/vmin; bitwise and shifts
+       integers; vlrelu f16 f32; vaddcs/vsubcs i32 family */
+    [OP_VADDS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VSUBS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VMULS] = R(R_SAME, S_ELEM, "a", E_I16 | E_I32 | E_FB, E_I8 | E_I64),
+    [OP_VMAXS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VMINS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VANDS] = R(R_SAME, S_ELEM, "a", E_INT, 0),
+    [OP_VORS] = R(R_SAME, S_ELEM, "a", E_INT, 0),
+    [OP_VXORS] = R(R_SAME, S_ELEM, "a", E_INT, 0),
+    [OP_VSHLS] = R(R_SAME, S_SHIFT, "a", E_INT, 0),
+    [OP_VSHRS] = R(R_SAME, S_SHIFT, "a", E_INT, 0),
+    [OP_VLRELU] = R(R_SAME, S_ELEM, "a", E_FH, EK(BF16)),
+    [OP_VADDCS] = R(R_SAME, S_NONE, "a", E_I32, 0),
+    [OP_VSUBCS] = R(R_SAME, S_NONE, "a", E_I32, 0),
+    /* conversion (§3.2.6): vcvt pairs in rel_cvt; vtrc S f16 f32 bf16; vci S results si8 si16 si32 f16
+       f32 (signless integers too); vbitcast "integer and floating-point element types" */
+    [OP_VCVT] = R(R_CVT, S_NONE, "a", 0, 0),
+    [OP_VTRC] = R(R_TRC, S_NONE, "a", E_FB, 0),
+    [OP_VCI] = R(R_NONE, S_NONE, NULL, EK(S8) | EK(S16) | EK(S32) | E_FH, EK(U8) | EK(U16) | EK(U32) | E_I64 | EK(BF16)),
+    [OP_VBITCAST] = R(R_NONE, S_NONE, NULL, E_ANY, 0),
+    /* reduction (§3.2.7): vcadd S i8-i32 (8/16-bit widen) f16 f32, M i16-i64; vcmax/vcmin/vcg* S and M
+       i16-i32 f16 f32; vcpadd S f16 f32. vcbmax/vcbmin (S only, not simulated): unconstrained */
+    [OP_VCADD] = R(R_RED, S_NONE, "a", E_INT | E_FH, EK(BF16)),
+    [OP_VCMAX] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
+    [OP_VCMIN] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
+    [OP_VCGADD] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
+    [OP_VCGMAX] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
+    [OP_VCGMIN] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
+    [OP_VCPADD] = R(R_SAME, S_NONE, "a", E_FH, E_INT | EK(BF16)),
+    [OP_VCBMAX] = R(R_SAME, S_NONE, "a", 0, 0),
+    [OP_VCBMIN] = R(R_SAME, S_NONE, "a", 0, 0),
+    /* compare and select (§3.2.8): vcmp/vcmps "integer and floating-point comparisons" (K: f32 i16 ui16
+       i32 si8 ui8); vsel/vselr move elements of any kind */
+    [OP_VCMP] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VCMPS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
+    [OP_VSEL] = R(R_SAME, S_NONE, "a", E_ANY, 0),
+    [OP_VSELR] = R(R_IDX, S_NONE, NULL, E_ANY, 0),
+    [OP_VSELRV2] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
+    /* rearrangement (§3.2.9): lane moves of any kind; vusqz S si8 si16 si32 (a count); vpack S
+       i32/ui32 -> ui16, i16/ui16 -> ui8; vsunpack/vzunpack sign/zero-extend integers */
+    [OP_VINTLV] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
+    [OP_VDINTLV] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
+    [OP_VINTLVV2] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
+    [OP_VDINTLVV2] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
+    [OP_VSLIDE] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
+    [OP_VSHIFT] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
+    [OP_VSQZ] = R(R_SAME, S_NONE, "a", E_ANY, 0),
+    [OP_VUSQZ] = R(R_SAME, S_NONE, "a", EK(S8) | EK(S16) | EK(S32), EK(U8) | EK(U16) | EK(U32) | E_I64),
+    [OP_VPERM] = R(R_IDX, S_NONE, NULL, E_ANY, 0),
+    [OP_VPACK] = R(R_PACK, S_NONE, NULL, E_I16 | E_I32, 0),
+    [OP_VSUNPACK] = R(R_UNPACK, S_NONE, NULL, E_I8_32, 0),
+    [OP_VZUNPACK] = R(R_UNPACK, S_NONE, NULL, E_I8_32, 0),
+    /* SFU (§3.2.10): vaddrelu/vsubrelu M f16 f32; vaddreluconv/vmulconv sources f32|f16 / f16 (pairs in
+       conv_pairs); vaxpy/vprelu S f16 f32; vexpdif S f16|f32 -> f32; vmull S i32/ui32; vmula (no type
+       list) the set of vmul; vbitsort S f32 or f16 scores */
+    [OP_VADDRELU] = R(R_SAME, S_NONE, "a", E_FH, E_INT | EK(BF16)),
+    [OP_VSUBRELU] = R(R_SAME, S_NONE, "a", E_FH, E_INT | EK(BF16)),
+    [OP_VADDRELUCONV] = R(R_SAME_OPS, S_NONE, "a", E_FH, 0),
+    [OP_VMULCONV] = R(R_SAME_OPS, S_NONE, "a", EK(F16), 0),
+    [OP_VAXPY] = R(R_SAME, S_ELEM, "a", E_FH, EK(BF16)),
+    [OP_VEXPDIF] = R(R_EXPDIF, S_NONE, "a", E_FH, 0),
+    [OP_VPRELU] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
+    [OP_VMULL] = R(R_SAME, S_NONE, "a", E_I32, 0),
+    [OP_VMULA] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FB, E_I8 | E_I64),
+    [OP_VMULSCVT] = R(R_NONE, S_NONE, "a", 0, 0),
+    [OP_VBITSORT] = {R_NONE, S_NONE, NULL, E_FH, 0, "scores"},
+    /* materialization (§3.2.2): vbr b8/b16/b32 forms only; vdup any */
+    [OP_VBR] = R(R_NONE, S_NONE, NULL, E_I8_32 | E_FB | E_FP8, 0),
+    [OP_VDUP] = R(R_NONE, S_NONE, "r", E_ANY, 0),
+    /* memory-side ops: masks only */
+    [OP_VSTS] = R(R_NONE, S_NONE, "v", 0, 0), [OP_VGATHER2] = R(R_NONE, S_NONE, "v", 0, 0),
+    [OP_VGATHER2_BC] = R(R_NONE, S_NONE, "v", 0, 0), [OP_VGATHERB] = R(R_NONE, S_NONE, "b32", 0, 0),
+    [OP_VSCATTER] = R(R_NONE, S_NONE, "v", 0, 0),
 };
-#undef SAME
+#undef R
+
+/* Fused compute+convert ops: legal (source, destination) pairs (M vaddreluconv: f32 -> f16, f16 -> i8;
+   vmulconv: f16 -> i8). ui8 destinations are simulated (saturating like i8). */
+static const struct { OpKind op; uint32_t src, isa, sim; } conv_pairs[] = {
+    {OP_VADDRELUCONV, EK(F32), EK(F16), 0},
+    {OP_VADDRELUCONV, EK(F16), EK(S8), EK(U8)},
+    {OP_VMULCONV, EK(F16), EK(S8), EK(U8)},
+};
 
 static void rel_same(VCtx *V, Op *op, int results_too)
 {
@@ -695,7 +809,9 @@ static void rel_cvt(VCtx *V, Op *op)
               tyn(s, x), tyn(d, y), want);
 }
 
-static void rel_special(VCtx *V, Op *op, VecRel rel)
+/* Type relations of the special families. elem_ok = 0 when the element-type check has already
+   rejected the source kind: the relations that follow from the kind are then not reported again. */
+static void rel_special(VCtx *V, Op *op, VecRel rel, int elem_ok)
 {
     char x[96], y[96];
     Value *a = v_grp(V, op, "a", 0);
@@ -705,7 +821,7 @@ static void rel_special(VCtx *V, Op *op, VecRel rel)
     switch (rel) {
     case R_RED:
         rel_same(V, op, 0);
-        if (r->type != a->type &&
+        if (elem_ok && r->type != a->type &&
             !(is_int(ae) && is_int(re) && (ae->bits == 8 || ae->bits == 16) && re->bits == 2 * ae->bits &&
               (ae->sign == SIGN_U) == (re->sign == SIGN_U)))
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vcadd returns the input type or, for 8/16-bit integers, the "
@@ -713,25 +829,22 @@ static void rel_special(VCtx *V, Op *op, VecRel rel)
         break;
     case R_TRC:
         rel_same(V, op, 1);
-        if (!is_float(ae)) v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vtrc rounds floating-point vectors, not %s", tyn(a->type, x));
         if (op_token_id(op, "rnd") == T_RND_O)
             v_err(V, DIAG_V_TOKEN, aloc(op, "rnd"), "pto.vtrc rounds with R, A, F, C or Z; O is not a vtrc mode");
         break;
     case R_PACK:
-        if (!(is_int(ae) && is_int(re) && (ae->bits == 16 || ae->bits == 32) && re->bits * 2 == ae->bits))
+        if (elem_ok && !(is_int(ae) && is_int(re) && (ae->bits == 16 || ae->bits == 32) && re->bits * 2 == ae->bits))
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vpack narrows 32-bit to 16-bit or 16-bit to 8-bit integers; "
                   "not %s to %s", tyn(a->type, x), tyn(r->type, y));
         break;
     case R_UNPACK:
-        if (!(is_int(ae) && is_int(re) && re->bits == 2 * ae->bits))
+        if (elem_ok && !(is_int(ae) && is_int(re) && re->bits == 2 * ae->bits))
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "'%s' widens integers to double width; not %s to %s", v_opname(op),
                   tyn(a->type, x), tyn(r->type, y));
         break;
     case R_EXPDIF: {
         rel_same(V, op, 0);
-        if (!(is_float(ae) && (ae->fk == FK_F16 || ae->fk == FK_F32)))
-            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vexpdif takes f16 or f32 vectors, not %s", tyn(a->type, x));
-        else if (!(is_float(re) && re->fk == FK_F32))
+        if (elem_ok && !(is_float(re) && re->fk == FK_F32))
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vexpdif returns !pto.vreg<64xf32>, not %s", tyn(r->type, x));
         int p = op_token_id(op, "part");
         if (p >= 0 && p != T_PART_EVEN && p != T_PART_ODD)
@@ -870,15 +983,132 @@ static void vec_masks(VCtx *V, Op *op, const char *mref)
     }
 }
 
+/* Element-kind bit of a vreg or pointer element type; -1 for kinds no vector op takes. */
+static int elem_bit(const Type *e)
+{
+    if (is_int(e)) {
+        int u = e->sign == SIGN_U;
+        switch (e->bits) {
+        case 8: return u ? EB_U8 : EB_S8;
+        case 16: return u ? EB_U16 : EB_S16;
+        case 32: return u ? EB_U32 : EB_S32;
+        case 64: return u ? EB_U64 : EB_S64;
+        default: return -1;
+        }
+    }
+    if (!is_float(e)) return -1;
+    switch ((FloatKind)e->fk) {
+    case FK_F16: return EB_F16;
+    case FK_BF16: return EB_BF16;
+    case FK_F32: return EB_F32;
+    case FK_E4M3FN: return EB_E4M3;
+    case FK_E5M2: return EB_E5M2;
+    case FK_HIF8: return EB_HIF8;
+    case FK_F4E2M1X2: return EB_F4E2M1;
+    case FK_F4E1M2X2: return EB_F4E1M2;
+    case FK_E8M0: return EB_E8M0;
+    default: return -1;
+    }
+}
+
+/* "i8-i32, ui8-ui32, f16, f32", "integers", "any element type" for messages. Signed and signless
+   integers share a bit and print as iN; runs of widths print as ranges, as the spec writes them. */
+static const char *elem_set_str(uint32_t m, char *buf, size_t n)
+{
+    static const char *const fl[] = {"f16", "bf16", "f32", "f8E4M3FN", "f8E5M2", "hif8", "f4E2M1x2", "f4E1M2x2",
+                                     "e8m0"};
+    static const unsigned w[] = {8, 16, 32, 64};
+    size_t k = 0;
+    buf[0] = 0;
+    if ((m & E_ANY) == E_ANY) return snprintf(buf, n, "any element type"), buf;
+    if ((m & E_INT) == E_INT) {
+        k += (size_t)snprintf(buf, n, "integers");
+        m &= ~(uint32_t)E_INT;
+    }
+    for (unsigned u = 0; u < 2; u++)   /* signed (and signless), then unsigned: ranges of widths */
+        for (unsigned i = 0; i < 4 && k < n; i++) {
+            if (!(m & (1u << (2 * i + u)))) continue;
+            unsigned j = i;
+            while (j + 1 < 4 && (m & (1u << (2 * (j + 1) + u)))) j++;
+            const char *p = u ? "ui" : "i";
+            if (j > i) k += (size_t)snprintf(buf + k, n - k, "%s%s%u-%s%u", k ? ", " : "", p, w[i], p, w[j]);
+            else k += (size_t)snprintf(buf + k, n - k, "%s%s%u", k ? ", " : "", p, w[i]);
+            i = j;
+        }
+    int all8 = (m & E_FP8) == E_FP8;   /* printed as one item after the 16/32-bit floats */
+    if (all8) m &= ~(uint32_t)E_FP8;
+    for (int b = EB_F16; b < EB__COUNT && k < n; b++)
+        if (m & (1u << b)) k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", fl[b - EB_F16]);
+    if (all8 && k < n) snprintf(buf + k, n - k, "%sfp8/f4 kinds", k ? ", " : "");
+    return buf;
+}
+
+/* The element-type rule of the vector table: a kind in r->isa passes, one in r->sim passes with
+   W-ELEM-TYPE (the simulator implements it; the ISA does not document it), anything else is E-ELEM-TYPE.
+   Returns 0 when an error was reported. */
+static int vec_elem(VCtx *V, Op *op, const VecRule *r)
+{
+    if (!r->isa && !r->sim) return 1;
+    const Value *v = NULL;
+    if (r->of) v = named(V, op, r->of);
+    for (uint32_t i = 0; !v && i < op->noperands; i++)
+        if (op->operands[i] && ty_is_vreg(op->operands[i]->type)) v = op->operands[i];
+    for (uint32_t i = 0; !v && i < op->nresults; i++)
+        if (ty_is_vreg(op->results[i]->type)) v = op->results[i];
+    const Type *e = v ? v_elem(v->type) : NULL;
+    int b = elem_bit(e);
+    if (b < 0) return 1;
+    char x[96], is[200], sm[200];
+    uint32_t k = 1u << b;
+    const char *what = ty_is_ptr(v->type) ? "pointers to" : "vectors of";
+    if (!(r->isa & k)) {
+        elem_set_str(r->isa, is, sizeof is);
+        if (r->sim & k) {
+            v_warn(V, DIAG_V_ELEM_EXT, op->loc, "'%s' on %s %s is not defined by the ISA (it takes %s); ptosim "
+                   "simulates it as an extension", v_opname(op), what, tyn(e, x), is);
+            return 1;
+        }
+        if (r->sim)
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not accept %s %s: the ISA defines it for %s (ptosim also "
+                  "simulates %s)", v_opname(op), what, tyn(e, x), is, elem_set_str(r->sim, sm, sizeof sm));
+        else
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not accept %s %s: the ISA defines it for %s", v_opname(op),
+                  what, tyn(e, x), is);
+        return 0;
+    }
+    /* fused compute+convert ops: the (source, destination) pair */
+    const Value *res = op->nresults ? op->results[0] : NULL;
+    int bd = res && ty_is_vreg(res->type) ? elem_bit(res->type->elem) : -1;
+    int any = 0, found = 0;
+    for (unsigned i = 0; i < sizeof conv_pairs / sizeof conv_pairs[0]; i++) {
+        if (conv_pairs[i].op != op->kind) continue;
+        any = 1;
+        if (!(conv_pairs[i].src & k) || bd < 0) continue;
+        if (conv_pairs[i].isa & (1u << bd)) found = 2;
+        else if ((conv_pairs[i].sim & (1u << bd)) && !found) found = 1;
+    }
+    if (!any || bd < 0 || found == 2) return 1;
+    char y[96];
+    if (found == 1) {
+        v_warn(V, DIAG_V_ELEM_EXT, op->loc, "'%s' from %s to %s is not defined by the ISA; ptosim simulates it as an "
+               "extension", v_opname(op), tyn(e, x), tyn(res->type->elem, y));
+        return 1;
+    }
+    v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' has no %s -> %s form (the ISA defines %s)", v_opname(op), tyn(e, x),
+          tyn(res->type->elem, y), op->kind == OP_VMULCONV ? "f16 -> i8" : "f32 -> f16 and f16 -> i8");
+    return 0;
+}
+
 static void fam_vec(VCtx *V, Op *op)
 {
     const VecRule *r = &vec_rules[op->kind];
+    int elem_ok = vec_elem(V, op, r);
     switch ((VecRel)r->rel) {
     case R_SAME: rel_same(V, op, 1); break;
     case R_SAME_OPS: rel_same(V, op, 0); break;
     case R_CVT: rel_cvt(V, op); break;
     case R_NONE: break;
-    default: rel_special(V, op, (VecRel)r->rel); break;
+    default: rel_special(V, op, (VecRel)r->rel, elem_ok); break;
     }
     if (r->scalar != S_NONE) scalar_rule(V, op, (ScalarRel)r->scalar);
     vec_masks(V, op, r->mref);
@@ -892,9 +1122,6 @@ static void fam_vec(VCtx *V, Op *op)
             v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the base of pto.vci is %s; it must be a scalar of the element type "
                   "of %s", tyn(b->type, x), tyn(res->type, y));
     }
-    if (op->kind == OP_VBR && op->nresults && ty_is_vreg(op->results[0]->type) && ebytes(op->results[0]->type) == 8)
-        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vbr broadcasts 8-, 16- or 32-bit elements, not %s",
-              tyn(op->results[0]->type, x));
 }
 
 /* ------------------------------------------------------------------ dispatch */

@@ -132,7 +132,9 @@ static char *kernel(const char *va, const char *gran, const char *stype, const c
              "      %%a = pto.vlds %%p[%%c0] : !pto.ptr<%s, ub> -> !pto.vreg<%s>\n"
              "      %%b = pto.vlds %%p[%%c0] : !pto.ptr<%s, ub> -> !pto.vreg<%s>\n"
              "      %%c = pto.vlds %%p[%%c0] : !pto.ptr<%s, ub> -> !pto.vreg<%s>\n"
-             "      %%m = pto.pset_%s \"PAT_ALL\" : !pto.mask<%s>\n"
+             /* PAT_ALLF, not PAT_ALL: the tests overwrite the mask slot, and a constant all-lanes mask would
+                let lowering pick the unmasked handler */
+             "      %%m = pto.pset_%s \"PAT_ALLF\" : !pto.mask<%s>\n"
              "      %s\n"
              "    }\n"
              "    return\n"
