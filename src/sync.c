@@ -4,6 +4,7 @@
  * (mem_bar orders nothing the simulator reorders; dsb/dcci have no cache to maintain). */
 #include "sim.h"
 #include "race.h"
+#include "type.h"
 
 /* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL) -> queue */
 static const uint8_t pipe_of_tok[8] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL};
@@ -16,17 +17,35 @@ static int pq_token(const Op *op, const char *name)
 
 static uint64_t now_of(Exec *x) { return x->pipe == PQ_S ? x->core->su_t : x->core->pipes[x->pipe].t; }
 
+/* A run-time id operand as a value: lowering records a signed operand's width in imm[4 + i] (64 for
+   unsigned ones), so an i32 -1 is reported as -1 (signless integers are signed, Q49), not 4294967295. */
+static int64_t id_operand(const Instr *in, const uint64_t *args, unsigned i)
+{
+    int64_t bits = in->imm[4 + i];
+    uint64_t v = args[i];
+    if (bits > 0 && bits < 64) {
+        uint64_t m = 1ull << (bits - 1);
+        v &= (m << 1) - 1;
+        return (int64_t)((v ^ m) - m);
+    }
+    return (int64_t)v;
+}
+
+/* Checks a run-time id against [0, n); traps (id) naming `what` otherwise. */
+static int id_in_range(Exec *x, const Instr *in, int64_t v, int64_t n, DiagId id, const char *what)
+{
+    if (v >= 0 && v < n) return 1;
+    sim_trap(x, in, id, "%s %lld is outside 0..%lld", what, (long long)v, (long long)(n - 1));
+    return 0;
+}
+
 /* ------------------------------------------------------------------ flags */
 
 static int event_of(Exec *x, const Instr *in, const uint64_t *args)
 {
     if (in->imm[2] >= 0) return (int)in->imm[2];
-    uint64_t e = args[0];
-    if (e >= 16) {
-        sim_trap(x, in, DIAG_T_FIELD, "event id %llu is outside 0..15", (unsigned long long)e);
-        return -1;
-    }
-    return (int)e;
+    int64_t e = id_operand(in, args, 0);
+    return id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id") ? (int)e : -1;
 }
 
 static unsigned flag_key(const Core *c, const Instr *in, int e)
@@ -78,14 +97,13 @@ static const Instr *x_barrier_all(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ buffer tokens (mode 0) */
 
+/* Issue hooks: a get_buf records how many rls_buf on its id were issued before it in program order; an
+   rls_buf records its own ordinal among the releases of its id (the entry's aux). */
+
 static int buf_id(Exec *x, const Instr *in, const uint64_t *args)
 {
-    uint64_t id = in->imm[2] >= 0 ? (uint64_t)in->imm[2] : args[0];
-    if (id >= 32) {
-        sim_trap(x, in, DIAG_T_BUF, "buffer id %llu is outside 0..31", (unsigned long long)id);
-        return -1;
-    }
-    return (int)id;
+    int64_t id = in->imm[2] >= 0 ? in->imm[2] : id_operand(in, args, 0);
+    return id_in_range(x, in, id, 32, DIAG_T_BUF, "buffer id") ? (int)id : -1;
 }
 
 static int64_t i_get_buf(Exec *x, const Instr *in, const uint64_t *args)
@@ -97,16 +115,37 @@ static int64_t i_get_buf(Exec *x, const Instr *in, const uint64_t *args)
 static int64_t i_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
-    if (id >= 0) x->core->buf_issued_rls[id]++;
+    return id < 0 ? 0 : x->core->buf_issued_rls[id]++;
+}
+
+static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args);
+
+/* Is a release of `id` with ordinal < n still waiting in one of c's pipe queues? Releases executed by
+   the scalar unit retire at issue, so a queued entry is exactly an unretired release. */
+static int rls_pending_before(const Core *c, int id, int64_t n)
+{
+    for (int p = 1; p < PQ__COUNT; p++) {
+        const Pipe *pp = &c->pipes[p];
+        for (uint32_t i = pp->head; i < pp->tail; i++) {
+            const QEntry *e = &pp->q[i % pp->cap];
+            if (e->in->pfn != p_rls_buf || e->aux >= n) continue;
+            int64_t eid = e->in->imm[2] >= 0 ? e->in->imm[2] : id_operand(e->in, pp->caps + e->cap, 0);
+            if (eid == id) return 1;
+        }
+    }
     return 0;
 }
 
+/* Mode 0 (Q18): wait until every release of the id issued earlier in program order has retired. A
+   count of retired releases is not enough: a later release on an idle pipe may retire before an
+   earlier one on a busy pipe, so the count is only the fast path and the queues decide. */
 static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
     if (id < 0) return -1;
     if (in->imm[3] == 1) return 0;   /* mode 1: acquisition does not block */
     if (x->core->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
+    if (rls_pending_before(x->core, id, x->aux)) return 1;
     race_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     return 0;
 }
@@ -165,17 +204,31 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
 
 /* ------------------------------------------------------------------ a2a3 cross-core pair */
 
+/* set_cross_core %core_id, %event_id: core id 0/1 (the AIV subblock), event 0..15, 4-bit counters that
+   must not overflow (isa-notes §3.1.2; M set-cross-core page). The AIC's set is the mode-2 broadcast:
+   it increments the counter of both AIVs whatever the core id. */
 static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
 {
-    uint64_t e = args[1];
-    if (e >= 16) { sim_trap(x, in, DIAG_T_FIELD, "event id %llu is outside 0..15", (unsigned long long)e); return -1; }
+    int64_t core = id_operand(in, args, 0), e = id_operand(in, args, 1);
+    if (!id_in_range(x, in, core, 2, DIAG_T_FIELD, "core id")) return -1;
+    if (!id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id")) return -1;
     Cluster *cl = x->core->cl;
     if (x->core->type == CORE_AIC) {
+        for (int s = 0; s < 2; s++)
+            if (cl->cross_c2v[s][e] >= 15) {
+                sim_trap(x, in, DIAG_T_SEM_OVERFLOW, "cross-core semaphore %lld of AIV%d would exceed its 4-bit counter",
+                         (long long)e, s);
+                return -1;
+            }
         for (int s = 0; s < 2; s++) {
             cl->cross_c2v[s][e]++;   /* broadcast to both AIVs */
             race_release(x, RC_CROSS, (unsigned)(s * 16 + e));
         }
     } else {
+        if (cl->cross_v2c[e] >= 15) {
+            sim_trap(x, in, DIAG_T_SEM_OVERFLOW, "cross-core semaphore %lld would exceed its 4-bit counter", (long long)e);
+            return -1;
+        }
         cl->cross_v2c[e]++;
         race_release(x, RC_CROSS, (unsigned)(32 + e));
     }
@@ -183,10 +236,14 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* wait_flag_dev %event_id, or the two-operand form wait_flag_dev %core_id, %event_id of the M overview
+   and the set_cross_core page's examples (the event is the last operand). */
 static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
 {
-    uint64_t e = args[0];
-    if (e >= 16) { sim_trap(x, in, DIAG_T_FIELD, "event id %llu is outside 0..15", (unsigned long long)e); return -1; }
+    int two = in->nargs > 1 && in->arg[1] >= 0;
+    if (two && !id_in_range(x, in, id_operand(in, args, 0), 2, DIAG_T_FIELD, "core id")) return -1;
+    int64_t e = id_operand(in, args, two ? 1 : 0);
+    if (!id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id")) return -1;
     Cluster *cl = x->core->cl;
     if (x->core->type == CORE_AIC) {
         uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
@@ -212,8 +269,11 @@ static void queue_or_now(Instr *in, int pq)
 
 int lower_family_sync(LowerCtx *L, const Op *op, Instr *in)
 {
-    (void)L;
     in->imm[2] = -1;
+    for (unsigned i = 0; i < 2; i++) {   /* widths of signed run-time id operands, for id_operand */
+        const Type *t = i < op->noperands && op->operands[i] ? op->operands[i]->type : NULL;
+        in->imm[4 + i] = ty_is_intlike(t) && ty_signed(t) ? ty_bits(t) : 64;
+    }
     switch (op->kind) {
     case OP_SET_FLAG: case OP_WAIT_FLAG: case OP_SET_FLAG_DYN: case OP_WAIT_FLAG_DYN: {
         int src = pq_token(op, "src"), dst = pq_token(op, "dst");
