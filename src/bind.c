@@ -712,14 +712,27 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         }
         if (nbr && !nb) P_error(P, DIAG_PARSE_OPERANDS, bracket[0].loc, "'%s' takes no bracketed operands", opname);
         else if (nb) {
-            if (!nbr && npos) {
-                /* the bracket tokens may also be written as plain positional tokens */
-                uint32_t k = nb < npos ? nb : npos;
-                bind_seq(P, B, br, nb, pos, k, NULL, opname);
+            if (nbr < nb && npos) {
+                /* the bracket's trailing operands may also be written after it, or all of them as plain
+                   positional operands: pto.set_flag_dyn["PIPE_V", "PIPE_MTE3"] %e */
+                uint32_t k = nb - nbr < npos ? nb - nbr : npos;
+                Item all[MAX_ITEMS];
+                memcpy(all, bracket, sizeof(Item) * nbr);
+                memcpy(all + nbr, pos, sizeof(Item) * k);
+                bind_seq(P, B, br, nb, all, nbr + k, NULL, opname);
                 memmove(pos, pos + k, sizeof(Item) * (npos - k));
                 npos -= k;
             } else {
-                bind_seq(P, B, br, nb, bracket, nbr, NULL, opname);
+                /* ... and the bracket may also carry the leading positional operands:
+                   pto.set_flag_dyn[<PIPE_V>, <PIPE_MTE3>, %e] is pto.set_flag_dyn[<PIPE_V>, <PIPE_MTE3>] %e */
+                uint32_t k = nbr;
+                if (nbr > nb && npos + (nbr - nb) <= MAX_ITEMS) {
+                    memmove(pos + (nbr - nb), pos, sizeof(Item) * npos);
+                    memcpy(pos, bracket + nb, sizeof(Item) * (nbr - nb));
+                    npos += nbr - nb;
+                    k = nb;
+                }
+                bind_seq(P, B, br, nb, bracket, k, NULL, opname);
             }
         }
         bind_seq(P, B, ps, np, pos, npos, sig, opname);

@@ -5,7 +5,7 @@
  *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS      value, or memory operand %base[%off]
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
- *            | '[' tokslot (',' tokslot)* ']'                 bracket group: pto.set_flag["A", "B", "C"]
+ *            | '[' slot (',' slot)* ']'                       bracket group: pto.set_flag["A", "B", "C"], pto.set_flag_dyn[<A>, <B>, %e]
  *   clause  := KW ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KW '?'   (bare unit keyword)
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
@@ -219,7 +219,7 @@ static const OpSig *compile_one(SigParser *S, const char *src)
                 sig->has_bracket = 1;
                 do {
                     SigSlot *sl = push_slot(S, &pos);
-                    any_slot(S, sl, 0);
+                    any_slot(S, sl, 1);
                     sl->in_bracket = 1;
                 } while (eat(S, ','));
                 if (!eat(S, ']')) sp_fail(S, "expected ']'");

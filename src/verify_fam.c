@@ -460,7 +460,15 @@ static void fam_sync(VCtx *V, Op *op)
         check_const_operand(V, op, "core", 0, 1, "core id");
         check_const_operand(V, op, "evt", 0, 15, "semaphore id");
         break;
-    case OP_WAIT_FLAG_DEV: check_const_operand(V, op, "evt", 0, 15, "semaphore id"); break;
+    case OP_WAIT_FLAG_DEV:
+        /* wait_flag_dev %evt, or wait_flag_dev %core_id, %evt (the event is the last operand) */
+        if (v_grp(V, op, "evt2", 0)) {
+            check_const_operand(V, op, "evt", 0, 1, "core id");
+            check_const_operand(V, op, "evt2", 0, 15, "semaphore id");
+        } else {
+            check_const_operand(V, op, "evt", 0, 15, "semaphore id");
+        }
+        break;
     default: break;
     }
 }
