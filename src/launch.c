@@ -337,6 +337,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
         if (ok) { rc = 2; break; }
         if (cl->race) race_reset(cl->race, cl);
         rc = sim_run_cluster(cl);
+        if (rc == 0) sync_report_leftovers(cl);
         for (int i = 0; i < cl->ncores; i++) {
             Core *c = &cl->cores[i];
             for (int p = 0; p < PQ__COUNT; p++) {

@@ -241,6 +241,7 @@ int lower_family_dma(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_sync(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_scalar(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_pred(LowerCtx *L, const Op *op, Instr *in);
+void sync_report_leftovers(Cluster *cl);   /* W-FLAG-LEFTOVER after a completed block (Q47) */
 bool pred_all_active(const Value *m, unsigned elem_bytes);
 int lower_family_vector(LowerCtx *L, const Op *op, Instr *in);
 int lower_family_cube(LowerCtx *L, const Op *op, Instr *in);

@@ -76,6 +76,26 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* Q47: a set_flag never consumed by a wait_flag before the kernel ends is reported (W-FLAG-LEFTOVER) at
+   the last set of its (src, dst, event) triple, once per triple and core; the run still succeeds. */
+void sync_report_leftovers(Cluster *cl)
+{
+    for (int i = 0; i < cl->ncores; i++) {
+        Core *c = &cl->cores[i];
+        for (int a = 0; a < PQ__COUNT; a++)
+            for (int b = 0; b < PQ__COUNT; b++)
+                for (int e = 0; e < 16; e++) {
+                    const Instr *in = c->flag_set_at[a][b][e];
+                    if (!c->flags[a][b][e] || !in) continue;
+                    Exec x = {0};
+                    x.core = c;
+                    sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "%u set_flag[%s, %s, EVENT_ID%d] never consumed by a wait_flag "
+                                  "before the kernel ended", c->flags[a][b][e], pto_pipe_name((unsigned)a),
+                                  pto_pipe_name((unsigned)b), e);
+                }
+    }
+}
+
 /* ------------------------------------------------------------------ barriers */
 
 static int p_nop(Exec *x, const Instr *in, const uint64_t *args) { (void)x; (void)in; (void)args; return 0; }
