@@ -158,19 +158,24 @@ static void canon_f32(uint8_t *r)
 
 /* The four handlers of one (op, type): vector-vector and vector-scalar, without and with a mask. FN works
    on vectors of VT (unsigned lanes of the element width, raw lane bits); ET is the element type; the
-   scalar operand is the low bytes of its frame slot. */
-#define VALU_HANDLERS(S, VB, A, NAME, FN, VT, ET, TAB, PAT)                                                     \
+   scalar operand is the low bytes of its frame slot. NANCHK (f32 add/sub/mul/div, whose FN returns raw IEEE
+   results): the loops OR together the lanes' NaN tests and, only when a NaN appeared, a second pass
+   replaces NaNs by the canonical NaN. */
+#define VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, NANCHK)                                                     \
     A static const Instr *S##_##NAME##_vv(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
         const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
+        S##_vu32 nan_ = {0};                                                                                  \
         _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vb, vr;                                                                                    \
             memcpy(&va, a + VB * c, VB);                                                                      \
             memcpy(&vb, b + VB * c, VB);                                                                      \
             vr = FN(va, vb);                                                                                  \
+            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
+        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
         return valu_done(x, in);                                                                      \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
@@ -179,13 +184,16 @@ static void canon_f32(uint8_t *r)
         if (all_on(img, PAT)) return S##_##NAME##_vv(x, in);                                                  \
         const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
+        S##_vu32 nan_ = {0};                                                                                  \
         _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vb, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                          \
             memcpy(&va, a + VB * c, VB);                                                                      \
             memcpy(&vb, b + VB * c, VB);                                                                      \
             vr = FN(va, vb) & vm;                                                                             \
+            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
+        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
         return valu_done(x, in);                                                                      \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
@@ -196,12 +204,15 @@ static void canon_f32(uint8_t *r)
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
+        S##_vu32 nan_ = {0};                                                                                  \
         _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vr;                                                                                        \
             memcpy(&va, a + VB * c, VB);                                                                      \
             vr = FN(va, vs);                                                                                  \
+            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
+        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
         return valu_done(x, in);                                                                      \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
@@ -214,90 +225,20 @@ static void canon_f32(uint8_t *r)
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
+        S##_vu32 nan_ = {0};                                                                                  \
         _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
             VT va, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                              \
             memcpy(&va, a + VB * c, VB);                                                                      \
             vr = FN(va, vs) & vm;                                                                             \
+            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
             memcpy(r + VB * c, &vr, VB);                                                                      \
         }                                                                                                     \
+        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
         return valu_done(x, in);                                                                      \
     }
 
-#define VALU_HANDLERS_F(S, VB, A, NAME, FN, VT, ET, TAB, PAT)                                                     \
-    A static const Instr *S##_##NAME##_vv(Exec *x, const Instr *in)                                           \
-    {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
-        uint8_t *r = FR(x, in->res[0]);                                                                       \
-        VT nan_ = {0};                                                                                        \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vb, vr;                                                                                    \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            memcpy(&vb, b + VB * c, VB);                                                                      \
-            vr = FN(va, vb);                                                                                  \
-            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (S##_any(nan_)) canon_f32(r);                                                                      \
-        return valu_done(x, in);                                                                      \
-    }                                                                                                         \
-    A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
-    {                                                                                                         \
-        const uint8_t *img = FR(x, in->arg[in->imm[2]]);                                                      \
-        if (all_on(img, PAT)) return S##_##NAME##_vv(x, in);                                                  \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
-        uint8_t *r = FR(x, in->res[0]);                                                                       \
-        VT nan_ = {0};                                                                                        \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vb, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                          \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            memcpy(&vb, b + VB * c, VB);                                                                      \
-            vr = FN(va, vb) & vm;                                                                             \
-            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (S##_any(nan_)) canon_f32(r);                                                                      \
-        return valu_done(x, in);                                                                      \
-    }                                                                                                         \
-    A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
-    {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]);                                                        \
-        uint8_t *r = FR(x, in->res[0]);                                                                       \
-        uint64_t raw = ARG(x, in, (unsigned)in->imm[6]);                                                      \
-        ET s;                                                                                                 \
-        memcpy(&s, &raw, sizeof s);                                                                           \
-        VT vs = (VT){0} + s;                                                                                  \
-        VT nan_ = {0};                                                                                        \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vr;                                                                                        \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            vr = FN(va, vs);                                                                                  \
-            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (S##_any(nan_)) canon_f32(r);                                                                      \
-        return valu_done(x, in);                                                                      \
-    }                                                                                                         \
-    A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
-    {                                                                                                         \
-        const uint8_t *img = FR(x, in->arg[in->imm[2]]);                                                      \
-        if (all_on(img, PAT)) return S##_##NAME##_vs(x, in);                                                  \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]);                                                        \
-        uint8_t *r = FR(x, in->res[0]);                                                                       \
-        uint64_t raw = ARG(x, in, (unsigned)in->imm[6]);                                                      \
-        ET s;                                                                                                 \
-        memcpy(&s, &raw, sizeof s);                                                                           \
-        VT vs = (VT){0} + s;                                                                                  \
-        VT nan_ = {0};                                                                                        \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                              \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            vr = FN(va, vs) & vm;                                                                             \
-            nan_ |= (VT)((S##_vf)vr != (S##_vf)vr);                                                           \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (S##_any(nan_)) canon_f32(r);                                                                      \
-        return valu_done(x, in);                                                                      \
-    }
+#define VALU_HANDLERS(S, VB, A, NAME, FN, VT, ET, TAB, PAT) VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, 0)
+#define VALU_HANDLERS_F(S, VB, A, NAME, FN, VT, ET, TAB, PAT) VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, 1)
 
 typedef struct FastSet { ExecFn vv, vvm, vs, vsm; } FastSet;
 
