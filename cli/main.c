@@ -26,7 +26,8 @@ static void usage(FILE *f)
 {
     fputs("usage: ptosim check FILE... [-t a5|a2a3|cpu]\n"
           "       ptosim fmt FILE [-o OUT] [--generic] [-t TARGET]\n"
-          "       ptosim run KERNEL.pto [-t a5|a2a3|cpu] [-e ENTRY] [-b BLOCKS] [-q] [--steps N] ARG...\n"
+          "       ptosim run KERNEL.pto [-t a5|a2a3|cpu] [-e ENTRY] [-b BLOCKS] [-q] [--steps N] [--no-race]\n"
+          "                  [--vag-loops] ARG...\n"
           "         one ARG per kernel parameter: pointer INIT[:OUT] with INIT = PATH (raw or .npy) |\n"
           "         zeros:BYTES | fill:BYTES:BYTEVALUE; scalar: a literal (128, -3, 0x40, 1.5)\n"
           "exit status: 0 ok, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap\n", f);

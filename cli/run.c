@@ -1,4 +1,4 @@
-/* run.c — `ptosim run KERNEL.pto [-t TARGET] [-e ENTRY] [-b BLOCKS] [-q] [--steps N] ARG...`
+/* run.c — `ptosim run KERNEL.pto [-t TARGET] [-e ENTRY] [-b BLOCKS] [-q] [--steps N] [--no-race] [--vag-loops] ARG...`
  * One ARG per kernel parameter: pointer INIT[:OUT] (INIT = PATH raw or .npy | zeros:BYTES |
  * fill:BYTES:BYTEVALUE; OUT receives the final contents, .npy when the name ends in .npy) or a scalar
  * literal. Exit: 0 completed, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap. */
@@ -265,7 +265,7 @@ int cli_run(int argc, char **argv)
     PtoTarget target = PTO_TARGET_DEFAULT;
     const char *file = NULL, *entry = NULL;
     unsigned blocks = 1;
-    int quiet = 0, race = 1;
+    int quiet = 0, race = 1, vag_loops = 0;
     uint64_t steps = 0;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     int nargs = 0;
@@ -287,6 +287,8 @@ int cli_run(int argc, char **argv)
             }
         } else if (!strcmp(a, "-q")) {
             quiet = 1;
+        } else if (!strcmp(a, "--vag-loops")) {
+            vag_loops = 1;
         } else if (!strcmp(a, "--no-race")) {
             race = 0;
         } else if (!strcmp(a, "--race")) {
@@ -353,6 +355,7 @@ int cli_run(int argc, char **argv)
     if (!rc) {
         if (steps) pto_launch_set_step_limit(l, steps);
         pto_launch_set_race_check(l, race);
+        pto_launch_set_vag_loops(l, vag_loops);
         size_t dr = pto_diag_count(ctx);
         int r = pto_launch_run(l, blocks);
         cli_print_diags(ctx, dr);

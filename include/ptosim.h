@@ -83,6 +83,10 @@ int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v);
 int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v);
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 = default */
 void pto_launch_set_race_check(PtoLaunch *l, int on);
+/* pto.vag reads loop iteration counters. Default (0): they read 0, as the validated vector-address kernels
+   require; 1: the PTOAS design formula, sum of stride x iteration count of the enclosing i16 scf.for loops
+   (docs/semantics.md §6.11). */
+void pto_launch_set_vag_loops(PtoLaunch *l, int on);
 /* Runs `blocks` blocks. Returns 0 when the kernel completed, 3 on a run-time trap (diagnostic
    added), 2 when the launch is not fully bound. */
 int pto_launch_run(PtoLaunch *l, unsigned blocks);

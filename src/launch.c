@@ -196,6 +196,7 @@ int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit = steps ? steps : DEFAULT_STEP_LIMIT; }
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
+void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 
 /* ------------------------------------------------------------------ clusters */

@@ -223,6 +223,24 @@ static const Type *ptr_body(Parser *P, SrcLoc loc)
     return ty_ptr(P->ctx->types, e, (AddrSpace)as);
 }
 
+/* `b8`, `b16` or `b32` and the closing '>' of !pto.mask<G> / !pto.vaddr<G>: 1, 2 or 4 bytes per lane, 0 for the
+   manual's placeholder `G` when allowed, -1 after an error. */
+static int granularity(Parser *P, int placeholder_ok, const char *what)
+{
+    Token *g = P_cur(P);
+    int gran = -1;
+    if (g->kind == TK_IDENT && g->len == 2 && g->s[0] == 'b' && g->s[1] == '8') gran = 1;
+    else if (g->kind == TK_IDENT && g->len == 3 && g->s[0] == 'b' && g->s[1] == '1' && g->s[2] == '6') gran = 2;
+    else if (g->kind == TK_IDENT && g->len == 3 && g->s[0] == 'b' && g->s[1] == '3' && g->s[2] == '2') gran = 4;
+    else if (placeholder_ok && g->kind == TK_IDENT && g->len == 1 && g->s[0] == 'G') gran = 0;
+    if (gran < 0) {
+        bad_type(P, P_loc(P, g), what);
+        return -1;
+    }
+    P->pos++;
+    return P_expect(P, TK_RANGLE, "'>'") ? gran : -1;
+}
+
 static const Type *dialect_type(Parser *P, Token *t)
 {
     TypeTable *T = P->ctx->types;
@@ -260,16 +278,13 @@ static const Type *dialect_type(Parser *P, Token *t)
     }
     if (IS("pto.mask")) {
         if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
-        Token *g = P_cur(P);
-        unsigned gran = 0;
-        if (g->kind == TK_IDENT && g->len == 2 && g->s[0] == 'b' && g->s[1] == '8') gran = 1;
-        else if (g->kind == TK_IDENT && g->len == 3 && g->s[0] == 'b' && g->s[1] == '1' && g->s[2] == '6') gran = 2;
-        else if (g->kind == TK_IDENT && g->len == 3 && g->s[0] == 'b' && g->s[1] == '3' && g->s[2] == '2') gran = 4;
-        else if (g->kind == TK_IDENT && g->len == 1 && g->s[0] == 'G') gran = 0;   /* manual placeholder */
-        else return bad_type(P, P_loc(P, g), "mask granularity must be b8, b16 or b32");
-        P->pos++;
-        if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
-        return ty_mask(T, gran);
+        int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
+        return gran < 0 ? NULL : ty_mask(T, (unsigned)gran);
+    }
+    if (IS("pto.vaddr")) {
+        if (!P_expect(P, TK_LANGLE, "'<' after !pto.vaddr")) return NULL;
+        int gran = granularity(P, 0, "vector-address granularity must be b8, b16 or b32");
+        return gran < 0 ? NULL : ty_vaddr(T, (unsigned)gran);
     }
     if (IS("pto.align")) return ty_align(T);
     if (IS("pto.hif8")) return ty_float(T, FK_HIF8);

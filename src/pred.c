@@ -1,6 +1,7 @@
 /* pred.c — the predicate family: the 256-bit predicate register and its b8/b16/b32 views, predicate
  * generation and algebra (pset/pge/plt, pand/por/pxor/pnot/psel, ppack/punpack, pintlv/pdintlv,
- * pbitcast), predicate load/store (plds/pldi/pld, psts/psti/pst, pstu) and pto.init_align.
+ * pbitcast), predicate load/store (plds/pldi/pld, psts/psti/pst, pstu; the vector-address forms pald/past)
+ * and pto.init_align.
  *
  * Register model (resolutions Q2, Q3, §2.2; docs/semantics.md §5): a mask value is the 32-byte
  * image in its frame slot; image bit k is bit k%8 of byte k/8. Logical lane i of a mask<bG> view is image
@@ -314,13 +315,13 @@ static int dist_of(const Op *op, int is_store)
 
 static int lower_ls(LowerCtx *L, const Op *op, Instr *in)
 {
-    int st = op->kind == OP_PSTS || op->kind == OP_PSTI || op->kind == OP_PST;
+    int st = op->kind == OP_PSTS || op->kind == OP_PSTI || op->kind == OP_PST || op->kind == OP_PAST;
     int d = dist_of(op, st);
     int64_t unit;
     int offi;
     switch (op->kind) {
-    case OP_PLDS: case OP_PSTS:
-        unit = 1;                               /* bytes (Q1) */
+    case OP_PLDS: case OP_PSTS: case OP_PALD: case OP_PAST:
+        unit = 1;                               /* bytes (Q1); a !pto.vaddr is a byte offset too */
         offi = lw_group_index(L, op, "off", 0);
         break;
     case OP_PLDI: case OP_PSTI:
@@ -340,7 +341,9 @@ static int lower_ls(LowerCtx *L, const Op *op, Instr *in)
     in->imm[0] = d;
     in->imm[1] = unit;
     in->imm[2] = offi;
-    in->imm[3] = offi >= 0 ? ty_bits(op->operands[offi]->type) : 64;
+    /* a !pto.vaddr slot holds the zero-extended 32-bit byte offset: no sign extension */
+    const Type *ot = offi >= 0 ? op->operands[offi]->type : NULL;
+    in->imm[3] = ot && !ty_is_vaddr(ot) ? ty_bits(ot) : 64;
     in->imm[5] = pi;
     in->imm[6] = st ? lw_group_index(L, op, "m", 0) : -1;
     /* a post-update form has the extra pointer result: loads %m, %pn; stores %pn */
@@ -424,7 +427,7 @@ int lower_family_pred(LowerCtx *L, const Op *op, Instr *in)
         in->imm[1] = suffix_gran(op->kind);
         in->fn = x_pintlv;
         return 0;
-    case OP_PLDS: case OP_PLDI: case OP_PLD: case OP_PSTS: case OP_PSTI: case OP_PST:
+    case OP_PLDS: case OP_PLDI: case OP_PLD: case OP_PSTS: case OP_PSTI: case OP_PST: case OP_PALD: case OP_PAST:
         return lower_ls(L, op, in);
     case OP_PSTU: {
         const Type *mt = op->operands[1]->type;

@@ -181,6 +181,7 @@ struct Sim {
     Cluster *cl;
     PtoStats stats;
     int race_check;
+    int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
     const Instr *warned[64];   /* ops that already produced their run-time warning (sim_warn_once) */
     unsigned nwarned;
 };

@@ -128,6 +128,11 @@ const Type *ty_align(TypeTable *t)
     if (!t->align) { Type k = {.kind = TY_ALIGN}; t->align = intern(t, &k); }
     return t->align;
 }
+const Type *ty_vaddr(TypeTable *t, unsigned gran)
+{
+    Type k = {.kind = TY_VADDR, .gran = (uint8_t)gran};
+    return intern(t, &k);
+}
 const Type *ty_none(TypeTable *t)
 {
     if (!t->none) { Type k = {.kind = TY_NONE}; t->none = intern(t, &k); }
@@ -150,6 +155,7 @@ unsigned ty_bits(const Type *t)
     case TY_INDEX: case TY_PTR: return 64;
     case TY_VREG: return 2048;
     case TY_MASK: return 256;
+    case TY_VADDR: return 32;   /* the ABI value is <1 x i32> */
     default: return 0;
     }
 }
@@ -172,6 +178,7 @@ int ty_format(const Type *t, char *buf, unsigned n)
         if (!t->gran) return snprintf(buf, n, "!pto.mask");
         return snprintf(buf, n, "!pto.mask<b%u>", t->gran * 8u);
     case TY_ALIGN: return snprintf(buf, n, "!pto.align");
+    case TY_VADDR: return snprintf(buf, n, "!pto.vaddr<b%u>", t->gran * 8u);
     case TY_NONE: return snprintf(buf, n, "()");
     case TY_FUNC: {
         int k = snprintf(buf, n, "(");

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include "arena.h"
 
-typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE } TypeKind;
+typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
 /* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
 typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0 } FloatKind;
@@ -18,7 +18,7 @@ struct Type {
     uint8_t sign;              /* TY_INT */
     uint8_t fk;                /* TY_FLOAT */
     uint8_t space;             /* TY_PTR */
-    uint8_t gran;              /* TY_MASK: 1, 2, 4 bytes per lane (b8/b16/b32); 0 = unspecified */
+    uint8_t gran;              /* TY_MASK: 1, 2, 4 bytes per lane (b8/b16/b32), 0 = unspecified; TY_VADDR: 1, 2, 4 */
     uint16_t bits;             /* TY_INT/TY_FLOAT width (f4x2 containers count 8) */
     uint16_t lanes;            /* TY_VREG */
     const Type *elem;          /* TY_PTR, TY_VREG */
@@ -36,6 +36,8 @@ const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as);
 const Type *ty_vreg(TypeTable *t, unsigned lanes, const Type *elem);
 const Type *ty_mask(TypeTable *t, unsigned gran);
 const Type *ty_align(TypeTable *t);
+/* !pto.vaddr<bG>: a vector-address offset token (a 32-bit byte offset from pto.vag); gran 1, 2 or 4. */
+const Type *ty_vaddr(TypeTable *t, unsigned gran);
 const Type *ty_none(TypeTable *t);
 const Type *ty_func(TypeTable *t, const Type *const *in, unsigned nin, const Type *const *out, unsigned nout);
 
@@ -45,6 +47,7 @@ static inline bool ty_is_float(const Type *t) { return t && t->kind == TY_FLOAT;
 static inline bool ty_is_ptr(const Type *t) { return t && t->kind == TY_PTR; }
 static inline bool ty_is_vreg(const Type *t) { return t && t->kind == TY_VREG; }
 static inline bool ty_is_mask(const Type *t) { return t && t->kind == TY_MASK; }
+static inline bool ty_is_vaddr(const Type *t) { return t && t->kind == TY_VADDR; }
 /* Storage width in bits of a scalar or element type (index = 64). */
 unsigned ty_bits(const Type *t);
 static inline unsigned ty_bytes(const Type *t) { unsigned b = ty_bits(t); return b < 8 ? 1 : b / 8; }

@@ -8,8 +8,10 @@
  * full (or absent) mask are a bounds check plus one 256-byte memcpy.
  *
  * UB addresses: `%p[%off]` is p + off * sizeof(element of p's pointer type) (resolutions §2.3); a post-update
- * form (the extra pointer result) accesses p itself and returns p + off * unit. Every access checks its
- * whole footprint (bounds, alignment) before the first byte moves, so a trap leaves UB untouched.
+ * form (the extra pointer result) accesses p itself and returns p + off * unit. The vector-address forms
+ * (pto.vald, pto.vast, ... with a !pto.vaddr offset from pto.vag) use the same lowering and handlers with a
+ * byte offset (docs/semantics.md §6.11). Every access checks its whole footprint (bounds, alignment) before
+ * the first byte moves, so a trap leaves UB untouched.
  *
  * SPR state: Core.spr_ar holds AR (a 32-bit byte offset) and Core.spr_sqzn the byte count set by
  * vsqz/vusqz and consumed by vstur; both are 0 at launch; sprsti/sprsts store AR's 32 bits. */
@@ -33,7 +35,9 @@ enum {
 typedef struct VlsX {
     int32_t base, off, mask, pn;   /* frame offsets of base, offset, mask operands and pointer result; -1 = absent */
     int32_t a2, a3;                /* further operand frame offsets (op-specific), -1 = absent */
-    uint32_t unit;                 /* bytes per offset unit (pointer element size, or as the op says) */
+    uint32_t unit;                 /* bytes per offset unit (pointer element size, or as the op says); the address
+                                      mode of `%base[%off]`: 1 for a !pto.vaddr offset, whose slot holds the
+                                      zero-extended 32-bit byte offset (offbits 64) */
     uint8_t offbits;               /* width of the offset operand's type */
     uint8_t kind;                  /* LD_/ST_ kind */
     uint8_t w;                     /* distribution / element width in bytes */
@@ -189,7 +193,8 @@ static bool host_avx2(void)
 
 /* The NORM fast paths keep their operands in imm so the hot path is a few loads and one 256-byte copy:
    imm0 = base slot, imm1 = offset slot, imm2 = log2(unit), imm3 = sign bit of the offset type, imm4 = mask of
-   the offset type (branch-free sign extension: ((v & M) ^ S) - S), imm5 = mask slot, imm6 = all-lanes pattern. */
+   the offset type (branch-free sign extension: ((v & M) ^ S) - S), imm5 = mask slot, imm6 = all-lanes pattern,
+   imm7 = required alignment - 1. */
 /* 64-bit (index/i64) offsets need no sign extension. */
 static inline uint64_t fast_ea64(const Exec *x, const Instr *in)
 {
@@ -210,7 +215,7 @@ static const Instr *vlds_norm_slow(Exec *x, const Instr *in)
 {
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
-    uint64_t al = 1ull << in->imm[2];   /* element alignment, see lower_vlds */
+    uint64_t al = (uint64_t)in->imm[7] + 1;   /* element alignment, see lower_vlds */
     const uint8_t *s = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector load source");
     if (!s) return NULL;
     memcpy(FR(x, in->res[0]), s, 256);
@@ -328,7 +333,7 @@ static const Instr *vsts_norm_slow(Exec *x, const Instr *in)
 {
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
-    uint64_t al = 1ull << in->imm[2];
+    uint64_t al = (uint64_t)in->imm[7] + 1;
     uint8_t *d = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector store destination");
     if (!d) return NULL;
     const uint8_t *v = FR(x, in->arg[0]);
@@ -651,10 +656,10 @@ static int store_state(Exec *x, const Instr *in, const AlignState *st)
     return 0;
 }
 
-/* vldas: primes a load stream at the 32-byte block containing src (reads that block). */
+/* vldas / valda: primes a load stream at the 32-byte block containing the address (reads that block). */
 static const Instr *x_vldas(Exec *x, const Instr *in)
 {
-    uint64_t p = fr(x, in->arg[0]);
+    uint64_t p = ea(x, X_OF(in));
     if (!ubp(x, in, p & ~(uint64_t)31, 32, 32, "unaligned-load priming block")) return NULL;
     AlignState st;
     memset(&st, 0, sizeof st);
@@ -667,36 +672,66 @@ static const Instr *x_vldas(Exec *x, const Instr *in)
     return in + 1;
 }
 
-/* vldus: the 256 bytes at p (any alignment) with a state primed for p's block; the returned state is primed
-   for p + 256; the optional pointer result is p + off elements (p + 256 bytes without an offset operand). */
-static const Instr *x_vldus(Exec *x, const Instr *in)
+/* The load step shared by vldus and valdu: the 256 bytes at p (any alignment) with the state (slot m->a2)
+   primed for p's block; the returned state is primed for p + 256. Returns 0, or -1 after a trap. */
+static int unaligned_load(Exec *x, const Instr *in, const VlsX *m, uint64_t p)
 {
-    const VlsX *m = X_OF(in);
-    uint64_t p = fr(x, m->base);
     AlignState st;
-    memcpy(&st, FR(x, in->arg[1]), sizeof st);
+    memcpy(&st, FR(x, m->a2), sizeof st);
     if (!st.load) {
-        sim_trap(x, in, DIAG_T_ALIGN_STATE, "the alignment state was not primed by pto.vldas");
-        return NULL;
+        sim_trap(x, in, DIAG_T_ALIGN_STATE, "the alignment state was not primed by pto.vldas or pto.valda");
+        return -1;
     }
     if (st.block != (p & ~(uint64_t)31)) {
         sim_trap(x, in, DIAG_T_ALIGN_STATE, "the alignment state is primed for UB block 0x%" PRIx64
-                 " but the load address 0x%" PRIx64 " is in block 0x%" PRIx64 " (prime it with pto.vldas at this address)",
-                 st.block, p, p & ~(uint64_t)31);
-        return NULL;
+                 " but the load address 0x%" PRIx64 " is in block 0x%" PRIx64
+                 " (prime it with pto.vldas or pto.valda at this address)", st.block, p, p & ~(uint64_t)31);
+        return -1;
     }
     const uint8_t *s = ubp(x, in, p, 256, 1, "unaligned load source");
-    if (!s) return NULL;
+    if (!s) return -1;
     memcpy(FR(x, in->res[0]), s, 256);
     st.block = (p + 256) & ~(uint64_t)31;
     st.cursor = p + 256;
     if (in->res[1] >= 0) memcpy(FR(x, in->res[1]), &st, sizeof st);
+    count(x, 256);
+    return 0;
+}
+
+/* vldus %p, %a[, %off]: loads at p; the optional pointer result is p + off elements (p + 256 bytes without an
+   offset operand). */
+static const Instr *x_vldus(Exec *x, const Instr *in)
+{
+    const VlsX *m = X_OF(in);
+    uint64_t p = fr(x, m->base);
+    if (unaligned_load(x, in, m, p)) return NULL;
     if (m->pn >= 0) {
         uint64_t d = m->off >= 0 ? (uint64_t)sx(fr(x, m->off), m->offbits) * m->unit : 256;
         fr_set_u64(x, m->pn, p + d);
     }
-    count(x, 256);
     return in + 1;
+}
+
+/* valdu %base[%va], %a, %inc: loads at base + va; the updated vector address is va + inc (32-bit, bytes). */
+static const Instr *x_valdu(Exec *x, const Instr *in)
+{
+    const VlsX *m = X_OF(in);
+    uint32_t va = (uint32_t)fr(x, m->off);
+    if (unaligned_load(x, in, m, fr(x, m->base) + va)) return NULL;
+    fr_set_u64(x, m->pn, (uint32_t)(va + (uint32_t)fr(x, m->a3)));
+    return in + 1;
+}
+
+/* The store step shared by vstus, vstur and vastu: appends n bytes at p to the stream whose state is operand 0
+   and writes the new state to result 0. Returns 0, or -1 after a trap (the state result is then unwritten). */
+static int stream_store(Exec *x, const Instr *in, uint64_t p, const uint8_t *bytes, uint64_t n)
+{
+    AlignState st;
+    memcpy(&st, FR(x, in->arg[0]), sizeof st);
+    if (store_state(x, in, &st) || align_append(x, in, &st, p, bytes, n)) return -1;
+    memcpy(FR(x, in->res[0]), &st, sizeof st);
+    count(x, n);
+    return 0;
 }
 
 /* vstus %a, %n, %v, %p: appends the first n elements of v at cursor p; optional result p + n elements. */
@@ -705,17 +740,15 @@ static const Instr *x_vstus(Exec *x, const Instr *in)
     const VlsX *m = X_OF(in);
     AlignState st;
     memcpy(&st, FR(x, in->arg[0]), sizeof st);
-    if (store_state(x, in, &st)) return NULL;
+    if (store_state(x, in, &st)) return NULL;   /* a misused state is reported before a bad count */
     int64_t n = sx(fr(x, m->a2), m->offbits);
     if (n < 0 || (uint64_t)n * m->w > 256) {
         sim_trap(x, in, DIAG_T_FIELD, "element count %" PRId64 " is outside 0..%u", n, 256u / m->w);
         return NULL;
     }
     uint64_t p = fr(x, m->base);
-    if (align_append(x, in, &st, p, FR(x, m->a3), (uint64_t)n * m->w)) return NULL;
-    memcpy(FR(x, in->res[0]), &st, sizeof st);
+    if (stream_store(x, in, p, FR(x, m->a3), (uint64_t)n * m->w)) return NULL;
     if (m->pn >= 0) fr_set_u64(x, m->pn, p + (uint64_t)n * m->unit);
-    count(x, (uint64_t)n * m->w);
     return in + 1;
 }
 
@@ -723,21 +756,26 @@ static const Instr *x_vstus(Exec *x, const Instr *in)
 static const Instr *x_vstur(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
-    AlignState st;
-    memcpy(&st, FR(x, in->arg[0]), sizeof st);
-    if (store_state(x, in, &st)) return NULL;
     Core *c = x->core;
     uint32_t n = spr_sqzn(c);
     if (n > 256) n = 256;
-    uint64_t p = fr(x, m->base) + spr_ar(c);
-    if (align_append(x, in, &st, p, FR(x, m->a2), n)) return NULL;
-    memcpy(FR(x, in->res[0]), &st, sizeof st);
+    if (stream_store(x, in, fr(x, m->base) + spr_ar(c), FR(x, m->a2), n)) return NULL;
     if (m->aux) set_ar(c, spr_ar(c) + n);
-    count(x, n);
     return in + 1;
 }
 
-/* vstas / vstar / vsta: write the held bytes of the stream; vstas optionally returns p + off elements. */
+/* vastu %a, %va, %v, %base, "POST_UPDATE": appends the 256 bytes of v at base + va; the updated vector address
+   is va + 256 (32-bit), va itself for the no-post mode the verifier rejects. */
+static const Instr *x_vastu(Exec *x, const Instr *in)
+{
+    const VlsX *m = X_OF(in);
+    uint32_t va = (uint32_t)fr(x, m->off);
+    if (stream_store(x, in, fr(x, m->base) + va, FR(x, m->a3), 256)) return NULL;
+    fr_set_u64(x, m->pn, m->aux ? (uint32_t)(va + 256u) : va);
+    return in + 1;
+}
+
+/* vstas / vstar / vsta / vasta: write the held bytes of the stream; vstas optionally returns p + off elements. */
 static const Instr *x_vflush(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
@@ -749,6 +787,34 @@ static const Instr *x_vflush(Exec *x, const Instr *in)
     if (m->pn >= 0)
         fr_set_u64(x, m->pn, fr(x, m->base) + (m->off >= 0 ? (uint64_t)sx(fr(x, m->off), m->offbits) * m->unit : 0));
     count(x, held);
+    return in + 1;
+}
+
+/* ------------------------------------------------------------------ vag (vector-address generation) */
+
+/* One stride of a pto.vag and the enclosing scf.for it scales: frame slots of the i32 stride and of the loop's
+   induction variable, lower bound and step, and the loop's integer width. */
+typedef struct VagLevel { int32_t s, iv, lb, step; uint32_t bits; } VagLevel;
+typedef struct VagX { uint32_t n; VagLevel l[4]; } VagX;
+
+/* 0-based iteration count of a loop: (iv - lb) / step in the loop's width (iv = lb + k·step exactly). */
+static inline uint64_t loop_count(const Exec *x, const VagLevel *l)
+{
+    uint64_t w = l->bits >= 64 ? ~0ull : (1ull << l->bits) - 1;
+    uint64_t d = (fr(x, l->iv) - fr(x, l->lb)) & w, st = fr(x, l->step) & w;
+    return st ? d / st : 0;
+}
+
+/* vag %s1[, %s2, %s3, %s4]: the 32-bit byte offset sum of s_k · (iteration count of the k-th enclosing loop),
+   strides unsigned, wrapping at 2^32; the result slot holds it zero-extended. The iteration counts read 0
+   unless the launch binds them (pto_launch_set_vag_loops; docs/semantics.md §6.11). */
+static const Instr *x_vag(Exec *x, const Instr *in)
+{
+    const VagX *g = in->ext;
+    uint32_t a = 0;
+    for (uint32_t k = 0; x->core->sim->vag_loops && k < g->n; k++) a += (uint32_t)fr(x, g->l[k].s) * (uint32_t)loop_count(x, &g->l[k]);
+    fr_set_u64(x, in->res[0], a);
+    count(x, 0);
     return in + 1;
 }
 
@@ -958,7 +1024,8 @@ static VlsX *newx(LowerCtx *L)
     return m;
 }
 
-/* Base pointer + offset group (`name[off]`), unit = pointer element bytes; pointer result `pnres`. */
+/* Base pointer + offset group (`name[off]`), unit = pointer element bytes; pointer result `pnres`. A !pto.vaddr
+   offset (vector-address forms) is a byte offset: unit 1, and its slot already holds the zero-extended value. */
 static void mem_operand(LowerCtx *L, const Op *op, const Instr *in, VlsX *m, const char *base, const char *off, int pnres)
 {
     int b = lw_group_index(L, op, base, 0), o = off ? lw_group_index(L, op, off, 0) : -1;
@@ -966,7 +1033,18 @@ static void mem_operand(LowerCtx *L, const Op *op, const Instr *in, VlsX *m, con
     m->off = slot_of(in, o);
     m->unit = elem_bytes_of(otype(op, b));
     m->offbits = (uint8_t)(o >= 0 ? type_bits(otype(op, o)) : 64);
+    if (o >= 0 && ty_is_vaddr(otype(op, o))) {
+        m->unit = 1;
+        m->offbits = 64;
+    }
     m->pn = pnres >= 0 && pnres < (int)in->nres ? in->res[pnres] : -1;
+}
+
+/* Element alignment of an access through the base pointer (power-of-two element sizes; 1 otherwise). */
+static unsigned elem_align(const Op *op, int base_idx)
+{
+    unsigned e = elem_bytes_of(otype(op, base_idx));
+    return e && !(e & (e - 1)) ? e : 1;
 }
 
 static int bad(LowerCtx *L, const Op *op, const char *what)
@@ -990,7 +1068,7 @@ static bool fast_norm(Instr *in, const VlsX *m)
     in->imm[4] = (int64_t)(bits >= 64 ? ~0ull : (sgn << 1) - 1);
     in->imm[5] = m->mask;
     in->imm[6] = (int64_t)m->maskpat;
-    in->imm[7] = (int64_t)((1ull << in->imm[2]) - 1);   /* element alignment mask */
+    in->imm[7] = (int64_t)m->align - 1;   /* element alignment mask */
     return true;
 }
 
@@ -1001,7 +1079,7 @@ static int lower_vlds(LowerCtx *L, const Op *op, Instr *in)
     int t = op_token_id(op, "dist");
     /* Element alignment, not 32 bytes: validated kernels (soft-post-update-dynamic-accumulator) load and
        store f32 vectors at element offsets 129, 195 and 801 and expect plain copies. */
-    unsigned kind = LD_NORM, w = 1, foot = 256, al = m->unit && !(m->unit & (m->unit - 1)) ? m->unit : 1;
+    unsigned kind = LD_NORM, w = 1, foot = 256, al = elem_align(op, lw_group_index(L, op, "src", 0));
     switch (t) {
     case -1: case T_VLD_NORM: break;
     case T_VLD_BRC_B8: kind = LD_BRC; w = 1; foot = 1; al = 1; break;
@@ -1038,6 +1116,37 @@ static int lower_vlds(LowerCtx *L, const Op *op, Instr *in)
     return 0;
 }
 
+/* The scf.for loops enclosing op inside its vector scope, innermost first, at most 4 (the verifier's rule for
+   pto.vag); their induction variables, bounds and steps live in the scope's frame. */
+static unsigned scope_loops(const Op *op, const Op *loops[4])
+{
+    unsigned k = 0;
+    for (const Op *p = ir_parent_op(op); p && k < 4; p = ir_parent_op(p)) {
+        if (p->kind == OP_SCF_FOR) loops[k++] = p;
+        if (p->kind == OP_VECSCOPE || p->kind == OP_STRICT_VECSCOPE || op_attr(p, "llvm.loop.aivector_scope")) break;
+    }
+    return k;
+}
+
+static int lower_vag(LowerCtx *L, const Op *op, Instr *in)
+{
+    const Op *loops[4];
+    unsigned n = in->nargs;
+    if (n < 1 || n > 4 || scope_loops(op, loops) < n || in->nres < 1)
+        return bad(L, op, "needs one enclosing scf.for per stride");
+    VagX *g = arena_alloc(lw_arena(L), sizeof *g);
+    g->n = n;
+    for (unsigned k = 0; k < n; k++) {
+        const Value *iv = loops[k]->regions[0]->block->args[0];
+        g->l[k] = (VagLevel){in->arg[k], iv->slot, loops[k]->operands[0]->slot, loops[k]->operands[2]->slot,
+                             ty_bits(iv->type)};
+    }
+    in->ext = g;
+    in->fn = x_vag;
+    in->cost = 1;
+    return 0;
+}
+
 static int lower_vsts(LowerCtx *L, const Op *op, Instr *in)
 {
     VlsX *m = newx(L);
@@ -1046,7 +1155,8 @@ static int lower_vsts(LowerCtx *L, const Op *op, Instr *in)
     m->mask = slot_of(in, mi);
     unsigned ve = elem_bytes_of(otype(op, 0));
     int t = op_token_id(op, "dist");
-    unsigned kind = ST_NORM, w = ve, foot = 256, al = m->unit && !(m->unit & (m->unit - 1)) ? m->unit : 1, os = ve, ms = ve, n = 256 / ve;
+    unsigned kind = ST_NORM, w = ve, foot = 256, al = elem_align(op, lw_group_index(L, op, "dst", 0)), os = ve, ms = ve,
+             n = 256 / ve;
     switch (t) {
     case -1: case T_VST_NORM: break;
     case T_VST_NORM_B8: w = os = ms = 1; n = 256; break;
@@ -1090,13 +1200,15 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
     const OpInfo *oi = &op_info[op->kind];
     if (oi->flags & F_NOSIM) return 0;   /* parsed and verified; traps T-UNSUPPORTED when executed */
     switch (op->kind) {
-    case OP_VLDS:
+    case OP_VLDS: case OP_VALD:
         return lower_vlds(L, op, in);
-    case OP_VSTS:
+    case OP_VSTS: case OP_VAST:
         return lower_vsts(L, op, in);
-    case OP_VLDSX2: case OP_VSTSX2: {
+    case OP_VAG:
+        return lower_vag(L, op, in);
+    case OP_VLDSX2: case OP_VSTSX2: case OP_VALDX2: case OP_VASTX2: {
         VlsX *m = newx(L);
-        int ld = op->kind == OP_VLDSX2;
+        int ld = op->kind == OP_VLDSX2 || op->kind == OP_VALDX2;
         mem_operand(L, op, in, m, ld ? "src" : "dst", "off", -1);
         int t = op_token_id(op, "dist");
         switch (t) {
@@ -1147,15 +1259,34 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         in->fn = op->kind == OP_VGATHERB ? x_vgatherb : sc ? x_vscatter : x_vgather2;
         return 0;
     }
-    case OP_VLDAS:
+    case OP_VLDAS: case OP_VALDA: {
+        VlsX *m = newx(L);
+        mem_operand(L, op, in, m, "src", "off", -1);
+        in->ext = m;
         in->fn = x_vldas;
         in->cost = 9;
         return 0;
-    case OP_VLDUS: {
+    }
+    case OP_VLDUS: case OP_VALDU: {
+        /* vldus: "off" is the optional pointer increment; valdu: "off" is the vector address, "inc" its increment */
         VlsX *m = newx(L);
         mem_operand(L, op, in, m, "src", "off", 2);
+        m->a2 = slot_of(in, lw_group_index(L, op, "a", 0));
+        m->a3 = slot_of(in, lw_group_index(L, op, "inc", 0));
+        if (op->kind == OP_VALDU && (m->off < 0 || m->pn < 0 || m->a3 < 0)) return bad(L, op, "malformed operands");
         in->ext = m;
-        in->fn = x_vldus;
+        in->fn = op->kind == OP_VALDU ? x_valdu : x_vldus;
+        in->cost = 9;
+        return 0;
+    }
+    case OP_VASTU: {
+        VlsX *m = newx(L);
+        mem_operand(L, op, in, m, "dst", "off", 1);
+        m->a3 = slot_of(in, lw_group_index(L, op, "v", 0));
+        m->aux = op_token_id(op, "mode") == T_POST_POST_UPDATE;
+        if (m->off < 0 || m->pn < 0) return bad(L, op, "malformed operands");
+        in->ext = m;
+        in->fn = x_vastu;
         in->cost = 9;
         return 0;
     }
@@ -1183,7 +1314,7 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         in->cost = 9;
         return 0;
     }
-    case OP_VSTAS: case OP_VSTAR: case OP_VSTA: {
+    case OP_VSTAS: case OP_VSTAR: case OP_VSTA: case OP_VASTA: {
         VlsX *m = newx(L);
         mem_operand(L, op, in, m, "dst", "off", 0);
         if (op->kind != OP_VSTAS) m->pn = -1;

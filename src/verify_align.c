@@ -1,8 +1,8 @@
 /* verify_align.c — the !pto.align carrier rules (seed 003, resolutions Q21/Q45, isa-notes §1.3).
  *
  * An alignment state is a linear resource: a stream starts at pto.init_align (store side) or
- * pto.vldas (load side), each chain step (pstu, vstus, vstur, vstu; vldus) consumes one state and
- * produces the next, and a flush (vstas, vstar, vsta) consumes the last one. Hence:
+ * pto.vldas / pto.valda (load side), each chain step (pstu, vstus, vstur, vstu, vastu; vldus, valdu) consumes
+ * one state and produces the next, and a flush (vstas, vstar, vsta, vasta) consumes the last one. Hence:
  *   - every align value is consumed at most once                       (E-ALIGN-REUSE)
  *   - a consumed state comes from a stream start or a chain step of the same side (E-ALIGN-UNINIT)
  *   - states do not fork: they may be threaded linearly through scf.for/scf.while iter_args, but
@@ -34,8 +34,8 @@ static Origin compute_origin(AState *A, const Value *v)
         const Op *d = v->def;
         switch (d->kind) {
         case OP_INIT_ALIGN: return O_STORE;
-        case OP_VLDAS: case OP_VLDUS: return O_LOAD;
-        case OP_PSTU: case OP_VSTUS: case OP_VSTUR: case OP_VSTU: return O_STORE;
+        case OP_VLDAS: case OP_VLDUS: case OP_VALDA: case OP_VALDU: return O_LOAD;
+        case OP_PSTU: case OP_VSTUS: case OP_VSTUR: case OP_VSTU: case OP_VASTU: return O_STORE;
         case OP_SCF_FOR: return from_operand(A, d, 3u + v->index);
         case OP_SCF_WHILE: return v->index < d->noperands ? from_operand(A, d, v->index) : O_SKIP;
         case OP_SCF_IF: return O_SKIP;   /* reported at the scf.if */
@@ -68,7 +68,7 @@ static Origin origin_of(AState *A, const Value *v)
 static bool is_store_step(OpKind k)
 {
     return k == OP_PSTU || k == OP_VSTUS || k == OP_VSTUR || k == OP_VSTU || k == OP_VSTAS || k == OP_VSTAR ||
-           k == OP_VSTA;
+           k == OP_VSTA || k == OP_VASTU || k == OP_VASTA;
 }
 
 static bool is_pass_through(OpKind k)
@@ -113,15 +113,16 @@ static void consume(AState *A, Op *use, const Value *v)
         if (!first) A->first_use[v->id] = use;
     }
     OpKind k = use->kind;
-    if (is_store_step(k) || k == OP_VLDUS) {
+    if (is_store_step(k) || k == OP_VLDUS || k == OP_VALDU) {
         Origin o = origin_of(A, v);
-        int store = k != OP_VLDUS;
+        int store = k != OP_VLDUS && k != OP_VALDU;
         if (o == O_BAD || (store && o == O_LOAD) || (!store && o == O_STORE)) {
             const char *why = o == O_BAD ? "does not come from a stream start"
-                            : store ? "belongs to a load stream (pto.vldas)" : "belongs to a store stream (pto.init_align)";
+                            : store ? "belongs to a load stream (pto.vldas or pto.valda)"
+                                    : "belongs to a store stream (pto.init_align)";
             long d = v_err(V, DIAG_V_ALIGN_UNINIT, use->loc, "'%s' consumes alignment state %%%s, which %s; a %s stream "
                            "starts at %s", v_opname(use), v_valname(v), why, store ? "store" : "load",
-                           store ? "pto.init_align" : "pto.vldas");
+                           store ? "pto.init_align" : "pto.vldas or pto.valda");
             v_note(V, d, v_value_loc(v), "%%%s is defined here", v_valname(v));
         }
     } else if (!is_pass_through(k)) {

@@ -724,7 +724,8 @@ static const VecRule vec_rules[OP__COUNT] = {
     [OP_VBR] = R(R_NONE, S_NONE, NULL, E_I8_32 | E_FB | E_FP8, 0),
     [OP_VDUP] = R(R_NONE, S_NONE, "r", E_ANY, 0),
     /* memory-side ops: masks only */
-    [OP_VSTS] = R(R_NONE, S_NONE, "v", 0, 0), [OP_VGATHER2] = R(R_NONE, S_NONE, "v", 0, 0),
+    [OP_VSTS] = R(R_NONE, S_NONE, "v", 0, 0), [OP_VAST] = R(R_NONE, S_NONE, "v", 0, 0),
+    [OP_VGATHER2] = R(R_NONE, S_NONE, "v", 0, 0),
     [OP_VGATHER2_BC] = R(R_NONE, S_NONE, "v", 0, 0), [OP_VGATHERB] = R(R_NONE, S_NONE, "b32", 0, 0),
     [OP_VSCATTER] = R(R_NONE, S_NONE, "v", 0, 0),
 };
@@ -920,10 +921,12 @@ static void vec_memory(VCtx *V, Op *op)
     int dist = op_token_id(op, "dist");
     Value *base = NULL, *off = NULL;
     int64_t bytes = 256;
-    int x2 = op->kind == OP_VLDSX2 || op->kind == OP_VSTSX2;
+    int x2 = op->kind == OP_VLDSX2 || op->kind == OP_VSTSX2 || op->kind == OP_VALDX2 || op->kind == OP_VASTX2;
     switch (op->kind) {
-    case OP_VLDS: case OP_VLDSX2: base = v_grp(V, op, "src", 0); off = v_grp(V, op, "off", 0); break;
-    case OP_VSTS: case OP_VSTSX2: base = v_grp(V, op, "dst", 0); off = v_grp(V, op, "off", 0); break;
+    case OP_VLDS: case OP_VLDSX2: case OP_VALD: case OP_VALDX2:
+        base = v_grp(V, op, "src", 0); off = v_grp(V, op, "off", 0); break;
+    case OP_VSTS: case OP_VSTSX2: case OP_VAST: case OP_VASTX2:
+        base = v_grp(V, op, "dst", 0); off = v_grp(V, op, "off", 0); break;
     case OP_VGATHERB: base = v_grp(V, op, "src", 0); break;
     default: return;
     }
@@ -941,6 +944,7 @@ static void vec_memory(VCtx *V, Op *op)
        vectors at element offsets 129, 195 and 801 (docs/semantics.md, vector memory). */
     int64_t addr, o = 0;
     if (!base || !ty_is_ptr(base->type) || !v_const_addr(base, &addr)) return;
+    /* (a !pto.vaddr offset is never a constant: it changes per loop iteration) */
     if (off && !v_const_int(off, &o)) return;
     int64_t esz = (int64_t)ty_bytes(base->type->elem);
     addr = v_sat_add(addr, v_sat_mul(o, esz));
@@ -969,7 +973,7 @@ static void vec_masks(VCtx *V, Op *op, const char *mref)
         refname = v_valname(ref);
         if (want != 1 && want != 2 && want != 4) return;   /* no b64 masks */
     }
-    if (op->kind == OP_VSTS) {
+    if (op->kind == OP_VSTS || op->kind == OP_VAST) {
         /* a store distribution that names a width governs the predicate at that width (PK_B32 on
            an f16 vector takes a b32 mask; PK_B64 a b32 mask) */
         int dist = op_token_id(op, "dist"), w = dist >= 0 ? dist_bits(dist) : 0;
@@ -986,7 +990,8 @@ static void vec_masks(VCtx *V, Op *op, const char *mref)
                   "!pto.mask<b%u>", v_valname(m), v_opname(op), tyn(m->type, x), refname, want * 8, want * 8);
         else
             v_err(V, DIAG_V_MASK_GRAN, op->loc, "mask %%%s of '%s' is %s; it must be !pto.mask<b%u>%s", v_valname(m),
-                  v_opname(op), tyn(m->type, x), want * 8, op->kind == OP_VSTS ? " for this distribution" : "");
+                  v_opname(op), tyn(m->type, x), want * 8, op->kind == OP_VSTS || op->kind == OP_VAST
+                  ? " for this distribution" : "");
         return;
     }
 }
@@ -1132,12 +1137,172 @@ static void fam_vec(VCtx *V, Op *op)
     }
 }
 
+/* ------------------------------------------------------------------ vector-address forms */
+
+/* The PTOAS "VPTO vector-address op support design" (docs/semantics.md §6.11): pto.vag makes a !pto.vaddr<G>
+   byte offset from up to four enclosing i16 scf.for counters; the va forms address `%base[%vaddr]`. */
+static bool is_va_mem(OpKind k)
+{
+    switch (k) {
+    case OP_VALD: case OP_VALDX2: case OP_VAST: case OP_VASTX2: case OP_VALDA: case OP_VALDU: case OP_VASTA:
+    case OP_PALD: case OP_PAST:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Memory-operand offsets: a !pto.vaddr for the va forms (required), an index or integer for every other op. */
+static void va_offsets(VCtx *V, Op *op)
+{
+    const OpSig *sig = ctx_sig(V->ctx, op->kind);
+    bool va = is_va_mem(op->kind);
+    char a[96];
+    for (unsigned j = 0; j < sig->npos; j++) {
+        const SigSlot *s = &sig->pos[j];
+        if (s->kind != SL_MEM) continue;
+        Value *o = op_group_operand(op, (unsigned)s->group + 1, 0);
+        if (va && !o)
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' addresses %%%s[%%vaddr]: the vector address from pto.vag is "
+                  "missing", v_opname(op), s->name);
+        else if (o && o->type && ty_is_vaddr(o->type) != va)
+            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the offset %%%s of '%s' is %s; %s", v_valname(o), v_opname(op),
+                  tyn(o->type, a), va ? "the vector-address forms take a !pto.vaddr<G> byte offset from pto.vag"
+                                      : "only the vector-address forms (pto.vald, pto.vast, ...) take a !pto.vaddr");
+    }
+}
+
+/* A value typed `any` in ops.def that must be a !pto.vaddr; `like` (if given) is the vaddr it must match. */
+static void va_value(VCtx *V, Op *op, const Value *v, const Value *like, bool result)
+{
+    char a[96], b[96];
+    if (!v || !v->type) return;
+    DiagId id = result ? DIAG_V_RESULT_TYPE : DIAG_V_OPERAND_TYPE;
+    if (!ty_is_vaddr(v->type))
+        v_err(V, id, op->loc, "%%%s of '%s' must be a !pto.vaddr<b8|b16|b32>, not %s", v_valname(v), v_opname(op),
+              tyn(v->type, a));
+    else if (like && ty_is_vaddr(like->type) && like->type != v->type)
+        v_err(V, id, op->loc, "the updated vector address %%%s of '%s' is %s; it must have the type of %%%s, %s",
+              v_valname(v), v_opname(op), tyn(v->type, a), v_valname(like), tyn(like->type, b));
+}
+
+/* The scf.for loops of op's vector scope that enclose it, innermost first (at most 4); returns how many. */
+static unsigned va_loops(const Op *op, const Op *loops[4])
+{
+    unsigned k = 0;
+    for (const Op *p = ir_parent_op(op); p && k < 4; p = ir_parent_op(p)) {
+        if (p->kind == OP_SCF_FOR) loops[k++] = p;
+        if (v_is_vec_interval(p)) break;
+    }
+    return k;
+}
+
+/* pto.vag %s1[, %s2, %s3, %s4]: stride k is bound to the k-th enclosing scf.for of the vector scope, which
+   must exist and be an i16 loop (the hardware loop counter). */
+static void va_vag(VCtx *V, Op *op)
+{
+    unsigned n = op->noperands;
+    if (n < 1 || n > 4) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "pto.vag takes 1 to 4 byte strides, not %u", n);
+        return;
+    }
+    va_value(V, op, op->nresults ? op->results[0] : NULL, NULL, true);
+    const Op *loops[4];
+    unsigned k = va_loops(op, loops);
+    if (k < n) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "pto.vag with %u stride%s must be nested in %u scf.for loop%s "
+              "inside its vector scope (stride k scales the iteration count of the k-th enclosing loop); it is "
+              "nested in %u", n, n > 1 ? "s" : "", n, n > 1 ? "s" : "", k);
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        const Type *t = loops[i]->regions[0]->block->args[0]->type;
+        if (t && t->kind == TY_INT && t->bits == 16) continue;
+        char a[96];
+        long d = v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "stride %u of pto.vag is bound to an scf.for whose induction "
+                       "variable is %s; vector-address loops must be i16", i + 1, tyn(t, a));
+        v_note(V, d, loops[i]->loc, "loop here");
+        return;
+    }
+}
+
+/* Bytes per element the width-suffixed vald distributions name (UNPK4 and SPLT4CHN work on b8 data); 0 = the
+   element width of the access. */
+static unsigned vald_dist_bytes(int tok)
+{
+    switch (tok) {
+    case T_VLD_BRC_B8: case T_VLD_US_B8: case T_VLD_DS_B8: case T_VLD_UNPK_B8: case T_VLD_UNPK4:
+    case T_VLD_SPLT4CHN_B8: case T_VLD_SPLT2CHN_B8:
+        return 1;
+    case T_VLD_BRC_B16: case T_VLD_US_B16: case T_VLD_DS_B16: case T_VLD_UNPK_B16: case T_VLD_E2B_B16:
+    case T_VLD_SPLT2CHN_B16:
+        return 2;
+    case T_VLD_BRC_B32: case T_VLD_UNPK_B32: case T_VLD_E2B_B32:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+/* pto.vald: the design's token table (no BLK, DINTLV_B32 or UNPK4_B8), UNPK4/SPLT4CHN on b8 vectors, and G
+   naming the access granularity: the base's element width or the width the distribution names. */
+static void va_vald(VCtx *V, Op *op)
+{
+    int t = op_token_id(op, "dist");
+    char a[96], b[96];
+    if (t == T_VLD_BLK || t == T_VLD_DINTLV_B32 || t == T_VLD_UNPK4_B8) {
+        v_err(V, DIAG_V_TOKEN, aloc(op, "dist"), "pto.vald does not take %s (its distributions are NORM, "
+              "BRC_B8/B16/B32, US_B8/B16, DS_B8/B16, UNPK_B8/B16/B32, BRC_BLK, E2B_B16/B32, UNPK4, SPLT4CHN, "
+              "SPLT2CHN_B8/B16)", tok_spelling(t));
+        return;
+    }
+    const Value *r = op->nresults ? op->results[0] : NULL;
+    if ((t == T_VLD_UNPK4 || t == T_VLD_SPLT4CHN_B8) && r && ty_is_vreg(r->type) && ebytes(r->type) != 1)
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vald %s loads b8 element vectors only, not %s", tok_spelling(t),
+              tyn(r->type, a));
+    Value *base = v_grp(V, op, "src", 0), *off = v_grp(V, op, "off", 0);
+    if (!base || !off || !ty_is_ptr(base->type) || !ty_is_vaddr(off->type)) return;
+    unsigned g = off->type->gran, e = ebytes(base->type), d = vald_dist_bytes(t);
+    if (g == e || g == d || e > 4) return;
+    char w[64] = "";
+    if (d && d != e) snprintf(w, sizeof w, " or the width %s names (b%u)", tok_spelling(t), d * 8);
+    v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the vector address %%%s of pto.vald is %s; G must be the element width "
+          "(b%u, %s)%s", v_valname(off), tyn(off->type, a), e * 8, tyn(base->type->elem, b), w);
+}
+
+static void fam_vaddr(VCtx *V, Op *op)
+{
+    va_offsets(V, op);
+    switch (op->kind) {
+    case OP_VAG: va_vag(V, op); break;
+    case OP_VALD: va_vald(V, op); break;
+    case OP_VAST:
+        if (op_token_id(op, "dist") == T_VST_NORM)
+            v_err(V, DIAG_V_TOKEN, aloc(op, "dist"), "pto.vast does not take NORM: omit dist for the element-width "
+                  "default, or write NORM_B8, NORM_B16 or NORM_B32");
+        break;
+    case OP_VALDU:
+        va_value(V, op, res_named(V, op, "off1"), v_grp(V, op, "off", 0), true);
+        break;
+    case OP_VASTU:
+        va_value(V, op, v_grp(V, op, "off", 0), NULL, false);
+        va_value(V, op, res_named(V, op, "off1"), v_grp(V, op, "off", 0), true);
+        if (op_token_id(op, "mode") == T_POST_NO_POST_UPDATE)
+            v_err(V, DIAG_V_TOKEN, aloc(op, "mode"), "pto.vastu takes \"POST_UPDATE\" only (a no-post store uses "
+                  "pto.vstus)");
+        break;
+    default:
+        break;
+    }
+}
+
 /* ------------------------------------------------------------------ dispatch */
 
 void verify_family(VCtx *V, Op *op)
 {
     if (!op->segs) return;
     check_post_update(V, op);
+    fam_vaddr(V, op);
     switch (op_info[op->kind].fam) {
     case FAM_PTR: fam_ptr(V, op); break;
     case FAM_DMA: case FAM_DMA_CFG: fam_dma(V, op); break;

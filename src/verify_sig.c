@@ -67,11 +67,13 @@ static void check_value_slot(VCtx *V, Op *op, const SigSlot *s, const char *clau
                   where, sp, v_valname(v), as_name((AddrSpace)v->type->space));
         }
     }
+    /* An offset is an index or integer, or a !pto.vaddr; which of the two an op takes is a family rule
+       (verify_fam.c, vector-address forms). */
     if (s->kind == SL_MEM) {
         unsigned no = op_group_len(op, (unsigned)s->group + 1);
         for (unsigned i = 0; i < no; i++) {
             Value *v = op_group_operand(op, (unsigned)s->group + 1, i);
-            if (v && v->type && !ty_is_intlike(v->type))
+            if (v && v->type && !ty_is_intlike(v->type) && !ty_is_vaddr(v->type))
                 v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the offset in '%%%s[%%%s]' of '%s' must be an index or integer, "
                       "not %s", s->name, v_valname(v), v_opname(op), v_tyname(v->type, a, sizeof a));
         }

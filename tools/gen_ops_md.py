@@ -11,7 +11,32 @@ import os, re, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 src = open(os.path.join(ROOT, "src", "ops.def")).read()
 macros = dict(re.findall(r'#define (\w+) ((?:"[^"\n]*"\s*(?:\\\n)?\s*)+)', src))
-rows = re.findall(r'^OP\((\w+), "([^"]+)", (\w+), (\w+), (\w+), ([^,]+), (.*)\)\s*$', src, re.M)
+def op_rows(text):
+    """The OP(...) rows of ops.def, each joined across continuation lines (parentheses balanced outside
+    string literals)."""
+    out, cur, depth = [], None, 0
+    for line in text.splitlines():
+        if cur is None and not line.startswith("OP("):
+            continue
+        cur = line if cur is None else cur + " " + line.strip()
+        instr = False
+        depth = 0
+        for ch in cur:
+            if ch == '"':
+                instr = not instr
+            elif not instr and ch == "(":
+                depth += 1
+            elif not instr and ch == ")":
+                depth -= 1
+        if depth == 0:
+            m = re.match(r'OP\((\w+), "([^"]+)", (\w+), (\w+), (\w+), ([^,]+), (.*)\)\s*$', cur)
+            if m:
+                out.append(m.groups())
+            cur = None
+    return out
+
+
+rows = op_rows(src)
 aliases = re.findall(r'^ALIAS\("([^"]+)", (\w+)\)', src, re.M)
 
 tests = []
