@@ -215,6 +215,23 @@ int align_flush(Exec *x, const Instr *in, AlignState *st);
 
 /* ---- frame access ---- */
 #define FR(x, off) ((x)->frame + (off))
+
+/* ---- host SIMD ----
+ * x86-64 with GCC or Clang: hot vector handlers are also built for AVX2 and chosen at lowering when the
+ * host CPU has it (the semantics are identical; only the host vector width differs). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SIM_HAVE_AVX2 1
+#else
+#define SIM_HAVE_AVX2 0
+#endif
+static inline bool sim_host_avx2(void)
+{
+#if SIM_HAVE_AVX2
+    return __builtin_cpu_supports("avx2") != 0;
+#else
+    return false;
+#endif
+}
 static inline uint64_t fr_u64(const Exec *x, int32_t off) { uint64_t v; memcpy(&v, x->frame + off, 8); return v; }
 static inline void fr_set_u64(Exec *x, int32_t off, uint64_t v) { memcpy(x->frame + off, &v, 8); }
 /* Operand i of an instruction, as raw 64-bit value (scalars, pointers, indices). */

@@ -258,9 +258,8 @@ static inline int any16(const void *v)
 /* Baseline: 16-byte vectors (SSE2 on x86-64, NEON on AArch64). */
 VALU_FAST_SET(b, 16, )
 
-/* x86-64 with GCC or Clang: 32-byte AVX2 versions, chosen at lowering when the host CPU has AVX2. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define VALU_HAVE_AVX2 1
+/* 32-byte AVX2 versions, chosen at lowering when the host CPU has AVX2 (sim.h "host SIMD"). */
+#if SIM_HAVE_AVX2
 typedef uint64_t w_vu64 __attribute__((vector_size(32)));
 __attribute__((target("avx2"))) static inline w_vu64 w_mk(const uint64_t *t, const uint8_t *p)
 {
@@ -275,13 +274,10 @@ VALU_FAST_SET(w, 32, __attribute__((target("avx2"))))
 ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar)
 {
     if (vop < 0 || vop >= VOP__COUNT) return NULL;
-    int wide = 0;
-#ifdef VALU_HAVE_AVX2
-    wide = __builtin_cpu_supports("avx2") != 0;
-#endif
+    int wide = sim_host_avx2();
     const FastSet *t = NULL;
 #define PICK(P) (wide ? WIDE(P) : b_##P##_sets)
-#ifdef VALU_HAVE_AVX2
+#if SIM_HAVE_AVX2
 #define WIDE(P) w_##P##_sets
 #else
 #define WIDE(P) b_##P##_sets

@@ -158,12 +158,8 @@ static inline void lset(uint8_t *p, unsigned w, unsigned i, uint64_t v)
 
 /* ------------------------------------------------------------------ vlds */
 
-/* x86-64 with GCC or Clang: the two NORM copies are also built for AVX2 (32-byte moves) and chosen at
-   lowering when the host CPU has it; the semantics are the same byte copy. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define VLS_HAVE_AVX2 1
-#else
-#define VLS_HAVE_AVX2 0
+/* The two NORM copies also come in AVX2 builds (32-byte moves; sim.h "host SIMD"). */
+#if !SIM_HAVE_AVX2
 #define x_vlds_norm_avx2 x_vlds_norm
 #define x_vsts_norm_avx2 x_vsts_norm
 #define x_vlds_norm_avx2_o64 x_vlds_norm_o64
@@ -181,14 +177,6 @@ typedef uint8_t vls_v32 __attribute__((vector_size(32), aligned(1), may_alias));
         _Pragma("GCC unroll 16") for (unsigned k_ = 0; k_ < 256 / sizeof(VT); k_++) d_[k_] = s_[k_];             \
     } while (0)
 
-static bool host_avx2(void)
-{
-#if VLS_HAVE_AVX2
-    return __builtin_cpu_supports("avx2") != 0;
-#else
-    return false;
-#endif
-}
 
 
 /* The NORM fast paths keep their operands in imm so the hot path is a few loads and one 256-byte copy:
@@ -239,7 +227,7 @@ ATTR static const Instr *x_vlds_norm##SUF(Exec *x, const Instr *in)             
 }
 X_VLDS_NORM_DEF(, , vls_v16, fast_ea)
 X_VLDS_NORM_DEF(_o64, , vls_v16, fast_ea64)
-#if VLS_HAVE_AVX2
+#if SIM_HAVE_AVX2
 X_VLDS_NORM_DEF(_avx2, __attribute__((target("avx2"))), vls_v32, fast_ea)
 X_VLDS_NORM_DEF(_avx2_o64, __attribute__((target("avx2"))), vls_v32, fast_ea64)
 #endif
@@ -363,7 +351,7 @@ ATTR static const Instr *x_vsts_norm##SUF(Exec *x, const Instr *in)             
 }
 X_VSTS_NORM_DEF(, , vls_v16, fast_ea)
 X_VSTS_NORM_DEF(_o64, , vls_v16, fast_ea64)
-#if VLS_HAVE_AVX2
+#if SIM_HAVE_AVX2
 X_VSTS_NORM_DEF(_avx2, __attribute__((target("avx2"))), vls_v32, fast_ea)
 X_VSTS_NORM_DEF(_avx2_o64, __attribute__((target("avx2"))), vls_v32, fast_ea64)
 #endif
@@ -1110,7 +1098,7 @@ static int lower_vlds(LowerCtx *L, const Op *op, Instr *in)
     in->cost = 9;
     in->fn = x_vlds;
     if (fast_norm(in, m) && kind == LD_NORM) {
-        bool o64 = in->imm[4] == -1, wide = host_avx2();
+        bool o64 = in->imm[4] == -1, wide = sim_host_avx2();
         in->fn = o64 ? (wide ? x_vlds_norm_avx2_o64 : x_vlds_norm_o64) : (wide ? x_vlds_norm_avx2 : x_vlds_norm);
     }
     return 0;
@@ -1188,7 +1176,7 @@ static int lower_vsts(LowerCtx *L, const Op *op, Instr *in)
     in->cost = 9;
     in->fn = x_vsts;
     if (fast_norm(in, m) && kind == ST_NORM && os == ms) {
-        bool o64 = in->imm[4] == -1, wide = host_avx2();
+        bool o64 = in->imm[4] == -1, wide = sim_host_avx2();
         in->fn = o64 ? (wide ? x_vsts_norm_avx2_o64 : x_vsts_norm_o64) : (wide ? x_vsts_norm_avx2 : x_vsts_norm);
     }
     return 0;
