@@ -2,7 +2,8 @@
  * copies with their per-pipe loop registers, padding, and atomic stores. One engine (dma_run) executes
  * a burst plan: nested loops (the first textual loop(...) innermost, resolutions Q10) around n_burst rows
  * of `len` bytes, start-to-start strides, optional row padding (Q11). The whole footprint of both sides
- * is bounds- and alignment-checked before any byte moves, so a trap leaves memory untouched. */
+ * is bounds- and alignment-checked before any byte moves, so a trap leaves memory untouched. In a mixed
+ * kernel the cluster has one L1, the AIC's: every L1 side of a copy reaches it, whichever core issues it. */
 #include "sim.h"
 #include "race.h"
 #include "num.h"
@@ -13,7 +14,7 @@ typedef struct DmaLoop { uint64_t count, ss, ds; } DmaLoop;
 
 typedef struct DmaPlan {
     AddrSpace sas, das;
-    Core *dcore;               /* core owning the destination buffer (NULL = this core) */
+    Core *score, *dcore;       /* cores owning the source / destination buffers (NULL = this core) */
     uint64_t src, dst, len, n, ss, ds;
     DmaLoop loop[4];           /* loop[0] wraps the bursts directly */
     int nloops;
@@ -96,11 +97,11 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
         shi += (p->loop[i].count - 1) * p->loop[i].ss;
         dhi += (p->loop[i].count - 1) * p->loop[i].ds;
     }
-    Core *dc = p->dcore ? p->dcore : x->core;
+    Core *sc = p->score ? p->score : x->core, *dc = p->dcore ? p->dcore : x->core;
     unsigned salign = p->sas == AS_GM ? 1 : 32, dalign = p->das == AS_GM ? 1 : 32;
     /* the footprint check covers the gaps between rows; the race detector gets the exact rows below */
     x->race_quiet = 1;
-    uint8_t *sb = p->len ? sim_mem(x, in, p->sas, p->src, shi, salign, "source") : NULL;
+    uint8_t *sb = p->len ? sim_mem_core(x, sc, in, p->sas, p->src, shi, salign, "source") : NULL;
     uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, "destination");
     x->race_quiet = 0;
     if (!db) return -1;
@@ -114,7 +115,7 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
             memmove(d, s, p->n * p->len);
             bytes += p->n * p->len;
             if (race) {
-                race_access(x, in, x->core, p->sas, p->src + soff, p->n * p->len, 0);
+                race_access(x, in, sc, p->sas, p->src + soff, p->n * p->len, 0);
                 race_access(x, in, dc, p->das, p->dst + doff, p->n * p->len, 1);
             }
         } else {
@@ -133,7 +134,7 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
                 if (p->pad == 1 && p->ds > p->len) fill_pattern(dr + p->len, p->ds - p->len, p);
                 bytes += p->len;
                 if (race) {
-                    if (p->len) race_access(x, in, x->core, p->sas, p->src + soff + r * p->ss, p->len, 0);
+                    if (p->len) race_access(x, in, sc, p->sas, p->src + soff + r * p->ss, p->len, 0);
                     race_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, 1);
                     if (p->atomic) race_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, 0);
                 }
@@ -243,9 +244,18 @@ static int p_gap32(Exec *x, const Instr *in, const uint64_t *a)
         if (cl->ncores == 3) p.dcore = &cl->cores[0];   /* the cluster's AIC owns L1 */
         break;
     case OP_COPY_CBUF_TO_UBUF:
+        /* explicit subblock operand (Q15): 0 -> AIV0, 1 -> AIV1 of a mixed kernel; outside one only 0 (the
+           issuing core's own UB) exists, as for mte_l0c_ub dst_mode(k). The source is the AIC's L1. */
+        if (a[2] > 1 || (a[2] == 1 && cl->ncores != 3)) {
+            sim_trap(x, in, DIAG_T_FIELD, "subblock %" PRId64 " does not exist%s", (int64_t)a[2],
+                     cl->ncores != 3 ? " (not a mixed cube+vector kernel)" : " (0 = AIV0, 1 = AIV1)");
+            return -1;
+        }
         p.sas = AS_L1; p.das = AS_UB;
-        if (cl->ncores == 3) p.dcore = &cl->cores[1 + (a[2] & 1)];   /* explicit subblock operand (Q15) */
-        else if (a[2] > 1) { sim_trap(x, in, DIAG_T_FIELD, "subblock %" PRIu64 " does not exist", a[2]); return -1; }
+        if (cl->ncores == 3) {
+            p.score = &cl->cores[0];
+            p.dcore = &cl->cores[1 + a[2]];
+        }
         break;
     default: break;
     }
@@ -262,6 +272,7 @@ static int p_legacy_in(Exec *x, const Instr *in, const uint64_t *a)
     memset(&p, 0, sizeof p);
     p.sas = AS_GM;
     p.das = in->kind == OP_COPY_GM_TO_CBUF ? AS_L1 : AS_UB;
+    if (p.das == AS_L1 && c->cl->ncores == 3) p.dcore = &c->cl->cores[0];   /* the cluster's AIC owns L1 */
     p.src = a[0];
     p.dst = a[1];
     p.n = a[3];
@@ -270,7 +281,8 @@ static int p_legacy_in(Exec *x, const Instr *in, const uint64_t *a)
     p.ds = a[10];
     if (field(x, in, "sid", a[2], 4) || field(x, in, "n_burst", p.n, 21) || field(x, in, "len_burst", p.len, 21) ||
         field(x, in, "left_padding", a[5], 6) || field(x, in, "right_padding", a[6], 6) ||
-        field(x, in, "l2_cache_ctl", a[8], 4) || field(x, in, "GM stride", p.ss, 40) || field(x, in, "UB stride", p.ds, 24))
+        field(x, in, "l2_cache_ctl", a[8], 4) || field(x, in, "GM stride", p.ss, 40) ||
+        field(x, in, p.das == AS_L1 ? "L1 stride" : "UB stride", p.ds, 24))
         return -1;
     if (a[7] & 1) {
         p.patlen = 8;

@@ -645,6 +645,47 @@ def case_mad_mx_acc():
     save("expected.bin", pack("I", [f32_bits(v) for row in C for v in row]))
 
 
+def case_mad_mx_bias():
+    """mad_mx_bias (C = bias[n] + MX product; the accumulator starts at bias[n], then k ascending,
+    docs/semantics.md §8.4) on 32 x 48 tiles (three L0C N blocks):
+    C1: a mad_mx of the E5M2 tiles first writes junk into C1, then mad_mx_bias of A1·B1 (f8E4M3FN, K 128,
+        4 scale groups) overwrites it with bias1 + A1·B1. bias1 = 48 f32 values stored in GM as three
+        chunks of 16 with 4 junk values after each (mte_l1_bt len 16 nburst(3, src_gap 4, dst_gap 0), f32
+        copied); bias1[7] = +inf, bias1[20] = -inf; the scale of A1 row 3, group 2 is 0xFF (NaN), so row 3
+        is NaN (stored 0x7FC00000) and columns 7 / 20 are +-inf elsewhere.
+    C2: mad_mx_bias of A2·B2 (f8E5M2, K 64, 2 groups) with bias2 = 48 f16 values widened to f32 in BT
+        at byte 256."""
+    r = Rng(43)
+    M, N = 32, 48
+    A1 = [[rand_e4m3(r) for _ in range(128)] for _ in range(M)]
+    B1 = [[rand_e4m3(r) for _ in range(N)] for _ in range(128)]
+    A2 = [[rand_e5m2(r) for _ in range(64)] for _ in range(M)]
+    B2 = [[rand_e5m2(r) for _ in range(N)] for _ in range(64)]
+    sa1 = [[124 + r.below(7) for _ in range(4)] for _ in range(M)]
+    sb1 = [[124 + r.below(7) for _ in range(N)] for _ in range(4)]
+    sa2 = [[124 + r.below(7) for _ in range(2)] for _ in range(M)]
+    sb2 = [[124 + r.below(7) for _ in range(N)] for _ in range(2)]
+    sa1[3][2] = 0xFF
+    bias1 = [rand_f32(r, 9, 11) for _ in range(N)]
+    bias1[7], bias1[20] = math.inf, -math.inf
+    junk = [rand_f32(r, 20, 24) for _ in range(12)]
+    bias2 = [rand_f16(r, 6, 9) for _ in range(N)]
+    save("a1.bin", bytes(v for row in A1 for v in row))
+    save("b1.bin", bytes(v for row in B1 for v in row))
+    save("a2.bin", bytes(v for row in A2 for v in row))
+    save("b2.bin", bytes(v for row in B2 for v in row))
+    save("scales.bin", mx_frag(M, 4, lambda m, g: sa1[m][g]) + mx_frag(N, 4, lambda n, g: sb1[g][n]) +
+         mx_frag(M, 2, lambda m, g: sa2[m][g]) + mx_frag(N, 2, lambda n, g: sb2[g][n]))
+    gm_bias1 = []
+    for c in range(3):
+        gm_bias1 += bias1[c * 16:(c + 1) * 16] + junk[c * 4:(c + 1) * 4]
+    save("bias1.bin", pack("f", gm_bias1))
+    save_f16("bias2.bin", [bias2])
+    C1 = mx_acc([list(bias1) for _ in range(M)], A1, B1, sa1, sb1, e4m3_val, M, N, 128)
+    C2 = mx_acc([list(bias2) for _ in range(M)], A2, B2, sa2, sb2, e5m2_val, M, N, 64)
+    save("expected.bin", pack("I", [f32_bits(v) for row in C1 + C2 for v in row]))
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 if case not in CASES:
     sys.exit("unknown case %s (have %s)" % (case, ", ".join(sorted(CASES))))

@@ -150,5 +150,69 @@ elif case == "copy_bytes":
     save("in.bin", src)
     save("expected.bin", src)
 
+elif case == "legacy_ub_ub":
+    # copy_ubuf_to_ubuf (legacy, PIPE_V): (src, dst, sid, n, len, src_gap, dst_gap), len and gaps in
+    # 32-byte blocks, burst r: dst + r*(len+dg)*32 <- src + r*(len+sg)*32, len*32 bytes (resolutions Q14)
+    src = pattern(2048, 80)
+    ub = bytearray(UB)
+    ub[0:2048] = src
+
+    def ub_ub(s, d, n, ln, sg, dg):
+        for r in range(n):
+            so, do = s + r * (ln + sg) * 32, d + r * (ln + dg) * 32
+            ub[do:do + ln * 32] = ub[so:so + ln * 32]
+    ub_ub(0, 4096, 3, 2, 1, 3)
+    ub_ub(1024, 4608, 4, 1, 2, 0)
+    ub_ub(1536, 4864, 2, 3, 0, 2)
+    ub_ub(0, UB - 32, 0, 4, 0, 0)          # zero bursts: nothing moves
+    assert len(ub) == UB
+    save("in.bin", src)
+    save("expected.bin", ub[4096:5120])
+
+elif case == "legacy_l1":
+    # legacy L1 copies in a mixed kernel (tests/dma/legacy_l1_copies.pto). copy_gm_to_cbuf: bytes,
+    # start-to-start strides, no loop registers; data_select pads [len, dst_stride) with the pad value.
+    # copy_cbuf_to_ubuf / copy_ubuf_to_cbuf: len and gaps in 32-byte blocks (resolutions Q14); L1 is the
+    # AIC's, the L1 -> UB subblock operand picks AIV0 / AIV1 (Q15).
+    src = pattern(2048, 81)
+    l1 = bytearray(8192)
+    ubs = [bytearray(4096), bytearray(4096)]
+    gm = bytearray(b"\xee" * 4096)
+
+    def blocks(sbuf, s, dbuf, d, n, ln, sg, dg):
+        for r in range(n):
+            so, do = s + r * (ln + sg) * 32, d + r * (ln + dg) * 32
+            dbuf[do:do + ln * 32] = sbuf[so:so + ln * 32]
+    for r in range(8):                                   # A: 8 x 64 B, GM pitch 96, L1 pitch 64
+        l1[r * 64:r * 64 + 64] = src[r * 96:r * 96 + 64]
+    for r in range(2):                                   # B: 2 x 40 B + 24 pad bytes 0x5A
+        d = 512 + r * 64
+        l1[d:d + 40] = src[1024 + r * 40:1024 + r * 40 + 40]
+        l1[d + 40:d + 64] = b"\x5a" * 24
+    blocks(l1, 0, ubs[0], 0, 4, 3, 1, 0)
+    blocks(l1, 512, ubs[0], 512, 1, 4, 0, 0)
+    blocks(l1, 0, ubs[1], 0, 2, 4, 2, 1)
+    for sub in range(2):
+        gm[sub * 2048:sub * 2048 + 640] = ubs[sub][0:640]
+    blocks(ubs[0], 0, l1, 4096, 4, 1, 2, 1)
+    blocks(ubs[1], 0, l1, 4096 + 32, 4, 1, 0, 1)
+    blocks(l1, 4096, ubs[0], 2048, 1, 16, 0, 0)
+    blocks(l1, 4096, ubs[1], 2048, 2, 8, 0, 0)
+    for sub in range(2):
+        gm[sub * 2048 + 1024:sub * 2048 + 1536] = ubs[sub][2048:2560]
+    save("in.bin", src)
+    save("expected.bin", gm)
+
+elif case == "legacy_l1_aiv":
+    # one L1 per cluster (the AIC's), reached by the legacy L1 copies of every core: both AIVs read GM
+    # [0, 64) back through it, and the AIC returns the two 32-byte blocks the AIVs loaded into it
+    src = pattern(128, 82)
+    gm = bytearray(256)
+    for sub in range(2):
+        gm[sub * 128:sub * 128 + 64] = src[0:64]
+        gm[sub * 128 + 64:sub * 128 + 128] = src[64:128]
+    save("in.bin", src)
+    save("expected.bin", gm)
+
 else:
     sys.exit("unknown case " + case)
