@@ -266,6 +266,7 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
     memset(c->flags, 0, sizeof c->flags);
     memset(c->buf_issued_rls, 0, sizeof c->buf_issued_rls);
     memset(c->buf_retired_rls, 0, sizeof c->buf_retired_rls);
+    memset(c->buf_held, 0, sizeof c->buf_held);
     c->issue_seq = 0;
     /* legacy loop registers reset to counts (1,1) and strides (0,0) (resolutions Q10) */
     c->loop_outtoub[0] = c->loop_outtoub[1] = 1;

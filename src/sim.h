@@ -144,6 +144,7 @@ struct Core {
     uint32_t flags[PQ__COUNT][PQ__COUNT][16];  /* set/wait counters per (src, dst, event) */
     const Instr *flag_set_at[PQ__COUNT][PQ__COUNT][16];
     uint32_t buf_issued_rls[64], buf_retired_rls[64];
+    uint32_t buf_held[PQ__COUNT];          /* per pipe: ids acquired by get_buf and not yet released */
     uint32_t issue_seq;
     /* legacy DMA configuration registers (resolutions Q10) */
     uint64_t loop_outtoub[2], loop1_outtoub[2], loop2_outtoub[2];

@@ -163,10 +163,18 @@ static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
     if (id < 0) return -1;
-    if (in->imm[3] == 1) return 0;   /* mode 1: acquisition does not block */
-    if (x->core->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
-    if (rls_pending_before(x->core, id, x->aux)) return 1;
-    race_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+    uint32_t *held = &x->core->buf_held[x->pipe];
+    if (*held >> id & 1u) {   /* isa-notes §3.1.2: acquiring an id twice on one pipe is illegal */
+        sim_trap(x, in, DIAG_T_BUF, "buffer id %d is already held by %s (get_buf twice without rls_buf)", id,
+                 pto_pipe_name((unsigned)x->pipe));
+        return -1;
+    }
+    if (in->imm[3] != 1) {   /* mode 1: acquisition does not block */
+        if (x->core->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
+        if (rls_pending_before(x->core, id, x->aux)) return 1;
+        race_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+    }
+    *held |= 1u << id;
     return 0;
 }
 
@@ -174,6 +182,13 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
     if (id < 0) return -1;
+    uint32_t *held = &x->core->buf_held[x->pipe];
+    if (!(*held >> id & 1u)) {   /* release without acquire, or a second release, is illegal */
+        sim_trap(x, in, DIAG_T_BUF, "buffer id %d is not held by %s (rls_buf without a matching get_buf)", id,
+                 pto_pipe_name((unsigned)x->pipe));
+        return -1;
+    }
+    *held &= ~(1u << id);
     x->core->buf_retired_rls[id]++;
     race_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
