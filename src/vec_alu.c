@@ -563,10 +563,11 @@ int lower_vec_alu(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_VCVT: case OP_VTRC: case OP_VCI: case OP_VBITCAST: case OP_VADDRELUCONV: case OP_VMULCONV: case OP_VEXPDIF:
+    case OP_VMULSCVT:
         return lower_valu_cvt(L, op, in);
     case OP_VCADD: case OP_VCMAX: case OP_VCMIN: case OP_VCGADD: case OP_VCGMAX: case OP_VCGMIN: case OP_VCPADD:
         return lower_valu_red(L, op, in);
-    case OP_VBITSORT: case OP_VMRGSORT4:
+    case OP_VBITSORT: case OP_VMRGSORT4: case OP_VTRANSPOSE:
         return lower_valu_sort(L, op, in);
     default:
         return 0;

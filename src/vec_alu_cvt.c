@@ -259,6 +259,28 @@ static const Instr *x_vexpdif(Exec *x, const Instr *in)
     return valu_done(x, in);
 }
 
+/* vmulscvt: imm 0 dst kind (f16|bf16), 1 mask operand (-1), 2 scalar operand, 3 NumRound, 4 part (0 EVEN,
+   1 ODD). f32 source lane j goes to destination lane 2j + part: the exact product a[j] * scalar (exact in
+   double) rounded once to the destination by rnd, without saturation; an inactive source lane gives 0, and
+   so does every lane the part does not write. */
+static const Instr *x_vmulscvt(Exec *x, const Instr *in)
+{
+    const ElemKind d = (ElemKind)in->imm[0];
+    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
+    const uint8_t *a = FR(x, in->arg[0]);
+    const double sc = fdec(EK_F32, ARG(x, in, (unsigned)in->imm[2]) & 0xFFFFFFFFu);
+    uint8_t out[VREG_BYTES];
+    memset(out, 0, sizeof out);
+    for (unsigned j = 0; j < 64; j++) {
+        if (!mask_on(m, 4, j)) continue;
+        double p = fdec(EK_F32, lane_get(a, 4, j)) * sc;
+        lane_set(out, 2, 2 * j + (unsigned)in->imm[4],
+                 num_convert(NUM_F64, num_f64_to_bits(p), ek_fmt(d), (NumRound)in->imm[3], false));
+    }
+    memcpy(FR(x, in->res[0]), out, VREG_BYTES);
+    return valu_done(x, in);
+}
+
 /* ------------------------------------------------------------------ lowering */
 
 int lower_valu_cvt(LowerCtx *L, const Op *op, Instr *in)
@@ -310,6 +332,24 @@ int lower_valu_cvt(LowerCtx *L, const Op *op, Instr *in)
         in->imm[1] = valu_operand(L, op, "m");
         in->imm[2] = op_token_id(op, "part") == T_PART_ODD;
         in->fn = x_vexpdif;
+        return 0;
+    }
+    case OP_VMULSCVT: {
+        ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
+        if (s != EK_F32 || !(d == EK_F16 || d == EK_BF16))
+            return valu_bad_type(L, op, "f32 -> f16 (or bf16) only", res ? res->type : NULL);
+        int part = op_token_id(op, "part");
+        if (part >= 0 && part != T_PART_EVEN && part != T_PART_ODD) {
+            lw_error(L, op, DIAG_V_TOKEN, "pto.vmulscvt takes EVEN or ODD, not %s", tok_spelling(part));
+            return -1;
+        }
+        in->imm[0] = d;
+        in->imm[1] = valu_operand(L, op, "m");
+        in->imm[2] = valu_operand(L, op, "s");
+        in->imm[3] = rnd_of(op_token_id(op, "rnd"));
+        in->imm[4] = part == T_PART_ODD;
+        if (in->imm[2] < 0) return valu_bad_type(L, op, "a scalar multiplier", NULL);
+        in->fn = x_vmulscvt;
         return 0;
     }
     default:

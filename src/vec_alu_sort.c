@@ -1,4 +1,5 @@
-/* vec_alu_sort.c — the UB-to-UB sorters vbitsort and vmrgsort4 (resolutions §2.6; isa-notes §3.2.10).
+/* vec_alu_sort.c — the UB-to-UB helpers: the sorters vbitsort and vmrgsort4 (resolutions §2.6; isa-notes
+ * §3.2.10) and the 16 x 16 transpose vtranspose (PTOAS vpto-spec §13, two-operand form).
  *
  * Both work on 8-byte proposal records: the score in the low word (f32, or f16 in the low half with the
  * upper half 0) and the u32 index in the high word. Order: score descending; NaN ranks above +inf;
@@ -138,17 +139,56 @@ static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* ------------------------------------------------------------------ vtranspose */
+
+/* args: dst, src. The 512 bytes at src are a row-major 16 x 16 matrix of 16-bit elements; dst receives its
+   transpose, dst[i][j] = src[j][i]. Both addresses are 32-byte aligned; overlapping regions are undefined
+   by the contract and trap T-OVERLAP. */
+static int p_vtranspose(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const uint64_t d = args[0], s = args[1];
+    const uint8_t *src = sim_mem(x, in, AS_UB, s, 512, 32, "transpose source");
+    if (!src) return -1;
+    uint8_t *dst = sim_mem(x, in, AS_UB, d, 512, 32, "transpose destination");
+    if (!dst) return -1;
+    if (d < s + 512 && s < d + 512) {   /* both in UB, so no wrap-around */
+        sim_trap(x, in, DIAG_T_OVERLAP, "the 512-byte source at UB 0x%" PRIx64 " and destination at UB 0x%" PRIx64
+                 " overlap; the transpose is undefined for overlapping regions", s, d);
+        return -1;
+    }
+    for (unsigned i = 0; i < 16; i++)
+        for (unsigned j = 0; j < 16; j++) memcpy(dst + 32 * i + 2 * j, src + 32 * j + 2 * i, 2);
+    sim_count(x, x->pipe, 512);
+    x->extra_cost += 16;
+    return 0;
+}
+
+/* The three-operand form: its config word has no published layout. */
+static int p_vtranspose_cfg(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "the config-word form is not simulated (the word's layout is not "
+             "published); the two-operand form transposes one 16 x 16 matrix of 16-bit elements");
+    return -1;
+}
+
 /* Inside a vector scope the same work runs as a V instruction. */
 static const Instr *x_sort(Exec *x, const Instr *in)
 {
     uint64_t args[8];
     for (unsigned i = 0; i < in->nargs && i < 8; i++) args[i] = ARG(x, in, i);
-    int r = in->kind == OP_VBITSORT ? p_vbitsort(x, in, args) : p_vmrgsort4(x, in, args);
-    return r == 0 ? in + 1 : NULL;
+    return in->pfn(x, in, args) == 0 ? in + 1 : NULL;
 }
 
 int lower_valu_sort(LowerCtx *L, const Op *op, Instr *in)
 {
+    if (op->kind == OP_VTRANSPOSE) {
+        in->pipe = PQ_V;
+        in->cost = 8;
+        in->pfn = op->noperands == 2 ? p_vtranspose : p_vtranspose_cfg;
+        in->fn = x_sort;
+        return 0;
+    }
     const Value *sv = op->operands[op->kind == OP_VBITSORT ? 1 : 0];
     const Type *e = sv->type->kind == TY_PTR ? sv->type->elem : NULL;
     int f16 = e && e->kind == TY_FLOAT && e->fk == FK_F16;

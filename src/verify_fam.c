@@ -580,6 +580,7 @@ typedef enum {
     R_UNPACK,      /* vsunpack/vzunpack: integer widening to double width */
     R_EXPDIF,      /* vexpdif: f16|f32 inputs, f32 result, EVEN|ODD (Q32) */
     R_IDX,         /* vselr/vperm: data and result alike, integer index vector of the data width (Q33) */
+    R_HALF_PART,   /* vmulscvt: a 2:1 narrowing placed by EVEN|ODD */
 } VecRel;
 
 typedef enum { S_NONE, S_ELEM, S_SHIFT } ScalarRel;
@@ -718,7 +719,7 @@ static const VecRule vec_rules[OP__COUNT] = {
     [OP_VPRELU] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
     [OP_VMULL] = R(R_SAME, S_NONE, "a", E_I32, 0),
     [OP_VMULA] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FB, E_I8 | E_I64),
-    [OP_VMULSCVT] = R(R_NONE, S_NONE, "a", 0, 0),
+    [OP_VMULSCVT] = R(R_HALF_PART, S_ELEM, "a", EK(F32), 0),
     [OP_VBITSORT] = {R_NONE, S_NONE, NULL, E_FH, 0, "scores"},
     /* materialization (§3.2.2): vbr b8/b16/b32 forms only; vdup any */
     [OP_VBR] = R(R_NONE, S_NONE, NULL, E_I8_32 | E_FB | E_FP8, 0),
@@ -737,6 +738,7 @@ static const struct { OpKind op; uint32_t src, isa, sim; } conv_pairs[] = {
     {OP_VADDRELUCONV, EK(F32), EK(F16), 0},
     {OP_VADDRELUCONV, EK(F16), EK(S8), EK(U8)},
     {OP_VMULCONV, EK(F16), EK(S8), EK(U8)},
+    {OP_VMULSCVT, EK(F32), EK(F16), EK(BF16)},   /* PTOAS vpto-spec §13: f32 -> f16 "primary documented pair" */
 };
 
 static void rel_same(VCtx *V, Op *op, int results_too)
@@ -858,6 +860,13 @@ static void rel_special(VCtx *V, Op *op, VecRel rel, int elem_ok)
         int p = op_token_id(op, "part");
         if (p >= 0 && p != T_PART_EVEN && p != T_PART_ODD)
             v_err(V, DIAG_V_TOKEN, aloc(op, "part"), "pto.vexpdif takes EVEN or ODD, not %s", tok_spelling(p));
+        break;
+    }
+    case R_HALF_PART: {
+        int p = op_token_id(op, "part");
+        if (p >= 0 && p != T_PART_EVEN && p != T_PART_ODD)
+            v_err(V, DIAG_V_TOKEN, aloc(op, "part"), "'%s' places its half-width results with EVEN or ODD, not %s",
+                  v_opname(op), tok_spelling(p));
         break;
     }
     case R_IDX: {
@@ -1108,7 +1117,8 @@ static int vec_elem(VCtx *V, Op *op, const VecRule *r)
         return 1;
     }
     v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' has no %s -> %s form (the ISA defines %s)", v_opname(op), tyn(e, x),
-          tyn(res->type->elem, y), op->kind == OP_VMULCONV ? "f16 -> i8" : "f32 -> f16 and f16 -> i8");
+          tyn(res->type->elem, y), op->kind == OP_VMULCONV ? "f16 -> i8" : op->kind == OP_VMULSCVT ? "f32 -> f16"
+          : "f32 -> f16 and f16 -> i8");
     return 0;
 }
 
@@ -1134,6 +1144,19 @@ static void fam_vec(VCtx *V, Op *op)
             !(ty_bits(b->type) == ty_bits(res->type->elem) && is_float(b->type) == is_float(res->type->elem)))
             v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the base of pto.vci is %s; it must be a scalar of the element type "
                   "of %s", tyn(b->type, x), tyn(res->type, y));
+    }
+    /* the two-operand vtranspose (PTOAS vpto-spec §13): one 16 x 16 matrix of si16/i16/ui16 elements; the
+       config-word form's element types are not published */
+    if (op->kind == OP_VTRANSPOSE && op->noperands == 2) {
+        const Type *d = op->operands[0]->type, *sr = op->operands[1]->type;
+        if (!ty_is_ptr(d) || !ty_is_ptr(sr)) return;
+        const Type *de = v_elem(d), *se = v_elem(sr);
+        if (!(is_int(se) && se->bits == 16))
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vtranspose transposes 16-bit integer elements (si16, i16, ui16), "
+                  "not %s", tyn(se, x));
+        else if (de != se)
+            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the destination of pto.vtranspose holds %s but the source holds %s; "
+                  "they must match", tyn(de, x), tyn(se, y));
     }
 }
 

@@ -1400,6 +1400,90 @@ def build_vexpdif():
     return ks
 
 
+def build_vmulscvt():
+    """vmulscvt (PTOAS vpto-spec 13): f32 lane j times the scalar, the exact product rounded once by rnd to the
+    half-width destination lane 2j + part (no saturation); inactive lanes and the other part are 0."""
+    ks = []
+    cases = [("f16", rm, part, "m") for rm in ("R", "A", "F", "C", "Z", "O") for part in ("EVEN", "ODD")]
+    cases.append(("bf16", "R", "ODD", "m"))
+    for dn, rm, part, variant in cases:
+        s, d = TY["f32"], TY[dn]
+        name = "vmulscvt_%s_%s_%s_%s" % (dn, rm.lower(), part.lower(), variant)
+        k = Kernel(name)
+        rng = random.Random(name)
+        setup_mask(k, rng, s.gran, variant, 3)
+        n = k.nv * s.lanes
+        va = input_vals(rng, s, n, "any")
+        # products near the f16 limits: overflow, subnormal results and exact ties at the rounding boundary
+        for i in range(0, n, 7):
+            va[i] = s.fmt.encode(fin(Fraction(rng.randrange(-70000, 70000))))
+        for i in range(3, n, 11):
+            va[i] = s.fmt.encode(fin(Fraction(rng.randrange(-4096, 4096), 2 ** 26)))
+        for i in range(5, n, 13):
+            va[i] = s.fmt.encode(fin(Fraction(2049 + 2 * rng.randrange(4), 2048)))    # f16 halfway cases
+        k.ins.append(("a", s))
+        k.data["a"] = pack(s, va)
+        k.outs.append(("r", d))
+        k.scalars.append(("s", s))
+        k.body.append('%%r_r = pto.vmulscvt %%a, %%s, %%m, "%s", "%s" : %s, f32, %s -> %s' % (
+            rm, part, s.vreg(), mask_ty(s.gran), d.vreg()))
+        cs = f_codes(s)
+        svals = [s.fmt.encode(fin(Fraction(3, 2))), s.fmt.encode(fin(Fraction(-1, 3)))]
+        if part == "ODD":
+            svals += [cs[2], s.fmt.encode(fin(1))]
+        act = lane_masks(k, s.bytes)
+        for sv in svals:
+            sv = canon_scalar(s, sv)
+            out = []
+            for it in range(k.nv):
+                o = [0] * d.lanes
+                for j in range(64):
+                    if act[it][j]:
+                        prod = R.v_mul(fdec(s, va[it * 64 + j]), fdec(s, sv))
+                        o[2 * j + (1 if part == "ODD" else 0)] = d.fmt.encode(prod, rm, False)
+                out += o
+            k.runs.append(({"s": sv}, {"r": pack(d, out)}))
+        ks.append(k)
+    return ks
+
+
+def build_vtranspose():
+    """vtranspose (PTOAS vpto-spec 13, two-operand form): dst[i][j] = src[j][i] over one 16 x 16 matrix of 16-bit
+    elements; the bytes around the destination stay untouched."""
+    ks = []
+    for tn, a_src, a_dst in (("ui16", 0, 1024), ("si16", 2048, 512), ("i16", 4096, 0)):
+        name = "vtranspose_%s_%d_%d" % (tn, a_src, a_dst)
+        rng = random.Random(name)
+        src = [rng.getrandbits(16) for _ in range(256)]
+        inb = b"".join(v.to_bytes(2, "little") for v in src)
+        lo = min(a_src, a_dst)
+        # the output window covers the destination plus 64 bytes either side (initially filled by the input DMA
+        # of a 0x5A-byte pattern buffer)
+        win = 512 + 128
+        w0 = a_dst - 64 if a_dst >= 64 else a_dst
+        pad = bytes([0x5A]) * win
+        out = bytearray(pad)
+        for i in range(16):
+            for j in range(16):
+                o = a_dst - w0 + 32 * i + 2 * j
+                out[o:o + 2] = src[16 * j + i].to_bytes(2, "little")
+        ub = ["%z64 = arith.constant 0 : i64", "%one64 = arith.constant 1 : i64",
+              "%%a_w = arith.constant %d : i64" % w0, "%%a_s = arith.constant %d : i64" % a_src,
+              "%%a_d = arith.constant %d : i64" % a_dst,
+              "%%uw = pto.castptr %%a_w : i64 -> !pto.ptr<%s, ub>" % tn,
+              "%%us = pto.castptr %%a_s : i64 -> !pto.ptr<%s, ub>" % tn,
+              "%%ud = pto.castptr %%a_d : i64 -> !pto.ptr<%s, ub>" % tn]
+        ub += dma_in("gp", "uw", win, tn) + dma_in("gs", "us", 512, tn)
+        opl = ["pto.vtranspose %%ud, %%us : !pto.ptr<%s, ub>, !pto.ptr<%s, ub>" % (tn, tn)]
+        text = sorter_kernel(name, [("gp", "!pto.ptr<%s, gm>" % tn), ("gs", "!pto.ptr<%s, gm>" % tn),
+                                    ("go", "!pto.ptr<%s, gm>" % tn)], ub, opl, dma_out("uw", "go", win, tn), "")
+        ks.append(RawKernel(name, text, ["%%t/%s.p.bin" % name, "%%t/%s.s.bin" % name,
+                                         "zeros:%d:%%t/%s.r0.o.out" % (win, name)],
+                            {"o": bytes(out)}, {"p": pad, "s": inb}))
+        assert lo >= 0
+    return ks
+
+
 # ---------------------------------------------------------------- sorters (UB to UB, issued from the SU)
 
 
@@ -1619,6 +1703,10 @@ def files():
                          "to integers) into lanes 0..N-1, upper lanes 0.")
     F["vmulconv"] = (lambda: build_opconv("vmulconv"), "vmulconv: f16 a*b converted to i8/ui8 (R, saturating).")
     F["vexpdif"] = (build_vexpdif, "vexpdif: exp(x - max) to f32 (Q32); f16 parts EVEN/ODD, f32 part ignored.")
+    F["vmulscvt"] = (build_vmulscvt, "vmulscvt: f32 a*s, the exact product rounded once by rnd (every mode) to f16 "
+                     "lane 2j+part, no saturation; inactive lanes and the other part 0. bf16 is an extension.")
+    F["vtranspose"] = (build_vtranspose, "vtranspose: dst[i][j] = src[j][i] over a 16 x 16 matrix of 16-bit elements; "
+                       "nothing outside the 512-byte destination is written.")
     F["vbitsort"] = (build_vbitsort, "vbitsort: 32 proposals per repeat sorted by score descending, stable; 8-byte "
                      "records (score low, index high); repeat 0 does nothing (2.6).")
     F["vmrgsort4"] = (build_vmrgsort4, "vmrgsort4: 4-way merge of sorted record lists, count/config packing, valid "

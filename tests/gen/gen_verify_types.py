@@ -139,6 +139,8 @@ MATRIX = {
     "vmull": ("mull", ints(32), set(), "S i32/ui32"),
     "vmula": ("tern", ints(16, 32) | FB, ints(8, 64), "no type list: the set of vmul"),
     "vbitsort": ("sort", FH, set(), "S f32 or f16 scores"),
+    "vmulscvt": ("mulscvt", {"f32"}, set(), "PTOAS vpto-spec 13: f32 source, f16 result"),
+    "vtranspose": ("transpose", ints(16), set(), "PTOAS vpto-spec 13 (two-operand form): si16 i16 ui16"),
     # materialization (§3.2.2)
     "vbr": ("vbr", I8_32 | FB | FP8, set(), "S b8/b16/b32 forms"),
     "vdup": ("vdup", ANY, set(), "S scalar or lane of any vector"),
@@ -150,6 +152,7 @@ CONV_PAIRS = [
     ("vaddreluconv", "f16", "ui8", "ext"), ("vaddreluconv", "f16", "e4m3", "no"), ("vaddreluconv", "f32", "bf16", "no"),
     ("vaddreluconv", "f32", "i16", "no"),
     ("vmulconv", "f16", "i8", "ok"), ("vmulconv", "f16", "ui8", "ext"), ("vmulconv", "f16", "i16", "no"),
+    ("vmulscvt", "f32", "f16", "ok"), ("vmulscvt", "f32", "bf16", "ext"), ("vmulscvt", "f32", "i16", "no"),
 ]
 
 
@@ -249,6 +252,11 @@ def op_line(op, t, n, dst=None):
         return "%s = pto.%s %s, %s, %s : %s, %s, %s -> %s" % (r, op, a, a, m, V, V, M, vreg(d))
     if shape == "expdif":
         return "%s = pto.vexpdif %s, %s, %s : %s, %s, %s -> !pto.vreg<64xf32>" % (r, a, a, m, V, V, M)
+    if shape == "mulscvt":
+        d = dst or "f16"
+        return '%s = pto.vmulscvt %s, %s, %s, "R", "EVEN" : %s, %s, %s -> %s' % (r, a, s, m, V, scalar_type(t), M, vreg(d))
+    if shape == "transpose":
+        return "pto.vtranspose %%p_%s, %%p_%s : !pto.ptr<%s, ub>, !pto.ptr<%s, ub>" % (t, t, T[t][0], T[t][0])
     if shape == "sort":
         return ("pto.vbitsort %%p_ui32, %%p_%s, %%p_ui32, %%c1 : !pto.ptr<ui32, ub>, !pto.ptr<%s, ub>, "
                 "!pto.ptr<ui32, ub>, index" % (t, T[t][0]))
@@ -287,7 +295,7 @@ def kernel(name, header, cases):
     body_out, body_in = [], []
     for i, (op, t, dst, exp) in enumerate(cases):
         text = op_line(op, t, i, dst)
-        (body_out if MATRIX[op][0] == "sort" else body_in).append((text, op, exp))
+        (body_out if MATRIX[op][0] in ("sort", "transpose") else body_in).append((text, op, exp))
     vec = ["    pto.vecscope {"]
     for g in (8, 16, 32):
         vec.append('      %%mb%d = pto.pset_b%d "PAT_ALL" : !pto.mask<b%d>' % (g, g, g))
