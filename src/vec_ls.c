@@ -829,6 +829,20 @@ static const Instr *x_sprst(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ rearrangement (§2.6, Q8, Q34) */
 
+/* The results of the (de)interleaves: both halves (imm1 = 0), or for the v2 forms the one half PART selects
+   (imm1 = 1 LOWER, 2 HIGHER). */
+static const Instr *intlv_results(Exec *x, const Instr *in, const uint8_t *lo, const uint8_t *hi)
+{
+    if (in->imm[1] == 0) {
+        memcpy(FR(x, in->res[0]), lo, 256);
+        memcpy(FR(x, in->res[1]), hi, 256);
+    } else {
+        memcpy(FR(x, in->res[0]), in->imm[1] == 1 ? lo : hi, 256);
+    }
+    count(x, 0);
+    return in + 1;
+}
+
 /* vintlv: lo[2i]=a[i], lo[2i+1]=b[i], hi[2i]=a[N/2+i], hi[2i+1]=b[N/2+i]. */
 static const Instr *x_vintlv(Exec *x, const Instr *in)
 {
@@ -843,10 +857,7 @@ static const Instr *x_vintlv(Exec *x, const Instr *in)
             ST(hi, 2 * i + 1, LD(b, N / 2 + i));
         }
     })
-    memcpy(FR(x, in->res[0]), lo, 256);
-    memcpy(FR(x, in->res[1]), hi, 256);
-    count(x, 0);
-    return in + 1;
+    return intlv_results(x, in, lo, hi);
 }
 
 /* vdintlv: C = a ‖ b; lo[i] = C[2i], hi[i] = C[2i+1]. */
@@ -856,10 +867,7 @@ static const Instr *x_vdintlv(Exec *x, const Instr *in)
     memcpy(c, FR(x, in->arg[0]), 256);
     memcpy(c + 256, FR(x, in->arg[1]), 256);
     BY_WIDTH(in->imm[0], for (unsigned i = 0; i < 256 / W; i++) { ST(lo, i, LD(c, 2 * i)); ST(hi, i, LD(c, 2 * i + 1)); })
-    memcpy(FR(x, in->res[0]), lo, 256);
-    memcpy(FR(x, in->res[1]), hi, 256);
-    count(x, 0);
-    return in + 1;
+    return intlv_results(x, in, lo, hi);
 }
 
 /* vslide %src0, %src1, %amt: dst[i] = src0[i - amt] when 0 <= i - amt < N, else src1[N + i - amt] when that
@@ -1336,6 +1344,10 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
     switch (op->kind) {
     case OP_VINTLV: in->fn = x_vintlv; return 0;
     case OP_VDINTLV: in->fn = x_vdintlv; return 0;
+    case OP_VINTLVV2: case OP_VDINTLVV2:
+        in->imm[1] = op_token_id(op, "part") == T_HALF_HIGHER ? 2 : 1;
+        in->fn = op->kind == OP_VINTLVV2 ? x_vintlv : x_vdintlv;
+        return 0;
     case OP_VSLIDE:
         in->imm[1] = type_bits(otype(op, 2));
         in->fn = x_vslide;

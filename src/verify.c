@@ -248,8 +248,6 @@ static const struct { OpKind op; int target; const char *hint; } target_hints[] 
     {OP_VSTAR, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
     {OP_VSTA, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
     {OP_VSELRV2, PTO_TARGET_A5, "use pto.vselr"},
-    {OP_VINTLVV2, PTO_TARGET_A5, "use pto.vintlv"},
-    {OP_VDINTLVV2, PTO_TARGET_A5, "use pto.vdintlv"},
     {OP_MAD_MX, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
     {OP_MAD_MX_ACC, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
     {OP_MAD_MX_BIAS, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},

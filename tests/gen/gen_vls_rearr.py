@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen_vls_rearr.py OUTDIR CASE — inputs and independently computed expected outputs for the in-register
-rearrangement tests (tests/vls/rearr_*.pto): vintlv, vdintlv, vslide, vshift, vsqz, vusqz, vperm, vpack,
+rearrangement tests (tests/vls/rearr_*.pto): vintlv, vdintlv, vintlvv2, vdintlvv2, vslide, vshift, vsqz, vusqz, vperm, vpack,
 vsunpack, vzunpack.
 
 Same harness as gen_vls.py (in.bin at UB 0, out_init.bin at UB 0x10000, the OUT region compared); the lane
@@ -105,6 +105,18 @@ def case_intlv():
     return c
 
 
+def case_intlv_v2():
+    """vintlvv2 / vdintlvv2: one half of vintlv / vdintlv, LOWER = lo, HIGHER = hi (PTOAS part tokens)"""
+    c = Case(2048, 4096, 108)
+    for k, (base, w) in enumerate(((0, 1), (512, 2), (1024, 4))):
+        a, b = c.vec(base), c.vec(base + 256)
+        lo, hi = vintlv(a, b, w)
+        dlo, dhi = vdintlv(a, b, w)
+        for j, r in enumerate((lo, hi, dlo, dhi)):
+            c.store(OUT + 1024 * k + 256 * j, r)
+    return c
+
+
 def case_slide_shift():
     c = Case(2048, 4096, 102)
     a, b = c.vec(0), c.vec(256)
@@ -162,7 +174,7 @@ def case_unpack():
     return c
 
 
-CASES = {"intlv": case_intlv, "slide_shift": case_slide_shift, "sqz": case_sqz, "perm": case_perm,
+CASES = {"intlv": case_intlv, "intlv_v2": case_intlv_v2, "slide_shift": case_slide_shift, "sqz": case_sqz, "perm": case_perm,
          "pack": case_pack, "unpack": case_unpack, "trap": lambda: Case(2048, 2048, 107)}
 
 if __name__ == "__main__":
