@@ -763,6 +763,18 @@ static const Instr *x_vastu(Exec *x, const Instr *in)
     return in + 1;
 }
 
+/* vstu %a, %off, %v, %base[, MODE] (the offset form): appends the 256 bytes of v at base + off bytes (the
+   offset is the CCE vector_address, as for vastu); the returned offset is off + 256 with POST_UPDATE, off
+   itself otherwise. */
+static const Instr *x_vstu(Exec *x, const Instr *in)
+{
+    const VlsX *m = X_OF(in);
+    uint64_t off = sx(fr(x, m->off), m->offbits);
+    if (stream_store(x, in, fr(x, m->base) + off, FR(x, m->a3), 256)) return NULL;
+    fr_set_u64(x, m->pn, m->aux ? off + 256 : off);
+    return in + 1;
+}
+
 /* vstas / vstar / vsta / vasta: write the held bytes of the stream; vstas optionally returns p + off elements. */
 static const Instr *x_vflush(Exec *x, const Instr *in)
 {
@@ -1283,6 +1295,21 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         if (m->off < 0 || m->pn < 0) return bad(L, op, "malformed operands");
         in->ext = m;
         in->fn = x_vastu;
+        in->cost = 9;
+        return 0;
+    }
+    case OP_VSTU: {
+        /* form B (offset + MODE token) only; form A threads a base pointer and an index mode operand */
+        int offi = lw_group_index(L, op, "off", 0);
+        if (offi < 0 || !ty_is_intlike(otype(op, offi)) || lw_group_index(L, op, "mode", 0) >= 0) return 0;
+        VlsX *m = newx(L);
+        mem_operand(L, op, in, m, "dst", "off", 1);
+        m->unit = 1;
+        m->a3 = slot_of(in, lw_group_index(L, op, "v", 0));
+        m->aux = op_token_id(op, "post") == T_POST_POST_UPDATE;
+        if (m->off < 0 || m->pn < 0) return bad(L, op, "malformed operands");
+        in->ext = m;
+        in->fn = x_vstu;
         in->cost = 9;
         return 0;
     }

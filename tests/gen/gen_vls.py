@@ -527,6 +527,19 @@ def case_vstus():
     return c
 
 
+def case_vstu():
+    # PTOAS vpto-spec: vstu stores the whole vector at base + offset (the offset is the CCE vector_address, in
+    # bytes); POST_UPDATE returns offset + 256, NO_POST_UPDATE the offset itself; a flush writes the tail
+    c = Case(2048, 2048, 18)
+    ub = c.ub
+    v = [vlds(ub, 256 * k, "NORM") for k in range(4)]
+    c.store(OUT + 20, v[0])                             # stream A from byte 20: v0, v1, flushed by vsta at 532
+    c.store(OUT + 276, v[1])
+    c.store(OUT + 1000, v[2])                           # stream B at byte 1000, NO_POST_UPDATE, flushed at 1256
+    c.store(OUT + 1512, v[3])                           # stream C at B's returned offset (1000) + 512
+    return c
+
+
 def case_vstur():
     # S vstur: stores the SQZN bytes set by the last vsqz/vusqz at base + AR; POST_UPDATE adds SQZN to AR
     c = Case(2304, 2048, 17)
@@ -594,7 +607,7 @@ CASES = {
     "norm_widths": case_norm_widths, "brc": case_brc, "us_ds": case_us_ds, "unpk": case_unpk,
     "e2b_splt": case_e2b_splt, "post": case_post, "vsts_masks": case_vsts_masks, "vsts_dists": case_vsts_dists,
     "x2": case_x2, "blocks": case_blocks, "gather": case_gather, "gatherb": case_gatherb, "scatter": case_scatter,
-    "vldus": case_vldus, "vstus": case_vstus, "vstur": case_vstur, "spr": case_spr,
+    "vldus": case_vldus, "vstus": case_vstus, "vstu": case_vstu, "vstur": case_vstur, "spr": case_spr,
     "offsets": case_offsets, "trap": case_trap_in, "gather_traps": case_gather_traps,
 }
 
