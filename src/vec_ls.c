@@ -1287,29 +1287,18 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         in->cost = 9;
         return 0;
     }
-    case OP_VASTU: {
-        VlsX *m = newx(L);
-        mem_operand(L, op, in, m, "dst", "off", 1);
-        m->a3 = slot_of(in, lw_group_index(L, op, "v", 0));
-        m->aux = op_token_id(op, "mode") == T_POST_POST_UPDATE;
-        if (m->off < 0 || m->pn < 0) return bad(L, op, "malformed operands");
-        in->ext = m;
-        in->fn = x_vastu;
-        in->cost = 9;
-        return 0;
-    }
-    case OP_VSTU: {
-        /* form B (offset + MODE token) only; form A threads a base pointer and an index mode operand */
-        int offi = lw_group_index(L, op, "off", 0);
-        if (offi < 0 || !ty_is_intlike(otype(op, offi)) || lw_group_index(L, op, "mode", 0) >= 0) return 0;
+    case OP_VASTU: case OP_VSTU: {
+        /* vstu: form B (offset + MODE token) only; form A threads a base pointer and an index mode operand */
+        int st = op->kind == OP_VSTU, offi = lw_group_index(L, op, "off", 0);
+        if (st && (offi < 0 || !ty_is_intlike(otype(op, offi)) || lw_group_index(L, op, "mode", 0) >= 0)) return 0;
         VlsX *m = newx(L);
         mem_operand(L, op, in, m, "dst", "off", 1);
         m->unit = 1;
         m->a3 = slot_of(in, lw_group_index(L, op, "v", 0));
-        m->aux = op_token_id(op, "post") == T_POST_POST_UPDATE;
+        m->aux = op_token_id(op, st ? "post" : "mode") == T_POST_POST_UPDATE;
         if (m->off < 0 || m->pn < 0) return bad(L, op, "malformed operands");
         in->ext = m;
-        in->fn = x_vstu;
+        in->fn = st ? x_vstu : x_vastu;
         in->cost = 9;
         return 0;
     }
