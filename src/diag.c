@@ -143,7 +143,10 @@ static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const char *sev
     size_t n;
     if (find_line(d, loc, &line, &n)) {
         sb_printf(b, "%5u | ", loc.line);
-        for (size_t i = 0; i < n; i++) sb_putc(b, line[i] == '\t' ? ' ' : line[i]);
+        for (size_t i = 0; i < n; i++) {   /* control bytes (a NUL would end the rendered text) shown as '?' */
+            unsigned char ch = (unsigned char)line[i];
+            sb_putc(b, ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7F ? '?' : (char)ch);
+        }
         sb_puts(b, "\n      | ");
         for (uint32_t c = 1; c < loc.col && c <= n; c++) sb_putc(b, ' ');
         sb_printf(b, "%s^%s\n", on, off);

@@ -131,6 +131,9 @@ int lex_all(const char *file, const char *text, size_t len, DiagList *d, TokenAr
                 L.p = p;
                 continue;
             }
+            const char *nul = memchr(s + 1, '\0', (size_t)(p - s - 1));
+            if (nul)   /* text is printed back as C strings: a NUL would cut it short */
+                lex_error(&L, DIAG_LEX_STRING, nul, "string literal contains a NUL byte");
             if (push_at(&L, TK_STRING, s + 1, (size_t)(p - s - 1), s)) goto oom;
             L.p = p + 1;
             continue;

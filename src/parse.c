@@ -352,28 +352,73 @@ const Type *P_parse_type(Parser *P)
 
 /* ------------------------------------------------------------------ attributes */
 
-/* Skips a balanced <...>, (...), [...] or {...} group starting at the current opener. */
+/* Skips a balanced <...>, (...), [...] or {...} group starting at the current opener. Brackets must match
+   by kind; a closer of the wrong kind, or an opener still open at the end of the file, is an error. */
 static void skip_balanced(Parser *P)
 {
+    TokKind want[64];
     int depth = 0;
+    const Token *open = P_cur(P);
     do {
-        TokKind k = P_cur(P)->kind;
-        if (k == TK_EOF) return;
-        if (k == TK_LANGLE || k == TK_LPAREN || k == TK_LBRACK || k == TK_LBRACE) depth++;
-        else if (k == TK_RANGLE || k == TK_RPAREN || k == TK_RBRACK || k == TK_RBRACE) depth--;
+        const Token *t = P_cur(P);
+        TokKind k = t->kind;
+        if (k == TK_EOF) {
+            P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, open), "this bracket is never closed (end of file reached)");
+            return;
+        }
+        TokKind close = k == TK_LANGLE ? TK_RANGLE : k == TK_LPAREN ? TK_RPAREN : k == TK_LBRACK ? TK_RBRACK
+                        : k == TK_LBRACE ? TK_RBRACE : TK_EOF;
+        if (close != TK_EOF) {
+            if (depth == (int)(sizeof want / sizeof want[0])) {
+                P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "brackets nested too deeply");
+                return;
+            }
+            want[depth++] = close;
+        } else if (k == TK_RANGLE || k == TK_RPAREN || k == TK_RBRACK || k == TK_RBRACE) {
+            if (k != want[depth - 1]) {
+                P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "this bracket does not match the one it closes");
+                return;
+            }
+            depth--;
+        }
         P->pos++;
     } while (depth > 0);
 }
 
+/* Source extent of token i, sigils and string quotes included. */
+static const char *tok_begin(const Token *t)
+{
+    return t->s - (t->kind == TK_STRING || t->kind == TK_SSA || t->kind == TK_HASH || t->kind == TK_BANG ||
+                   t->kind == TK_SYMBOL || t->kind == TK_BLOCK);
+}
+static const char *tok_end(const Token *t) { return t->s + t->len + (t->kind == TK_STRING); }
+
+/* The source text of tokens [from, to), kept verbatim (it is printed back as is). A span with a comment
+   inside is rebuilt from its tokens, one space for each gap, so the printed text holds no comment that
+   would swallow what follows it. */
 static const char *span_text(Parser *P, size_t from, size_t to)
 {
     if (to <= from) return ctx_intern(P->ctx, "", 0);
-    const char *s = P->tk[from].s - (P->tk[from].kind == TK_STRING || P->tk[from].kind == TK_SSA ||
-                                      P->tk[from].kind == TK_HASH || P->tk[from].kind == TK_BANG ||
-                                      P->tk[from].kind == TK_SYMBOL || P->tk[from].kind == TK_BLOCK);
-    const Token *e = &P->tk[to - 1];
-    const char *end = e->s + e->len + (e->kind == TK_STRING);
-    return ctx_intern(P->ctx, s, (size_t)(end - s));
+    const char *s = tok_begin(&P->tk[from]), *end = tok_end(&P->tk[to - 1]);
+    size_t n = (size_t)(end - s);
+    int comment = 0;
+    for (size_t i = from; i + 1 < to && !comment; i++) {
+        const char *a = tok_end(&P->tk[i]), *b = tok_begin(&P->tk[i + 1]);
+        for (const char *q = a; q + 1 < b; q++) comment |= q[0] == '/' && q[1] == '/';
+    }
+    if (!comment) return ctx_intern(P->ctx, s, n);
+    char *buf = malloc(n + 1);
+    if (!buf) return ctx_intern(P->ctx, s, n);
+    size_t k = 0;
+    for (size_t i = from; i < to; i++) {
+        const char *b = tok_begin(&P->tk[i]), *e = tok_end(&P->tk[i]);
+        if (i > from && b != tok_end(&P->tk[i - 1])) buf[k++] = ' ';
+        memcpy(buf + k, b, (size_t)(e - b));
+        k += (size_t)(e - b);
+    }
+    const char *r = ctx_intern(P->ctx, buf, k);
+    free(buf);
+    return r;
 }
 
 Attr P_parse_attr_value(Parser *P, const char *name)
