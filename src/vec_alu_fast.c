@@ -156,27 +156,32 @@ static void canon_f32(uint8_t *r)
         [VOP_MAX] = FS(S, P##_max), [VOP_MIN] = FS(S, P##_min),                                                 \
     };
 
+/* The chunk loop every fast handler shares: r = EXPR per VB-byte chunk c of the 256-byte register, with va the
+   chunk of a (EXPR may use va, c and what PRE declares); NANCHK as below. */
+#define VALU_LOOP(S, VB, VT, NANCHK, PRE, EXPR)                                                               \
+    S##_vu32 nan_ = {0};                                                                                      \
+    _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                                \
+        VT va, vr;                                                                                            \
+        PRE                                                                                                   \
+        memcpy(&va, a + VB * c, VB);                                                                          \
+        vr = EXPR;                                                                                            \
+        if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                             \
+        memcpy(r + VB * c, &vr, VB);                                                                          \
+    }                                                                                                         \
+    if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                \
+    return valu_done(x, in);
+
 /* The four handlers of one (op, type): vector-vector and vector-scalar, without and with a mask. FN works
    on vectors of VT (unsigned lanes of the element width, raw lane bits); ET is the element type; the
    scalar operand is the low bytes of its frame slot. NANCHK (f32 add/sub/mul/div, whose FN returns raw IEEE
    results): the loops OR together the lanes' NaN tests and, only when a NaN appeared, a second pass
    replaces NaNs by the canonical NaN. */
-#define VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, NANCHK)                                                     \
+#define VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, NANCHK)                                         \
     A static const Instr *S##_##NAME##_vv(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
         const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        S##_vu32 nan_ = {0};                                                                                  \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vb, vr;                                                                                    \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            memcpy(&vb, b + VB * c, VB);                                                                      \
-            vr = FN(va, vb);                                                                                  \
-            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
-        return valu_done(x, in);                                                                      \
+        VALU_LOOP(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);, FN(va, vb))                         \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -184,17 +189,8 @@ static void canon_f32(uint8_t *r)
         if (all_on(img, PAT)) return S##_##NAME##_vv(x, in);                                                  \
         const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        S##_vu32 nan_ = {0};                                                                                  \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vb, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                          \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            memcpy(&vb, b + VB * c, VB);                                                                      \
-            vr = FN(va, vb) & vm;                                                                             \
-            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
-        return valu_done(x, in);                                                                      \
+        VALU_LOOP(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);,                                     \
+                  FN(va, vb) & (VT)S##_mk(TAB, img + (VB / 8) * c))                                           \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
@@ -204,16 +200,7 @@ static void canon_f32(uint8_t *r)
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
-        S##_vu32 nan_ = {0};                                                                                  \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vr;                                                                                        \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            vr = FN(va, vs);                                                                                  \
-            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
-        return valu_done(x, in);                                                                      \
+        VALU_LOOP(S, VB, VT, NANCHK, , FN(va, vs))                                                            \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -225,16 +212,7 @@ static void canon_f32(uint8_t *r)
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
-        S##_vu32 nan_ = {0};                                                                                  \
-        _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                      \
-            VT va, vr, vm = (VT)S##_mk(TAB, img + (VB / 8) * c);                                              \
-            memcpy(&va, a + VB * c, VB);                                                                      \
-            vr = FN(va, vs) & vm;                                                                             \
-            if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                                       \
-            memcpy(r + VB * c, &vr, VB);                                                                      \
-        }                                                                                                     \
-        if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                  \
-        return valu_done(x, in);                                                                      \
+        VALU_LOOP(S, VB, VT, NANCHK, , FN(va, vs) & (VT)S##_mk(TAB, img + (VB / 8) * c))                      \
     }
 
 #define VALU_HANDLERS(S, VB, A, NAME, FN, VT, ET, TAB, PAT) VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, 0)
