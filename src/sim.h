@@ -233,6 +233,26 @@ static inline bool sim_host_avx2(void)
     return false;
 #endif
 }
+
+/* Lane i of width e bytes (1, 2, 4 or 8) of a register or memory image, zero-extended. */
+static inline uint64_t lane_get(const uint8_t *v, unsigned e, unsigned i)
+{
+    switch (e) {
+    case 1: return v[i];
+    case 2: { uint16_t x; memcpy(&x, v + 2 * i, 2); return x; }
+    case 4: { uint32_t x; memcpy(&x, v + 4 * i, 4); return x; }
+    default: { uint64_t x; memcpy(&x, v + 8 * i, 8); return x; }
+    }
+}
+static inline void lane_set(uint8_t *v, unsigned e, unsigned i, uint64_t x)
+{
+    switch (e) {
+    case 1: v[i] = (uint8_t)x; break;
+    case 2: { uint16_t y = (uint16_t)x; memcpy(v + 2 * i, &y, 2); break; }
+    case 4: { uint32_t y = (uint32_t)x; memcpy(v + 4 * i, &y, 4); break; }
+    default: memcpy(v + 8 * i, &x, 8); break;
+    }
+}
 static inline uint64_t fr_u64(const Exec *x, int32_t off) { uint64_t v; memcpy(&v, x->frame + off, 8); return v; }
 static inline void fr_set_u64(Exec *x, int32_t off, uint64_t v) { memcpy(x->frame + off, &v, 8); }
 /* Operand i of an instruction, as raw 64-bit value (scalars, pointers, indices). */

@@ -61,25 +61,6 @@ static inline int64_t ek_sext(ElemKind k, uint64_t v)
 ElemKind ek_of(const Type *t);
 const char *ek_name(ElemKind k);
 
-/* ---- lanes ---- */
-static inline uint64_t lane_get(const uint8_t *v, unsigned e, unsigned i)
-{
-    switch (e) {
-    case 1: return v[i];
-    case 2: { uint16_t x; memcpy(&x, v + 2 * i, 2); return x; }
-    case 4: { uint32_t x; memcpy(&x, v + 4 * i, 4); return x; }
-    default: { uint64_t x; memcpy(&x, v + 8 * i, 8); return x; }
-    }
-}
-static inline void lane_set(uint8_t *v, unsigned e, unsigned i, uint64_t x)
-{
-    switch (e) {
-    case 1: v[i] = (uint8_t)x; break;
-    case 2: { uint16_t y = (uint16_t)x; memcpy(v + 2 * i, &y, 2); break; }
-    case 4: { uint32_t y = (uint32_t)x; memcpy(v + 4 * i, &y, 4); break; }
-    default: memcpy(v + 8 * i, &x, 8); break;
-    }
-}
 
 /* ---- masks ---- */
 /* Lane i of an element of g bytes is image bit g*i; a NULL image means "all lanes active". */

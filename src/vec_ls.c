@@ -122,27 +122,6 @@ static inline uint32_t spr_sqzn(const Core *c) { return c->spr_sqzn; }
 static inline void set_ar(Core *c, uint32_t v) { c->spr_ar = v; }
 static inline void set_sqzn(Core *c, uint32_t v) { c->spr_sqzn = v; }
 
-/* ------------------------------------------------------------------ width-generic lane access */
-
-static inline uint64_t lget(const uint8_t *p, unsigned w, unsigned i)
-{
-    switch (w) {
-    case 1: return p[i];
-    case 2: { uint16_t v; memcpy(&v, p + 2 * i, 2); return v; }
-    case 4: { uint32_t v; memcpy(&v, p + 4 * i, 4); return v; }
-    default: { uint64_t v; memcpy(&v, p + 8 * i, 8); return v; }
-    }
-}
-
-static inline void lset(uint8_t *p, unsigned w, unsigned i, uint64_t v)
-{
-    switch (w) {
-    case 1: p[i] = (uint8_t)v; break;
-    case 2: { uint16_t t = (uint16_t)v; memcpy(p + 2 * i, &t, 2); break; }
-    case 4: { uint32_t t = (uint32_t)v; memcpy(p + 4 * i, &t, 4); break; }
-    default: memcpy(p + 8 * i, &v, 8); break;
-    }
-}
 
 /* Calls BODY with W and T bound to each element width; the switch runs once per op, the loops inside
    BODY see a constant width. */
@@ -153,8 +132,8 @@ static inline void lset(uint8_t *p, unsigned w, unsigned i, uint64_t v)
     case 4: { enum { W = 4 }; BODY; } break;               \
     default: { enum { W = 8 }; BODY; } break;              \
     }
-#define LD(p, i) lget((p), W, (unsigned)(i))
-#define ST(p, i, v) lset((p), W, (unsigned)(i), (uint64_t)(v))
+#define LD(p, i) lane_get((p), W, (unsigned)(i))
+#define ST(p, i, v) lane_set((p), W, (unsigned)(i), (uint64_t)(v))
 
 /* ------------------------------------------------------------------ vlds */
 
@@ -526,7 +505,7 @@ static const Instr *x_vgather2(Exec *x, const Instr *in)
     BY_WIDTH(m->w, {
         for (unsigned i = 0; i < 256 / W; i++) {
             if (!img_bit(img, W * i)) continue;
-            uint64_t a = base + lget(idx, iw, i) * e;
+            uint64_t a = base + lane_get(idx, iw, i) * e;
             if ((a & (e - 1)) || a > sz || e > sz - a) {
                 lane_trap(x, in, a, e, "gather source element");
                 return NULL;
@@ -560,7 +539,7 @@ static const Instr *x_vgatherb(Exec *x, const Instr *in)
             memset(r + 32 * k, 0, 32);
             continue;
         }
-        const uint8_t *s = ubp(x, in, base + lget(off, 4, k), 32, 32, "block gather source");
+        const uint8_t *s = ubp(x, in, base + lane_get(off, 4, k), 32, 32, "block gather source");
         if (!s) return NULL;
         memcpy(r + 32 * k, s, 32);
         active++;
@@ -609,7 +588,7 @@ static const Instr *x_vscatter(Exec *x, const Instr *in)
     for (unsigned i = 0; i < n; i++) {
         addr[i] = UINT64_MAX;
         if (!img_bit(img, w * i)) continue;
-        uint64_t a = base + lget(idx, iw, i) * e;
+        uint64_t a = base + lane_get(idx, iw, i) * e;
         if ((a & (e - 1)) || a > sz || e > sz - a) {
             lane_trap(x, in, a, e, "scatter destination element");
             return NULL;
@@ -958,7 +937,7 @@ static const Instr *x_vperm(Exec *x, const Instr *in)
     BY_WIDTH(in->imm[0], {
         enum { N = 256 / W };
         for (unsigned i = 0; i < N; i++) {
-            uint64_t k = i < 256 / iw ? lget(idx, iw, i) : 0;
+            uint64_t k = i < 256 / iw ? lane_get(idx, iw, i) : 0;
             ST(r, i, LD(s, k % N));
         }
     })
@@ -1000,7 +979,7 @@ static const Instr *x_vunpack(Exec *x, const Instr *in)
         for (unsigned i = 0; i < half; i++) {
             uint64_t v = LD(src, i);
             if (sgn && W < 8) v = (uint64_t)sx(v, 8 * W);
-            lset(r, 2 * W, i, v);
+            lane_set(r, 2 * W, i, v);
         }
     })
     memcpy(FR(x, in->res[0]), r, 256);
