@@ -56,6 +56,22 @@ def inf(neg):
 
 # ---------------------------------------------------------------- formats
 
+def round_up(rm, cls, odd, neg):
+    """Does an inexact magnitude round away from zero? cls: where it lies between its two neighbours ("lo",
+    "half", "hi"); odd: the lower neighbour's code is odd; neg: the value is negative."""
+    if rm == "R":
+        return cls == "hi" or (cls == "half" and odd)
+    if rm == "A":
+        return cls in ("hi", "half")
+    if rm == "F":
+        return neg
+    if rm == "C":
+        return not neg
+    if rm == "Z":
+        return False
+    return not odd      # O: to the odd neighbour
+
+
 class Fmt:
     """Binary float format with a sign bit, `eb` exponent bits and `mb` fraction bits."""
 
@@ -132,20 +148,7 @@ class Fmt:
                 cls = "hi"
             else:
                 cls = "half"
-        up = False
-        if cls != "exact":
-            if rm == "R":
-                up = cls == "hi" or (cls == "half" and n % 2 == 1)
-            elif rm == "A":
-                up = cls in ("hi", "half")
-            elif rm == "F":
-                up = v.neg
-            elif rm == "C":
-                up = not v.neg
-            elif rm == "Z":
-                up = False
-            elif rm == "O":
-                up = n % 2 == 0
+        up = cls != "exact" and round_up(rm, cls, n % 2 == 1, v.neg)
         m = n + (1 if up else 0)
         code = ((e - self.emin) << self.mb) + m if m else 0
         if code > self.max_code:
@@ -234,18 +237,7 @@ class Hif8:
             mid = (t[lo][0] + hiv) / 2
             cls = "lo" if a < mid or (a == mid and tail < 0) else "hi" if a > mid or (a == mid and tail > 0) else "half"
         lcode = t[lo][1]
-        if rm == "R":
-            up = cls == "hi" or (cls == "half" and lcode % 2 == 1)
-        elif rm == "A":
-            up = cls in ("hi", "half")
-        elif rm == "F":
-            up = v.neg
-        elif rm == "C":
-            up = not v.neg
-        elif rm == "Z":
-            up = False
-        else:
-            up = lcode % 2 == 0
+        up = round_up(rm, cls, lcode % 2 == 1, v.neg)
         if up and lo + 1 >= len(t):
             to_inf = not sat and (rm in ("R", "A") or (rm == "C" and not v.neg) or (rm == "F" and v.neg))
             return sg | (0x6F if to_inf else 0x6E)
