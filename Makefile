@@ -13,7 +13,7 @@ CFLAGS  += $(CSTD) $(WARN) $(OPT) -Iinclude -Isrc -MMD -MP
 LDLIBS  += -lm -lpthread
 
 B       ?= build
-SRCS    := $(wildcard src/*.c)
+SRCS    := $(shell find src -name '*.c' | sort)
 OBJS    := $(SRCS:src/%.c=$(B)/obj/%.o)
 CLI_SRCS:= $(wildcard cli/*.c)
 CLI_OBJS:= $(CLI_SRCS:cli/%.c=$(B)/cli/%.o)

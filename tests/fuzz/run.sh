@@ -13,7 +13,7 @@ fi
 OUT=$ROOT/build-fuzz
 mkdir -p "$OUT/corpus"
 "$CLANG" -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-    -I"$ROOT/include" -I"$ROOT/src" "$ROOT/tests/fuzz/fuzz_pto.c" "$ROOT"/src/*.c -lm -o "$OUT/fuzz_pto"
+    -I"$ROOT/include" -I"$ROOT/src" "$ROOT/tests/fuzz/fuzz_pto.c" $(find "$ROOT/src" -name "*.c") -lm -o "$OUT/fuzz_pto"
 find "$ROOT/tests" "$ROOT/examples" -name '*.pto' -exec cp {} "$OUT/corpus/" \;
 cd "$OUT"
 ./fuzz_pto -max_total_time="$SECS" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \

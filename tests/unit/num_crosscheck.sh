@@ -13,7 +13,7 @@ cat > "$tmp/driver.c" <<'EOF'
 /* Reads f32 patterns (hex, one per line), prints "<f32> <f16> <bf16>" as num_convert gives them. */
 #include <stdio.h>
 
-#include "num.h"
+#include "base/num.h"
 
 int main(void)
 {
@@ -27,7 +27,7 @@ int main(void)
 }
 EOF
 
-if ! $CC -O2 -I"$root/src" "$tmp/driver.c" "$root/src/num.c" -o "$tmp/driver"; then
+if ! $CC -O2 -I"$root/src" "$tmp/driver.c" "$root/src/base/num.c" -o "$tmp/driver"; then
     echo "cannot build the driver"; echo "0 passed, 1 failed"; exit 1
 fi
 if ! $PYTHON "$root/tests/gen/num_crosscheck.py" > "$tmp/want"; then

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "num.h"
+#include "base/num.h"
 
 /* Builds the value tables; returns false if a format's codes are not distinct values. */
 bool ref_init(void);

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "num.h"
+#include "base/num.h"
 #include "ref_num.h"
 
 static long n_pass, n_fail;

@@ -20,8 +20,8 @@
 #include <time.h>
 
 #include "ref_num.h"
-#include "sim.h"
-#include "vec_alu_int.h"
+#include "exec/sim.h"
+#include "ops/vec/vec_alu_int.h"
 
 static long n_pass, n_fail;
 

@@ -1,10 +1,10 @@
 /* api.c — the public front-end entry points (ptosim.h) over the internal modules. */
 #include "ptosim.h"
-#include "ctx.h"
-#include "ir.h"
-#include "parse.h"
-#include "print.h"
-#include "verify.h"
+#include "isa/ctx.h"
+#include "isa/ir.h"
+#include "front/parse.h"
+#include "front/print.h"
+#include "verify/verify.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 #define PTOSIM_OP_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "arena.h"
+#include "base/arena.h"
 #include "tokens.h"
 
 typedef enum {

@@ -1,7 +1,7 @@
 /* verify.h — the verifier: structural, semantic and target-profile rules over a parsed module. */
 #ifndef PTOSIM_VERIFY_H
 #define PTOSIM_VERIFY_H
-#include "ir.h"
+#include "isa/ir.h"
 #include "ptosim.h"
 void verify_module(Module *m, PtoTarget target);
 #endif

@@ -2,8 +2,8 @@
  * Everything a parse/verify/run needs is reachable from here; there is no global mutable state. */
 #ifndef PTOSIM_CTX_H
 #define PTOSIM_CTX_H
-#include "arena.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/diag.h"
 #include "op.h"
 #include "type.h"
 

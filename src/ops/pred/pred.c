@@ -10,7 +10,7 @@
  * pbitcast and the load/store distributions work on raw image bits.
  *
  * Every op here runs on the V pipe inside a vector scope (in->fn); memory goes through sim_mem. */
-#include "sim.h"
+#include "exec/sim.h"
 #include <inttypes.h>
 #include <string.h>
 

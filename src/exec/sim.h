@@ -11,10 +11,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include "ctx.h"
-#include "ir.h"
+#include "isa/ctx.h"
+#include "isa/ir.h"
 #include "ptosim.h"
-#include "target.h"
+#include "isa/target.h"
 
 typedef struct Exec Exec;
 typedef struct Instr Instr;

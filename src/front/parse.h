@@ -1,8 +1,8 @@
 /* parse.h — the .pto parser's internal interface (shared by parse.c and bind.c). */
 #ifndef PTOSIM_PARSE_H
 #define PTOSIM_PARSE_H
-#include "ctx.h"
-#include "ir.h"
+#include "isa/ctx.h"
+#include "isa/ir.h"
 #include "lex.h"
 
 /* One entry of the SSA scope: a name bound to a run of values (%r:2 binds two). */

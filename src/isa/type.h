@@ -3,7 +3,7 @@
 #define PTOSIM_TYPE_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "arena.h"
+#include "base/arena.h"
 
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;

@@ -1,5 +1,5 @@
 /* vec.c — routes vector-family lowering: memory-side families to vec_ls.c, compute to vec_alu.c. */
-#include "sim.h"
+#include "exec/sim.h"
 
 int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in);
 int lower_vec_alu(LowerCtx *L, const Op *op, Instr *in);

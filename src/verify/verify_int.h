@@ -4,9 +4,9 @@
  * analysis (verify_align.c) all need. Not part of the library interface. */
 #ifndef PTOSIM_VERIFY_INT_H
 #define PTOSIM_VERIFY_INT_H
-#include "ctx.h"
-#include "ir.h"
-#include "target.h"
+#include "isa/ctx.h"
+#include "isa/ir.h"
+#include "isa/target.h"
 #include "verify.h"
 
 typedef struct VCtx {

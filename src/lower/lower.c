@@ -1,7 +1,7 @@
 /* lower.c — turns a verified module into a Program: frame slots for every value, flat instruction
  * arrays with resolved jumps for scf control flow, calls, sections and vector scopes, and per-op
  * handlers chosen by the family modules. Nothing here runs on the hot path. */
-#include "sim.h"
+#include "exec/sim.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

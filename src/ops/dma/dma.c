@@ -4,9 +4,9 @@
  * of `len` bytes, start-to-start strides, optional row padding (Q11). The whole footprint of both sides
  * is bounds- and alignment-checked before any byte moves, so a trap leaves memory untouched. In a mixed
  * kernel the cluster has one L1, the AIC's: every L1 side of a copy reaches it, whichever core issues it. */
-#include "sim.h"
-#include "race.h"
-#include "num.h"
+#include "exec/sim.h"
+#include "exec/race.h"
+#include "base/num.h"
 #include <inttypes.h>
 #include <string.h>
 

@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-#include "num.h"
-#include "sim.h"
+#include "base/num.h"
+#include "exec/sim.h"
 
 /* Element kinds of vreg lanes. Signless integers are signed (resolutions Q49). */
 typedef enum {

@@ -3,8 +3,8 @@
  * docs/semantics.md §8. */
 #ifndef PTOSIM_CUBE_INT_H
 #define PTOSIM_CUBE_INT_H
-#include "sim.h"
-#include "num.h"
+#include "exec/sim.h"
+#include "base/num.h"
 
 /* An element type as the cube code needs it: a float format (fmt >= 0) or an integer (fmt = -1). */
 typedef struct CElem {

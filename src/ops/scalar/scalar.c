@@ -3,8 +3,8 @@
  * pointer ops, scalar loads/stores and block queries. Undefined-in-MLIR corners get one fixed reading,
  * recorded in docs/semantics.md (division overflow wraps, shifts >= width give 0 or the sign fill,
  * float->int conversions saturate). */
-#include "sim.h"
-#include "num.h"
+#include "exec/sim.h"
+#include "base/num.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,7 +3,7 @@
 #define PTOSIM_LEX_H
 #include <stddef.h>
 #include <stdint.h>
-#include "diag.h"
+#include "base/diag.h"
 
 typedef enum {
     TK_EOF,

@@ -15,8 +15,8 @@
  *
  * SPR state: Core.spr_ar holds AR (a 32-bit byte offset) and Core.spr_sqzn the byte count set by
  * vsqz/vusqz and consumed by vstur; both are 0 at launch; sprsti/sprsts store AR's 32 bits. */
-#include "sim.h"
-#include "race.h"
+#include "exec/sim.h"
+#include "exec/race.h"
 #include <inttypes.h>
 #include <string.h>
 

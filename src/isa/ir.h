@@ -4,8 +4,8 @@
 #define PTOSIM_IR_H
 #include <stdbool.h>
 #include <stdint.h>
-#include "arena.h"
-#include "diag.h"
+#include "base/arena.h"
+#include "base/diag.h"
 #include "op.h"
 #include "type.h"
 

@@ -2,8 +2,8 @@
  * bind.c reads back), structural/arith/scf ops by hand; `generic` prints table ops in MLIR's generic form.
  * parse -> print -> parse -> print is a fixed point (checked by the test suite for every test kernel). */
 #include "print.h"
-#include "ctx.h"
-#include "strbuf.h"
+#include "isa/ctx.h"
+#include "base/strbuf.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /* launch.c — the public run API: bind kernel parameters to buffers and scalars, build the clusters
  * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
  * run the blocks one after another on the scheduler. */
-#include "sim.h"
-#include "race.h"
-#include "num.h"
+#include "exec/sim.h"
+#include "exec/race.h"
+#include "base/num.h"
 #include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>

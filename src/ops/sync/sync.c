@@ -2,9 +2,9 @@
  * (resolutions Q47), pipe barriers, buffer-id tokens in the S mode-0 model (Q18), the a5 intra-block
  * semaphores with the subblock id mapping of Q19, the a2a3 cross-core pair, and the no-op fences
  * (mem_bar orders nothing the simulator reorders; dsb/dcci have no cache to maintain). */
-#include "sim.h"
-#include "race.h"
-#include "type.h"
+#include "exec/sim.h"
+#include "exec/race.h"
+#include "isa/type.h"
 
 /* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL) -> queue */
 static const uint8_t pipe_of_tok[8] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL};
