@@ -1,9 +1,11 @@
 /* launch.c — the public run API: bind kernel parameters to buffers and scalars, build the clusters
  * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
  * run the blocks one after another on the scheduler. */
-#include "exec/sim.h"
-#include "exec/race.h"
 #include "base/num.h"
+#include "exec/machine.h"
+#include "exec/race.h"
+#include "lower/lower.h"
+#include "ops/ops.h"
 #include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,8 +87,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->m = m;
     l->target = target;
     l->entry_op = f;
-    char err[128];
-    l->prog = lower_module(m->ctx, m, f, err, sizeof err);
+    l->prog = lower_program(m->ctx, m, f);
     if (!l->prog) { free(l); return NULL; }
     for (uint32_t i = 0; i < l->prog->nfuncs; i++)
         if (l->prog->funcs[i].op == f) l->entry = &l->prog->funcs[i];
@@ -129,13 +130,14 @@ void pto_launch_free(PtoLaunch *l)
         for (int i = 0; i < 3; i++) {
             Core *c = &l->sim.cl->cores[i];
             for (int a = 0; a < AS__COUNT; a++) free(c->mem[a]);
-            free(c->mx_scale);
+            ops_core_free(c);
             free(c->su.frame_base);
             free(c->v.frame_base);
             free(c->su.calls);
             free(c->v.calls);
             for (int p = 0; p < PQ__COUNT; p++) { free(c->pipes[p].q); free(c->pipes[p].caps); }
         }
+        ops_cluster_free(l->sim.cl);
         race_free(l->sim.cl->race);
         free(l->sim.cl);
     }
@@ -198,6 +200,7 @@ void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
+const char *pto_pipe_name(unsigned i) { return pq_name(i); }
 
 /* ------------------------------------------------------------------ clusters */
 
@@ -249,10 +252,6 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
         c->memsz[a] = tp->cap[a];
     }
     c->ub_fast_lim = cl->race || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
-    size_t mxs = (size_t)(tp->cap[AS_L0A] / 32 + tp->cap[AS_L0B] / 32);
-    if (!c->mx_scale && !(c->mx_scale = malloc(mxs))) return -1;
-    memset(c->mx_scale, 0, mxs);
-    c->spr_sqzn = 0;
     uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
     if (setup_exec(&c->su, c, frame, PQ_S) || setup_exec(&c->v, c, frame, PQ_V)) return -1;
     c->px.core = c;
@@ -263,23 +262,8 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
         pp->t = pp->wake_t = 0;
         pp->waiting = 0;
     }
-    memset(c->flags, 0, sizeof c->flags);
-    memset(c->buf_issued_rls, 0, sizeof c->buf_issued_rls);
-    memset(c->buf_retired_rls, 0, sizeof c->buf_retired_rls);
-    memset(c->buf_held, 0, sizeof c->buf_held);
     c->issue_seq = 0;
-    /* legacy loop registers reset to counts (1,1) and strides (0,0) (resolutions Q10) */
-    c->loop_outtoub[0] = c->loop_outtoub[1] = 1;
-    c->loop_ubtoout[0] = c->loop_ubtoout[1] = 1;
-    memset(c->loop1_outtoub, 0, sizeof c->loop1_outtoub);
-    memset(c->loop2_outtoub, 0, sizeof c->loop2_outtoub);
-    memset(c->loop1_ubtoout, 0, sizeof c->loop1_ubtoout);
-    memset(c->loop2_ubtoout, 0, sizeof c->loop2_ubtoout);
-    c->pad_val = 0;
-    c->atomic_mode = 0;
-    c->ctrl = 0;
-    memset(c->vms4_sr, 0, sizeof c->vms4_sr);
-    c->spr_ar = 0;
+    if (ops_core_reset(c)) return -1;
     c->su_t = 0;
     c->su_state = 0;
     c->su_blocked_on = NULL;
@@ -322,24 +306,25 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     for (unsigned b = 0; b < blocks && rc == 0; b++) {
         Cluster *cl = s->cl;
         cl->sim = s;
-        memset(cl->sems, 0, sizeof cl->sems);
-        memset(cl->cross_c2v, 0, sizeof cl->cross_c2v);
-        memset(cl->cross_v2c, 0, sizeof cl->cross_v2c);
         if (s->race_check && !cl->race) cl->race = race_new();
         if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
-        int ok = 0;
+        int ok = ops_cluster_reset(cl);
         if (kind == 2) {
             cl->ncores = 3;
-            ok = setup_core(l, &cl->cores[0], cl, CORE_AIC, 0, 0, b) | setup_core(l, &cl->cores[1], cl, CORE_AIV, 1, 0, b) |
+            ok |= setup_core(l, &cl->cores[0], cl, CORE_AIC, 0, 0, b) | setup_core(l, &cl->cores[1], cl, CORE_AIV, 1, 0, b) |
                  setup_core(l, &cl->cores[2], cl, CORE_AIV, 2, 1, b);
         } else {
             cl->ncores = 1;
-            ok = setup_core(l, &cl->cores[0], cl, kind == 1 ? CORE_AIC : CORE_AIV, 0, 0, b);
+            ok |= setup_core(l, &cl->cores[0], cl, kind == 1 ? CORE_AIC : CORE_AIV, 0, 0, b);
         }
-        if (ok) { rc = 2; break; }
+        if (ok) {
+            diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the simulated machine");
+            rc = 2;
+            break;
+        }
         if (cl->race) race_reset(cl->race, cl);
         rc = sim_run_cluster(cl);
-        if (rc == 0) sync_report_leftovers(cl);
+        if (rc == 0) ops_block_done(cl);
         for (int i = 0; i < cl->ncores; i++) {
             Core *c = &cl->cores[i];
             for (int p = 0; p < PQ__COUNT; p++) {

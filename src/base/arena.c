@@ -1,6 +1,5 @@
 /* arena.c — chunked bump allocator backing the IR, interned strings and types. */
 #include "arena.h"
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +25,7 @@ void arena_free(Arena *a)
     a->total = 0;
 }
 
-void *arena_alloc(Arena *a, size_t size)
+void *arena_try_alloc(Arena *a, size_t size)
 {
     size = (size + 15u) & ~(size_t)15u;
     if (size == 0) size = 16;
@@ -34,11 +33,7 @@ void *arena_alloc(Arena *a, size_t size)
     if (!c || c->cap - c->used < size) {
         size_t cap = size > ARENA_CHUNK / 2 ? size : ARENA_CHUNK;
         c = malloc(sizeof(ArenaChunk) + cap);
-        if (!c) {
-            /* Out of memory is not recoverable for a compiler-style tool; say so plainly. */
-            fputs("ptosim: out of memory\n", stderr);
-            abort();
-        }
+        if (!c) return NULL;
         c->used = 0;
         c->cap = cap;
         if (a->head && size > ARENA_CHUNK / 2) {
@@ -54,6 +49,13 @@ void *arena_alloc(Arena *a, size_t size)
     c->used += size;
     a->total += size;
     memset(p, 0, size);
+    return p;
+}
+
+void *arena_alloc(Arena *a, size_t size)
+{
+    void *p = arena_try_alloc(a, size);
+    if (!p) abort();   /* callers that cannot report out-of-memory (the front end, for now) */
     return p;
 }
 

@@ -11,7 +11,8 @@ typedef struct Arena {
 
 void  arena_init(Arena *a);
 void  arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t size);              /* zeroed, 16-byte aligned; aborts only on OOM */
+void *arena_try_alloc(Arena *a, size_t size);          /* zeroed, 16-byte aligned; NULL when out of memory */
+void *arena_alloc(Arena *a, size_t size);              /* the same, but aborts when out of memory */
 void *arena_dup(Arena *a, const void *p, size_t size);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 

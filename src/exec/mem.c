@@ -1,5 +1,5 @@
 /* mem.c — checked memory access for every address space, and run-time traps. */
-#include "sim.h"
+#include "machine.h"
 #include "race.h"
 #include <inttypes.h>
 #include <stdarg.h>

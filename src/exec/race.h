@@ -5,7 +5,7 @@
  * both locations. The property is the program's, not the schedule's: it does not depend on timing. */
 #ifndef PTOSIM_RACE_H
 #define PTOSIM_RACE_H
-#include "sim.h"
+#include "machine.h"
 
 typedef struct Race Race;
 

@@ -6,19 +6,12 @@
  * token. The agent with the earliest ready time always goes next (ties: core order, then SU before
  * pipes in PQ order), so runs are reproducible and independent of the host. Memory effects happen when
  * the pipe executes the op. If no agent can move while work remains, that is a deadlock: every blocked
- * op is reported with its location. Times come from the ops' cost fields (illustrative, not
- * cycle-accurate). */
-#include "sim.h"
+ * op is reported with its location. Times come from the ops' cost fields. */
+#include "machine.h"
 #include "race.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const pq_names[PQ__COUNT] = {"PIPE_S", "PIPE_V", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_M", "PIPE_FIX"};
-const char *pq_name(unsigned pq) { return pq < PQ__COUNT ? pq_names[pq] : pq == PQ_ALL ? "PIPE_ALL" : "?"; }
-const char *pto_pipe_name(unsigned i) { return pq_name(i); }
-
-enum { QUEUE_SOFT_CAP = 1024 };
 
 /* ------------------------------------------------------------------ queues */
 
@@ -76,13 +69,16 @@ const Instr *sim_issue(Exec *x, const Instr *in)
     uint64_t buf[INSTR_MAX_ARGS + 1];
     uint64_t *caps = buf;
     uint32_t ncap;
-    const CaptureList *cl = sim_scope_captures(in);
+    const CaptureList *cl = in->caps;
     uint64_t *heap = NULL;
     if (cl) {
         ncap = cl->bytes / 8;
         if (ncap > INSTR_MAX_ARGS) {
             heap = malloc(cl->bytes);
-            if (!heap) return NULL;
+            if (!heap) {
+                sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
+                return NULL;
+            }
             caps = heap;
         }
         uint8_t *d = (uint8_t *)caps;
@@ -100,7 +96,7 @@ const Instr *sim_issue(Exec *x, const Instr *in)
     int r = q_push(p, &e, caps, ncap);
     free(heap);
     if (r) {
-        sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory issuing to %s", pq_name(in->pipe));
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
         return NULL;
     }
     c->su_t += in->cost ? 1 : 0;

@@ -1,76 +1,41 @@
-/* lower.c — turns a verified module into a Program: frame slots for every value, flat instruction
- * arrays with resolved jumps for scf control flow, calls, sections and vector scopes, and per-op
- * handlers chosen by the family modules. Nothing here runs on the hot path. */
-#include "exec/sim.h"
-#include <stdarg.h>
-#include <stdio.h>
+/* lower.c — the lowering driver: walks a verified function and emits flat Instr arrays (exec/program.h).
+ * It assigns a frame slot to every value, lowers control flow (scf.for/if/while, sections), vector
+ * scopes, calls and returns itself, and hands every other op to its family's hook (ops/ops.h), which
+ * picks the run-time handlers. The entry function is lowered first, then every function it calls.
+ * Nothing here runs while a kernel executes. */
+#include "lower.h"
+#include "exec/interp.h"
+#include "exec/machine.h"
+#include "ops/ops.h"
 #include <stdlib.h>
 #include <string.h>
 
-const Instr sim_blocked_marker;
-
-struct LowerCtx {
-    PtoCtx *ctx;
-    Program *prog;
-    const Module *m;
-    Instr *code;
+typedef struct Lowering {
+    LowerView v;               /* what the family hooks see */
+    Instr *code;               /* the function being lowered */
     uint32_t n, cap;
     int32_t *jmp, *jmp2;       /* jump targets as indices during construction */
     uint32_t frame;            /* next free frame offset of the function being lowered */
-    int failed;
     int in_scope;              /* lowering the body of a vector scope */
-    char *err;
-    size_t errn;
-    const Op **funcs;
+    const Op **funcs;          /* every func.func of the module, in order */
     uint32_t nfuncs;
-};
-
-/* ------------------------------------------------------------------ helpers for family code */
-
-const OpSig *lw_sig(LowerCtx *L, const Op *op) { return ctx_sig(L->ctx, op->kind); }
-Arena *lw_arena(LowerCtx *L) { return &L->prog->arena; }
-PtoTarget lw_target(LowerCtx *L) { (void)L; return PTO_TARGET_A5; }
-
-int lw_group_index(LowerCtx *L, const Op *op, const char *group, unsigned j)
-{
-    const OpSig *s = lw_sig(L, op);
-    int g = sig_group(s, group);
-    if (g < 0 || !op->segs || j >= op->segs[g]) return -1;
-    return (int)(op_group_start(op, (unsigned)g) + j);
-}
-
-bool lw_const(LowerCtx *L, const Value *v, int64_t *out)
-{
-    (void)L;
-    if (!v || !v->def || v->def->kind != OP_ARITH_CONSTANT) return false;
-    const Attr *a = op_attr(v->def, "value");
-    if (!a || a->kind != AT_INT) return false;
-    *out = a->i;
-    return true;
-}
-
-void lw_error(LowerCtx *L, const Op *op, DiagId id, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    diag_addv(&L->ctx->diags, SEV_ERROR, id, op->loc, fmt, ap);
-    va_end(ap);
-    L->failed = 1;
-}
+    uint32_t *todo;            /* functions still to lower */
+    uint32_t ntodo;
+} Lowering;
 
 /* ------------------------------------------------------------------ frame slots */
 
 static uint32_t slot_size(const Type *t)
 {
     switch (t->kind) {
-    case TY_VREG: return 256;
-    case TY_MASK: return 32;
-    case TY_ALIGN: return 128;
+    case TY_VREG: return VREG_BYTES;
+    case TY_MASK: return MASK_BYTES;
+    case TY_ALIGN: return ALIGN_BYTES;
     default: return 8;
     }
 }
 
-static void assign(LowerCtx *L, Value *v)
+static void assign(Lowering *L, Value *v)
 {
     uint32_t sz = slot_size(v->type);
     uint32_t al = sz >= 32 ? 32 : 8;
@@ -79,7 +44,7 @@ static void assign(LowerCtx *L, Value *v)
     L->frame += sz;
 }
 
-static void assign_region_values(LowerCtx *L, const Region *r)
+static void assign_region_values(Lowering *L, const Region *r)
 {
     Block *b = r->block;
     for (uint32_t i = 0; i < b->nargs; i++) assign(L, b->args[i]);
@@ -91,16 +56,24 @@ static void assign_region_values(LowerCtx *L, const Region *r)
 
 /* ------------------------------------------------------------------ code buffer */
 
-static uint32_t emit(LowerCtx *L, const Op *op)
+/* Appends an instruction for `op` (NULL: a synthetic region end) and returns its index. When the buffer
+   cannot grow, lowering has failed (E-OOM) and slot 0 is reused so the walk can finish harmlessly. */
+static uint32_t emit(Lowering *L, const Op *op)
 {
     if (L->n == L->cap) {
-        uint32_t cap = L->cap ? L->cap * 2 : 256;
+        uint32_t cap = L->cap * 2;
         Instr *c = realloc(L->code, cap * sizeof *c);
-        int32_t *j = realloc(L->jmp, cap * sizeof *j);
-        int32_t *j2 = realloc(L->jmp2, cap * sizeof *j2);
-        if (!c || !j || !j2) { free(c ? c : L->code); abort(); }
-        L->code = c; L->jmp = j; L->jmp2 = j2;
-        L->cap = cap;
+        if (c) L->code = c;
+        int32_t *j = c ? realloc(L->jmp, cap * sizeof *j) : NULL;
+        if (j) L->jmp = j;
+        int32_t *j2 = j ? realloc(L->jmp2, cap * sizeof *j2) : NULL;
+        if (j2) L->jmp2 = j2;
+        if (!j2) {
+            if (!L->v.failed) lw_error(&L->v, op, DIAG_OOM, "out of memory lowering the kernel");
+            L->n = 0;
+        } else {
+            L->cap = cap;
+        }
     }
     Instr *in = &L->code[L->n];
     memset(in, 0, sizeof *in);
@@ -116,154 +89,28 @@ static uint32_t emit(LowerCtx *L, const Op *op)
     return L->n++;
 }
 
-/* ------------------------------------------------------------------ control-flow handlers */
-
-typedef struct CopyList { uint32_t n; struct { int32_t dst, src; uint32_t size; } c[]; } CopyList;
-
-static CopyList *copylist(LowerCtx *L, uint32_t n)
+static uint32_t emit_end(Lowering *L)
 {
-    CopyList *c = arena_alloc(&L->prog->arena, sizeof(CopyList) + n * sizeof c->c[0]);
+    uint32_t k = emit(L, NULL);
+    L->code[k].fn = interp_end;
+    L->code[k].queued = 0;
+    return k;
+}
+
+static CopyList *copies_from(Lowering *L, const Op *op, Value *const *dst, Value *const *src, uint32_t n)
+{
+    CopyList *c = lw_alloc(&L->v, op, sizeof(CopyList) + n * sizeof c->c[0]);
+    if (!c) return NULL;
     c->n = n;
+    for (uint32_t i = 0; i < n; i++) {
+        c->c[i].dst = dst ? dst[i]->slot : -1;
+        c->c[i].src = src[i]->slot;
+        c->c[i].size = slot_size(src[i]->type);
+    }
     return c;
 }
 
-/* Parallel copy: sources are read before any destination is written (yield %b, %a swaps). */
-static void do_copies_n(Exec *x, const CopyList *cl);
-static inline void do_copies(Exec *x, const CopyList *cl)
-{
-    if (cl && cl->n) do_copies_n(x, cl);
-}
-
-static void do_copies_n(Exec *x, const CopyList *cl)
-{
-    uint8_t tmp[4096];
-    uint32_t off = 0;
-    int fits = 1;
-    for (uint32_t i = 0; i < cl->n; i++) off += cl->c[i].size;
-    if (off > sizeof tmp) fits = 0;
-    if (fits) {
-        off = 0;
-        for (uint32_t i = 0; i < cl->n; i++) { memcpy(tmp + off, x->frame + cl->c[i].src, cl->c[i].size); off += cl->c[i].size; }
-        off = 0;
-        for (uint32_t i = 0; i < cl->n; i++) { memcpy(x->frame + cl->c[i].dst, tmp + off, cl->c[i].size); off += cl->c[i].size; }
-    } else {
-        for (uint32_t i = 0; i < cl->n; i++) memmove(x->frame + cl->c[i].dst, x->frame + cl->c[i].src, cl->c[i].size);
-    }
-}
-
-/* iv compare in the iv's type: index/i64 signed 64-bit, narrower types sign-extended from their width. */
-static int64_t iv_val(uint64_t raw, int64_t bits)
-{
-    if (bits >= 64) return (int64_t)raw;
-    uint64_t m = 1ull << (bits - 1);
-    raw &= (m << 1) - 1;
-    return (int64_t)((raw ^ m) - m);
-}
-
-/* FOR_INIT: arg0..2 = lb, ub, step; res0 = iv; ext = copies init->iter; jump = loop exit (after FOR_NEXT). */
-static const Instr *x_for_init(Exec *x, const Instr *in)
-{
-    uint64_t lb = ARG(x, in, 0);
-    fr_set_u64(x, in->res[0], lb);
-    do_copies(x, in->ext);
-    if (iv_val(lb, in->imm[0]) < iv_val(ARG(x, in, 1), in->imm[0])) return in + 1;
-    /* zero trips: results take the initial values */
-    do_copies(x, in->ext2);
-    return in->jump;
-}
-
-/* FOR_NEXT: arg0..2 = lb, ub, step; arg3 = iv slot; ext = yield->iter copies; jump = body start;
-   jump2 (as CopyList) = iter->result copies. */
-static const Instr *x_for_next(Exec *x, const Instr *in)
-{
-    do_copies(x, in->ext);
-    uint64_t iv = fr_u64(x, in->arg[3]) + ARG(x, in, 2);
-    uint64_t m = in->imm[0] >= 64 ? ~0ull : (1ull << in->imm[0]) - 1;
-    iv &= m;
-    fr_set_u64(x, in->arg[3], iv);
-    if (iv_val(iv, in->imm[0]) < iv_val(ARG(x, in, 1), in->imm[0])) return in->jump;
-    do_copies(x, in->ext2);
-    return in + 1;
-}
-
-/* FOR_NEXT for the common loop: 64-bit induction variable (index/i64), no iter_args. */
-static const Instr *x_for_next64(Exec *x, const Instr *in)
-{
-    uint64_t iv = fr_u64(x, in->arg[3]) + ARG(x, in, 2);
-    fr_set_u64(x, in->arg[3], iv);
-    return (int64_t)iv < (int64_t)ARG(x, in, 1) ? in->jump : in + 1;
-}
-
-static const Instr *x_if(Exec *x, const Instr *in) { return (ARG(x, in, 0) & 1) ? in + 1 : in->jump; }
-static const Instr *x_copy_jump(Exec *x, const Instr *in) { do_copies(x, in->ext); return in->jump ? in->jump : in + 1; }
-static const Instr *x_end(Exec *x, const Instr *in) { (void)x; (void)in; return NULL; }
-
-/* scf.condition: arg0 = cond; ext = args->after copies; jump2 (CopyList) = args->results; jump = exit */
-static const Instr *x_condition(Exec *x, const Instr *in)
-{
-    if (ARG(x, in, 0) & 1) { do_copies(x, in->ext); return in + 1; }
-    do_copies(x, in->ext2);
-    return in->jump;
-}
-
-/* Sections: run the body only on the matching core type (imm0 = CoreType). */
-static const Instr *x_section(Exec *x, const Instr *in)
-{
-    return (int64_t)x->core->type == in->imm[0] ? in + 1 : in->jump;
-}
-
-static const Instr *x_unsupported(Exec *x, const Instr *in)
-{
-    sim_trap(x, in, DIAG_T_UNSUPPORTED, "'%s' is not simulated yet", op_info[in->kind].name);
-    return NULL;
-}
-
-static int p_unsupported(Exec *x, const Instr *in, const uint64_t *args)
-{
-    (void)args;
-    sim_trap(x, in, DIAG_T_UNSUPPORTED, "'%s' is not simulated yet", op_info[in->kind].name);
-    return -1;
-}
-
-/* Vector scope executed on V: copy the captures into the V frame, interpret the body to the end. */
-typedef struct ScopeExt { const Instr *body; CaptureList *caps; int32_t *dst; } ScopeExt;
-
-static int p_vecscope(Exec *x, const Instr *in, const uint64_t *args)
-{
-    const ScopeExt *se = in->ext;
-    const uint8_t *src = (const uint8_t *)args;
-    for (uint32_t i = 0; i < se->caps->n; i++) {
-        memcpy(x->frame + se->dst[i], src, se->caps->c[i].size);
-        src += (se->caps->c[i].size + 7) & ~7u;
-    }
-    const Instr *pc = se->body;
-    uint64_t limit = x->core->sim->step_limit, steps = x->steps;
-    if (steps >= limit) {
-        sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope", (unsigned long long)limit);
-        return -1;
-    }
-    /* the hot loop: handlers return NULL at the end of the body or after raising a trap; `left` counts
-       down the steps still allowed */
-    uint64_t left = limit - steps + 1;
-    while (pc) {
-        if (__builtin_expect(--left == 0, 0)) {
-            x->steps = limit;
-            sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope",
-                     (unsigned long long)limit);
-            return -1;
-        }
-        pc = pc->fn(x, pc);
-    }
-    x->steps = limit + 1 - left;
-    return x->core->sim->trapped ? -1 : 0;
-}
-
-const CaptureList *sim_scope_captures(const Instr *in)
-{
-    return in->pfn == p_vecscope ? ((const ScopeExt *)in->ext)->caps : NULL;
-}
-
-/* ------------------------------------------------------------------ value containment */
+/* ------------------------------------------------------------------ vector scopes */
 
 static int op_inside(const Op *o, const Op *region_op)
 {
@@ -283,117 +130,100 @@ static int value_inside(const Value *v, const Op *region_op)
 
 typedef struct FreeVars { const Value *v[256]; uint32_t n; int overflow; } FreeVars;
 
+static void add_free(FreeVars *fv, const Value *v)
+{
+    for (uint32_t k = 0; k < fv->n; k++)
+        if (fv->v[k] == v) return;
+    if (fv->n < 256) fv->v[fv->n++] = v;
+    else fv->overflow = 1;
+}
+
+/* Values used inside `scope`'s regions but defined outside it. */
 static void collect_free(const Region *r, const Op *scope, FreeVars *fv)
 {
     for (const Op *o = r->block->first; o; o = o->next) {
         for (uint32_t i = 0; i < o->noperands; i++) {
             const Value *v = o->operands[i];
-            if (!v || value_inside(v, scope)) continue;
-            int seen = 0;
-            for (uint32_t k = 0; k < fv->n; k++) seen |= fv->v[k] == v;
-            if (seen) continue;
-            if (fv->n < 256) fv->v[fv->n++] = v;
-            else fv->overflow = 1;
+            if (v && !value_inside(v, scope)) add_free(fv, v);
         }
         for (uint32_t k = 0; k < o->nregions; k++) collect_free(o->regions[k], scope, fv);
     }
 }
 
-/* ------------------------------------------------------------------ op lowering */
+static void lower_region(Lowering *L, const Region *r);
+static void lower_for(Lowering *L, const Op *op);
 
-static void lower_region(LowerCtx *L, const Region *r);
-
-static void fill_operands(LowerCtx *L, const Op *op, Instr *in)
+/* A vector scope is one job on V: the issuing stream captures `src[i]` and jumps over the body; the V
+   pipe copies capture i to frame slot dst[i] and interprets the body, which ends in interp_end. `body_op`
+   is the op whose regions form the body (a vecscope), or the scf.for that is itself the body. */
+static void lower_scope_job(Lowering *L, const Op *op, const Value *const *src, const int32_t *dst, uint32_t ncap,
+                            const Op *loop)
 {
-    if (op->noperands > INSTR_MAX_ARGS) {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' has more operands than the simulator supports", op_info[op->kind].name);
-        return;
-    }
-    in->nargs = (uint8_t)op->noperands;
-    for (uint32_t i = 0; i < op->noperands; i++) in->arg[i] = op->operands[i] ? op->operands[i]->slot : -1;
-    in->nres = (uint8_t)(op->nresults < 4 ? op->nresults : 4);
-    for (uint32_t i = 0; i < in->nres; i++) in->res[i] = op->results[i]->slot;
-}
-
-static int family_lower(LowerCtx *L, const Op *op, Instr *in)
-{
-    switch (op_info[op->kind].fam) {
-    case FAM_ARITH: case FAM_PTR: case FAM_QUERY: case FAM_STRUCT:
-        return lower_family_scalar(L, op, in);
-    case FAM_DMA: case FAM_DMA_CFG:
-        return lower_family_dma(L, op, in);
-    case FAM_SYNC:
-        return lower_family_sync(L, op, in);
-    case FAM_PRED_LS: case FAM_PRED_GEN:
-        return lower_family_pred(L, op, in);
-    case FAM_MAD: case FAM_CUBE_DMA:
-        return lower_family_cube(L, op, in);
-    case FAM_MISC:
-        if (op->kind == OP_INIT_ALIGN) return lower_family_pred(L, op, in);
-        return lower_family_scalar(L, op, in);
-    default:
-        return lower_family_vector(L, op, in);
-    }
-}
-
-static CopyList *copies_from(LowerCtx *L, Value *const *dst, Value *const *src, uint32_t n)
-{
-    CopyList *c = copylist(L, n);
-    for (uint32_t i = 0; i < n; i++) {
-        c->c[i].dst = dst[i]->slot;
-        c->c[i].src = src[i]->slot;
-        c->c[i].size = slot_size(dst[i]->type);
-    }
-    return c;
-}
-
-static void lower_scope(LowerCtx *L, const Op *op)
-{
-    /* The scope instruction is queued on V; its body is a separate run of instructions ended by END. */
     uint32_t k = emit(L, op);
-    FreeVars fv;
-    fv.n = 0;
-    fv.overflow = 0;
-    int strict = op->kind == OP_STRICT_VECSCOPE;
-    const Block *b = op->regions[0]->block;
-    if (!strict) collect_free(op->regions[0], op, &fv);
-    if (fv.overflow) lw_error(L, op, DIAG_T_UNSUPPORTED, "vector scope captures more than 256 values");
-    L->prog->uses_vector = true;
-    uint32_t ncap = strict ? op->noperands : fv.n;
-    ScopeExt *se = ARENA_NEW(&L->prog->arena, ScopeExt);
-    se->caps = arena_alloc(&L->prog->arena, sizeof(CaptureList) + ncap * sizeof(Capture));
-    se->dst = ARENA_ARRAY(&L->prog->arena, int32_t, ncap ? ncap : 1);
-    se->caps->n = ncap;
-    uint32_t bytes = 0;
+    L->v.prog->uses_vector = true;
+    CaptureList *caps = lw_alloc(&L->v, op, sizeof(CaptureList) + ncap * sizeof(Capture));
+    ScopeInfo *si = lw_alloc(&L->v, op, sizeof *si);
+    int32_t *d = lw_alloc(&L->v, op, sizeof(int32_t) * (ncap ? ncap : 1));
+    if (!caps || !si || !d) return;
+    caps->n = ncap;
     for (uint32_t i = 0; i < ncap; i++) {
-        const Value *src = strict ? op->operands[i] : fv.v[i];
-        uint32_t sz = slot_size(src->type);
-        se->caps->c[i].off = src->slot;
-        se->caps->c[i].size = sz;
-        se->dst[i] = strict ? (i < b->nargs ? b->args[i]->slot : src->slot) : src->slot;
-        bytes += (sz + 7) & ~7u;
+        caps->c[i].off = src[i]->slot;
+        caps->c[i].size = slot_size(src[i]->type);
+        caps->bytes += (caps->c[i].size + 7) & ~7u;
+        d[i] = dst ? dst[i] : src[i]->slot;
     }
-    se->caps->bytes = bytes;
+    si->dst = d;
     Instr *in = &L->code[k];
     in->pipe = PQ_V;
-    in->pfn = p_vecscope;
-    in->ext = se;
+    in->pfn = interp_vecscope;
+    in->caps = caps;
+    in->ext = si;
     in->cost = 4;
     in->queued = 1;
-    /* jump over the body in the issuing stream */
     uint32_t body = L->n;
     int was = L->in_scope;
     L->in_scope = 1;
-    lower_region(L, op->regions[0]);
-    uint32_t end = emit(L, NULL);
+    if (loop) lower_for(L, loop);
+    else lower_region(L, op->regions[0]);
+    uint32_t end = emit_end(L);
     L->in_scope = was;
-    L->code[end].fn = x_end;
-    L->jmp[k] = (int32_t)end + 1;          /* continue after the body */
-    L->jmp2[k] = (int32_t)body;            /* body start (resolved into se->body later) */
+    L->jmp[k] = (int32_t)end + 1;          /* the issuing stream continues after the body */
+    L->jmp2[k] = (int32_t)body;            /* resolved into ScopeInfo.body */
 }
 
+static void lower_vecscope(Lowering *L, const Op *op)
+{
+    FreeVars fv = {.n = 0};
+    const Block *b = op->regions[0]->block;
+    if (op->kind == OP_STRICT_VECSCOPE) {
+        /* explicit captures: operand i becomes block argument i */
+        int32_t dst[256];
+        uint32_t n = op->noperands < 256 ? op->noperands : 256;
+        for (uint32_t i = 0; i < n; i++) dst[i] = i < b->nargs ? b->args[i]->slot : op->operands[i]->slot;
+        if (op->noperands > 256) lw_error(&L->v, op, DIAG_T_UNSUPPORTED, "vector scope captures more than 256 values");
+        lower_scope_job(L, op, (const Value *const *)op->operands, dst, n, NULL);
+        return;
+    }
+    collect_free(op->regions[0], op, &fv);
+    if (fv.overflow) lw_error(&L->v, op, DIAG_T_UNSUPPORTED, "vector scope captures more than 256 values");
+    lower_scope_job(L, op, fv.v, NULL, fv.n, NULL);
+}
+
+/* An scf.for carrying llvm.loop.aivector_scope is a lowered-form vector interval: one V job whose body
+   is the loop itself. */
+static void lower_vector_interval(Lowering *L, const Op *o)
+{
+    FreeVars fv = {.n = 0};
+    for (uint32_t i = 0; i < o->noperands; i++) add_free(&fv, o->operands[i]);   /* bounds and inits */
+    collect_free(o->regions[0], o, &fv);
+    if (fv.overflow) lw_error(&L->v, o, DIAG_T_UNSUPPORTED, "vector scope captures more than 256 values");
+    lower_scope_job(L, o, fv.v, NULL, fv.n, o);
+}
+
+/* ------------------------------------------------------------------ structured control flow */
+
 /* The terminator of an scf region: explicit scf.yield, or the implicit empty one MLIR elides. */
-static void emit_yield(LowerCtx *L, const Op *parent, const Op *y)
+static void emit_yield(Lowering *L, const Op *parent, const Op *y)
 {
     Value *const *vals = y ? y->operands : NULL;
     uint32_t n = y ? y->noperands : 0;
@@ -402,210 +232,254 @@ static void emit_yield(LowerCtx *L, const Op *parent, const Op *y)
     in->queued = 0;
     if (parent && parent->kind == OP_SCF_FOR) {
         const Block *b = parent->regions[0]->block;
-        in->fn = x_for_next;
+        in->fn = interp_for_next;
         in->nargs = 4;
         for (int i = 0; i < 3; i++) in->arg[i] = parent->operands[i]->slot;
         in->arg[3] = b->args[0]->slot;
-        in->imm[0] = ty_bits(b->args[0]->type);
-        in->ext = copies_from(L, b->args + 1, vals, n);
-        in->ext2 = copies_from(L, parent->results, b->args + 1, parent->nresults);
-        if (!n && !parent->nresults && in->imm[0] == 64) in->fn = x_for_next64;
+        in->imm[INTERP_IV_BITS] = ty_bits(b->args[0]->type);
+        in->ext = copies_from(L, parent, b->args + 1, vals, n);
+        in->ext2 = copies_from(L, parent, parent->results, b->args + 1, parent->nresults);
+        if (!n && !parent->nresults && in->imm[INTERP_IV_BITS] == 64) in->fn = interp_for_next64;
     } else if (parent && parent->kind == OP_SCF_IF) {
-        in->fn = x_copy_jump;
-        in->ext = copies_from(L, parent->results, vals, n);
+        in->fn = interp_copy_jump;
+        in->ext = copies_from(L, parent, parent->results, vals, n);
         L->jmp[k] = (int32_t)k + 1;   /* the then-branch's jump is patched by the scf.if lowering */
     } else if (parent && parent->kind == OP_SCF_WHILE) {
-        in->fn = x_copy_jump;
-        in->ext = copies_from(L, parent->regions[0]->block->args, vals, n);
+        in->fn = interp_copy_jump;
+        in->ext = copies_from(L, parent, parent->regions[0]->block->args, vals, n);
     } else {
-        in->fn = x_end;
+        in->fn = interp_end;
     }
 }
 
 /* Lowers the region of an scf op and guarantees it ends in its terminator instruction. */
-static void lower_scf_region(LowerCtx *L, const Op *parent, const Region *r)
+static void lower_scf_region(Lowering *L, const Op *parent, const Region *r)
 {
     lower_region(L, r);
     const Op *last = r->block->last;
     if (!last || (last->kind != OP_SCF_YIELD && last->kind != OP_SCF_CONDITION)) emit_yield(L, parent, NULL);
 }
 
-static void lower_for(LowerCtx *L, const Op *op)
+static void lower_for(Lowering *L, const Op *op)
 {
     const Block *b = op->regions[0]->block;
     uint32_t niter = op->noperands - 3;
     uint32_t k = emit(L, op);
     Instr *in = &L->code[k];
     in->queued = 0;
-    in->fn = x_for_init;
+    in->fn = interp_for_init;
     in->nargs = 3;
     for (int i = 0; i < 3; i++) in->arg[i] = op->operands[i]->slot;
     in->res[0] = b->args[0]->slot;
-    in->imm[0] = ty_bits(b->args[0]->type);
-    in->ext = copies_from(L, b->args + 1, op->operands + 3, niter);
-    in->ext2 = copies_from(L, op->results, op->operands + 3, niter);
+    in->imm[INTERP_IV_BITS] = ty_bits(b->args[0]->type);
+    in->ext = copies_from(L, op, b->args + 1, op->operands + 3, niter);
+    in->ext2 = copies_from(L, op, op->results, op->operands + 3, niter);
     uint32_t body = L->n;
     lower_scf_region(L, op, op->regions[0]);
-    uint32_t nx = L->n - 1;        /* FOR_NEXT */
+    uint32_t nx = L->n - 1;        /* the back edge */
     L->jmp[k] = (int32_t)nx + 1;
     L->jmp[nx] = (int32_t)body;
 }
 
-static void lower_op(LowerCtx *L, const Op *op)
+static void lower_if(Lowering *L, const Op *op)
 {
-    const OpInfo *oi = &op_info[op->kind];
-    switch (op->kind) {
-    case OP_SCF_FOR:
-        lower_for(L, op);
-        return;
-    case OP_SCF_IF: {
-        uint32_t k = emit(L, op);
-        L->code[k].fn = x_if;
-        L->code[k].arg[0] = op->operands[0]->slot;
-        L->code[k].nargs = 1;
-        lower_scf_region(L, op, op->regions[0]);   /* ends with COPY_JUMP (jump patched below) */
-        uint32_t then_end = L->n - 1;
-        L->jmp[k] = (int32_t)L->n;               /* else start (or end) */
-        if (op->nregions > 1) {
-            lower_scf_region(L, op, op->regions[1]);   /* ends with a COPY that falls through */
-        }
-        L->jmp[then_end] = (int32_t)L->n;
-        return;
-    }
-    case OP_SCF_WHILE: {
-        const Block *before = op->regions[0]->block;
-        uint32_t k = emit(L, op);
-        L->code[k].fn = x_copy_jump;
-        L->code[k].ext = copies_from(L, before->args, op->operands, op->noperands);
-        L->jmp[k] = (int32_t)k + 1;
-        uint32_t start = L->n;
-        lower_scf_region(L, op, op->regions[0]);   /* ends with CONDITION */
-        uint32_t cond = L->n - 1;
-        lower_scf_region(L, op, op->regions[1]);   /* ends with COPY_JUMP back */
-        uint32_t back = L->n - 1;
-        L->jmp[back] = (int32_t)start;
-        L->jmp[cond] = (int32_t)L->n;
-        return;
-    }
-    case OP_SCF_YIELD:
-        emit_yield(L, ir_parent_op(op), op);
-        return;
-    case OP_SCF_CONDITION: {
-        const Op *parent = ir_parent_op(op);
-        uint32_t k = emit(L, op);
-        Instr *in = &L->code[k];
-        in->fn = x_condition;
-        in->arg[0] = op->operands[0]->slot;
-        in->nargs = 1;
-        if (parent && parent->kind == OP_SCF_WHILE) {
-            in->ext = copies_from(L, parent->regions[1]->block->args, op->operands + 1, op->noperands - 1);
-            in->ext2 = copies_from(L, parent->results, op->operands + 1, op->noperands - 1);
-        }
-        return;
-    }
-    case OP_VECSCOPE: case OP_STRICT_VECSCOPE:
-        lower_scope(L, op);
-        return;
-    case OP_SECTION_CUBE: case OP_SECTION_VECTOR: {
-        uint32_t k = emit(L, op);
-        L->code[k].fn = x_section;
-        L->code[k].imm[0] = op->kind == OP_SECTION_CUBE ? CORE_AIC : CORE_AIV;
-        lower_region(L, op->regions[0]);
-        L->jmp[k] = (int32_t)L->n;
-        if (op->kind == OP_SECTION_CUBE) L->prog->has_cube = true;
-        else L->prog->has_vector = true;
-        return;
-    }
-    default:
-        break;
-    }
-    if (op->kind == OP_SCF_FOR || (oi->flags & F_REGIONS)) {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' cannot be lowered here", oi->name);
-        return;
-    }
-    /* scf.for carrying llvm.loop.aivector_scope is a vector interval: treat it like a vecscope */
     uint32_t k = emit(L, op);
-    Instr *in = &L->code[k];
-    fill_operands(L, op, in);
-    in->fn = x_unsupported;
-    in->pfn = p_unsupported;
-    if (family_lower(L, op, in) != 0) L->failed = 1;
-    /* which kind of core the program needs (cube pipes vs the vector side) */
-    if (in->pipe == PQ_M || in->pipe == PQ_MTE1 || in->pipe == PQ_FIX || op->kind == OP_MTE_GM_L1 ||
-        op->kind == OP_MTE_GM_L1_FRAC || op->kind == OP_COPY_GM_TO_CBUF)
-        L->prog->uses_cube = true;
-    else if (in->pipe == PQ_V || in->pipe == PQ_MTE3 || op->kind == OP_MTE_GM_UB || op->kind == OP_COPY_GM_TO_UBUF)
-        L->prog->uses_vector = true;
+    L->code[k].fn = interp_if;
+    L->code[k].queued = 0;
+    L->code[k].arg[0] = op->operands[0]->slot;
+    L->code[k].nargs = 1;
+    lower_scf_region(L, op, op->regions[0]);   /* ends with a copy-and-jump (jump patched below) */
+    uint32_t then_end = L->n - 1;
+    L->jmp[k] = (int32_t)L->n;               /* else start (or end) */
+    if (op->nregions > 1) lower_scf_region(L, op, op->regions[1]);   /* ends with a copy that falls through */
+    L->jmp[then_end] = (int32_t)L->n;
 }
 
-static void lower_region(LowerCtx *L, const Region *r)
+static void lower_while(Lowering *L, const Op *op)
 {
-    for (const Op *o = r->block->first; o; o = o->next) {
-        if (o->kind == OP_SCF_FOR && op_attr(o, "llvm.loop.aivector_scope")) {
-            /* a lowered-form vector interval: one V job whose body is the loop */
-            uint32_t k = emit(L, o);
-            FreeVars fv = {.n = 0};
-            /* free variables of the loop op itself (bounds, inits) plus its body */
-            for (uint32_t i = 0; i < o->noperands; i++) {
-                int seen = 0;
-                for (uint32_t q = 0; q < fv.n; q++) seen |= fv.v[q] == o->operands[i];
-                if (!seen && fv.n < 256) fv.v[fv.n++] = o->operands[i];
-            }
-            collect_free(o->regions[0], o, &fv);
-            ScopeExt *se = ARENA_NEW(&L->prog->arena, ScopeExt);
-            se->caps = arena_alloc(&L->prog->arena, sizeof(CaptureList) + fv.n * sizeof(Capture));
-            se->dst = ARENA_ARRAY(&L->prog->arena, int32_t, fv.n ? fv.n : 1);
-            se->caps->n = fv.n;
-            uint32_t bytes = 0;
-            for (uint32_t i = 0; i < fv.n; i++) {
-                se->caps->c[i].off = fv.v[i]->slot;
-                se->caps->c[i].size = slot_size(fv.v[i]->type);
-                se->dst[i] = fv.v[i]->slot;
-                bytes += (se->caps->c[i].size + 7) & ~7u;
-            }
-            se->caps->bytes = bytes;
-            L->code[k].pipe = PQ_V;
-            L->code[k].pfn = p_vecscope;
-            L->code[k].ext = se;
-            L->code[k].queued = 1;
-            uint32_t body = L->n;
-            int was = L->in_scope;
-            L->in_scope = 1;
-            lower_for(L, o);
-            uint32_t end = emit(L, NULL);
-            L->in_scope = was;
-            L->code[end].fn = x_end;
-            L->jmp[k] = (int32_t)end + 1;
-            L->jmp2[k] = (int32_t)body;
-            continue;
-        }
-        lower_op(L, o);
+    const Block *before = op->regions[0]->block;
+    uint32_t k = emit(L, op);
+    L->code[k].fn = interp_copy_jump;
+    L->code[k].queued = 0;
+    L->code[k].ext = copies_from(L, op, before->args, op->operands, op->noperands);
+    L->jmp[k] = (int32_t)k + 1;
+    uint32_t start = L->n;
+    lower_scf_region(L, op, op->regions[0]);   /* ends with the condition */
+    uint32_t cond = L->n - 1;
+    lower_scf_region(L, op, op->regions[1]);   /* ends with a copy-and-jump back */
+    uint32_t back = L->n - 1;
+    L->jmp[back] = (int32_t)start;
+    L->jmp[cond] = (int32_t)L->n;
+}
+
+static void lower_condition(Lowering *L, const Op *op)
+{
+    const Op *parent = ir_parent_op(op);
+    uint32_t k = emit(L, op);
+    Instr *in = &L->code[k];
+    in->fn = interp_condition;
+    in->queued = 0;
+    in->arg[0] = op->operands[0]->slot;
+    in->nargs = 1;
+    if (parent && parent->kind == OP_SCF_WHILE) {
+        in->ext = copies_from(L, op, parent->regions[1]->block->args, op->operands + 1, op->noperands - 1);
+        in->ext2 = copies_from(L, op, parent->results, op->operands + 1, op->noperands - 1);
     }
+}
+
+static void lower_section(Lowering *L, const Op *op)
+{
+    uint32_t k = emit(L, op);
+    L->code[k].fn = interp_section;
+    L->code[k].queued = 0;
+    L->code[k].imm[INTERP_CORE_TYPE] = op->kind == OP_SECTION_CUBE ? CORE_AIC : CORE_AIV;
+    lower_region(L, op->regions[0]);
+    L->jmp[k] = (int32_t)L->n;
+    if (op->kind == OP_SECTION_CUBE) L->v.prog->has_cube = true;
+    else L->v.prog->has_vector = true;
 }
 
 /* ------------------------------------------------------------------ calls */
 
-typedef struct CallExt { uint32_t func; CopyList *args; uint32_t nres; int32_t res[64]; } CallExt;
+static int find_func(const Lowering *L, const char *name)
+{
+    for (uint32_t i = 0; i < L->nfuncs; i++) {
+        const Attr *s = op_attr(L->funcs[i], "sym_name");
+        if (s && !strcmp(s->s, name)) return (int)i;
+    }
+    return -1;
+}
 
-static const Instr *x_call(Exec *x, const Instr *in);
-static const Instr *x_return(Exec *x, const Instr *in);
+/* Queues function fi for lowering (once). */
+static void want_func(Lowering *L, uint32_t fi)
+{
+    for (uint32_t i = 0; i < L->ntodo; i++)
+        if (L->todo[i] == fi) return;
+    L->todo[L->ntodo++] = fi;   /* todo has room for every function */
+}
 
-static void lower_function(LowerCtx *L, uint32_t fi)
+static void lower_call(Lowering *L, const Op *op, Instr *in)
+{
+    const Attr *callee = op_attr(op, "callee");
+    int fi = callee ? find_func(L, callee->s) : -1;
+    if (fi < 0 || !L->funcs[fi]->nregions) {
+        lw_error(&L->v, op, DIAG_V_CALL, "call to '@%s', which has no body", callee ? callee->s : "?");
+        return;
+    }
+    if (op->nresults > 64) {
+        lw_error(&L->v, op, DIAG_T_UNSUPPORTED, "too many call results");
+        return;
+    }
+    CallInfo *ci = lw_alloc(&L->v, op, sizeof *ci);
+    if (!ci) return;
+    want_func(L, (uint32_t)fi);
+    ci->callee = &L->v.prog->funcs[fi];
+    ci->nres = op->nresults;
+    for (uint32_t i = 0; i < op->nresults; i++) ci->res[i] = op->results[i]->slot;
+    /* the callee's parameter slots are known only once it is lowered: dst is the parameter index */
+    ci->args = copies_from(L, op, NULL, op->operands, op->noperands);
+    if (ci->args)
+        for (uint32_t i = 0; i < op->noperands; i++) ci->args->c[i].dst = (int32_t)i;
+    in->ext = ci;
+    in->fn = interp_call;
+}
+
+/* ------------------------------------------------------------------ ops */
+
+static void fill_operands(Lowering *L, const Op *op, Instr *in)
+{
+    if (op->noperands > INSTR_MAX_ARGS) {
+        lw_error(&L->v, op, DIAG_T_UNSUPPORTED, "'%s' has more operands than the simulator supports", op_info[op->kind].name);
+        return;
+    }
+    in->nargs = (uint8_t)op->noperands;
+    for (uint32_t i = 0; i < op->noperands; i++) in->arg[i] = op->operands[i] ? op->operands[i]->slot : -1;
+    in->nres = (uint8_t)(op->nresults < 4 ? op->nresults : 4);
+    for (uint32_t i = 0; i < in->nres; i++) in->res[i] = op->results[i]->slot;
+}
+
+/* Which side of a cluster an op needs: its pipe decides, except MTE2 loads, which go to the side that owns
+   their destination (L1: the AIC, UB: an AIV). */
+static void note_core_side(Lowering *L, const Op *op, const Instr *in)
+{
+    Program *P = L->v.prog;
+    switch (in->pipe) {
+    case PQ_M: case PQ_MTE1: case PQ_FIX:
+        P->uses_cube = true;
+        return;
+    case PQ_V: case PQ_MTE3:
+        P->uses_vector = true;
+        return;
+    case PQ_MTE2: {
+        int d = lw_group_index(&L->v, op, "dst", 0);
+        const Type *t = d >= 0 ? op->operands[d]->type : NULL;
+        if (t && t->kind == TY_PTR && t->space == AS_L1) P->uses_cube = true;
+        else if (t && t->kind == TY_PTR && t->space == AS_UB) P->uses_vector = true;
+        return;
+    }
+    default:
+        return;
+    }
+}
+
+static void lower_op(Lowering *L, const Op *op)
+{
+    switch (op->kind) {
+    case OP_SCF_FOR:
+        if (op_attr(op, "llvm.loop.aivector_scope")) lower_vector_interval(L, op);
+        else lower_for(L, op);
+        return;
+    case OP_SCF_IF: lower_if(L, op); return;
+    case OP_SCF_WHILE: lower_while(L, op); return;
+    case OP_SCF_YIELD: emit_yield(L, ir_parent_op(op), op); return;
+    case OP_SCF_CONDITION: lower_condition(L, op); return;
+    case OP_VECSCOPE: case OP_STRICT_VECSCOPE: lower_vecscope(L, op); return;
+    case OP_SECTION_CUBE: case OP_SECTION_VECTOR: lower_section(L, op); return;
+    default: break;
+    }
+    const OpInfo *oi = &op_info[op->kind];
+    if (oi->flags & F_REGIONS) {
+        lw_error(&L->v, op, DIAG_T_UNSUPPORTED, "'%s' cannot be lowered here", oi->name);
+        return;
+    }
+    uint32_t k = emit(L, op);
+    Instr *in = &L->code[k];
+    fill_operands(L, op, in);
+    in->fn = interp_unsupported;
+    in->pfn = interp_unsupported_job;
+    in->pipe = (uint8_t)pq_of_op_pipe(oi->pipe);
+    if (op->kind == OP_CALL) {
+        lower_call(L, op, in);
+    } else if (op->kind == OP_RETURN) {
+        in->fn = interp_return;
+        in->ext = copies_from(L, op, NULL, op->operands, op->noperands);
+    } else if (ops_lower(&L->v, op, in) != 0) {
+        L->v.failed = 1;
+    }
+    note_core_side(L, op, in);
+}
+
+static void lower_region(Lowering *L, const Region *r)
+{
+    for (const Op *o = r->block->first; o; o = o->next) lower_op(L, o);
+}
+
+/* ------------------------------------------------------------------ functions */
+
+static void lower_function(Lowering *L, uint32_t fi)
 {
     const Op *fop = L->funcs[fi];
-    Func *F = &L->prog->funcs[fi];
-    F->op = fop;
-    const Attr *sym = op_attr(fop, "sym_name");
-    F->name = sym ? sym->s : "?";
-    if (!fop->nregions) return;   /* declaration */
+    Program *P = L->v.prog;
+    Func *F = &P->funcs[fi];
     L->frame = 0;
     assign_region_values(L, fop->regions[0]);
     F->frame_size = (L->frame + 31) & ~31u;
-    if (F->frame_size > L->prog->max_frame) L->prog->max_frame = F->frame_size;
+    if (F->frame_size > P->max_frame) P->max_frame = F->frame_size;
     const Block *b = fop->regions[0]->block;
     F->nparams = b->nargs;
-    F->param_off = ARENA_ARRAY(&L->prog->arena, int32_t, b->nargs ? b->nargs : 1);
-    const Type **pt = ARENA_ARRAY(&L->prog->arena, const Type *, b->nargs ? b->nargs : 1);
+    F->param_off = lw_alloc(&L->v, fop, sizeof(int32_t) * (b->nargs ? b->nargs : 1));
+    const Type **pt = lw_alloc(&L->v, fop, sizeof(const Type *) * (b->nargs ? b->nargs : 1));
+    if (!F->param_off || !pt) return;
     for (uint32_t i = 0; i < b->nargs; i++) {
         F->param_off[i] = b->args[i]->slot;
         pt[i] = b->args[i]->type;
@@ -613,15 +487,14 @@ static void lower_function(LowerCtx *L, uint32_t fi)
     F->param_types = pt;
     L->n = 0;
     lower_region(L, fop->regions[0]);
-    /* a body without an explicit return ends here */
-    uint32_t end = emit(L, NULL);
-    L->code[end].fn = x_end;
-    /* resolve jumps into a permanent array */
-    Instr *code = arena_dup(&L->prog->arena, L->code, sizeof(Instr) * L->n);
+    emit_end(L);   /* a body without an explicit return ends here */
+    Instr *code = lw_alloc(&L->v, fop, sizeof(Instr) * L->n);
+    if (!code) return;
+    memcpy(code, L->code, sizeof(Instr) * L->n);
     for (uint32_t i = 0; i < L->n; i++) {
         if (L->jmp[i] >= 0) code[i].jump = &code[L->jmp[i]];
         if (L->jmp2[i] >= 0) {
-            if (code[i].pfn == p_vecscope) ((ScopeExt *)code[i].ext)->body = &code[L->jmp2[i]];
+            if (code[i].pfn == interp_vecscope) ((ScopeInfo *)code[i].ext)->body = &code[L->jmp2[i]];
             else code[i].jump2 = &code[L->jmp2[i]];
         }
         /* ops outside a vector scope that run on a pipe other than the SU are issued, not executed */
@@ -631,18 +504,9 @@ static void lower_function(LowerCtx *L, uint32_t fi)
     F->entry = code;
 }
 
-static int find_func(LowerCtx *L, const char *name)
-{
-    for (uint32_t i = 0; i < L->nfuncs; i++) {
-        const Attr *s = op_attr(L->funcs[i], "sym_name");
-        if (s && !strcmp(s->s, name)) return (int)i;
-    }
-    return -1;
-}
-
 static int collect_funcs(Op *o, void *ud)
 {
-    LowerCtx *L = ud;
+    Lowering *L = ud;
     if (o->kind == OP_FUNC) {
         const Op **f = realloc(L->funcs, (L->nfuncs + 1) * sizeof *f);
         if (!f) return 1;
@@ -652,125 +516,46 @@ static int collect_funcs(Op *o, void *ud)
     return 0;
 }
 
-/* Calls and returns need the callee table, so they are lowered here rather than by a family. */
-int lower_family_call(LowerCtx *L, const Op *op, Instr *in);
-int lower_family_call(LowerCtx *L, const Op *op, Instr *in)
+Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
 {
-    if (op->kind == OP_RETURN) {
-        in->fn = x_return;
-        CopyList *c = copylist(L, op->noperands);
-        for (uint32_t i = 0; i < op->noperands; i++) {
-            c->c[i].src = op->operands[i]->slot;
-            c->c[i].size = slot_size(op->operands[i]->type);
-            c->c[i].dst = -1;
-        }
-        in->ext = c;
-        return 0;
-    }
-    const Attr *callee = op_attr(op, "callee");
-    int fi = callee ? find_func(L, callee->s) : -1;
-    if (fi < 0 || !L->funcs[fi]->nregions) {
-        lw_error(L, op, DIAG_V_CALL, "call to '@%s', which has no body", callee ? callee->s : "?");
-        return -1;
-    }
-    if (op->nresults > 64) {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "too many call results");
-        return -1;
-    }
-    CallExt *ce = ARENA_NEW(&L->prog->arena, CallExt);
-    ce->func = (uint32_t)fi;
-    ce->nres = op->nresults;
-    for (uint32_t i = 0; i < op->nresults; i++) ce->res[i] = op->results[i]->slot;
-    /* callee parameter slots are assigned when the callee is lowered; resolve offsets lazily at run */
-    ce->args = copylist(L, op->noperands);
-    for (uint32_t i = 0; i < op->noperands; i++) {
-        ce->args->c[i].src = op->operands[i]->slot;
-        ce->args->c[i].size = slot_size(op->operands[i]->type);
-        ce->args->c[i].dst = (int32_t)i;
-    }
-    in->ext = ce;
-    in->fn = x_call;
-    in->imm[0] = (int64_t)(uintptr_t)L->prog;
-    return 0;
-}
-
-static const Instr *x_call(Exec *x, const Instr *in)
-{
-    const CallExt *ce = in->ext;
-    const Program *prog = (const Program *)(uintptr_t)in->imm[0];
-    const Func *F = &prog->funcs[ce->func];
-    if (x->ncalls >= 256) {
-        sim_trap(x, in, DIAG_T_CALL_DEPTH, "call depth limit (256) reached calling '@%s'", F->name);
-        return NULL;
-    }
-    uint32_t need = x->frame_top + F->frame_size;
-    if (need > x->frame_cap) {
-        sim_trap(x, in, DIAG_T_CALL_DEPTH, "frame stack exhausted calling '@%s'", F->name);
-        return NULL;
-    }
-    if (x->ncalls == x->capcalls) {
-        uint32_t cap = x->capcalls ? x->capcalls * 2 : 16;
-        struct CallRec *c = realloc(x->calls, cap * sizeof *c);
-        if (!c) return NULL;
-        x->calls = c;
-        x->capcalls = cap;
-    }
-    uint8_t *nf = x->frame_base + x->frame_top;
-    memset(nf, 0, F->frame_size);
-    for (uint32_t i = 0; i < ce->args->n; i++)
-        memcpy(nf + F->param_off[i], x->frame + ce->args->c[i].src, ce->args->c[i].size);
-    x->calls[x->ncalls++] = (struct CallRec){in + 1, x->frame, in};
-    x->frame_top = need;
-    x->frame = nf;
-    return F->entry;
-}
-
-static const Instr *x_return(Exec *x, const Instr *in)
-{
-    if (!x->ncalls) return NULL;   /* the kernel itself returns */
-    struct CallRec r = x->calls[--x->ncalls];
-    const CopyList *vals = in->ext;
-    const CallExt *ce = r.call->ext;
-    for (uint32_t i = 0; i < vals->n && i < ce->nres; i++)
-        memcpy(r.frame + ce->res[i], x->frame + vals->c[i].src, vals->c[i].size);
-    x->frame_top = (uint32_t)(x->frame - x->frame_base);
-    x->frame = r.frame;
-    return r.ret;
-}
-
-Program *lower_module(PtoCtx *ctx, const Module *m, const Op *entry, char *err, size_t errn)
-{
-    LowerCtx L;
+    Lowering L;
     memset(&L, 0, sizeof L);
-    L.ctx = ctx;
-    L.m = m;
-    L.err = err;
-    L.errn = errn;
+    L.v.ctx = ctx;
     Program *P = calloc(1, sizeof *P);
-    if (!P) return NULL;
+    if (!P) {
+        diag_add(&ctx->diags, SEV_ERROR, DIAG_OOM, entry->loc, "out of memory lowering the kernel");
+        return NULL;
+    }
     arena_init(&P->arena);
-    L.prog = P;
-    ir_walk(m->top, collect_funcs, &L);
-    P->nfuncs = L.nfuncs;
-    P->funcs = ARENA_ARRAY(&P->arena, Func, L.nfuncs ? L.nfuncs : 1);
-    for (uint32_t i = 0; i < L.nfuncs; i++) lower_function(&L, i);
+    L.v.prog = P;
+    L.cap = 256;
+    L.code = malloc(L.cap * sizeof *L.code);
+    L.jmp = malloc(L.cap * sizeof *L.jmp);
+    L.jmp2 = malloc(L.cap * sizeof *L.jmp2);
+    int walk_failed = ir_walk(m->top, collect_funcs, &L);
+    L.todo = malloc((L.nfuncs ? L.nfuncs : 1) * sizeof *L.todo);
+    P->funcs = lw_alloc(&L.v, entry, sizeof(Func) * (L.nfuncs ? L.nfuncs : 1));
+    if (!L.code || !L.jmp || !L.jmp2 || !L.todo || walk_failed || !P->funcs) {
+        if (!L.v.failed) lw_error(&L.v, entry, DIAG_OOM, "out of memory lowering the kernel");
+    } else {
+        P->nfuncs = L.nfuncs;
+        for (uint32_t i = 0; i < L.nfuncs; i++) {
+            const Attr *sym = op_attr(L.funcs[i], "sym_name");
+            P->funcs[i].op = L.funcs[i];
+            P->funcs[i].name = sym ? sym->s : "?";
+            if (L.funcs[i] == entry) want_func(&L, i);
+        }
+        for (uint32_t t = 0; t < L.ntodo && !L.v.failed; t++) lower_function(&L, L.todo[t]);
+    }
     free(L.code);
     free(L.jmp);
     free(L.jmp2);
     free(L.funcs);
-    (void)entry;
-    if (L.failed) {
+    free(L.todo);
+    if (L.v.failed) {
         program_free(P);
-        snprintf(err, errn, "lowering failed");
         return NULL;
     }
     P->kernel_kind = P->has_cube && P->has_vector ? 2 : P->has_cube ? 1 : 0;
     return P;
-}
-
-void program_free(Program *p)
-{
-    if (!p) return;
-    arena_free(&p->arena);
-    free(p);
 }

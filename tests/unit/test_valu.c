@@ -20,7 +20,8 @@
 #include <time.h>
 
 #include "ref_num.h"
-#include "exec/sim.h"
+#include "exec/machine.h"
+#include "lower/lower.h"
 #include "ops/vec/vec_alu_int.h"
 
 static long n_pass, n_fail;
@@ -73,8 +74,10 @@ static int h_open(H *h, const char *text, OpKind k, int nth)
     h->ctx = pto_context_new();
     h->m = pto_parse(h->ctx, "unit.pto", text, strlen(text));
     if (!h->m || pto_error_count(h->ctx) || pto_verify(h->m, PTO_TARGET_A5)) goto fail;
-    char err[128];
-    h->p = lower_module(h->ctx, h->m, NULL, err, sizeof err);
+    FindOp fn = {OP_FUNC, 0, NULL};
+    ir_walk(h->m->top, find_op, &fn);
+    if (!fn.found) goto fail;
+    h->p = lower_program(h->ctx, h->m, fn.found);
     if (!h->p) goto fail;
     FindOp f = {k, nth, NULL};
     ir_walk(h->m->top, find_op, &f);

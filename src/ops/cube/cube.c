@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int lower_grouped_dma(LowerCtx *L, const Op *op, Instr *in);   /* dma.c: nburst + loop byte copies */
 
 /* ------------------------------------------------------------------ shared helpers */
 
@@ -85,23 +84,24 @@ int cube_unsupported(Instr *in, const char *msg)
 }
 
 /* Formats a message into the program arena (for cube_unsupported). */
-static const char *amsg(LowerCtx *L, const char *a, const char *b, const char *c)
+static const char *amsg(LowerView *L, const char *a, const char *b, const char *c)
 {
     size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
-    char *s = arena_alloc(lw_arena(L), n);
+    char *s = lw_alloc(L, NULL, n);
+    if (!s) return "out of memory";
     strcpy(s, a);
     strcat(s, b);
     strcat(s, c);
     return s;
 }
 
-/* MX scale state (Core.mx_scale, zeroed for every block like the on-chip buffers, resolutions §2.1): the
+/* MX scale state (CubeState.mx_scale, zeroed for every block like the on-chip buffers, resolutions §2.1): the
    L0A-side then the L0B-side state, each 1/32 of its L0 buffer. */
 uint8_t *cube_mx_state(Exec *x, const Instr *in, int side, uint64_t l0addr, uint64_t len)
 {
     Core *c = x->core;
     uint64_t cap0 = c->memsz[AS_L0A] / 32, cap1 = c->memsz[AS_L0B] / 32;
-    uint8_t *st = c->mx_scale;
+    uint8_t *st = c->cube->mx_scale;
     uint64_t cap = side ? cap1 : cap0, off = l0addr / 32;
     if (off > cap || len > cap - off) {
         sim_trap(x, in, DIAG_T_OOB, "MX scales for the %s tile at 0x%" PRIx64 " need state bytes [%" PRIu64 ", %" PRIu64
@@ -380,24 +380,44 @@ static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
     return 0;
 }
 
+/* ------------------------------------------------------------------ state */
+
+int cube_reset(Core *c)
+{
+    CubeState *s = c->cube;
+    size_t n = (size_t)(c->memsz[AS_L0A] / 32 + c->memsz[AS_L0B] / 32);
+    if (s->mx_bytes != n) {
+        free(s->mx_scale);
+        s->mx_scale = malloc(n ? n : 1);
+        s->mx_bytes = s->mx_scale ? n : 0;
+        if (!s->mx_scale) return -1;
+    }
+    memset(s->mx_scale, 0, n);
+    return 0;
+}
+
+void cube_release(Core *c)
+{
+    free(c->cube->mx_scale);
+    c->cube->mx_scale = NULL;
+    c->cube->mx_bytes = 0;
+}
+
 /* ------------------------------------------------------------------ lowering */
 
-int lower_family_cube(LowerCtx *L, const Op *op, Instr *in)
+int cube_lower(LowerView *L, const Op *op, Instr *in)
 {
     in->cost = 40;
     switch (op->kind) {
     case OP_MAD: case OP_MAD_ACC: case OP_MAD_BIAS: case OP_MAD_MX: case OP_MAD_MX_ACC: case OP_MAD_MX_BIAS:
-        in->pipe = PQ_M;
         return cube_lower_mad(L, op, in);
     case OP_MTE_L0C_L1: case OP_MTE_L0C_GM: case OP_MTE_L0C_UB:
-        in->pipe = PQ_FIX;
         return cube_lower_fix(L, op, in);
     case OP_MTE_GM_L1:
-        in->pipe = PQ_MTE2;
-        return lower_grouped_dma(L, op, in);
+        return dma_lower_grouped(L, op, in);
     case OP_MTE_GM_L1_FRAC: {
-        in->pipe = PQ_MTE2;
-        FracExt *fe = ARENA_NEW(lw_arena(L), FracExt);
+        FracExt *fe = lw_alloc(L, op, sizeof(FracExt));
+        if (!fe) return -1;
         fe->sn = (int16_t)lw_group_index(L, op, "sn", 0);
         fe->sd = (int16_t)lw_group_index(L, op, "sd", 0);
         fe->inner = (int16_t)lw_group_index(L, op, "inner", 0);
@@ -419,7 +439,6 @@ int lower_family_cube(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_MTE_L1_UB: {
-        in->pipe = PQ_MTE1;
         int g = sig_group(lw_sig(L, op), "lc");
         in->imm[0] = lw_group_index(L, op, "len", 0);
         in->imm[1] = lw_group_index(L, op, "n", 0);
@@ -434,11 +453,9 @@ int lower_family_cube(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_MTE_L1_FB:
-        in->pipe = PQ_FIX;   /* resolutions §2.7 */
         in->pfn = p_l1_fb;
         return 0;
     case OP_MTE_L1_BT: {
-        in->pipe = PQ_MTE1;
         CElem s = cube_ptr_elem(op, 0), d = cube_ptr_elem(op, 1);
         if (d.bytes != 4 || !(s.bytes == 4 || (s.bytes == 2 && (s.fmt == NUM_F16 || s.fmt == NUM_BF16) && d.fmt == NUM_F32)))
             return cube_unsupported(in, amsg(L, "pto.mte_l1_bt from ", cube_elem_name(s),
@@ -450,7 +467,6 @@ int lower_family_cube(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_MTE_L1_L0A: case OP_MTE_L1_L0B: {
-        in->pipe = PQ_MTE1;
         CElem e = cube_ptr_elem(op, 1);
         if (!e.bytes || e.bytes > 4) return cube_unsupported(in, "this L1->L0 element type is not simulated");
         if (e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
@@ -464,7 +480,6 @@ int lower_family_cube(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_MTE_L1_L0A_MX: case OP_MTE_L1_L0B_MX:
-        in->pipe = PQ_MTE1;
         in->imm[4] = op->kind == OP_MTE_L1_L0B_MX;
         in->pfn = p_l1_mx;
         return 0;

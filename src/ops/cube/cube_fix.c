@@ -327,12 +327,13 @@ static int64_t fix_capture_ctrl(Exec *x, const Instr *in, const uint64_t *args)
 {
     (void)in;
     (void)args;
-    return (int64_t)x->core->ctrl;
+    return (int64_t)x->core->scalar->ctrl;
 }
 
-int cube_lower_fix(LowerCtx *L, const Op *op, Instr *in)
+int cube_lower_fix(LowerView *L, const Op *op, Instr *in)
 {
-    FixExt *fe = ARENA_NEW(lw_arena(L), FixExt);
+    FixExt *fe = lw_alloc(L, op, sizeof(FixExt));
+    if (!fe) return -1;
     fe->src = (int8_t)lw_group_index(L, op, "src", 0);
     fe->dst = (int8_t)lw_group_index(L, op, "dst", 0);
     fe->m = (int8_t)lw_group_index(L, op, "m", 0);
@@ -409,14 +410,16 @@ int cube_lower_fix(LowerCtx *L, const Op *op, Instr *in)
             fe->qkind = Q_SCALE; need_acc_int = 1; ok_dst = dfmt < 0 && ed.bits == 16; break;
         default: {
             size_t n = strlen(qn) + 120;
-            char *msg = arena_alloc(lw_arena(L), n);
+            char *msg = lw_alloc(L, op, n);
+            if (!msg) return -1;
             snprintf(msg, n, "quant mode %s is not simulated: its arithmetic is unresolved (resolutions Q37)", qn);
             return cube_unsupported(in, msg);
         }
         }
         if (need_acc_int != fe->acc_int || !ok_dst) {
             size_t n = strlen(qn) + 160;
-            char *msg = arena_alloc(lw_arena(L), n);
+            char *msg = lw_alloc(L, op, n);
+            if (!msg) return -1;
             snprintf(msg, n, "quant mode %s does not turn %s accumulators into %s elements", qn,
                      fe->acc_int ? "32-bit integer" : "f32", cube_elem_name(ed));
             return cube_unsupported(in, msg);
@@ -432,7 +435,8 @@ int cube_lower_fix(LowerCtx *L, const Op *op, Instr *in)
         int ok = fe->acc_int ? (dfmt < 0 && ed.bits == 32) : (dfmt == NUM_F32 || dfmt == NUM_F16 || dfmt == NUM_BF16);
         if (!ok) {
             size_t n = 200;
-            char *msg = arena_alloc(lw_arena(L), n);
+            char *msg = lw_alloc(L, op, n);
+            if (!msg) return -1;
             snprintf(msg, n, "FIXPIPE from %s accumulators to %s elements needs a pre_quant mode", fe->acc_int ? "i32" : "f32",
                      cube_elem_name(ed));
             return cube_unsupported(in, msg);

@@ -3,7 +3,9 @@
  * docs/semantics.md §8. */
 #ifndef PTOSIM_CUBE_INT_H
 #define PTOSIM_CUBE_INT_H
-#include "exec/sim.h"
+#include "cube.h"
+#include "ops/dma/dma.h"
+#include "ops/scalar/scalar.h"
 #include "base/num.h"
 
 /* An element type as the cube code needs it: a float format (fmt >= 0) or an integer (fmt = -1). */
@@ -55,6 +57,6 @@ static inline double cube_fval(NumFormat f, uint64_t bits)
     return num_bits_to_f64(num_convert(f, bits, NUM_F64, NUM_RND_R, false));
 }
 
-int cube_lower_mad(LowerCtx *L, const Op *op, Instr *in);
-int cube_lower_fix(LowerCtx *L, const Op *op, Instr *in);
+int cube_lower_mad(LowerView *L, const Op *op, Instr *in);
+int cube_lower_fix(LowerView *L, const Op *op, Instr *in);
 #endif

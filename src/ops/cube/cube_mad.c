@@ -161,9 +161,10 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     return 0;
 }
 
-int cube_lower_mad(LowerCtx *L, const Op *op, Instr *in)
+int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
 {
-    MadExt *me = ARENA_NEW(lw_arena(L), MadExt);
+    MadExt *me = lw_alloc(L, op, sizeof(MadExt));
+    if (!me) return -1;
     me->ia = (int8_t)lw_group_index(L, op, "a", 0);
     me->ib = (int8_t)lw_group_index(L, op, "b", 0);
     me->ic = (int8_t)lw_group_index(L, op, "c", 0);

@@ -4,7 +4,8 @@
  * of `len` bytes, start-to-start strides, optional row padding (Q11). The whole footprint of both sides
  * is bounds- and alignment-checked before any byte moves, so a trap leaves memory untouched. In a mixed
  * kernel the cluster has one L1, the AIC's: every L1 side of a copy reaches it, whichever core issues it. */
-#include "exec/sim.h"
+#include "dma.h"
+#include "base/bits.h"
 #include "exec/race.h"
 #include "base/num.h"
 #include <inttypes.h>
@@ -24,6 +25,19 @@ typedef struct DmaPlan {
     unsigned patlen;
     int atomic;                /* atomic store mode (MTE3 into GM), see set_atomic_* */
 } DmaPlan;
+
+/* Decoded operands of a copy (Instr.ext): operand indices (-1 = absent) and the address spaces of the
+   source and destination pointers, read from the operand types (the verifier checked them against the
+   op table's signature). */
+typedef struct DmaOps {
+    int8_t loop0, nloops;      /* first loop operand (counts, then source strides, then destination strides) */
+    int8_t pv, pl, pr;         /* pad value, left and right pad counts */
+    int8_t n, len;             /* nburst count (then source, destination stride), burst length */
+    uint8_t padb;              /* pad element bytes (grouped), destination element bytes (legacy) */
+    uint8_t sas, das;          /* AddrSpace of source and destination */
+} DmaOps;
+
+#define OPS_OF(in) ((const DmaOps *)(in)->ext)
 
 /* Atomic store mode: low byte = element kind, next byte = operation. */
 enum { AT_NONE, AT_S32, AT_S16, AT_S8, AT_F32, AT_F16, AT_BF16 };
@@ -51,8 +65,8 @@ static void atomic_row(uint8_t *d, const uint8_t *s, uint64_t len, int mode)
         memcpy(&b, s + i, e);
         if (kind == AT_S32 || kind == AT_S16 || kind == AT_S8) {
             unsigned w = e * 8;
-            uint64_t m = w == 64 ? ~0ull : (1ull << w) - 1, sb = 1ull << (w - 1);
-            int64_t sa = (int64_t)((a ^ sb) - sb), sbv = (int64_t)((b ^ sb) - sb);
+            uint64_t m = bits_mask(w);
+            int64_t sa = bits_sext(a, w), sbv = bits_sext(b, w);
             if (op == AO_ADD) r = (a + b) & m;
             else if (op == AO_MAX) r = (uint64_t)(sa > sbv ? sa : sbv) & m;
             else r = (uint64_t)(sa < sbv ? sa : sbv) & m;
@@ -77,7 +91,7 @@ static void atomic_row(uint8_t *d, const uint8_t *s, uint64_t len, int mode)
    operation are set (a type alone, or an operation alone, leaves plain stores). */
 static int store_atomic(const Core *c)
 {
-    int m = c->atomic_mode;
+    int m = c->dma->atomic_mode;
     return (m & 0xff) && ((m >> 8) & 0xff) ? m : 0;
 }
 
@@ -161,54 +175,44 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
 
 /* ------------------------------------------------------------------ grouped v0.6 copies */
 
-/* imm layout: 0 = first loop operand index (counts, then src strides, then dst strides), 1 = loops,
-   2 = pad value index (-1), 3/4 = left/right pad index (-1), 5 = pad element bytes, 6 = n index,
-   7 = len index */
 static int p_grouped(Exec *x, const Instr *in, const uint64_t *a)
 {
+    const DmaOps *o = OPS_OF(in);
     DmaPlan p;
     memset(&p, 0, sizeof p);
-    const OpInfo *oi = &op_info[in->kind];
-    (void)oi;
-    int ni = (int)in->imm[6];
     p.src = a[0];
     p.dst = a[1];
-    p.len = a[in->imm[7]];
-    p.n = a[ni];
-    p.ss = a[ni + 1];
-    p.ds = a[ni + 2];
-    switch (in->kind) {
-    case OP_MTE_GM_UB: p.sas = AS_GM; p.das = AS_UB; break;
-    case OP_MTE_UB_GM: p.sas = AS_UB; p.das = AS_GM; p.atomic = store_atomic(x->core); break;
-    case OP_MTE_GM_L1: p.sas = AS_GM; p.das = AS_L1; break;
-    default: break;
-    }
+    p.len = a[o->len];
+    p.n = a[o->n];
+    p.ss = a[o->n + 1];
+    p.ds = a[o->n + 2];
+    p.sas = (AddrSpace)o->sas;
+    p.das = (AddrSpace)o->das;
+    if (p.das == AS_GM) p.atomic = store_atomic(x->core);
     int gm_src = p.sas == AS_GM;
     if (field(x, in, "len_burst", p.len, 21) || field(x, in, "n_burst", p.n, 21) ||
         field(x, in, "source stride", p.ss, gm_src ? 40 : 24) || field(x, in, "destination stride", p.ds, gm_src ? 24 : 40))
         return -1;
-    int nl = (int)in->imm[1];
-    if (nl > 4) nl = 4;
+    int nl = o->nloops;
     for (int i = 0; i < nl; i++) {
-        int b = (int)in->imm[0];
-        p.loop[i].count = a[b + i];
-        p.loop[i].ss = a[b + (int)in->imm[1] + i];
-        p.loop[i].ds = a[b + 2 * (int)in->imm[1] + i];
+        p.loop[i].count = a[o->loop0 + i];
+        p.loop[i].ss = a[o->loop0 + nl + i];
+        p.loop[i].ds = a[o->loop0 + 2 * nl + i];
         if (field(x, in, "loop count", p.loop[i].count, 21) || field(x, in, "loop source stride", p.loop[i].ss, 40) ||
             field(x, in, "loop destination stride", p.loop[i].ds, 40))
             return -1;
     }
     p.nloops = nl;
-    if (in->imm[2] >= 0) {
-        unsigned e = (unsigned)in->imm[5];
-        uint64_t v = a[in->imm[2]];
+    if (o->pv >= 0) {
+        unsigned e = o->padb;
+        uint64_t v = a[o->pv];
         p.patlen = e;
         for (unsigned i = 0; i < e; i++) p.pat[i] = (uint8_t)(v >> (8 * i));
-        if (in->imm[3] >= 0) {
+        if (o->pl >= 0) {
             p.pad = 2;
-            p.lpad = a[in->imm[3]] * e;
-            p.rpad = a[in->imm[4]] * e;
-            if (field(x, in, "left padding", a[in->imm[3]], 8) || field(x, in, "right padding", a[in->imm[4]], 8)) return -1;
+            p.lpad = a[o->pl] * e;
+            p.rpad = a[o->pr] * e;
+            if (field(x, in, "left padding", a[o->pl], 8) || field(x, in, "right padding", a[o->pr], 8)) return -1;
         } else {
             p.pad = 1;
         }
@@ -237,13 +241,9 @@ static int p_gap32(Exec *x, const Instr *in, const uint64_t *a)
     p.ss = (len32 + sg) * 32;
     p.ds = (len32 + dg) * 32;
     Cluster *cl = x->core->cl;
-    switch (in->kind) {
-    case OP_MTE_UB_UB: case OP_COPY_UBUF_TO_UBUF: p.sas = AS_UB; p.das = AS_UB; break;
-    case OP_MTE_UB_L1: case OP_COPY_UBUF_TO_CBUF:
-        p.sas = AS_UB; p.das = AS_L1;
-        if (cl->ncores == 3) p.dcore = &cl->cores[0];   /* the cluster's AIC owns L1 */
-        break;
-    case OP_COPY_CBUF_TO_UBUF:
+    p.sas = (AddrSpace)OPS_OF(in)->sas;
+    p.das = (AddrSpace)OPS_OF(in)->das;
+    if (in->kind == OP_COPY_CBUF_TO_UBUF) {
         /* explicit subblock operand (Q15): 0 -> AIV0, 1 -> AIV1 of a mixed kernel; outside one only 0 (the
            issuing core's own UB) exists, as for mte_l0c_ub dst_mode(k). The source is the AIC's L1. */
         if (a[2] > 1 || (a[2] == 1 && cl->ncores != 3)) {
@@ -251,14 +251,11 @@ static int p_gap32(Exec *x, const Instr *in, const uint64_t *a)
                      cl->ncores != 3 ? " (not a mixed cube+vector kernel)" : " (0 = AIV0, 1 = AIV1)");
             return -1;
         }
-        p.sas = AS_L1; p.das = AS_UB;
-        if (cl->ncores == 3) {
-            p.score = &cl->cores[0];
-            p.dcore = &cl->cores[1 + a[2]];
-        }
-        break;
-    default: break;
+        if (cl->ncores == 3) p.dcore = &cl->cores[1 + a[2]];
     }
+    /* the cluster's AIC owns L1 */
+    if (cl->ncores == 3 && p.sas == AS_L1) p.score = &cl->cores[0];
+    if (cl->ncores == 3 && p.das == AS_L1) p.dcore = &cl->cores[0];
     return dma_run(x, in, &p);
 }
 
@@ -270,8 +267,8 @@ static int p_legacy_in(Exec *x, const Instr *in, const uint64_t *a)
     Core *c = x->core;
     DmaPlan p;
     memset(&p, 0, sizeof p);
-    p.sas = AS_GM;
-    p.das = in->kind == OP_COPY_GM_TO_CBUF ? AS_L1 : AS_UB;
+    p.sas = (AddrSpace)OPS_OF(in)->sas;
+    p.das = (AddrSpace)OPS_OF(in)->das;
     if (p.das == AS_L1 && c->cl->ncores == 3) p.dcore = &c->cl->cores[0];   /* the cluster's AIC owns L1 */
     p.src = a[0];
     p.dst = a[1];
@@ -286,8 +283,8 @@ static int p_legacy_in(Exec *x, const Instr *in, const uint64_t *a)
         return -1;
     if (a[7] & 1) {
         p.patlen = 8;
-        for (unsigned i = 0; i < 8; i++) p.pat[i] = (uint8_t)(c->pad_val >> (8 * i));
-        p.patlen = (unsigned)(in->imm[5] ? in->imm[5] : 1);
+        for (unsigned i = 0; i < 8; i++) p.pat[i] = (uint8_t)(c->dma->pad_val >> (8 * i));
+        p.patlen = OPS_OF(in)->padb ? OPS_OF(in)->padb : 1;
         if (a[5] || a[6]) {
             p.pad = 2;
             p.lpad = a[5];
@@ -299,8 +296,8 @@ static int p_legacy_in(Exec *x, const Instr *in, const uint64_t *a)
     if (p.das == AS_UB) {
         /* loop1 is the inner loop, loop2 the outer (seed 004, resolutions Q10) */
         p.nloops = 2;
-        p.loop[0] = (DmaLoop){c->loop_outtoub[0], c->loop1_outtoub[0], c->loop1_outtoub[1]};
-        p.loop[1] = (DmaLoop){c->loop_outtoub[1], c->loop2_outtoub[0], c->loop2_outtoub[1]};
+        p.loop[0] = (DmaLoop){c->dma->loop_outtoub[0], c->dma->loop1_outtoub[0], c->dma->loop1_outtoub[1]};
+        p.loop[1] = (DmaLoop){c->dma->loop_outtoub[1], c->dma->loop2_outtoub[0], c->dma->loop2_outtoub[1]};
     }
     return dma_run(x, in, &p);
 }
@@ -311,8 +308,8 @@ static int p_legacy_out(Exec *x, const Instr *in, const uint64_t *a)
     Core *c = x->core;
     DmaPlan p;
     memset(&p, 0, sizeof p);
-    p.sas = AS_UB;
-    p.das = AS_GM;
+    p.sas = (AddrSpace)OPS_OF(in)->sas;
+    p.das = (AddrSpace)OPS_OF(in)->das;
     p.src = a[0];
     p.dst = a[1];
     p.n = a[3];
@@ -324,8 +321,8 @@ static int p_legacy_out(Exec *x, const Instr *in, const uint64_t *a)
         field(x, in, "GM stride", p.ds, 40) || field(x, in, "UB stride", p.ss, 24))
         return -1;
     p.nloops = 2;
-    p.loop[0] = (DmaLoop){c->loop_ubtoout[0], c->loop1_ubtoout[0], c->loop1_ubtoout[1]};
-    p.loop[1] = (DmaLoop){c->loop_ubtoout[1], c->loop2_ubtoout[0], c->loop2_ubtoout[1]};
+    p.loop[0] = (DmaLoop){c->dma->loop_ubtoout[0], c->dma->loop1_ubtoout[0], c->dma->loop1_ubtoout[1]};
+    p.loop[1] = (DmaLoop){c->dma->loop_ubtoout[1], c->dma->loop2_ubtoout[0], c->dma->loop2_ubtoout[1]};
     return dma_run(x, in, &p);
 }
 
@@ -341,23 +338,23 @@ static int p_config(Exec *x, const Instr *in, const uint64_t *a)
     default: break;
     }
     switch (in->kind) {
-    case OP_SET_LOOP_SIZE_OUTTOUB: c->loop_outtoub[0] = a[0]; c->loop_outtoub[1] = a[1]; break;
-    case OP_SET_LOOP1_STRIDE_OUTTOUB: c->loop1_outtoub[0] = a[0]; c->loop1_outtoub[1] = a[1]; break;
-    case OP_SET_LOOP2_STRIDE_OUTTOUB: c->loop2_outtoub[0] = a[0]; c->loop2_outtoub[1] = a[1]; break;
-    case OP_SET_LOOP_SIZE_UBTOOUT: c->loop_ubtoout[0] = a[0]; c->loop_ubtoout[1] = a[1]; break;
-    case OP_SET_LOOP1_STRIDE_UBTOOUT: c->loop1_ubtoout[0] = a[0]; c->loop1_ubtoout[1] = a[1]; break;
-    case OP_SET_LOOP2_STRIDE_UBTOOUT: c->loop2_ubtoout[0] = a[0]; c->loop2_ubtoout[1] = a[1]; break;
-    case OP_SET_MOV_PAD_VAL: c->pad_val = a[0]; break;
-    case OP_SET_ATOMIC_S32: c->atomic_mode = (c->atomic_mode & ~0xff) | AT_S32; break;
-    case OP_SET_ATOMIC_S16: c->atomic_mode = (c->atomic_mode & ~0xff) | AT_S16; break;
-    case OP_SET_ATOMIC_S8: c->atomic_mode = (c->atomic_mode & ~0xff) | AT_S8; break;
-    case OP_SET_ATOMIC_F32: c->atomic_mode = (c->atomic_mode & ~0xff) | AT_F32; break;
-    case OP_SET_ATOMIC_F16: c->atomic_mode = (c->atomic_mode & ~0xff) | AT_F16; break;
-    case OP_SET_ATOMIC_BF16: c->atomic_mode = (c->atomic_mode & ~0xff) | AT_BF16; break;
-    case OP_SET_ATOMIC_ADD: c->atomic_mode = (c->atomic_mode & 0xff) | (AO_ADD << 8); break;
-    case OP_SET_ATOMIC_MAX: c->atomic_mode = (c->atomic_mode & 0xff) | (AO_MAX << 8); break;
-    case OP_SET_ATOMIC_MIN: c->atomic_mode = (c->atomic_mode & 0xff) | (AO_MIN << 8); break;
-    case OP_SET_ATOMIC_NONE: c->atomic_mode = 0; break;
+    case OP_SET_LOOP_SIZE_OUTTOUB: c->dma->loop_outtoub[0] = a[0]; c->dma->loop_outtoub[1] = a[1]; break;
+    case OP_SET_LOOP1_STRIDE_OUTTOUB: c->dma->loop1_outtoub[0] = a[0]; c->dma->loop1_outtoub[1] = a[1]; break;
+    case OP_SET_LOOP2_STRIDE_OUTTOUB: c->dma->loop2_outtoub[0] = a[0]; c->dma->loop2_outtoub[1] = a[1]; break;
+    case OP_SET_LOOP_SIZE_UBTOOUT: c->dma->loop_ubtoout[0] = a[0]; c->dma->loop_ubtoout[1] = a[1]; break;
+    case OP_SET_LOOP1_STRIDE_UBTOOUT: c->dma->loop1_ubtoout[0] = a[0]; c->dma->loop1_ubtoout[1] = a[1]; break;
+    case OP_SET_LOOP2_STRIDE_UBTOOUT: c->dma->loop2_ubtoout[0] = a[0]; c->dma->loop2_ubtoout[1] = a[1]; break;
+    case OP_SET_MOV_PAD_VAL: c->dma->pad_val = a[0]; break;
+    case OP_SET_ATOMIC_S32: c->dma->atomic_mode = (c->dma->atomic_mode & ~0xff) | AT_S32; break;
+    case OP_SET_ATOMIC_S16: c->dma->atomic_mode = (c->dma->atomic_mode & ~0xff) | AT_S16; break;
+    case OP_SET_ATOMIC_S8: c->dma->atomic_mode = (c->dma->atomic_mode & ~0xff) | AT_S8; break;
+    case OP_SET_ATOMIC_F32: c->dma->atomic_mode = (c->dma->atomic_mode & ~0xff) | AT_F32; break;
+    case OP_SET_ATOMIC_F16: c->dma->atomic_mode = (c->dma->atomic_mode & ~0xff) | AT_F16; break;
+    case OP_SET_ATOMIC_BF16: c->dma->atomic_mode = (c->dma->atomic_mode & ~0xff) | AT_BF16; break;
+    case OP_SET_ATOMIC_ADD: c->dma->atomic_mode = (c->dma->atomic_mode & 0xff) | (AO_ADD << 8); break;
+    case OP_SET_ATOMIC_MAX: c->dma->atomic_mode = (c->dma->atomic_mode & 0xff) | (AO_MAX << 8); break;
+    case OP_SET_ATOMIC_MIN: c->dma->atomic_mode = (c->dma->atomic_mode & 0xff) | (AO_MIN << 8); break;
+    case OP_SET_ATOMIC_NONE: c->dma->atomic_mode = 0; break;
     default: break;
     }
     /* the type and the operation are kept separately; a store combines only once both are set (store_atomic) */
@@ -366,60 +363,81 @@ static int p_config(Exec *x, const Instr *in, const uint64_t *a)
 
 /* ------------------------------------------------------------------ lowering */
 
-static const int queue_of_pipe[] = {
-    [PIPE_NONE] = PQ_S, [PIPE_S_] = PQ_S, [PIPE_V_] = PQ_V, [PIPE_MTE1_] = PQ_MTE1, [PIPE_MTE2_] = PQ_MTE2,
-    [PIPE_MTE3_] = PQ_MTE3, [PIPE_M_] = PQ_M, [PIPE_FIX_] = PQ_FIX, [PIPE_DYN] = PQ_S,
-};
-
-int lower_grouped_dma(LowerCtx *L, const Op *op, Instr *in);
-int lower_grouped_dma(LowerCtx *L, const Op *op, Instr *in)
+int dma_reset(Core *c)
 {
-    int lc = lw_group_index(L, op, "lc", 0);
-    const OpSig *sig = lw_sig(L, op);
-    int g = sig_group(sig, "lc");
-    in->imm[0] = lc;
-    in->imm[1] = g >= 0 ? op->segs[g] : 0;
-    in->imm[2] = lw_group_index(L, op, "pv", 0);
-    in->imm[3] = lw_group_index(L, op, "pl", 0);
-    in->imm[4] = lw_group_index(L, op, "pr", 0);
-    in->imm[5] = in->imm[2] >= 0 ? ty_bytes(op->operands[in->imm[2]]->type) : 0;
-    in->imm[6] = lw_group_index(L, op, "n", 0);
-    in->imm[7] = lw_group_index(L, op, "len", 0);
-    if (in->imm[1] > 4) {
+    DmaState *d = c->dma;
+    memset(d, 0, sizeof *d);
+    /* the legacy loop registers reset to counts (1, 1) and strides (0, 0) (resolutions Q10) */
+    d->loop_outtoub[0] = d->loop_outtoub[1] = 1;
+    d->loop_ubtoout[0] = d->loop_ubtoout[1] = 1;
+    return 0;
+}
+
+static const Type *ptr_type(const Op *op, int i) { return i >= 0 && (uint32_t)i < op->noperands ? op->operands[i]->type : NULL; }
+
+/* The decoded-operand record of a copy whose source and destination pointers are operands 0 and 1. */
+static DmaOps *dma_ops(LowerView *L, const Op *op)
+{
+    DmaOps *o = lw_alloc(L, op, sizeof *o);
+    if (!o) return NULL;
+    const Type *s = ptr_type(op, 0), *d = ptr_type(op, 1);
+    o->sas = (uint8_t)(s && s->kind == TY_PTR ? s->space : AS_GM);
+    o->das = (uint8_t)(d && d->kind == TY_PTR ? d->space : AS_GM);
+    o->pv = o->pl = o->pr = o->n = o->len = o->loop0 = -1;
+    return o;
+}
+
+int dma_lower_grouped(LowerView *L, const Op *op, Instr *in)
+{
+    DmaOps *o = dma_ops(L, op);
+    if (!o) return -1;
+    int g = sig_group(lw_sig(L, op), "lc");
+    unsigned nl = g >= 0 ? op->segs[g] : 0;
+    if (nl > 4) {
         lw_error(L, op, DIAG_T_UNSUPPORTED, "more than four loop(...) groups");
         return -1;
     }
-    if (in->imm[3] >= 0 && in->imm[4] < 0) {
+    o->loop0 = (int8_t)lw_group_index(L, op, "lc", 0);
+    o->nloops = (int8_t)nl;
+    o->pv = (int8_t)lw_group_index(L, op, "pv", 0);
+    o->pl = (int8_t)lw_group_index(L, op, "pl", 0);
+    o->pr = (int8_t)lw_group_index(L, op, "pr", 0);
+    o->padb = (uint8_t)(o->pv >= 0 ? ty_bytes(op->operands[o->pv]->type) : 0);
+    o->n = (int8_t)lw_group_index(L, op, "n", 0);
+    o->len = (int8_t)lw_group_index(L, op, "len", 0);
+    if (o->pl >= 0 && o->pr < 0) {
         lw_error(L, op, DIAG_V_CLAUSE, "pad(...) takes one or three operands");
         return -1;
     }
+    in->ext = o;
     in->pfn = p_grouped;
     return 0;
 }
 
-int lower_family_dma(LowerCtx *L, const Op *op, Instr *in)
+int dma_lower(LowerView *L, const Op *op, Instr *in)
 {
-    in->pipe = (uint8_t)queue_of_pipe[op_info[op->kind].pipe];
     in->cost = 40;
+    if (op_info[op->kind].fam == FAM_DMA_CFG) {
+        in->pfn = p_config;
+        in->cost = 1;
+        return 0;
+    }
+    if (op->kind == OP_MTE_GM_UB || op->kind == OP_MTE_UB_GM) return dma_lower_grouped(L, op, in);
+    DmaOps *o = dma_ops(L, op);
+    if (!o) return -1;
+    in->ext = o;
     switch (op->kind) {
-    case OP_MTE_GM_UB: case OP_MTE_UB_GM:
-        return lower_grouped_dma(L, op, in);
     case OP_MTE_UB_UB: case OP_MTE_UB_L1: case OP_COPY_UBUF_TO_UBUF: case OP_COPY_UBUF_TO_CBUF: case OP_COPY_CBUF_TO_UBUF:
         in->pfn = p_gap32;
         return 0;
     case OP_COPY_GM_TO_UBUF: case OP_COPY_GM_TO_CBUF:
         in->pfn = p_legacy_in;
-        in->imm[5] = ty_bytes(op->operands[1]->type->elem);
+        o->padb = (uint8_t)ty_bytes(op->operands[1]->type->elem);
         return 0;
     case OP_COPY_UBUF_TO_GM:
         in->pfn = p_legacy_out;
         return 0;
     default:
-        if (op_info[op->kind].fam == FAM_DMA_CFG) {
-            in->pfn = p_config;
-            in->cost = 1;
-            return 0;
-        }
         return 0;
     }
 }

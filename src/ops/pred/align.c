@@ -1,7 +1,7 @@
 /* align.c — the byte model of unaligned store streams shared by pstu and the vstu* family
  * (resolutions Q21, Q45): each appended byte is written once at its own address; a partial 32-byte
  * block is held back until it completes, the stream leaves it, or the stream is flushed. */
-#include "exec/sim.h"
+#include "pred.h"
 
 static int write_block(Exec *x, const Instr *in, AlignState *st)
 {

@@ -10,7 +10,8 @@
  * pbitcast and the load/store distributions work on raw image bits.
  *
  * Every op here runs on the V pipe inside a vector scope (in->fn); memory goes through sim_mem. */
-#include "exec/sim.h"
+#include "pred.h"
+#include "base/bits.h"
 #include <inttypes.h>
 #include <string.h>
 
@@ -21,14 +22,6 @@ static inline void img_put(uint8_t *m, unsigned k, unsigned v)
 {
     if (v) m[k >> 3] = (uint8_t)(m[k >> 3] | (1u << (k & 7)));
     else m[k >> 3] = (uint8_t)(m[k >> 3] & ~(1u << (k & 7)));
-}
-static inline uint64_t wmask(int64_t w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
-static inline int64_t sext(uint64_t v, int64_t w)
-{
-    if (w >= 64) return (int64_t)v;
-    uint64_t m = 1ull << (w - 1);
-    v &= (m << 1) - 1;
-    return (int64_t)((v ^ m) - m);
 }
 
 static unsigned suffix_gran(OpKind k)
@@ -93,14 +86,14 @@ static int pattern_image(int tok, unsigned g, uint8_t img[MASK_BYTES])
    unsigned integer of its width. */
 static const Instr *x_plt(Exec *x, const Instr *in)
 {
-    uint64_t s = ARG(x, in, 0) & wmask(in->imm[2]);
+    uint64_t s = ARG(x, in, 0) & bits_mask(in->imm[2]);
     uint64_t n = (uint64_t)in->imm[0], g = (uint64_t)in->imm[1];
     uint64_t act = s < n ? s : n;
     uint8_t img[MASK_BYTES];
     memset(img, 0, sizeof img);
     for (uint64_t i = 0; i < act; i++) img_put(img, (unsigned)(g * i), 1);
     memcpy(FR(x, in->res[0]), img, MASK_BYTES);
-    if (in->res[1] >= 0) fr_set_u64(x, in->res[1], (s - act) & wmask(in->imm[3]));
+    if (in->res[1] >= 0) fr_set_u64(x, in->res[1], (s - act) & bits_mask(in->imm[3]));
     return pred_done(x, in);
 }
 
@@ -209,7 +202,7 @@ enum { PRED_ALIGN = 8 };   /* isa-notes §4.12 (M): the effective address is 8-b
 static void pred_addr(Exec *x, const Instr *in, uint64_t *addr, uint64_t *next)
 {
     uint64_t base = ARG(x, in, (unsigned)in->imm[5]);
-    int64_t off = in->imm[2] >= 0 ? sext(ARG(x, in, (unsigned)in->imm[2]), in->imm[3]) : 0;
+    int64_t off = in->imm[2] >= 0 ? bits_sext(ARG(x, in, (unsigned)in->imm[2]), in->imm[3]) : 0;
     uint64_t delta = (uint64_t)off * (uint64_t)in->imm[1];
     *next = base + delta;
     *addr = in->imm[4] ? base : base + delta;
@@ -313,7 +306,7 @@ static int dist_of(const Op *op, int is_store)
     return t == T_PLD_US ? D_US : t == T_PLD_DS ? D_DS : D_NORM;
 }
 
-static int lower_ls(LowerCtx *L, const Op *op, Instr *in)
+static int lower_ls(LowerView *L, const Op *op, Instr *in)
 {
     int st = op->kind == OP_PSTS || op->kind == OP_PSTI || op->kind == OP_PST || op->kind == OP_PAST;
     int d = dist_of(op, st);
@@ -376,9 +369,8 @@ bool pred_all_active(const Value *m, unsigned elem_bytes)
     return true;
 }
 
-int lower_family_pred(LowerCtx *L, const Op *op, Instr *in)
+int pred_lower(LowerView *L, const Op *op, Instr *in)
 {
-    in->pipe = PQ_V;
     switch (op->kind) {
     case OP_INIT_ALIGN:
         in->fn = x_init_align;

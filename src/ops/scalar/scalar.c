@@ -3,26 +3,17 @@
  * pointer ops, scalar loads/stores and block queries. Undefined-in-MLIR corners get one fixed reading,
  * recorded in docs/semantics.md (division overflow wraps, shifts >= width give 0 or the sign fill,
  * float->int conversions saturate). */
-#include "exec/sim.h"
+#include "scalar.h"
+#include "base/bits.h"
 #include "base/num.h"
 #include <stdlib.h>
 #include <string.h>
 
-int lower_family_call(LowerCtx *L, const Op *op, Instr *in);
-
-static inline uint64_t wmask(int64_t w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
-static inline int64_t sext(uint64_t v, int64_t w)
-{
-    if (w >= 64) return (int64_t)v;
-    uint64_t m = 1ull << (w - 1);
-    v &= (m << 1) - 1;
-    return (int64_t)((v ^ m) - m);
-}
 
 #define A0 ARG(x, in, 0)
 #define A1 ARG(x, in, 1)
 #define W (in->imm[0])
-#define SET(v) fr_set_u64(x, in->res[0], (uint64_t)(v) & wmask(W))
+#define SET(v) fr_set_u64(x, in->res[0], (uint64_t)(v) & bits_mask(W))
 #define NEXT return in + 1
 
 /* ------------------------------------------------------------------ integers */
@@ -36,20 +27,20 @@ static const Instr *x_xori(Exec *x, const Instr *in) { SET(A0 ^ A1); NEXT; }
 
 static const Instr *x_shli(Exec *x, const Instr *in)
 {
-    uint64_t s = A1 & wmask(W);
+    uint64_t s = A1 & bits_mask(W);
     SET(s >= (uint64_t)W ? 0 : A0 << s);
     NEXT;
 }
 static const Instr *x_shrui(Exec *x, const Instr *in)
 {
-    uint64_t s = A1 & wmask(W);
-    SET(s >= (uint64_t)W ? 0 : (A0 & wmask(W)) >> s);
+    uint64_t s = A1 & bits_mask(W);
+    SET(s >= (uint64_t)W ? 0 : (A0 & bits_mask(W)) >> s);
     NEXT;
 }
 static const Instr *x_shrsi(Exec *x, const Instr *in)
 {
-    uint64_t s = A1 & wmask(W);
-    int64_t v = sext(A0, W);
+    uint64_t s = A1 & bits_mask(W);
+    int64_t v = bits_sext(A0, W);
     if (s >= (uint64_t)W) s = (uint64_t)W - 1;
     /* arithmetic shift without relying on implementation-defined >> of negative values */
     uint64_t r = v < 0 ? ~(~(uint64_t)v >> s) : (uint64_t)v >> s;
@@ -59,7 +50,7 @@ static const Instr *x_shrsi(Exec *x, const Instr *in)
 
 static int divzero(Exec *x, const Instr *in, uint64_t d)
 {
-    if (d & wmask(W)) return 0;
+    if (d & bits_mask(W)) return 0;
     sim_trap(x, in, DIAG_T_DIV_ZERO, "integer division by zero");
     return 1;
 }
@@ -81,31 +72,31 @@ static int64_t srem(int64_t a, int64_t b, int64_t w)
 static const Instr *x_divsi(Exec *x, const Instr *in)
 {
     if (divzero(x, in, A1)) return NULL;
-    SET((uint64_t)sdiv(sext(A0, W), sext(A1, W), W));
+    SET((uint64_t)sdiv(bits_sext(A0, W), bits_sext(A1, W), W));
     NEXT;
 }
 static const Instr *x_divui(Exec *x, const Instr *in)
 {
     if (divzero(x, in, A1)) return NULL;
-    SET((A0 & wmask(W)) / (A1 & wmask(W)));
+    SET((A0 & bits_mask(W)) / (A1 & bits_mask(W)));
     NEXT;
 }
 static const Instr *x_remsi(Exec *x, const Instr *in)
 {
     if (divzero(x, in, A1)) return NULL;
-    SET((uint64_t)srem(sext(A0, W), sext(A1, W), W));
+    SET((uint64_t)srem(bits_sext(A0, W), bits_sext(A1, W), W));
     NEXT;
 }
 static const Instr *x_remui(Exec *x, const Instr *in)
 {
     if (divzero(x, in, A1)) return NULL;
-    SET((A0 & wmask(W)) % (A1 & wmask(W)));
+    SET((A0 & bits_mask(W)) % (A1 & bits_mask(W)));
     NEXT;
 }
 static const Instr *x_ceildivsi(Exec *x, const Instr *in)
 {
     if (divzero(x, in, A1)) return NULL;
-    int64_t a = sext(A0, W), b = sext(A1, W);
+    int64_t a = bits_sext(A0, W), b = bits_sext(A1, W);
     int64_t q = sdiv(a, b, W), r = srem(a, b, W);
     if (r != 0 && ((r > 0) == (b > 0))) q = (int64_t)((uint64_t)q + 1);
     SET((uint64_t)q);
@@ -114,7 +105,7 @@ static const Instr *x_ceildivsi(Exec *x, const Instr *in)
 static const Instr *x_floordivsi(Exec *x, const Instr *in)
 {
     if (divzero(x, in, A1)) return NULL;
-    int64_t a = sext(A0, W), b = sext(A1, W);
+    int64_t a = bits_sext(A0, W), b = bits_sext(A1, W);
     int64_t q = sdiv(a, b, W), r = srem(a, b, W);
     if (r != 0 && ((r < 0) != (b < 0))) q = (int64_t)((uint64_t)q - 1);
     SET((uint64_t)q);
@@ -123,19 +114,19 @@ static const Instr *x_floordivsi(Exec *x, const Instr *in)
 static const Instr *x_ceildivui(Exec *x, const Instr *in)
 {
     if (divzero(x, in, A1)) return NULL;
-    uint64_t a = A0 & wmask(W), b = A1 & wmask(W);
+    uint64_t a = A0 & bits_mask(W), b = A1 & bits_mask(W);
     SET(a / b + (a % b != 0));
     NEXT;
 }
-static const Instr *x_maxsi(Exec *x, const Instr *in) { SET(sext(A0, W) > sext(A1, W) ? A0 : A1); NEXT; }
-static const Instr *x_minsi(Exec *x, const Instr *in) { SET(sext(A0, W) < sext(A1, W) ? A0 : A1); NEXT; }
-static const Instr *x_maxui(Exec *x, const Instr *in) { SET((A0 & wmask(W)) > (A1 & wmask(W)) ? A0 : A1); NEXT; }
-static const Instr *x_minui(Exec *x, const Instr *in) { SET((A0 & wmask(W)) < (A1 & wmask(W)) ? A0 : A1); NEXT; }
+static const Instr *x_maxsi(Exec *x, const Instr *in) { SET(bits_sext(A0, W) > bits_sext(A1, W) ? A0 : A1); NEXT; }
+static const Instr *x_minsi(Exec *x, const Instr *in) { SET(bits_sext(A0, W) < bits_sext(A1, W) ? A0 : A1); NEXT; }
+static const Instr *x_maxui(Exec *x, const Instr *in) { SET((A0 & bits_mask(W)) > (A1 & bits_mask(W)) ? A0 : A1); NEXT; }
+static const Instr *x_minui(Exec *x, const Instr *in) { SET((A0 & bits_mask(W)) < (A1 & bits_mask(W)) ? A0 : A1); NEXT; }
 
 static const Instr *x_cmpi(Exec *x, const Instr *in)
 {
-    uint64_t a = A0 & wmask(W), b = A1 & wmask(W);
-    int64_t sa = sext(a, W), sb = sext(b, W);
+    uint64_t a = A0 & bits_mask(W), b = A1 & bits_mask(W);
+    int64_t sa = bits_sext(a, W), sb = bits_sext(b, W);
     int r = 0;
     switch ((int)in->imm[2]) {
     case T_ARITHCMPI_EQ: r = a == b; break;
@@ -266,8 +257,8 @@ static const Instr *x_cast(Exec *x, const Instr *in)
     uint64_t v = A0, r = 0;
     int64_t sw = in->imm[0], dw = in->imm[1];
     switch ((int)in->imm[2]) {
-    case CV_SEXT: r = (uint64_t)sext(v, sw) & wmask(dw); break;
-    case CV_ZEXT: case CV_TRUNC: case CV_BITS: r = v & wmask(sw) & wmask(dw); break;
+    case CV_SEXT: r = (uint64_t)bits_sext(v, sw) & bits_mask(dw); break;
+    case CV_ZEXT: case CV_TRUNC: case CV_BITS: r = v & bits_mask(sw) & bits_mask(dw); break;
     case CV_SITOFP: r = num_from_int(v, (unsigned)sw, true, (NumFormat)in->imm[4], NUM_RND_R); break;
     case CV_UITOFP: r = num_from_int(v, (unsigned)sw, false, (NumFormat)in->imm[4], NUM_RND_R); break;
     case CV_FPTOSI: r = num_to_int((NumFormat)in->imm[3], v, NUM_RND_Z, (unsigned)dw, true, true); break;
@@ -282,11 +273,11 @@ static const Instr *x_const(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0]
 
 /* ------------------------------------------------------------------ pointers, scalar memory, queries */
 
-static const Instr *x_copy8(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], A0 & wmask(in->imm[0])); NEXT; }
+static const Instr *x_copy8(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], A0 & bits_mask(in->imm[0])); NEXT; }
 
 static const Instr *x_addptr(Exec *x, const Instr *in)
 {
-    int64_t off = sext(A1, in->imm[1]);
+    int64_t off = bits_sext(A1, in->imm[1]);
     fr_set_u64(x, in->res[0], A0 + (uint64_t)off * (uint64_t)in->imm[0]);
     NEXT;
 }
@@ -295,7 +286,7 @@ static const Instr *x_addptr(Exec *x, const Instr *in)
 static uint64_t elem_addr(Exec *x, const Instr *in, unsigned base_arg)
 {
     uint64_t a = ARG(x, in, base_arg);
-    if (in->imm[2] && in->arg[base_arg + 1] >= 0) a += (uint64_t)sext(ARG(x, in, base_arg + 1), in->imm[2]) * (uint64_t)in->imm[0];
+    if (in->imm[2] && in->arg[base_arg + 1] >= 0) a += (uint64_t)bits_sext(ARG(x, in, base_arg + 1), in->imm[2]) * (uint64_t)in->imm[0];
     return a;
 }
 
@@ -329,11 +320,8 @@ static const Instr *x_query(Exec *x, const Instr *in)
     case OP_GET_BLOCK_NUM: v = c->sim->blocks; break;
     case OP_GET_SUBBLOCK_IDX: v = (uint64_t)c->subblock; break;
     case OP_GET_SUBBLOCK_NUM: v = c->cl->ncores == 3 ? 2 : 1; break;
-    case OP_GET_VMS4_SR:
-        for (int i = 0; i < 4 && i < in->nres; i++) fr_set_u64(x, in->res[i], c->vms4_sr[i]);
-        NEXT;
-    case OP_GET_CTRL: v = c->ctrl; break;
-    case OP_SET_CTRL: c->ctrl = A0; NEXT;
+    case OP_GET_CTRL: v = c->scalar->ctrl; break;
+    case OP_SET_CTRL: c->scalar->ctrl = A0; NEXT;
     case OP_SBITSET0: v = A0 & ~(1ull << (A1 & 63)); break;
     case OP_SBITSET1: v = A0 | (1ull << (A1 & 63)); break;
     }
@@ -345,7 +333,7 @@ static const Instr *x_query(Exec *x, const Instr *in)
 
 static const Type *ty0(const Op *op) { return op->noperands ? op->operands[0]->type : op->results[0]->type; }
 
-static int lower_const(LowerCtx *L, const Op *op, Instr *in)
+static int lower_const(LowerView *L, const Op *op, Instr *in)
 {
     const Attr *a = op_attr(op, "value");
     const Type *t = op->results[0]->type;
@@ -364,12 +352,12 @@ static int lower_const(LowerCtx *L, const Op *op, Instr *in)
         }
         return 0;
     }
-    in->imm[0] = (int64_t)((uint64_t)a->i & wmask(ty_bits(t)));
+    in->imm[0] = (int64_t)((uint64_t)a->i & bits_mask(ty_bits(t)));
     (void)L;
     return 0;
 }
 
-static int lower_arith(LowerCtx *L, const Op *op, Instr *in)
+static int lower_arith(LowerView *L, const Op *op, Instr *in)
 {
     const Type *t = ty0(op);
     in->imm[0] = ty_bits(t);
@@ -439,14 +427,17 @@ static int lower_arith(LowerCtx *L, const Op *op, Instr *in)
 
 static unsigned elem_bytes(const Type *p) { return p->kind == TY_PTR ? ty_bytes(p->elem) : 1; }
 
-int lower_family_scalar(LowerCtx *L, const Op *op, Instr *in)
+int scalar_reset(Core *c)
+{
+    c->scalar->ctrl = 0;
+    return 0;
+}
+
+int scalar_lower(LowerView *L, const Op *op, Instr *in)
 {
     switch (op_info[op->kind].fam) {
     case FAM_ARITH:
         return lower_arith(L, op, in);
-    case FAM_STRUCT:
-        if (op->kind == OP_RETURN || op->kind == OP_CALL) return lower_family_call(L, op, in);
-        return 0;
     case FAM_QUERY:
         in->fn = x_query;
         return 0;

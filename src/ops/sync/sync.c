@@ -2,9 +2,15 @@
  * (resolutions Q47), pipe barriers, buffer-id tokens in the S mode-0 model (Q18), the a5 intra-block
  * semaphores with the subblock id mapping of Q19, the a2a3 cross-core pair, and the no-op fences
  * (mem_bar orders nothing the simulator reorders; dsb/dcci have no cache to maintain). */
-#include "exec/sim.h"
+#include "sync.h"
+#include "base/bits.h"
 #include "exec/race.h"
 #include "isa/type.h"
+
+/* Decoded operands (Instr.imm): the pipes of a flag, the constant event / buffer / semaphore id (-1: a
+   run-time operand), the get_buf/rls_buf mode, and the widths of signed run-time id operands 0 and 1
+   (64 for unsigned ones), so an i32 -1 is reported as -1 (signless integers are signed), not 4294967295. */
+enum { SY_SRC, SY_DST, SY_ID, SY_MODE, SY_W0, SY_W1 };
 
 /* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL) -> queue */
 static const uint8_t pipe_of_tok[8] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL};
@@ -17,18 +23,10 @@ static int pq_token(const Op *op, const char *name)
 
 static uint64_t now_of(Exec *x) { return x->pipe == PQ_S ? x->core->su_t : x->core->pipes[x->pipe].t; }
 
-/* A run-time id operand as a value: lowering records a signed operand's width in imm[4 + i] (64 for
-   unsigned ones), so an i32 -1 is reported as -1 (signless integers are signed, Q49), not 4294967295. */
+/* Run-time id operand i as a value. */
 static int64_t id_operand(const Instr *in, const uint64_t *args, unsigned i)
 {
-    int64_t bits = in->imm[4 + i];
-    uint64_t v = args[i];
-    if (bits > 0 && bits < 64) {
-        uint64_t m = 1ull << (bits - 1);
-        v &= (m << 1) - 1;
-        return (int64_t)((v ^ m) - m);
-    }
-    return (int64_t)v;
+    return bits_sext(args[i], in->imm[SY_W0 + i]);
 }
 
 /* Checks a run-time id against [0, n); traps (id) naming `what` otherwise. */
@@ -43,14 +41,14 @@ static int id_in_range(Exec *x, const Instr *in, int64_t v, int64_t n, DiagId id
 
 static int event_of(Exec *x, const Instr *in, const uint64_t *args)
 {
-    if (in->imm[2] >= 0) return (int)in->imm[2];
+    if (in->imm[SY_ID] >= 0) return (int)in->imm[SY_ID];
     int64_t e = id_operand(in, args, 0);
     return id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id") ? (int)e : -1;
 }
 
 static unsigned flag_key(const Core *c, const Instr *in, int e)
 {
-    return (unsigned)(((c->index * PQ__COUNT + in->imm[0]) * PQ__COUNT + in->imm[1]) * 16 + e);
+    return (unsigned)(((c->index * PQ__COUNT + in->imm[SY_SRC]) * PQ__COUNT + in->imm[SY_DST]) * 16 + e);
 }
 
 static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
@@ -58,8 +56,8 @@ static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
     int e = event_of(x, in, args);
     if (e < 0) return -1;
     Core *c = x->core;
-    c->flags[in->imm[0]][in->imm[1]][e]++;
-    c->flag_set_at[in->imm[0]][in->imm[1]][e] = in;
+    c->sync->flags[in->imm[SY_SRC]][in->imm[SY_DST]][e]++;
+    c->sync->flag_set_at[in->imm[SY_SRC]][in->imm[SY_DST]][e] = in;
     race_release(x, RC_FLAG, flag_key(c, in, e));
     if (x->pipe == PQ_S) sim_signal(c, c->su_t);
     return 0;
@@ -69,7 +67,7 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
 {
     int e = event_of(x, in, args);
     if (e < 0) return -1;
-    uint32_t *cnt = &x->core->flags[in->imm[0]][in->imm[1]][e];
+    uint32_t *cnt = &x->core->sync->flags[in->imm[SY_SRC]][in->imm[SY_DST]][e];
     if (!*cnt) return 1;
     (*cnt)--;
     race_acquire(x, RC_FLAG, flag_key(x->core, in, e));
@@ -78,6 +76,18 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
 
 /* Q47: a set_flag never consumed by a wait_flag before the kernel ends is reported (W-FLAG-LEFTOVER) at
    the last set of its (src, dst, event) triple, once per triple and core; the run still succeeds. */
+int sync_reset(Core *c)
+{
+    memset(c->sync, 0, sizeof *c->sync);
+    return 0;
+}
+
+int sync_cluster_reset(Cluster *cl)
+{
+    memset(cl->sync, 0, sizeof *cl->sync);
+    return 0;
+}
+
 void sync_report_leftovers(Cluster *cl)
 {
     for (int i = 0; i < cl->ncores; i++) {
@@ -85,13 +95,13 @@ void sync_report_leftovers(Cluster *cl)
         for (int a = 0; a < PQ__COUNT; a++)
             for (int b = 0; b < PQ__COUNT; b++)
                 for (int e = 0; e < 16; e++) {
-                    const Instr *in = c->flag_set_at[a][b][e];
-                    if (!c->flags[a][b][e] || !in) continue;
+                    const Instr *in = c->sync->flag_set_at[a][b][e];
+                    if (!c->sync->flags[a][b][e] || !in) continue;
                     Exec x = {0};
                     x.core = c;
                     sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "%u set_flag[%s, %s, EVENT_ID%d] never consumed by a wait_flag "
-                                  "before the kernel ended", c->flags[a][b][e], pto_pipe_name((unsigned)a),
-                                  pto_pipe_name((unsigned)b), e);
+                                  "before the kernel ended", c->sync->flags[a][b][e], pq_name((unsigned)a),
+                                  pq_name((unsigned)b), e);
                 }
     }
 }
@@ -122,20 +132,20 @@ static const Instr *x_barrier_all(Exec *x, const Instr *in)
 
 static int buf_id(Exec *x, const Instr *in, const uint64_t *args)
 {
-    int64_t id = in->imm[2] >= 0 ? in->imm[2] : id_operand(in, args, 0);
+    int64_t id = in->imm[SY_ID] >= 0 ? in->imm[SY_ID] : id_operand(in, args, 0);
     return id_in_range(x, in, id, 32, DIAG_T_BUF, "buffer id") ? (int)id : -1;
 }
 
 static int64_t i_get_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
-    return id < 0 ? 0 : x->core->buf_issued_rls[id];
+    return id < 0 ? 0 : x->core->sync->buf_issued_rls[id];
 }
 
 static int64_t i_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
-    return id < 0 ? 0 : x->core->buf_issued_rls[id]++;
+    return id < 0 ? 0 : x->core->sync->buf_issued_rls[id]++;
 }
 
 static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args);
@@ -149,7 +159,7 @@ static int rls_pending_before(const Core *c, int id, int64_t n)
         for (uint32_t i = pp->head; i < pp->tail; i++) {
             const QEntry *e = &pp->q[i % pp->cap];
             if (e->in->pfn != p_rls_buf || e->aux >= n) continue;
-            int64_t eid = e->in->imm[2] >= 0 ? e->in->imm[2] : id_operand(e->in, pp->caps + e->cap, 0);
+            int64_t eid = e->in->imm[SY_ID] >= 0 ? e->in->imm[SY_ID] : id_operand(e->in, pp->caps + e->cap, 0);
             if (eid == id) return 1;
         }
     }
@@ -163,14 +173,14 @@ static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
     if (id < 0) return -1;
-    uint32_t *held = &x->core->buf_held[x->pipe];
+    uint32_t *held = &x->core->sync->buf_held[x->pipe];
     if (*held >> id & 1u) {   /* isa-notes §3.1.2: acquiring an id twice on one pipe is illegal */
         sim_trap(x, in, DIAG_T_BUF, "buffer id %d is already held by %s (get_buf twice without rls_buf)", id,
-                 pto_pipe_name((unsigned)x->pipe));
+                 pq_name((unsigned)x->pipe));
         return -1;
     }
-    if (in->imm[3] != 1) {   /* mode 1: acquisition does not block */
-        if (x->core->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
+    if (in->imm[SY_MODE] != 1) {   /* mode 1: acquisition does not block */
+        if (x->core->sync->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
         if (rls_pending_before(x->core, id, x->aux)) return 1;
         race_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     }
@@ -182,14 +192,14 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
 {
     int id = buf_id(x, in, args);
     if (id < 0) return -1;
-    uint32_t *held = &x->core->buf_held[x->pipe];
+    uint32_t *held = &x->core->sync->buf_held[x->pipe];
     if (!(*held >> id & 1u)) {   /* release without acquire, or a second release, is illegal */
         sim_trap(x, in, DIAG_T_BUF, "buffer id %d is not held by %s (rls_buf without a matching get_buf)", id,
-                 pto_pipe_name((unsigned)x->pipe));
+                 pq_name((unsigned)x->pipe));
         return -1;
     }
     *held &= ~(1u << id);
-    x->core->buf_retired_rls[id]++;
+    x->core->sync->buf_retired_rls[id]++;
     race_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
     return 0;
@@ -200,7 +210,7 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
 /* Vector side: id -> (id mod 16) + 16 * subblock; cube side: raw 0..31 (resolutions Q19). */
 static int sem_index(Exec *x, const Instr *in)
 {
-    int64_t id = in->imm[2];
+    int64_t id = in->imm[SY_ID];
     if (id < 0 || id > 31) {
         sim_trap(x, in, DIAG_T_FIELD, "semaphore id %lld is outside 0..31", (long long)id);
         return -1;
@@ -214,7 +224,7 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
     (void)args;
     int k = sem_index(x, in);
     if (k < 0) return -1;
-    uint32_t *s = &x->core->cl->sems[k];
+    uint32_t *s = &x->core->cl->sync->sems[k];
     if (*s >= 15) {
         sim_trap(x, in, DIAG_T_SEM_OVERFLOW, "semaphore %d would exceed its 4-bit counter", k);
         return -1;
@@ -230,7 +240,7 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
     (void)args;
     int k = sem_index(x, in);
     if (k < 0) return -1;
-    uint32_t *s = &x->core->cl->sems[k];
+    uint32_t *s = &x->core->cl->sync->sems[k];
     if (!*s) return 1;
     (*s)--;
     race_acquire(x, RC_SEM, (unsigned)k);
@@ -250,21 +260,21 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
     Cluster *cl = x->core->cl;
     if (x->core->type == CORE_AIC) {
         for (int s = 0; s < 2; s++)
-            if (cl->cross_c2v[s][e] >= 15) {
+            if (cl->sync->cross_c2v[s][e] >= 15) {
                 sim_trap(x, in, DIAG_T_SEM_OVERFLOW, "cross-core semaphore %lld of AIV%d would exceed its 4-bit counter",
                          (long long)e, s);
                 return -1;
             }
         for (int s = 0; s < 2; s++) {
-            cl->cross_c2v[s][e]++;   /* broadcast to both AIVs */
+            cl->sync->cross_c2v[s][e]++;   /* broadcast to both AIVs */
             race_release(x, RC_CROSS, (unsigned)(s * 16 + e));
         }
     } else {
-        if (cl->cross_v2c[e] >= 15) {
+        if (cl->sync->cross_v2c[e] >= 15) {
             sim_trap(x, in, DIAG_T_SEM_OVERFLOW, "cross-core semaphore %lld would exceed its 4-bit counter", (long long)e);
             return -1;
         }
-        cl->cross_v2c[e]++;
+        cl->sync->cross_v2c[e]++;
         race_release(x, RC_CROSS, (unsigned)(32 + e));
     }
     sim_signal(x->core, now_of(x));
@@ -282,11 +292,11 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
     Cluster *cl = x->core->cl;
     if (x->core->type == CORE_AIC) {
         uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
-        if (cl->cross_v2c[e] < need) return 1;
-        cl->cross_v2c[e] -= need;
+        if (cl->sync->cross_v2c[e] < need) return 1;
+        cl->sync->cross_v2c[e] -= need;
         for (uint32_t i = 0; i < need; i++) race_acquire(x, RC_CROSS, (unsigned)(32 + e));
     } else {
-        uint32_t *c = &cl->cross_c2v[x->core->subblock & 1][e];
+        uint32_t *c = &cl->sync->cross_c2v[x->core->subblock & 1][e];
         if (!*c) return 1;
         (*c)--;
         race_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
@@ -302,12 +312,12 @@ static void queue_or_now(Instr *in, int pq)
     if (in->pipe == PQ_S) in->fn = sim_exec_now;
 }
 
-int lower_family_sync(LowerCtx *L, const Op *op, Instr *in)
+int sync_lower(LowerView *L, const Op *op, Instr *in)
 {
-    in->imm[2] = -1;
+    in->imm[SY_ID] = -1;
     for (unsigned i = 0; i < 2; i++) {   /* widths of signed run-time id operands, for id_operand */
         const Type *t = i < op->noperands && op->operands[i] ? op->operands[i]->type : NULL;
-        in->imm[4 + i] = ty_is_intlike(t) && ty_signed(t) ? ty_bits(t) : 64;
+        in->imm[SY_W0 + i] = ty_is_intlike(t) && ty_signed(t) ? ty_bits(t) : 64;
     }
     switch (op->kind) {
     case OP_SET_FLAG: case OP_WAIT_FLAG: case OP_SET_FLAG_DYN: case OP_WAIT_FLAG_DYN: {
@@ -316,9 +326,9 @@ int lower_family_sync(LowerCtx *L, const Op *op, Instr *in)
             lw_error(L, op, DIAG_V_TOKEN, "set_flag/wait_flag need concrete source and destination pipes");
             return -1;
         }
-        in->imm[0] = src;
-        in->imm[1] = dst;
-        if (op->kind == OP_SET_FLAG || op->kind == OP_WAIT_FLAG) in->imm[2] = tok_ordinal(op_token_id(op, "evt"));
+        in->imm[SY_SRC] = src;
+        in->imm[SY_DST] = dst;
+        if (op->kind == OP_SET_FLAG || op->kind == OP_WAIT_FLAG) in->imm[SY_ID] = tok_ordinal(op_token_id(op, "evt"));
         int set = op->kind == OP_SET_FLAG || op->kind == OP_SET_FLAG_DYN;
         in->pfn = set ? p_set_flag : p_wait_flag;
         queue_or_now(in, set ? src : dst);
@@ -337,9 +347,9 @@ int lower_family_sync(LowerCtx *L, const Op *op, Instr *in)
         int p = pq_token(op, "pipe");
         int get = op->kind == OP_GET_BUF || op->kind == OP_GET_BUF_DYN;
         const Attr *id = op_attr(op, "id");
-        if (op->kind == OP_GET_BUF || op->kind == OP_RLS_BUF) in->imm[2] = id ? id->i : 0;
+        if (op->kind == OP_GET_BUF || op->kind == OP_RLS_BUF) in->imm[SY_ID] = id ? id->i : 0;
         const Attr *mode = op_attr(op, "mode");
-        in->imm[3] = mode ? mode->i : 0;
+        in->imm[SY_MODE] = mode ? mode->i : 0;
         in->ifn = get ? i_get_buf : i_rls_buf;
         in->pfn = get ? p_get_buf : p_rls_buf;
         queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
@@ -348,7 +358,7 @@ int lower_family_sync(LowerCtx *L, const Op *op, Instr *in)
     case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
         int p = pq_token(op, "pipe");
         const Attr *id = op_attr(op, "id");
-        in->imm[2] = id ? id->i : 0;
+        in->imm[SY_ID] = id ? id->i : 0;
         int set = op->kind == OP_SET_INTRA_BLOCK || op->kind == OP_SYNC_SET;
         in->pfn = set ? p_sem_set : p_sem_wait;
         queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
@@ -363,9 +373,7 @@ int lower_family_sync(LowerCtx *L, const Op *op, Instr *in)
         queue_or_now(in, PQ_S);
         return 0;
     case OP_MEM_BAR: case OP_DSB: case OP_DCCI:
-        in->fn = x_nop;
-        in->pipe = op->kind == OP_MEM_BAR ? PQ_V : PQ_S;
-        in->queued = 0;
+        in->fn = x_nop;   /* the op table's pipe: mem_bar inside a scope, dsb/dcci on the scalar unit */
         return 0;
     default:
         return 0;

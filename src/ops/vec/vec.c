@@ -1,16 +1,22 @@
-/* vec.c — routes vector-family lowering: memory-side families to vec_ls.c, compute to vec_alu.c. */
-#include "exec/sim.h"
+/* vec.c — the vector family's entry points: lowering routed to the memory side (vec_ls.c) or the compute
+ * side (vec_alu.c), and the family's state. */
+#include "vec.h"
 
-int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in);
-int lower_vec_alu(LowerCtx *L, const Op *op, Instr *in);
+int lower_vec_ls(LowerView *L, const Op *op, Instr *in);
+int lower_vec_alu(LowerView *L, const Op *op, Instr *in);
 
-int lower_family_vector(LowerCtx *L, const Op *op, Instr *in)
+int vec_lower(LowerView *L, const Op *op, Instr *in)
 {
-    in->pipe = PQ_V;
     switch (op_info[op->kind].fam) {
     case FAM_VLS: case FAM_VREARR: case FAM_SPR:
         return lower_vec_ls(L, op, in);
     default:
         return lower_vec_alu(L, op, in);
     }
+}
+
+int vec_reset(Core *c)
+{
+    memset(c->vec, 0, sizeof *c->vec);
+    return 0;
 }

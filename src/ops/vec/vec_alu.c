@@ -10,7 +10,7 @@
 #include "vec_alu_int.h"
 #include <stdio.h>
 
-int lower_vec_alu(LowerCtx *L, const Op *op, Instr *in);
+int lower_vec_alu(LowerView *L, const Op *op, Instr *in);
 
 /* ------------------------------------------------------------------ element kinds */
 
@@ -57,9 +57,9 @@ ElemKind valu_vreg_ek(const Value *v)
     return ek_of(v->type->elem);
 }
 
-int valu_operand(LowerCtx *L, const Op *op, const char *group) { return lw_group_index(L, op, group, 0); }
+int valu_operand(LowerView *L, const Op *op, const char *group) { return lw_group_index(L, op, group, 0); }
 
-int valu_bad_type(LowerCtx *L, const Op *op, const char *what, const Type *t)
+int valu_bad_type(LowerView *L, const Op *op, const char *what, const Type *t)
 {
     char buf[96] = "?";
     if (t) ty_format(t, buf, sizeof buf);
@@ -455,7 +455,7 @@ static int accepts(int acc, ElemKind k)
     }
 }
 
-static int lower_ew(LowerCtx *L, const Op *op, Instr *in, const EwRule *r)
+static int lower_ew(LowerView *L, const Op *op, Instr *in, const EwRule *r)
 {
     int ia = valu_operand(L, op, r->a);
     if (ia < 0 || !op->nresults) return 0;
@@ -487,7 +487,7 @@ static int lower_ew(LowerCtx *L, const Op *op, Instr *in, const EwRule *r)
     return 0;
 }
 
-static int lower_carry(LowerCtx *L, const Op *op, Instr *in)
+static int lower_carry(LowerView *L, const Op *op, Instr *in)
 {
     ElemKind k = valu_vreg_ek(op->operands[0]);
     if (ek_bytes(k) != 4 || !ek_int(k)) return valu_bad_type(L, op, "32-bit integer elements only", op->operands[0]->type);
@@ -499,7 +499,7 @@ static int lower_carry(LowerCtx *L, const Op *op, Instr *in)
     return 0;
 }
 
-static int lower_cmp(LowerCtx *L, const Op *op, Instr *in)
+static int lower_cmp(LowerView *L, const Op *op, Instr *in)
 {
     ElemKind k = valu_vreg_ek(op->operands[0]);
     if (!(ek_int(k) || ek_arith_float(k)))
@@ -514,7 +514,7 @@ static int lower_cmp(LowerCtx *L, const Op *op, Instr *in)
     return 0;
 }
 
-static int lower_mat(LowerCtx *L, const Op *op, Instr *in)
+static int lower_mat(LowerView *L, const Op *op, Instr *in)
 {
     const Value *r = op->nresults ? op->results[0] : NULL;
     ElemKind k = valu_vreg_ek(r);
@@ -535,9 +535,8 @@ static int lower_mat(LowerCtx *L, const Op *op, Instr *in)
     return 0;
 }
 
-int lower_vec_alu(LowerCtx *L, const Op *op, Instr *in)
+int lower_vec_alu(LowerView *L, const Op *op, Instr *in)
 {
-    in->pipe = PQ_V;
     if (op_info[op->kind].flags & F_NOSIM) return 0;   /* stays "not simulated" */
     if (ew_rules[op->kind].acc != TA_NONE) return lower_ew(L, op, in, &ew_rules[op->kind]);
     switch (op->kind) {
@@ -567,7 +566,7 @@ int lower_vec_alu(LowerCtx *L, const Op *op, Instr *in)
         return lower_valu_cvt(L, op, in);
     case OP_VCADD: case OP_VCMAX: case OP_VCMIN: case OP_VCGADD: case OP_VCGMAX: case OP_VCGMIN: case OP_VCPADD:
         return lower_valu_red(L, op, in);
-    case OP_VBITSORT: case OP_VMRGSORT4: case OP_VTRANSPOSE:
+    case OP_VBITSORT: case OP_VMRGSORT4: case OP_VTRANSPOSE: case OP_GET_VMS4_SR:
         return lower_valu_sort(L, op, in);
     default:
         return 0;

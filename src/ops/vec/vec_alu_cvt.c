@@ -138,7 +138,7 @@ static int part_index(int tok)
     }
 }
 
-static int lower_vcvt(LowerCtx *L, const Op *op, Instr *in)
+static int lower_vcvt(LowerView *L, const Op *op, Instr *in)
 {
     ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(op->nresults ? op->results[0] : NULL);
     if (!cvt_legal(s, d)) {
@@ -283,7 +283,7 @@ static const Instr *x_vmulscvt(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ lowering */
 
-int lower_valu_cvt(LowerCtx *L, const Op *op, Instr *in)
+int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
 {
     const Value *res = op->nresults ? op->results[0] : NULL;
     switch (op->kind) {

@@ -237,7 +237,7 @@ static inline int any16(const void *v)
 VALU_FAST_SET(b, 16, )
 
 /* 32-byte AVX2 versions, chosen at lowering when the host CPU has AVX2 (sim.h "host SIMD"). */
-#if SIM_HAVE_AVX2
+#if HOST_HAVE_AVX2
 typedef uint64_t w_vu64 __attribute__((vector_size(32)));
 __attribute__((target("avx2"))) static inline w_vu64 w_mk(const uint64_t *t, const uint8_t *p)
 {
@@ -252,10 +252,10 @@ VALU_FAST_SET(w, 32, __attribute__((target("avx2"))))
 ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar)
 {
     if (vop < 0 || vop >= VOP__COUNT) return NULL;
-    int wide = sim_host_avx2();
+    int wide = host_avx2();
     const FastSet *t = NULL;
 #define PICK(P) (wide ? WIDE(P) : b_##P##_sets)
-#if SIM_HAVE_AVX2
+#if HOST_HAVE_AVX2
 #define WIDE(P) w_##P##_sets
 #else
 #define WIDE(P) b_##P##_sets

@@ -12,7 +12,9 @@
 #include <stdint.h>
 #include <string.h>
 #include "base/num.h"
-#include "exec/sim.h"
+#include "vec.h"
+#include "base/host.h"
+#include "ops/pred/pred.h"
 
 /* Element kinds of vreg lanes. Signless integers are signed (resolutions Q49). */
 typedef enum {
@@ -148,13 +150,13 @@ static inline uint64_t fsignbit(ElemKind k) { return 1ull << (ek_bits(k) - 1); }
 uint64_t fused_madd(ElemKind k, double a, double b, double c);
 
 /* ---- lowering helpers shared by the sub-modules ---- */
-int valu_operand(LowerCtx *L, const Op *op, const char *group);          /* operand index or -1 */
+int valu_operand(LowerView *L, const Op *op, const char *group);          /* operand index or -1 */
 ElemKind valu_vreg_ek(const Value *v);                                    /* EK_BAD if not a vreg */
-int valu_bad_type(LowerCtx *L, const Op *op, const char *what, const Type *t);
+int valu_bad_type(LowerView *L, const Op *op, const char *what, const Type *t);
 
-int lower_valu_cvt(LowerCtx *L, const Op *op, Instr *in);    /* vcvt vtrc vci vbitcast vaddreluconv vmulconv vexpdif */
-int lower_valu_red(LowerCtx *L, const Op *op, Instr *in);    /* vcadd vcmax vcmin vcgadd vcgmax vcgmin vcpadd */
-int lower_valu_sort(LowerCtx *L, const Op *op, Instr *in);   /* vbitsort vmrgsort4 */
+int lower_valu_cvt(LowerView *L, const Op *op, Instr *in);    /* vcvt vtrc vci vbitcast vaddreluconv vmulconv vexpdif */
+int lower_valu_red(LowerView *L, const Op *op, Instr *in);    /* vcadd vcmax vcmin vcgadd vcgmax vcgmin vcpadd */
+int lower_valu_sort(LowerView *L, const Op *op, Instr *in);   /* vbitsort vmrgsort4 */
 /* Fast handler for a common (op, kind, masked, scalar) combination, or NULL. vop is a ValuOp. */
 ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar);
 

@@ -127,7 +127,7 @@ static const Instr *x_red(Exec *x, const Instr *in)
     return valu_done(x, in);
 }
 
-int lower_valu_red(LowerCtx *L, const Op *op, Instr *in)
+int lower_valu_red(LowerView *L, const Op *op, Instr *in)
 {
     ElemKind k = valu_vreg_ek(op->operands[0]);
     ElemKind kd = valu_vreg_ek(op->nresults ? op->results[0] : NULL);

@@ -133,7 +133,7 @@ static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
         memcpy(dst + r * span, out, (size_t)(8 * n));
     }
     free(out);
-    for (unsigned k = 0; k < 4; k++) x->core->vms4_sr[k] = (uint16_t)pos[k];
+    for (unsigned k = 0; k < 4; k++) x->core->vec->vms4_sr[k] = (uint16_t)pos[k];
     sim_count(x, x->pipe, span * rep);
     x->extra_cost += span * rep / 8;
     return 0;
@@ -180,10 +180,20 @@ static const Instr *x_sort(Exec *x, const Instr *in)
     return in->pfn(x, in, args) == 0 ? in + 1 : NULL;
 }
 
-int lower_valu_sort(LowerCtx *L, const Op *op, Instr *in)
+/* pto.get_vms4_sr: the VMS4 status register, read by the scalar unit. */
+static const Instr *x_get_vms4_sr(Exec *x, const Instr *in)
 {
+    for (unsigned i = 0; i < 4 && i < in->nres; i++) fr_set_u64(x, in->res[i], x->core->vec->vms4_sr[i]);
+    return in + 1;
+}
+
+int lower_valu_sort(LowerView *L, const Op *op, Instr *in)
+{
+    if (op->kind == OP_GET_VMS4_SR) {
+        in->fn = x_get_vms4_sr;
+        return 0;
+    }
     if (op->kind == OP_VTRANSPOSE) {
-        in->pipe = PQ_V;
         in->cost = 8;
         in->pfn = op->noperands == 2 ? p_vtranspose : p_vtranspose_cfg;
         in->fn = x_sort;
@@ -196,7 +206,6 @@ int lower_valu_sort(LowerCtx *L, const Op *op, Instr *in)
     if (op->kind == OP_VBITSORT && !(e && e->kind == TY_FLOAT && (e->fk == FK_F16 || e->fk == FK_F32)))
         return valu_bad_type(L, op, "f32 or f16 scores", sv->type);
     in->imm[0] = f16;
-    in->pipe = PQ_V;
     in->cost = 8;
     in->pfn = op->kind == OP_VBITSORT ? p_vbitsort : p_vmrgsort4;
     in->fn = x_sort;

@@ -13,14 +13,17 @@
  * byte offset (docs/semantics.md §6.11). Every access checks its whole footprint (bounds, alignment) before
  * the first byte moves, so a trap leaves UB untouched.
  *
- * SPR state: Core.spr_ar holds AR (a 32-bit byte offset) and Core.spr_sqzn the byte count set by
+ * SPR state: VecState.spr_ar holds AR (a 32-bit byte offset) and VecState.spr_sqzn the byte count set by
  * vsqz/vusqz and consumed by vstur; both are 0 at launch; sprsti/sprsts store AR's 32 bits. */
-#include "exec/sim.h"
+#include "vec.h"
+#include "base/bits.h"
+#include "base/host.h"
 #include "exec/race.h"
+#include "ops/pred/pred.h"
 #include <inttypes.h>
 #include <string.h>
 
-int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in);
+int lower_vec_ls(LowerView *L, const Op *op, Instr *in);
 
 /* ------------------------------------------------------------------ decoded operand layout */
 
@@ -53,13 +56,6 @@ typedef struct VlsX {
 
 #define X_OF(in) ((const VlsX *)(in)->ext)
 
-static inline int64_t sx(uint64_t v, unsigned bits)
-{
-    if (bits >= 64 || bits == 0) return (int64_t)v;
-    uint64_t m = 1ull << (bits - 1);
-    v &= (m << 1) - 1;
-    return (int64_t)((v ^ m) - m);
-}
 
 static inline uint64_t fr(const Exec *x, int32_t off) { return fr_u64(x, off); }
 
@@ -85,7 +81,7 @@ static inline uint64_t ea(Exec *x, const VlsX *m)
         if (m->pn >= 0) fr_set_u64(x, m->pn, b);
         return b;
     }
-    uint64_t d = (uint64_t)sx(fr(x, m->off), m->offbits) * m->unit;
+    uint64_t d = (uint64_t)bits_sext(fr(x, m->off), m->offbits) * m->unit;
     if (m->pn >= 0) {
         fr_set_u64(x, m->pn, b + d);
         return b;
@@ -117,10 +113,10 @@ static inline void count(Exec *x, uint64_t bytes)
 }
 
 /* SPR AR / SQZN (see the file comment). */
-static inline uint32_t spr_ar(const Core *c) { return (uint32_t)c->spr_ar; }
-static inline uint32_t spr_sqzn(const Core *c) { return c->spr_sqzn; }
-static inline void set_ar(Core *c, uint32_t v) { c->spr_ar = v; }
-static inline void set_sqzn(Core *c, uint32_t v) { c->spr_sqzn = v; }
+static inline uint32_t spr_ar(const Core *c) { return (uint32_t)c->vec->spr_ar; }
+static inline uint32_t spr_sqzn(const Core *c) { return c->vec->spr_sqzn; }
+static inline void set_ar(Core *c, uint32_t v) { c->vec->spr_ar = v; }
+static inline void set_sqzn(Core *c, uint32_t v) { c->vec->spr_sqzn = v; }
 
 
 /* Calls BODY with W and T bound to each element width; the switch runs once per op, the loops inside
@@ -138,7 +134,7 @@ static inline void set_sqzn(Core *c, uint32_t v) { c->spr_sqzn = v; }
 /* ------------------------------------------------------------------ vlds */
 
 /* The two NORM copies also come in AVX2 builds (32-byte moves; sim.h "host SIMD"). */
-#if !SIM_HAVE_AVX2
+#if !HOST_HAVE_AVX2
 #define x_vlds_norm_avx2 x_vlds_norm
 #define x_vsts_norm_avx2 x_vsts_norm
 #define x_vlds_norm_avx2_o64 x_vlds_norm_o64
@@ -206,7 +202,7 @@ ATTR static const Instr *x_vlds_norm##SUF(Exec *x, const Instr *in)             
 }
 X_VLDS_NORM_DEF(, , vls_v16, fast_ea)
 X_VLDS_NORM_DEF(_o64, , vls_v16, fast_ea64)
-#if SIM_HAVE_AVX2
+#if HOST_HAVE_AVX2
 X_VLDS_NORM_DEF(_avx2, __attribute__((target("avx2"))), vls_v32, fast_ea)
 X_VLDS_NORM_DEF(_avx2_o64, __attribute__((target("avx2"))), vls_v32, fast_ea64)
 #endif
@@ -330,7 +326,7 @@ ATTR static const Instr *x_vsts_norm##SUF(Exec *x, const Instr *in)             
 }
 X_VSTS_NORM_DEF(, , vls_v16, fast_ea)
 X_VSTS_NORM_DEF(_o64, , vls_v16, fast_ea64)
-#if SIM_HAVE_AVX2
+#if HOST_HAVE_AVX2
 X_VSTS_NORM_DEF(_avx2, __attribute__((target("avx2"))), vls_v32, fast_ea)
 X_VSTS_NORM_DEF(_avx2_o64, __attribute__((target("avx2"))), vls_v32, fast_ea64)
 #endif
@@ -673,7 +669,7 @@ static const Instr *x_vldus(Exec *x, const Instr *in)
     uint64_t p = fr(x, m->base);
     if (unaligned_load(x, in, m, p)) return NULL;
     if (m->pn >= 0) {
-        uint64_t d = m->off >= 0 ? (uint64_t)sx(fr(x, m->off), m->offbits) * m->unit : 256;
+        uint64_t d = m->off >= 0 ? (uint64_t)bits_sext(fr(x, m->off), m->offbits) * m->unit : 256;
         fr_set_u64(x, m->pn, p + d);
     }
     return in + 1;
@@ -708,7 +704,7 @@ static const Instr *x_vstus(Exec *x, const Instr *in)
     AlignState st;
     memcpy(&st, FR(x, in->arg[0]), sizeof st);
     if (store_state(x, in, &st)) return NULL;   /* a misused state is reported before a bad count */
-    int64_t n = sx(fr(x, m->a2), m->offbits);
+    int64_t n = bits_sext(fr(x, m->a2), m->offbits);
     if (n < 0 || (uint64_t)n * m->w > 256) {
         sim_trap(x, in, DIAG_T_FIELD, "element count %" PRId64 " is outside 0..%u", n, 256u / m->w);
         return NULL;
@@ -748,7 +744,7 @@ static const Instr *x_vastu(Exec *x, const Instr *in)
 static const Instr *x_vstu(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
-    uint64_t off = sx(fr(x, m->off), m->offbits);
+    uint64_t off = bits_sext(fr(x, m->off), m->offbits);
     if (stream_store(x, in, fr(x, m->base) + off, FR(x, m->a3), 256)) return NULL;
     fr_set_u64(x, m->pn, m->aux ? off + 256 : off);
     return in + 1;
@@ -764,7 +760,7 @@ static const Instr *x_vflush(Exec *x, const Instr *in)
     unsigned held = (unsigned)__builtin_popcount(st.valid);
     if (align_flush(x, in, &st)) return NULL;
     if (m->pn >= 0)
-        fr_set_u64(x, m->pn, fr(x, m->base) + (m->off >= 0 ? (uint64_t)sx(fr(x, m->off), m->offbits) * m->unit : 0));
+        fr_set_u64(x, m->pn, fr(x, m->base) + (m->off >= 0 ? (uint64_t)bits_sext(fr(x, m->off), m->offbits) * m->unit : 0));
     count(x, held);
     return in + 1;
 }
@@ -866,7 +862,7 @@ static const Instr *x_vdintlv(Exec *x, const Instr *in)
 static const Instr *x_vslide(Exec *x, const Instr *in)
 {
     const uint8_t *s0 = FR(x, in->arg[0]), *s1 = FR(x, in->arg[1]);
-    int64_t amt = sx(fr(x, in->arg[2]), (unsigned)in->imm[1]);
+    int64_t amt = bits_sext(fr(x, in->arg[2]), (unsigned)in->imm[1]);
     uint8_t r[256];
     BY_WIDTH(in->imm[0], {
         enum { N = 256 / W };
@@ -887,7 +883,7 @@ static const Instr *x_vslide(Exec *x, const Instr *in)
 static const Instr *x_vshift(Exec *x, const Instr *in)
 {
     const uint8_t *s = FR(x, in->arg[0]);
-    int64_t amt = sx(fr(x, in->arg[1]), (unsigned)in->imm[1]);
+    int64_t amt = bits_sext(fr(x, in->arg[1]), (unsigned)in->imm[1]);
     uint8_t r[256];
     BY_WIDTH(in->imm[0], {
         enum { N = 256 / W };
@@ -978,7 +974,7 @@ static const Instr *x_vunpack(Exec *x, const Instr *in)
     BY_WIDTH(w, {
         for (unsigned i = 0; i < half; i++) {
             uint64_t v = LD(src, i);
-            if (sgn && W < 8) v = (uint64_t)sx(v, 8 * W);
+            if (sgn && W < 8) v = (uint64_t)bits_sext(v, 8 * W);
             lane_set(r, 2 * W, i, v);
         }
     })
@@ -1000,10 +996,10 @@ static unsigned type_bits(const Type *t) { return t ? ty_bits(t) : 64; }
 
 static int32_t slot_of(const Instr *in, int idx) { return idx >= 0 && idx < (int)in->nargs ? in->arg[idx] : -1; }
 
-static VlsX *newx(LowerCtx *L)
+static VlsX *newx(LowerView *L, const Op *op)
 {
-    VlsX *m = arena_alloc(lw_arena(L), sizeof *m);
-    memset(m, 0, sizeof *m);
+    VlsX *m = lw_alloc(L, op, sizeof *m);
+    if (!m) return NULL;
     m->base = m->off = m->mask = m->pn = m->a2 = m->a3 = -1;
     m->unit = 1;
     m->offbits = 64;
@@ -1013,7 +1009,7 @@ static VlsX *newx(LowerCtx *L)
 
 /* Base pointer + offset group (`name[off]`), unit = pointer element bytes; pointer result `pnres`. A !pto.vaddr
    offset (vector-address forms) is a byte offset: unit 1, and its slot already holds the zero-extended value. */
-static void mem_operand(LowerCtx *L, const Op *op, const Instr *in, VlsX *m, const char *base, const char *off, int pnres)
+static void mem_operand(LowerView *L, const Op *op, const Instr *in, VlsX *m, const char *base, const char *off, int pnres)
 {
     int b = lw_group_index(L, op, base, 0), o = off ? lw_group_index(L, op, off, 0) : -1;
     m->base = slot_of(in, b);
@@ -1034,7 +1030,7 @@ static unsigned elem_align(const Op *op, int base_idx)
     return e && !(e & (e - 1)) ? e : 1;
 }
 
-static int bad(LowerCtx *L, const Op *op, const char *what)
+static int bad(LowerView *L, const Op *op, const char *what)
 {
     lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s': %s", op_info[op->kind].name, what);
     return -1;
@@ -1059,9 +1055,10 @@ static bool fast_norm(Instr *in, const VlsX *m)
     return true;
 }
 
-static int lower_vlds(LowerCtx *L, const Op *op, Instr *in)
+static int lower_vlds(LowerView *L, const Op *op, Instr *in)
 {
-    VlsX *m = newx(L);
+    VlsX *m = newx(L, op);
+    if (!m) return -1;
     mem_operand(L, op, in, m, "src", "off", 1);
     int t = op_token_id(op, "dist");
     /* Element alignment, not 32 bytes: validated kernels (soft-post-update-dynamic-accumulator) load and
@@ -1097,7 +1094,7 @@ static int lower_vlds(LowerCtx *L, const Op *op, Instr *in)
     in->cost = 9;
     in->fn = x_vlds;
     if (fast_norm(in, m) && kind == LD_NORM) {
-        bool o64 = in->imm[4] == -1, wide = sim_host_avx2();
+        bool o64 = in->imm[4] == -1, wide = host_avx2();
         in->fn = o64 ? (wide ? x_vlds_norm_avx2_o64 : x_vlds_norm_o64) : (wide ? x_vlds_norm_avx2 : x_vlds_norm);
     }
     return 0;
@@ -1115,13 +1112,14 @@ static unsigned scope_loops(const Op *op, const Op *loops[4])
     return k;
 }
 
-static int lower_vag(LowerCtx *L, const Op *op, Instr *in)
+static int lower_vag(LowerView *L, const Op *op, Instr *in)
 {
     const Op *loops[4];
     unsigned n = in->nargs;
     if (n < 1 || n > 4 || scope_loops(op, loops) < n || in->nres < 1)
         return bad(L, op, "needs one enclosing scf.for per stride");
-    VagX *g = arena_alloc(lw_arena(L), sizeof *g);
+    VagX *g = lw_alloc(L, op, sizeof *g);
+    if (!g) return -1;
     g->n = n;
     for (unsigned k = 0; k < n; k++) {
         const Value *iv = loops[k]->regions[0]->block->args[0];
@@ -1134,9 +1132,10 @@ static int lower_vag(LowerCtx *L, const Op *op, Instr *in)
     return 0;
 }
 
-static int lower_vsts(LowerCtx *L, const Op *op, Instr *in)
+static int lower_vsts(LowerView *L, const Op *op, Instr *in)
 {
-    VlsX *m = newx(L);
+    VlsX *m = newx(L, op);
+    if (!m) return -1;
     mem_operand(L, op, in, m, "dst", "off", 0);
     int mi = lw_group_index(L, op, "m", 0);
     m->mask = slot_of(in, mi);
@@ -1175,15 +1174,14 @@ static int lower_vsts(LowerCtx *L, const Op *op, Instr *in)
     in->cost = 9;
     in->fn = x_vsts;
     if (fast_norm(in, m) && kind == ST_NORM && os == ms) {
-        bool o64 = in->imm[4] == -1, wide = sim_host_avx2();
+        bool o64 = in->imm[4] == -1, wide = host_avx2();
         in->fn = o64 ? (wide ? x_vsts_norm_avx2_o64 : x_vsts_norm_o64) : (wide ? x_vsts_norm_avx2 : x_vsts_norm);
     }
     return 0;
 }
 
-int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
+int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
 {
-    in->pipe = PQ_V;
     const OpInfo *oi = &op_info[op->kind];
     if (oi->flags & F_NOSIM) return 0;   /* parsed and verified; traps T-UNSUPPORTED when executed */
     switch (op->kind) {
@@ -1194,7 +1192,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
     case OP_VAG:
         return lower_vag(L, op, in);
     case OP_VLDSX2: case OP_VSTSX2: case OP_VALDX2: case OP_VASTX2: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         int ld = op->kind == OP_VLDSX2 || op->kind == OP_VALDX2;
         mem_operand(L, op, in, m, ld ? "src" : "dst", "off", -1);
         int t = op_token_id(op, "dist");
@@ -1212,7 +1211,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_VSLDB: case OP_VSSTB: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         int ld = op->kind == OP_VSLDB;
         mem_operand(L, op, in, m, ld ? "src" : "dst", NULL, ld ? 1 : 0);
         m->a2 = slot_of(in, lw_group_index(L, op, "bs", 0));
@@ -1225,7 +1225,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_VGATHER2: case OP_VGATHER2_BC: case OP_VGATHERB: case OP_VSCATTER: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         int sc = op->kind == OP_VSCATTER;
         mem_operand(L, op, in, m, sc ? "dst" : "src", NULL, -1);
         int ii = lw_group_index(L, op, "idx", 0);
@@ -1247,7 +1248,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_VLDAS: case OP_VALDA: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         mem_operand(L, op, in, m, "src", "off", -1);
         in->ext = m;
         in->fn = x_vldas;
@@ -1256,7 +1258,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
     }
     case OP_VLDUS: case OP_VALDU: {
         /* vldus: "off" is the optional pointer increment; valdu: "off" is the vector address, "inc" its increment */
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         mem_operand(L, op, in, m, "src", "off", 2);
         m->a2 = slot_of(in, lw_group_index(L, op, "a", 0));
         m->a3 = slot_of(in, lw_group_index(L, op, "inc", 0));
@@ -1270,7 +1273,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         /* vstu: form B (offset + MODE token) only; form A threads a base pointer and an index mode operand */
         int st = op->kind == OP_VSTU, offi = lw_group_index(L, op, "off", 0);
         if (st && (offi < 0 || !ty_is_intlike(otype(op, offi)) || lw_group_index(L, op, "mode", 0) >= 0)) return 0;
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         mem_operand(L, op, in, m, "dst", "off", 1);
         m->unit = 1;
         m->a3 = slot_of(in, lw_group_index(L, op, "v", 0));
@@ -1282,7 +1286,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_VSTUS: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         mem_operand(L, op, in, m, "dst", NULL, 1);
         int ni = lw_group_index(L, op, "n", 0);
         m->a2 = slot_of(in, ni);
@@ -1296,7 +1301,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_VSTUR: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         mem_operand(L, op, in, m, "dst", NULL, -1);
         m->a2 = slot_of(in, lw_group_index(L, op, "v", 0));
         m->aux = op_token_id(op, "mode") == T_POST_POST_UPDATE;
@@ -1306,7 +1312,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_VSTAS: case OP_VSTAR: case OP_VSTA: case OP_VASTA: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         mem_operand(L, op, in, m, "dst", "off", 0);
         if (op->kind != OP_VSTAS) m->pn = -1;
         in->ext = m;
@@ -1318,7 +1325,8 @@ int lower_vec_ls(LowerCtx *L, const Op *op, Instr *in)
         in->fn = x_sprclr;
         return 0;
     case OP_SPRSTI: case OP_SPRSTS: {
-        VlsX *m = newx(L);
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
         mem_operand(L, op, in, m, "p", "off", 0);
         m->unit = op->kind == OP_SPRSTI ? 4 : 1;   /* §2.3: sprsti one 32-bit word, sprsts bytes */
         in->ext = m;

@@ -1,0 +1,151 @@
+/* machine.h — the simulated machine: clusters of cores, each with a scalar unit (SU), in-order pipe
+ * queues, local memories and an interpreter context per agent; the discrete-event scheduler that runs
+ * them (sched.c); checked memory access and run-time traps (mem.c).
+ *
+ * State that belongs to one op family (DMA loop registers, flags and semaphores, special registers, MX
+ * scales) is not defined here: each family defines its own state struct in its header (ops/<family>/)
+ * and the launch allocates and resets it; the machine only holds the pointers. */
+#ifndef PTOSIM_MACHINE_H
+#define PTOSIM_MACHINE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include "ptosim.h"
+#include "isa/target.h"
+#include "program.h"
+
+typedef struct Core Core;
+typedef struct Cluster Cluster;
+typedef struct Sim Sim;
+
+/* Family state, defined by the families (ops/<family>/<family>.h). */
+struct ScalarState;
+struct SyncState;
+struct SyncClusterState;
+struct DmaState;
+struct VecState;
+struct CubeState;
+
+/* ---- memory ---- */
+typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; } GmBuf;
+
+/* ---- per-pipe queue ---- */
+typedef struct QEntry {
+    const Instr *in;
+    uint64_t t_issue;
+    uint32_t cap, ncap;        /* captured values in the pipe's capture FIFO */
+    uint32_t seq;              /* program-order number (for get_buf) */
+    uint32_t race_snap;        /* the issuing SU's clock snapshot (race detection), or UINT32_MAX */
+    int64_t aux;
+} QEntry;
+
+typedef struct Pipe {
+    QEntry *q;
+    uint32_t head, tail, cap;
+    uint64_t *caps;
+    uint32_t chead, ctail, ccap;
+    uint64_t t;                /* time the pipe becomes free */
+    uint64_t wake_t;           /* lower bound after being woken from a wait */
+    uint64_t bytes, ops;
+    int waiting;               /* head entry is blocked (wait) */
+} Pipe;
+
+typedef enum { CORE_AIV, CORE_AIC } CoreType;
+
+/* Interpreter context (one per core for the SU, one for the V pipe, one for the other pipes). */
+struct Exec {
+    Core *core;
+    int64_t aux;               /* the issue hook's value for the entry being executed */
+    uint64_t extra_cost;       /* cycles a handler adds to its op's base cost */
+    int race_quiet;            /* accesses are being recorded precisely by the caller */
+    uint8_t *frame;            /* current frame */
+    uint8_t *frame_base;       /* frame stack storage */
+    uint32_t frame_top, frame_cap;
+    uint64_t steps;
+    PipeQ pipe;                /* which agent this context belongs to */
+    struct CallRec { const Instr *ret; uint8_t *frame; const Instr *call; } *calls;
+    uint32_t ncalls, capcalls;
+};
+
+struct Core {
+    Sim *sim;
+    Cluster *cl;
+    CoreType type;
+    int index;                 /* within the cluster: 0 = AIC (mixed) or the only core; AIVs 1, 2 */
+    int subblock;
+    uint64_t block_idx;
+    uint8_t *mem[AS__COUNT];   /* local buffers (gm unused) */
+    uint64_t memsz[AS__COUNT];
+    uint64_t ub_fast_lim;      /* vector NORM fast paths: a 256-byte UB access at a < this is in bounds and
+                                  needs no race recording (0 while the race detector is on) */
+    Exec su, v, px;            /* SU interpreter, V-pipe interpreter, other pipes (no frame) */
+    Pipe pipes[PQ__COUNT];
+    const Instr *pc;           /* SU program counter */
+    int su_state;              /* 0 running, 1 blocked, 2 done */
+    const Instr *su_blocked_on;
+    uint64_t su_t;
+    uint32_t issue_seq;
+    struct ScalarState *scalar;
+    struct SyncState *sync;
+    struct DmaState *dma;
+    struct VecState *vec;
+    struct CubeState *cube;
+};
+
+struct Cluster {
+    Sim *sim;
+    Core cores[3];
+    int ncores;
+    struct SyncClusterState *sync;   /* intra-block semaphores, cross-core flags */
+    struct Race *race;         /* race detection state, NULL when off */
+};
+
+struct Sim {
+    PtoCtx *ctx;
+    const Program *prog;
+    const Func *entry;
+    const TargetProfile *tp;
+    GmBuf *gm;
+    uint32_t ngm;
+    uint64_t *params;          /* entry parameter values (raw bits) */
+    unsigned blocks, block_num;
+    uint64_t step_limit;
+    int trapped;
+    Cluster *cl;
+    PtoStats stats;
+    int race_check;
+    int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
+    const Instr *warned[64];   /* ops that already produced their run-time warning (sim_warn_once) */
+    unsigned nwarned;
+};
+
+/* ---- frame access ---- */
+#define FR(x, off) ((x)->frame + (off))
+static inline uint64_t fr_u64(const Exec *x, int32_t off) { uint64_t v; memcpy(&v, x->frame + off, 8); return v; }
+static inline void fr_set_u64(Exec *x, int32_t off, uint64_t v) { memcpy(x->frame + off, &v, 8); }
+/* Operand i of an instruction, as raw 64-bit value (scalars, pointers, indices). */
+static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return fr_u64(x, in->arg[i]); }
+
+/* ---- traps and memory (mem.c) ---- */
+void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* A run-time warning at op `in`, reported once per op and run (at most 64 ops); the run continues. */
+void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Host pointer for [addr, addr+len) in space `as` of core c, or NULL after raising a trap. `what` names
+   the access for the message ("source", "destination"). `align` = required alignment (1 = none). */
+uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what);
+uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
+                      const char *what);
+uint64_t sim_gm_base(unsigned index);
+
+/* ---- scheduler (sched.c) ---- */
+const Instr *sim_issue(Exec *x, const Instr *in);          /* SU: capture operands and enqueue */
+const Instr *sim_exec_now(Exec *x, const Instr *in);       /* run a PipeFn immediately (pipe resolved to S) */
+void sim_signal(Core *c, uint64_t t);                       /* state changed at time t: blocked agents retry */
+int sim_run_cluster(Cluster *cl);          /* runs one block; 0 ok, 3 trap */
+/* Counts an executed op and bytes moved on a pipe. */
+static inline void sim_count(Exec *x, unsigned pipe, uint64_t bytes)
+{
+    x->core->pipes[pipe].ops++;
+    x->core->pipes[pipe].bytes += bytes;
+}
+#endif

@@ -1,0 +1,13 @@
+/* pipe.h — the pipes of a core as the scheduler, the race detector and the diagnostics name them.
+ * PQ_S is the scalar unit itself; the others are in-order queues (vector, the three MTEs, cube, FIXPIPE). */
+#ifndef PTOSIM_PIPE_H
+#define PTOSIM_PIPE_H
+#include "isa/op.h"
+
+typedef enum { PQ_S, PQ_V, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_M, PQ_FIX, PQ__COUNT, PQ_ALL = 15 } PipeQ;
+
+/* "PIPE_V", ...; "PIPE_ALL" for PQ_ALL, "?" otherwise. */
+const char *pq_name(unsigned pq);
+/* The queue of an op-table pipe (PIPE_NONE and PIPE_DYN give PQ_S: the family decides). */
+PipeQ pq_of_op_pipe(OpPipe p);
+#endif

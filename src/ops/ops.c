@@ -1,0 +1,70 @@
+/* ops.c — dispatch of op lowering to the families, and the families' state lifetime. */
+#include "ops.h"
+#include "cube/cube.h"
+#include "dma/dma.h"
+#include "pred/pred.h"
+#include "scalar/scalar.h"
+#include "sync/sync.h"
+#include "vec/vec.h"
+#include <stdlib.h>
+
+int ops_lower(LowerView *L, const Op *op, Instr *in)
+{
+    switch (op_info[op->kind].fam) {
+    case FAM_STRUCT: case FAM_SCF:
+        return 0;   /* structure: the driver's */
+    case FAM_ARITH: case FAM_PTR: case FAM_QUERY:
+        return scalar_lower(L, op, in);
+    case FAM_DMA: case FAM_DMA_CFG:
+        return dma_lower(L, op, in);
+    case FAM_SYNC:
+        return sync_lower(L, op, in);
+    case FAM_PRED_LS: case FAM_PRED_GEN:
+        return pred_lower(L, op, in);
+    case FAM_MAD: case FAM_CUBE_DMA:
+        return cube_lower(L, op, in);
+    case FAM_MISC:
+        return op->kind == OP_INIT_ALIGN ? pred_lower(L, op, in) : 0;
+    default:
+        return vec_lower(L, op, in);
+    }
+}
+
+#define ALLOC_STATE(p) ((p) || ((p) = calloc(1, sizeof *(p))) != NULL)
+
+int ops_core_reset(Core *c)
+{
+    if (!ALLOC_STATE(c->scalar) || !ALLOC_STATE(c->sync) || !ALLOC_STATE(c->dma) || !ALLOC_STATE(c->vec) ||
+        !ALLOC_STATE(c->cube))
+        return -1;
+    return scalar_reset(c) | sync_reset(c) | dma_reset(c) | vec_reset(c) | cube_reset(c);
+}
+
+int ops_cluster_reset(Cluster *cl)
+{
+    if (!ALLOC_STATE(cl->sync)) return -1;
+    return sync_cluster_reset(cl);
+}
+
+void ops_core_free(Core *c)
+{
+    if (c->cube) cube_release(c);
+    free(c->scalar);
+    free(c->sync);
+    free(c->dma);
+    free(c->vec);
+    free(c->cube);
+    c->scalar = NULL;
+    c->sync = NULL;
+    c->dma = NULL;
+    c->vec = NULL;
+    c->cube = NULL;
+}
+
+void ops_cluster_free(Cluster *cl)
+{
+    free(cl->sync);
+    cl->sync = NULL;
+}
+
+void ops_block_done(Cluster *cl) { sync_report_leftovers(cl); }

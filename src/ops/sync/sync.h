@@ -1,0 +1,27 @@
+/* sync.h — pipeline synchronisation: set_flag/wait_flag, barriers, buffer-id tokens, intra-block
+ * semaphores and the a2a3 cross-core pair (docs/semantics.md §2). */
+#ifndef PTOSIM_SYNC_H
+#define PTOSIM_SYNC_H
+#include "exec/machine.h"
+
+/* Per core. */
+struct SyncState {
+    uint32_t flags[PQ__COUNT][PQ__COUNT][16];          /* set/wait counters per (src, dst, event) */
+    const Instr *flag_set_at[PQ__COUNT][PQ__COUNT][16];
+    uint32_t buf_issued_rls[64], buf_retired_rls[64];
+    uint32_t buf_held[PQ__COUNT];                      /* per pipe: ids acquired by get_buf, not released */
+};
+/* Per cluster. */
+struct SyncClusterState {
+    uint32_t sems[32];                                 /* intra-block semaphores */
+    uint32_t cross_c2v[2][16], cross_v2c[16];          /* a2a3 set_cross_core / wait_flag_dev */
+};
+typedef struct SyncState SyncState;
+typedef struct SyncClusterState SyncClusterState;
+
+int sync_lower(LowerView *L, const Op *op, Instr *in);
+int sync_reset(Core *c);
+int sync_cluster_reset(Cluster *cl);
+/* W-FLAG-LEFTOVER for every flag still set when a block completed. */
+void sync_report_leftovers(Cluster *cl);
+#endif
