@@ -1,5 +1,6 @@
 /* op.c — the op table as data, and name lookup (canonical names and aliases). */
 #include "op.h"
+#include "elem.h"
 #include <string.h>
 
 const OpInfo op_info[OP__COUNT] = {
@@ -29,13 +30,23 @@ int op_lookup(const char *name, unsigned len)
     return -1;
 }
 
-const char *op_family_name(OpFamily f)
-{
-    static const char *const names[FAM__COUNT] = {
-        "structure", "scf", "arith", "pointer", "query", "sync", "dma", "dma-config", "predicate-ls",
-        "predicate-gen", "misc", "vector-ls", "vector-materialize", "vector-unary", "vector-binary",
-        "vector-scalar", "vector-convert", "vector-reduce", "vector-compare", "vector-rearrange",
-        "vector-sfu", "cube-mad", "cube-dma", "spr",
-    };
-    return f < FAM__COUNT ? names[f] : "?";
-}
+const OpTypes op_types[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define TYPES(id, rel, scalar, mref, isa, sim, of) [OP_##id] = {TR_##rel, TS_SCALAR_##scalar, mref, isa, sim, of},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef TYPES
+};
+
+const OpField op_fields[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define FIELD(id, slot, bits, hw, what) {OP_##id, slot, bits, hw, what},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef FIELD
+};
+const unsigned op_nfields = sizeof op_fields / sizeof op_fields[0];

@@ -38,6 +38,7 @@ enum {
     F_ISOLATED = 1u << 11,  /* region may not capture outer values */
     F_REGIONS  = 1u << 12,  /* op owns regions */
     F_SCALARMEM= 1u << 13,  /* scalar-unit memory access */
+    F_CONVERTS = 1u << 14,  /* a copy whose two sides may hold different element types (cube data paths) */
 };
 #define F_A5ONLY (F_NOCPU | F_NOA2A3)
 #define F_A2A3ONLY (F_NOCPU | F_NOA5)
@@ -62,7 +63,42 @@ typedef struct OpInfo {
 
 extern const OpInfo op_info[OP__COUNT];
 int op_lookup(const char *name, unsigned len);     /* OpKind or -1 */
-const char *op_family_name(OpFamily f);
+
+/* ---- element types of vector ops (ops.def TYPES rows) ---- */
+typedef enum {
+    TR_NONE,       /* no type relation */
+    TR_SAME,       /* every vreg operand (except index vectors) and vreg result has one type */
+    TR_SAME_OPS,   /* the vreg operands share one type; the result is a conversion */
+    TR_RED,        /* vcadd: like TR_SAME, or a widening 8->16 / 16->32 integer sum */
+    TR_CVT,        /* vcvt: a legal (source, destination) pair and part token */
+    TR_TRC,        /* vtrc: same float type, rounding tokens */
+    TR_PACK,       /* vpack: integer narrowing to half width */
+    TR_UNPACK,     /* vsunpack/vzunpack: integer widening to double width */
+    TR_EXPDIF,     /* vexpdif: f16|f32 inputs, f32 result, EVEN|ODD */
+    TR_IDX,        /* vselr/vperm: data and result alike, integer index vector of the data width */
+    TR_HALF_PART,  /* vmulscvt: a 2:1 narrowing placed by EVEN|ODD */
+} TypeRel;
+typedef enum { TS_SCALAR_NONE, TS_SCALAR_ELEM, TS_SCALAR_SHIFT } TypeScalarRule;
+
+typedef struct OpTypes {
+    uint8_t rel;               /* TypeRel */
+    uint8_t scalar;            /* TypeScalarRule for the scalar operand ("s" or "alpha") */
+    const char *mref;          /* vreg whose element width fixes the mask granularity; "b32" = fixed */
+    uint32_t isa;              /* element kinds (1 << ElemKind) the ISA defines */
+    uint32_t sim;              /* further kinds ptosim simulates: accepted with W-ELEM-TYPE */
+    const char *of;            /* value whose kind isa/sim constrain (NULL: first vreg operand, else result) */
+} OpTypes;
+extern const OpTypes op_types[OP__COUNT];   /* all zero for ops without a TYPES row */
+
+/* ---- documented field widths of constant operands (ops.def FIELD rows) ---- */
+typedef struct OpField {
+    OpKind op;
+    const char *slot;          /* signature group */
+    uint8_t bits, hw;          /* documented width (0: must be 0), hardware field width */
+    const char *what;
+} OpField;
+extern const OpField op_fields[];
+extern const unsigned op_nfields;
 
 /* ---- compiled signatures ---- */
 typedef enum {

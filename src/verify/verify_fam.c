@@ -1,7 +1,7 @@
 /* verify_fam.c — relational rules, one function per op family: pointers, DMA, cube (MAD and
  * FIXPIPE), sync, predicates and vector ops. The structural pass has already checked each operand
  * on its own; these rules relate operands to each other, to clauses and tokens, and to the target
- * profile. Vector ops are described by one table (vec_rules) rather than code per op. */
+ * profile. The element types of vector ops come from the TYPES rows of the op table (op_types). */
 #include "verify_int.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -105,51 +105,51 @@ static void fam_ptr(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ DMA */
 
-/* Byte copies whose two sides must have the same element byte width (isa-notes §4 general rules,
-   §4.1 checklist item 1). */
-static const struct { OpKind op; const char *src, *dst; } same_width[] = {
-    {OP_MTE_GM_UB, "src", "dst"},       {OP_MTE_UB_GM, "src", "dst"},       {OP_MTE_UB_UB, "src", "dst"},
-    {OP_MTE_UB_L1, "src", "dst"},       {OP_COPY_GM_TO_UBUF, "src", "dst"}, {OP_COPY_UBUF_TO_GM, "src", "dst"},
-    {OP_COPY_UBUF_TO_UBUF, "src", "dst"}, {OP_COPY_GM_TO_CBUF, "src", "dst"}, {OP_COPY_UBUF_TO_CBUF, "src", "dst"},
-    {OP_COPY_CBUF_TO_UBUF, "src", "dst"}, {OP_MTE_GM_L1, "src", "dst"},     {OP_MTE_L1_UB, "src", "dst"},
-    {OP_MTE_GM_L1_FRAC, "src", "dst"},  {OP_MTE_L1_L0A, "src", "dst"},      {OP_MTE_L1_L0B, "src", "dst"},
-};
+/* A copy of the DMA or cube data-movement families moves bytes: its two sides have the same element byte
+   width (isa-notes §4 general rules, §4.1 checklist item 1), unless its table row says it converts. */
+static bool is_byte_copy(const Op *op)
+{
+    OpFamily f = op_info[op->kind].fam;
+    return (f == FAM_DMA || f == FAM_CUBE_DMA) && !(op_info[op->kind].flags & F_CONVERTS);
+}
 
-/* Local-buffer sides of burst copies, for the constant-extent capacity check. unit32: lengths and
-   gaps in 32-byte blocks with gap semantics (resolutions Q14); else bytes, start-to-start strides. */
-static const struct { OpKind op; const char *ptr, *stride, *lstride; bool unit32; } dma_sides[] = {
-    {OP_MTE_GM_UB, "dst", "ds", "ld", false}, {OP_MTE_UB_GM, "src", "ss", "ls", false},
-    {OP_MTE_GM_L1, "dst", "ds", "ld", false}, {OP_MTE_L1_UB, "src", "ss", "ls", false},
-    {OP_MTE_L1_UB, "dst", "ds", "ld", false}, {OP_MTE_UB_UB, "src", "sg", NULL, true},
-    {OP_MTE_UB_UB, "dst", "dg", NULL, true},  {OP_MTE_UB_L1, "src", "sg", NULL, true},
-    {OP_MTE_UB_L1, "dst", "dg", NULL, true},
-};
-
+/* Constant-extent capacity check of the local-buffer sides of a burst copy (one with `len` and `n`).
+   The signature's group names say how a side advances: "ss"/"ds" start-to-start byte strides (with
+   loop strides "ls"/"ld"), "sg"/"dg" gaps in 32-byte blocks (resolutions Q14). Legacy copies take their
+   loops from registers and are not checked. */
 static void dma_capacity(VCtx *V, Op *op)
 {
-    for (unsigned k = 0; k < sizeof dma_sides / sizeof dma_sides[0]; k++) {
-        if (dma_sides[k].op != op->kind) continue;
-        Value *p = v_grp(V, op, dma_sides[k].ptr, 0);
+    static const struct { const char *ptr, *stride, *gap, *lstride; } sides[] = {
+        {"src", "ss", "sg", "ls"}, {"dst", "ds", "dg", "ld"},
+    };
+    const OpSig *sig = ctx_sig(V->ctx, op->kind);
+    if ((op_info[op->kind].flags & F_LEGACY) || sig_group(sig, "len") < 0 || sig_group(sig, "n") < 0) return;
+    for (unsigned k = 0; k < 2; k++) {
+        bool unit32 = sig_group(sig, sides[k].stride) < 0;
+        const char *stride = unit32 ? sides[k].gap : sides[k].stride;
+        const char *lstride = sig_group(sig, sides[k].lstride) >= 0 ? sides[k].lstride : NULL;
+        Value *p = v_grp(V, op, sides[k].ptr, 0);
         int64_t addr, len, n, st;
-        if (!p || !v_const_addr(p, &addr) || !v_const_int(v_grp(V, op, "len", 0), &len) ||
-            !v_const_int(v_grp(V, op, "n", 0), &n) || !v_const_int(v_grp(V, op, dma_sides[k].stride, 0), &st))
+        if (sig_group(sig, stride) < 0 || !p || !ty_is_ptr(p->type) || p->type->space == AS_GM ||
+            !v_const_addr(p, &addr) || !v_const_int(v_grp(V, op, "len", 0), &len) ||
+            !v_const_int(v_grp(V, op, "n", 0), &n) || !v_const_int(v_grp(V, op, stride, 0), &st))
             continue;
         if (len <= 0 || n <= 0 || st < 0) continue;
         int64_t ext;
-        if (dma_sides[k].unit32) ext = v_sat_add(v_sat_mul(v_sat_mul(n - 1, len + st), 32), v_sat_mul(len, 32));
+        if (unit32) ext = v_sat_add(v_sat_mul(v_sat_mul(n - 1, len + st), 32), v_sat_mul(len, 32));
         else ext = v_sat_add(v_sat_mul(n - 1, st), len);
         int ok = 1;
-        if (dma_sides[k].lstride) {
+        if (lstride) {
             unsigned nl = v_grp_len(V, op, "lc");
             for (unsigned i = 0; i < nl && ok; i++) {
                 int64_t c, s;
-                if (!v_const_int(v_grp(V, op, "lc", i), &c) || !v_const_int(v_grp(V, op, dma_sides[k].lstride, i), &s)) ok = 0;
+                if (!v_const_int(v_grp(V, op, "lc", i), &c) || !v_const_int(v_grp(V, op, lstride, i), &s)) ok = 0;
                 else if (c > 0 && s > 0) ext = v_sat_add(ext, v_sat_mul(c - 1, s));
             }
         }
         if (ok) {
             char what[80];
-            snprintf(what, sizeof what, "the bytes '%s' touches through '%s'", v_opname(op), dma_sides[k].ptr);
+            snprintf(what, sizeof what, "the bytes '%s' touches through '%s'", v_opname(op), sides[k].ptr);
             check_capacity(V, op, p, addr, ext, what);
         }
     }
@@ -158,9 +158,8 @@ static void dma_capacity(VCtx *V, Op *op)
 static void fam_dma(VCtx *V, Op *op)
 {
     char a[96], b[96];
-    for (unsigned k = 0; k < sizeof same_width / sizeof same_width[0]; k++) {
-        if (same_width[k].op != op->kind) continue;
-        Value *s = v_grp(V, op, same_width[k].src, 0), *d = v_grp(V, op, same_width[k].dst, 0);
+    if (is_byte_copy(op)) {
+        Value *s = v_grp(V, op, "src", 0), *d = v_grp(V, op, "dst", 0);
         if (s && d && ty_is_ptr(s->type) && ty_is_ptr(d->type) && ty_bytes(s->type->elem) != ty_bytes(d->type->elem))
             v_err(V, DIAG_V_ELEM_WIDTH, op->loc, "'%s' copies between %s and %s; both sides must have the same element "
                   "byte width", v_opname(op), tyn(s->type, a), tyn(d->type, b));
@@ -569,168 +568,6 @@ static void fam_pred(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ vector ops */
 
-typedef enum {
-    R_NONE,        /* no type relation */
-    R_SAME,        /* every vreg operand (except index vectors) and vreg result has one type */
-    R_SAME_OPS,    /* the vreg operands share one type; the result is a conversion */
-    R_RED,         /* vcadd: like R_SAME, or a widening 8->16 / 16->32 integer sum (isa-notes §3.2.7) */
-    R_CVT,         /* vcvt: legal (source, destination) pair and part token (§3.2.6, Q26) */
-    R_TRC,         /* vtrc: same float type, S rounding tokens (Q27) */
-    R_PACK,        /* vpack: integer narrowing to half width (Q34) */
-    R_UNPACK,      /* vsunpack/vzunpack: integer widening to double width */
-    R_EXPDIF,      /* vexpdif: f16|f32 inputs, f32 result, EVEN|ODD (Q32) */
-    R_IDX,         /* vselr/vperm: data and result alike, integer index vector of the data width (Q33) */
-    R_HALF_PART,   /* vmulscvt: a 2:1 narrowing placed by EVEN|ODD */
-} VecRel;
-
-typedef enum { S_NONE, S_ELEM, S_SHIFT } ScalarRel;
-
-/* Element kinds, one bit each. Signless integers share the signed bit (resolutions Q49); f4 kinds are
-   the x2 containers. A kind outside every set of the table (f64, i1, ...) has no bit: the structural
-   pass has already reported it (E-ELEM-TYPE, vreg element). */
-enum { EB_S8, EB_U8, EB_S16, EB_U16, EB_S32, EB_U32, EB_S64, EB_U64, EB_F16, EB_BF16, EB_F32, EB_E4M3, EB_E5M2,
-       EB_HIF8, EB_F4E2M1, EB_F4E1M2, EB_E8M0, EB__COUNT };
-#define EK(b) (1u << EB_##b)
-#define E_I8 (EK(S8) | EK(U8))
-#define E_I16 (EK(S16) | EK(U16))
-#define E_I32 (EK(S32) | EK(U32))
-#define E_I64 (EK(S64) | EK(U64))
-#define E_I8_32 (E_I8 | E_I16 | E_I32)                 /* "i8-i32" */
-#define E_INT (E_I8_32 | E_I64)                        /* "all integer types" */
-#define E_FH (EK(F16) | EK(F32))                       /* "f16, f32" */
-#define E_FB (EK(F16) | EK(BF16) | EK(F32))            /* "f16, bf16, f32" */
-#define E_FP8 (EK(E4M3) | EK(E5M2) | EK(HIF8) | EK(F4E2M1) | EK(F4E1M2) | EK(E8M0))
-#define E_ANY (E_INT | E_FB | E_FP8)
-
-typedef struct VecRule {
-    uint8_t rel;
-    uint8_t scalar;            /* rule for the scalar operand ("s" or "alpha") */
-    const char *mref;          /* vreg whose element width fixes the mask granularity; "b32" = fixed */
-    uint32_t isa;              /* element kinds the ISA defines (S/M type lists, resolutions, validated kernels) */
-    uint32_t sim;              /* further kinds ptosim simulates: accepted with W-ELEM-TYPE */
-    const char *of;            /* value whose element kind isa/sim constrain; NULL: the first vreg operand,
-                                  else the first vreg result. isa = sim = 0: not constrained */
-} VecRule;
-
-/* The element-type matrix of the vector compute ops (tests/gen/gen_verify_types.py --matrix prints it;
-   docs/verifier.md, "Element types"). Evidence:
-   S = the v0.6 spec's "A5 types" lines (isa-notes §3.2.3-§3.2.10), M = manual per-op pages
-   ("Documented A5 types or forms"), K = validated kernels of the smoke corpus. `sim` lists what the
-   lowering (vec_alu*.c, vec_ls.c) implements beyond that, the "obvious extensions" of
-   docs/semantics.md §7.3 that tests/valu exercises. Anything else is E-ELEM-TYPE: the lowering would
-   reject it or has no meaning for it. */
-#define R(rel, sc, m, isa, sim) {rel, sc, m, isa, sim, NULL}
-static const VecRule vec_rules[OP__COUNT] = {
-    /* unary (§3.2.3): S vabs/vneg i8-i32 f16 f32; vexp/vln/vsqrt S f16 f32, vrsqrt/vrec M f16 f32;
-       vrelu S si32/i32 f16 f32, M-summary i8-i32 f16 f32; vnot S, vbcnt/vcls M all integers; vmov M all */
-    [OP_VABS] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FH, E_I64 | EK(BF16)),
-    [OP_VNEG] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FH, E_I64 | EK(BF16)),
-    [OP_VEXP] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
-    [OP_VLN] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
-    [OP_VSQRT] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
-    [OP_VRSQRT] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
-    [OP_VREC] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
-    [OP_VRELU] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FH, E_I64 | EK(BF16)),
-    [OP_VNOT] = R(R_SAME, S_NONE, "a", E_INT, 0),
-    [OP_VBCNT] = R(R_SAME, S_NONE, "a", E_INT, 0),
-    [OP_VCLS] = R(R_SAME, S_NONE, "a", E_INT, 0),
-    [OP_VMOV] = R(R_SAME, S_NONE, "a", E_ANY, 0),
-    /* binary (§3.2.4): S vadd/vsub i8-i64 f16 bf16 f32; vmul i16-i32 f16 bf16 f32 (NOT i8); vdiv f16 f32;
-       vmax/vmin i8-i32 f16 bf16 f32; bitwise and shifts all integers; carry chains i32/si32/ui32;
-       vmadd f16 bf16 f32. vor on every kind: S §9 merges vcvt parts with vor (f16), Q26 makes it the
-       idiom for every narrowing pair, K: vor on f16 in 5 kernels */
-    [OP_VADD] = R(R_SAME, S_NONE, "a", E_INT | E_FB, 0),
-    [OP_VSUB] = R(R_SAME, S_NONE, "a", E_INT | E_FB, 0),
-    [OP_VMUL] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FB, E_I8 | E_I64),
-    [OP_VDIV] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
-    [OP_VMAX] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VMIN] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VAND] = R(R_SAME, S_NONE, "a", E_INT, E_FB | E_FP8),
-    [OP_VOR] = R(R_SAME, S_NONE, "a", E_ANY, 0),
-    [OP_VXOR] = R(R_SAME, S_NONE, "a", E_INT, E_FB | E_FP8),
-    [OP_VSHL] = R(R_SAME, S_NONE, "a", E_INT, 0),
-    [OP_VSHR] = R(R_SAME, S_NONE, "a", E_INT, 0),
-    [OP_VADDC] = R(R_SAME, S_NONE, "a", E_I32, 0),
-    [OP_VSUBC] = R(R_SAME, S_NONE, "a", E_I32, 0),
-    [OP_VMADD] = R(R_SAME, S_NONE, "a", E_FB, 0),
-    /* vector-scalar (§3.2.5): S vadds si8-si32 ui8-ui32 f16 bf16 f32 (vsubs, not in S, follows it);
-       vmuls/vmaxs/vmins "common numeric cases": the sets of vmul/vmax/vmin; bitwise and shifts
-       integers; vlrelu f16 f32; vaddcs/vsubcs i32 family */
-    [OP_VADDS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VSUBS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VMULS] = R(R_SAME, S_ELEM, "a", E_I16 | E_I32 | E_FB, E_I8 | E_I64),
-    [OP_VMAXS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VMINS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VANDS] = R(R_SAME, S_ELEM, "a", E_INT, 0),
-    [OP_VORS] = R(R_SAME, S_ELEM, "a", E_INT, 0),
-    [OP_VXORS] = R(R_SAME, S_ELEM, "a", E_INT, 0),
-    [OP_VSHLS] = R(R_SAME, S_SHIFT, "a", E_INT, 0),
-    [OP_VSHRS] = R(R_SAME, S_SHIFT, "a", E_INT, 0),
-    [OP_VLRELU] = R(R_SAME, S_ELEM, "a", E_FH, EK(BF16)),
-    [OP_VADDCS] = R(R_SAME, S_NONE, "a", E_I32, 0),
-    [OP_VSUBCS] = R(R_SAME, S_NONE, "a", E_I32, 0),
-    /* conversion (§3.2.6): vcvt pairs in rel_cvt; vtrc S f16 f32 bf16; vci S results si8 si16 si32 f16
-       f32 (signless integers too); vbitcast "integer and floating-point element types" */
-    [OP_VCVT] = R(R_CVT, S_NONE, "a", 0, 0),
-    [OP_VTRC] = R(R_TRC, S_NONE, "a", E_FB, 0),
-    [OP_VCI] = R(R_NONE, S_NONE, NULL, EK(S8) | EK(S16) | EK(S32) | E_FH, EK(U8) | EK(U16) | EK(U32) | E_I64 | EK(BF16)),
-    [OP_VBITCAST] = R(R_NONE, S_NONE, NULL, E_ANY, 0),
-    /* reduction (§3.2.7): vcadd S i8-i32 (8/16-bit widen) f16 f32, M i16-i64; vcmax/vcmin/vcg* S and M
-       i16-i32 f16 f32; vcpadd S f16 f32. vcbmax/vcbmin (S only, not simulated): unconstrained */
-    [OP_VCADD] = R(R_RED, S_NONE, "a", E_INT | E_FH, EK(BF16)),
-    [OP_VCMAX] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
-    [OP_VCMIN] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
-    [OP_VCGADD] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
-    [OP_VCGMAX] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
-    [OP_VCGMIN] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FH, E_I8 | E_I64 | EK(BF16)),
-    [OP_VCPADD] = R(R_SAME, S_NONE, "a", E_FH, E_INT | EK(BF16)),
-    [OP_VCBMAX] = R(R_SAME, S_NONE, "a", 0, 0),
-    [OP_VCBMIN] = R(R_SAME, S_NONE, "a", 0, 0),
-    /* compare and select (§3.2.8): vcmp/vcmps "integer and floating-point comparisons" (K: f32 i16 ui16
-       i32 si8 ui8); vsel/vselr move elements of any kind */
-    [OP_VCMP] = R(R_SAME, S_NONE, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VCMPS] = R(R_SAME, S_ELEM, "a", E_I8_32 | E_FB, E_I64),
-    [OP_VSEL] = R(R_SAME, S_NONE, "a", E_ANY, 0),
-    [OP_VSELR] = R(R_IDX, S_NONE, NULL, E_ANY, 0),
-    [OP_VSELRV2] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
-    /* rearrangement (§3.2.9): lane moves of any kind; vusqz S si8 si16 si32 (a count); vpack S
-       i32/ui32 -> ui16, i16/ui16 -> ui8; vsunpack/vzunpack sign/zero-extend integers */
-    [OP_VINTLV] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
-    [OP_VDINTLV] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
-    [OP_VINTLVV2] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
-    [OP_VDINTLVV2] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
-    [OP_VSLIDE] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
-    [OP_VSHIFT] = R(R_SAME, S_NONE, NULL, E_ANY, 0),
-    [OP_VSQZ] = R(R_SAME, S_NONE, "a", E_ANY, 0),
-    [OP_VUSQZ] = R(R_SAME, S_NONE, "a", EK(S8) | EK(S16) | EK(S32), EK(U8) | EK(U16) | EK(U32) | E_I64),
-    [OP_VPERM] = R(R_IDX, S_NONE, NULL, E_ANY, 0),
-    [OP_VPACK] = R(R_PACK, S_NONE, NULL, E_I16 | E_I32, 0),
-    [OP_VSUNPACK] = R(R_UNPACK, S_NONE, NULL, E_I8_32, 0),
-    [OP_VZUNPACK] = R(R_UNPACK, S_NONE, NULL, E_I8_32, 0),
-    /* SFU (§3.2.10): vaddrelu/vsubrelu M f16 f32; vaddreluconv/vmulconv sources f32|f16 / f16 (pairs in
-       conv_pairs); vaxpy/vprelu S f16 f32; vexpdif S f16|f32 -> f32; vmull S i32/ui32; vmula (no type
-       list) the set of vmul; vbitsort S f32 or f16 scores */
-    [OP_VADDRELU] = R(R_SAME, S_NONE, "a", E_FH, E_INT | EK(BF16)),
-    [OP_VSUBRELU] = R(R_SAME, S_NONE, "a", E_FH, E_INT | EK(BF16)),
-    [OP_VADDRELUCONV] = R(R_SAME_OPS, S_NONE, "a", E_FH, 0),
-    [OP_VMULCONV] = R(R_SAME_OPS, S_NONE, "a", EK(F16), 0),
-    [OP_VAXPY] = R(R_SAME, S_ELEM, "a", E_FH, EK(BF16)),
-    [OP_VEXPDIF] = R(R_EXPDIF, S_NONE, "a", E_FH, 0),
-    [OP_VPRELU] = R(R_SAME, S_NONE, "a", E_FH, EK(BF16)),
-    [OP_VMULL] = R(R_SAME, S_NONE, "a", E_I32, 0),
-    [OP_VMULA] = R(R_SAME, S_NONE, "a", E_I16 | E_I32 | E_FB, E_I8 | E_I64),
-    [OP_VMULSCVT] = R(R_HALF_PART, S_ELEM, "a", EK(F32), 0),
-    [OP_VBITSORT] = {R_NONE, S_NONE, NULL, E_FH, 0, "scores"},
-    /* materialization (§3.2.2): vbr b8/b16/b32 forms only; vdup any */
-    [OP_VBR] = R(R_NONE, S_NONE, NULL, E_I8_32 | E_FB | E_FP8, 0),
-    [OP_VDUP] = R(R_NONE, S_NONE, "r", E_ANY, 0),
-    /* memory-side ops: masks only */
-    [OP_VSTS] = R(R_NONE, S_NONE, "v", 0, 0), [OP_VAST] = R(R_NONE, S_NONE, "v", 0, 0),
-    [OP_VGATHER2] = R(R_NONE, S_NONE, "v", 0, 0),
-    [OP_VGATHER2_BC] = R(R_NONE, S_NONE, "v", 0, 0), [OP_VGATHERB] = R(R_NONE, S_NONE, "b32", 0, 0),
-    [OP_VSCATTER] = R(R_NONE, S_NONE, "v", 0, 0),
-};
-#undef R
 
 /* Fused compute+convert ops: legal (source, destination) pairs (M vaddreluconv: f32 -> f16, f16 -> i8;
    vmulconv: f16 -> i8). ui8 destinations are simulated (saturating like i8). */
@@ -822,7 +659,7 @@ static void rel_cvt(VCtx *V, Op *op)
 
 /* Type relations of the special families. elem_ok = 0 when the element-type check has already
    rejected the source kind: the relations that follow from the kind are then not reported again. */
-static void rel_special(VCtx *V, Op *op, VecRel rel, int elem_ok)
+static void rel_special(VCtx *V, Op *op, TypeRel rel, int elem_ok)
 {
     char x[96], y[96];
     Value *a = v_grp(V, op, "a", 0);
@@ -830,7 +667,7 @@ static void rel_special(VCtx *V, Op *op, VecRel rel, int elem_ok)
     if (!a || !r || !ty_is_vreg(a->type) || !ty_is_vreg(r->type)) return;
     const Type *ae = a->type->elem, *re = r->type->elem;
     switch (rel) {
-    case R_RED:
+    case TR_RED:
         rel_same(V, op, 0);
         if (elem_ok && r->type != a->type &&
             !(is_int(ae) && is_int(re) && (ae->bits == 8 || ae->bits == 16) && re->bits == 2 * ae->bits &&
@@ -838,22 +675,22 @@ static void rel_special(VCtx *V, Op *op, VecRel rel, int elem_ok)
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vcadd returns the input type or, for 8/16-bit integers, the "
                   "double-width integer of the same signedness; not %s from %s", tyn(r->type, x), tyn(a->type, y));
         break;
-    case R_TRC:
+    case TR_TRC:
         rel_same(V, op, 1);
         if (op_token_id(op, "rnd") == T_RND_O)
             v_err(V, DIAG_V_TOKEN, aloc(op, "rnd"), "pto.vtrc rounds with R, A, F, C or Z; O is not a vtrc mode");
         break;
-    case R_PACK:
+    case TR_PACK:
         if (elem_ok && !(is_int(ae) && is_int(re) && (ae->bits == 16 || ae->bits == 32) && re->bits * 2 == ae->bits))
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vpack narrows 32-bit to 16-bit or 16-bit to 8-bit integers; "
                   "not %s to %s", tyn(a->type, x), tyn(r->type, y));
         break;
-    case R_UNPACK:
+    case TR_UNPACK:
         if (elem_ok && !(is_int(ae) && is_int(re) && re->bits == 2 * ae->bits))
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "'%s' widens integers to double width; not %s to %s", v_opname(op),
                   tyn(a->type, x), tyn(r->type, y));
         break;
-    case R_EXPDIF: {
+    case TR_EXPDIF: {
         rel_same(V, op, 0);
         if (elem_ok && !(is_float(re) && re->fk == FK_F32))
             v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vexpdif returns !pto.vreg<64xf32>, not %s", tyn(r->type, x));
@@ -862,14 +699,14 @@ static void rel_special(VCtx *V, Op *op, VecRel rel, int elem_ok)
             v_err(V, DIAG_V_TOKEN, aloc(op, "part"), "pto.vexpdif takes EVEN or ODD, not %s", tok_spelling(p));
         break;
     }
-    case R_HALF_PART: {
+    case TR_HALF_PART: {
         int p = op_token_id(op, "part");
         if (p >= 0 && p != T_PART_EVEN && p != T_PART_ODD)
             v_err(V, DIAG_V_TOKEN, aloc(op, "part"), "'%s' places its half-width results with EVEN or ODD, not %s",
                   v_opname(op), tok_spelling(p));
         break;
     }
-    case R_IDX: {
+    case TR_IDX: {
         rel_same(V, op, 1);
         Value *idx = v_grp(V, op, "idx", 0);
         if (idx && ty_is_vreg(idx->type) && !(is_int(idx->type->elem) && idx->type->elem->bits == ty_bits(ae)))
@@ -882,7 +719,7 @@ static void rel_special(VCtx *V, Op *op, VecRel rel, int elem_ok)
     }
 }
 
-static void scalar_rule(VCtx *V, Op *op, ScalarRel sr)
+static void scalar_rule(VCtx *V, Op *op, TypeScalarRule sr)
 {
     Value *s = v_grp(V, op, "s", 0);
     if (!s) s = v_grp(V, op, "alpha", 0);
@@ -891,12 +728,12 @@ static void scalar_rule(VCtx *V, Op *op, ScalarRel sr)
     const Type *e = a->type->elem, *t = s->type;
     char x[96], y[96];
     int ok;
-    if (sr == S_SHIFT) ok = is_int(t) && (t->bits == 16 || t->bits == ty_bits(e));
+    if (sr == TS_SCALAR_SHIFT) ok = is_int(t) && (t->bits == 16 || t->bits == ty_bits(e));
     else if (is_float(e)) ok = is_float(t) && t->fk == e->fk;
     else ok = is_int(t) && t->bits == ty_bits(e);
     if (!ok)
         v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the scalar %%%s of '%s' is %s; %s", v_valname(s), v_opname(op),
-              tyn(t, x), sr == S_SHIFT ? "shift counts are i16 or an integer of the element width"
+              tyn(t, x), sr == TS_SCALAR_SHIFT ? "shift counts are i16 or an integer of the element width"
               : (snprintf(y, sizeof y, "it must match the element type %s", tyn(e, x)), y));
 }
 
@@ -1005,32 +842,11 @@ static void vec_masks(VCtx *V, Op *op, const char *mref)
     }
 }
 
-/* Element-kind bit of a vreg or pointer element type; -1 for kinds no vector op takes. */
+/* Element-kind bit (in an ES_* set) of a vreg or pointer element type; -1 for kinds no vector op takes. */
 static int elem_bit(const Type *e)
 {
-    if (is_int(e)) {
-        int u = e->sign == SIGN_U;
-        switch (e->bits) {
-        case 8: return u ? EB_U8 : EB_S8;
-        case 16: return u ? EB_U16 : EB_S16;
-        case 32: return u ? EB_U32 : EB_S32;
-        case 64: return u ? EB_U64 : EB_S64;
-        default: return -1;
-        }
-    }
-    if (!is_float(e)) return -1;
-    switch ((FloatKind)e->fk) {
-    case FK_F16: return EB_F16;
-    case FK_BF16: return EB_BF16;
-    case FK_F32: return EB_F32;
-    case FK_E4M3FN: return EB_E4M3;
-    case FK_E5M2: return EB_E5M2;
-    case FK_HIF8: return EB_HIF8;
-    case FK_F4E2M1X2: return EB_F4E2M1;
-    case FK_F4E1M2X2: return EB_F4E1M2;
-    case FK_E8M0: return EB_E8M0;
-    default: return -1;
-    }
+    ElemKind k = elem_kind(e);
+    return k == EK_BAD ? -1 : (int)k;
 }
 
 /* "i8-i32, ui8-ui32, f16, f32", "integers", "any element type" for messages. Signed and signless
@@ -1042,10 +858,10 @@ static const char *elem_set_str(uint32_t m, char *buf, size_t n)
     static const unsigned w[] = {8, 16, 32, 64};
     size_t k = 0;
     buf[0] = 0;
-    if ((m & E_ANY) == E_ANY) return snprintf(buf, n, "any element type"), buf;
-    if ((m & E_INT) == E_INT) {
+    if ((m & ES_ANY) == ES_ANY) return snprintf(buf, n, "any element type"), buf;
+    if ((m & ES_INT) == ES_INT) {
         k += (size_t)snprintf(buf, n, "integers");
-        m &= ~(uint32_t)E_INT;
+        m &= ~(uint32_t)ES_INT;
     }
     for (unsigned u = 0; u < 2; u++)   /* signed (and signless), then unsigned: ranges of widths */
         for (unsigned i = 0; i < 4 && k < n; i++) {
@@ -1057,10 +873,10 @@ static const char *elem_set_str(uint32_t m, char *buf, size_t n)
             else k += (size_t)snprintf(buf + k, n - k, "%s%s%u", k ? ", " : "", p, w[i]);
             i = j;
         }
-    int all8 = (m & E_FP8) == E_FP8;   /* printed as one item after the 16/32-bit floats */
-    if (all8) m &= ~(uint32_t)E_FP8;
-    for (int b = EB_F16; b < EB__COUNT && k < n; b++)
-        if (m & (1u << b)) k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", fl[b - EB_F16]);
+    int all8 = (m & ES_FP8) == ES_FP8;   /* printed as one item after the 16/32-bit floats */
+    if (all8) m &= ~(uint32_t)ES_FP8;
+    for (int b = EK_F16; b < EK__COUNT && k < n; b++)
+        if (m & (1u << b)) k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", fl[b - EK_F16]);
     if (all8 && k < n) snprintf(buf + k, n - k, "%sfp8/f4 kinds", k ? ", " : "");
     return buf;
 }
@@ -1068,7 +884,7 @@ static const char *elem_set_str(uint32_t m, char *buf, size_t n)
 /* The element-type rule of the vector table: a kind in r->isa passes, one in r->sim passes with
    W-ELEM-TYPE (the simulator implements it; the ISA does not document it), anything else is E-ELEM-TYPE.
    Returns 0 when an error was reported. */
-static int vec_elem(VCtx *V, Op *op, const VecRule *r)
+static int vec_elem(VCtx *V, Op *op, const OpTypes *r)
 {
     if (!r->isa && !r->sim) return 1;
     const Value *v = NULL;
@@ -1124,16 +940,16 @@ static int vec_elem(VCtx *V, Op *op, const VecRule *r)
 
 static void fam_vec(VCtx *V, Op *op)
 {
-    const VecRule *r = &vec_rules[op->kind];
+    const OpTypes *r = &op_types[op->kind];
     int elem_ok = vec_elem(V, op, r);
-    switch ((VecRel)r->rel) {
-    case R_SAME: rel_same(V, op, 1); break;
-    case R_SAME_OPS: rel_same(V, op, 0); break;
-    case R_CVT: rel_cvt(V, op); break;
-    case R_NONE: break;
-    default: rel_special(V, op, (VecRel)r->rel, elem_ok); break;
+    switch ((TypeRel)r->rel) {
+    case TR_SAME: rel_same(V, op, 1); break;
+    case TR_SAME_OPS: rel_same(V, op, 0); break;
+    case TR_CVT: rel_cvt(V, op); break;
+    case TR_NONE: break;
+    default: rel_special(V, op, (TypeRel)r->rel, elem_ok); break;
     }
-    if (r->scalar != S_NONE) scalar_rule(V, op, (ScalarRel)r->scalar);
+    if (r->scalar != TS_SCALAR_NONE) scalar_rule(V, op, (TypeScalarRule)r->scalar);
     vec_masks(V, op, r->mref);
     vec_memory(V, op);
     char x[96], y[96];

@@ -1,10 +1,11 @@
 /* verify_int.h — what the verifier's files share: the pass context, the diagnostic helpers and
  * the small queries over the IR (constants, constant addresses, enclosing regions) that the
  * structural pass (verify_sig.c), the family rules (verify_fam.c) and the alignment-carrier
- * analysis (verify_align.c) all need. Not part of the library interface. */
+ * analysis (verify_align.c) all need; they live in verify_util.c. Not part of the library interface. */
 #ifndef PTOSIM_VERIFY_INT_H
 #define PTOSIM_VERIFY_INT_H
 #include "isa/ctx.h"
+#include "isa/elem.h"
 #include "isa/ir.h"
 #include "isa/target.h"
 #include "verify.h"

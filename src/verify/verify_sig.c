@@ -1,9 +1,9 @@
 /* verify_sig.c — the structural pass: one generic loop over an op's compiled signature (op.h).
  *
  * For every positional and clause slot it checks the operand's type class and, for pointers, the
- * address space; for every result slot the result's type class. Then two small tables finish the
- * job: documented field widths of constant operands (E-FIELD-WIDTH) and 32-byte alignment of
- * constant local-buffer addresses handed to DMA and cube ops (E-ALIGN). No per-op code lives
+ * address space; for every result slot the result's type class. Then the documented field widths of
+ * constant operands (the op table's FIELD rows, E-FIELD-WIDTH) and 32-byte alignment of constant
+ * local-buffer addresses handed to DMA and cube ops (E-ALIGN). No per-op code lives
  * here; relational rules (types that must agree, clause combinations) are in verify_fam.c. */
 #include "verify_int.h"
 #include <inttypes.h>
@@ -100,91 +100,16 @@ static void check_results(VCtx *V, Op *op, const OpSig *sig)
 
 /* ------------------------------------------------------------------ field widths */
 
-/* Documented widths of constant operands, by signature group. `bits` is the contract the verifier
-   enforces (the manual's parameter tables and the seeds; resolutions Q12); `hw` is the hardware
-   field of the reference compiler's encoding (isa-notes §4.4), quoted in the message when it
-   differs. Legacy copies have no documented widths: their rows use the hardware encoding. */
-typedef struct Width {
-    OpKind op;
-    const char *grp;
-    uint8_t bits, hw;
-    const char *what;
-} Width;
-
-static const Width widths[] = {
-    /* isa-notes §4.1 (mte_gm_ub column) */
-    {OP_MTE_GM_UB, "l2", 2, 4, "l2_cache_ctl"},
-    {OP_MTE_GM_UB, "len", 16, 21, "burst length"},
-    {OP_MTE_GM_UB, "n", 16, 21, "nburst count"},
-    {OP_MTE_GM_UB, "ss", 40, 40, "nburst GM source stride"},
-    {OP_MTE_GM_UB, "ds", 21, 24, "nburst UB destination stride"},
-    {OP_MTE_GM_UB, "lc", 21, 21, "loop count"},
-    {OP_MTE_GM_UB, "ls", 40, 40, "loop GM source stride"},
-    {OP_MTE_GM_UB, "ld", 21, 24, "loop UB destination stride"},
-    {OP_MTE_GM_UB, "pl", 8, 6, "left pad count"},
-    {OP_MTE_GM_UB, "pr", 8, 6, "right pad count"},
-    /* isa-notes §4.1 (mte_ub_gm column) */
-    {OP_MTE_UB_GM, "len", 16, 21, "burst length"},
-    {OP_MTE_UB_GM, "n", 16, 21, "nburst count"},
-    {OP_MTE_UB_GM, "ss", 21, 24, "nburst UB source stride"},
-    {OP_MTE_UB_GM, "ds", 40, 40, "nburst GM destination stride"},
-    {OP_MTE_UB_GM, "l2", 4, 4, "l2_cache_ctl"},
-    {OP_MTE_UB_GM, "lc", 21, 21, "loop count"},
-    {OP_MTE_UB_GM, "ls", 21, 24, "loop UB source stride"},
-    {OP_MTE_UB_GM, "ld", 40, 40, "loop GM destination stride"},
-    /* isa-notes §4.2, seed 000 */
-    {OP_MTE_UB_UB, "len", 16, 16, "burst length (32-byte units)"},
-    {OP_MTE_UB_UB, "n", 16, 16, "nburst count"},
-    {OP_MTE_UB_UB, "sg", 16, 16, "source gap"},
-    {OP_MTE_UB_UB, "dg", 16, 16, "destination gap"},
-    {OP_MTE_UB_L1, "len", 16, 16, "burst length (32-byte units)"},
-    {OP_MTE_UB_L1, "n", 16, 16, "nburst count"},
-    {OP_MTE_UB_L1, "sg", 16, 16, "source gap"},
-    {OP_MTE_UB_L1, "dg", 16, 16, "destination gap"},
-    /* legacy copies: isa-notes §4.3/§4.4 (hardware encoding) */
-    {OP_COPY_GM_TO_UBUF, "sid", 4, 4, "stream id"},
-    {OP_COPY_GM_TO_UBUF, "n", 21, 21, "burst count"},
-    {OP_COPY_GM_TO_UBUF, "len", 21, 21, "burst length"},
-    {OP_COPY_GM_TO_UBUF, "lpad", 6, 6, "left padding"},
-    {OP_COPY_GM_TO_UBUF, "rpad", 6, 6, "right padding"},
-    {OP_COPY_GM_TO_UBUF, "l2", 4, 4, "l2_cache_ctl"},
-    {OP_COPY_GM_TO_UBUF, "ss", 40, 40, "GM source stride"},
-    {OP_COPY_GM_TO_UBUF, "ds", 24, 24, "UB destination stride"},
-    {OP_COPY_UBUF_TO_GM, "sid", 4, 4, "stream id"},
-    {OP_COPY_UBUF_TO_GM, "n", 21, 21, "burst count"},
-    {OP_COPY_UBUF_TO_GM, "len", 21, 21, "burst length"},
-    {OP_COPY_UBUF_TO_GM, "rsv", 0, 0, "reserved field"},
-    {OP_COPY_UBUF_TO_GM, "ds", 40, 40, "GM destination stride"},
-    {OP_COPY_UBUF_TO_GM, "ss", 24, 24, "UB source stride"},
-    {OP_COPY_UBUF_TO_UBUF, "sid", 4, 4, "stream id"},
-    {OP_COPY_GM_TO_CBUF, "sid", 4, 4, "stream id"},
-    /* seed 004 (vector DMA-copy page) */
-    {OP_SET_LOOP_SIZE_OUTTOUB, "c1", 21, 21, "loop1 count"},
-    {OP_SET_LOOP_SIZE_OUTTOUB, "c2", 21, 21, "loop2 count"},
-    {OP_SET_LOOP1_STRIDE_OUTTOUB, "ss", 40, 40, "GM source stride"},
-    {OP_SET_LOOP1_STRIDE_OUTTOUB, "ds", 21, 24, "UB destination stride"},
-    {OP_SET_LOOP2_STRIDE_OUTTOUB, "ss", 40, 40, "GM source stride"},
-    {OP_SET_LOOP2_STRIDE_OUTTOUB, "ds", 21, 24, "UB destination stride"},
-    {OP_SET_LOOP_SIZE_UBTOOUT, "c1", 21, 21, "loop1 count"},
-    {OP_SET_LOOP_SIZE_UBTOOUT, "c2", 21, 21, "loop2 count"},
-    {OP_SET_LOOP1_STRIDE_UBTOOUT, "ss", 21, 24, "UB source stride"},
-    {OP_SET_LOOP1_STRIDE_UBTOOUT, "ds", 40, 40, "GM destination stride"},
-    {OP_SET_LOOP2_STRIDE_UBTOOUT, "ss", 21, 24, "UB source stride"},
-    {OP_SET_LOOP2_STRIDE_UBTOOUT, "ds", 40, 40, "GM destination stride"},
-    /* isa-notes §4.10: sid in [0,3], l2 in [0,15] */
-    {OP_MTE_L0C_GM, "sid", 2, 2, "stream id"},
-    {OP_MTE_L0C_GM, "l2c", 4, 4, "l2_cache_ctrl"},
-};
-
+/* Documented widths of constant operands: the FIELD rows of the op table (op_fields). */
 static void check_widths(VCtx *V, Op *op)
 {
-    for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++) {
-        const Width *W = &widths[w];
+    for (unsigned w = 0; w < op_nfields; w++) {
+        const OpField *W = &op_fields[w];
         if (W->op != op->kind) continue;
-        unsigned n = v_grp_len(V, op, W->grp);
+        unsigned n = v_grp_len(V, op, W->slot);
         for (unsigned i = 0; i < n; i++) {
             int64_t c;
-            Value *v = v_grp(V, op, W->grp, i);
+            Value *v = v_grp(V, op, W->slot, i);
             if (!v_const_int(v, &c)) continue;
             if (W->bits == 0) {
                 if (c != 0) v_err(V, DIAG_V_FIELD_WIDTH, op->loc, "the %s of '%s' must be 0 (it is %" PRId64 ")", W->what,

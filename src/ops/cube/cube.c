@@ -10,79 +10,6 @@
 #include <string.h>
 
 
-/* ------------------------------------------------------------------ shared helpers */
-
-CElem cube_elem(const Type *t)
-{
-    CElem e;
-    memset(&e, 0, sizeof e);
-    e.fmt = -1;
-    if (!t) return e;
-    if (t->kind == TY_FLOAT) {
-        static const int8_t fmt[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1,
-                                     NUM_F4E1M2, NUM_E8M0};
-        e.fmt = t->fk < sizeof fmt ? fmt[t->fk] : -1;
-        e.packed4 = t->fk == FK_F4E2M1X2 || t->fk == FK_F4E1M2X2;
-        e.bytes = (uint8_t)ty_bytes(t);
-        return e;
-    }
-    if (t->kind == TY_INT || t->kind == TY_INDEX) {
-        e.bits = (uint8_t)ty_bits(t);
-        e.bytes = (uint8_t)ty_bytes(t);
-        e.is_signed = ty_signed(t);
-    }
-    return e;
-}
-
-CElem cube_ptr_elem(const Op *op, int i)
-{
-    CElem e;
-    memset(&e, 0, sizeof e);
-    e.fmt = -1;
-    if (i < 0 || (uint32_t)i >= op->noperands || !op->operands[i]) return e;
-    const Type *t = op->operands[i]->type;
-    if (!t || t->kind != TY_PTR) return e;
-    return cube_elem(t->elem);
-}
-
-const char *cube_elem_name(CElem e)
-{
-    if (e.fmt >= 0) {
-        static const char *const n[] = {"f32", "f16", "bf16", "f8E4M3FN", "f8E5M2", "hif8", "f4E2M1x2", "f4E1M2x2",
-                                        "f8E8M0", "f64"};
-        return e.fmt < (int)(sizeof n / sizeof n[0]) ? n[e.fmt] : "float";
-    }
-    switch (e.bits) {
-    case 8: return e.is_signed ? "i8" : "ui8";
-    case 16: return e.is_signed ? "i16" : "ui16";
-    case 32: return e.is_signed ? "i32" : "ui32";
-    case 64: return e.is_signed ? "i64" : "ui64";
-    default: return "integer";
-    }
-}
-
-int cube_field(Exec *x, const Instr *in, const char *what, uint64_t v, unsigned bits)
-{
-    if (bits >= 64 || v < (1ull << bits)) return 0;
-    sim_trap(x, in, DIAG_T_FIELD, "%s = %" PRIu64 " does not fit its %u-bit field (0..%" PRIu64 ")", what, v, bits,
-             (uint64_t)((1ull << bits) - 1));
-    return 1;
-}
-
-static int p_unsup(Exec *x, const Instr *in, const uint64_t *a)
-{
-    (void)a;
-    sim_trap(x, in, DIAG_T_UNSUPPORTED, "%s", (const char *)in->ext2);
-    return -1;
-}
-
-int cube_unsupported(Instr *in, const char *msg)
-{
-    in->ext2 = msg;
-    in->pfn = p_unsup;
-    return 0;
-}
-
 /* Formats a message into the program arena (for cube_unsupported). */
 static const char *amsg(LowerView *L, const char *a, const char *b, const char *c)
 {
@@ -93,23 +20,6 @@ static const char *amsg(LowerView *L, const char *a, const char *b, const char *
     strcat(s, b);
     strcat(s, c);
     return s;
-}
-
-/* MX scale state (CubeState.mx_scale, zeroed for every block like the on-chip buffers, resolutions §2.1): the
-   L0A-side then the L0B-side state, each 1/32 of its L0 buffer. */
-uint8_t *cube_mx_state(Exec *x, const Instr *in, int side, uint64_t l0addr, uint64_t len)
-{
-    Core *c = x->core;
-    uint64_t cap0 = c->memsz[AS_L0A] / 32, cap1 = c->memsz[AS_L0B] / 32;
-    uint8_t *st = c->cube->mx_scale;
-    uint64_t cap = side ? cap1 : cap0, off = l0addr / 32;
-    if (off > cap || len > cap - off) {
-        sim_trap(x, in, DIAG_T_OOB, "MX scales for the %s tile at 0x%" PRIx64 " need state bytes [%" PRIu64 ", %" PRIu64
-                 ") of the %" PRIu64 "-byte scale buffer (one scale byte per 32 data bytes)",
-                 side ? "L0B" : "L0A", l0addr, off, off + len, cap);
-        return NULL;
-    }
-    return st + (side ? cap0 : 0) + off;
 }
 
 /* ------------------------------------------------------------------ burst copies (L1->UB, L1->FB) */

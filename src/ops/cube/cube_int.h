@@ -1,15 +1,19 @@
 /* cube_int.h — shared internals of the cube family (cube.c: lowering router, L1/L0/BT/FB data movement;
- * cube_mad.c: the six MAD ops; cube_fix.c: FIXPIPE writeback). Semantics and evidence:
+ * cube_mad.c: the six MAD ops; cube_fix.c: FIXPIPE writeback; cube_common.c: what they share).
+ * Semantics and evidence:
  * docs/semantics.md §8. */
 #ifndef PTOSIM_CUBE_INT_H
 #define PTOSIM_CUBE_INT_H
 #include "cube.h"
+#include "isa/elem.h"
 #include "ops/dma/dma.h"
 #include "ops/scalar/scalar.h"
 #include "base/num.h"
 
-/* An element type as the cube code needs it: a float format (fmt >= 0) or an integer (fmt = -1). */
+/* An element kind with the facts the cube code reads per element: a float format (fmt >= 0) or an
+   integer (fmt = -1). */
 typedef struct CElem {
+    ElemKind kind;             /* EK_BAD: not a cube element type */
     int8_t fmt;                /* NumFormat, or -1 for integers */
     uint8_t bytes;             /* storage bytes (f4x2 containers count 1) */
     uint8_t bits;              /* integer width */
@@ -20,7 +24,7 @@ typedef struct CElem {
 CElem cube_elem(const Type *t);
 /* Element type of pointer operand i of op (CElem with bytes = 0 if it is not a pointer). */
 CElem cube_ptr_elem(const Op *op, int i);
-/* Short spelling for messages ("f16", "i8", ...). */
+/* Spelling for messages ("f16", "si8", ...). */
 const char *cube_elem_name(CElem e);
 
 /* Traps T-FIELD if v does not fit `bits` bits; returns 1 after the trap. */

@@ -12,56 +12,12 @@
 #include <stdint.h>
 #include <string.h>
 #include "base/num.h"
+#include "isa/elem.h"
 #include "vec.h"
 #include "base/host.h"
 #include "ops/pred/pred.h"
 
-/* Element kinds of vreg lanes. Signless integers are signed (resolutions Q49). */
-typedef enum {
-    EK_S8, EK_U8, EK_S16, EK_U16, EK_S32, EK_U32, EK_S64, EK_U64,
-    EK_F16, EK_BF16, EK_F32,
-    EK_E4M3, EK_E5M2, EK_HIF8, EK_F4E2M1, EK_F4E1M2, EK_E8M0,
-    EK_BAD
-} ElemKind;
-
-static inline bool ek_int(ElemKind k) { return k <= EK_U64; }
-static inline bool ek_signed(ElemKind k) { return k <= EK_U64 && (k & 1) == 0; }
-/* f16, bf16, f32: the kinds element-wise float arithmetic accepts */
-static inline bool ek_arith_float(ElemKind k) { return k == EK_F16 || k == EK_BF16 || k == EK_F32; }
-static inline bool ek_float(ElemKind k) { return k >= EK_F16 && k < EK_BAD; }
-static inline unsigned ek_bytes(ElemKind k)
-{
-    static const uint8_t b[] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 1, 1, 1, 1, 1, 1, 0};
-    return b[k];
-}
-static inline unsigned ek_bits(ElemKind k) { return ek_bytes(k) * 8; }
 static inline unsigned ek_lanes(ElemKind k) { return VREG_BYTES / ek_bytes(k); }
-static inline NumFormat ek_fmt(ElemKind k)
-{
-    switch (k) {
-    case EK_F16: return NUM_F16;
-    case EK_BF16: return NUM_BF16;
-    case EK_E4M3: return NUM_E4M3FN;
-    case EK_E5M2: return NUM_E5M2;
-    case EK_HIF8: return NUM_HIF8;
-    case EK_F4E2M1: return NUM_F4E2M1;
-    case EK_F4E1M2: return NUM_F4E1M2;
-    case EK_E8M0: return NUM_E8M0;
-    default: return NUM_F32;
-    }
-}
-static inline uint64_t ek_mask(ElemKind k) { return ek_bytes(k) >= 8 ? ~0ull : (1ull << ek_bits(k)) - 1; }
-static inline int64_t ek_sext(ElemKind k, uint64_t v)
-{
-    unsigned w = ek_bits(k);
-    if (w >= 64) return (int64_t)v;
-    uint64_t m = 1ull << (w - 1);
-    v &= (m << 1) - 1;
-    return (int64_t)((v ^ m) - m);
-}
-/* Element kind of a vreg element type (or a scalar type); EK_BAD if none. */
-ElemKind ek_of(const Type *t);
-const char *ek_name(ElemKind k);
 
 
 /* ---- masks ---- */

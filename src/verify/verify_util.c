@@ -1,0 +1,167 @@
+/* verify_util.c — the helpers every verifier pass shares (declared in verify_int.h): diagnostics,
+ * value and type spellings, constants and constant addresses, operand groups, enclosing structure. */
+#include "verify_int.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+long v_err(VCtx *V, DiagId id, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    long r = diag_addv(V->d, SEV_ERROR, id, loc, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+long v_warn(VCtx *V, DiagId id, SrcLoc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    long r = diag_addv(V->d, SEV_WARNING, id, loc, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+void v_note(VCtx *V, long idx, SrcLoc loc, const char *fmt, ...)
+{
+    if (idx < 0) return;
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    diag_note(V->d, idx, loc, "%s", buf);
+}
+
+const char *v_tyname(const Type *t, char *buf, unsigned n)
+{
+    if (!t) snprintf(buf, n, "<unknown>");
+    else ty_format(t, buf, n);
+    return buf;
+}
+
+SrcLoc v_value_loc(const Value *v)
+{
+    if (v->loc.file) return v->loc;
+    if (v->def) return v->def->loc;
+    return v->loc;
+}
+
+const char *v_valname(const Value *v)
+{
+    return v && v->name ? v->name : "?";
+}
+
+bool v_const_int(const Value *v, int64_t *out)
+{
+    if (!v || !v->def || v->def->kind != OP_ARITH_CONSTANT) return false;
+    const Attr *a = op_attr(v->def, "value");
+    if (!a || a->kind != AT_INT) return false;
+    if (v->type && v->type->kind == TY_FLOAT) return false;
+    *out = a->i;
+    return true;
+}
+
+int64_t v_sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+    return a + b;
+}
+
+int64_t v_sat_mul(int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0) return 0;
+    int neg = (a < 0) != (b < 0);
+    uint64_t ua = a < 0 ? (uint64_t)0 - (uint64_t)a : (uint64_t)a, ub = b < 0 ? (uint64_t)0 - (uint64_t)b : (uint64_t)b;
+    if (ua > (uint64_t)INT64_MAX / ub) return neg ? INT64_MIN : INT64_MAX;
+    int64_t r = (int64_t)(ua * ub);
+    return neg ? -r : r;
+}
+
+static bool const_addr_rec(const Value *v, int64_t *out, int depth)
+{
+    if (!v || !v->def || depth > 64) return false;
+    const Op *d = v->def;
+    if (d->kind == OP_CASTPTR && d->noperands == 1) {
+        const Value *a = d->operands[0];
+        if (a && ty_is_intlike(a->type)) return v_const_int(a, out);
+        if (a && ty_is_ptr(a->type)) return const_addr_rec(a, out, depth + 1);
+        return false;
+    }
+    if (d->kind == OP_ADDPTR && d->noperands == 2 && v->type && v->type->kind == TY_PTR) {
+        int64_t base, off;
+        if (!const_addr_rec(d->operands[0], &base, depth + 1) || !v_const_int(d->operands[1], &off)) return false;
+        *out = v_sat_add(base, v_sat_mul(off, (int64_t)ty_bytes(v->type->elem)));
+        return true;
+    }
+    return false;
+}
+
+bool v_const_addr(const Value *v, int64_t *out) { return const_addr_rec(v, out, 0); }
+
+Value *v_grp(const VCtx *V, const Op *op, const char *group, unsigned i)
+{
+    if (op_info[op->kind].syn != SYN_SIG || !op->segs) return NULL;
+    int g = sig_group(ctx_sig(V->ctx, op->kind), group);
+    return g < 0 ? NULL : op_group_operand(op, (unsigned)g, i);
+}
+
+unsigned v_grp_len(const VCtx *V, const Op *op, const char *group)
+{
+    if (op_info[op->kind].syn != SYN_SIG || !op->segs) return 0;
+    int g = sig_group(ctx_sig(V->ctx, op->kind), group);
+    return g < 0 ? 0 : op_group_len(op, (unsigned)g);
+}
+
+SrcLoc v_attr_loc(const Op *op, const char *name)
+{
+    const Attr *a = op_attr(op, name);
+    return a && a->loc.file ? a->loc : op->loc;
+}
+
+Op *v_parent_op_of_block(const Block *b)
+{
+    return b && b->parent ? b->parent->parent : NULL;
+}
+
+const Block *v_value_block(const Value *v)
+{
+    if (!v) return NULL;
+    return v->def ? v->def->parent : v->owner;
+}
+
+bool v_block_within(const Block *b, const Op *ancestor)
+{
+    while (b) {
+        Op *p = v_parent_op_of_block(b);
+        if (!p) return false;
+        if (p == ancestor) return true;
+        b = p->parent;
+    }
+    return false;
+}
+
+bool v_is_vec_interval(const Op *op)
+{
+    return op->kind == OP_VECSCOPE || op->kind == OP_STRICT_VECSCOPE ||
+           (op->kind == OP_SCF_FOR && op_has_unit(op, "llvm.loop.aivector_scope"));
+}
+
+unsigned v_elem_bits(const Type *t)
+{
+    const Type *e = v_elem(t);
+    return e ? ty_bits(e) : 0;
+}
+
+bool v_is_fp8ish(const Type *t)
+{
+    if (!t) return false;
+    if (t->kind == TY_PTR || t->kind == TY_VREG) t = t->elem;
+    if (!t || t->kind != TY_FLOAT) return false;
+    switch ((FloatKind)t->fk) {
+    case FK_E4M3FN: case FK_E5M2: case FK_HIF8: case FK_F4E2M1X2: case FK_F4E1M2X2: case FK_E8M0: return true;
+    default: return false;
+    }
+}
