@@ -23,7 +23,7 @@ BIN     := $(B)/ptosim
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all run test asan fuzz bench clean unit-bins
+.PHONY: all run test asan fuzz bench clean unit-bins check-layers
 all: $(BIN) $(LIB)
 
 $(B)/obj/%.o: src/%.c
@@ -64,6 +64,10 @@ run: $(BIN) $(B)/example_data
 # The whole suite: unit programs plus the .pto kernel tests; last line "N passed, M failed".
 test: $(BIN) $(LIB) unit-bins
 	@python3 tests/run.py --build $(B)
+
+# The layer rule of docs/internals.md: includes and symbol uses only downward, no circle of files.
+check-layers: $(LIB)
+	@python3 tools/check_layers.py $(B)/obj
 
 # Same suite under AddressSanitizer + UndefinedBehaviorSanitizer, in its own build tree.
 # A short fuzz smoke runs afterwards when clang is present (FUZZ_SMOKE seconds).

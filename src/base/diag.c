@@ -10,14 +10,8 @@ static const char *const diag_ids[] = {
 #include "diag.def"
 #undef DIAG
 };
-static const char *const diag_sums[] = {
-#define DIAG(e, id, s) s,
-#include "diag.def"
-#undef DIAG
-};
 
 const char *diag_id_str(DiagId id) { return (unsigned)id < DIAG__COUNT ? diag_ids[id] : "E-?"; }
-const char *diag_summary(DiagId id) { return (unsigned)id < DIAG__COUNT ? diag_sums[id] : "?"; }
 
 void diag_init(DiagList *d)
 {

@@ -58,7 +58,6 @@ void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_add_source(DiagList *d, const char *file, const char *text, size_t len);
 const char *diag_id_str(DiagId id);
-const char *diag_summary(DiagId id);
 /* Renders one diagnostic as "FILE:LINE:COL: error: msg [ID]" + source line + caret + notes.
    Returns a malloc'd string the caller frees. */
 char *diag_render(const DiagList *d, size_t i, int color);

@@ -5,7 +5,6 @@
 #include <string.h>
 
 void sb_init(StrBuf *b) { b->s = NULL; b->n = b->cap = 0; }
-void sb_free(StrBuf *b) { free(b->s); sb_init(b); }
 
 static void sb_reserve(StrBuf *b, size_t extra)
 {

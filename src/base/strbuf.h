@@ -10,7 +10,6 @@ typedef struct StrBuf {
 } StrBuf;
 
 void sb_init(StrBuf *b);
-void sb_free(StrBuf *b);
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_putn(StrBuf *b, const char *s, size_t n);

@@ -1,6 +1,6 @@
 /* sig.c — compiles the operand-signature strings of ops.def into SigSlot/SigClause tables.
  *
- * Signature language (whitespace separates items; see docs/design-notes in ops.def's header):
+ * Signature language (whitespace separates items):
  *   sig     := pos-list? (clause | dict | results)*
  *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS      value, or memory operand %base[%off]
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)

@@ -35,13 +35,6 @@ static const struct { int set; const char *spell; int tok; } aliases[] = {
 
 const char *tokset_name(int set) { return set >= 0 && set < TS__COUNT ? set_names[set] : "?"; }
 
-int tokset_lookup(const char *name, unsigned n)
-{
-    for (int i = 0; i < TS__COUNT; i++)
-        if (strlen(set_names[i]) == n && memcmp(set_names[i], name, n) == 0) return i;
-    return -1;
-}
-
 static int eqn(const char *a, const char *s, unsigned n) { return strlen(a) == n && memcmp(a, s, n) == 0; }
 
 int tok_lookup(int set, const char *s, unsigned n)

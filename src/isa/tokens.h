@@ -26,7 +26,6 @@ typedef enum {
 } TokId;
 
 const char *tokset_name(int set);
-int tokset_lookup(const char *name, unsigned n);          /* set by name, -1 if unknown */
 int tok_lookup(int set, const char *s, unsigned n);       /* token id (aliases resolved) or -1 */
 const char *tok_spelling(int tok);
 int tok_set(int tok);

@@ -20,7 +20,6 @@ static const char *const fk_names[] = {"f16", "bf16", "f32", "f64", "f8E4M3FN", 
 static const unsigned fk_bits[] = {16, 16, 32, 64, 8, 8, 8, 8, 8, 8};
 
 const char *as_name(AddrSpace as) { return as < AS__COUNT ? as_names[as] : "?"; }
-const char *fk_name(FloatKind fk) { return fk_names[fk]; }
 
 int as_lookup(const char *s, unsigned n)
 {

@@ -56,7 +56,6 @@ static inline bool ty_signed(const Type *t) { return t->kind == TY_INDEX || (t->
 
 const char *as_name(AddrSpace as);
 int as_lookup(const char *s, unsigned n);   /* canonical names and aliases; -1 if unknown */
-const char *fk_name(FloatKind fk);
 /* Appends the canonical spelling of `t` to buf (size n); returns chars written (like snprintf). */
 int ty_format(const Type *t, char *buf, unsigned n);
 #endif
