@@ -226,7 +226,7 @@ static int p_gap32(Exec *x, const Instr *in, const uint64_t *a)
     DmaPlan p;
     memset(&p, 0, sizeof p);
     uint64_t len32, n, sg, dg;
-    if (in->kind == OP_MTE_UB_UB || in->kind == OP_MTE_UB_L1) {
+    if (!(op_info[in->kind].flags & F_LEGACY)) {   /* v0.6 form: src, dst, len, n, gaps */
         len32 = a[2]; n = a[3]; sg = a[4]; dg = a[5];
     } else {   /* legacy: src, dst, sid|subblock, n, len, src gap, dst gap */
         n = a[3]; len32 = a[4]; sg = a[5]; dg = a[6];
