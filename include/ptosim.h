@@ -87,6 +87,12 @@ void pto_launch_set_race_check(PtoLaunch *l, int on);
    require; 1: the PTOAS design formula, sum of stride x iteration count of the enclosing i16 scf.for loops
    (docs/semantics.md §6.11). */
 void pto_launch_set_vag_loops(PtoLaunch *l, int on);
+/* Applies a timing table (the text format of docs/timing.md) on top of the target's built-in one; keys
+   the text does not name keep their values. Returns 0, or -1 with E-TIMING diagnostics (located in
+   `name`). Timing changes when things happen, never the bytes a race-free kernel produces. */
+int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len);
+/* The built-in timing table of a target, as text (static storage). */
+const char *pto_timing_default(PtoTarget target);
 /* Runs `blocks` blocks. Returns 0 when the kernel completed, 3 on a run-time trap (diagnostic
    added), 2 when the launch is not fully bound. */
 int pto_launch_run(PtoLaunch *l, unsigned blocks);

@@ -4,6 +4,7 @@
 #include "base/num.h"
 #include "exec/machine.h"
 #include "exec/race.h"
+#include "exec/vsched.h"
 #include "lower/lower.h"
 #include "ops/ops.h"
 #include <fenv.h>
@@ -22,6 +23,9 @@ struct PtoLaunch {
     uint8_t *bound;
     PtoParamInfo *info;
     char **typenames;
+    Timing timing;             /* the target's table with the user's overrides */
+    VecSched vsched;           /* the vector scopes' schedule under that table */
+    int timed;                 /* vsched matches timing */
 };
 
 enum { DEFAULT_STEP_LIMIT = 200000000 };
@@ -120,6 +124,8 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.entry = l->entry;
     l->sim.tp = target_profile(target);
     l->sim.step_limit = DEFAULT_STEP_LIMIT;
+    timing_default(&l->timing, target);
+    l->sim.timing = &l->timing;
     return l;
 }
 
@@ -149,6 +155,7 @@ void pto_launch_free(PtoLaunch *l)
     free(l->bound);
     free(l->sim.gm);
     program_free(l->prog);
+    timing_free(&l->timing);
     free(l);
 }
 
@@ -201,6 +208,17 @@ void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 const char *pto_pipe_name(unsigned i) { return pq_name(i); }
+
+int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len)
+{
+    l->timed = 0;
+    return timing_parse(&l->timing, name ? name : "<timing>", text, len, &l->m->ctx->diags) ? -1 : 0;
+}
+
+const char *pto_timing_default(PtoTarget target)
+{
+    return timing_default_text(target == PTO_TARGET_DEFAULT ? PTO_TARGET_A5 : target);
+}
 
 /* ------------------------------------------------------------------ clusters */
 
@@ -287,6 +305,10 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     s->ngm = pto_launch_num_params(l);
     s->params = l->param_vals;
     s->blocks = blocks;
+    if (!l->timed) {
+        vsched_annotate(&l->vsched, l->prog, &l->timing);
+        l->timed = 1;
+    }
     s->trapped = 0;
     s->nwarned = 0;
     memset(&s->stats, 0, sizeof s->stats);

@@ -167,7 +167,7 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
     }
     /* the hot loop: handlers return NULL at the end of the body or after raising a trap; `left` counts
        down the steps still allowed */
-    uint64_t left = limit - steps + 1;
+    uint64_t left = limit - steps + 1, cycles = 0;
     while (pc) {
         if (__builtin_expect(--left == 0, 0)) {
             x->steps = limit;
@@ -175,8 +175,10 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
                      (unsigned long long)limit);
             return -1;
         }
+        cycles += pc->cost;
         pc = pc->fn(x, pc);
     }
     x->steps = limit + 1 - left;
+    x->extra_cost += cycles;
     return x->core->sim->trapped ? -1 : 0;
 }

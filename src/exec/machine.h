@@ -13,6 +13,7 @@
 #include "ptosim.h"
 #include "isa/target.h"
 #include "program.h"
+#include "timing.h"
 
 typedef struct Core Core;
 typedef struct Cluster Cluster;
@@ -113,6 +114,8 @@ struct Sim {
     int trapped;
     Cluster *cl;
     PtoStats stats;
+    const Timing *timing;      /* the launch's timing table */
+    unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
     const Instr *warned[64];   /* ops that already produced their run-time warning (sim_warn_once) */
@@ -142,6 +145,9 @@ const Instr *sim_issue(Exec *x, const Instr *in);          /* SU: capture operan
 const Instr *sim_exec_now(Exec *x, const Instr *in);       /* run a PipeFn immediately (pipe resolved to S) */
 void sim_signal(Core *c, uint64_t t);                       /* state changed at time t: blocked agents retry */
 int sim_run_cluster(Cluster *cl);          /* runs one block; 0 ok, 3 trap */
+/* A transfer of `bytes` from one address space to another by the op running on x: counts the bytes and
+   adds the path's cycles (timing model) to the op. */
+void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t bytes);
 /* Counts an executed op and bytes moved on a pipe. */
 static inline void sim_count(Exec *x, unsigned pipe, uint64_t bytes)
 {

@@ -72,6 +72,7 @@ typedef struct Func {
     const Op *op;
     const char *name;
     const Instr *entry;        /* NULL until lowered (only functions reachable from the entry are) */
+    uint32_t ncode;            /* instructions in the function's array (scope bodies included) */
     uint32_t frame_size;
     uint32_t nparams;
     int32_t *param_off;

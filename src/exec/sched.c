@@ -99,7 +99,7 @@ const Instr *sim_issue(Exec *x, const Instr *in)
         sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
         return NULL;
     }
-    c->su_t += in->cost ? 1 : 0;
+    c->su_t += c->sim->timing->issue;
     return in->jump ? in->jump : in + 1;
 }
 
@@ -131,6 +131,13 @@ void sim_signal(Core *c, uint64_t t)
             if (k->su_t < t) k->su_t = t;
         }
     }
+}
+
+void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t bytes)
+{
+    const Sim *s = x->core->sim;
+    sim_count(x, x->pipe, bytes);
+    x->extra_cost += timing_transfer(s->timing, timing_path(src_space, dst_space), bytes, s->gm_sharers);
 }
 
 /* ------------------------------------------------------------------ agents */
@@ -178,7 +185,6 @@ static int run_pipe(Core *c, int pq, uint64_t now)
     Exec *x = pq == PQ_V ? &c->v : &c->px;
     x->aux = e->aux;
     x->extra_cost = 0;
-    uint64_t steps0 = x->steps;
     x->pipe = (PipeQ)pq;
     race_job_begin(c, pq, e);
     int r = e->in->pfn(x, e->in, p->caps ? p->caps + e->cap : NULL);
@@ -187,7 +193,7 @@ static int run_pipe(Core *c, int pq, uint64_t now)
         p->waiting = 1;
         return 0;
     }
-    uint64_t cost = e->in->cost + x->extra_cost + (x->steps - steps0);
+    uint64_t cost = e->in->cost + x->extra_cost;
     p->t = now + cost;
     c->sim->stats.ops_executed++;
     q_pop(p);

@@ -502,6 +502,7 @@ static void lower_function(Lowering *L, uint32_t fi)
         if (code[i].queued) code[i].fn = sim_issue;
     }
     F->entry = code;
+    F->ncode = L->n;
 }
 
 static int collect_funcs(Op *o, void *ud)

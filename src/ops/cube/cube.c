@@ -67,8 +67,7 @@ static int burst_run(Exec *x, const Instr *in, const Burst *b)
         }
         if (i == b->nl) break;
     }
-    sim_count(x, x->pipe, rows * b->len);
-    x->extra_cost += rows * b->len / 64;
+    sim_transfer(x, b->sas, b->das, rows * b->len);
     return 0;
 }
 
@@ -160,8 +159,7 @@ static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
                 memcpy(dp, &w, 4);
             }
         }
-    sim_count(x, x->pipe, n * len * 4);
-    x->extra_cost += n * len * 4 / 64;
+    sim_transfer(x, AS_L1, AS_BT, n * len * 4);
     return 0;
 }
 
@@ -213,8 +211,7 @@ static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
                 }
                 memcpy(d + (gi * s4 + cb * s3 * s2 + r * s2) * 32, row, 32);
             }
-    sim_count(x, x->pipe, g * R * nb * 32);
-    x->extra_cost += g * R * nb / 2;
+    sim_transfer(x, AS_GM, AS_L1, g * R * nb * 32);
     return 0;
 }
 
@@ -255,8 +252,7 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
         for (uint64_t r = 0; r < R; r++)
             for (uint64_t k = 0; k < K; k++) memcpy(d + nz_off(r, k, dp, e), s + nz_off(k, r, sp, e), e);
     }
-    sim_count(x, x->pipe, dlen);
-    x->extra_cost += dlen / 64;
+    sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
     return 0;
 }
 
@@ -286,7 +282,7 @@ static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
     if (!st) return -1;
     for (uint64_t g = 0; g < G; g++)
         for (uint64_t r = 0; r < P; r++) st[g * P + r] = s[((r / 16) * G2 + g / 2) * 32 + (r % 16) * 2 + g % 2];
-    sim_count(x, x->pipe, G * P);
+    sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, G * P);
     return 0;
 }
 

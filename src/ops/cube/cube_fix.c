@@ -307,8 +307,8 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
                 else memcpy(dp, &y, ed);
             }
     uint64_t bytes = g.l3c * g.M * g.N * ed;
-    sim_count(x, x->pipe, bytes);
-    x->extra_cost += bytes / 64;
+    sim_transfer(x, AS_L0C, fe->space, bytes);
+    x->extra_cost += x->core->sim->timing->fix_head;
     return 0;
 }
 

@@ -157,7 +157,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
         free(av);
     }
     sim_count(x, x->pipe, M * N * 4);
-    x->extra_cost += K1 * ceil_div(M, 16) * ceil_div(N, 16);
+    x->extra_cost += timing_mad(x->core->sim->timing, me->ea.kind, M, N, K);
     return 0;
 }
 

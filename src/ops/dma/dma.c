@@ -146,7 +146,7 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
                 }
                 if (p->pad == 2) fill_pattern(dr + p->len, p->rpad, p);
                 if (p->pad == 1 && p->ds > p->len) fill_pattern(dr + p->len, p->ds - p->len, p);
-                bytes += p->len;
+                bytes += drow;
                 if (race) {
                     if (p->len) race_access(x, in, sc, p->sas, p->src + soff + r * p->ss, p->len, 0);
                     race_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, 1);
@@ -168,8 +168,7 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
         }
         if (i == p->nloops) break;
     }
-    sim_count(x, x->pipe, bytes);
-    x->extra_cost += bytes / 64;
+    sim_transfer(x, p->sas, p->das, bytes);
     return 0;
 }
 
@@ -416,10 +415,8 @@ int dma_lower_grouped(LowerView *L, const Op *op, Instr *in)
 
 int dma_lower(LowerView *L, const Op *op, Instr *in)
 {
-    in->cost = 40;
     if (op_info[op->kind].fam == FAM_DMA_CFG) {
         in->pfn = p_config;
-        in->cost = 1;
         return 0;
     }
     if (op->kind == OP_MTE_GM_UB || op->kind == OP_MTE_UB_GM) return dma_lower_grouped(L, op, in);

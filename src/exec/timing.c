@@ -1,0 +1,502 @@
+/* timing.c — the timing tables (built-in texts and the parser for user overrides) and the formulas of
+ * exec/timing.h. Every number of the built-in tables and its source is listed in docs/timing.md. */
+#include "timing.h"
+#include "isa/type.h"
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const path_names[TP__COUNT] = {
+    "gm_ub", "gm_l1", "ub_gm", "l1_gm", "ub_ub", "l0c_gm", "l0c_l1", "l0c_ub", "l1_l0a", "l1_l0b", "l1_bt",
+    "l1_fb", "l1_ub", "ub_l1", "l1_fill",
+};
+static const char *const unit_names[TU__COUNT] = {"exu", "exu0", "load", "store"};
+
+const char *timing_path_name(TmPath p) { return p < TP__COUNT ? path_names[p] : "?"; }
+const char *timing_unit_name(TmUnit u) { return u < TU__COUNT ? unit_names[u] : "?"; }
+
+/* ------------------------------------------------------------------ built-in tables */
+
+/* Shared by both targets: the transfer figures are the a2a3 ones (a5 has no public figures of its own),
+   the vector figures are the a5 ones (the only public measurements). docs/timing.md gives the source of
+   every number. */
+static const char common_text[] =
+    "# ptosim timing table (docs/timing.md lists the source of every number)\n"
+    "clock_ghz 1.85\n"
+    "# transfer paths: peak GiB/s, Hill half-saturation bytes (0 = flat), fixed cycles per transfer\n"
+    "path gm_ub   peak=100.9  k=0 startup=0\n"
+    "path gm_l1   peak=135    k=0 startup=0\n"
+    "path ub_gm   peak=188.46 k=0 startup=0\n"
+    "path l1_gm   peak=32     k=0 startup=0\n"
+    "path ub_ub   peak=1024   k=0 startup=0\n"
+    "path l0c_gm  peak=70     k=0 startup=0\n"
+    "path l0c_l1  peak=128    k=0 startup=0\n"
+    "path l0c_ub  peak=128    k=0 startup=0\n"
+    "path l1_l0a  peak=441    k=0 startup=0\n"
+    "path l1_l0b  peak=220.5  k=0 startup=0\n"
+    "path l1_bt   peak=32     k=0 startup=0\n"
+    "path l1_fb   peak=32     k=0 startup=0\n"
+    "path l1_ub   peak=220.5  k=0 startup=0\n"
+    "path ub_l1   peak=188.46 k=0 startup=0\n"
+    "path l1_fill peak=32     k=0 startup=0\n"
+    "# GM bandwidth shared by every core of a launch (0 = no cap)\n"
+    "gm_cap read=0 write=0\n"
+    "# vector functions (scopes)\n"
+    "vf startup=23 drain=12\n"
+    "issue_width 2\n"
+    "units exu=2 exu0=1 load=2 store=1\n"
+    "vec default exu   lat=7 ii=1\n"
+    "vec default exu0  lat=7 ii=1\n"
+    "vec default load  lat=9 ii=1\n"
+    "vec default store lat=9 ii=1\n"
+#include "timing_vec.inc"
+    "# cube: cycles = head + ceil(m/16) * ceil(n/16) * ceil(k/k0) * cycles\n"
+    "mad head=6\n"
+    "mad_rate f16 k0=16 cycles=1\n"
+    "mad_rate bf16 k0=16 cycles=1\n"
+    "mad_rate f32 k0=8 cycles=2\n"
+    "mad_rate si8 k0=32 cycles=1\n"
+    "mad_rate ui8 k0=32 cycles=1\n"
+    "mad_rate f8E4M3FN k0=32 cycles=1\n"
+    "mad_rate f8E5M2 k0=32 cycles=1\n"
+    "mad_rate hif8 k0=32 cycles=1\n"
+    "mad_rate f4E2M1x2 k0=64 cycles=1\n"
+    "mad_rate f4E1M2x2 k0=64 cycles=1\n"
+    "fixpipe head=0\n"
+    "# scalar unit and synchronisation\n"
+    "scalar op=1 issue=1\n"
+    "sync op=1\n"
+    "sort per8=8\n";
+
+const char *timing_default_text(PtoTarget target)
+{
+    (void)target;   /* one table for every target today; the argument keeps room for per-target rows */
+    return common_text;
+}
+
+void timing_default(Timing *t, PtoTarget target)
+{
+    memset(t, 0, sizeof *t);
+    const char *s = timing_default_text(target);
+    /* the built-in text is checked by the test suite; a failure here is a programming error */
+    if (timing_parse(t, "<built-in timing>", s, strlen(s), NULL) != 0) t->clock_hz = 1.85e9;
+}
+
+void timing_free(Timing *t)
+{
+    free(t->vec);
+    t->vec = NULL;
+    t->nvec = t->capvec = 0;
+}
+
+/* ------------------------------------------------------------------ parser */
+
+typedef struct TParse {
+    const char *file;
+    DiagList *d;
+    uint32_t line;
+    const char *line_start;
+    int errors;
+} TParse;
+
+static void terr(TParse *P, const char *at, const char *fmt, const char *a)
+{
+    P->errors++;
+    if (!P->d) return;
+    SrcLoc loc = {P->file, P->line, (uint32_t)(at - P->line_start) + 1};
+    diag_add(P->d, SEV_ERROR, DIAG_TIMING, loc, fmt, a);
+}
+
+/* Tokens of one line: words separated by blanks; a word "key=value" is split at '='. */
+typedef struct TTok { const char *s; unsigned n; const char *val; unsigned vn; } TTok;
+
+static unsigned split(const char *p, const char *end, TTok *tk, unsigned max)
+{
+    unsigned n = 0;
+    while (p < end && n < max) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+        if (p >= end || *p == '#') break;
+        const char *s = p;
+        while (p < end && !isspace((unsigned char)*p) && *p != '#') p++;
+        tk[n].s = s;
+        tk[n].n = (unsigned)(p - s);
+        tk[n].val = NULL;
+        tk[n].vn = 0;
+        const char *eq = memchr(s, '=', (size_t)(p - s));
+        if (eq) {
+            tk[n].n = (unsigned)(eq - s);
+            tk[n].val = eq + 1;
+            tk[n].vn = (unsigned)(p - eq - 1);
+        }
+        n++;
+    }
+    return n;
+}
+
+static int is_word(const TTok *t, const char *w) { return strlen(w) == t->n && !memcmp(t->s, w, t->n); }
+
+static int num(TParse *P, const char *s, unsigned n, double *out)
+{
+    char buf[64];
+    if (n == 0 || n >= sizeof buf) goto bad;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    char *e;
+    double v = strtod(buf, &e);
+    if (*e || !(v >= 0) || v > 1e15) goto bad;
+    *out = v;
+    return 0;
+bad:
+    snprintf(buf, sizeof buf, "%.*s", (int)(n < 40 ? n : 40), s);
+    terr(P, s, "expected a non-negative number, not '%s'", buf);
+    return -1;
+}
+
+static int num_u32(TParse *P, const char *s, unsigned n, uint32_t *out)
+{
+    double v;
+    if (num(P, s, n, &v)) return -1;
+    if (v != floor(v) || v > 4294967295.0) {
+        terr(P, s, "expected a whole number of cycles%s", "");
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* key=value fields: each listed key may appear; anything else is an error. */
+typedef struct Field { const char *key; int is_int; void *dst; } Field;
+
+static int fields(TParse *P, const TTok *tk, unsigned ntk, const Field *f, unsigned nf)
+{
+    int rc = 0;
+    for (unsigned i = 0; i < ntk; i++) {
+        unsigned k = 0;
+        while (k < nf && !(tk[i].val && is_word(&tk[i], f[k].key))) k++;
+        if (k == nf) {
+            char w[48];
+            snprintf(w, sizeof w, "%.*s", (int)(tk[i].n < 40 ? tk[i].n : 40), tk[i].s);
+            terr(P, tk[i].s, tk[i].val ? "unknown field '%s' here" : "expected key=value, not '%s'", w);
+            rc = -1;
+            continue;
+        }
+        if (f[k].is_int) rc |= num_u32(P, tk[i].val, tk[i].vn, f[k].dst);
+        else rc |= num(P, tk[i].val, tk[i].vn, f[k].dst);
+    }
+    return rc;
+}
+
+static int lookup(const TTok *t, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (is_word(t, names[i])) return i;
+    return -1;
+}
+
+/* An element kind name ("f32", "si8", ...; "*" = any -> -1); -2 if unknown. Signless integer names
+   (i8 ...) count as signed. */
+static int form_of(const TTok *t)
+{
+    if (is_word(t, "*")) return -1;
+    for (int k = 0; k < EK__COUNT; k++)
+        if (is_word(t, ek_name((ElemKind)k))) return k;
+    static const char *const signless[] = {"i8", "i16", "i32", "i64"};
+    for (int i = 0; i < 4; i++)
+        if (is_word(t, signless[i])) return EK_S8 + 2 * i;
+    return -2;
+}
+
+static int op_of(const TTok *t)
+{
+    char buf[64];
+    if (t->n + 5 >= sizeof buf) return -1;
+    snprintf(buf, sizeof buf, "pto.%.*s", (int)t->n, t->s);
+    return op_lookup(buf, (unsigned)strlen(buf));
+}
+
+static int add_vec_row(Timing *T, const TmVecRow *r)
+{
+    if (T->nvec == T->capvec) {
+        uint32_t cap = T->capvec ? T->capvec * 2 : 64;
+        TmVecRow *v = realloc(T->vec, cap * sizeof *v);
+        if (!v) return -1;
+        T->vec = v;
+        T->capvec = cap;
+    }
+    T->vec[T->nvec++] = *r;
+    return 0;
+}
+
+static void word(char *w, size_t n, const TTok *t) { snprintf(w, n, "%.*s", (int)(t->n < 40 ? t->n : 40), t->s); }
+
+static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
+{
+    char w[48];
+    if (n < 3) {
+        terr(P, tk[0].s, "'vec' needs an op (or 'default') and a form%s", "");
+        return -1;
+    }
+    uint32_t lat = 0, ii = 0, start = 0, drain = 0;
+    int unit = -1;
+    /* unit=NAME is a word, not a number: take it out before the numeric fields */
+    TTok rest[16];
+    unsigned nr = 0;
+    for (unsigned i = 3; i < n && nr < 16; i++) {
+        if (tk[i].val && is_word(&tk[i], "unit")) {
+            TTok u = {tk[i].val, tk[i].vn, NULL, 0};
+            unit = lookup(&u, unit_names, TU__COUNT);
+            if (unit < 0) {
+                word(w, sizeof w, &u);
+                terr(P, tk[i].val, "unknown unit '%s' (exu, exu0, load, store)", w);
+                return -1;
+            }
+        } else {
+            rest[nr++] = tk[i];
+        }
+    }
+    int have_lat = 0, have_ii = 0;
+    for (unsigned i = 0; i < nr; i++) {
+        have_lat |= rest[i].val && is_word(&rest[i], "lat");
+        have_ii |= rest[i].val && is_word(&rest[i], "ii");
+    }
+    Field f[] = {{"lat", 1, &lat}, {"ii", 1, &ii}, {"start", 1, &start}, {"drain", 1, &drain}};
+    if (fields(P, rest, nr, f, 4)) return -1;
+    if (lat > 65535 || ii > 65535) {
+        terr(P, tk[0].s, "latency and ii must be below 65536%s", "");
+        return -1;
+    }
+    if (is_word(&tk[1], "default")) {
+        int u = lookup(&tk[2], unit_names, TU__COUNT);
+        if (u < 0) {
+            word(w, sizeof w, &tk[2]);
+            terr(P, tk[2].s, "unknown unit '%s' (exu, exu0, load, store)", w);
+            return -1;
+        }
+        if (have_lat) T->vec_default[u].lat = (uint16_t)lat;
+        if (have_ii) T->vec_default[u].ii = (uint16_t)ii;
+        T->vec_default[u].unit = (uint8_t)u;
+        return 0;
+    }
+    int op = op_of(&tk[1]);
+    if (op < 0 || !(op_info[op].flags & F_VEC || op_info[op].pipe == PIPE_V_)) {
+        word(w, sizeof w, &tk[1]);
+        terr(P, tk[1].s, op < 0 ? "unknown op 'pto.%s'" : "'pto.%s' is not a vector op", w);
+        return -1;
+    }
+    /* FORM, or SRC_DST for conversions */
+    TTok ft = tk[2], st = {NULL, 0, NULL, 0};
+    const char *us = memchr(ft.s, '_', ft.n);
+    if (us) {
+        st = (TTok){ft.s, (unsigned)(us - ft.s), NULL, 0};
+        ft = (TTok){us + 1, (unsigned)(ft.s + ft.n - us - 1), NULL, 0};
+    }
+    int form = form_of(&ft), src = st.s ? form_of(&st) : -1;
+    if (form == -2 || src == -2) {
+        word(w, sizeof w, &tk[2]);
+        terr(P, tk[2].s, "unknown element form '%s' (f32, f16, bf16, si8 ... ui64, *, or SRC_DST)", w);
+        return -1;
+    }
+    if (!have_lat || !have_ii) {
+        terr(P, tk[0].s, "a 'vec' row needs lat= and ii=%s", "");
+        return -1;
+    }
+    TmVecRow r = {(uint16_t)op, (int8_t)form, (int8_t)src, {(uint16_t)lat, (uint16_t)ii, (uint8_t)(unit < 0 ? (int)timing_vec_unit((OpKind)op) : unit)}};
+    if (add_vec_row(T, &r)) {
+        terr(P, tk[0].s, "out of memory%s", "");
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
+{
+    char w[48];
+    const TTok *k = &tk[0];
+    if (is_word(k, "clock_ghz") && n == 2 && !tk[1].val) {
+        double g;
+        if (num(P, tk[1].s, tk[1].n, &g)) return -1;
+        if (g <= 0) {
+            terr(P, tk[1].s, "the clock must be positive%s", "");
+            return -1;
+        }
+        T->clock_hz = g * 1e9;
+        return 0;
+    }
+    if (is_word(k, "path") && n >= 2) {
+        int p = lookup(&tk[1], path_names, TP__COUNT);
+        if (p < 0) {
+            word(w, sizeof w, &tk[1]);
+            terr(P, tk[1].s, "unknown path '%s'", w);
+            return -1;
+        }
+        TmPathParam *pp = &T->path[p];
+        Field f[] = {{"peak", 0, &pp->peak_gibs}, {"k", 0, &pp->k_bytes}, {"startup", 1, &pp->startup}};
+        if (fields(P, tk + 2, n - 2, f, 3)) return -1;
+        if (pp->peak_gibs <= 0) {
+            terr(P, tk[1].s, "path '%s' needs a positive peak bandwidth", path_names[p]);
+            return -1;
+        }
+        return 0;
+    }
+    if (is_word(k, "gm_cap")) {
+        Field f[] = {{"read", 0, &T->gm_read_cap}, {"write", 0, &T->gm_write_cap}};
+        return fields(P, tk + 1, n - 1, f, 2);
+    }
+    if (is_word(k, "vf")) {
+        Field f[] = {{"startup", 1, &T->vf_startup}, {"drain", 1, &T->vf_drain}};
+        return fields(P, tk + 1, n - 1, f, 2);
+    }
+    if (is_word(k, "issue_width") && n == 2 && !tk[1].val) {
+        if (num_u32(P, tk[1].s, tk[1].n, &T->issue_width)) return -1;
+        if (!T->issue_width) {
+            terr(P, tk[1].s, "the issue width must be at least 1%s", "");
+            return -1;
+        }
+        return 0;
+    }
+    if (is_word(k, "units")) {
+        Field f[] = {{"exu", 1, &T->units[TU_EXU]}, {"exu0", 1, &T->units[TU_EXU0]}, {"load", 1, &T->units[TU_LOAD]},
+                     {"store", 1, &T->units[TU_STORE]}};
+        if (fields(P, tk + 1, n - 1, f, 4)) return -1;
+        for (int u = 0; u < TU__COUNT; u++)
+            if (!T->units[u]) {
+                terr(P, tk[0].s, "every unit count must be at least 1 (%s)", unit_names[u]);
+                return -1;
+            }
+        return 0;
+    }
+    if (is_word(k, "vec")) return parse_vec(P, T, tk, n);
+    if (is_word(k, "mad")) {
+        Field f[] = {{"head", 1, &T->mad_head}};
+        return fields(P, tk + 1, n - 1, f, 1);
+    }
+    if (is_word(k, "mad_rate") && n >= 2) {
+        int e = form_of(&tk[1]);
+        if (e < 0) {
+            word(w, sizeof w, &tk[1]);
+            terr(P, tk[1].s, "unknown element kind '%s'", w);
+            return -1;
+        }
+        uint32_t k0 = T->mad_k0[e], cyc = T->mad_cycles[e];
+        Field f[] = {{"k0", 1, &k0}, {"cycles", 1, &cyc}};
+        if (fields(P, tk + 2, n - 2, f, 2)) return -1;
+        if (k0 < 1 || k0 > 255 || cyc > 255) {
+            terr(P, tk[1].s, "k0 must be in 1..255 and cycles in 0..255%s", "");
+            return -1;
+        }
+        T->mad_k0[e] = (uint8_t)k0;
+        T->mad_cycles[e] = (uint8_t)cyc;
+        return 0;
+    }
+    if (is_word(k, "fixpipe")) {
+        Field f[] = {{"head", 1, &T->fix_head}};
+        return fields(P, tk + 1, n - 1, f, 1);
+    }
+    if (is_word(k, "scalar")) {
+        Field f[] = {{"op", 1, &T->scalar_op}, {"issue", 1, &T->issue}};
+        return fields(P, tk + 1, n - 1, f, 2);
+    }
+    if (is_word(k, "sync")) {
+        Field f[] = {{"op", 1, &T->sync_op}};
+        return fields(P, tk + 1, n - 1, f, 1);
+    }
+    if (is_word(k, "sort")) {
+        Field f[] = {{"per8", 1, &T->sort_per_elem_x8}};
+        return fields(P, tk + 1, n - 1, f, 1);
+    }
+    word(w, sizeof w, k);
+    terr(P, k->s, "unknown timing key '%s' (or wrong number of values)", w);
+    return -1;
+}
+
+int timing_parse(Timing *t, const char *file, const char *text, size_t len, DiagList *d)
+{
+    TParse P = {file, d, 0, text, 0};
+    const char *p = text, *end = text + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *le = nl ? nl : end;
+        P.line++;
+        P.line_start = p;
+        TTok tk[24];
+        unsigned n = split(p, le, tk, 24);
+        if (n == 24) terr(&P, p, "too many words on one line%s", "");
+        else if (n) parse_line(&P, t, tk, n);
+        p = nl ? nl + 1 : end;
+    }
+    return P.errors ? -1 : 0;
+}
+
+/* ------------------------------------------------------------------ formulas */
+
+TmPath timing_path(unsigned s, unsigned d)
+{
+    switch (s) {
+    case AS_GM: return d == AS_L1 ? TP_GM_L1 : TP_GM_UB;
+    case AS_UB: return d == AS_GM ? TP_UB_GM : d == AS_L1 ? TP_UB_L1 : TP_UB_UB;
+    case AS_L1:
+        switch (d) {
+        case AS_GM: return TP_L1_GM;
+        case AS_UB: return TP_L1_UB;
+        case AS_L0A: return TP_L1_L0A;
+        case AS_L0B: return TP_L1_L0B;
+        case AS_BT: return TP_L1_BT;
+        case AS_FB: return TP_L1_FB;
+        default: return TP_L1_FILL;
+        }
+    case AS_L0C: return d == AS_GM ? TP_L0C_GM : d == AS_UB ? TP_L0C_UB : TP_L0C_L1;
+    default: return TP_UB_UB;
+    }
+}
+
+static int gm_read(TmPath p) { return p == TP_GM_UB || p == TP_GM_L1; }
+static int gm_write(TmPath p) { return p == TP_UB_GM || p == TP_L1_GM || p == TP_L0C_GM; }
+
+uint64_t timing_transfer(const Timing *t, TmPath p, uint64_t bytes, unsigned ncores)
+{
+    const TmPathParam *pp = &t->path[p];
+    if (!bytes) return pp->startup;
+    double b = (double)bytes;
+    double bw = pp->peak_gibs * b / (pp->k_bytes + b);
+    double cap = gm_read(p) ? t->gm_read_cap : gm_write(p) ? t->gm_write_cap : 0;
+    if (cap > 0 && ncores > 0 && cap / ncores < bw) bw = cap / ncores;
+    /* cycles = bytes / (bw GiB/s) * clock; rounded up so a transfer never takes less than its bytes need */
+    double cyc = ceil(b * t->clock_hz / (bw * 1073741824.0) - 1e-9);
+    if (!(cyc >= 0)) cyc = 0;
+    if (cyc > 1e18) cyc = 1e18;
+    return pp->startup + (uint64_t)cyc;
+}
+
+uint64_t timing_mad(const Timing *t, ElemKind a, uint64_t m, uint64_t n, uint64_t k)
+{
+    unsigned k0 = a < EK__COUNT && t->mad_k0[a] ? t->mad_k0[a] : 16;
+    unsigned cyc = a < EK__COUNT && t->mad_k0[a] ? t->mad_cycles[a] : 1;
+    return t->mad_head + ((m + 15) / 16) * ((n + 15) / 16) * ((k + k0 - 1) / k0) * cyc;
+}
+
+TmUnit timing_vec_unit(OpKind op)
+{
+    const char *n = op_info[op].name + 4;   /* after "pto." */
+    static const char *const loads[] = {"vld", "vgather", "pld", "vald", "uvld", "vsld", "plds"};
+    static const char *const stores[] = {"vst", "vscatter", "pst", "vast", "vsst", "sprst"};
+    for (unsigned i = 0; i < sizeof loads / sizeof loads[0]; i++)
+        if (!strncmp(n, loads[i], strlen(loads[i]))) return TU_LOAD;
+    for (unsigned i = 0; i < sizeof stores / sizeof stores[0]; i++)
+        if (!strncmp(n, stores[i], strlen(stores[i]))) return TU_STORE;
+    return TU_EXU;
+}
+
+TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src)
+{
+    const TmVecRow *any = NULL;
+    for (uint32_t i = t->nvec; i-- > 0;) {
+        const TmVecRow *r = &t->vec[i];
+        if (r->op != op || (r->src >= 0 && r->src != (int)src)) continue;
+        if (r->form == (int)k) return r->v;
+        if (r->form < 0 && !any) any = r;
+    }
+    if (any) return any->v;
+    return t->vec_default[timing_vec_unit(op)];
+}

@@ -1,0 +1,87 @@
+/* timing.h — the timing model: per-target tables of clock, transfer bandwidths, vector-op latencies and
+ * throughputs, cube rates and scalar/sync costs, read from a small text format (docs/timing.md) so a
+ * user can inspect and override them; and the formulas that turn an op's work into cycles.
+ *
+ * Timing decides only when things happen, never what they compute: every handler does its work the
+ * same way under any table. */
+#ifndef PTOSIM_TIMING_H
+#define PTOSIM_TIMING_H
+#include <stdint.h>
+#include "ptosim.h"
+#include "base/diag.h"
+#include "isa/elem.h"
+#include "isa/op.h"
+
+/* Data paths of the transfer engines (MTEs, FIXPIPE, the V pipe's UB->UB copies). */
+typedef enum {
+    TP_GM_UB, TP_GM_L1, TP_UB_GM, TP_L1_GM, TP_UB_UB, TP_L0C_GM, TP_L0C_L1, TP_L0C_UB, TP_L1_L0A, TP_L1_L0B,
+    TP_L1_BT, TP_L1_FB, TP_L1_UB, TP_UB_L1, TP_L1_FILL, TP__COUNT
+} TmPath;
+
+/* Vector execution resources: either of the two execution units, execution unit 0 only, a load port,
+   the store port. */
+typedef enum { TU_EXU, TU_EXU0, TU_LOAD, TU_STORE, TU__COUNT } TmUnit;
+
+typedef struct TmVec {
+    uint16_t lat;              /* issue -> result available, cycles */
+    uint16_t ii;               /* cycles the op occupies its unit (initiation interval) */
+    uint8_t unit;              /* TmUnit */
+} TmVec;
+
+typedef struct TmVecRow {
+    uint16_t op;               /* OpKind */
+    int8_t form;               /* ElemKind of the op's element type (its result's), -1 = any */
+    int8_t src;                /* conversions: ElemKind of the source, -1 = any */
+    TmVec v;
+} TmVecRow;
+
+typedef struct TmPath_ {
+    double peak_gibs;          /* peak bandwidth, GiB/s */
+    double k_bytes;            /* half-saturation size of the Hill model (0 = flat) */
+    uint32_t startup;          /* fixed cycles per transfer */
+} TmPathParam;
+
+typedef struct Timing {
+    double clock_hz;
+    TmPathParam path[TP__COUNT];
+    double gm_read_cap, gm_write_cap;      /* GiB/s shared by all cores of a launch; 0 = no cap */
+    uint32_t vf_startup, vf_drain;         /* launch and retire of a vector function (scope) */
+    uint32_t issue_width;                  /* vector instructions issued per cycle */
+    uint32_t units[TU__COUNT];             /* how many of each resource (exu0 is one of the exu) */
+    TmVec vec_default[TU__COUNT];          /* ops without a row of their own, by resource */
+    TmVecRow *vec;                         /* rows, later rows win */
+    uint32_t nvec, capvec;
+    uint32_t mad_head;                     /* cycles before the first fractal */
+    uint8_t mad_k0[EK__COUNT];             /* K elements per fractal step, by A's element kind */
+    uint8_t mad_cycles[EK__COUNT];         /* cycles per 16 x 16 x k0 fractal */
+    uint32_t fix_head;                     /* FIXPIPE cycles before the first byte */
+    uint32_t scalar_op;                    /* a scalar-unit op */
+    uint32_t issue;                        /* the scalar unit handing an op to a pipe queue */
+    uint32_t sync_op;                      /* set_flag, wait_flag (once released), barriers, tokens */
+    uint32_t sort_per_elem_x8;             /* UB sorters: cycles per 8 elements */
+} Timing;
+
+/* Fills t with the built-in table of the target (cpu uses a5's). */
+void timing_default(Timing *t, PtoTarget target);
+void timing_free(Timing *t);
+/* The built-in table's text. */
+const char *timing_default_text(PtoTarget target);
+/* Applies a table text on top of t (keys it does not name keep their values). Returns 0, or -1 after
+   E-TIMING diagnostics at file:line:col. */
+int timing_parse(Timing *t, const char *file, const char *text, size_t len, DiagList *d);
+
+/* Cycles to move `bytes` on path p when `ncores` cores share GM: startup + bytes / bw, with
+   bw = min(peak * bytes / (k + bytes), cap / ncores) for GM paths (cap only when set). */
+uint64_t timing_transfer(const Timing *t, TmPath p, uint64_t bytes, unsigned ncores);
+/* The path of a copy between two address spaces (AS_* of isa/type.h). */
+TmPath timing_path(unsigned src_space, unsigned dst_space);
+/* Cycles of a MAD: head + ceil(m/16) * ceil(n/16) * ceil(k/k0) * cycles, by A's element kind. */
+uint64_t timing_mad(const Timing *t, ElemKind a, uint64_t m, uint64_t n, uint64_t k);
+/* The vector parameters of an op on element kind k (for conversions: from kind src), from the last
+   matching row (exact forms before `*`), else the default of its resource. */
+TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src);
+/* The resource class of a vector op when it has no row: loads, stores or an execution unit. */
+TmUnit timing_vec_unit(OpKind op);
+const char *timing_path_name(TmPath p);
+const char *timing_unit_name(TmUnit u);
+#endif

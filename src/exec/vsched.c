@@ -1,0 +1,297 @@
+/* vsched.c — static timing of vector scopes, and the base costs of every other instruction
+ * (docs/timing.md, "Vector scopes").
+ *
+ * A vector scope runs on the V pipe as one job; the interpreter adds up the `cost` of every instruction
+ * it executes in the scope, plus the vector function's startup and drain. Those costs are set here,
+ * once per launch and timing table, from a schedule of the scope's code:
+ *   - an innermost scf.for (a body without control flow) is a software-pipelined loop: its cycles per
+ *     iteration are II = max(issue bound, execution-unit bound, load/store-port bound, the longest
+ *     loop-carried dependency chain, 1); the first iteration's extra latency (critical path - II) is
+ *     charged once at loop entry;
+ *   - any other straight-line run of instructions costs max(resource bound, critical path);
+ * and each instruction of a loop body or run carries its share of those cycles, weighted by how long
+ * it occupies its unit, so per-line profiles add up to the scope's cycles. Dependencies are those
+ * through frame slots (registers, masks, scalars); memory dependencies between vector loads and stores
+ * are not modelled (the hardware orders them in its queues). */
+#include "vsched.h"
+#include "interp.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-instruction facts for the schedule. */
+typedef struct VNode {
+    const Instr *in;
+    uint32_t lat;              /* result latency (0: no result that matters) */
+    uint32_t occ;              /* cycles on its unit */
+    int unit;                  /* TmUnit, or -1 for issue-only instructions (scalar arith) */
+    int issues;                /* takes an issue slot */
+} VNode;
+
+static int is_ctrl(const Instr *in)
+{
+    return in->fn == interp_for_init || in->fn == interp_for_next || in->fn == interp_for_next64 ||
+           in->fn == interp_if || in->fn == interp_copy_jump || in->fn == interp_condition ||
+           in->fn == interp_section || in->fn == interp_end || in->fn == interp_call || in->fn == interp_return;
+}
+
+/* Element kind of a vector op's first vreg (or pointer) operand. */
+static ElemKind operand_kind(const Op *op)
+{
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        const Type *t = op->operands[i] ? op->operands[i]->type : NULL;
+        if (t && (t->kind == TY_VREG || t->kind == TY_PTR)) return elem_kind(t->elem);
+    }
+    return EK_BAD;
+}
+
+/* Element kind of a vector op: its first vreg result, else its first vreg/pointer operand. */
+static ElemKind node_kind(const Op *op)
+{
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (op->results[i]->type->kind == TY_VREG) return elem_kind(op->results[i]->type->elem);
+    return operand_kind(op);
+}
+
+static VNode node(const Timing *T, const Instr *in)
+{
+    VNode n = {in, 0, 0, -1, 0};
+    if (is_ctrl(in) || !in->op) return n;
+    OpFamily f = op_info[in->kind].fam;
+    n.issues = 1;
+    if (f == FAM_ARITH || f == FAM_PTR || f == FAM_QUERY || f == FAM_STRUCT) {
+        n.lat = 1;   /* address and index arithmetic: an issue slot, one cycle */
+        return n;
+    }
+    TmVec v = timing_vec(T, (OpKind)in->kind, node_kind(in->op), operand_kind(in->op));
+    n.lat = v.lat;
+    n.occ = v.ii ? v.ii : 1;
+    n.unit = v.unit;
+    return n;
+}
+
+/* ------------------------------------------------------------------ dependencies through frame slots */
+
+/* Ready time of each written slot, keyed by frame offset / 8 (slots are 8-byte aligned). */
+typedef struct Ready { int64_t *t; uint32_t n; } Ready;
+
+static int64_t ready_of(const Ready *R, int32_t off) { return off >= 0 && (uint32_t)(off / 8) < R->n ? R->t[off / 8] : INT64_MIN; }
+static void set_ready(Ready *R, int32_t off, int64_t t)
+{
+    if (off >= 0 && (uint32_t)(off / 8) < R->n) R->t[off / 8] = t;
+}
+
+/* Earliest-start schedule with unlimited resources over nodes [0, n): returns the critical path (the
+   latest completion). Slots not written yet are ready at `ready_default` (0, or INT64_MIN to find the
+   chain starting at one slot). */
+static int64_t crit_path(const VNode *v, uint32_t n, Ready *R, int64_t ready_default)
+{
+    int64_t end = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const Instr *in = v[i].in;
+        int64_t s = 0;
+        int any = 0;
+        for (unsigned a = 0; a < in->nargs; a++) {
+            int64_t r = ready_of(R, in->arg[a]);
+            if (r == INT64_MIN) r = ready_default;
+            if (r == INT64_MIN) continue;
+            if (!any || r > s) s = r;
+            any = 1;
+        }
+        if (!any && ready_default == INT64_MIN) continue;   /* not on a chain from the start slot */
+        if (!any) s = 0;
+        int64_t done = s + v[i].lat;
+        for (unsigned r = 0; r < in->nres; r++) set_ready(R, in->res[r], done);
+        if (done > end) end = done;
+    }
+    return end;
+}
+
+/* Resource bound of a set of nodes in cycles; *why receives the binding resource. */
+static uint64_t res_bound(const Timing *T, const VNode *v, uint32_t n, int *why)
+{
+    uint64_t issue = 0, exu = 0, exu0 = 0, ld = 0, st = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        issue += (uint64_t)v[i].issues;
+        switch (v[i].unit) {
+        case TU_EXU: exu += v[i].occ; break;
+        case TU_EXU0: exu0 += v[i].occ; exu += v[i].occ; break;
+        case TU_LOAD: ld += v[i].occ; break;
+        case TU_STORE: st += v[i].occ; break;
+        default: break;
+        }
+    }
+    uint64_t b[VB_RES_COUNT];
+    b[VB_ISSUE] = (issue + T->issue_width - 1) / T->issue_width;
+    b[VB_EXU] = (exu + T->units[TU_EXU] - 1) / T->units[TU_EXU];
+    b[VB_EXU0] = (exu0 + T->units[TU_EXU0] - 1) / T->units[TU_EXU0];
+    /* a cycle issues two loads, or one load and one store (the store port takes one store per cycle) */
+    uint64_t scyc = (st + T->units[TU_STORE] - 1) / T->units[TU_STORE];
+    uint64_t left = ld > scyc ? ld - scyc : 0;
+    b[VB_LDST] = scyc + (left + T->units[TU_LOAD] - 1) / T->units[TU_LOAD];
+    uint64_t best = 0;
+    *why = VB_ISSUE;
+    for (int k = 0; k < VB_RES_COUNT; k++)
+        if (b[k] > best) {
+            best = b[k];
+            *why = k;
+        }
+    return best;
+}
+
+/* Spreads `total` cycles over the nodes in proportion to their weight (occupancy, at least 1 for any
+   issued node), as integers that add up to total; control flow carries nothing. */
+static void spread(VNode *v, uint32_t n, uint64_t total)
+{
+    uint64_t W = 0;
+    for (uint32_t i = 0; i < n; i++) W += v[i].issues ? (v[i].occ ? v[i].occ : 1) : 0;
+    uint64_t cum = 0, given = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        Instr *in = (Instr *)v[i].in;
+        uint64_t w = v[i].issues ? (v[i].occ ? v[i].occ : 1) : 0;
+        cum += w;
+        uint64_t upto = W ? total * cum / W : 0;
+        uint64_t c = upto - given;
+        given = upto;
+        in->cost = (uint32_t)(c > UINT32_MAX ? UINT32_MAX : c);
+    }
+    if (!W && n) ((Instr *)v[n - 1].in)->cost += (uint32_t)total;
+}
+
+/* ------------------------------------------------------------------ scopes */
+
+typedef struct Annot {
+    const Timing *T;
+    VecSched *out;
+    VNode *nodes;
+    uint32_t cap;
+    Ready R;
+    int failed;
+} Annot;
+
+static int grow(Annot *A, uint32_t n)
+{
+    if (n <= A->cap) return 0;
+    VNode *v = realloc(A->nodes, n * sizeof *v);
+    if (!v) return -1;
+    A->nodes = v;
+    A->cap = n;
+    return 0;
+}
+
+static void reset_ready(Annot *A, int64_t val)
+{
+    for (uint32_t i = 0; i < A->R.n; i++) A->R.t[i] = val;
+}
+
+/* A straight-line run [a, b): cost = max(resource bound, critical path). */
+static void time_run(Annot *A, const Instr *a, const Instr *b)
+{
+    uint32_t n = (uint32_t)(b - a);
+    if (!n || grow(A, n)) { A->failed |= n != 0; return; }
+    for (uint32_t i = 0; i < n; i++) A->nodes[i] = node(A->T, a + i);
+    int why;
+    uint64_t res = res_bound(A->T, A->nodes, n, &why);
+    reset_ready(A, INT64_MIN);
+    int64_t cp = crit_path(A->nodes, n, &A->R, 0);
+    spread(A->nodes, n, res > (uint64_t)cp ? res : (uint64_t)cp);
+}
+
+/* An innermost loop: init at `init`, body (init, next), back edge `next`. */
+static void time_loop(Annot *A, Instr *init, Instr *next)
+{
+    const Instr *a = init + 1;
+    uint32_t n = (uint32_t)(next - a);
+    if (grow(A, n ? n : 1)) { A->failed = 1; return; }
+    for (uint32_t i = 0; i < n; i++) A->nodes[i] = node(A->T, a + i);
+    int why;
+    uint64_t ii = res_bound(A->T, A->nodes, n, &why);
+    reset_ready(A, INT64_MIN);
+    int64_t lat = crit_path(A->nodes, n, &A->R, 0);
+    /* loop-carried chains: a value yielded into an iter_arg feeds the next iteration */
+    const CopyList *carried = next->ext;
+    int64_t rec = 0;
+    for (uint32_t c = 0; carried && c < carried->n; c++) {
+        reset_ready(A, INT64_MIN);
+        set_ready(&A->R, carried->c[c].dst, 0);
+        crit_path(A->nodes, n, &A->R, INT64_MIN);
+        int64_t t = ready_of(&A->R, carried->c[c].src);
+        if (t > rec) rec = t;
+    }
+    if ((uint64_t)rec > ii) {
+        ii = (uint64_t)rec;
+        why = VB_CHAIN;
+    }
+    if (ii < 1) {
+        ii = 1;
+        why = VB_ISSUE;
+    }
+    spread(A->nodes, n, ii);
+    init->cost = (uint32_t)((uint64_t)lat > ii ? (uint64_t)lat - ii : 0);
+    next->cost = 0;
+    VecSched *o = A->out;
+    if (o->nloops < VSCHED_MAX_LOOPS) {
+        o->loops[o->nloops++] = (VecLoop){init, next, (uint32_t)ii, (uint32_t)lat, (uint8_t)why};
+    }
+}
+
+/* Times the body [body, end) of one scope. */
+static void time_scope(Annot *A, Instr *body, Instr *end)
+{
+    Instr *run = body;
+    for (Instr *p = body; p < end; p++) {
+        if (!is_ctrl(p)) continue;
+        p->cost = 0;
+        if (p->fn == interp_for_init) {
+            Instr *next = (Instr *)p->jump - 1;
+            int inner = next > p && next < end && (next->fn == interp_for_next || next->fn == interp_for_next64);
+            for (Instr *q = p + 1; inner && q < next; q++) inner = !is_ctrl(q);
+            if (inner) {
+                time_run(A, run, p);
+                time_loop(A, p, next);
+                p = next;
+                run = next + 1;
+                continue;
+            }
+        }
+        time_run(A, run, p);
+        run = p + 1;
+    }
+    time_run(A, run, end);
+}
+
+void vsched_annotate(VecSched *out, Program *P, const Timing *T)
+{
+    Annot A = {T, out, NULL, 0, {NULL, 0}, 0};
+    out->nloops = 0;
+    A.R.n = P->max_frame / 8 + 1;
+    A.R.t = malloc(A.R.n * sizeof *A.R.t);
+    if (!A.R.t) A.R.n = 0;
+    for (uint32_t f = 0; f < P->nfuncs; f++) {
+        Instr *code = (Instr *)P->funcs[f].entry;
+        uint32_t n = P->funcs[f].ncode;
+        for (uint32_t i = 0; code && i < n; i++) {
+            Instr *in = &code[i];
+            if (in->pfn == interp_vecscope) {
+                const ScopeInfo *si = in->ext;
+                Instr *body = (Instr *)si->body, *end = (Instr *)in->jump - 1;
+                in->cost = T->vf_startup + T->vf_drain;
+                time_scope(&A, body, end);
+                i = (uint32_t)(end - code);
+            } else if (in->fn == sim_issue) {
+                /* queued ops: synchronisation takes its fixed cycles; transfers and compute add theirs */
+                in->cost = op_info[in->kind].fam == FAM_SYNC ? T->sync_op : 0;
+            } else {
+                in->cost = T->scalar_op;
+            }
+        }
+    }
+    free(A.R.t);
+    free(A.nodes);
+}
+
+const char *vsched_bound_name(int why)
+{
+    static const char *const n[] = {"issue width", "execution units", "execution unit 0", "load/store ports",
+                                    "a loop-carried dependency chain"};
+    return why >= 0 && why <= VB_CHAIN ? n[why] : "?";
+}
