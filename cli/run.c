@@ -265,7 +265,8 @@ int cli_run(int argc, char **argv)
     PtoTarget target = PTO_TARGET_DEFAULT;
     const char *file = NULL, *entry = NULL;
     unsigned blocks = 1;
-    int quiet = 0, race = 1, vag_loops = 0;
+    int quiet = 0, race = 1, vag_loops = 0, stats = 0, profile = 0;
+    const char *trace = NULL, *timing = NULL;
     uint64_t steps = 0;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     int nargs = 0;
@@ -273,7 +274,15 @@ int cli_run(int argc, char **argv)
     int rc = 2;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-t") || !strcmp(a, "-e") || !strcmp(a, "-b") || !strcmp(a, "--steps")) {
+        if (!strcmp(a, "--trace") || !strcmp(a, "--timing")) {
+            if (i + 1 >= argc) { rc = cli_usage_error("%s needs a file name", a); goto out; }
+            if (!strcmp(a, "--trace")) trace = argv[++i];
+            else timing = argv[++i];
+        } else if (!strcmp(a, "--stats")) {
+            stats = 1;
+        } else if (!strcmp(a, "--profile")) {
+            profile = 1;
+        } else if (!strcmp(a, "-t") || !strcmp(a, "-e") || !strcmp(a, "-b") || !strcmp(a, "--steps")) {
             if (i + 1 >= argc) { rc = cli_usage_error("%s needs a value", a); goto out; }
             const char *v = argv[++i];
             if (!strcmp(a, "-t")) { if (cli_parse_target(v, &target)) goto out; }
@@ -352,8 +361,11 @@ int cli_run(int argc, char **argv)
             rc = 2;
         }
     }
+    if (!rc && timing) rc = cli_load_timing(l, ctx, timing);
     if (!rc) {
         if (steps) pto_launch_set_step_limit(l, steps);
+        pto_launch_set_trace(l, trace != NULL);
+        pto_launch_set_profile(l, profile);
         pto_launch_set_race_check(l, race);
         pto_launch_set_vag_loops(l, vag_loops);
         size_t dr = pto_diag_count(ctx);
@@ -377,6 +389,14 @@ int cli_run(int argc, char **argv)
             }
         } else {
             rc = r == 3 ? 3 : 2;
+        }
+        if (r == 0 || r == 3) {
+            if (stats) cli_print_stats(l, stdout);
+            if (profile) cli_print_profile(l, stdout);
+            if (trace) {
+                int t = cli_write_trace(l, trace);
+                if (!rc) rc = t;
+            }
         }
     }
     for (unsigned i = 0; bufs && i < np; i++) { free(bufs[i].data); free((char *)bufs[i].out); }

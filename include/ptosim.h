@@ -107,6 +107,76 @@ typedef struct PtoStats {
 const PtoStats *pto_launch_stats(const PtoLaunch *l);
 const char *pto_pipe_name(unsigned pipe_index);   /* index into bytes_moved */
 
+/* ---- time: the timing model's view of the last run (docs/timing.md) ----
+   Pipe indices as in pto_pipe_name: 0 scalar unit, 1 V, 2 MTE1, 3 MTE2, 4 MTE3, 5 M (cube), 6 FIX. */
+enum { PTO_PIPES = 7 };
+typedef enum {
+    PTO_WAIT_FLAG, PTO_WAIT_BARRIER, PTO_WAIT_BUFFER, PTO_WAIT_SEMAPHORE, PTO_WAIT_CROSS_CORE, PTO_WAIT_OTHER,
+    PTO_WAIT__COUNT
+} PtoWaitCause;
+const char *pto_wait_cause_name(PtoWaitCause c);
+double pto_launch_clock_hz(const PtoLaunch *l);
+
+typedef struct PtoPipeTime {
+    uint64_t busy;                     /* cycles executing ops */
+    uint64_t stall[PTO_WAIT__COUNT];   /* cycles an op waited before it could run, by cause */
+    uint64_t bytes, ops;
+    uint64_t end;                      /* cycle at which its last op finished */
+} PtoPipeTime;
+typedef struct PtoCoreTime {
+    unsigned block;
+    const char *core;                  /* "AIV", "AIC" (one core per block), or "AIC", "AIV0", "AIV1" */
+    PtoPipeTime pipe[PTO_PIPES];
+} PtoCoreTime;
+/* Cores of the last run (every block's), in block order. */
+size_t pto_launch_core_count(const PtoLaunch *l);
+int pto_launch_core_time(const PtoLaunch *l, size_t i, PtoCoreTime *out);   /* 0 on success */
+
+/* One waiting op of the last run, with the total cycles it waited; ranked by cycles, largest first. */
+typedef struct PtoStall {
+    unsigned block;
+    const char *core;
+    unsigned pipe;
+    PtoWaitCause cause;
+    uint64_t cycles, times;
+    const char *what;                  /* e.g. "flag PIPE_MTE2 -> PIPE_V, event 0" */
+    const char *op, *file;             /* the waiting op and its location */
+    unsigned line, col;
+    const char *setter_op, *setter_file;   /* the op whose release ended the last wait (NULL if unknown) */
+    unsigned setter_line, setter_col;
+} PtoStall;
+size_t pto_launch_stall_count(const PtoLaunch *l);
+int pto_launch_stall(const PtoLaunch *l, size_t i, PtoStall *out);
+
+/* Trace of every executed op, for Perfetto / chrome://tracing: off by default; turning it on changes no
+   result. The JSON is malloc'd (pto_free); NULL when the run recorded none or memory ran out. */
+void pto_launch_set_trace(PtoLaunch *l, int on);
+char *pto_launch_trace_json(const PtoLaunch *l);
+
+/* Per-line profile: off by default. Lines ranked by cycles + stall cycles, largest first. */
+void pto_launch_set_profile(PtoLaunch *l, int on);
+typedef struct PtoProfileLine {
+    const char *file;
+    unsigned line;
+    const char *op;                    /* the first op on the line */
+    uint64_t cycles;                   /* cycles its ops executed */
+    uint64_t stall;                    /* cycles its ops waited */
+    uint64_t count;                    /* executions */
+} PtoProfileLine;
+size_t pto_launch_profile_count(const PtoLaunch *l);
+int pto_launch_profile_line(const PtoLaunch *l, size_t i, PtoProfileLine *out);
+/* Innermost loops of vector scopes, as the timing model schedules them. */
+typedef struct PtoLoopTime {
+    const char *file;
+    unsigned line;                     /* the scf.for */
+    uint32_t ii;                       /* cycles per iteration */
+    uint32_t latency;                  /* critical path of one iteration */
+    const char *bound;                 /* what sets ii: "issue width", "load/store ports", ... */
+    uint64_t iterations;               /* executed (profile runs only; 0 otherwise) */
+} PtoLoopTime;
+size_t pto_launch_loop_count(const PtoLaunch *l);
+int pto_launch_loop(const PtoLaunch *l, size_t i, PtoLoopTime *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,10 +1,12 @@
 /* launch.c — the public run API: bind kernel parameters to buffers and scalars, build the clusters
  * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
  * run the blocks one after another on the scheduler. */
+#include "launch_int.h"
 #include "base/num.h"
 #include "exec/machine.h"
 #include "exec/race.h"
 #include "exec/vsched.h"
+#include "exec/observe.h"
 #include "lower/lower.h"
 #include "ops/ops.h"
 #include <fenv.h>
@@ -12,21 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct PtoLaunch {
-    Module *m;
-    Program *prog;
-    const Func *entry;
-    const Op *entry_op;
-    PtoTarget target;
-    Sim sim;
-    uint64_t *param_vals;
-    uint8_t *bound;
-    PtoParamInfo *info;
-    char **typenames;
-    Timing timing;             /* the target's table with the user's overrides */
-    VecSched vsched;           /* the vector scopes' schedule under that table */
-    int timed;                 /* vsched matches timing */
-};
 
 enum { DEFAULT_STEP_LIMIT = 200000000 };
 
@@ -126,6 +113,11 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.step_limit = DEFAULT_STEP_LIMIT;
     timing_default(&l->timing, target);
     l->sim.timing = &l->timing;
+    l->sim.obs = obs_new();
+    if (!l->sim.obs) {
+        pto_launch_free(l);
+        return NULL;
+    }
     return l;
 }
 
@@ -156,6 +148,9 @@ void pto_launch_free(PtoLaunch *l)
     free(l->sim.gm);
     program_free(l->prog);
     timing_free(&l->timing);
+    obs_free(l->sim.obs);
+    free(l->stall_view);
+    free(l->prof);
     free(l);
 }
 
@@ -278,7 +273,9 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
         pp->head = pp->tail = 0;
         pp->chead = pp->ctail = 0;
         pp->t = pp->wake_t = 0;
-        pp->waiting = 0;
+        pp->waiting = pp->stalled = 0;
+        pp->busy = pp->wait_since = 0;
+        memset(pp->stall, 0, sizeof pp->stall);
     }
     c->issue_seq = 0;
     if (ops_core_reset(c)) return -1;
@@ -316,6 +313,14 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
         s->cl = calloc(1, sizeof *s->cl);
         if (!s->cl) return 2;
     }
+    free(l->stall_view);
+    l->stall_view = NULL;
+    l->stall_view_n = 0;
+    l->prof_built = 0;
+    if (obs_reset(s->obs, l->prog->ninstr)) {
+        diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the profile");
+        return 2;
+    }
     /* The simulator's float arithmetic relies on IEEE round-to-nearest; make sure that is the mode. */
     int saved_round = fegetround();
     if (saved_round != FE_TONEAREST) fesetround(FE_TONEAREST);
@@ -345,8 +350,10 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             break;
         }
         if (cl->race) race_reset(cl->race, cl);
+        s->gm_sharers = blocks * (unsigned)cl->ncores;
         rc = sim_run_cluster(cl);
         if (rc == 0) ops_block_done(cl);
+        obs_block_done(s->obs, cl);
         for (int i = 0; i < cl->ncores; i++) {
             Core *c = &cl->cores[i];
             for (int p = 0; p < PQ__COUNT; p++) {

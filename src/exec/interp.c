@@ -2,6 +2,7 @@
  * runs a vector scope. These run on the hot path: no lookups, no allocation except the call stack's growth. */
 #include "interp.h"
 #include "base/bits.h"
+#include "observe.h"
 #include <stdlib.h>
 
 const Instr exec_blocked_marker;
@@ -168,6 +169,25 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
     /* the hot loop: handlers return NULL at the end of the body or after raising a trap; `left` counts
        down the steps still allowed */
     uint64_t left = limit - steps + 1, cycles = 0;
+    Observe *o = x->core->sim->obs;
+    if (__builtin_expect(o->profile, 0)) {
+        /* the same loop, crediting every instruction's cycles to it */
+        while (pc) {
+            if (--left == 0) {
+                x->steps = limit;
+                sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope",
+                         (unsigned long long)limit);
+                return -1;
+            }
+            cycles += pc->cost;
+            obs_profile(o, pc, pc->cost, 1);
+            pc = pc->fn(x, pc);
+        }
+        x->steps = limit + 1 - left;
+        x->extra_cost += cycles;
+        x->attributed += cycles;
+        return x->core->sim->trapped ? -1 : 0;
+    }
     while (pc) {
         if (__builtin_expect(--left == 0, 0)) {
             x->steps = limit;

@@ -48,7 +48,11 @@ typedef struct Pipe {
     uint64_t t;                /* time the pipe becomes free */
     uint64_t wake_t;           /* lower bound after being woken from a wait */
     uint64_t bytes, ops;
+    uint64_t busy;             /* cycles spent executing ops */
+    uint64_t stall[6];         /* cycles the head op waited, by WaitCause (observe.h) */
+    uint64_t wait_since;       /* when the head op (or the SU's current op) first had to wait */
     int waiting;               /* head entry is blocked (wait) */
+    int stalled;               /* wait_since is set */
 } Pipe;
 
 typedef enum { CORE_AIV, CORE_AIC } CoreType;
@@ -58,12 +62,16 @@ struct Exec {
     Core *core;
     int64_t aux;               /* the issue hook's value for the entry being executed */
     uint64_t extra_cost;       /* cycles a handler adds to its op's base cost */
+    uint64_t attributed;       /* of those, cycles the profile already gave to other instructions */
     int race_quiet;            /* accesses are being recorded precisely by the caller */
     uint8_t *frame;            /* current frame */
     uint8_t *frame_base;       /* frame stack storage */
     uint32_t frame_top, frame_cap;
     uint64_t steps;
     PipeQ pipe;                /* which agent this context belongs to */
+    const Instr *cur;          /* the op being executed by the agent (SU or pipe job) */
+    uint64_t now;              /* the cycle at which it started */
+    uint64_t retry_at;         /* set by a handler that waits for something due at a known later cycle */
     struct CallRec { const Instr *ret; uint8_t *frame; const Instr *call; } *calls;
     uint32_t ncalls, capcalls;
 };
@@ -115,6 +123,7 @@ struct Sim {
     Cluster *cl;
     PtoStats stats;
     const Timing *timing;      /* the launch's timing table */
+    struct Observe *obs;       /* time records (stats always; trace and profile on request) */
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
@@ -145,6 +154,12 @@ const Instr *sim_issue(Exec *x, const Instr *in);          /* SU: capture operan
 const Instr *sim_exec_now(Exec *x, const Instr *in);       /* run a PipeFn immediately (pipe resolved to S) */
 void sim_signal(Core *c, uint64_t t);                       /* state changed at time t: blocked agents retry */
 int sim_run_cluster(Cluster *cl);          /* runs one block; 0 ok, 3 trap */
+/* Synchronisation edges: a release by the op running on x (set_flag, rls_buf, a semaphore or cross-core
+   set) on channel (kind, key), and the acquire that consumes it (kinds: RC_* of race.h). The race detector
+   orders by them and the time records draw them as flows. */
+void sim_release(Exec *x, int kind, unsigned key);
+void sim_acquire(Exec *x, int kind, unsigned key);
+
 /* A transfer of `bytes` from one address space to another by the op running on x: counts the bytes and
    adds the path's cycles (timing model) to the op. */
 void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t bytes);

@@ -66,6 +66,7 @@ struct Instr {
     const void *ext;           /* per-op lowered data (copy lists, sub-programs, tables) */
     const void *ext2;
     uint32_t cost;             /* base cycles of the op (timing model) */
+    uint32_t id;               /* unique in the program (profile counters) */
 };
 
 typedef struct Func {
@@ -84,6 +85,7 @@ typedef struct Program {
     Func *funcs;
     uint32_t nfuncs;
     uint32_t max_frame;
+    uint32_t ninstr;               /* Instr ids are 0 .. ninstr - 1 */
     bool has_cube, has_vector;     /* sections present */
     bool uses_cube, uses_vector;   /* ops that need an AIC / an AIV */
     int kernel_kind;               /* 0 vector-only, 1 cube-only, 2 mixed */

@@ -9,6 +9,7 @@
  * op is reported with its location. Times come from the ops' cost fields. */
 #include "machine.h"
 #include "race.h"
+#include "observe.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +134,18 @@ void sim_signal(Core *c, uint64_t t)
     }
 }
 
+void sim_release(Exec *x, int kind, unsigned key)
+{
+    race_release(x, kind, key);
+    obs_release(x, kind, key);
+}
+
+void sim_acquire(Exec *x, int kind, unsigned key)
+{
+    race_acquire(x, kind, key);
+    obs_acquire(x, kind, key);
+}
+
 void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t bytes)
 {
     const Sim *s = x->core->sim;
@@ -143,12 +156,30 @@ void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t byte
 /* ------------------------------------------------------------------ agents */
 
 /* Runs the SU of core c until it blocks, finishes or traps. */
+/* The scalar unit's op `in` waited from `since` to now (a blocked wait, or a barrier that moved the SU's
+   time forward to the pipes'): stall accounting and the trace's run and wait slices. */
+static void su_stalled(Core *c, const Instr *in, uint64_t since, uint64_t *run_t0, uint32_t *nops)
+{
+    Pipe *p = &c->pipes[PQ_S];
+    uint64_t waited = c->su_t - since;
+    p->stall[obs_cause((OpKind)in->kind)] += waited;
+    obs_stall(c->sim->obs, c, PQ_S, in, waited);
+    obs_su_run(c, *run_t0, since, *nops);
+    obs_wait(c, PQ_S, in, since, c->su_t);
+    *run_t0 = c->su_t;
+    *nops = 0;
+}
+
+/* Runs the SU of core c until it blocks, finishes or traps. */
 static void run_su(Core *c)
 {
     Exec *x = &c->su;
     Sim *s = c->sim;
+    Pipe *sp = &c->pipes[PQ_S];
+    Observe *o = s->obs;
     const Instr *pc = c->pc;
-    uint64_t limit = s->step_limit;
+    uint64_t limit = s->step_limit, run_t0 = c->su_t;
+    uint32_t nops = 0;
     while (pc) {
         if (++x->steps > limit) {
             sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached (runaway loop?); raise it with --steps",
@@ -156,18 +187,42 @@ static void run_su(Core *c)
             c->su_state = 2;
             return;
         }
+        uint64_t before = c->su_t;
+        x->cur = pc;
+        x->now = before;
         const Instr *next = pc->fn(x, pc);
         if (next == SIM_BLOCKED) {
+            if (!sp->stalled) {
+                sp->stalled = 1;
+                sp->wait_since = before;
+            }
             c->pc = pc;
             c->su_state = 1;
+            if (x->retry_at > c->su_t) {   /* due later: retry then, no signal needed */
+                c->su_t = x->retry_at;
+                c->su_state = 0;
+            }
+            x->retry_at = 0;
             c->su_blocked_on = pc;
             x->steps--;
+            obs_su_run(c, run_t0, before, nops);
             return;
         }
+        if (sp->stalled) {
+            sp->stalled = 0;
+            su_stalled(c, pc, sp->wait_since, &run_t0, &nops);
+        } else if (c->su_t > before && !pc->queued) {
+            su_stalled(c, pc, before, &run_t0, &nops);
+        }
         if (!pc->queued) c->su_t += pc->cost;
+        uint64_t spent = c->su_t - before;
+        sp->busy += spent;
+        nops++;
+        if (o->profile) obs_profile(o, pc, spent, !pc->queued);
         if (s->trapped) { c->su_state = 2; return; }
         pc = next;
     }
+    obs_su_run(c, run_t0, c->su_t, nops);
     c->pc = NULL;
     c->su_state = 2;
 }
@@ -186,14 +241,34 @@ static int run_pipe(Core *c, int pq, uint64_t now)
     x->aux = e->aux;
     x->extra_cost = 0;
     x->pipe = (PipeQ)pq;
+    x->attributed = 0;
+    x->cur = e->in;
+    x->now = now;
+    uint64_t bytes0 = p->bytes;
     race_job_begin(c, pq, e);
     int r = e->in->pfn(x, e->in, p->caps ? p->caps + e->cap : NULL);
     race_job_end(c, pq);
     if (r > 0) {
-        p->waiting = 1;
+        if (!p->stalled) {
+            p->stalled = 1;
+            p->wait_since = now;
+        }
+        if (x->retry_at > now) p->wake_t = x->retry_at;   /* due later: retry then, no signal needed */
+        else p->waiting = 1;
+        x->retry_at = 0;
         return 0;
     }
     uint64_t cost = e->in->cost + x->extra_cost;
+    Observe *o = c->sim->obs;
+    if (p->stalled) {
+        uint64_t waited = now - p->wait_since;
+        p->stall[obs_cause((OpKind)e->in->kind)] += waited;
+        obs_stall(o, c, pq, e->in, waited);
+        obs_wait(c, pq, e->in, p->wait_since, now);
+        p->stalled = 0;
+    }
+    p->busy += cost;
+    obs_job(x, e->in, now, now + cost, p->bytes - bytes0);
     p->t = now + cost;
     c->sim->stats.ops_executed++;
     q_pop(p);

@@ -12,7 +12,7 @@ static const char *const path_names[TP__COUNT] = {
     "gm_ub", "gm_l1", "ub_gm", "l1_gm", "ub_ub", "l0c_gm", "l0c_l1", "l0c_ub", "l1_l0a", "l1_l0b", "l1_bt",
     "l1_fb", "l1_ub", "ub_l1", "l1_fill",
 };
-static const char *const unit_names[TU__COUNT] = {"exu", "exu0", "load", "store"};
+static const char *const unit_names[TU__COUNT] = {"exu", "exu0", "load", "store", "issue"};
 
 const char *timing_path_name(TmPath p) { return p < TP__COUNT ? path_names[p] : "?"; }
 const char *timing_unit_name(TmUnit u) { return u < TU__COUNT ? unit_names[u] : "?"; }
@@ -51,6 +51,7 @@ static const char common_text[] =
     "vec default exu0  lat=7 ii=1\n"
     "vec default load  lat=9 ii=1\n"
     "vec default store lat=9 ii=1\n"
+    "vec default issue lat=1 ii=1\n"
 #include "timing_vec.inc"
     "# cube: cycles = head + ceil(m/16) * ceil(n/16) * ceil(k/k0) * cycles\n"
     "mad head=6\n"
@@ -249,7 +250,7 @@ static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
             unit = lookup(&u, unit_names, TU__COUNT);
             if (unit < 0) {
                 word(w, sizeof w, &u);
-                terr(P, tk[i].val, "unknown unit '%s' (exu, exu0, load, store)", w);
+                terr(P, tk[i].val, "unknown unit '%s' (exu, exu0, load, store, issue)", w);
                 return -1;
             }
         } else {
@@ -271,7 +272,7 @@ static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
         int u = lookup(&tk[2], unit_names, TU__COUNT);
         if (u < 0) {
             word(w, sizeof w, &tk[2]);
-            terr(P, tk[2].s, "unknown unit '%s' (exu, exu0, load, store)", w);
+            terr(P, tk[2].s, "unknown unit '%s' (exu, exu0, load, store, issue)", w);
             return -1;
         }
         if (have_lat) T->vec_default[u].lat = (uint16_t)lat;
@@ -360,7 +361,7 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
         Field f[] = {{"exu", 1, &T->units[TU_EXU]}, {"exu0", 1, &T->units[TU_EXU0]}, {"load", 1, &T->units[TU_LOAD]},
                      {"store", 1, &T->units[TU_STORE]}};
         if (fields(P, tk + 1, n - 1, f, 4)) return -1;
-        for (int u = 0; u < TU__COUNT; u++)
+        for (int u = 0; u < TU_ISSUE; u++)
             if (!T->units[u]) {
                 terr(P, tk[0].s, "every unit count must be at least 1 (%s)", unit_names[u]);
                 return -1;
@@ -485,7 +486,7 @@ TmUnit timing_vec_unit(OpKind op)
         if (!strncmp(n, loads[i], strlen(loads[i]))) return TU_LOAD;
     for (unsigned i = 0; i < sizeof stores / sizeof stores[0]; i++)
         if (!strncmp(n, stores[i], strlen(stores[i]))) return TU_STORE;
-    return TU_EXU;
+    return op_info[op].fam == FAM_PRED_GEN || op == OP_INIT_ALIGN ? TU_ISSUE : TU_EXU;
 }
 
 TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src)

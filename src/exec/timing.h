@@ -19,8 +19,8 @@ typedef enum {
 } TmPath;
 
 /* Vector execution resources: either of the two execution units, execution unit 0 only, a load port,
-   the store port. */
-typedef enum { TU_EXU, TU_EXU0, TU_LOAD, TU_STORE, TU__COUNT } TmUnit;
+   the store port; TU_ISSUE ops take an issue slot and no unit (predicate generation and algebra). */
+typedef enum { TU_EXU, TU_EXU0, TU_LOAD, TU_STORE, TU_ISSUE, TU__COUNT } TmUnit;
 
 typedef struct TmVec {
     uint16_t lat;              /* issue -> result available, cycles */

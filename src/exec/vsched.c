@@ -117,7 +117,7 @@ static uint64_t res_bound(const Timing *T, const VNode *v, uint32_t n, int *why)
         case TU_EXU0: exu0 += v[i].occ; exu += v[i].occ; break;
         case TU_LOAD: ld += v[i].occ; break;
         case TU_STORE: st += v[i].occ; break;
-        default: break;
+        default: break;   /* issue slot only */
         }
     }
     uint64_t b[VB_RES_COUNT];
@@ -276,6 +276,7 @@ void vsched_annotate(VecSched *out, Program *P, const Timing *T)
                 Instr *body = (Instr *)si->body, *end = (Instr *)in->jump - 1;
                 in->cost = T->vf_startup + T->vf_drain;
                 time_scope(&A, body, end);
+                end->cost = 0;
                 i = (uint32_t)(end - code);
             } else if (in->fn == sim_issue) {
                 /* queued ops: synchronisation takes its fixed cycles; transfers and compute add theirs */

@@ -492,6 +492,7 @@ static void lower_function(Lowering *L, uint32_t fi)
     if (!code) return;
     memcpy(code, L->code, sizeof(Instr) * L->n);
     for (uint32_t i = 0; i < L->n; i++) {
+        code[i].id = P->ninstr++;
         if (L->jmp[i] >= 0) code[i].jump = &code[L->jmp[i]];
         if (L->jmp2[i] >= 0) {
             if (code[i].pfn == interp_vecscope) ((ScopeInfo *)code[i].ext)->body = &code[L->jmp2[i]];

@@ -6,6 +6,7 @@
 #include "base/bits.h"
 #include "exec/race.h"
 #include "isa/type.h"
+#include <stdio.h>
 
 /* Decoded operands (Instr.imm): the pipes of a flag, the constant event / buffer / semaphore id (-1: a
    run-time operand), the get_buf/rls_buf mode, and the widths of signed run-time id operands 0 and 1
@@ -58,8 +59,9 @@ static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
     Core *c = x->core;
     c->sync->flags[in->imm[SY_SRC]][in->imm[SY_DST]][e]++;
     c->sync->flag_set_at[in->imm[SY_SRC]][in->imm[SY_DST]][e] = in;
-    race_release(x, RC_FLAG, flag_key(c, in, e));
-    if (x->pipe == PQ_S) sim_signal(c, c->su_t);
+    c->sync->flag_ready[in->imm[SY_SRC]][in->imm[SY_DST]][e] = x->now + in->cost;
+    sim_release(x, RC_FLAG, flag_key(c, in, e));
+    if (x->pipe == PQ_S) sim_signal(c, x->now + in->cost);
     return 0;
 }
 
@@ -69,8 +71,14 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
     if (e < 0) return -1;
     uint32_t *cnt = &x->core->sync->flags[in->imm[SY_SRC]][in->imm[SY_DST]][e];
     if (!*cnt) return 1;
+    /* a flag is seen once the set_flag has completed, not by a wait retried within its cycles */
+    uint64_t ready = x->core->sync->flag_ready[in->imm[SY_SRC]][in->imm[SY_DST]][e];
+    if (x->now < ready) {
+        x->retry_at = ready;
+        return 1;
+    }
     (*cnt)--;
-    race_acquire(x, RC_FLAG, flag_key(x->core, in, e));
+    sim_acquire(x, RC_FLAG, flag_key(x->core, in, e));
     return 0;
 }
 
@@ -182,7 +190,7 @@ static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
     if (in->imm[SY_MODE] != 1) {   /* mode 1: acquisition does not block */
         if (x->core->sync->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
         if (rls_pending_before(x->core, id, x->aux)) return 1;
-        race_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+        sim_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     }
     *held |= 1u << id;
     return 0;
@@ -200,8 +208,8 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
     }
     *held &= ~(1u << id);
     x->core->sync->buf_retired_rls[id]++;
-    race_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
-    if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
+    sim_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+    if (x->pipe == PQ_S) sim_signal(x->core, x->now + in->cost);
     return 0;
 }
 
@@ -230,8 +238,9 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     (*s)++;
-    race_release(x, RC_SEM, (unsigned)k);
-    if (x->pipe == PQ_S) sim_signal(x->core, x->core->su_t);
+    x->core->cl->sync->sem_ready[k] = x->now + in->cost;
+    sim_release(x, RC_SEM, (unsigned)k);
+    if (x->pipe == PQ_S) sim_signal(x->core, x->now + in->cost);
     return 0;
 }
 
@@ -242,8 +251,12 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
     if (k < 0) return -1;
     uint32_t *s = &x->core->cl->sync->sems[k];
     if (!*s) return 1;
+    if (x->now < x->core->cl->sync->sem_ready[k]) {
+        x->retry_at = x->core->cl->sync->sem_ready[k];
+        return 1;
+    }
     (*s)--;
-    race_acquire(x, RC_SEM, (unsigned)k);
+    sim_acquire(x, RC_SEM, (unsigned)k);
     return 0;
 }
 
@@ -267,7 +280,7 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
             }
         for (int s = 0; s < 2; s++) {
             cl->sync->cross_c2v[s][e]++;   /* broadcast to both AIVs */
-            race_release(x, RC_CROSS, (unsigned)(s * 16 + e));
+            sim_release(x, RC_CROSS, (unsigned)(s * 16 + e));
         }
     } else {
         if (cl->sync->cross_v2c[e] >= 15) {
@@ -275,7 +288,7 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
             return -1;
         }
         cl->sync->cross_v2c[e]++;
-        race_release(x, RC_CROSS, (unsigned)(32 + e));
+        sim_release(x, RC_CROSS, (unsigned)(32 + e));
     }
     sim_signal(x->core, now_of(x));
     return 0;
@@ -294,12 +307,12 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
         uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
         if (cl->sync->cross_v2c[e] < need) return 1;
         cl->sync->cross_v2c[e] -= need;
-        for (uint32_t i = 0; i < need; i++) race_acquire(x, RC_CROSS, (unsigned)(32 + e));
+        for (uint32_t i = 0; i < need; i++) sim_acquire(x, RC_CROSS, (unsigned)(32 + e));
     } else {
         uint32_t *c = &cl->sync->cross_c2v[x->core->subblock & 1][e];
         if (!*c) return 1;
         (*c)--;
-        race_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
+        sim_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
     }
     return 0;
 }
@@ -377,5 +390,35 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
         return 0;
     default:
         return 0;
+    }
+}
+
+/* ------------------------------------------------------------------ descriptions */
+
+void sync_describe(const Instr *in, char *buf, size_t n)
+{
+    int64_t id = in->imm[SY_ID];
+    char ids[24];
+    if (id >= 0) snprintf(ids, sizeof ids, "%lld", (long long)id);
+    else snprintf(ids, sizeof ids, "(run-time id)");
+    switch (in->kind) {
+    case OP_WAIT_FLAG: case OP_WAIT_FLAG_DYN: case OP_SET_FLAG: case OP_SET_FLAG_DYN:
+        snprintf(buf, n, "flag %s -> %s, event %s", pq_name((unsigned)in->imm[SY_SRC]), pq_name((unsigned)in->imm[SY_DST]), ids);
+        break;
+    case OP_GET_BUF: case OP_GET_BUF_DYN: case OP_RLS_BUF: case OP_RLS_BUF_DYN:
+        snprintf(buf, n, "buffer token %s on %s", ids, pq_name(in->pipe));
+        break;
+    case OP_WAIT_INTRA_BLOCK: case OP_SYNC_WAIT: case OP_SET_INTRA_BLOCK: case OP_SYNC_SET:
+        snprintf(buf, n, "intra-block semaphore %s", ids);
+        break;
+    case OP_WAIT_FLAG_DEV: case OP_SET_CROSS_CORE:
+        snprintf(buf, n, "cross-core flag");
+        break;
+    case OP_BARRIER: case OP_PIPE_BARRIER:
+        snprintf(buf, n, "every pipe of the core to drain");
+        break;
+    default:
+        snprintf(buf, n, "%s", op_info[in->kind].name);
+        break;
     }
 }

@@ -8,12 +8,14 @@
 struct SyncState {
     uint32_t flags[PQ__COUNT][PQ__COUNT][16];          /* set/wait counters per (src, dst, event) */
     const Instr *flag_set_at[PQ__COUNT][PQ__COUNT][16];
+    uint64_t flag_ready[PQ__COUNT][PQ__COUNT][16];     /* cycle the last set completes: no wait passes earlier */
     uint32_t buf_issued_rls[64], buf_retired_rls[64];
     uint32_t buf_held[PQ__COUNT];                      /* per pipe: ids acquired by get_buf, not released */
 };
 /* Per cluster. */
 struct SyncClusterState {
     uint32_t sems[32];                                 /* intra-block semaphores */
+    uint64_t sem_ready[32];                            /* cycle the last set completes */
     uint32_t cross_c2v[2][16], cross_v2c[16];          /* a2a3 set_cross_core / wait_flag_dev */
 };
 typedef struct SyncState SyncState;
@@ -22,6 +24,8 @@ typedef struct SyncClusterState SyncClusterState;
 int sync_lower(LowerView *L, const Op *op, Instr *in);
 int sync_reset(Core *c);
 int sync_cluster_reset(Cluster *cl);
+/* What a synchronisation op waits for or releases, for messages: "flag PIPE_MTE2 -> PIPE_V, event 0". */
+void sync_describe(const Instr *in, char *buf, size_t n);
 /* W-FLAG-LEFTOVER for every flag still set when a block completed. */
 void sync_report_leftovers(Cluster *cl);
 #endif

@@ -1,0 +1,143 @@
+/* report.c — the performance view of `ptosim run`: --timing (load a table), --stats (per core and pipe
+ * time), --profile (source lines by cycles, vector loops), --trace (Chrome trace JSON). */
+#include "cli.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const pipe_names[PTO_PIPES] = {"SCALAR", "VECTOR", "MTE1", "MTE2", "MTE3", "CUBE", "FIXP"};
+
+int cli_load_timing(PtoLaunch *l, PtoContext *ctx, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "ptosim: error: cannot read the timing table '%s' [E-IO-READ]\n", path);
+        return 2;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) break;
+        if (n == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b) { free(buf); buf = NULL; break; }
+            buf = b;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (!k) break;
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (!buf || err) {
+        free(buf);
+        fprintf(stderr, "ptosim: error: cannot read the timing table '%s' [E-IO-READ]\n", path);
+        return 2;
+    }
+    size_t d0 = pto_diag_count(ctx);
+    int rc = pto_launch_set_timing(l, path, buf, n);
+    free(buf);
+    if (rc) {
+        cli_print_diags(ctx, d0);
+        return 2;
+    }
+    return 0;
+}
+
+int cli_write_trace(const PtoLaunch *l, const char *path)
+{
+    char *json = pto_launch_trace_json(l);
+    if (!json) {
+        fprintf(stderr, "ptosim: error: no trace was recorded (out of memory?) [E-IO-WRITE]\n");
+        return 2;
+    }
+    FILE *f = fopen(path, "wb");
+    size_t n = strlen(json);
+    int ok = f && fwrite(json, 1, n, f) == n;
+    if (f && fclose(f)) ok = 0;
+    pto_free(json);
+    if (!ok) {
+        fprintf(stderr, "ptosim: error: cannot write the trace '%s' [E-IO-WRITE]\n", path);
+        return 2;
+    }
+    return 0;
+}
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+void cli_print_stats(const PtoLaunch *l, FILE *out)
+{
+    const PtoStats *s = pto_launch_stats(l);
+    double hz = pto_launch_clock_hz(l);
+    fprintf(out, "time: %" PRIu64 " cycles = %.3f us at %.2f GHz (the longest core)\n", s->cycles,
+            (double)s->cycles / hz * 1e6, hz / 1e9);
+    size_t nc = pto_launch_core_count(l);
+    for (size_t i = 0; i < nc; i++) {
+        PtoCoreTime ct;
+        if (pto_launch_core_time(l, i, &ct)) continue;
+        uint64_t end = 0;
+        for (int p = 0; p < PTO_PIPES; p++)
+            if (ct.pipe[p].end > end) end = ct.pipe[p].end;
+        fprintf(out, "block %u %s: %" PRIu64 " cycles\n", ct.block, ct.core, end);
+        fprintf(out, "  %-7s %10s %6s %10s  %-34s %10s %9s\n", "pipe", "busy", "util", "stalled", "stalls by cause",
+                "bytes", "GB/s");
+        for (int p = 0; p < PTO_PIPES; p++) {
+            const PtoPipeTime *t = &ct.pipe[p];
+            uint64_t stall = 0;
+            for (int w = 0; w < PTO_WAIT__COUNT; w++) stall += t->stall[w];
+            if (!t->busy && !stall && !t->ops && !t->bytes) continue;
+            char causes[96] = "";
+            size_t k = 0;
+            for (int w = 0; w < PTO_WAIT__COUNT && k < sizeof causes; w++)
+                if (t->stall[w])
+                    k += (size_t)snprintf(causes + k, sizeof causes - k, "%s%s %" PRIu64, k ? ", " : "",
+                                          pto_wait_cause_name((PtoWaitCause)w), t->stall[w]);
+            double gbs = t->busy ? (double)t->bytes / ((double)t->busy / hz) / 1e9 : 0.0;
+            fprintf(out, "  %-7s %10" PRIu64 " %5.1f%% %10" PRIu64 "  %-34s %10" PRIu64, pipe_names[p], t->busy,
+                    pct(t->busy, end), stall, causes[0] ? causes : "-", t->bytes);
+            if (t->bytes) fprintf(out, " %9.2f", gbs);
+            fputc('\n', out);
+        }
+    }
+    size_t ns = pto_launch_stall_count(l);
+    if (ns) fprintf(out, "waits (largest first):\n");
+    for (size_t i = 0; i < ns && i < 10; i++) {
+        PtoStall st;
+        if (pto_launch_stall(l, i, &st)) continue;
+        fprintf(out, "  %" PRIu64 " cycles: block %u %s %s waited for %s at %s:%u:%u (%" PRIu64 " time%s)", st.cycles,
+                st.block, st.core, st.pipe < PTO_PIPES ? pipe_names[st.pipe] : "?", st.what, st.file ? st.file : "?",
+                st.line, st.col, st.times, st.times == 1 ? "" : "s");
+        if (st.setter_op)
+            fprintf(out, "; released by %s at %s:%u:%u", st.setter_op, st.setter_file ? st.setter_file : "?",
+                    st.setter_line, st.setter_col);
+        fputc('\n', out);
+    }
+    if (ns > 10) fprintf(out, "  (%zu more)\n", ns - 10);
+}
+
+void cli_print_profile(const PtoLaunch *l, FILE *out)
+{
+    size_t n = pto_launch_profile_count(l);
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        PtoProfileLine pl;
+        if (!pto_launch_profile_line(l, i, &pl)) total += pl.cycles + pl.stall;
+    }
+    fprintf(out, "profile: source lines by cycles (executing + waiting), every core and block\n");
+    fprintf(out, "  %12s %6s %12s %12s %10s  %s\n", "cycles", "%", "executing", "waiting", "count", "line");
+    for (size_t i = 0; i < n; i++) {
+        PtoProfileLine pl;
+        if (pto_launch_profile_line(l, i, &pl)) continue;
+        fprintf(out, "  %12" PRIu64 " %5.1f%% %12" PRIu64 " %12" PRIu64 " %10" PRIu64 "  %s:%u %s\n", pl.cycles + pl.stall,
+                pct(pl.cycles + pl.stall, total), pl.cycles, pl.stall, pl.count, pl.file ? pl.file : "?", pl.line, pl.op);
+    }
+    size_t nl = pto_launch_loop_count(l);
+    if (nl) fprintf(out, "vector loops (innermost, as scheduled):\n");
+    for (size_t i = 0; i < nl; i++) {
+        PtoLoopTime lt;
+        if (pto_launch_loop(l, i, &lt)) continue;
+        fprintf(out, "  %s:%u: %u cycles/iteration, set by %s; one iteration's latency %u; %" PRIu64 " iterations\n",
+                lt.file ? lt.file : "?", lt.line, lt.ii, lt.bound, lt.latency, lt.iterations);
+    }
+}

@@ -1,0 +1,364 @@
+/* observe.c — time records of a run (observe.h): agent times and stalls, the trace and its JSON, the
+ * per-instruction profile. Recording never fails a run: when memory runs out the record is marked
+ * incomplete (obs->oom) and the run goes on. */
+#include "observe.h"
+#include "race.h"
+#include "base/strbuf.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct ObsRelease { uint32_t ev; const Instr *in; } ObsRelease;
+
+struct ObsChannel {
+    int kind;
+    unsigned key;
+    ObsRelease *q;             /* releases not yet acquired (FIFO): their event and op */
+    uint32_t head, tail, cap;
+};
+
+Observe *obs_new(void) { return calloc(1, sizeof(Observe)); }
+
+static void chan_clear(Observe *o)
+{
+    for (size_t i = 0; i < o->nchan; i++) free(o->chan[i].q);
+    o->nchan = 0;
+}
+
+void obs_free(Observe *o)
+{
+    if (!o) return;
+    chan_clear(o);
+    free(o->chan);
+    free(o->cores);
+    free(o->stalls);
+    free(o->ev);
+    free(o->prof_cycles);
+    free(o->prof_count);
+    free(o->prof_stall);
+    free(o);
+}
+
+int obs_reset(Observe *o, uint32_t ninstr)
+{
+    o->ncores = o->nstalls = o->nev = 0;
+    o->oom = 0;
+    chan_clear(o);
+    if (o->profile) {
+        if (o->nprof < ninstr) {
+            uint64_t *c = realloc(o->prof_cycles, ninstr * sizeof *c);
+            if (c) o->prof_cycles = c;
+            uint64_t *n = c ? realloc(o->prof_count, ninstr * sizeof *n) : NULL;
+            if (n) o->prof_count = n;
+            uint64_t *w = n ? realloc(o->prof_stall, ninstr * sizeof *w) : NULL;
+            if (w) o->prof_stall = w;
+            if (!w) return -1;
+            o->nprof = ninstr;
+        }
+        memset(o->prof_cycles, 0, o->nprof * sizeof *o->prof_cycles);
+        memset(o->prof_count, 0, o->nprof * sizeof *o->prof_count);
+        memset(o->prof_stall, 0, o->nprof * sizeof *o->prof_stall);
+    }
+    return 0;
+}
+
+/* Grows an array of `size`-byte elements to hold n + 1; 0 or -1 (and the record marked incomplete). */
+static int grow(Observe *o, void **p, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return 0;
+    size_t c = *cap ? *cap * 2 : 64;
+    void *q = realloc(*p, c * size);
+    if (!q) {
+        o->oom = 1;
+        return -1;
+    }
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+void obs_block_done(Observe *o, const Cluster *cl)
+{
+    for (int i = 0; i < cl->ncores; i++) {
+        const Core *c = &cl->cores[i];
+        if (grow(o, (void **)&o->cores, &o->capcores, o->ncores, sizeof *o->cores)) return;
+        CoreTime *ct = &o->cores[o->ncores++];
+        memset(ct, 0, sizeof *ct);
+        ct->block = (unsigned)c->block_idx;
+        ct->type = (uint8_t)c->type;
+        ct->subblock = (uint8_t)c->subblock;
+        ct->ncores = (uint8_t)cl->ncores;
+        for (int p = 0; p < PQ__COUNT; p++) {
+            const Pipe *pp = &c->pipes[p];
+            AgentTime *a = &ct->agent[p];
+            a->busy = pp->busy;
+            memcpy(a->stall, pp->stall, sizeof a->stall);
+            a->bytes = pp->bytes;
+            a->ops = pp->ops;
+            a->end = p == PQ_S ? c->su_t : pp->t;
+        }
+    }
+    chan_clear(o);
+}
+
+WaitCause obs_cause(OpKind k)
+{
+    switch (k) {
+    case OP_WAIT_FLAG: case OP_WAIT_FLAG_DYN: return WC_FLAG;
+    case OP_BARRIER: case OP_PIPE_BARRIER: return WC_BARRIER;
+    case OP_GET_BUF: case OP_GET_BUF_DYN: return WC_BUFFER;
+    case OP_WAIT_INTRA_BLOCK: case OP_SYNC_WAIT: return WC_SEM;
+    case OP_WAIT_FLAG_DEV: return WC_CROSS;
+    default: return WC_OTHER;
+    }
+}
+
+const char *obs_cause_name(WaitCause c)
+{
+    static const char *const n[WC__COUNT] = {"flag", "barrier", "buffer token", "semaphore", "cross-core flag", "other"};
+    return c < WC__COUNT ? n[c] : "?";
+}
+
+/* ------------------------------------------------------------------ flows between releases and acquires */
+
+static Observe *obs_of(const Exec *x) { return x->core->sim->obs; }
+
+static ObsChannel *chan(Observe *o, int kind, unsigned key, int create)
+{
+    for (size_t i = 0; i < o->nchan; i++)
+        if (o->chan[i].kind == kind && o->chan[i].key == key) return &o->chan[i];
+    if (!create || grow(o, (void **)&o->chan, &o->capchan, o->nchan, sizeof *o->chan)) return NULL;
+    ObsChannel *c = &o->chan[o->nchan++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->key = key;
+    return c;
+}
+
+/* The event the op running now will be recorded as: the next one appended. */
+static uint32_t pending_event(const Observe *o) { return (uint32_t)o->nev; }
+
+void obs_release(Exec *x, int kind, unsigned key)
+{
+    Observe *o = obs_of(x);
+    ObsChannel *c = chan(o, kind, key, 1);
+    if (!c) return;
+    if (kind == RC_BUF) c->head = c->tail = 0;   /* tokens accumulate: the newest release is the edge */
+    if (c->tail == c->cap) {
+        uint32_t cap = c->cap ? c->cap * 2 : 8;
+        if (c->head) {   /* compact first */
+            memmove(c->q, c->q + c->head, (c->tail - c->head) * sizeof *c->q);
+            c->tail -= c->head;
+            c->head = 0;
+        }
+        if (c->tail == c->cap) {
+            ObsRelease *q = realloc(c->q, cap * sizeof *q);
+            if (!q) { o->oom = 1; return; }
+            c->q = q;
+            c->cap = cap;
+        }
+    }
+    c->q[c->tail++] = (ObsRelease){pending_event(o), x->cur};
+}
+
+void obs_acquire(Exec *x, int kind, unsigned key)
+{
+    Observe *o = obs_of(x);
+    ObsChannel *c = chan(o, kind, key, 0);
+    if (!c || c->head == c->tail) return;
+    ObsRelease from = kind == RC_BUF ? c->q[c->tail - 1] : c->q[c->head++];
+    o->pending_from = from.ev + 1;
+    o->pending_setter = from.in;
+}
+
+static TraceEv *add_ev(Observe *o, uint32_t core, int pipe, int kind, const Instr *in, uint64_t t0, uint64_t t1)
+{
+    if (grow(o, (void **)&o->ev, &o->capev, o->nev, sizeof *o->ev)) return NULL;
+    TraceEv *e = &o->ev[o->nev++];
+    memset(e, 0, sizeof *e);
+    e->core = core;
+    e->pipe = (uint8_t)pipe;
+    e->kind = (uint8_t)kind;
+    e->in = in;
+    e->t0 = t0;
+    e->t1 = t1;
+    return e;
+}
+
+static uint32_t core_id(const Core *c) { return (uint32_t)c->block_idx * 3u + (uint32_t)c->index; }
+
+/* Without a trace, events are not kept but still numbered, so flows stay consistent. */
+static TraceEv *next_ev(Observe *o, uint32_t core, int pipe, int kind, const Instr *in, uint64_t t0, uint64_t t1)
+{
+    if (o->trace) return add_ev(o, core, pipe, kind, in, t0, t1);
+    o->nev++;
+    return NULL;
+}
+
+void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes)
+{
+    Observe *o = obs_of(x);
+    if (o->profile) obs_profile(o, in, t1 - t0 - x->attributed, 1);
+    TraceEv *e = next_ev(o, core_id(x->core), x->pipe, TE_OP, in, t0, t1);
+    if (e) {
+        e->bytes = bytes;
+        e->flow_from = o->pending_from;
+    }
+    o->pending_from = 0;
+    o->pending_setter = NULL;
+}
+
+void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, uint64_t cycles)
+{
+    if (o->profile && wait->id < o->nprof) o->prof_stall[wait->id] += cycles;
+    StallRec *r = NULL;
+    for (size_t i = o->nstalls; i-- > 0 && !r;)
+        if (o->stalls[i].wait == wait && o->stalls[i].block == c->block_idx && o->stalls[i].core == c->index &&
+            o->stalls[i].pipe == pq)
+            r = &o->stalls[i];
+    if (!r) {
+        if (grow(o, (void **)&o->stalls, &o->capstalls, o->nstalls, sizeof *o->stalls)) return;
+        r = &o->stalls[o->nstalls++];
+        memset(r, 0, sizeof *r);
+        r->block = (unsigned)c->block_idx;
+        r->core = (uint8_t)c->index;
+        r->pipe = (uint8_t)pq;
+        r->cause = (uint8_t)obs_cause((OpKind)wait->kind);
+        r->wait = wait;
+    }
+    r->cycles += cycles;
+    r->times++;
+    if (o->pending_setter) r->setter = o->pending_setter;
+}
+
+void obs_wait(Core *c, int pq, const Instr *wait, uint64_t t0, uint64_t t1)
+{
+    Observe *o = c->sim->obs;
+    if (!o->trace || t1 <= t0) return;
+    TraceEv *e = add_ev(o, core_id(c), pq, TE_WAIT, wait, t0, t1);
+    if (!e) return;
+    e->setter = o->pending_setter;   /* the releasing op of the wait's own op */
+}
+
+void obs_su_run(Core *c, uint64_t t0, uint64_t t1, uint32_t nops)
+{
+    Observe *o = c->sim->obs;
+    if (!nops) return;
+    TraceEv *e = next_ev(o, core_id(c), PQ_S, TE_SU, NULL, t0, t1);
+    if (e) {
+        e->nops = nops;
+        e->flow_from = o->pending_from;
+    }
+    o->pending_from = 0;
+    o->pending_setter = NULL;
+}
+
+void obs_profile(Observe *o, const Instr *in, uint64_t cycles, int exec)
+{
+    if (in->id >= o->nprof) return;
+    o->prof_cycles[in->id] += cycles;
+    o->prof_count[in->id] += exec != 0;
+}
+
+/* ------------------------------------------------------------------ Chrome trace JSON */
+
+static void json_str(StrBuf *b, const char *s)
+{
+    sb_putc(b, '"');
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') sb_printf(b, "\\%c", ch);
+        else if (ch < 0x20) sb_printf(b, "\\u%04x", ch);
+        else sb_putc(b, (char)ch);
+    }
+    sb_putc(b, '"');
+}
+
+static const char *core_name(unsigned idx, unsigned ncores_in_block, int type)
+{
+    if (ncores_in_block <= 1) return type == CORE_AIC ? "AIC" : "AIV";
+    return idx == 0 ? "AIC" : idx == 1 ? "AIV0" : "AIV1";
+}
+
+/* Microseconds at the table's clock, printed with nanosecond resolution. */
+static void ts(StrBuf *b, uint64_t cycles, double clock)
+{
+    sb_printf(b, "%.4f", (double)cycles / clock * 1e6);
+}
+
+char *obs_trace_json(const Observe *o, const Sim *s)
+{
+    StrBuf b;
+    sb_init(&b);
+    double clock = s->timing->clock_hz;
+    sb_puts(&b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"ptosim\",\"clock_hz\":");
+    sb_printf(&b, "%.0f", clock);
+    sb_puts(&b, "},\"traceEvents\":[\n");
+    int first = 1;
+    /* names of processes (cores) and threads (pipes) that appear */
+    for (size_t i = 0; i < o->ncores; i++) {
+        const CoreTime *ct = &o->cores[i];
+        unsigned idx = ct->ncores == 3 ? (ct->type == CORE_AIC ? 0u : 1u + ct->subblock) : 0u;
+        unsigned pid = ct->block * 3 + idx;
+        sb_printf(&b, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"block %u %s\"}}",
+                  first ? "" : ",\n", pid, ct->block, core_name(idx, ct->ncores, ct->type));
+        first = 0;
+        sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"tid\":0,\"args\":{\"sort_index\":%u}}", pid, pid);
+        for (unsigned p = 0; p < PQ__COUNT; p++)
+            sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", pid, p,
+                      p == PQ_S ? "SCALAR" : pq_name(p) + 5);
+    }
+    for (size_t i = 0; i < o->nev; i++) {
+        const TraceEv *e = &o->ev[i];
+        const char *name = e->kind == TE_SU ? "scalar" : e->in && e->in->op ? op_info[e->in->kind].name : "end";
+        sb_printf(&b, "%s{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":", first ? "" : ",\n", e->core, e->pipe);
+        first = 0;
+        ts(&b, e->t0, clock);
+        sb_puts(&b, ",\"dur\":");
+        ts(&b, e->t1 - e->t0, clock);
+        sb_puts(&b, ",\"name\":");
+        if (e->kind == TE_WAIT) {
+            char w[160];
+            snprintf(w, sizeof w, "waiting: %s", name);
+            json_str(&b, w);
+            sb_puts(&b, ",\"cat\":\"stall\"");
+        } else {
+            json_str(&b, name);
+            sb_puts(&b, e->kind == TE_SU ? ",\"cat\":\"scalar\"" : ",\"cat\":\"op\"");
+        }
+        sb_printf(&b, ",\"args\":{\"cycles\":%" PRIu64, e->t1 - e->t0);
+        const Op *op = e->in ? e->in->op : NULL;
+        if (op && op->loc.file) {
+            char loc[512];
+            snprintf(loc, sizeof loc, "%s:%u:%u", op->loc.file, op->loc.line, op->loc.col);
+            sb_puts(&b, ",\"at\":");
+            json_str(&b, loc);
+        }
+        if (e->bytes) sb_printf(&b, ",\"bytes\":%" PRIu64, e->bytes);
+        if (e->kind == TE_SU) sb_printf(&b, ",\"ops\":%u", e->nops);
+        if (e->setter && e->setter->op && e->setter->op->loc.file) {
+            char loc[512];
+            snprintf(loc, sizeof loc, "%s at %s:%u:%u", op_info[e->setter->kind].name, e->setter->op->loc.file,
+                     e->setter->op->loc.line, e->setter->op->loc.col);
+            sb_puts(&b, ",\"released_by\":");
+            json_str(&b, loc);
+        }
+        sb_puts(&b, "}}");
+    }
+    /* flows: from the releasing op to the op whose wait it ended */
+    for (size_t i = 0; i < o->nev; i++) {
+        const TraceEv *e = &o->ev[i];
+        if (!e->flow_from || e->flow_from > o->nev) continue;
+        const TraceEv *f = &o->ev[e->flow_from - 1];
+        sb_printf(&b, ",\n{\"ph\":\"s\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", i + 1, f->core,
+                  f->pipe);
+        ts(&b, f->t1 > f->t0 ? f->t1 - 1 : f->t0, clock);
+        sb_printf(&b, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", i + 1,
+                  e->core, e->pipe);
+        ts(&b, e->t0, clock);
+        sb_puts(&b, "}");
+    }
+    sb_puts(&b, "\n]}\n");
+    return sb_take(&b);
+}

@@ -1,0 +1,92 @@
+/* observe.h — what a run records about time: per core and pipe busy and stall cycles by cause (always),
+ * and on request a trace of every executed op with the synchronisation edges between them, and a
+ * per-instruction profile. Nothing here changes what a kernel computes or when it runs. */
+#ifndef PTOSIM_OBSERVE_H
+#define PTOSIM_OBSERVE_H
+#include "machine.h"
+
+/* Why an agent waited. */
+typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC__COUNT } WaitCause;
+
+/* Time of one agent (a core's scalar unit or one of its pipes) in one block. */
+typedef struct AgentTime {
+    uint64_t busy;             /* cycles executing ops */
+    uint64_t stall[WC__COUNT]; /* cycles an op at the head waited, by cause */
+    uint64_t bytes, ops;
+    uint64_t end;              /* when it finished its last op */
+} AgentTime;
+
+typedef struct CoreTime {
+    unsigned block;
+    uint8_t type, subblock, ncores;
+    AgentTime agent[PQ__COUNT];
+} CoreTime;
+
+/* One waiting op's total stall (for the stall report). */
+typedef struct StallRec {
+    unsigned block;
+    uint8_t core, pipe, cause;
+    const Instr *wait;         /* the op that waited */
+    const Instr *setter;       /* the op whose release ended the last wait, or NULL */
+    uint64_t cycles, times;
+} StallRec;
+
+/* A trace event: a slice of an agent's time running an op (or waiting for one), with a flow from the
+   op that released it. */
+typedef struct TraceEv {
+    uint64_t t0, t1;
+    const Instr *in;           /* NULL: the scalar unit's own run (kind TE_SU) */
+    const Instr *setter;       /* waits: the op that released the wait */
+    uint64_t bytes;
+    uint32_t core;             /* block * 3 + core index */
+    uint32_t flow_from;        /* index + 1 of the event this one depends on, 0 = none */
+    uint32_t nops;             /* TE_SU: instructions in the run */
+    uint8_t pipe, kind;
+} TraceEv;
+enum { TE_OP, TE_WAIT, TE_SU };
+
+typedef struct Observe Observe;
+typedef struct ObsChannel ObsChannel;
+
+struct Observe {
+    int trace, profile;
+    CoreTime *cores;           /* one per core per block, in run order */
+    size_t ncores, capcores;
+    StallRec *stalls;
+    size_t nstalls, capstalls;
+    TraceEv *ev;
+    size_t nev, capev;
+    uint64_t *prof_cycles, *prof_count, *prof_stall;   /* per Instr.id */
+    uint32_t nprof;
+    uint32_t pending_from;     /* flow into the next recorded event (set by an acquire), index + 1 */
+    const Instr *pending_setter;   /* the op of that release */
+    ObsChannel *chan;          /* open flows: releases not yet acquired */
+    size_t nchan, capchan;
+    int oom;                   /* a recording allocation failed: the record is incomplete */
+};
+
+Observe *obs_new(void);
+void obs_free(Observe *o);
+/* Start of a run: clears everything recorded; sizes the profile for `ninstr` instructions. */
+int obs_reset(Observe *o, uint32_t ninstr);
+/* A block finished: copies its cores' times into the record. */
+void obs_block_done(Observe *o, const Cluster *cl);
+
+/* Called by the scheduler. */
+void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes);
+/* Op `wait` of core c's agent pq waited `cycles` before it could run (stall report, profile). */
+void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, uint64_t cycles);
+void obs_wait(Core *c, int pq, const Instr *wait, uint64_t t0, uint64_t t1);
+void obs_su_run(Core *c, uint64_t t0, uint64_t t1, uint32_t nops);
+/* Credits cycles to an instruction; `exec` counts one execution (issuing an op to its pipe does not). */
+void obs_profile(Observe *o, const Instr *in, uint64_t cycles, int exec);
+/* Synchronisation edges (flags, semaphores, buffer tokens, cross-core): a release by the op running on x,
+   an acquire by the op running on x. */
+void obs_release(Exec *x, int kind, unsigned key);
+void obs_acquire(Exec *x, int kind, unsigned key);
+WaitCause obs_cause(OpKind k);
+const char *obs_cause_name(WaitCause c);
+
+/* Chrome trace event JSON of the recorded trace; malloc'd, NULL when out of memory. */
+char *obs_trace_json(const Observe *o, const Sim *s);
+#endif

@@ -1,0 +1,289 @@
+/* test_timing.c — the timing model against hand-computed cycle counts (docs/timing.md gives every
+ * formula; the arithmetic of each expectation is in the comment next to it). Uses only ptosim.h.
+ *
+ * Figures of the built-in a5 table used below: clock 1.85 GHz; GM->UB 100.9 GiB/s, UB->GM 188.46 GiB/s,
+ * flat (no size saturation), no fixed startup; vector function startup 23 + drain 12; issue width 2;
+ * vlds/vsts latency 9, vabs f32 5, vadd f32 7 (ii 1); pset: issue slot only, latency 1; set_flag and
+ * wait_flag 1 cycle on their pipe; issuing an op 1 scalar cycle; MAD head 6 + 1 cycle per 16x16x16 f16
+ * fractal. A transfer of B bytes at W GiB/s takes ceil(B * 1.85e9 / (W * 2^30)) cycles. */
+#include "ptosim.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+#define CHECK(c, ...) do { if (c) passed++; else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+typedef struct Run {
+    PtoContext *ctx;
+    PtoModule *m;
+    PtoLaunch *l;
+    unsigned char *buf[2];
+} Run;
+
+/* Parses, verifies and runs `text` (pointer parameters get 256 KiB zeroed buffers). */
+static int run(Run *r, const char *text, const char *timing, int profile)
+{
+    memset(r, 0, sizeof *r);
+    r->ctx = pto_context_new();
+    r->m = pto_parse(r->ctx, "t.pto", text, strlen(text));
+    if (!r->m || pto_error_count(r->ctx) || pto_verify(r->m, PTO_TARGET_DEFAULT)) goto fail;
+    r->l = pto_launch_new(r->m, NULL, PTO_TARGET_DEFAULT);
+    if (!r->l) goto fail;
+    if (timing && pto_launch_set_timing(r->l, "override", timing, strlen(timing))) goto fail;
+    pto_launch_set_profile(r->l, profile);
+    for (unsigned i = 0; i < pto_launch_num_params(r->l) && i < 2; i++) {
+        r->buf[i] = calloc(1, 256 * 1024);
+        pto_launch_bind_buffer(r->l, i, r->buf[i], 256 * 1024);
+    }
+    if (pto_launch_run(r->l, 1) != 0) goto fail;
+    return 0;
+fail:
+    for (size_t i = 0; i < pto_diag_count(r->ctx); i++) {
+        char *s = pto_diag_render(r->ctx, i, 0);
+        printf("%s", s);
+        pto_free(s);
+    }
+    return -1;
+}
+
+static void done(Run *r)
+{
+    pto_launch_free(r->l);
+    pto_module_free(r->m);
+    pto_context_free(r->ctx);
+    free(r->buf[0]);
+    free(r->buf[1]);
+}
+
+static PtoPipeTime pipe_time(const Run *r, unsigned pipe)
+{
+    PtoCoreTime ct;
+    memset(&ct, 0, sizeof ct);
+    pto_launch_core_time(r->l, 0, &ct);
+    return ct.pipe[pipe];
+}
+
+enum { S = 0, V = 1, MTE2 = 3, MTE3 = 4, M = 5 };
+
+#define HEAD "module attributes {pto.target_arch = \"a5\"} {\n"
+#define CONSTS \
+    "    %c0 = arith.constant 0 : i64\n    %c1 = arith.constant 1 : i64\n    %c16 = arith.constant 16 : i64\n" \
+    "    %c4096 = arith.constant 4096 : i64\n    %c65536 = arith.constant 65536 : i64\n" \
+    "    %ub = pto.castptr %c0 : i64 -> !pto.ptr<ui8, ub>\n    %ub2 = pto.castptr %c65536 : i64 -> !pto.ptr<ui8, ub>\n"
+
+/* 1. A lone 64 KiB GM -> UB copy: 65536 * 1.85e9 / (100.9 * 2^30) = 1119.08 -> 1120 cycles on MTE2. */
+static const char *k_dma =
+    HEAD "  func.func @k(%src: !pto.ptr<ui8, gm>, %dst: !pto.ptr<ui8, gm>) attributes {pto.kernel} {\n" CONSTS
+    "    pto.mte_gm_ub %src, %ub, %c0, %c4096 nburst(%c16, %c4096, %c4096) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
+/* 2. The 64 KiB load on MTE2 and a 32 KiB store from other UB bytes on MTE3, no synchronisation: they
+   overlap. Store: 32768 * 1.85e9 / (188.46 * 2^30) = 299.57 -> 300 cycles. The store is issued one
+   scalar cycle after the load, so it ends 1 + 300 - 1120 = -819 cycles from the load's end. */
+static const char *k_overlap =
+    HEAD "  func.func @k(%src: !pto.ptr<ui8, gm>, %dst: !pto.ptr<ui8, gm>) attributes {pto.kernel} {\n" CONSTS
+    "    %c2048 = arith.constant 2048 : i64\n"
+    "    pto.mte_gm_ub %src, %ub, %c0, %c4096 nburst(%c16, %c4096, %c4096) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64\n"
+    "    pto.mte_ub_gm %ub2, %dst, %c2048 nburst(%c16, %c2048, %c2048) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
+/* 3. MTE2 -> V -> MTE3 with flags: each stage starts when the previous one's flag arrives, so the times
+   add up. From the end of the load's set_flag (MTE2's last op): wait_flag on V 1, the scope 23 + 12 +
+   its straight-line body (pset, vlds, vabs, vsts: critical path vlds 9 -> vabs 5 -> vsts 9 = 23, more than
+   the issue bound 2) = 58, set_flag on V 1, wait_flag on MTE3 1, then the 4 KiB store:
+   4096 * 1.85e9 / (188.46 * 2^30) = 37.45 -> 38. MTE3 ends 1 + 58 + 1 + 1 + 38 = 99 cycles after MTE2.
+   The load is 4096 * 1.85e9 / (100.9 * 2^30) = 69.94 -> 70 cycles, so MTE2 is busy 70 + 1 (set_flag). */
+static const char *k_chain =
+    HEAD "  func.func @k(%src: !pto.ptr<f32, gm>, %dst: !pto.ptr<f32, gm>) attributes {pto.kernel} {\n"
+    "    %c0 = arith.constant 0 : i64\n    %c1 = arith.constant 1 : i64\n    %c4096 = arith.constant 4096 : i64\n"
+    "    %c8192 = arith.constant 8192 : i64\n    %i0 = arith.constant 0 : index\n"
+    "    %ub = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>\n    %ub2 = pto.castptr %c8192 : i64 -> !pto.ptr<f32, ub>\n"
+    "    pto.mte_gm_ub %src, %ub, %c0, %c4096 nburst(%c1, %c4096, %c4096) : !pto.ptr<f32, gm>, !pto.ptr<f32, ub>, i64, i64, i64, i64, i64\n"
+    "    pto.set_flag[\"PIPE_MTE2\", \"PIPE_V\", \"EVENT_ID0\"]\n"
+    "    pto.wait_flag[\"PIPE_MTE2\", \"PIPE_V\", \"EVENT_ID0\"]\n"
+    "    pto.vecscope {\n"
+    "      %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n"
+    "      %x = pto.vlds %ub[%i0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+    "      %y = pto.vabs %x, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n"
+    "      pto.vsts %y, %ub2[%i0], %m : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n"
+    "    }\n"
+    "    pto.set_flag[\"PIPE_V\", \"PIPE_MTE3\", \"EVENT_ID0\"]\n"
+    "    pto.wait_flag[\"PIPE_V\", \"PIPE_MTE3\", \"EVENT_ID0\"]\n"
+    "    pto.mte_ub_gm %ub2, %dst, %c4096 nburst(%c1, %c4096, %c4096) : !pto.ptr<f32, ub>, !pto.ptr<f32, gm>, i64, i64, i64, i64\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
+/* 4. A loop bound by throughput: three loads, an add and a store per iteration. Issue: 5 instructions / 2
+   per cycle -> 3; load/store ports: 1 store + ceil((3 - 1) / 2) = 2; units: vadd ii 1 / 2 -> 1. II = 3
+   (issue width). One iteration's critical path: vlds 9 -> vadd 7 -> vsts 9 = 25, charged once as
+   25 - 3 = 22. 16 iterations: V busy = 35 (startup + drain) + 1 (pset: one issue slot, its own run) +
+   22 + 16 * 3 = 106. */
+static const char *k_tput =
+    HEAD "  func.func @k(%src: !pto.ptr<f32, gm>, %dst: !pto.ptr<f32, gm>) attributes {pto.kernel} {\n"
+    "    %i0 = arith.constant 0 : index\n    %i1 = arith.constant 1 : index\n    %i16 = arith.constant 16 : index\n"
+    "    %c0 = arith.constant 0 : i64\n    %c8192 = arith.constant 8192 : i64\n"
+    "    %ub = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>\n    %ub2 = pto.castptr %c8192 : i64 -> !pto.ptr<f32, ub>\n"
+    "    pto.vecscope {\n"
+    "      %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n"
+    "      scf.for %i = %i0 to %i16 step %i1 {\n"
+    "        %x = pto.vlds %ub[%i0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+    "        %y = pto.vlds %ub[%i0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+    "        %w = pto.vlds %ub[%i0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+    "        %z = pto.vadd %x, %y, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n"
+    "        pto.vsts %z, %ub2[%i0], %m : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n"
+    "      }\n"
+    "    }\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
+/* 5. A loop bound by a latency chain: acc = acc + x carried through iter_args. Issue: 3 / 2 -> 2; the
+   chain acc -> vadd -> acc is vadd's latency 7 -> II = 7. Critical path of one iteration: vlds 9 ->
+   vadd 7 = 16, charged once as 16 - 7 = 9. The scope also runs pset and vbr (issue slot, latency 1; vbr
+   f32 latency 6) as one run before the loop: critical path 6 > issue bound 1. 10 iterations: V busy =
+   35 + 6 + 9 + 10 * 7 + the final store run (vsts: latency 9) = 129. */
+static const char *k_chain_loop =
+    HEAD "  func.func @k(%src: !pto.ptr<f32, gm>, %dst: !pto.ptr<f32, gm>) attributes {pto.kernel} {\n"
+    "    %i0 = arith.constant 0 : index\n    %i1 = arith.constant 1 : index\n    %i10 = arith.constant 10 : index\n"
+    "    %c0 = arith.constant 0 : i64\n    %c8192 = arith.constant 8192 : i64\n    %f0 = arith.constant 0.0 : f32\n"
+    "    %ub = pto.castptr %c0 : i64 -> !pto.ptr<f32, ub>\n    %ub2 = pto.castptr %c8192 : i64 -> !pto.ptr<f32, ub>\n"
+    "    pto.vecscope {\n"
+    "      %m = pto.pset_b32 \"PAT_ALL\" : !pto.mask<b32>\n"
+    "      %z = pto.vbr %f0 : f32 -> !pto.vreg<64xf32>\n"
+    "      %r = scf.for %i = %i0 to %i10 step %i1 iter_args(%acc = %z) -> (!pto.vreg<64xf32>) {\n"
+    "        %x = pto.vlds %ub[%i0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+    "        %s = pto.vadd %acc, %x, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n"
+    "        scf.yield %s : !pto.vreg<64xf32>\n"
+    "      }\n"
+    "      pto.vsts %r, %ub2[%i0], %m : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n"
+    "    }\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
+/* 6. A 32 x 32 x 32 f16 MAD: head 6 + ceil(32/16) * ceil(32/16) * ceil(32/16) fractals * 1 cycle = 14. */
+static const char *k_mad =
+    HEAD "  func.func @k() attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+    "    %c0 = arith.constant 0 : i64\n    %c32 = arith.constant 32 : i64\n"
+    "    %a = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0a>\n    %b = pto.castptr %c0 : i64 -> !pto.ptr<f16, l0b>\n"
+    "    %c = pto.castptr %c0 : i64 -> !pto.ptr<f32, l0c>\n"
+    "    pto.mad %a, %b, %c, %c32, %c32, %c32 : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
+int main(void)
+{
+    Run r;
+    /* 1 */
+    if (run(&r, k_dma, NULL, 0) == 0) {
+        PtoPipeTime t = pipe_time(&r, MTE2);
+        CHECK(t.busy == 1120, "64 KiB GM->UB: MTE2 busy %llu, expected 1120", (unsigned long long)t.busy);
+        CHECK(t.bytes == 65536, "64 KiB moved");
+        /* the same copy with a Hill size model: peak 200 GiB/s, half saturation at 65536 bytes -> 100 GiB/s
+           effective: 65536 * 1.85e9 / (100 * 2^30) = 1129.15 -> 1130 */
+        done(&r);
+        if (run(&r, k_dma, "path gm_ub peak=200 k=65536\n", 0) == 0)
+            CHECK(pipe_time(&r, MTE2).busy == 1130, "Hill model: MTE2 busy %llu, expected 1130",
+                  (unsigned long long)pipe_time(&r, MTE2).busy);
+        done(&r);
+        /* a fixed startup adds to the transfer: 1120 + 50 */
+        if (run(&r, k_dma, "path gm_ub startup=50 # a comment\n", 0) == 0)
+            CHECK(pipe_time(&r, MTE2).busy == 1170, "startup: MTE2 busy %llu, expected 1170",
+                  (unsigned long long)pipe_time(&r, MTE2).busy);
+    } else {
+        CHECK(0, "dma kernel did not run");
+    }
+    done(&r);
+    /* 2 */
+    if (run(&r, k_overlap, NULL, 0) == 0) {
+        PtoPipeTime a = pipe_time(&r, MTE2), b = pipe_time(&r, MTE3);
+        CHECK(a.busy == 1120 && b.busy == 300, "busy %llu / %llu, expected 1120 / 300", (unsigned long long)a.busy,
+              (unsigned long long)b.busy);
+        CHECK((long long)b.end - (long long)a.end == 1 + 300 - 1120, "store ends %lld cycles after the load's end, expected -819",
+              (long long)b.end - (long long)a.end);
+    } else {
+        CHECK(0, "overlap kernel did not run");
+    }
+    done(&r);
+    /* 3 */
+    if (run(&r, k_chain, NULL, 0) == 0) {
+        PtoPipeTime a = pipe_time(&r, MTE2), v = pipe_time(&r, V), b = pipe_time(&r, MTE3);
+        CHECK(a.busy == 71, "MTE2 busy %llu, expected 70 + 1", (unsigned long long)a.busy);
+        CHECK(v.busy == 1 + 58 + 1, "V busy %llu, expected 60", (unsigned long long)v.busy);
+        CHECK(b.end - a.end == 99, "MTE3 ends %llu cycles after MTE2, expected 99", (unsigned long long)(b.end - a.end));
+        /* the stall report: V waited for the MTE2 flag, released by the set_flag on line 11 of the kernel
+           text; the wait is on line 12. */
+        PtoStall st;
+        int found = 0;
+        for (size_t i = 0; i < pto_launch_stall_count(r.l); i++)
+            if (pto_launch_stall(r.l, i, &st) == 0 && st.pipe == V) {
+                found = 1;
+                CHECK(!strcmp(st.what, "flag PIPE_MTE2 -> PIPE_V, event 0"), "what: %s", st.what);
+                CHECK(st.line == 12 && st.setter_line == 11, "wait at line %u, set at line %u; expected 12 and 11", st.line,
+                      st.setter_line);
+                CHECK(st.cause == PTO_WAIT_FLAG && v.stall[PTO_WAIT_FLAG] == st.cycles, "cause and cycles");
+            }
+        CHECK(found, "V's wait is in the stall report");
+    } else {
+        CHECK(0, "chain kernel did not run");
+    }
+    done(&r);
+    /* 4 */
+    if (run(&r, k_tput, NULL, 1) == 0) {
+        PtoLoopTime lt;
+        CHECK(pto_launch_loop_count(r.l) == 1 && pto_launch_loop(r.l, 0, &lt) == 0, "one analysed loop");
+        CHECK(lt.ii == 3 && !strcmp(lt.bound, "issue width"), "throughput loop: ii %u (%s), expected 3 (issue width)", lt.ii,
+              lt.bound);
+        CHECK(lt.latency == 25 && lt.iterations == 16, "latency %u, iterations %llu", lt.latency,
+              (unsigned long long)lt.iterations);
+        CHECK(pipe_time(&r, V).busy == 106, "V busy %llu, expected 106", (unsigned long long)pipe_time(&r, V).busy);
+    } else {
+        CHECK(0, "throughput kernel did not run");
+    }
+    done(&r);
+    /* 4b: a store-port-bound variant through a table override: f32 stores take 4 cycles of the store port
+       -> 4 store cycles, each also taking one of the 3 loads: ii = 4 + ceil(0 / 2) = 4 (load/store ports) */
+    if (run(&r, k_tput, "vec vsts f32 lat=9 ii=4 unit=store\n", 0) == 0) {
+        PtoLoopTime lt;
+        CHECK(pto_launch_loop(r.l, 0, &lt) == 0 && lt.ii == 4 && !strcmp(lt.bound, "load/store ports"),
+              "store-bound loop: ii %u (%s)", lt.ii, lt.bound);
+    }
+    done(&r);
+    /* 5 */
+    if (run(&r, k_chain_loop, NULL, 1) == 0) {
+        PtoLoopTime lt;
+        CHECK(pto_launch_loop(r.l, 0, &lt) == 0 && lt.ii == 7 && !strcmp(lt.bound, "a loop-carried dependency chain"),
+              "chain loop: ii %u (%s), expected 7 (chain)", lt.ii, lt.bound);
+        CHECK(pipe_time(&r, V).busy == 129, "V busy %llu, expected 129", (unsigned long long)pipe_time(&r, V).busy);
+    } else {
+        CHECK(0, "chain loop kernel did not run");
+    }
+    done(&r);
+    /* 6 */
+    if (run(&r, k_mad, NULL, 0) == 0) {
+        CHECK(pipe_time(&r, M).busy == 14, "MAD: M busy %llu, expected 14", (unsigned long long)pipe_time(&r, M).busy);
+        done(&r);
+        /* bf16 rate override: 3 cycles per fractal does not change f16 */
+        if (run(&r, k_mad, "mad_rate bf16 k0=16 cycles=3\nmad head=10\n", 0) == 0)
+            CHECK(pipe_time(&r, M).busy == 18, "MAD head 10: M busy %llu, expected 18", (unsigned long long)pipe_time(&r, M).busy);
+    } else {
+        CHECK(0, "mad kernel did not run");
+    }
+    done(&r);
+    /* a malformed table is refused with E-TIMING at its line and column */
+    {
+        PtoContext *ctx = pto_context_new();
+        PtoModule *m = pto_parse(ctx, "t.pto", k_dma, strlen(k_dma));
+        pto_verify(m, PTO_TARGET_DEFAULT);
+        PtoLaunch *l = pto_launch_new(m, NULL, PTO_TARGET_DEFAULT);
+        const char *bad = "clock_ghz 1.85\npath gm_ub peak=-3\n";
+        size_t d0 = pto_diag_count(ctx);
+        CHECK(l && pto_launch_set_timing(l, "bad.tim", bad, strlen(bad)) != 0, "bad table refused");
+        PtoDiagInfo di;
+        CHECK(pto_diag_count(ctx) > d0 && pto_diag_get(ctx, d0, &di) == 0 && !strcmp(di.id, "E-TIMING") && di.line == 2 &&
+                  di.col == 17,
+              "E-TIMING at bad.tim:2:17");
+        const char *def = pto_timing_default(PTO_TARGET_A5);
+        CHECK(l && pto_launch_set_timing(l, "default", def, strlen(def)) == 0, "the built-in table parses");
+        pto_launch_free(l);
+        pto_module_free(m);
+        pto_context_free(ctx);
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed != 0;
+}
