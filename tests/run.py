@@ -147,6 +147,28 @@ def kernel_test(build, path, res):
             m = re.match(r"@?\s*(\d+):(\d+)", v)
             if not m or not re.search(r"%s:%s:%s: note:" % (re.escape(base), m.group(1), m.group(2)), allerr):
                 return res.bad(name, "missing note at %s\n%s" % (v, allerr))
+    # the performance view changes nothing: a run that completes and is checked byte for byte gives the
+    # same bytes with --trace, --stats and --profile on, and its trace is well formed
+    run_idx = [i for i, r in enumerate(runs) if shlex.split(subst(r))[:2] == ["ptosim", "run"]]
+    cmps = [v for k, v in ds if k == "CMP"]
+    if run_idx and cmps and exit_want == 0:
+        trace = os.path.join(tmp, "view_trace.json")
+        for i, r in enumerate(runs):
+            argv = shlex.split(subst(r))
+            if argv and argv[0] == "ptosim":
+                argv[0] = ptosim
+            if i in run_idx:
+                argv[2:2] = ["--trace", trace, "--stats", "--profile"]
+            c, o2, e2 = run(argv)
+            if c != 0:
+                return res.bad(name, "with --trace --stats --profile: RUN %s exited %d\n%s" % (r, c, e2[-2000:]))
+        for v in cmps:
+            a, b = shlex.split(subst(v))
+            if open(a, "rb").read() != open(b, "rb").read():
+                return res.bad(name, "--trace --stats --profile changed %s" % a)
+        c, o2, e2 = run([sys.executable, os.path.join(ROOT, "tests", "gen", "check_trace.py"), trace])
+        if c != 0:
+            return res.bad(name, "trace: %s%s" % (o2, e2))
     # fmt fixed point for every file that verifies cleanly
     if not any(k == "NO-ROUNDTRIP" for k, _ in ds) and exit_want == 0:
         tgt = []
