@@ -408,7 +408,8 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         if (e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
         in->imm[L0_E] = e.bytes;
         const Attr *tr = op_attr(op, "transpose");   /* {transpose = true}: an integer slot (AT_INT 0/1) */
-        in->imm[L0_TRANS] = tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);
+        in->imm[L0_TRANS] =
+            tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);
         in->imm[L0_SR] = lw_group_index(L, op, "sr", 0);
         in->imm[L0_SC] = lw_group_index(L, op, "sc", 0);
         in->imm[L0_SIDE] = op->kind == OP_MTE_L1_L0B;

@@ -89,7 +89,7 @@ static int pattern_image(int tok, unsigned g, uint8_t img[MASK_BYTES])
 /* Decoded operands of plt_bN (Instr.imm). */
 enum {
     PL_LANES,     /* lanes N of the mask view */
-    PL_GRAN,      /* g: image bits per lane */
+    PL_GRAN,      /* g: lane i is image bit g·i */
     PL_S0_BITS,   /* width of %s0 */
     PL_S1_BITS,   /* width of the %s1 result */
 };
@@ -182,7 +182,7 @@ static const Instr *x_ppack(Exec *x, const Instr *in)
 /* Decoded operands of pintlv/pdintlv (Instr.imm). */
 enum {
     PI_DEINTLV,   /* 0 pintlv, 1 pdintlv */
-    PI_GRAN,      /* g: image bits per lane */
+    PI_GRAN,      /* g: lane i is image bit g·i */
 };
 
 /* pintlv / pdintlv on logical lanes (Q8). Canonical results. */
@@ -304,7 +304,7 @@ static const Instr *x_init_align(Exec *x, const Instr *in)
 
 /* %a1, %p1 = pstu %a0, %m, %p0: appends the mask packed 1 bit per logical lane (lane i = image bit g*i,
    LSB first) to the store stream at p0; p1 = p0 + N/8 bytes. */
-enum { PU_GRAN };   /* Instr.imm of pstu: g, image bits per lane of the mask */
+enum { PU_GRAN };   /* Instr.imm of pstu: g, lane i of the mask is image bit g·i */
 
 static const Instr *x_pstu(Exec *x, const Instr *in)
 {

@@ -247,9 +247,9 @@ enum {
     OC_MUL,    /* 0 add+relu, 1 mul */
 };
 
-/* vaddreluconv / vmulconv: lane i < N_src of the result = convert(op(a[i], b[i])); the upper lanes are 0. The intermediate is
-   rounded to the source type; float->float narrowing rounds to nearest-even without saturation
-   (IEEE overflow and NaN), float->int rounds to nearest-even and saturates. */
+/* vaddreluconv / vmulconv: lane i < N_src of the result = convert(op(a[i], b[i])); the upper lanes are 0.
+   The intermediate is rounded to the source type; float->float narrowing rounds to nearest-even without
+   saturation (IEEE overflow and NaN), float->int rounds to nearest-even and saturates. */
 static const Instr *x_opconv(Exec *x, const Instr *in)
 {
     const ElemKind s = (ElemKind)in->imm[OC_SRC], d = (ElemKind)in->imm[OC_DST];
@@ -274,9 +274,8 @@ enum {
     ED_ODD,    /* part: 0 EVEN, 1 ODD */
 };
 
-/* vexpdif: f32 lane j =
-   exp(x[l] - max[l]) with l = j (f32) or 2j + part (f16); the difference is exact in double and the
-   exponential is rounded once to f32. */
+/* vexpdif: f32 lane j = exp(x[l] - max[l]) with l = j (f32) or 2j + part (f16); the difference is exact in
+   double and the exponential is rounded once to f32. */
 static const Instr *x_vexpdif(Exec *x, const Instr *in)
 {
     const ElemKind s = (ElemKind)in->imm[ED_SRC];

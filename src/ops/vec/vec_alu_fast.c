@@ -179,24 +179,24 @@ static void canon_f32(uint8_t *r)
 #define VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, NANCHK)                                         \
     A static const Instr *S##_##NAME##_vv(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]), *b = FR(x, in->arg[in->imm[EW_B]]);                       \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]), *b = FR(x, in->arg[in->imm[EW_B]]);                 \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
         VALU_LOOP(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);, FN(va, vb))                         \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
-        const uint8_t *img = FR(x, in->arg[in->imm[EW_MASK]]);                                                      \
+        const uint8_t *img = FR(x, in->arg[in->imm[EW_MASK]]);                                                \
         if (all_on(img, PAT)) return S##_##NAME##_vv(x, in);                                                  \
-        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]), *b = FR(x, in->arg[in->imm[EW_B]]);                       \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]), *b = FR(x, in->arg[in->imm[EW_B]]);                 \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
         VALU_LOOP(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);,                                     \
                   FN(va, vb) & (VT)S##_mk(TAB, img + (VB / 8) * c))                                           \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);                                                        \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);                                                     \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        uint64_t raw = ARG(x, in, (unsigned)in->imm[EW_S]);                                                      \
+        uint64_t raw = ARG(x, in, (unsigned)in->imm[EW_S]);                                                   \
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
@@ -204,11 +204,11 @@ static void canon_f32(uint8_t *r)
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
-        const uint8_t *img = FR(x, in->arg[in->imm[EW_MASK]]);                                                      \
+        const uint8_t *img = FR(x, in->arg[in->imm[EW_MASK]]);                                                \
         if (all_on(img, PAT)) return S##_##NAME##_vs(x, in);                                                  \
-        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);                                                        \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);                                                     \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        uint64_t raw = ARG(x, in, (unsigned)in->imm[EW_S]);                                                      \
+        uint64_t raw = ARG(x, in, (unsigned)in->imm[EW_S]);                                                   \
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \

@@ -1391,7 +1391,8 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
     }
     case OP_VPERM:
         in->imm[RA_IDX_E] = elem_bytes_of(otype(op, 1));
-        if (in->imm[RA_IDX_E] > 8 || (in->imm[RA_IDX_E] & (in->imm[RA_IDX_E] - 1))) return bad(L, op, "unsupported index width");
+        if (in->imm[RA_IDX_E] > 8 || (in->imm[RA_IDX_E] & (in->imm[RA_IDX_E] - 1)))
+            return bad(L, op, "unsupported index width");
         in->fn = x_vperm;
         return 0;
     case OP_VPACK:
