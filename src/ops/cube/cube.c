@@ -71,15 +71,27 @@ static int burst_run(Exec *x, const Instr *in, const Burst *b)
     return 0;
 }
 
+/* Decoded operands of mte_l1_ub (Instr.imm): operand indices, except LU_NLOOPS. Loop group i reads the
+   operands imm[LU_LC] + i, imm[LU_LS] + i and imm[LU_LD] + i. */
+enum {
+    LU_LEN,      /* len_burst */
+    LU_N,        /* n_burst */
+    LU_SGAP,     /* source gap */
+    LU_DGAP,     /* destination gap */
+    LU_NLOOPS,   /* number of loop(...) groups, 0..4 */
+    LU_LC,       /* loop count of the first group */
+    LU_LS,       /* source stride of the first group */
+    LU_LD,       /* destination stride of the first group */
+};
+
 /* mte_l1_ub: len and nburst gaps in 32-byte blocks (resolutions Q15), advance = (len + gap)·32; loop strides
    in 32-byte blocks, start to start. Writes the UB of AIV0 (subblock 0) of the cluster, or the issuing
-   core's own UB when the kernel is not mixed. imm: 0..3 = len, n, gap, gap operand; 4 = loops; 5..7 =
-   first count / src stride / dst stride operand. */
+   core's own UB when the kernel is not mixed. */
 static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
 {
     Burst b;
     memset(&b, 0, sizeof b);
-    uint64_t len = a[in->imm[0]], n = a[in->imm[1]], sg = a[in->imm[2]], dg = a[in->imm[3]];
+    uint64_t len = a[in->imm[LU_LEN]], n = a[in->imm[LU_N]], sg = a[in->imm[LU_SGAP]], dg = a[in->imm[LU_DGAP]];
     if (cube_field(x, in, "len_burst (32-byte blocks)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
         cube_field(x, in, "source gap (32-byte blocks)", sg, 16) || cube_field(x, in, "destination gap (32-byte blocks)", dg, 16))
         return -1;
@@ -91,11 +103,11 @@ static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
     b.n = n;
     b.sstep = (len + sg) * 32;
     b.dstep = (len + dg) * 32;
-    b.nl = (int)in->imm[4];
+    b.nl = (int)in->imm[LU_NLOOPS];
     for (int i = 0; i < b.nl; i++) {
-        b.lc[i] = a[in->imm[5] + i];
-        b.ls[i] = a[in->imm[6] + i];
-        b.ld[i] = a[in->imm[7] + i];
+        b.lc[i] = a[in->imm[LU_LC] + i];
+        b.ls[i] = a[in->imm[LU_LS] + i];
+        b.ld[i] = a[in->imm[LU_LD] + i];
         if (cube_field(x, in, "loop count", b.lc[i], 21) || cube_field(x, in, "loop source stride (32-byte blocks)", b.ls[i], 24) ||
             cube_field(x, in, "loop destination stride (32-byte blocks)", b.ld[i], 24))
             return -1;
@@ -128,10 +140,16 @@ static int p_l1_fb(Exec *x, const Instr *in, const uint64_t *a)
     return burst_run(x, in, &b);
 }
 
+/* Decoded operands of mte_l1_bt (Instr.imm). */
+enum {
+    BT_SRC_FMT,     /* NumFormat of a float source element (-1: an integer) */
+    BT_SRC_BYTES,   /* bytes of a source element */
+};
+
 /* mte_l1_bt: the bias-load unit is one bias element (isa-notes §4.8; resolutions Q51 leaves the unit open and
    "len 16 for 16 values" fits it). Each burst moves len elements; src advances (len + src_gap) source
    elements, dst (len + dst_gap) 32-bit BT entries. f16/bf16 sources are widened to f32 (exact), f32 and
-   32-bit integers are copied. imm0/1: source element (fmt, bytes) packed as fmt+1 << 8 | bytes. */
+   32-bit integers are copied. */
 static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
 {
     uint64_t len = a[2], n = a[3], sg = a[4], dg = a[5];
@@ -139,8 +157,8 @@ static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
         cube_field(x, in, "source gap (bias elements)", sg, 16) || cube_field(x, in, "destination gap (bias elements)", dg, 16))
         return -1;
     if (!len || !n) return 0;
-    int sfmt = (int)in->imm[0];
-    unsigned se = (unsigned)in->imm[1];
+    int sfmt = (int)in->imm[BT_SRC_FMT];
+    unsigned se = (unsigned)in->imm[BT_SRC_BYTES];
     uint64_t shi = ((n - 1) * (len + sg) + len) * se, dhi = ((n - 1) * (len + dg) + len) * 4;
     const uint8_t *s = sim_mem(x, in, AS_L1, a[0], shi, 32, "source");
     if (!s) return -1;
@@ -217,21 +235,29 @@ static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
 
 /* ------------------------------------------------------------------ L1 -> L0A / L0B */
 
-/* imm: 0 = element bytes, 1 = transpose, 2/3 = start_row / start_col operand (-1), 4 = side (0 L0A, 1 L0B).
-   The L0 tile is the NZ matrix [R, K] (R = M for L0A, N for L0B) with pitch ⌈R/16⌉·16, i.e. the hardware
+/* Decoded operands of the L1 -> L0A / L0B loads (Instr.imm); the MX scale loads use L0_SIDE only. */
+enum {
+    L0_E,       /* element bytes */
+    L0_TRANS,   /* 1: transpose */
+    L0_SR,      /* start_row operand index (-1) */
+    L0_SC,      /* start_col operand index (-1) */
+    L0_SIDE,    /* 0 L0A, 1 L0B */
+};
+
+/* The L0 tile is the NZ matrix [R, K] (R = M for L0A, N for L0B) with pitch ⌈R/16⌉·16, i.e. the hardware
    orders K1 M1 M0 K0 / K1 N1 N0 K0 (isa-notes §4.9). Without transpose the L1 tile has that same layout
    (A [M,K]; B^T [N,K]); with transpose the L1 tile is the [K, R] NZ matrix with pitch ⌈K/16⌉·16 (B [K,N] as
    nd2nz wrote it, resolutions Q35). Logical cells are copied; the padding of the L0 tile is zeroed. */
 static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 {
-    int side = (int)in->imm[4], tr = (int)in->imm[1];
-    unsigned e = (unsigned)in->imm[0], c0 = 32u / e;
+    int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
+    unsigned e = (unsigned)in->imm[L0_E], c0 = 32u / e;
     uint64_t R = side ? a[3] : a[2], K = side ? a[2] : a[3];
     const char *rn = side ? "n" : "m";
-    if ((in->imm[2] >= 0 && a[in->imm[2]]) || (in->imm[3] >= 0 && a[in->imm[3]])) {
+    if ((in->imm[L0_SR] >= 0 && a[in->imm[L0_SR]]) || (in->imm[L0_SC] >= 0 && a[in->imm[L0_SC]])) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "non-zero start_row/start_col (%" PRIu64 ", %" PRIu64 ") is not simulated: "
                  "the source matrix extent it needs is not an operand (resolutions Q39)",
-                 in->imm[2] >= 0 ? a[in->imm[2]] : 0, in->imm[3] >= 0 ? a[in->imm[3]] : 0);
+                 in->imm[L0_SR] >= 0 ? a[in->imm[L0_SR]] : 0, in->imm[L0_SC] >= 0 ? a[in->imm[L0_SC]] : 0);
         return -1;
     }
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
@@ -259,10 +285,10 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 /* MX scales (resolutions Q40): one E8M0 byte per 32-element K group. L1 holds them in 32-byte fragments of
    16 rows x 2 groups: scale (r, g) at ((r/16)·⌈G/2⌉ + g/2)·32 + (r%16)·2 + g%2, r = m (left) or n (right);
    for G = 2 this is the [m][g] / [n][g] row-major order of Q40. They are stored as state associated with
-   the L0 data tile at dst: scale (r, g) at state(dst/32) + g·⌈R/16⌉·16 + r. imm4 = side. */
+   the L0 data tile at dst: scale (r, g) at state(dst/32) + g·⌈R/16⌉·16 + r. */
 static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
 {
-    int side = (int)in->imm[4];
+    int side = (int)in->imm[L0_SIDE];
     uint64_t R = side ? a[3] : a[2], K = side ? a[2] : a[3];
     if (!x->core->sim->tp->fp8) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "MX scale loads need the a5 target profile");
@@ -346,15 +372,15 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
     }
     case OP_MTE_L1_UB: {
         int g = sig_group(lw_sig(L, op), "lc");
-        in->imm[0] = lw_group_index(L, op, "len", 0);
-        in->imm[1] = lw_group_index(L, op, "n", 0);
-        in->imm[2] = lw_group_index(L, op, "ss", 0);
-        in->imm[3] = lw_group_index(L, op, "ds", 0);
-        in->imm[4] = g >= 0 && op->segs ? op->segs[g] : 0;
-        in->imm[5] = lw_group_index(L, op, "lc", 0);
-        in->imm[6] = lw_group_index(L, op, "ls", 0);
-        in->imm[7] = lw_group_index(L, op, "ld", 0);
-        if (in->imm[4] > 4) return cube_unsupported(in, "more than four loop(...) groups");
+        in->imm[LU_LEN] = lw_group_index(L, op, "len", 0);
+        in->imm[LU_N] = lw_group_index(L, op, "n", 0);
+        in->imm[LU_SGAP] = lw_group_index(L, op, "ss", 0);
+        in->imm[LU_DGAP] = lw_group_index(L, op, "ds", 0);
+        in->imm[LU_NLOOPS] = g >= 0 && op->segs ? op->segs[g] : 0;
+        in->imm[LU_LC] = lw_group_index(L, op, "lc", 0);
+        in->imm[LU_LS] = lw_group_index(L, op, "ls", 0);
+        in->imm[LU_LD] = lw_group_index(L, op, "ld", 0);
+        if (in->imm[LU_NLOOPS] > 4) return cube_unsupported(in, "more than four loop(...) groups");
         in->pfn = p_l1_ub;
         return 0;
     }
@@ -367,8 +393,8 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
             return cube_unsupported(in, amsg(L, "pto.mte_l1_bt from ", cube_elem_name(s),
                                              d.bytes == 4 ? " is not simulated (pairs f32->f32, i32->i32, f16->f32, bf16->f32)"
                                                           : " into a bias table of non-32-bit entries is not simulated"));
-        in->imm[0] = s.fmt;
-        in->imm[1] = s.bytes;
+        in->imm[BT_SRC_FMT] = s.fmt;
+        in->imm[BT_SRC_BYTES] = s.bytes;
         in->pfn = p_l1_bt;
         return 0;
     }
@@ -376,17 +402,18 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         CElem e = cube_ptr_elem(op, 1);
         if (!e.bytes || e.bytes > 4) return cube_unsupported(in, "this L1->L0 element type is not simulated");
         if (e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
-        in->imm[0] = e.bytes;
+        in->imm[L0_E] = e.bytes;
         const Attr *tr = op_attr(op, "transpose");   /* {transpose = true}: an integer slot (AT_INT 0/1) */
-        in->imm[1] = tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);
-        in->imm[2] = lw_group_index(L, op, "sr", 0);
-        in->imm[3] = lw_group_index(L, op, "sc", 0);
-        in->imm[4] = op->kind == OP_MTE_L1_L0B;
+        in->imm[L0_TRANS] =
+            tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);
+        in->imm[L0_SR] = lw_group_index(L, op, "sr", 0);
+        in->imm[L0_SC] = lw_group_index(L, op, "sc", 0);
+        in->imm[L0_SIDE] = op->kind == OP_MTE_L1_L0B;
         in->pfn = p_l1_l0;
         return 0;
     }
     case OP_MTE_L1_L0A_MX: case OP_MTE_L1_L0B_MX:
-        in->imm[4] = op->kind == OP_MTE_L1_L0B_MX;
+        in->imm[L0_SIDE] = op->kind == OP_MTE_L1_L0B_MX;
         in->pfn = p_l1_mx;
         return 0;
     default:

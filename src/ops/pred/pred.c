@@ -43,10 +43,14 @@ static inline const Instr *pred_done(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ generation */
 
-/* pset/pge: the canonical image was computed at lowering time and sits in imm[0..3]. */
+/* pset/pge: the canonical mask image, computed at lowering, fills the first MASK_BYTES of Instr.imm (these
+   ops have no other constants). PSET_IMAGE(in) is its address, read-only when `in` is. */
+#define PSET_IMAGE(in) ((in)->imm)
+_Static_assert(sizeof ((Instr *)0)->imm >= MASK_BYTES, "a mask image fits in Instr.imm");
+
 static const Instr *x_pset(Exec *x, const Instr *in)
 {
-    memcpy(FR(x, in->res[0]), in->imm, MASK_BYTES);
+    memcpy(FR(x, in->res[0]), PSET_IMAGE(in), MASK_BYTES);
     return pred_done(x, in);
 }
 
@@ -82,18 +86,25 @@ static int pattern_image(int tok, unsigned g, uint8_t img[MASK_BYTES])
     return 0;
 }
 
-/* plt_bN: imm0 = lanes N, imm1 = g, imm2 = width of %s0, imm3 = width of %s1 (Q9). %s0 is read as an
-   unsigned integer of its width. */
+/* Decoded operands of plt_bN (Instr.imm). */
+enum {
+    PL_LANES,     /* lanes N of the mask view */
+    PL_GRAN,      /* g: lane i is image bit g·i */
+    PL_S0_BITS,   /* width of %s0 */
+    PL_S1_BITS,   /* width of the %s1 result */
+};
+
+/* plt_bN (Q9): %s0 is read as an unsigned integer of its width. */
 static const Instr *x_plt(Exec *x, const Instr *in)
 {
-    uint64_t s = ARG(x, in, 0) & bits_mask(in->imm[2]);
-    uint64_t n = (uint64_t)in->imm[0], g = (uint64_t)in->imm[1];
+    uint64_t s = ARG(x, in, 0) & bits_mask(in->imm[PL_S0_BITS]);
+    uint64_t n = (uint64_t)in->imm[PL_LANES], g = (uint64_t)in->imm[PL_GRAN];
     uint64_t act = s < n ? s : n;
     uint8_t img[MASK_BYTES];
     memset(img, 0, sizeof img);
     for (uint64_t i = 0; i < act; i++) img_put(img, (unsigned)(g * i), 1);
     memcpy(FR(x, in->res[0]), img, MASK_BYTES);
-    if (in->res[1] >= 0) fr_set_u64(x, in->res[1], (s - act) & bits_mask(in->imm[3]));
+    if (in->res[1] >= 0) fr_set_u64(x, in->res[1], (s - act) & bits_mask(in->imm[PL_S1_BITS]));
     return pred_done(x, in);
 }
 
@@ -102,7 +113,9 @@ static const Instr *x_plt(Exec *x, const Instr *in)
 static inline void ld4(uint64_t w[4], const uint8_t *p) { memcpy(w, p, MASK_BYTES); }
 static inline void st4(uint8_t *p, const uint64_t w[4]) { memcpy(p, w, MASK_BYTES); }
 
-/* imm0: 0 and, 1 or, 2 xor. Operands a, b, g: d = g AND (a op b) over all 256 bits (Q7). */
+enum { PG_OP };   /* Instr.imm of pand/por/pxor: 0 and, 1 or, 2 xor */
+
+/* Operands a, b, g: d = g AND (a op b) over all 256 bits (Q7). */
 static const Instr *x_plogic(Exec *x, const Instr *in)
 {
     uint64_t a[4], b[4], g[4], d[4];
@@ -110,7 +123,7 @@ static const Instr *x_plogic(Exec *x, const Instr *in)
     ld4(b, FR(x, in->arg[1]));
     ld4(g, FR(x, in->arg[2]));
     for (int i = 0; i < 4; i++) {
-        uint64_t r = in->imm[0] == 0 ? a[i] & b[i] : in->imm[0] == 1 ? a[i] | b[i] : a[i] ^ b[i];
+        uint64_t r = in->imm[PG_OP] == 0 ? a[i] & b[i] : in->imm[PG_OP] == 1 ? a[i] | b[i] : a[i] ^ b[i];
         d[i] = g[i] & r;
     }
     st4(FR(x, in->res[0]), d);
@@ -145,30 +158,42 @@ static const Instr *x_pbitcast(Exec *x, const Instr *in)
     return pred_done(x, in);
 }
 
-/* ppack (imm0 = 0) / punpack (imm0 = 1); imm1 = 1 for HIGHER (Q6, raw image bits). */
+/* Decoded operands of ppack/punpack (Instr.imm). */
+enum {
+    PK_UNPACK,   /* 0 ppack, 1 punpack */
+    PK_HIGHER,   /* 1 for HIGHER */
+};
+
+/* ppack / punpack on raw image bits (Q6). */
 static const Instr *x_ppack(Exec *x, const Instr *in)
 {
     const uint8_t *s = FR(x, in->arg[0]);
     uint8_t d[MASK_BYTES];
     memset(d, 0, sizeof d);
-    unsigned hi = in->imm[1] ? 128u : 0u;
+    unsigned hi = in->imm[PK_HIGHER] ? 128u : 0u;
     for (unsigned j = 0; j < 128; j++) {
-        if (in->imm[0] == 0) img_put(d, hi + j, img_bit(s, 2 * j));
+        if (in->imm[PK_UNPACK] == 0) img_put(d, hi + j, img_bit(s, 2 * j));
         else img_put(d, 2 * j, img_bit(s, hi + j));
     }
     memcpy(FR(x, in->res[0]), d, MASK_BYTES);
     return pred_done(x, in);
 }
 
-/* pintlv (imm0 = 0) / pdintlv (imm0 = 1) on logical lanes; imm1 = g (Q8). Canonical results. */
+/* Decoded operands of pintlv/pdintlv (Instr.imm). */
+enum {
+    PI_DEINTLV,   /* 0 pintlv, 1 pdintlv */
+    PI_GRAN,      /* g: lane i is image bit g·i */
+};
+
+/* pintlv / pdintlv on logical lanes (Q8). Canonical results. */
 static const Instr *x_pintlv(Exec *x, const Instr *in)
 {
     const uint8_t *a = FR(x, in->arg[0]), *b = FR(x, in->arg[1]);
-    unsigned g = (unsigned)in->imm[1], n = 256 / g, h = n / 2;
+    unsigned g = (unsigned)in->imm[PI_GRAN], n = 256 / g, h = n / 2;
     uint8_t lo[MASK_BYTES], hi[MASK_BYTES];
     memset(lo, 0, sizeof lo);
     memset(hi, 0, sizeof hi);
-    if (in->imm[0] == 0) {
+    if (in->imm[PI_DEINTLV] == 0) {
         for (unsigned i = 0; i < h; i++) {
             img_put(lo, g * (2 * i), img_bit(a, g * i));
             img_put(lo, g * (2 * i + 1), img_bit(b, g * i));
@@ -195,24 +220,32 @@ static const Instr *x_pintlv(Exec *x, const Instr *in)
 enum { D_NORM, D_US, D_DS, D_PK };
 enum { PRED_ALIGN = 8 };   /* isa-notes §4.12 (M): the effective address is 8-byte aligned */
 
-/* imm layout shared by loads and stores:
-   0 = distribution (D_*), 1 = offset unit in bytes, 2 = offset operand index (-1 none), 3 = offset width
-   (bits, for sign extension), 4 = 1 for a post-update form, 5 = base operand index, 6 = mask operand
-   index (stores), 7 = post-update result index. */
+/* Decoded operands of the predicate loads and stores (Instr.imm). */
+enum {
+    PM_DIST,       /* distribution, D_* */
+    PM_UNIT,       /* bytes per offset unit */
+    PM_OFF,        /* offset operand index (-1: none) */
+    PM_OFF_BITS,   /* width of the offset, for sign extension */
+    PM_POST,       /* 1 for a post-update form */
+    PM_BASE,       /* base operand index */
+    PM_MASK,       /* stores: mask operand index */
+    PM_POST_RES,   /* post-update form: index of the pointer result */
+};
+
 static void pred_addr(Exec *x, const Instr *in, uint64_t *addr, uint64_t *next)
 {
-    uint64_t base = ARG(x, in, (unsigned)in->imm[5]);
-    int64_t off = in->imm[2] >= 0 ? bits_sext(ARG(x, in, (unsigned)in->imm[2]), in->imm[3]) : 0;
-    uint64_t delta = (uint64_t)off * (uint64_t)in->imm[1];
+    uint64_t base = ARG(x, in, (unsigned)in->imm[PM_BASE]);
+    int64_t off = in->imm[PM_OFF] >= 0 ? bits_sext(ARG(x, in, (unsigned)in->imm[PM_OFF]), in->imm[PM_OFF_BITS]) : 0;
+    uint64_t delta = (uint64_t)off * (uint64_t)in->imm[PM_UNIT];
     *next = base + delta;
-    *addr = in->imm[4] ? base : base + delta;
+    *addr = in->imm[PM_POST] ? base : base + delta;
 }
 
 static const Instr *x_pld(Exec *x, const Instr *in)
 {
     uint64_t addr, next;
     pred_addr(x, in, &addr, &next);
-    int d = (int)in->imm[0];
+    int d = (int)in->imm[PM_DIST];
     unsigned len = d == D_NORM ? 32 : d == D_US ? 16 : 64;
     const uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate source");
     if (!m) return NULL;
@@ -231,7 +264,7 @@ static const Instr *x_pld(Exec *x, const Instr *in)
         for (unsigned j = 0; j < 256; j++) img_put(img, j, img_bit(m, 2 * j));
     }
     memcpy(FR(x, in->res[0]), img, MASK_BYTES);
-    if (in->imm[4]) fr_set_u64(x, in->res[in->imm[7]], next);
+    if (in->imm[PM_POST]) fr_set_u64(x, in->res[in->imm[PM_POST_RES]], next);
     sim_count(x, PQ_V, len);
     return pred_done(x, in);
 }
@@ -240,10 +273,10 @@ static const Instr *x_pst(Exec *x, const Instr *in)
 {
     uint64_t addr, next;
     pred_addr(x, in, &addr, &next);
-    const uint8_t *img = FR(x, in->arg[in->imm[6]]);
-    unsigned len = in->imm[0] == D_PK ? 16 : 32;
+    const uint8_t *img = FR(x, in->arg[in->imm[PM_MASK]]);
+    unsigned len = in->imm[PM_DIST] == D_PK ? 16 : 32;
     uint8_t buf[MASK_BYTES];
-    if (in->imm[0] == D_PK) {
+    if (in->imm[PM_DIST] == D_PK) {
         memset(buf, 0, sizeof buf);
         for (unsigned j = 0; j < 128; j++) img_put(buf, j, img_bit(img, 2 * j));
     } else {
@@ -252,7 +285,7 @@ static const Instr *x_pst(Exec *x, const Instr *in)
     uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate destination");
     if (!m) return NULL;
     memcpy(m, buf, len);
-    if (in->imm[4]) fr_set_u64(x, in->res[in->imm[7]], next);
+    if (in->imm[PM_POST]) fr_set_u64(x, in->res[in->imm[PM_POST_RES]], next);
     sim_count(x, PQ_V, len);
     return pred_done(x, in);
 }
@@ -270,7 +303,9 @@ static const Instr *x_init_align(Exec *x, const Instr *in)
 }
 
 /* %a1, %p1 = pstu %a0, %m, %p0: appends the mask packed 1 bit per logical lane (lane i = image bit g*i,
-   LSB first) to the store stream at p0; p1 = p0 + N/8 bytes. imm0 = g. */
+   LSB first) to the store stream at p0; p1 = p0 + N/8 bytes. */
+enum { PU_GRAN };   /* Instr.imm of pstu: g, lane i of the mask is image bit g·i */
+
 static const Instr *x_pstu(Exec *x, const Instr *in)
 {
     AlignState st;
@@ -285,7 +320,7 @@ static const Instr *x_pstu(Exec *x, const Instr *in)
         return NULL;
     }
     const uint8_t *img = FR(x, in->arg[1]);
-    unsigned g = (unsigned)in->imm[0], n = 256 / g, nbytes = n / 8;
+    unsigned g = (unsigned)in->imm[PU_GRAN], n = 256 / g, nbytes = n / 8;
     uint8_t pay[MASK_BYTES];
     memset(pay, 0, sizeof pay);
     for (unsigned i = 0; i < n; i++) img_put(pay, i, img_bit(img, g * i));
@@ -331,19 +366,19 @@ static int lower_ls(LowerView *L, const Op *op, Instr *in)
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' without a base pointer", op_info[op->kind].name);
         return -1;
     }
-    in->imm[0] = d;
-    in->imm[1] = unit;
-    in->imm[2] = offi;
+    in->imm[PM_DIST] = d;
+    in->imm[PM_UNIT] = unit;
+    in->imm[PM_OFF] = offi;
     /* a !pto.vaddr slot holds the zero-extended 32-bit byte offset: no sign extension */
     const Type *ot = offi >= 0 ? op->operands[offi]->type : NULL;
-    in->imm[3] = ot && !ty_is_vaddr(ot) ? ty_bits(ot) : 64;
-    in->imm[5] = pi;
-    in->imm[6] = st ? lw_group_index(L, op, "m", 0) : -1;
+    in->imm[PM_OFF_BITS] = ot && !ty_is_vaddr(ot) ? ty_bits(ot) : 64;
+    in->imm[PM_BASE] = pi;
+    in->imm[PM_MASK] = st ? lw_group_index(L, op, "m", 0) : -1;
     /* a post-update form has the extra pointer result: loads %m, %pn; stores %pn */
     unsigned post_res = st ? 0u : 1u;
-    in->imm[4] = op->nresults > post_res && op->kind != OP_PLD && op->kind != OP_PST;
-    in->imm[7] = post_res;
-    if (st && in->imm[6] < 0) {
+    in->imm[PM_POST] = op->nresults > post_res && op->kind != OP_PLD && op->kind != OP_PST;
+    in->imm[PM_POST_RES] = post_res;
+    if (st && in->imm[PM_MASK] < 0) {
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' without a mask operand", op_info[op->kind].name);
         return -1;
     }
@@ -382,21 +417,21 @@ int pred_lower(LowerView *L, const Op *op, Instr *in)
             lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' needs a pattern token", op_info[op->kind].name);
             return -1;
         }
-        memcpy(in->imm, img, MASK_BYTES);
+        memcpy(PSET_IMAGE(in), img, MASK_BYTES);
         in->fn = x_pset;
         return 0;
     }
     case OP_PLT_B8: case OP_PLT_B16: case OP_PLT_B32: {
         unsigned g = suffix_gran(op->kind);
-        in->imm[0] = 256 / g;
-        in->imm[1] = g;
-        in->imm[2] = ty_bits(op->operands[0]->type);
-        in->imm[3] = op->nresults > 1 ? ty_bits(op->results[1]->type) : 64;
+        in->imm[PL_LANES] = 256 / g;
+        in->imm[PL_GRAN] = g;
+        in->imm[PL_S0_BITS] = ty_bits(op->operands[0]->type);
+        in->imm[PL_S1_BITS] = op->nresults > 1 ? ty_bits(op->results[1]->type) : 64;
         in->fn = x_plt;
         return 0;
     }
     case OP_PAND: case OP_POR: case OP_PXOR:
-        in->imm[0] = op->kind == OP_PAND ? 0 : op->kind == OP_POR ? 1 : 2;
+        in->imm[PG_OP] = op->kind == OP_PAND ? 0 : op->kind == OP_POR ? 1 : 2;
         in->fn = x_plogic;
         return 0;
     case OP_PNOT:
@@ -409,14 +444,14 @@ int pred_lower(LowerView *L, const Op *op, Instr *in)
         in->fn = x_pbitcast;
         return 0;
     case OP_PPACK: case OP_PUNPACK:
-        in->imm[0] = op->kind == OP_PUNPACK;
-        in->imm[1] = op_token_id(op, "half") == T_HALF_HIGHER;
+        in->imm[PK_UNPACK] = op->kind == OP_PUNPACK;
+        in->imm[PK_HIGHER] = op_token_id(op, "half") == T_HALF_HIGHER;
         in->fn = x_ppack;
         return 0;
     case OP_PINTLV_B8: case OP_PINTLV_B16: case OP_PINTLV_B32:
     case OP_PDINTLV_B8: case OP_PDINTLV_B16: case OP_PDINTLV_B32:
-        in->imm[0] = op->kind == OP_PDINTLV_B8 || op->kind == OP_PDINTLV_B16 || op->kind == OP_PDINTLV_B32;
-        in->imm[1] = suffix_gran(op->kind);
+        in->imm[PI_DEINTLV] = op->kind == OP_PDINTLV_B8 || op->kind == OP_PDINTLV_B16 || op->kind == OP_PDINTLV_B32;
+        in->imm[PI_GRAN] = suffix_gran(op->kind);
         in->fn = x_pintlv;
         return 0;
     case OP_PLDS: case OP_PLDI: case OP_PLD: case OP_PSTS: case OP_PSTI: case OP_PST: case OP_PALD: case OP_PAST:
@@ -428,7 +463,7 @@ int pred_lower(LowerView *L, const Op *op, Instr *in)
             lw_error(L, op, DIAG_T_UNSUPPORTED, "pto.pstu needs a mask of known granularity");
             return -1;
         }
-        in->imm[0] = g;
+        in->imm[PU_GRAN] = g;
         in->fn = x_pstu;
         return 0;
     }

@@ -10,9 +10,17 @@
 #include <string.h>
 
 
+/* Decoded operands of the arith ops (Instr.imm); the casts and the constant reuse slots for their own. */
+enum {
+    AR_BITS,    /* width of the operands */
+    AR_FMT,     /* float operands: their NumFormat */
+    AR_OP,      /* addf..divf: NumOp; maximumf 0, minimumf 1, maxnumf 2, minnumf 3; cmpi/cmpf: predicate token */
+    AR_BYTES,   /* select: bytes of the selected value (a scalar slot, a vreg or a mask) */
+};
+
 #define A0 ARG(x, in, 0)
 #define A1 ARG(x, in, 1)
-#define W (in->imm[0])
+#define W (in->imm[AR_BITS])
 #define SET(v) fr_set_u64(x, in->res[0], (uint64_t)(v) & bits_mask(W))
 #define NEXT return in + 1
 
@@ -128,7 +136,7 @@ static const Instr *x_cmpi(Exec *x, const Instr *in)
     uint64_t a = A0 & bits_mask(W), b = A1 & bits_mask(W);
     int64_t sa = bits_sext(a, W), sb = bits_sext(b, W);
     int r = 0;
-    switch ((int)in->imm[2]) {
+    switch ((int)in->imm[AR_OP]) {
     case T_ARITHCMPI_EQ: r = a == b; break;
     case T_ARITHCMPI_NE: r = a != b; break;
     case T_ARITHCMPI_SLT: r = sa < sb; break;
@@ -147,7 +155,7 @@ static const Instr *x_cmpi(Exec *x, const Instr *in)
 static const Instr *x_select(Exec *x, const Instr *in)
 {
     int32_t src = (A0 & 1) ? in->arg[1] : in->arg[2];
-    memmove(x->frame + in->res[0], x->frame + src, (size_t)in->imm[3]);
+    memmove(x->frame + in->res[0], x->frame + src, (size_t)in->imm[AR_BYTES]);
     NEXT;
 }
 
@@ -166,8 +174,8 @@ static double fval(NumFormat f, uint64_t v) { return num_bits_to_f64(num_convert
 
 static const Instr *x_fbin(Exec *x, const Instr *in)
 {
-    NumFormat f = (NumFormat)in->imm[1];
-    NumOp op = (NumOp)in->imm[2];
+    NumFormat f = (NumFormat)in->imm[AR_FMT];
+    NumOp op = (NumOp)in->imm[AR_OP];
     uint64_t r;
     if (f == NUM_F64) {
         double a = num_bits_to_f64(A0), b = num_bits_to_f64(A1), c;
@@ -185,13 +193,13 @@ static const Instr *x_fbin(Exec *x, const Instr *in)
     NEXT;
 }
 
-/* imm2: 0 maximumf, 1 minimumf (NaN-propagating), 2 maxnumf, 3 minnumf (NaN-ignoring) */
+/* maximumf, minimumf propagate NaNs; maxnumf, minnumf ignore them */
 static const Instr *x_fminmax(Exec *x, const Instr *in)
 {
-    NumFormat f = (NumFormat)in->imm[1];
+    NumFormat f = (NumFormat)in->imm[AR_FMT];
     uint64_t a = A0, b = A1;
     int an = fis_nan(f, a), bn = fis_nan(f, b);
-    int kind = (int)in->imm[2];
+    int kind = (int)in->imm[AR_OP];
     uint64_t r;
     if (an || bn) {
         if (kind <= 1 || (an && bn)) r = num_canonical_nan(f);
@@ -214,18 +222,18 @@ static const Instr *x_fminmax(Exec *x, const Instr *in)
 
 static const Instr *x_negf(Exec *x, const Instr *in)
 {
-    NumFormat f = (NumFormat)in->imm[1];
+    NumFormat f = (NumFormat)in->imm[AR_FMT];
     fr_set_u64(x, in->res[0], A0 ^ (1ull << (num_format_bits(f) - 1)));
     NEXT;
 }
 
 static const Instr *x_cmpf(Exec *x, const Instr *in)
 {
-    NumFormat f = (NumFormat)in->imm[1];
+    NumFormat f = (NumFormat)in->imm[AR_FMT];
     int un = fis_nan(f, A0) || fis_nan(f, A1);
     double a = un ? 0 : fval(f, A0), b = un ? 0 : fval(f, A1);
     int r = 0;
-    switch ((int)in->imm[2]) {
+    switch ((int)in->imm[AR_OP]) {
     case T_ARITHCMPF_FALSE: r = 0; break;
     case T_ARITHCMPF_OEQ: r = !un && a == b; break;
     case T_ARITHCMPF_OGT: r = !un && a > b; break;
@@ -251,52 +259,77 @@ static const Instr *x_cmpf(Exec *x, const Instr *in)
 
 enum { CV_SEXT, CV_ZEXT, CV_TRUNC, CV_SITOFP, CV_UITOFP, CV_FPTOSI, CV_FPTOUI, CV_FTOF, CV_BITS };
 
-/* imm0 = source width, imm1 = destination width, imm2 = conversion, imm3/imm4 = formats */
+/* Decoded operands of the casts (Instr.imm). */
+enum {
+    CV_SRC_BITS,   /* width of the source */
+    CV_DST_BITS,   /* width of the result */
+    CV_KIND,       /* the conversion, CV_SEXT..CV_BITS */
+    CV_SRC_FMT,    /* float source: its NumFormat */
+    CV_DST_FMT,    /* float result: its NumFormat */
+};
+
 static const Instr *x_cast(Exec *x, const Instr *in)
 {
     uint64_t v = A0, r = 0;
-    int64_t sw = in->imm[0], dw = in->imm[1];
-    switch ((int)in->imm[2]) {
+    int64_t sw = in->imm[CV_SRC_BITS], dw = in->imm[CV_DST_BITS];
+    switch ((int)in->imm[CV_KIND]) {
     case CV_SEXT: r = (uint64_t)bits_sext(v, sw) & bits_mask(dw); break;
     case CV_ZEXT: case CV_TRUNC: case CV_BITS: r = v & bits_mask(sw) & bits_mask(dw); break;
-    case CV_SITOFP: r = num_from_int(v, (unsigned)sw, true, (NumFormat)in->imm[4], NUM_RND_R); break;
-    case CV_UITOFP: r = num_from_int(v, (unsigned)sw, false, (NumFormat)in->imm[4], NUM_RND_R); break;
-    case CV_FPTOSI: r = num_to_int((NumFormat)in->imm[3], v, NUM_RND_Z, (unsigned)dw, true, true); break;
-    case CV_FPTOUI: r = num_to_int((NumFormat)in->imm[3], v, NUM_RND_Z, (unsigned)dw, false, true); break;
-    case CV_FTOF: r = num_convert((NumFormat)in->imm[3], v, (NumFormat)in->imm[4], NUM_RND_R, false); break;
+    case CV_SITOFP: r = num_from_int(v, (unsigned)sw, true, (NumFormat)in->imm[CV_DST_FMT], NUM_RND_R); break;
+    case CV_UITOFP: r = num_from_int(v, (unsigned)sw, false, (NumFormat)in->imm[CV_DST_FMT], NUM_RND_R); break;
+    case CV_FPTOSI: r = num_to_int((NumFormat)in->imm[CV_SRC_FMT], v, NUM_RND_Z, (unsigned)dw, true, true); break;
+    case CV_FPTOUI: r = num_to_int((NumFormat)in->imm[CV_SRC_FMT], v, NUM_RND_Z, (unsigned)dw, false, true); break;
+    case CV_FTOF: r = num_convert((NumFormat)in->imm[CV_SRC_FMT], v, (NumFormat)in->imm[CV_DST_FMT], NUM_RND_R, false); break;
     }
     fr_set_u64(x, in->res[0], r);
     NEXT;
 }
 
-static const Instr *x_const(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], (uint64_t)in->imm[0]); NEXT; }
+enum { CN_VALUE };   /* Instr.imm of arith.constant: its bits, zero-extended */
+
+static const Instr *x_const(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], (uint64_t)in->imm[CN_VALUE]); NEXT; }
 
 /* ------------------------------------------------------------------ pointers, scalar memory, queries */
 
-static const Instr *x_copy8(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], A0 & bits_mask(in->imm[0])); NEXT; }
+enum { CP_BITS };   /* Instr.imm of castptr: width of the result (64 for a pointer) */
+
+static const Instr *x_copy8(Exec *x, const Instr *in) { fr_set_u64(x, in->res[0], A0 & bits_mask(in->imm[CP_BITS])); NEXT; }
+
+/* Decoded operands of addptr (Instr.imm). */
+enum {
+    AP_ELEM_BYTES,   /* bytes of the pointer's element */
+    AP_OFF_BITS,     /* width of the offset operand */
+};
 
 static const Instr *x_addptr(Exec *x, const Instr *in)
 {
-    int64_t off = bits_sext(A1, in->imm[1]);
-    fr_set_u64(x, in->res[0], A0 + (uint64_t)off * (uint64_t)in->imm[0]);
+    int64_t off = bits_sext(A1, in->imm[AP_OFF_BITS]);
+    fr_set_u64(x, in->res[0], A0 + (uint64_t)off * (uint64_t)in->imm[AP_ELEM_BYTES]);
     NEXT;
 }
 
-/* imm0 = element bytes, imm1 = space, imm2 = offset width (0 = no offset) */
+/* Decoded operands of the scalar loads and stores (Instr.imm). */
+enum {
+    SM_ELEM_BYTES,   /* bytes of the pointer's element: the access size */
+    SM_SPACE,        /* AddrSpace of the pointer */
+    SM_OFF_BITS,     /* width of the offset operand (0 = no offset) */
+};
+
 static uint64_t elem_addr(Exec *x, const Instr *in, unsigned base_arg)
 {
     uint64_t a = ARG(x, in, base_arg);
-    if (in->imm[2] && in->arg[base_arg + 1] >= 0) a += (uint64_t)bits_sext(ARG(x, in, base_arg + 1), in->imm[2]) * (uint64_t)in->imm[0];
+    if (in->imm[SM_OFF_BITS] && in->arg[base_arg + 1] >= 0)
+        a += (uint64_t)bits_sext(ARG(x, in, base_arg + 1), in->imm[SM_OFF_BITS]) * (uint64_t)in->imm[SM_ELEM_BYTES];
     return a;
 }
 
 static const Instr *x_load_scalar(Exec *x, const Instr *in)
 {
     uint64_t a = elem_addr(x, in, 0);
-    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[1], a, (uint64_t)in->imm[0], 1, "source");
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, "source");
     if (!p) return NULL;
     uint64_t v = 0;
-    memcpy(&v, p, (size_t)in->imm[0]);   /* little-endian host assumed (x86-64, aarch64) */
+    memcpy(&v, p, (size_t)in->imm[SM_ELEM_BYTES]);   /* little-endian host assumed (x86-64, aarch64) */
     fr_set_u64(x, in->res[0], v);
     NEXT;
 }
@@ -304,10 +337,10 @@ static const Instr *x_load_scalar(Exec *x, const Instr *in)
 static const Instr *x_store_scalar(Exec *x, const Instr *in)
 {
     uint64_t a = elem_addr(x, in, 1);
-    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[1], a, (uint64_t)in->imm[0], 1, "destination");
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, "destination");
     if (!p) return NULL;
     uint64_t v = A0;
-    memcpy(p, &v, (size_t)in->imm[0]);
+    memcpy(p, &v, (size_t)in->imm[SM_ELEM_BYTES]);
     NEXT;
 }
 
@@ -342,17 +375,17 @@ static int lower_const(LowerView *L, const Op *op, Instr *in)
     if (t->kind == TY_FLOAT) {
         NumFormat f = numfmt(t);
         if (a->kind == AT_INT) {
-            in->imm[0] = a->i;   /* hex literal: the bit pattern */
+            in->imm[CN_VALUE] = a->i;   /* hex literal: the bit pattern */
         } else if (f == NUM_F32 && a->s) {
             /* strtof rounds the decimal literal once, correctly, to binary32 */
-            in->imm[0] = num_f32_to_bits(strtof(a->s, NULL));
+            in->imm[CN_VALUE] = num_f32_to_bits(strtof(a->s, NULL));
         } else {
             double d = a->s ? strtod(a->s, NULL) : a->f;
-            in->imm[0] = (int64_t)num_convert(NUM_F64, num_f64_to_bits(d), f, NUM_RND_R, false);
+            in->imm[CN_VALUE] = (int64_t)num_convert(NUM_F64, num_f64_to_bits(d), f, NUM_RND_R, false);
         }
         return 0;
     }
-    in->imm[0] = (int64_t)((uint64_t)a->i & bits_mask(ty_bits(t)));
+    in->imm[CN_VALUE] = (int64_t)((uint64_t)a->i & bits_mask(ty_bits(t)));
     (void)L;
     return 0;
 }
@@ -360,8 +393,8 @@ static int lower_const(LowerView *L, const Op *op, Instr *in)
 static int lower_arith(LowerView *L, const Op *op, Instr *in)
 {
     const Type *t = ty0(op);
-    in->imm[0] = ty_bits(t);
-    if (t->kind == TY_FLOAT) in->imm[1] = numfmt(t);
+    in->imm[AR_BITS] = ty_bits(t);
+    if (t->kind == TY_FLOAT) in->imm[AR_FMT] = numfmt(t);
     switch (op->kind) {
     case OP_ARITH_CONSTANT: return lower_const(L, op, in);
     case OP_ARITH_ADDI: in->fn = x_addi; return 0;
@@ -384,42 +417,42 @@ static int lower_arith(LowerView *L, const Op *op, Instr *in)
     case OP_ARITH_MAXUI: in->fn = x_maxui; return 0;
     case OP_ARITH_MINSI: in->fn = x_minsi; return 0;
     case OP_ARITH_MINUI: in->fn = x_minui; return 0;
-    case OP_ARITH_ADDF: in->fn = x_fbin; in->imm[2] = NUM_OP_ADD; return 0;
-    case OP_ARITH_SUBF: in->fn = x_fbin; in->imm[2] = NUM_OP_SUB; return 0;
-    case OP_ARITH_MULF: in->fn = x_fbin; in->imm[2] = NUM_OP_MUL; return 0;
-    case OP_ARITH_DIVF: in->fn = x_fbin; in->imm[2] = NUM_OP_DIV; return 0;
-    case OP_ARITH_MAXIMUMF: in->fn = x_fminmax; in->imm[2] = 0; return 0;
-    case OP_ARITH_MINIMUMF: in->fn = x_fminmax; in->imm[2] = 1; return 0;
-    case OP_ARITH_MAXNUMF: in->fn = x_fminmax; in->imm[2] = 2; return 0;
-    case OP_ARITH_MINNUMF: in->fn = x_fminmax; in->imm[2] = 3; return 0;
+    case OP_ARITH_ADDF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_ADD; return 0;
+    case OP_ARITH_SUBF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_SUB; return 0;
+    case OP_ARITH_MULF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_MUL; return 0;
+    case OP_ARITH_DIVF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_DIV; return 0;
+    case OP_ARITH_MAXIMUMF: in->fn = x_fminmax; in->imm[AR_OP] = 0; return 0;
+    case OP_ARITH_MINIMUMF: in->fn = x_fminmax; in->imm[AR_OP] = 1; return 0;
+    case OP_ARITH_MAXNUMF: in->fn = x_fminmax; in->imm[AR_OP] = 2; return 0;
+    case OP_ARITH_MINNUMF: in->fn = x_fminmax; in->imm[AR_OP] = 3; return 0;
     case OP_ARITH_NEGF: in->fn = x_negf; return 0;
-    case OP_ARITH_CMPI: in->fn = x_cmpi; in->imm[2] = op_token_id(op, "predicate"); return 0;
-    case OP_ARITH_CMPF: in->fn = x_cmpf; in->imm[2] = op_token_id(op, "predicate"); return 0;
+    case OP_ARITH_CMPI: in->fn = x_cmpi; in->imm[AR_OP] = op_token_id(op, "predicate"); return 0;
+    case OP_ARITH_CMPF: in->fn = x_cmpf; in->imm[AR_OP] = op_token_id(op, "predicate"); return 0;
     case OP_ARITH_SELECT:
         in->fn = x_select;
-        in->imm[3] = op->results[0]->type->kind == TY_VREG ? 256 : op->results[0]->type->kind == TY_MASK ? 32 : 8;
+        in->imm[AR_BYTES] = op->results[0]->type->kind == TY_VREG ? 256 : op->results[0]->type->kind == TY_MASK ? 32 : 8;
         return 0;
     default: break;
     }
     /* casts */
     const Type *d = op->results[0]->type;
     in->fn = x_cast;
-    in->imm[0] = ty_bits(t);
-    in->imm[1] = ty_bits(d);
-    if (t->kind == TY_FLOAT) in->imm[3] = numfmt(t);
-    if (d->kind == TY_FLOAT) in->imm[4] = numfmt(d);
+    in->imm[CV_SRC_BITS] = ty_bits(t);
+    in->imm[CV_DST_BITS] = ty_bits(d);
+    if (t->kind == TY_FLOAT) in->imm[CV_SRC_FMT] = numfmt(t);
+    if (d->kind == TY_FLOAT) in->imm[CV_DST_FMT] = numfmt(d);
     switch (op->kind) {
-    case OP_ARITH_INDEX_CAST: in->imm[2] = ty_bits(d) > ty_bits(t) ? CV_SEXT : CV_TRUNC; break;
-    case OP_ARITH_INDEX_CASTUI: in->imm[2] = CV_ZEXT; break;
-    case OP_ARITH_EXTSI: in->imm[2] = CV_SEXT; break;
-    case OP_ARITH_EXTUI: in->imm[2] = CV_ZEXT; break;
-    case OP_ARITH_TRUNCI: in->imm[2] = CV_TRUNC; break;
-    case OP_ARITH_SITOFP: in->imm[2] = CV_SITOFP; break;
-    case OP_ARITH_UITOFP: in->imm[2] = CV_UITOFP; break;
-    case OP_ARITH_FPTOSI: in->imm[2] = CV_FPTOSI; break;
-    case OP_ARITH_FPTOUI: in->imm[2] = CV_FPTOUI; break;
-    case OP_ARITH_EXTF: case OP_ARITH_TRUNCF: in->imm[2] = CV_FTOF; break;
-    case OP_ARITH_BITCAST: in->imm[2] = CV_BITS; break;
+    case OP_ARITH_INDEX_CAST: in->imm[CV_KIND] = ty_bits(d) > ty_bits(t) ? CV_SEXT : CV_TRUNC; break;
+    case OP_ARITH_INDEX_CASTUI: in->imm[CV_KIND] = CV_ZEXT; break;
+    case OP_ARITH_EXTSI: in->imm[CV_KIND] = CV_SEXT; break;
+    case OP_ARITH_EXTUI: in->imm[CV_KIND] = CV_ZEXT; break;
+    case OP_ARITH_TRUNCI: in->imm[CV_KIND] = CV_TRUNC; break;
+    case OP_ARITH_SITOFP: in->imm[CV_KIND] = CV_SITOFP; break;
+    case OP_ARITH_UITOFP: in->imm[CV_KIND] = CV_UITOFP; break;
+    case OP_ARITH_FPTOSI: in->imm[CV_KIND] = CV_FPTOSI; break;
+    case OP_ARITH_FPTOUI: in->imm[CV_KIND] = CV_FPTOUI; break;
+    case OP_ARITH_EXTF: case OP_ARITH_TRUNCF: in->imm[CV_KIND] = CV_FTOF; break;
+    case OP_ARITH_BITCAST: in->imm[CV_KIND] = CV_BITS; break;
     default: return -1;
     }
     return 0;
@@ -448,22 +481,22 @@ int scalar_lower(LowerView *L, const Op *op, Instr *in)
     case OP_CASTPTR: {
         const Type *d = op->results[0]->type;
         in->fn = x_copy8;
-        in->imm[0] = d->kind == TY_PTR ? 64 : ty_bits(d);
+        in->imm[CP_BITS] = d->kind == TY_PTR ? 64 : ty_bits(d);
         return 0;
     }
     case OP_ADDPTR:
         in->fn = x_addptr;
-        in->imm[0] = elem_bytes(op->operands[0]->type);
-        in->imm[1] = ty_bits(op->operands[1]->type);
+        in->imm[AP_ELEM_BYTES] = elem_bytes(op->operands[0]->type);
+        in->imm[AP_OFF_BITS] = ty_bits(op->operands[1]->type);
         return 0;
     case OP_LOAD_SCALAR: case OP_LD_DEV: case OP_STORE_SCALAR: case OP_ST_DEV: {
         int st = op->kind == OP_STORE_SCALAR || op->kind == OP_ST_DEV;
         const Type *pt = op->operands[st]->type;
         in->fn = st ? x_store_scalar : x_load_scalar;
-        in->imm[0] = elem_bytes(pt);
-        in->imm[1] = pt->space;
+        in->imm[SM_ELEM_BYTES] = elem_bytes(pt);
+        in->imm[SM_SPACE] = pt->space;
         int off = lw_group_index(L, op, "off", 0);
-        in->imm[2] = off >= 0 ? ty_bits(op->operands[off]->type) : 0;
+        in->imm[SM_OFF_BITS] = off >= 0 ? ty_bits(op->operands[off]->type) : 0;
         return 0;
     }
     default:

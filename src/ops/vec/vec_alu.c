@@ -15,10 +15,17 @@ int lower_vec_alu(LowerView *L, const Op *op, Instr *in);
 
 /* ------------------------------------------------------------------ materialization */
 
-/* vbr: imm0 = element bytes. The scalar's low bits fill every lane. */
+/* Decoded operands of vbr and vdup (Instr.imm). */
+enum {
+    MT_E,      /* element bytes */
+    MT_MASK,   /* vdup: mask operand index (-1) */
+    MT_LANE,   /* vdup: source lane of a vreg operand (-1: a scalar operand) */
+};
+
+/* vbr: the scalar's low bits fill every lane. */
 static const Instr *x_vbr(Exec *x, const Instr *in)
 {
-    unsigned e = (unsigned)in->imm[0], n = VREG_BYTES / e;
+    unsigned e = (unsigned)in->imm[MT_E], n = VREG_BYTES / e;
     uint64_t s = ARG(x, in, 0);
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) lane_set(out, e, i, s);
@@ -26,13 +33,11 @@ static const Instr *x_vbr(Exec *x, const Instr *in)
     return valu_done(x, in);
 }
 
-/* vdup: imm0 = element bytes, imm1 = mask operand (-1), imm2 = source lane for a vreg operand (-1 =
-   scalar operand). */
 static const Instr *x_vdup(Exec *x, const Instr *in)
 {
-    unsigned e = (unsigned)in->imm[0], n = VREG_BYTES / e;
-    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
-    uint64_t s = in->imm[2] >= 0 ? lane_get(FR(x, in->arg[0]), e, (unsigned)in->imm[2]) : ARG(x, in, 0);
+    unsigned e = (unsigned)in->imm[MT_E], n = VREG_BYTES / e;
+    const uint8_t *m = in->imm[MT_MASK] >= 0 ? FR(x, in->arg[in->imm[MT_MASK]]) : NULL;
+    uint64_t s = in->imm[MT_LANE] >= 0 ? lane_get(FR(x, in->arg[0]), e, (unsigned)in->imm[MT_LANE]) : ARG(x, in, 0);
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) lane_set(out, e, i, mask_on(m, e, i) ? s : 0);
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
@@ -43,13 +48,21 @@ static const Instr *x_vdup(Exec *x, const Instr *in)
 
 enum { CY_ADDC, CY_SUBC, CY_ADDCS, CY_SUBCS };
 
-/* imm: 0 kind, 1 ElemKind (32-bit), 2 mask operand (-1), 3 carry-in operand (-1). Results: r, c. */
+/* Decoded operands of the carry chains (Instr.imm). */
+enum {
+    CA_KIND,   /* CY_* */
+    CA_EK,     /* ElemKind (32-bit) */
+    CA_MASK,   /* mask operand index (-1) */
+    CA_CIN,    /* carry-in operand index (-1) */
+};
+
+/* vaddc/vsubc/vaddcs/vsubcs: results r and the carry mask c. */
 static const Instr *x_carry(Exec *x, const Instr *in)
 {
-    const int kind = (int)in->imm[0];
+    const int kind = (int)in->imm[CA_KIND];
     const uint8_t *a = FR(x, in->arg[0]), *b = FR(x, in->arg[1]);
-    const uint8_t *m = in->imm[2] >= 0 ? FR(x, in->arg[in->imm[2]]) : NULL;
-    const uint8_t *ci = in->imm[3] >= 0 ? FR(x, in->arg[in->imm[3]]) : NULL;
+    const uint8_t *m = in->imm[CA_MASK] >= 0 ? FR(x, in->arg[in->imm[CA_MASK]]) : NULL;
+    const uint8_t *ci = in->imm[CA_CIN] >= 0 ? FR(x, in->arg[in->imm[CA_CIN]]) : NULL;
     uint8_t out[VREG_BYTES], cy[MASK_BYTES];
     memset(cy, 0, sizeof cy);
     for (unsigned i = 0; i < 64; i++) {
@@ -84,7 +97,6 @@ static const Instr *x_carry(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ compare and select */
 
-/* imm: 0 CMP token, 1 ElemKind, 2 seed operand, 3 b vector operand (-1), 4 scalar operand (-1). */
 static int cmp_lane(int tok, ElemKind k, uint64_t a, uint64_t b)
 {
     int lt, eq, un = 0;
@@ -114,15 +126,24 @@ static int cmp_lane(int tok, ElemKind k, uint64_t a, uint64_t b)
     }
 }
 
+/* Decoded operands of vcmp/vcmps (Instr.imm). */
+enum {
+    CM_TOK,    /* CMP token */
+    CM_EK,     /* ElemKind */
+    CM_SEED,   /* seed mask operand index */
+    CM_B,      /* vector operand index of b (-1) */
+    CM_S,      /* scalar operand index (-1) */
+};
+
 static const Instr *x_cmp(Exec *x, const Instr *in)
 {
-    const int tok = (int)in->imm[0];
-    const ElemKind k = (ElemKind)in->imm[1];
+    const int tok = (int)in->imm[CM_TOK];
+    const ElemKind k = (ElemKind)in->imm[CM_EK];
     const unsigned e = ek_bytes(k), n = VREG_BYTES / e;
     const uint8_t *a = FR(x, in->arg[0]);
-    const uint8_t *seed = FR(x, in->arg[in->imm[2]]);
-    const uint8_t *b = in->imm[3] >= 0 ? FR(x, in->arg[in->imm[3]]) : NULL;
-    uint64_t s = in->imm[4] >= 0 ? ARG(x, in, (unsigned)in->imm[4]) & ek_mask(k) : 0;
+    const uint8_t *seed = FR(x, in->arg[in->imm[CM_SEED]]);
+    const uint8_t *b = in->imm[CM_B] >= 0 ? FR(x, in->arg[in->imm[CM_B]]) : NULL;
+    uint64_t s = in->imm[CM_S] >= 0 ? ARG(x, in, (unsigned)in->imm[CM_S]) & ek_mask(k) : 0;
     uint8_t out[MASK_BYTES];
     memset(out, 0, sizeof out);
     for (unsigned i = 0; i < n; i++)
@@ -131,10 +152,12 @@ static const Instr *x_cmp(Exec *x, const Instr *in)
     return valu_done(x, in);
 }
 
-/* vsel: imm0 = element bytes. r = m ? a : b */
+enum { SL_E };   /* Instr.imm of vsel/vselr: element bytes */
+
+/* vsel: r = m ? a : b */
 static const Instr *x_vsel(Exec *x, const Instr *in)
 {
-    unsigned e = (unsigned)in->imm[0], n = VREG_BYTES / e;
+    unsigned e = (unsigned)in->imm[SL_E], n = VREG_BYTES / e;
     const uint8_t *a = FR(x, in->arg[0]), *b = FR(x, in->arg[1]), *m = FR(x, in->arg[2]);
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) memcpy(out + i * e, (mask_on(m, e, i) ? a : b) + i * e, e);
@@ -142,10 +165,10 @@ static const Instr *x_vsel(Exec *x, const Instr *in)
     return valu_done(x, in);
 }
 
-/* vselr: imm0 = element bytes. r[i] = a[idx[i] mod N] (Q33), the index read as unsigned. */
+/* vselr: r[i] = a[idx[i] mod N] (Q33), the index read as unsigned. */
 static const Instr *x_vselr(Exec *x, const Instr *in)
 {
-    unsigned e = (unsigned)in->imm[0], n = VREG_BYTES / e;
+    unsigned e = (unsigned)in->imm[SL_E], n = VREG_BYTES / e;
     const uint8_t *a = FR(x, in->arg[0]), *idx = FR(x, in->arg[1]);
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++) memcpy(out + i * e, a + (lane_get(idx, e, i) % n) * e, e);
@@ -155,12 +178,18 @@ static const Instr *x_vselr(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ vmull (Q31) */
 
-/* imm: 0 ElemKind (32-bit), 1 mask operand (-1). Results lo, hi of the full 64-bit product. */
+/* Decoded operands of vmull (Instr.imm). */
+enum {
+    ML_EK,     /* ElemKind (32-bit) */
+    ML_MASK,   /* mask operand index (-1) */
+};
+
+/* Results lo, hi of the full 64-bit product. */
 static const Instr *x_vmull(Exec *x, const Instr *in)
 {
-    const ElemKind k = (ElemKind)in->imm[0];
+    const ElemKind k = (ElemKind)in->imm[ML_EK];
     const uint8_t *a = FR(x, in->arg[0]), *b = FR(x, in->arg[1]);
-    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
+    const uint8_t *m = in->imm[ML_MASK] >= 0 ? FR(x, in->arg[in->imm[ML_MASK]]) : NULL;
     uint8_t lo[VREG_BYTES], hi[VREG_BYTES];
     for (unsigned i = 0; i < 64; i++) {
         uint64_t p = 0;
@@ -237,25 +266,25 @@ static int lower_ew(LowerView *L, const Op *op, Instr *in, const EwRule *r)
                                                                                             : "integer, f16, bf16 or f32 elements";
         return valu_bad_type(L, op, what, op->operands[ia]->type);
     }
-    in->imm[0] = r->vop;
-    in->imm[1] = k;
-    in->imm[2] = valu_operand(L, op, "m");
-    in->imm[3] = ia;
-    in->imm[4] = r->b ? valu_operand(L, op, r->b) : -1;
-    in->imm[5] = r->c ? valu_operand(L, op, r->c) : -1;
-    in->imm[6] = r->s ? valu_operand(L, op, r->s) : -1;
-    in->imm[7] = 0;
-    if (in->imm[6] >= 0) {
+    in->imm[EW_OP] = r->vop;
+    in->imm[EW_EK] = k;
+    in->imm[EW_MASK] = valu_operand(L, op, "m");
+    in->imm[EW_A] = ia;
+    in->imm[EW_B] = r->b ? valu_operand(L, op, r->b) : -1;
+    in->imm[EW_C] = r->c ? valu_operand(L, op, r->c) : -1;
+    in->imm[EW_S] = r->s ? valu_operand(L, op, r->s) : -1;
+    in->imm[EW_S_USE] = 0;
+    if (in->imm[EW_S] >= 0) {
         /* shift counts are the scalar's unsigned value at its own width (i16 or the element width);
            other scalars are the element's bits */
-        unsigned sw = (r->vop == VOP_SHL || r->vop == VOP_SHR) ? ty_bits(op->operands[in->imm[6]]->type) : ek_bits(k);
-        in->imm[7] = r->slot | (int64_t)sw << 8;
+        unsigned sw = (r->vop == VOP_SHL || r->vop == VOP_SHR) ? ty_bits(op->operands[in->imm[EW_S]]->type) : ek_bits(k);
+        in->imm[EW_S_USE] = r->slot | (int64_t)sw << 8;
     }
     in->fn = valu_x_ew;
     /* a constant all-lanes mask (pset PAT_ALL) selects the unmasked handler */
-    bool masked = in->imm[2] >= 0 && !pred_all_active(op->operands[in->imm[2]], ek_bytes(k));
-    ExecFn f = valu_fast(r->vop, k, masked, in->imm[6] >= 0);
-    if (f && in->imm[5] < 0) in->fn = f;
+    bool masked = in->imm[EW_MASK] >= 0 && !pred_all_active(op->operands[in->imm[EW_MASK]], ek_bytes(k));
+    ExecFn f = valu_fast(r->vop, k, masked, in->imm[EW_S] >= 0);
+    if (f && in->imm[EW_C] < 0) in->fn = f;
     return 0;
 }
 
@@ -263,10 +292,10 @@ static int lower_carry(LowerView *L, const Op *op, Instr *in)
 {
     ElemKind k = valu_vreg_ek(op->operands[0]);
     if (ek_bytes(k) != 4 || !ek_int(k)) return valu_bad_type(L, op, "32-bit integer elements only", op->operands[0]->type);
-    in->imm[0] = op->kind == OP_VADDC ? CY_ADDC : op->kind == OP_VSUBC ? CY_SUBC : op->kind == OP_VADDCS ? CY_ADDCS : CY_SUBCS;
-    in->imm[1] = k;
-    in->imm[2] = valu_operand(L, op, "m");
-    in->imm[3] = valu_operand(L, op, "cin");
+    in->imm[CA_KIND] = op->kind == OP_VADDC ? CY_ADDC : op->kind == OP_VSUBC ? CY_SUBC : op->kind == OP_VADDCS ? CY_ADDCS : CY_SUBCS;
+    in->imm[CA_EK] = k;
+    in->imm[CA_MASK] = valu_operand(L, op, "m");
+    in->imm[CA_CIN] = valu_operand(L, op, "cin");
     in->fn = x_carry;
     return 0;
 }
@@ -276,12 +305,12 @@ static int lower_cmp(LowerView *L, const Op *op, Instr *in)
     ElemKind k = valu_vreg_ek(op->operands[0]);
     if (!(ek_int(k) || ek_arith_float(k)))
         return valu_bad_type(L, op, "integer, f16, bf16 or f32 elements", op->operands[0]->type);
-    in->imm[0] = op_token_id(op, "cmp");
-    in->imm[1] = k;
-    in->imm[2] = valu_operand(L, op, "seed");
-    in->imm[3] = valu_operand(L, op, "b");
-    in->imm[4] = valu_operand(L, op, "s");
-    if (in->imm[0] < 0 || in->imm[2] < 0) return 0;
+    in->imm[CM_TOK] = op_token_id(op, "cmp");
+    in->imm[CM_EK] = k;
+    in->imm[CM_SEED] = valu_operand(L, op, "seed");
+    in->imm[CM_B] = valu_operand(L, op, "b");
+    in->imm[CM_S] = valu_operand(L, op, "s");
+    if (in->imm[CM_TOK] < 0 || in->imm[CM_SEED] < 0) return 0;
     in->fn = x_cmp;
     return 0;
 }
@@ -291,17 +320,17 @@ static int lower_mat(LowerView *L, const Op *op, Instr *in)
     const Value *r = op->nresults ? op->results[0] : NULL;
     ElemKind k = valu_vreg_ek(r);
     if (k == EK_BAD) return valu_bad_type(L, op, "a vector result", r ? r->type : NULL);
-    in->imm[0] = ek_bytes(k);
+    in->imm[MT_E] = ek_bytes(k);
     if (op->kind == OP_VBR) {
         in->fn = x_vbr;
         return 0;
     }
-    in->imm[1] = valu_operand(L, op, "m");
-    in->imm[2] = -1;
+    in->imm[MT_MASK] = valu_operand(L, op, "m");
+    in->imm[MT_LANE] = -1;
     if (op->noperands && op->operands[0]->type->kind == TY_VREG) {
         if (ek_bytes(valu_vreg_ek(op->operands[0])) != ek_bytes(k))
             return valu_bad_type(L, op, "a source vector of the result's element width", op->operands[0]->type);
-        in->imm[2] = op_token_id(op, "position") == T_POS_HIGHEST ? ek_lanes(k) - 1 : 0;
+        in->imm[MT_LANE] = op_token_id(op, "position") == T_POS_HIGHEST ? ek_lanes(k) - 1 : 0;
     }
     in->fn = x_vdup;
     return 0;
@@ -321,15 +350,15 @@ int lower_vec_alu(LowerView *L, const Op *op, Instr *in)
     case OP_VSEL: case OP_VSELR: {
         ElemKind k = valu_vreg_ek(op->operands[0]);
         if (k == EK_BAD) return valu_bad_type(L, op, "vector operands", op->operands[0]->type);
-        in->imm[0] = ek_bytes(k);
+        in->imm[SL_E] = ek_bytes(k);
         in->fn = op->kind == OP_VSEL ? x_vsel : x_vselr;
         return 0;
     }
     case OP_VMULL: {
         ElemKind k = valu_vreg_ek(op->operands[0]);
         if (ek_bytes(k) != 4 || !ek_int(k)) return valu_bad_type(L, op, "32-bit integer elements only", op->operands[0]->type);
-        in->imm[0] = k;
-        in->imm[1] = valu_operand(L, op, "m");
+        in->imm[ML_EK] = k;
+        in->imm[ML_MASK] = valu_operand(L, op, "m");
         in->fn = x_vmull;
         return 0;
     }

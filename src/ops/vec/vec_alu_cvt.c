@@ -79,20 +79,30 @@ static uint64_t cvt_one(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sa
 
 enum { SH_SAME, SH_WIDEN, SH_NARROW, SH_F4_WIDEN, SH_F4_NARROW };
 
-/* imm: 0 src kind, 1 dst kind, 2 mask operand (-1), 3 NumRound, 4 sat, 5 part (0..3), 6 shape,
-   7 ratio (2 or 4). */
+/* Decoded operands of vcvt (Instr.imm). */
+enum {
+    VC_SRC,     /* source ElemKind */
+    VC_DST,     /* result ElemKind */
+    VC_MASK,    /* mask operand index (-1) */
+    VC_RND,     /* NumRound */
+    VC_SAT,     /* 1: saturate */
+    VC_PART,    /* part, 0..3 */
+    VC_SHAPE,   /* SH_* */
+    VC_RATIO,   /* lane ratio of a widening or narrowing shape (2 or 4) */
+};
+
 static const Instr *x_vcvt(Exec *x, const Instr *in)
 {
-    const ElemKind s = (ElemKind)in->imm[0], d = (ElemKind)in->imm[1];
-    const uint8_t *m = in->imm[2] >= 0 ? FR(x, in->arg[in->imm[2]]) : NULL;
-    const NumRound rm = (NumRound)in->imm[3];
-    const bool sat = in->imm[4] != 0;
-    const unsigned p = (unsigned)in->imm[5], r = (unsigned)in->imm[7];
+    const ElemKind s = (ElemKind)in->imm[VC_SRC], d = (ElemKind)in->imm[VC_DST];
+    const uint8_t *m = in->imm[VC_MASK] >= 0 ? FR(x, in->arg[in->imm[VC_MASK]]) : NULL;
+    const NumRound rm = (NumRound)in->imm[VC_RND];
+    const bool sat = in->imm[VC_SAT] != 0;
+    const unsigned p = (unsigned)in->imm[VC_PART], r = (unsigned)in->imm[VC_RATIO];
     const uint8_t *a = FR(x, in->arg[0]);
     const unsigned es = ek_bytes(s), ed = ek_bytes(d);
     uint8_t out[VREG_BYTES];
     memset(out, 0, sizeof out);
-    switch ((int)in->imm[6]) {
+    switch ((int)in->imm[VC_SHAPE]) {
     case SH_SAME:
         for (unsigned i = 0; i < VREG_BYTES / es; i++)
             if (mask_on(m, es, i)) lane_set(out, ed, i, cvt_one(s, d, lane_get(a, es, i), rm, sat));
@@ -162,41 +172,52 @@ static int lower_vcvt(LowerView *L, const Op *op, Instr *in)
         return -1;
     }
     if (shape == SH_SAME) pi = 0;
-    in->imm[0] = s;
-    in->imm[1] = d;
-    in->imm[2] = valu_operand(L, op, "m");
-    in->imm[3] = rnd_of(op_token_id(op, "rnd"));
-    in->imm[4] = op_token_id(op, "sat") == T_SAT_SAT;
-    in->imm[5] = pi;
-    in->imm[6] = shape;
-    in->imm[7] = ratio;
+    in->imm[VC_SRC] = s;
+    in->imm[VC_DST] = d;
+    in->imm[VC_MASK] = valu_operand(L, op, "m");
+    in->imm[VC_RND] = rnd_of(op_token_id(op, "rnd"));
+    in->imm[VC_SAT] = op_token_id(op, "sat") == T_SAT_SAT;
+    in->imm[VC_PART] = pi;
+    in->imm[VC_SHAPE] = shape;
+    in->imm[VC_RATIO] = ratio;
     in->fn = x_vcvt;
     return 0;
 }
 
 /* ------------------------------------------------------------------ vtrc, vci, vbitcast */
 
-/* imm: 0 kind, 1 mask operand (-1), 2 NumRound */
+/* Decoded operands of vtrc (Instr.imm). */
+enum {
+    TR_EK,     /* ElemKind */
+    TR_MASK,   /* mask operand index (-1) */
+    TR_RND,    /* NumRound */
+};
+
 static const Instr *x_vtrc(Exec *x, const Instr *in)
 {
-    const ElemKind k = (ElemKind)in->imm[0];
+    const ElemKind k = (ElemKind)in->imm[TR_EK];
     const unsigned e = ek_bytes(k), n = VREG_BYTES / e;
-    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
+    const uint8_t *m = in->imm[TR_MASK] >= 0 ? FR(x, in->arg[in->imm[TR_MASK]]) : NULL;
     const uint8_t *a = FR(x, in->arg[0]);
     uint8_t out[VREG_BYTES];
     for (unsigned i = 0; i < n; i++)
-        lane_set(out, e, i, mask_on(m, e, i) ? num_round_integral(ek_fmt(k), lane_get(a, e, i), (NumRound)in->imm[2]) : 0);
+        lane_set(out, e, i, mask_on(m, e, i) ? num_round_integral(ek_fmt(k), lane_get(a, e, i), (NumRound)in->imm[TR_RND]) : 0);
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
     return valu_done(x, in);
 }
 
-/* imm: 0 kind, 1 descending. Lane i = base + i (base - i): integers wrap, floats are the exact value
-   rounded once to nearest-even. */
+/* Decoded operands of vci (Instr.imm). */
+enum {
+    CI_EK,     /* ElemKind */
+    CI_DESC,   /* 1: descending order */
+};
+
+/* Lane i = base + i (base - i): integers wrap, floats are the exact value rounded once to nearest-even. */
 static const Instr *x_vci(Exec *x, const Instr *in)
 {
-    const ElemKind k = (ElemKind)in->imm[0];
+    const ElemKind k = (ElemKind)in->imm[CI_EK];
     const unsigned e = ek_bytes(k), n = VREG_BYTES / e;
-    const int desc = (int)in->imm[1];
+    const int desc = (int)in->imm[CI_DESC];
     uint64_t base = ARG(x, in, 0) & ek_mask(k);
     uint8_t out[VREG_BYTES];
     double fb = ek_int(k) ? 0 : fdec(k, base);
@@ -218,39 +239,52 @@ static const Instr *x_vbitcast(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ converting SFU ops */
 
-/* vaddreluconv / vmulconv: imm 0 src kind, 1 dst kind, 2 mask operand (-1), 3 op (0 add+relu, 1 mul).
-   Lane i < N_src of the result = convert(op(a[i], b[i])); the upper lanes are 0. The intermediate is
-   rounded to the source type; float->float narrowing rounds to nearest-even without saturation
-   (IEEE overflow and NaN), float->int rounds to nearest-even and saturates. */
+/* Decoded operands of vaddreluconv and vmulconv (Instr.imm). */
+enum {
+    OC_SRC,    /* source ElemKind */
+    OC_DST,    /* result ElemKind */
+    OC_MASK,   /* mask operand index (-1) */
+    OC_MUL,    /* 0 add+relu, 1 mul */
+};
+
+/* vaddreluconv / vmulconv: lane i < N_src of the result = convert(op(a[i], b[i])); the upper lanes are 0.
+   The intermediate is rounded to the source type; float->float narrowing rounds to nearest-even without
+   saturation (IEEE overflow and NaN), float->int rounds to nearest-even and saturates. */
 static const Instr *x_opconv(Exec *x, const Instr *in)
 {
-    const ElemKind s = (ElemKind)in->imm[0], d = (ElemKind)in->imm[1];
+    const ElemKind s = (ElemKind)in->imm[OC_SRC], d = (ElemKind)in->imm[OC_DST];
     const unsigned es = ek_bytes(s), ed = ek_bytes(d), n = VREG_BYTES / es;
-    const uint8_t *m = in->imm[2] >= 0 ? FR(x, in->arg[in->imm[2]]) : NULL;
+    const uint8_t *m = in->imm[OC_MASK] >= 0 ? FR(x, in->arg[in->imm[OC_MASK]]) : NULL;
     const uint8_t *a = FR(x, in->arg[0]), *b = FR(x, in->arg[1]);
     uint8_t out[VREG_BYTES];
     memset(out, 0, sizeof out);
     for (unsigned i = 0; i < n; i++) {
         if (!mask_on(m, es, i)) continue;
-        uint64_t t = valu_eval(in->imm[3] ? VOP_MUL : VOP_ADDRELU, s, lane_get(a, es, i), lane_get(b, es, i), 0);
+        uint64_t t = valu_eval(in->imm[OC_MUL] ? VOP_MUL : VOP_ADDRELU, s, lane_get(a, es, i), lane_get(b, es, i), 0);
         lane_set(out, ed, i, cvt_one(s, d, t, NUM_RND_R, !ek_float(d)));
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
     return valu_done(x, in);
 }
 
-/* vexpdif: imm 0 src kind (f16|f32), 1 mask operand (-1), 2 part (0 EVEN, 1 ODD). f32 lane j =
-   exp(x[l] - max[l]) with l = j (f32) or 2j + part (f16); the difference is exact in double and the
-   exponential is rounded once to f32. */
+/* Decoded operands of vexpdif (Instr.imm). */
+enum {
+    ED_SRC,    /* source ElemKind (f16 or f32) */
+    ED_MASK,   /* mask operand index (-1) */
+    ED_ODD,    /* part: 0 EVEN, 1 ODD */
+};
+
+/* vexpdif: f32 lane j = exp(x[l] - max[l]) with l = j (f32) or 2j + part (f16); the difference is exact in
+   double and the exponential is rounded once to f32. */
 static const Instr *x_vexpdif(Exec *x, const Instr *in)
 {
-    const ElemKind s = (ElemKind)in->imm[0];
+    const ElemKind s = (ElemKind)in->imm[ED_SRC];
     const unsigned es = ek_bytes(s);
-    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
+    const uint8_t *m = in->imm[ED_MASK] >= 0 ? FR(x, in->arg[in->imm[ED_MASK]]) : NULL;
     const uint8_t *a = FR(x, in->arg[0]), *mx = FR(x, in->arg[1]);
     uint8_t out[VREG_BYTES];
     for (unsigned j = 0; j < 64; j++) {
-        unsigned l = es == 4 ? j : 2 * j + (unsigned)in->imm[2];
+        unsigned l = es == 4 ? j : 2 * j + (unsigned)in->imm[ED_ODD];
         uint64_t r = 0;
         if (mask_on(m, es, l)) r = fenc(EK_F32, exp(fdec(s, lane_get(a, es, l)) - fdec(s, lane_get(mx, es, l))));
         lane_set(out, 4, j, r);
@@ -259,23 +293,31 @@ static const Instr *x_vexpdif(Exec *x, const Instr *in)
     return valu_done(x, in);
 }
 
-/* vmulscvt: imm 0 dst kind (f16|bf16), 1 mask operand (-1), 2 scalar operand, 3 NumRound, 4 part (0 EVEN,
-   1 ODD). f32 source lane j goes to destination lane 2j + part: the exact product a[j] * scalar (exact in
+/* Decoded operands of vmulscvt (Instr.imm). */
+enum {
+    MS_DST,    /* result ElemKind (f16 or bf16) */
+    MS_MASK,   /* mask operand index (-1) */
+    MS_S,      /* scalar operand index */
+    MS_RND,    /* NumRound */
+    MS_ODD,    /* part: 0 EVEN, 1 ODD */
+};
+
+/* vmulscvt: f32 source lane j goes to destination lane 2j + part: the exact product a[j] * scalar (exact in
    double) rounded once to the destination by rnd, without saturation; an inactive source lane gives 0, and
    so does every lane the part does not write. */
 static const Instr *x_vmulscvt(Exec *x, const Instr *in)
 {
-    const ElemKind d = (ElemKind)in->imm[0];
-    const uint8_t *m = in->imm[1] >= 0 ? FR(x, in->arg[in->imm[1]]) : NULL;
+    const ElemKind d = (ElemKind)in->imm[MS_DST];
+    const uint8_t *m = in->imm[MS_MASK] >= 0 ? FR(x, in->arg[in->imm[MS_MASK]]) : NULL;
     const uint8_t *a = FR(x, in->arg[0]);
-    const double sc = fdec(EK_F32, ARG(x, in, (unsigned)in->imm[2]) & 0xFFFFFFFFu);
+    const double sc = fdec(EK_F32, ARG(x, in, (unsigned)in->imm[MS_S]) & 0xFFFFFFFFu);
     uint8_t out[VREG_BYTES];
     memset(out, 0, sizeof out);
     for (unsigned j = 0; j < 64; j++) {
         if (!mask_on(m, 4, j)) continue;
         double p = fdec(EK_F32, lane_get(a, 4, j)) * sc;
-        lane_set(out, 2, 2 * j + (unsigned)in->imm[4],
-                 num_convert(NUM_F64, num_f64_to_bits(p), ek_fmt(d), (NumRound)in->imm[3], false));
+        lane_set(out, 2, 2 * j + (unsigned)in->imm[MS_ODD],
+                 num_convert(NUM_F64, num_f64_to_bits(p), ek_fmt(d), (NumRound)in->imm[MS_RND], false));
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
     return valu_done(x, in);
@@ -292,9 +334,9 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
     case OP_VTRC: {
         ElemKind k = valu_vreg_ek(op->operands[0]);
         if (!ek_arith_float(k)) return valu_bad_type(L, op, "f16, bf16 or f32 elements only", op->operands[0]->type);
-        in->imm[0] = k;
-        in->imm[1] = valu_operand(L, op, "m");
-        in->imm[2] = rnd_of(op_token_id(op, "rnd"));
+        in->imm[TR_EK] = k;
+        in->imm[TR_MASK] = valu_operand(L, op, "m");
+        in->imm[TR_RND] = rnd_of(op_token_id(op, "rnd"));
         in->fn = x_vtrc;
         return 0;
     }
@@ -302,8 +344,8 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         ElemKind k = valu_vreg_ek(res);
         if (!(ek_int(k) || ek_arith_float(k)))
             return valu_bad_type(L, op, "integer, f16, bf16 or f32 elements", res ? res->type : NULL);
-        in->imm[0] = k;
-        in->imm[1] = op_token_id(op, "order") == T_ORDER_DESC;
+        in->imm[CI_EK] = k;
+        in->imm[CI_DESC] = op_token_id(op, "order") == T_ORDER_DESC;
         in->fn = x_vci;
         return 0;
     }
@@ -317,10 +359,10 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         if (!ok)
             return valu_bad_type(L, op, op->kind == OP_VADDRELUCONV ? "f32 -> f16 or f16 -> i8/ui8 only" : "f16 -> i8/ui8 only",
                                  res ? res->type : NULL);
-        in->imm[0] = s;
-        in->imm[1] = d;
-        in->imm[2] = valu_operand(L, op, "m");
-        in->imm[3] = op->kind == OP_VMULCONV;
+        in->imm[OC_SRC] = s;
+        in->imm[OC_DST] = d;
+        in->imm[OC_MASK] = valu_operand(L, op, "m");
+        in->imm[OC_MUL] = op->kind == OP_VMULCONV;
         in->fn = x_opconv;
         return 0;
     }
@@ -328,9 +370,9 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
         if (!(s == EK_F16 || s == EK_F32) || d != EK_F32)
             return valu_bad_type(L, op, "f16 or f32 inputs and an f32 result", op->operands[0]->type);
-        in->imm[0] = s;
-        in->imm[1] = valu_operand(L, op, "m");
-        in->imm[2] = op_token_id(op, "part") == T_PART_ODD;
+        in->imm[ED_SRC] = s;
+        in->imm[ED_MASK] = valu_operand(L, op, "m");
+        in->imm[ED_ODD] = op_token_id(op, "part") == T_PART_ODD;
         in->fn = x_vexpdif;
         return 0;
     }
@@ -343,12 +385,12 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
             lw_error(L, op, DIAG_V_TOKEN, "pto.vmulscvt takes EVEN or ODD, not %s", tok_spelling(part));
             return -1;
         }
-        in->imm[0] = d;
-        in->imm[1] = valu_operand(L, op, "m");
-        in->imm[2] = valu_operand(L, op, "s");
-        in->imm[3] = rnd_of(op_token_id(op, "rnd"));
-        in->imm[4] = part == T_PART_ODD;
-        if (in->imm[2] < 0) return valu_bad_type(L, op, "a scalar multiplier", NULL);
+        in->imm[MS_DST] = d;
+        in->imm[MS_MASK] = valu_operand(L, op, "m");
+        in->imm[MS_S] = valu_operand(L, op, "s");
+        in->imm[MS_RND] = rnd_of(op_token_id(op, "rnd"));
+        in->imm[MS_ODD] = part == T_PART_ODD;
+        if (in->imm[MS_S] < 0) return valu_bad_type(L, op, "a scalar multiplier", NULL);
         in->fn = x_vmulscvt;
         return 0;
     }

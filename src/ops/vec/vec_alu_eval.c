@@ -162,22 +162,21 @@ uint64_t valu_eval(ValuOp op, ElemKind k, uint64_t a, uint64_t b, uint64_t c)
 
 /* ------------------------------------------------------------------ generic element-wise handler */
 
-/* imm: 0 ValuOp, 1 ElemKind, 2 mask operand (-1 = all active), 3/4/5 vector operands a, b, c (-1 =
-   absent), 6 scalar operand (-1), 7 = scalar slot (1 = b, 2 = c) | scalar width mask bits << 8. */
+/* The generic element-wise handler; its operands are the EW_* slots of Instr.imm (vec_alu_int.h). */
 const Instr *valu_x_ew(Exec *x, const Instr *in)
 {
-    const ValuOp op = (ValuOp)in->imm[0];
-    const ElemKind k = (ElemKind)in->imm[1];
+    const ValuOp op = (ValuOp)in->imm[EW_OP];
+    const ElemKind k = (ElemKind)in->imm[EW_EK];
     const unsigned e = ek_bytes(k), n = VREG_BYTES / e;
-    const uint8_t *m = in->imm[2] >= 0 ? FR(x, in->arg[in->imm[2]]) : NULL;
-    const uint8_t *a = FR(x, in->arg[in->imm[3]]);
-    const uint8_t *b = in->imm[4] >= 0 ? FR(x, in->arg[in->imm[4]]) : NULL;
-    const uint8_t *c = in->imm[5] >= 0 ? FR(x, in->arg[in->imm[5]]) : NULL;
+    const uint8_t *m = in->imm[EW_MASK] >= 0 ? FR(x, in->arg[in->imm[EW_MASK]]) : NULL;
+    const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);
+    const uint8_t *b = in->imm[EW_B] >= 0 ? FR(x, in->arg[in->imm[EW_B]]) : NULL;
+    const uint8_t *c = in->imm[EW_C] >= 0 ? FR(x, in->arg[in->imm[EW_C]]) : NULL;
     uint64_t s = 0;
-    int slot = (int)(in->imm[7] & 0xff);
-    if (in->imm[6] >= 0) {
-        unsigned sw = (unsigned)(in->imm[7] >> 8);
-        s = ARG(x, in, (unsigned)in->imm[6]);
+    int slot = (int)(in->imm[EW_S_USE] & 0xff);
+    if (in->imm[EW_S] >= 0) {
+        unsigned sw = (unsigned)(in->imm[EW_S_USE] >> 8);
+        s = ARG(x, in, (unsigned)in->imm[EW_S]);
         if (sw < 64) s &= (1ull << sw) - 1;
     }
     uint8_t out[VREG_BYTES];

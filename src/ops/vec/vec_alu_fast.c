@@ -6,8 +6,8 @@
  *
  * The loops use the GCC/Clang vector extensions on 16-byte vectors (SSE2 / NEON baseline) and, on x86-64
  * hosts with AVX2, 32-byte vectors (chosen at lowering), so they are
- * SIMD at -O2 whatever the compiler's auto-vectoriser decides. Operand layout in Instr.imm is the
- * generic one (2 mask, 3 a, 4 b, 6 scalar operand). */
+ * SIMD at -O2 whatever the compiler's auto-vectoriser decides. They read the generic handler's operands
+ * (EW_MASK, EW_A, EW_B, EW_S of Instr.imm) directly, without an indirection. */
 #include "vec_alu_int.h"
 
 #define QNAN32 0x7FC00000u
@@ -179,24 +179,24 @@ static void canon_f32(uint8_t *r)
 #define VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, NANCHK)                                         \
     A static const Instr *S##_##NAME##_vv(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]), *b = FR(x, in->arg[in->imm[EW_B]]);                 \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
         VALU_LOOP(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);, FN(va, vb))                         \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
-        const uint8_t *img = FR(x, in->arg[in->imm[2]]);                                                      \
+        const uint8_t *img = FR(x, in->arg[in->imm[EW_MASK]]);                                                \
         if (all_on(img, PAT)) return S##_##NAME##_vv(x, in);                                                  \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]), *b = FR(x, in->arg[in->imm[4]]);                       \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]), *b = FR(x, in->arg[in->imm[EW_B]]);                 \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
         VALU_LOOP(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);,                                     \
                   FN(va, vb) & (VT)S##_mk(TAB, img + (VB / 8) * c))                                           \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]);                                                        \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);                                                     \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        uint64_t raw = ARG(x, in, (unsigned)in->imm[6]);                                                      \
+        uint64_t raw = ARG(x, in, (unsigned)in->imm[EW_S]);                                                   \
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \
@@ -204,11 +204,11 @@ static void canon_f32(uint8_t *r)
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
-        const uint8_t *img = FR(x, in->arg[in->imm[2]]);                                                      \
+        const uint8_t *img = FR(x, in->arg[in->imm[EW_MASK]]);                                                \
         if (all_on(img, PAT)) return S##_##NAME##_vs(x, in);                                                  \
-        const uint8_t *a = FR(x, in->arg[in->imm[3]]);                                                        \
+        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);                                                     \
         uint8_t *r = FR(x, in->res[0]);                                                                       \
-        uint64_t raw = ARG(x, in, (unsigned)in->imm[6]);                                                      \
+        uint64_t raw = ARG(x, in, (unsigned)in->imm[EW_S]);                                                   \
         ET s;                                                                                                 \
         memcpy(&s, &raw, sizeof s);                                                                           \
         VT vs = (VT){0} + s;                                                                                  \

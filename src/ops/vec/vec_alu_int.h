@@ -124,6 +124,18 @@ typedef enum {
     VOP__COUNT
 } ValuOp;
 
+/* Decoded operands of the element-wise ops (Instr.imm), read by the generic and the fast handlers. */
+enum {
+    EW_OP,      /* ValuOp */
+    EW_EK,      /* ElemKind of the lanes */
+    EW_MASK,    /* mask operand index (-1: all lanes active) */
+    EW_A,       /* vector operand index of a */
+    EW_B,       /* vector operand index of b (-1: absent) */
+    EW_C,       /* vector operand index of c, the third operand of fused ops (-1: absent) */
+    EW_S,       /* scalar operand index (-1: none) */
+    EW_S_USE,   /* with a scalar: the operand it stands for (1 b, 2 c) | its width in bits << 8 */
+};
+
 /* Element-wise evaluation of one active lane (generic path); c is the third operand of fused ops.
    For shifts b is the count (an unsigned number). */
 uint64_t valu_eval(ValuOp op, ElemKind k, uint64_t a, uint64_t b, uint64_t c);

@@ -52,13 +52,20 @@ static uint64_t empty_extremum(ElemKind k, int want_max)
 
 static uint64_t canon(ElemKind k, uint64_t v) { return ek_int(k) || !fisnan(k, v) ? v : num_canonical_nan(ek_fmt(k)); }
 
-/* imm: 0 RD_*, 1 source kind, 2 result kind, 3 mask operand (-1) */
+/* Decoded operands of the reductions (Instr.imm). */
+enum {
+    RS_KIND,   /* RD_* */
+    RS_SRC,    /* source ElemKind */
+    RS_DST,    /* result ElemKind */
+    RS_MASK,   /* mask operand index (-1) */
+};
+
 static const Instr *x_red(Exec *x, const Instr *in)
 {
-    const int kind = (int)in->imm[0];
-    const ElemKind k = (ElemKind)in->imm[1], kd = (ElemKind)in->imm[2];
+    const int kind = (int)in->imm[RS_KIND];
+    const ElemKind k = (ElemKind)in->imm[RS_SRC], kd = (ElemKind)in->imm[RS_DST];
     const unsigned e = ek_bytes(k), n = VREG_BYTES / e, g = 32 / e;
-    const uint8_t *m = in->imm[3] >= 0 ? FR(x, in->arg[in->imm[3]]) : NULL;
+    const uint8_t *m = in->imm[RS_MASK] >= 0 ? FR(x, in->arg[in->imm[RS_MASK]]) : NULL;
     const uint8_t *a = FR(x, in->arg[0]);
     uint64_t v[256];
     uint8_t out[VREG_BYTES];
@@ -150,10 +157,10 @@ int lower_valu_red(LowerView *L, const Op *op, Instr *in)
         if (!widen) return valu_bad_type(L, op, "a result of the input type (vcadd: or the double-width integer)",
                                          op->nresults ? op->results[0]->type : NULL);
     }
-    in->imm[0] = kind;
-    in->imm[1] = k;
-    in->imm[2] = kd;
-    in->imm[3] = valu_operand(L, op, "m");
+    in->imm[RS_KIND] = kind;
+    in->imm[RS_SRC] = k;
+    in->imm[RS_DST] = kd;
+    in->imm[RS_MASK] = valu_operand(L, op, "m");
     in->fn = x_red;
     return 0;
 }

@@ -26,10 +26,12 @@ static int ahead(int f16, uint32_t x, uint32_t y)
 
 /* ------------------------------------------------------------------ vbitsort */
 
-/* args: dst, scores, idx, repeat. imm0 = 1 for f16 scores. */
+enum { SO_F16 };   /* Instr.imm of vbitsort and vmrgsort4: 1 for f16 scores */
+
+/* args: dst, scores, idx, repeat. */
 static int p_vbitsort(Exec *x, const Instr *in, const uint64_t *args)
 {
-    const int f16 = (int)in->imm[0];
+    const int f16 = (int)in->imm[SO_F16];
     const unsigned se = f16 ? 2 : 4;
     uint64_t rep = args[3];
     if (rep == 0) return 0;
@@ -75,13 +77,13 @@ static int p_vbitsort(Exec *x, const Instr *in, const uint64_t *args)
 
 /* ------------------------------------------------------------------ vmrgsort4 */
 
-/* args: dst, src0..src3, count, config. imm0 = 1 for f16 scores.
+/* args: dst, src0..src3, count, config.
  * count: list k holds (count >> 16k) & 0xFFFF records. config: bits 7..0 repeat count, bits 11..8
  * valid-list mask, bit 12 exhausted mode (stop as soon as any valid list runs out). With repeat > 1
  * each repeat r reads list k at src_k + r*T and writes at dst + r*T, T = 8 * (total records). */
 static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
 {
-    const int f16 = (int)in->imm[0];
+    const int f16 = (int)in->imm[SO_F16];
     const uint64_t cnt = args[5], cfg = args[6];
     const unsigned rep = (unsigned)(cfg & 0xFF), valid = (unsigned)((cfg >> 8) & 0xF);
     const int exhausted = (int)((cfg >> 12) & 1);
@@ -207,7 +209,7 @@ int lower_valu_sort(LowerView *L, const Op *op, Instr *in)
     /* vbitsort: f32 or f16 scores (S); vmrgsort4 reads f16 records for f16 pointers, else f32 scores */
     if (op->kind == OP_VBITSORT && !(e && e->kind == TY_FLOAT && (e->fk == FK_F16 || e->fk == FK_F32)))
         return valu_bad_type(L, op, "f32 or f16 scores", sv->type);
-    in->imm[0] = f16;
+    in->imm[SO_F16] = f16;
     in->cost = 8;
     in->pfn = op->kind == OP_VBITSORT ? p_vbitsort : p_vmrgsort4;
     in->fn = x_sort;

@@ -154,22 +154,30 @@ typedef uint8_t vls_v32 __attribute__((vector_size(32), aligned(1), may_alias));
 
 
 
-/* The NORM fast paths keep their operands in imm so the hot path is a few loads and one 256-byte copy:
-   imm0 = base slot, imm1 = offset slot, imm2 = log2(unit), imm3 = sign bit of the offset type, imm4 = mask of
-   the offset type (branch-free sign extension: ((v & M) ^ S) - S), imm5 = mask slot, imm6 = all-lanes pattern,
-   imm7 = required alignment - 1. */
+/* The NORM fast paths keep their operands in Instr.imm (not in the VlsX record), so the hot path is a few
+   loads and one 256-byte copy. */
+enum {
+    VN_BASE,       /* frame offset of the base pointer */
+    VN_OFF,        /* frame offset of the offset */
+    VN_SHIFT,      /* log2(unit) */
+    VN_SIGN,       /* sign bit S of the offset type */
+    VN_OFF_MASK,   /* mask M of the offset type, -1 for 64 bits; branch-free sign extension: ((v & M) ^ S) - S */
+    VN_MASK,       /* frame offset of the mask (-1: none, or constant all lanes) */
+    VN_MASK_PAT,   /* the all-lanes pattern of one 64-bit mask image word */
+    VN_ALIGN_M1,   /* required alignment - 1 */
+};
 /* 64-bit (index/i64) offsets need no sign extension. */
 static inline uint64_t fast_ea64(const Exec *x, const Instr *in)
 {
-    return fr_u64(x, (int32_t)in->imm[0]) + (fr_u64(x, (int32_t)in->imm[1]) << in->imm[2]);
+    return fr_u64(x, (int32_t)in->imm[VN_BASE]) + (fr_u64(x, (int32_t)in->imm[VN_OFF]) << in->imm[VN_SHIFT]);
 }
 
 static inline uint64_t fast_ea(const Exec *x, const Instr *in)
 {
-    uint64_t o = fr_u64(x, (int32_t)in->imm[1]);
-    uint64_t sgn = (uint64_t)in->imm[3];
-    o = ((o & (uint64_t)in->imm[4]) ^ sgn) - sgn;
-    return fr_u64(x, (int32_t)in->imm[0]) + (o << in->imm[2]);
+    uint64_t o = fr_u64(x, (int32_t)in->imm[VN_OFF]);
+    uint64_t sgn = (uint64_t)in->imm[VN_SIGN];
+    o = ((o & (uint64_t)in->imm[VN_OFF_MASK]) ^ sgn) - sgn;
+    return fr_u64(x, (int32_t)in->imm[VN_BASE]) + (o << in->imm[VN_SHIFT]);
 }
 
 /* The checked paths of the NORM copies: out-of-range or misaligned addresses (trap); sim_mem also records
@@ -178,7 +186,7 @@ static const Instr *vlds_norm_slow(Exec *x, const Instr *in)
 {
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
-    uint64_t al = (uint64_t)in->imm[7] + 1;   /* element alignment, see lower_vlds */
+    uint64_t al = (uint64_t)in->imm[VN_ALIGN_M1] + 1;   /* element alignment, see lower_vlds */
     const uint8_t *s = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector load source");
     if (!s) return NULL;
     memcpy(FR(x, in->res[0]), s, 256);
@@ -193,7 +201,7 @@ ATTR static const Instr *x_vlds_norm##SUF(Exec *x, const Instr *in)             
 {                                                                                                               \
     uint64_t a = EA(x, in);                                                                                     \
     Core *c = x->core;                                                                                          \
-    if (__builtin_expect((a & (uint64_t)in->imm[7]) || a >= c->ub_fast_lim, 0))\
+    if (__builtin_expect((a & (uint64_t)in->imm[VN_ALIGN_M1]) || a >= c->ub_fast_lim, 0))\
         return vlds_norm_slow(x, in);                                                                           \
     COPY256(FR(x, in->res[0]), c->mem[AS_UB] + a, VT);                                                          \
     c->pipes[PQ_V].ops++;                                                                                       \
@@ -296,11 +304,11 @@ static const Instr *vsts_norm_slow(Exec *x, const Instr *in)
 {
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
-    uint64_t al = (uint64_t)in->imm[7] + 1;
+    uint64_t al = (uint64_t)in->imm[VN_ALIGN_M1] + 1;
     uint8_t *d = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector store destination");
     if (!d) return NULL;
     const uint8_t *v = FR(x, in->arg[0]);
-    if (in->imm[5] < 0 || mask_full(FR(x, (int32_t)in->imm[5]), (uint64_t)in->imm[6])) {
+    if (in->imm[VN_MASK] < 0 || mask_full(FR(x, (int32_t)in->imm[VN_MASK]), (uint64_t)in->imm[VN_MASK_PAT])) {
         memcpy(d, v, 256);
     } else {
         const VlsX *m = X_OF(in);
@@ -316,8 +324,8 @@ ATTR static const Instr *x_vsts_norm##SUF(Exec *x, const Instr *in)             
 {                                                                                                               \
     uint64_t a = EA(x, in);                                                                                     \
     Core *c = x->core;                                                                                          \
-    if (__builtin_expect((a & (uint64_t)in->imm[7]) || a >= c->ub_fast_lim || \
-                         (in->imm[5] >= 0 && !mask_full(FR(x, (int32_t)in->imm[5]), (uint64_t)in->imm[6])), 0)) \
+    if (__builtin_expect((a & (uint64_t)in->imm[VN_ALIGN_M1]) || a >= c->ub_fast_lim || \
+                         (in->imm[VN_MASK] >= 0 && !mask_full(FR(x, (int32_t)in->imm[VN_MASK]), (uint64_t)in->imm[VN_MASK_PAT])), 0)) \
         return vsts_norm_slow(x, in);                                                                           \
     COPY256(c->mem[AS_UB] + a, FR(x, in->arg[0]), VT);                                                          \
     c->pipes[PQ_V].ops++;                                                                                       \
@@ -816,15 +824,28 @@ static const Instr *x_sprst(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ rearrangement (§2.6, Q8, Q34) */
 
-/* The results of the (de)interleaves: both halves (imm1 = 0), or for the v2 forms the one half PART selects
-   (imm1 = 1 LOWER, 2 HIGHER). */
+/* Decoded operands of the rearrangements (Instr.imm): the element width, and one parameter whose meaning
+   depends on the op. */
+enum {
+    RA_E,                   /* element bytes of the first vector operand (vusqz: of the result) */
+    RA_PARAM,               /* the op's parameter, one of: */
+    RA_PART_BITS,           /* vsunpack/vzunpack: width of the part operand */
+    RA_HALF = RA_PARAM,     /* vintlv/vdintlv: 0 both results; the v2 forms: 1 LOWER, 2 HIGHER */
+    RA_AMT_BITS = RA_PARAM, /* vslide/vshift: width of the amount operand */
+    RA_MASK = RA_PARAM,     /* vusqz: mask operand index */
+    RA_IDX_E = RA_PARAM,    /* vperm: element bytes of the index vector */
+    RA_HIGHER = RA_PARAM,   /* vpack: 1 for HIGHER */
+    RA_SIGNED = RA_PARAM,   /* vsunpack/vzunpack: 1 for sign extension */
+};
+
+/* The results of the (de)interleaves: both halves, or for the v2 forms the one half PART selects. */
 static const Instr *intlv_results(Exec *x, const Instr *in, const uint8_t *lo, const uint8_t *hi)
 {
-    if (in->imm[1] == 0) {
+    if (in->imm[RA_HALF] == 0) {
         memcpy(FR(x, in->res[0]), lo, 256);
         memcpy(FR(x, in->res[1]), hi, 256);
     } else {
-        memcpy(FR(x, in->res[0]), in->imm[1] == 1 ? lo : hi, 256);
+        memcpy(FR(x, in->res[0]), in->imm[RA_HALF] == 1 ? lo : hi, 256);
     }
     count(x, 0);
     return in + 1;
@@ -835,7 +856,7 @@ static const Instr *x_vintlv(Exec *x, const Instr *in)
 {
     const uint8_t *a = FR(x, in->arg[0]), *b = FR(x, in->arg[1]);
     uint8_t lo[256], hi[256];
-    BY_WIDTH(in->imm[0], {
+    BY_WIDTH(in->imm[RA_E], {
         enum { N = 256 / W };
         for (unsigned i = 0; i < N / 2; i++) {
             ST(lo, 2 * i, LD(a, i));
@@ -853,7 +874,7 @@ static const Instr *x_vdintlv(Exec *x, const Instr *in)
     uint8_t c[512], lo[256], hi[256];
     memcpy(c, FR(x, in->arg[0]), 256);
     memcpy(c + 256, FR(x, in->arg[1]), 256);
-    BY_WIDTH(in->imm[0], for (unsigned i = 0; i < 256 / W; i++) { ST(lo, i, LD(c, 2 * i)); ST(hi, i, LD(c, 2 * i + 1)); })
+    BY_WIDTH(in->imm[RA_E], for (unsigned i = 0; i < 256 / W; i++) { ST(lo, i, LD(c, 2 * i)); ST(hi, i, LD(c, 2 * i + 1)); })
     return intlv_results(x, in, lo, hi);
 }
 
@@ -862,9 +883,9 @@ static const Instr *x_vdintlv(Exec *x, const Instr *in)
 static const Instr *x_vslide(Exec *x, const Instr *in)
 {
     const uint8_t *s0 = FR(x, in->arg[0]), *s1 = FR(x, in->arg[1]);
-    int64_t amt = bits_sext(fr(x, in->arg[2]), (unsigned)in->imm[1]);
+    int64_t amt = bits_sext(fr(x, in->arg[2]), (unsigned)in->imm[RA_AMT_BITS]);
     uint8_t r[256];
-    BY_WIDTH(in->imm[0], {
+    BY_WIDTH(in->imm[RA_E], {
         enum { N = 256 / W };
         for (int64_t i = 0; i < N; i++) {
             int64_t t = i - amt;
@@ -883,9 +904,9 @@ static const Instr *x_vslide(Exec *x, const Instr *in)
 static const Instr *x_vshift(Exec *x, const Instr *in)
 {
     const uint8_t *s = FR(x, in->arg[0]);
-    int64_t amt = bits_sext(fr(x, in->arg[1]), (unsigned)in->imm[1]);
+    int64_t amt = bits_sext(fr(x, in->arg[1]), (unsigned)in->imm[RA_AMT_BITS]);
     uint8_t r[256];
-    BY_WIDTH(in->imm[0], {
+    BY_WIDTH(in->imm[RA_E], {
         enum { N = 256 / W };
         for (int64_t i = 0; i < N; i++) {
             int64_t t = i - amt;
@@ -904,9 +925,9 @@ static const Instr *x_vsqz(Exec *x, const Instr *in)
     uint8_t r[256];
     memset(r, 0, 256);
     unsigned j = 0;
-    BY_WIDTH(in->imm[0], for (unsigned i = 0; i < 256 / W; i++) if (img_bit(img, W * i)) { ST(r, j, LD(s, i)); j++; })
+    BY_WIDTH(in->imm[RA_E], for (unsigned i = 0; i < 256 / W; i++) if (img_bit(img, W * i)) { ST(r, j, LD(s, i)); j++; })
     memcpy(FR(x, in->res[0]), r, 256);
-    set_sqzn(x->core, j * (uint32_t)in->imm[0]);
+    set_sqzn(x->core, j * (uint32_t)in->imm[RA_E]);
     count(x, 0);
     return in + 1;
 }
@@ -914,23 +935,23 @@ static const Instr *x_vsqz(Exec *x, const Instr *in)
 /* vusqz: r[i] = number of active lanes j < i (r[0] = 0); SQZN = active lanes · E bytes. */
 static const Instr *x_vusqz(Exec *x, const Instr *in)
 {
-    const uint8_t *img = FR(x, in->arg[in->imm[1]]);
+    const uint8_t *img = FR(x, in->arg[in->imm[RA_MASK]]);
     uint8_t r[256];
     unsigned cnt = 0;
-    BY_WIDTH(in->imm[0], for (unsigned i = 0; i < 256 / W; i++) { ST(r, i, cnt); cnt += (unsigned)img_bit(img, W * i); })
+    BY_WIDTH(in->imm[RA_E], for (unsigned i = 0; i < 256 / W; i++) { ST(r, i, cnt); cnt += (unsigned)img_bit(img, W * i); })
     memcpy(FR(x, in->res[0]), r, 256);
-    set_sqzn(x->core, cnt * (uint32_t)in->imm[0]);
+    set_sqzn(x->core, cnt * (uint32_t)in->imm[RA_E]);
     count(x, 0);
     return in + 1;
 }
 
-/* vperm: r[i] = src[idx[i] mod N] (idx unsigned, read at its own width imm1). */
+/* vperm: r[i] = src[idx[i] mod N] (idx unsigned, read at its own width). */
 static const Instr *x_vperm(Exec *x, const Instr *in)
 {
     const uint8_t *s = FR(x, in->arg[0]), *idx = FR(x, in->arg[1]);
-    unsigned iw = (unsigned)in->imm[1];
+    unsigned iw = (unsigned)in->imm[RA_IDX_E];
     uint8_t r[256];
-    BY_WIDTH(in->imm[0], {
+    BY_WIDTH(in->imm[RA_E], {
         enum { N = 256 / W };
         for (unsigned i = 0; i < N; i++) {
             uint64_t k = i < 256 / iw ? lane_get(idx, iw, i) : 0;
@@ -942,15 +963,15 @@ static const Instr *x_vperm(Exec *x, const Instr *in)
     return in + 1;
 }
 
-/* vpack: each W-byte lane truncated to W/2 bytes into lanes 0..N-1 (LOWER, imm1 = 0) or N..2N-1 (HIGHER);
+/* vpack: each W-byte lane truncated to W/2 bytes into lanes 0..N-1 (LOWER) or N..2N-1 (HIGHER);
    the other half 0. */
 static const Instr *x_vpack(Exec *x, const Instr *in)
 {
     const uint8_t *s = FR(x, in->arg[0]);
-    unsigned h = (unsigned)in->imm[0] / 2;
+    unsigned h = (unsigned)in->imm[RA_E] / 2;
     uint8_t r[256];
     memset(r, 0, 256);
-    uint8_t *d = r + (in->imm[1] ? 128 : 0);
+    uint8_t *d = r + (in->imm[RA_HIGHER] ? 128 : 0);
     BY_WIDTH(h, for (unsigned i = 0; i < 128 / W; i++) memcpy(d + W * i, s + 2 * W * i, W))
     memcpy(FR(x, in->res[0]), r, 256);
     count(x, 0);
@@ -958,17 +979,17 @@ static const Instr *x_vpack(Exec *x, const Instr *in)
 }
 
 /* vsunpack / vzunpack %src, %part: narrow lanes part·N/2 .. part·N/2 + N/2 - 1 sign- or zero-extended to
-   double width (part 0 = lower half, 1 = upper half). imm0 = narrow width, imm1 = 1 for sign extension. */
+   double width (part 0 = lower half, 1 = upper half). RA_E is the narrow width. */
 static const Instr *x_vunpack(Exec *x, const Instr *in)
 {
     const uint8_t *s = FR(x, in->arg[0]);
-    uint64_t part = fr(x, in->arg[1]) & ((in->imm[2] >= 64) ? ~0ull : ((1ull << in->imm[2]) - 1));
+    uint64_t part = fr(x, in->arg[1]) & ((in->imm[RA_PART_BITS] >= 64) ? ~0ull : ((1ull << in->imm[RA_PART_BITS]) - 1));
     if (part > 1) {
         sim_trap(x, in, DIAG_T_FIELD, "part %" PRIu64 " is not 0 or 1", part);
         return NULL;
     }
-    unsigned w = (unsigned)in->imm[0], half = 128 / w;
-    int sgn = (int)in->imm[1];
+    unsigned w = (unsigned)in->imm[RA_E], half = 128 / w;
+    int sgn = (int)in->imm[RA_SIGNED];
     uint8_t r[256];
     const uint8_t *src = s + part * 128;
     BY_WIDTH(w, {
@@ -1036,22 +1057,22 @@ static int bad(LowerView *L, const Op *op, const char *what)
     return -1;
 }
 
-/* Fills the imm layout of the NORM fast paths; false when the form needs the generic handler (post-update,
+/* Fills the VN_* operands of the NORM fast paths; false when the form needs the generic handler (post-update,
    no offset operand, or an element size that is not a power of two). */
 static bool fast_norm(Instr *in, const VlsX *m)
 {
     if (m->pn >= 0 || m->off < 0 || m->base < 0 || (m->unit & (m->unit - 1))) return false;
     unsigned bits = m->offbits ? m->offbits : 64;
     uint64_t sgn = 1ull << (bits - 1);
-    in->imm[0] = m->base;
-    in->imm[1] = m->off;
-    in->imm[2] = 0;
-    while ((1u << in->imm[2]) < m->unit) in->imm[2]++;
-    in->imm[3] = (int64_t)sgn;
-    in->imm[4] = (int64_t)(bits >= 64 ? ~0ull : (sgn << 1) - 1);
-    in->imm[5] = m->mask;
-    in->imm[6] = (int64_t)m->maskpat;
-    in->imm[7] = (int64_t)m->align - 1;   /* element alignment mask */
+    in->imm[VN_BASE] = m->base;
+    in->imm[VN_OFF] = m->off;
+    in->imm[VN_SHIFT] = 0;
+    while ((1u << in->imm[VN_SHIFT]) < m->unit) in->imm[VN_SHIFT]++;
+    in->imm[VN_SIGN] = (int64_t)sgn;
+    in->imm[VN_OFF_MASK] = (int64_t)(bits >= 64 ? ~0ull : (sgn << 1) - 1);
+    in->imm[VN_MASK] = m->mask;
+    in->imm[VN_MASK_PAT] = (int64_t)m->maskpat;
+    in->imm[VN_ALIGN_M1] = (int64_t)m->align - 1;   /* element alignment mask */
     return true;
 }
 
@@ -1094,7 +1115,7 @@ static int lower_vlds(LowerView *L, const Op *op, Instr *in)
     in->cost = 9;
     in->fn = x_vlds;
     if (fast_norm(in, m) && kind == LD_NORM) {
-        bool o64 = in->imm[4] == -1, wide = host_avx2();
+        bool o64 = in->imm[VN_OFF_MASK] == -1, wide = host_avx2();
         in->fn = o64 ? (wide ? x_vlds_norm_avx2_o64 : x_vlds_norm_o64) : (wide ? x_vlds_norm_avx2 : x_vlds_norm);
     }
     return 0;
@@ -1174,7 +1195,7 @@ static int lower_vsts(LowerView *L, const Op *op, Instr *in)
     in->cost = 9;
     in->fn = x_vsts;
     if (fast_norm(in, m) && kind == ST_NORM && os == ms) {
-        bool o64 = in->imm[4] == -1, wide = host_avx2();
+        bool o64 = in->imm[VN_OFF_MASK] == -1, wide = host_avx2();
         in->fn = o64 ? (wide ? x_vsts_norm_avx2_o64 : x_vsts_norm_o64) : (wide ? x_vsts_norm_avx2 : x_vsts_norm);
     }
     return 0;
@@ -1337,51 +1358,52 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
     default:
         break;
     }
-    /* rearrangement: imm0 = element bytes of the first vector operand (or of the result) */
+    /* rearrangement: RA_E and the op's parameter */
     const Type *vt = op->noperands && op->operands[0] && op->operands[0]->type->kind == TY_VREG ? op->operands[0]->type
                      : op->nresults ? op->results[0]->type : NULL;
     unsigned e = elem_bytes_of(vt);
     if (e == 0 || e > 8 || (e & (e - 1))) return bad(L, op, "unsupported element width");
-    in->imm[0] = e;
+    in->imm[RA_E] = e;
     in->cost = 2;
     switch (op->kind) {
     case OP_VINTLV: in->fn = x_vintlv; return 0;
     case OP_VDINTLV: in->fn = x_vdintlv; return 0;
     case OP_VINTLVV2: case OP_VDINTLVV2:
-        in->imm[1] = op_token_id(op, "part") == T_HALF_HIGHER ? 2 : 1;
+        in->imm[RA_HALF] = op_token_id(op, "part") == T_HALF_HIGHER ? 2 : 1;
         in->fn = op->kind == OP_VINTLVV2 ? x_vintlv : x_vdintlv;
         return 0;
     case OP_VSLIDE:
-        in->imm[1] = type_bits(otype(op, 2));
+        in->imm[RA_AMT_BITS] = type_bits(otype(op, 2));
         in->fn = x_vslide;
         return 0;
     case OP_VSHIFT:
-        in->imm[1] = type_bits(otype(op, 1));
+        in->imm[RA_AMT_BITS] = type_bits(otype(op, 1));
         in->fn = x_vshift;
         return 0;
     case OP_VSQZ: in->fn = x_vsqz; return 0;
     case OP_VUSQZ: {
         const Type *rt = op->results[0]->type;
-        in->imm[0] = elem_bytes_of(rt);
-        in->imm[1] = lw_group_index(L, op, "m", 0);
-        if (in->imm[1] < 0) return bad(L, op, "missing mask");
+        in->imm[RA_E] = elem_bytes_of(rt);
+        in->imm[RA_MASK] = lw_group_index(L, op, "m", 0);
+        if (in->imm[RA_MASK] < 0) return bad(L, op, "missing mask");
         in->fn = x_vusqz;
         return 0;
     }
     case OP_VPERM:
-        in->imm[1] = elem_bytes_of(otype(op, 1));
-        if (in->imm[1] > 8 || (in->imm[1] & (in->imm[1] - 1))) return bad(L, op, "unsupported index width");
+        in->imm[RA_IDX_E] = elem_bytes_of(otype(op, 1));
+        if (in->imm[RA_IDX_E] > 8 || (in->imm[RA_IDX_E] & (in->imm[RA_IDX_E] - 1)))
+            return bad(L, op, "unsupported index width");
         in->fn = x_vperm;
         return 0;
     case OP_VPACK:
         if (e < 2) return bad(L, op, "vpack needs 16-, 32- or 64-bit source lanes");
-        in->imm[1] = op_token_id(op, "half") == T_HALF_HIGHER;
+        in->imm[RA_HIGHER] = op_token_id(op, "half") == T_HALF_HIGHER;
         in->fn = x_vpack;
         return 0;
     case OP_VSUNPACK: case OP_VZUNPACK:
         if (e > 4) return bad(L, op, "unpack needs 8-, 16- or 32-bit source lanes");
-        in->imm[1] = op->kind == OP_VSUNPACK;
-        in->imm[2] = type_bits(otype(op, 1));
+        in->imm[RA_SIGNED] = op->kind == OP_VSUNPACK;
+        in->imm[RA_PART_BITS] = type_bits(otype(op, 1));
         in->fn = x_vunpack;
         return 0;
     default:
