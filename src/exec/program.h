@@ -60,7 +60,7 @@ struct Instr {
     uint8_t nargs, nres;
     int32_t arg[INSTR_MAX_ARGS];   /* frame offsets of operands in operand order; -1 = absent */
     int32_t res[4];            /* frame offsets of results */
-    int64_t imm[8];            /* per-op decoded constants; each family names its slots (see its header) */
+    int64_t imm[8];            /* per-op decoded constants; each family names its slots (enums in its files) */
     const Instr *jump;         /* control-flow target / where the issuing stream continues */
     const Instr *jump2;
     const void *ext;           /* per-op lowered data (copy lists, sub-programs, tables) */

@@ -344,7 +344,7 @@ static void fast_vs_generic(void)
                     if (h_open(&h, kernel(vt, types[ti].gran, types[ti].st, body), (OpKind)op_lookup(full, (unsigned)strlen(full)), 0))
                         continue;
                     check(h.in->fn != valu_x_ew, "%s %s: no fast handler", opn, vt);
-                    ElemKind k = (ElemKind)h.in->imm[1];
+                    ElemKind k = (ElemKind)h.in->imm[EW_EK];
                     unsigned e = ek_bytes(k), n = 256 / e;
                     long bad = 0;
                     for (int round = 0; round < 200; round++) {

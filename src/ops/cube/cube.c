@@ -339,7 +339,6 @@ void cube_release(Core *c)
 
 int cube_lower(LowerView *L, const Op *op, Instr *in)
 {
-    in->cost = 40;
     switch (op->kind) {
     case OP_MAD: case OP_MAD_ACC: case OP_MAD_BIAS: case OP_MAD_MX: case OP_MAD_MX_ACC: case OP_MAD_MX_BIAS:
         return cube_lower_mad(L, op, in);

@@ -355,7 +355,6 @@ int cube_lower_fix(LowerView *L, const Op *op, Instr *in)
     in->ext = fe;
     in->pfn = p_fix;
     in->ifn = fix_capture_ctrl;
-    in->cost = 30;
     CElem ea = cube_ptr_elem(op, fe->src);
     fe->ed = cube_ptr_elem(op, fe->dst);
     if (fe->src < 0 || fe->dst < 0 || fe->m < 0 || fe->n < 0 || fe->ss < 0 || fe->ds < 0)

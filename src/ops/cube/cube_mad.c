@@ -182,7 +182,6 @@ int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
     CElem ec = cube_ptr_elem(op, me->ic);
     in->ext = me;
     in->pfn = p_mad;
-    in->cost = 20;
     if (me->ia < 0 || me->ib < 0 || me->ic < 0 || me->im < 0 || me->in < 0 || me->ik < 0 || (me->mode == 2 && me->ibias < 0))
         return cube_unsupported(in, "this form of MAD is not simulated");
     if (me->ea.packed4 || me->eb.packed4) return cube_unsupported(in, "MAD on packed fp4 operands is not simulated");

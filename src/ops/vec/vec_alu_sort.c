@@ -198,7 +198,6 @@ int lower_valu_sort(LowerView *L, const Op *op, Instr *in)
         return 0;
     }
     if (op->kind == OP_VTRANSPOSE) {
-        in->cost = 8;
         in->pfn = op->noperands == 2 ? p_vtranspose : p_vtranspose_cfg;
         in->fn = x_sort;
         return 0;
@@ -210,7 +209,6 @@ int lower_valu_sort(LowerView *L, const Op *op, Instr *in)
     if (op->kind == OP_VBITSORT && !(e && e->kind == TY_FLOAT && (e->fk == FK_F16 || e->fk == FK_F32)))
         return valu_bad_type(L, op, "f32 or f16 scores", sv->type);
     in->imm[SO_F16] = f16;
-    in->cost = 8;
     in->pfn = op->kind == OP_VBITSORT ? p_vbitsort : p_vmrgsort4;
     in->fn = x_sort;
     return 0;

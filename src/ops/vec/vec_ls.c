@@ -1112,7 +1112,6 @@ static int lower_vlds(LowerView *L, const Op *op, Instr *in)
     m->foot = (uint16_t)foot;
     m->align = (uint16_t)al;
     in->ext = m;
-    in->cost = 9;
     in->fn = x_vlds;
     if (fast_norm(in, m) && kind == LD_NORM) {
         bool o64 = in->imm[VN_OFF_MASK] == -1, wide = host_avx2();
@@ -1149,7 +1148,6 @@ static int lower_vag(LowerView *L, const Op *op, Instr *in)
     }
     in->ext = g;
     in->fn = x_vag;
-    in->cost = 1;
     return 0;
 }
 
@@ -1192,7 +1190,6 @@ static int lower_vsts(LowerView *L, const Op *op, Instr *in)
     m->maskpat = lane_pattern(ms);
     if (mi >= 0 && pred_all_active(op->operands[mi], ms)) m->mask = -1;   /* constant all-lanes mask */
     in->ext = m;
-    in->cost = 9;
     in->fn = x_vsts;
     if (fast_norm(in, m) && kind == ST_NORM && os == ms) {
         bool o64 = in->imm[VN_OFF_MASK] == -1, wide = host_avx2();
@@ -1227,7 +1224,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         }
         if (m->kind != LDX_BDINTLV) m->kind = ld ? LDX_DINTLV : STX_INTLV;
         in->ext = m;
-        in->cost = ld ? 9 : 12;
         in->fn = ld ? x_vldsx2 : x_vstsx2;
         return 0;
     }
@@ -1241,7 +1237,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         m->mask = slot_of(in, lw_group_index(L, op, "m", 0));
         m->kind = (uint8_t)!ld;
         in->ext = m;
-        in->cost = 9;
         in->fn = ld ? x_vsldb : x_vsstb;
         return 0;
     }
@@ -1264,7 +1259,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         if (m->e > m->w && op->kind != OP_VGATHERB)
             return bad(L, op, "the memory element is wider than a lane of the index vector");
         in->ext = m;
-        in->cost = op->kind == OP_VGATHERB ? 21 : sc ? 17 : 28;
         in->fn = op->kind == OP_VGATHERB ? x_vgatherb : sc ? x_vscatter : x_vgather2;
         return 0;
     }
@@ -1274,7 +1268,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         mem_operand(L, op, in, m, "src", "off", -1);
         in->ext = m;
         in->fn = x_vldas;
-        in->cost = 9;
         return 0;
     }
     case OP_VLDUS: case OP_VALDU: {
@@ -1287,7 +1280,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         if (op->kind == OP_VALDU && (m->off < 0 || m->pn < 0 || m->a3 < 0)) return bad(L, op, "malformed operands");
         in->ext = m;
         in->fn = op->kind == OP_VALDU ? x_valdu : x_vldus;
-        in->cost = 9;
         return 0;
     }
     case OP_VASTU: case OP_VSTU: {
@@ -1303,7 +1295,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         if (m->off < 0 || m->pn < 0) return bad(L, op, "malformed operands");
         in->ext = m;
         in->fn = st ? x_vstu : x_vastu;
-        in->cost = 9;
         return 0;
     }
     case OP_VSTUS: {
@@ -1318,7 +1309,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         m->w = (uint8_t)elem_bytes_of(otype(op, vi));
         in->ext = m;
         in->fn = x_vstus;
-        in->cost = 9;
         return 0;
     }
     case OP_VSTUR: {
@@ -1329,7 +1319,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         m->aux = op_token_id(op, "mode") == T_POST_POST_UPDATE;
         in->ext = m;
         in->fn = x_vstur;
-        in->cost = 9;
         return 0;
     }
     case OP_VSTAS: case OP_VSTAR: case OP_VSTA: case OP_VASTA: {
@@ -1339,7 +1328,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         if (op->kind != OP_VSTAS) m->pn = -1;
         in->ext = m;
         in->fn = x_vflush;
-        in->cost = 9;
         return 0;
     }
     case OP_SPRCLR:
@@ -1352,7 +1340,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         m->unit = op->kind == OP_SPRSTI ? 4 : 1;   /* §2.3: sprsti one 32-bit word, sprsts bytes */
         in->ext = m;
         in->fn = x_sprst;
-        in->cost = 9;
         return 0;
     }
     default:
@@ -1364,7 +1351,6 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
     unsigned e = elem_bytes_of(vt);
     if (e == 0 || e > 8 || (e & (e - 1))) return bad(L, op, "unsupported element width");
     in->imm[RA_E] = e;
-    in->cost = 2;
     switch (op->kind) {
     case OP_VINTLV: in->fn = x_vintlv; return 0;
     case OP_VDINTLV: in->fn = x_vdintlv; return 0;
