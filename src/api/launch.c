@@ -1,7 +1,7 @@
 /* launch.c — the public run API: bind kernel parameters to buffers and scalars, build the clusters
  * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
  * run the blocks one after another on the scheduler. */
-#include "exec/sim.h"
+#include "launch.h"
 #include "exec/race.h"
 #include "base/num.h"
 #include <fenv.h>
@@ -54,7 +54,8 @@ static void launch_err(Module *m, DiagId id, SrcLoc loc, const char *fmt, const 
 
 PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
 {
-    SrcLoc none = {m->file, 0, 0};
+    /* entry problems point at the module (for an empty file: its start) */
+    SrcLoc none = m->top && m->top->loc.line ? m->top->loc : (SrcLoc){m->file, 1, 1};
     if (!m->top || m->ctx->diags.nerrors) {
         launch_err(m, DIAG_V_ENTRY, none, "%s", "the module has errors; fix them before running");
         return NULL;
@@ -76,6 +77,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
         f = fe.any[0];
     } else {
         launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nfound > 1 ? "several functions carry pto.kernel; choose one with -e"
+                                                 : fe.nany == 0 ? "the module defines no function to run"
                                                  : "no pto.kernel function and more than one function; choose one with -e");
         return NULL;
     }
@@ -198,6 +200,7 @@ void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
+const Cluster *launch_last_cluster(const PtoLaunch *l) { return l->sim.cl && l->sim.cl->ncores ? l->sim.cl : NULL; }
 
 /* ------------------------------------------------------------------ clusters */
 
