@@ -25,8 +25,8 @@ typedef struct CliOut {
 void cli_print_diags(CliOut *o, PtoContext *ctx, size_t from);
 /* Reports an error found by the CLI itself (no source location); returns 2 (the exit status). */
 int cli_error(CliOut *o, const char *id, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Writes what the format still holds back (the SARIF document) and frees it. */
-void cli_out_finish(CliOut *o);
+/* Writes what the format still holds back (the SARIF log, with the command's exit status) and frees it. */
+void cli_out_finish(CliOut *o, int exit_status);
 /* Where hex dumps go: stdout, or stderr when stdout carries json/sarif diagnostics. */
 FILE *cli_dump_stream(const CliOut *o);
 

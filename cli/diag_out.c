@@ -229,13 +229,16 @@ int cli_error(CliOut *o, const char *id, const char *fmt, ...)
     return 2;
 }
 
-void cli_out_finish(CliOut *o)
+void cli_out_finish(CliOut *o, int exit_status)
 {
     if (o->fmt == CLI_FMT_SARIF) {
+        /* exit status 2 (usage or I/O error) means the analysis did not complete */
         printf("{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n  \"version\": \"2.1.0\",\n"
                "  \"runs\": [{\n    \"tool\": {\"driver\": {\"name\": \"ptosim\", \"version\": \"%s\"}},\n"
+               "    \"invocations\": [{\"executionSuccessful\": %s, \"exitCode\": %d}],\n"
                "    \"results\": [%s%s%s]\n  }]\n}\n",
-               CLI_VERSION, o->nresults ? "\n    " : "", o->sarif ? o->sarif : "", o->nresults ? "\n    " : "");
+               CLI_VERSION, exit_status == 2 ? "false" : "true", exit_status, o->nresults ? "\n    " : "",
+               o->sarif ? o->sarif : "", o->nresults ? "\n    " : "");
         fflush(stdout);
     }
     free(o->sarif);

@@ -240,6 +240,7 @@ static int cmd_fmt(CliArgs *a)
 
 static int print_help_of(const char *name)
 {
+    if (name[0] == '-') name = "help";   /* ptosim help --help */
     for (const CliCmd *const *c = commands; *c; c++)
         if (!strcmp((*c)->name, name) && (*c)->opts) { opt_help(*c, stdout); return 0; }
     if (!strcmp(name, "help")) { opt_help(&top_cmd, stdout); return 0; }
@@ -273,7 +274,7 @@ static int dispatch(int argc, char **argv)
     else if (!rc && !cmd) rc = cli_usage_error(NULL, "%s", a.noperands ? "options go after the COMMAND" : "no COMMAND given");
     else if (!rc) {
         rc = cmd->run(&a);
-        cli_out_finish(&a.diag);
+        cli_out_finish(&a.diag, rc);
     }
     cli_dump_free(&a);
     free(a.operands);

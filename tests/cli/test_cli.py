@@ -240,6 +240,9 @@ for path in CASES:
     res = runs[0].get("results") if runs else None
     check(runs and isinstance(runs[0].get("tool", {}).get("driver", {}).get("name"), str) and isinstance(res, list),
           "%s: SARIF run with tool.driver.name and results" % base)
+    inv = runs[0].get("invocations") if runs else None
+    check(isinstance(inv, list) and len(inv) == 1 and inv[0].get("executionSuccessful") is True and inv[0].get("exitCode") == code,
+          "%s: SARIF invocation with executionSuccessful and the exit code" % base, inv)
     res = res or []
     got = set()
     got_notes = set()
@@ -274,6 +277,11 @@ code, out, err = ptosim("check", "--diagnostics-format=json", T("cli", "no-such-
 recs = [json.loads(l) for l in out.splitlines()] if code == 2 else []
 check(len(recs) == 1 and recs[0]["id"] == "E-IO-READ" and recs[0]["file"] is None and recs[0]["line"] is None,
       "an I/O error as a JSON record without location", out + err)
+code, out, err = ptosim("check", "--diagnostics-format=sarif", T("cli", "no-such-file.pto"))
+log = json.loads(out) if code == 2 else {}
+inv = log.get("runs", [{}])[0].get("invocations", [{}])[0]
+check(inv.get("executionSuccessful") is False and inv.get("exitCode") == 2
+      and log["runs"][0]["results"][0]["ruleId"] == "E-IO-READ", "SARIF of an I/O error: execution not successful", out + err)
 code, out, err = ptosim("check", "--diagnostics-format=xml", T("cli", "copy_f32.pto"))
 check(code == 2 and "unknown diagnostics format 'xml'" in err, "an unknown diagnostics format", err)
 
