@@ -5,22 +5,11 @@ the json module; expected IDs and locations are read from the DIAG/NOTE directiv
 hex dumps, argument errors and their messages. Prints "N passed, M failed"; exit 1 on failure."""
 import json, os, re, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-build = sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv else os.path.join(ROOT, "build")
-PTOSIM = os.path.join(os.path.abspath(build), "ptosim")
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import BUILD, ROOT, check, finish
+
+PTOSIM = os.path.join(BUILD, "ptosim")
 T = lambda *p: os.path.join(ROOT, "tests", *p)
-passed = failed = 0
-
-
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s" % what)
-        for line in str(detail).rstrip().splitlines()[:20]:
-            print("    " + line)
 
 
 def ptosim(*args, stdin=None, cwd=None):
@@ -285,5 +274,4 @@ check(inv.get("executionSuccessful") is False and inv.get("exitCode") == 2
 code, out, err = ptosim("check", "--diagnostics-format=xml", T("cli", "copy_f32.pto"))
 check(code == 2 and "unknown diagnostics format 'xml'" in err, "an unknown diagnostics format", err)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -12,22 +12,10 @@
 Prints "N passed, M failed"; exit 1 on failure."""
 import os, re, shutil, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-build = sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv else os.path.join(ROOT, "build")
-build = os.path.abspath(build)
-passed = failed = 0
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import BUILD as build, ROOT, check, finish
+
 SKIP_DIRS = {".git", "__pycache__"}
-
-
-def check(cond, what, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL %s" % what)
-        for line in str(detail).rstrip().splitlines()[:40]:
-            print("    " + line)
 
 
 def repo_files():
@@ -123,5 +111,4 @@ def readme_examples():
 doc_references()
 labels()
 readme_examples()
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
