@@ -1,6 +1,22 @@
 # ptosim — build, test, sanitizer, fuzz and benchmark entry points.
 # `make` builds build/ptosim and build/libptosim.a; see README.md for the rest.
 
+# Parallel by default: one job per CPU. A -j on the command line wins (`make -j1` builds serially).
+NPROC   := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+MAKEFLAGS += -j$(NPROC) --no-print-directory
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
+
+# Quiet compile lines ("CC src/x.c"); `make V=1` prints the full commands.
+ifeq ($(V),1)
+Q       :=
+say     :=
+else
+Q       := @
+say      = @printf '  %-4s %s\n' '$(1)' '$(2)';
+endif
+
 CC      ?= cc
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wconversion \
@@ -28,42 +44,47 @@ all: $(BIN) $(LIB)
 
 $(B)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 $(B)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
 $(LIB): $(OBJS)
 	@mkdir -p $(dir $@)
-	$(AR) rcs $@ $^
+	@rm -f $@
+	$(call say,AR,$@)$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJS) $(LIB)
-	$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
 
 $(B)/tests/ref_%.o: tests/unit/ref_%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
+# The reference objects are real targets (not intermediates make would delete after linking).
 REF_OBJS := $(patsubst tests/unit/%.c,$(B)/tests/%.o,$(wildcard tests/unit/ref_*.c))
+.SECONDARY: $(REF_OBJS)
 
 $(B)/tests/test_%: tests/unit/test_%.c $(LIB) $(REF_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(REF_OBJS) $(LIB) $(LDLIBS) -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(REF_OBJS) $(LIB) $(LDLIBS) -o $@
 
 unit-bins: $(UNIT_BINS)
 
 $(B)/example_data: tools/example_data.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< -lm -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $< -lm -o $@
 
 # The main job: run the bundled example kernel on generated inputs.
 run: $(BIN) $(B)/example_data
 	@sh examples/run.sh $(B)
 
-# The whole suite: unit programs plus the .pto kernel tests; last line "N passed, M failed".
+# The whole suite: unit programs, the .pto kernel tests and the Python test scripts; one progress line
+# per test directory, last line "N passed, M failed". `make test T=tests/dma` runs the tests whose path
+# contains tests/dma.
 test: $(BIN) $(LIB) unit-bins
-	@python3 tests/run.py --build $(B)
+	@python3 tests/run.py --build $(B) $(T)
 
 # The layer rule of docs/internals.md: includes and symbol uses only downward, no circle of files.
 check-layers: $(LIB)
@@ -87,7 +108,7 @@ bench:
 	@$(B)/bench
 
 $(B)/bench: tools/bench.c $(LIB)
-	$(CC) $(CFLAGS) -O3 $< $(LIB) $(LDLIBS) -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS) -O3 $< $(LIB) $(LDLIBS) -o $@
 
 clean:
 	rm -rf build build-asan build-fuzz

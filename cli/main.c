@@ -1,91 +1,221 @@
-/* main.c — the ptosim command-line tool. Uses only the public API (ptosim.h).
- *   ptosim check FILE... [-t TARGET]
- *   ptosim fmt FILE [-o OUT] [--generic]
- *   ptosim run KERNEL.pto [-t TARGET] [-e ENTRY] [-b BLOCKS] [-q] ARG...
+/* main.c — the ptosim command-line tool: the subcommands, their option tables, check and fmt.
+ * Uses only the public API (ptosim.h). `ptosim help` lists the commands, `ptosim help CMD` (or
+ * `ptosim CMD --help`) describes one; the option tables below are the single source of both.
  * Exit status: 0 ok, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap. */
-#include "ptosim.h"
 #include "cli.h"
-#include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-static int use_color(void) { return isatty(2) && !getenv("NO_COLOR"); }
+/* ------------------------------------------------------------------ option handlers */
 
-void cli_print_diags(PtoContext *ctx, size_t from)
+static int set_help(CliArgs *a, const char *v) { (void)v; a->help = 1; return 0; }
+static int set_list(CliArgs *a, const char *v) { (void)v; a->list_options = 1; return 0; }
+static int set_version(CliArgs *a, const char *v) { (void)v; a->version = 1; return 0; }
+static int set_quiet(CliArgs *a, const char *v) { (void)v; a->quiet = 1; return 0; }
+static int set_race(CliArgs *a, const char *v) { (void)v; a->race = 1; return 0; }
+static int set_no_race(CliArgs *a, const char *v) { (void)v; a->race = 0; return 0; }
+static int set_vag_loops(CliArgs *a, const char *v) { (void)v; a->vag_loops = 1; return 0; }
+static int set_generic(CliArgs *a, const char *v) { (void)v; a->generic = 1; return 0; }
+static int set_no_verify(CliArgs *a, const char *v) { (void)v; a->no_verify = 1; return 0; }
+static int set_output(CliArgs *a, const char *v) { a->out = v; return 0; }
+static int set_entry(CliArgs *a, const char *v) { a->entry = v[0] == '@' ? v + 1 : v; return 0; }
+static int set_dump(CliArgs *a, const char *v) { return cli_dump_add(a, v); }
+static int set_trace(CliArgs *a, const char *v) { a->trace = v; return 0; }
+static int set_timing(CliArgs *a, const char *v) { a->timing = v; return 0; }
+static int set_stats(CliArgs *a, const char *v) { (void)v; a->stats = 1; return 0; }
+static int set_profile(CliArgs *a, const char *v) { (void)v; a->profile = 1; return 0; }
+
+static int set_target(CliArgs *a, const char *v)
 {
-    int color = use_color();
-    for (size_t i = from; i < pto_diag_count(ctx); i++) {
-        char *s = pto_diag_render(ctx, i, color);
-        fputs(s, stderr);
-        pto_free(s);
-    }
+    if (pto_target_from_name(v, &a->target) == 0) return 0;
+    return cli_usage_error(a->cmd, "unknown target '%s' (expected a5, a2a3 or cpu)", v);
 }
 
-static void usage(FILE *f)
+static int set_blocks(CliArgs *a, const char *v)
 {
-    fputs("usage: ptosim check FILE... [-t a5|a2a3|cpu]\n"
-          "       ptosim fmt FILE [-o OUT] [--generic] [-t TARGET]\n"
-          "       ptosim run KERNEL.pto [-t a5|a2a3|cpu] [-e ENTRY] [-b BLOCKS] [-q] [--steps N] [--no-race]\n"
-          "                  [--vag-loops] ARG...\n"
-          "         one ARG per kernel parameter: pointer INIT[:OUT] with INIT = PATH (raw or .npy) |\n"
-          "         zeros:BYTES | fill:BYTES:BYTEVALUE; scalar: a literal (128, -3, 0x40, 1.5)\n"
-          "exit status: 0 ok, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap\n", f);
-}
-
-int cli_usage_error(const char *fmt, const char *arg)
-{
-    fputs("ptosim: error: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs(" [E-USAGE]\n", stderr);
-    usage(stderr);
-    return 2;
-}
-
-int cli_parse_target(const char *s, PtoTarget *t)
-{
-    if (pto_target_from_name(s, t) != 0) return cli_usage_error("unknown target '%s' (expected a5, a2a3 or cpu)", s);
+    uint64_t n;
+    if (cli_parse_u64(v, &n) || n == 0 || n > 65535) return cli_usage_error(a->cmd, "--blocks needs a count in 1..65535, got '%s'", v);
+    a->blocks = (unsigned)n;
     return 0;
 }
 
-/* Parses and verifies one file; returns the module (or NULL) and sets *status to 0/1/2. */
-PtoModule *cli_load(PtoContext *ctx, const char *path, PtoTarget target, int *status)
+static int set_steps(CliArgs *a, const char *v)
+{
+    if (cli_parse_u64(v, &a->steps) || a->steps == 0) return cli_usage_error(a->cmd, "--steps needs a positive count, got '%s'", v);
+    return 0;
+}
+
+static int set_diag_format(CliArgs *a, const char *v)
+{
+    static const char *const names[] = {"text", "json", "sarif"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(v, names[k])) { a->diag.fmt = (CliFormat)k; return 0; }
+    return cli_usage_error(a->cmd, "unknown diagnostics format '%s' (expected text, json or sarif)", v);
+}
+
+/* ------------------------------------------------------------------ option tables
+ * A row each; rows shared by several subcommands are written once, here. */
+
+#define OPT_TARGET {'t', "target", "TARGET", "target profile: a5, a2a3 or cpu (default: the module's pto.target_arch, else a5)", set_target}
+#define OPT_DIAG_FORMAT {0, "diagnostics-format", "FORMAT", "text (default, on stderr), json (JSON Lines: one object per diagnostic) or sarif (one SARIF 2.1.0 log); json and sarif go to stdout", set_diag_format}
+#define OPT_HELP {'h', "help", NULL, "show this help and exit", set_help}
+#define OPT_LIST {0, "list-options", NULL, "print the accepted options, one per line (for scripts and shell completion), and exit", set_list}
+
+static const CliOpt check_opts[] = {OPT_TARGET, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST};
+
+static const CliOpt fmt_opts[] = {
+    {'o', "output", "FILE", "write the text to FILE instead of stdout ('-': stdout)", set_output},
+    {0, "generic", NULL, "print pto ops in MLIR's generic form", set_generic},
+    {0, "no-verify", NULL, "print a file that parses but does not verify", set_no_verify},
+    OPT_TARGET, OPT_HELP, OPT_LIST,
+};
+
+static const CliOpt run_opts[] = {
+    OPT_TARGET,
+    {'e', "entry", "NAME", "the function to run (default: the only pto.kernel function, else the only function)", set_entry},
+    {'b', "blocks", "N", "number of blocks to launch, 1..65535 (default 1)", set_blocks},
+    {'q', "quiet", NULL, "no summary line on stderr", set_quiet},
+    {0, "steps", "N", "per-core step limit that stops runaway loops (default 200000000)", set_steps},
+    {0, "race", NULL, "detect races between pipes and cores (the default)", set_race},
+    {0, "no-race", NULL, "no race detection (faster)", set_no_race},
+    {0, "vag-loops", NULL, "pto.vag binds the iteration counts of its enclosing loops (default: they read 0)", set_vag_loops},
+    {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},
+    {0, "stats", NULL, "print the timing model's view on stdout: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits", set_stats},
+    {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound on stdout", set_profile},
+    {0, "trace", "FILE", "write a Chrome trace (JSON; open in Perfetto or chrome://tracing): a track per pipe, arrows from releases to waits", set_trace},
+    {0, "timing", "FILE", "apply a timing table (docs/timing.md) over the target's built-in one", set_timing},
+    OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST,
+};
+
+static const CliOpt top_opts[] = {
+    OPT_HELP,
+    {'V', "version", NULL, "print the version and exit", set_version},
+    OPT_LIST,
+};
+
+#define N_OF(t) (sizeof t / sizeof t[0])
+
+static int cmd_check(CliArgs *a);
+static int cmd_fmt(CliArgs *a);
+
+static const CliCmd check_cmd = {
+    "check", "FILE...", "parse and verify kernels",
+    "Parses and verifies each FILE ('-': standard input) and reports every problem found.",
+    "exit status: 0 every file is valid, 1 an error was reported, 2 usage or I/O error\n",
+    check_opts, N_OF(check_opts), 0, cmd_check, NULL,
+};
+
+static const CliCmd fmt_cmd = {
+    "fmt", "FILE", "print a kernel in canonical form",
+    "Prints FILE ('-': standard input) in canonical form; fmt(fmt(x)) == fmt(x). Nothing is printed "
+    "when FILE has errors.",
+    "exit status: 0 printed, 1 parse/verify errors, 2 usage or I/O error\n",
+    fmt_opts, N_OF(fmt_opts), 0, cmd_fmt, NULL,
+};
+
+static const CliCmd run_cmd = {
+    "run", "KERNEL.pto ARG...", "execute a kernel",
+    "Runs a kernel ('-': read it from standard input) on the simulated machine, with one ARG per "
+    "kernel parameter.",
+    "arguments, one per kernel parameter in declaration order ('--' ends the options):\n"
+    "  pointer parameter  INIT[:OUT]  INIT = FILE (raw bytes, or .npy checked against the element type),\n"
+    "                     zeros:BYTES, or fill:BYTES:BYTEVALUE; OUT receives the buffer's final contents\n"
+    "                     (.npy when the name ends in .npy), also after a trap\n"
+    "  scalar parameter   a literal: 128, -3, 0x40, 1.5, 0x1.8p-3, inf, -inf, nan, true, false\n"
+    "\n"
+    "--dump [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]\n"
+    "  SPACE ub, l1, l0a, l0b, l0c, bt or fb; CORE aiv0, aiv1 (aiv = aiv0) or aic (default: the core that\n"
+    "  owns SPACE); bN the block, which must be the last block that ran (the trapping one after a trap);\n"
+    "  OFFSET and BYTES decimal or 0x hex. FILE receives the raw bytes, or a .npy of TYPE elements when it\n"
+    "  ends in .npy (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64, default u8); without FILE a hex\n"
+    "  dump goes to stdout.\n"
+    "\n"
+    "exit status: 0 completed, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap\n",
+    run_opts, N_OF(run_opts), 1, cli_run, NULL,
+};
+
+static const CliCmd help_cmd = {"help", "[COMMAND]", "describe a command (ptosim help run)", "", NULL, NULL, 0, 0, NULL, NULL};
+
+static const CliCmd *const commands[] = {&check_cmd, &fmt_cmd, &run_cmd, &help_cmd, NULL};
+
+static const CliCmd top_cmd = {
+    "", "COMMAND [ARG]...", "",
+    "ptosim parses, verifies and runs PTO ISA v0.6 micro-instruction kernels on the CPU.",
+    "exit status: 0 ok, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap\n",
+    top_opts, N_OF(top_opts), 0, NULL, commands,
+};
+
+/* ------------------------------------------------------------------ loading */
+
+int cli_read_all(FILE *f, uint8_t **data, size_t *size)
+{
+    size_t cap = 65536, n = 0;
+    uint8_t *b = malloc(cap);
+    if (!b) return ENOMEM;
+    errno = 0;
+    for (;;) {
+        if (n == cap) {
+            uint8_t *nb = realloc(b, cap *= 2);
+            if (!nb) { free(b); return ENOMEM; }
+            b = nb;
+        }
+        size_t k = fread(b + n, 1, cap - n, f);
+        n += k;
+        if (!k) break;
+    }
+    if (ferror(f)) {
+        int e = errno ? errno : EIO;
+        free(b);
+        return e;
+    }
+    *data = b;
+    *size = n;
+    return 0;
+}
+
+PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, int *status)
 {
     size_t before = pto_error_count(ctx), d0 = pto_diag_count(ctx);
-    PtoModule *m = pto_parse_file(ctx, path);
+    PtoModule *m;
+    if (!strcmp(path, "-")) {
+        uint8_t *text;
+        size_t n;
+        int e = cli_read_all(stdin, &text, &n);
+        if (e) {
+            *status = cli_error(&a->diag, "E-IO-READ", "cannot read standard input: %s", strerror(e));
+            return NULL;
+        }
+        m = pto_parse(ctx, "<stdin>", (const char *)text, n);
+        free(text);
+    } else {
+        m = pto_parse_file(ctx, path);
+    }
     if (!m) {
-        cli_print_diags(ctx, d0);
+        cli_print_diags(&a->diag, ctx, d0);
         *status = 2;
         return NULL;
     }
-    if (pto_error_count(ctx) == before) pto_verify(m, target);
-    cli_print_diags(ctx, d0);
+    if (verify && pto_error_count(ctx) == before) pto_verify(m, a->target);
+    cli_print_diags(&a->diag, ctx, d0);
     *status = pto_error_count(ctx) > before ? 1 : 0;
     return m;
 }
 
-static int cmd_check(int argc, char **argv)
+/* ------------------------------------------------------------------ commands */
+
+static int cmd_check(CliArgs *a)
 {
-    PtoTarget target = PTO_TARGET_DEFAULT;
-    const char *files[256];
-    int nf = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-t") || !strcmp(argv[i], "--target")) {
-            if (i + 1 >= argc) return cli_usage_error("%s needs a target", argv[i]);
-            if (cli_parse_target(argv[++i], &target)) return 2;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("unknown option '%s'", argv[i]);
-        } else if (nf < 256) {
-            files[nf++] = argv[i];
-        }
-    }
-    if (!nf) return cli_usage_error("%s", "check needs at least one FILE");
-    int worst = 0;
+    if (!a->noperands) return cli_usage_error(a->cmd, "check needs at least one FILE");
+    int stdin_uses = 0;
+    for (int i = 0; i < a->noperands; i++) stdin_uses += !strcmp(a->operands[i], "-");
+    if (stdin_uses > 1) return cli_usage_error(a->cmd, "standard input ('-') can be read only once");
     PtoContext *ctx = pto_context_new();
     if (!ctx) return 2;
-    for (int i = 0; i < nf; i++) {
+    int worst = 0;
+    for (int i = 0; i < a->noperands; i++) {
         int st;
-        PtoModule *m = cli_load(ctx, files[i], target, &st);
+        PtoModule *m = cli_load(a, ctx, a->operands[i], 1, &st);
         if (st > worst) worst = st;
         pto_module_free(m);
     }
@@ -93,55 +223,22 @@ static int cmd_check(int argc, char **argv)
     return worst;
 }
 
-static int cmd_fmt(int argc, char **argv)
+static int cmd_fmt(CliArgs *a)
 {
-    PtoTarget target = PTO_TARGET_DEFAULT;
-    const char *file = NULL, *out = NULL;
-    int generic = 0, noverify = 0;
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-o")) {
-            if (i + 1 >= argc) return cli_usage_error("%s needs a file name", argv[i]);
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--generic")) {
-            generic = 1;
-        } else if (!strcmp(argv[i], "--no-verify")) {
-            noverify = 1;
-        } else if (!strcmp(argv[i], "-t")) {
-            if (i + 1 >= argc) return cli_usage_error("%s needs a target", argv[i]);
-            if (cli_parse_target(argv[++i], &target)) return 2;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage_error("unknown option '%s'", argv[i]);
-        } else if (!file) {
-            file = argv[i];
-        } else {
-            return cli_usage_error("fmt takes one FILE, got '%s' too", argv[i]);
-        }
-    }
-    if (!file) return cli_usage_error("%s", "fmt needs a FILE");
+    if (a->noperands != 1)
+        return a->noperands ? cli_usage_error(a->cmd, "fmt takes one FILE, got '%s' too", a->operands[1])
+                            : cli_usage_error(a->cmd, "fmt needs a FILE");
     PtoContext *ctx = pto_context_new();
     if (!ctx) return 2;
-    int st = 0;
-    PtoModule *m;
-    if (noverify) {
-        m = pto_parse_file(ctx, file);
-        st = !m ? 2 : pto_error_count(ctx) ? 1 : 0;
-        cli_print_diags(ctx, 0);
-    } else {
-        m = cli_load(ctx, file, target, &st);
-    }
+    int st;
+    PtoModule *m = cli_load(a, ctx, a->operands[0], !a->no_verify, &st);
     if (m && st == 0) {
-        char *text = pto_print(m, generic);
-        FILE *f = out ? fopen(out, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "ptosim: error: cannot write '%s' [E-IO-WRITE]\n", out);
-            st = 2;
-        } else {
-            fputs(text, f);
-            if (out && fclose(f) != 0) {
-                fprintf(stderr, "ptosim: error: cannot write '%s' [E-IO-WRITE]\n", out);
-                st = 2;
-            }
-        }
+        char *text = pto_print(m, a->generic);
+        int to_stdout = !a->out || !strcmp(a->out, "-");
+        FILE *f = to_stdout ? stdout : fopen(a->out, "w");
+        int ok = f && text && fputs(text, f) >= 0;
+        if (f && !to_stdout && fclose(f) != 0) ok = 0;
+        if (!ok) st = cli_error(&a->diag, "E-IO-WRITE", "cannot write '%s': %s", to_stdout ? "<stdout>" : a->out, strerror(errno));
         pto_free(text);
     }
     pto_module_free(m);
@@ -149,14 +246,47 @@ static int cmd_fmt(int argc, char **argv)
     return st;
 }
 
-int main(int argc, char **argv)
+static int print_help_of(const char *name)
 {
-    if (argc < 2) { usage(stderr); return 2; }
-    const char *cmd = argv[1];
-    if (!strcmp(cmd, "check")) return cmd_check(argc - 2, argv + 2);
-    if (!strcmp(cmd, "fmt")) return cmd_fmt(argc - 2, argv + 2);
-    if (!strcmp(cmd, "run")) return cli_run(argc - 2, argv + 2);
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) { puts("ptosim 0.1 (PTO ISA v0.6 micro-instruction surface)"); return 0; }
-    return cli_usage_error("unknown command '%s'", cmd);
+    if (name[0] == '-') name = "help";   /* ptosim help --help */
+    for (const CliCmd *const *c = commands; *c; c++)
+        if (!strcmp((*c)->name, name) && (*c)->opts) { opt_help(*c, stdout); return 0; }
+    if (!strcmp(name, "help")) { opt_help(&top_cmd, stdout); return 0; }
+    return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, help)", name);
 }
+
+static int dispatch_version(void)
+{
+    printf("ptosim %s (PTO ISA v0.6 micro-instruction surface)\n", CLI_VERSION);
+    return 0;
+}
+
+static int dispatch(int argc, char **argv)
+{
+    CliArgs a;
+    memset(&a, 0, sizeof a);
+    a.target = PTO_TARGET_DEFAULT;
+    a.blocks = 1;
+    a.race = 1;
+    if (argc < 2) { opt_help(&top_cmd, stderr); return 2; }
+    const char *name = argv[1];
+    const CliCmd *cmd = NULL;
+    for (const CliCmd *const *c = commands; *c && !cmd; c++)
+        if (!strcmp((*c)->name, name) && (*c)->run) cmd = *c;
+    if (!strcmp(name, "help"))
+        return argc > 3 ? cli_usage_error(NULL, "help takes at most one COMMAND") : argc == 3 ? print_help_of(argv[2]) : print_help_of("help");
+    if (!strcmp(name, "version")) return dispatch_version();
+    if (!cmd && name[0] != '-') return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, help)", name);
+    int rc = opt_parse(cmd ? cmd : &top_cmd, argc - 2 + !cmd, argv + 2 - !cmd, &a);
+    if (!rc && a.version) rc = dispatch_version();
+    else if (!rc && !cmd) rc = cli_usage_error(NULL, "%s", a.noperands ? "options go after the COMMAND" : "no COMMAND given");
+    else if (!rc) {
+        rc = cmd->run(&a);
+        cli_out_finish(&a.diag, rc);
+    }
+    cli_dump_free(&a);
+    free(a.operands);
+    return rc == 1 && (a.help || a.list_options) ? 0 : rc;
+}
+
+int main(int argc, char **argv) { return dispatch(argc, argv); }

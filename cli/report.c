@@ -1,6 +1,7 @@
 /* report.c — the performance view of `ptosim run`: --timing (load a table), --stats (per core and pipe
  * time), --profile (source lines by cycles, vector loops), --trace (Chrome trace JSON). */
 #include "cli.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,13 +9,10 @@
 
 static const char *const pipe_names[PTO_PIPES] = {"SCALAR", "VECTOR", "MTE1", "MTE2", "MTE3", "CUBE", "FIXP"};
 
-int cli_load_timing(PtoLaunch *l, PtoContext *ctx, const char *path)
+int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "ptosim: error: cannot read the timing table '%s' [E-IO-READ]\n", path);
-        return 2;
-    }
+    if (!f) return cli_error(&a->diag, "E-IO-READ", "cannot read the timing table '%s': %s", path, strerror(errno));
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     for (;;) {
@@ -32,35 +30,25 @@ int cli_load_timing(PtoLaunch *l, PtoContext *ctx, const char *path)
     fclose(f);
     if (!buf || err) {
         free(buf);
-        fprintf(stderr, "ptosim: error: cannot read the timing table '%s' [E-IO-READ]\n", path);
-        return 2;
+        return cli_error(&a->diag, "E-IO-READ", "cannot read the timing table '%s'", path);
     }
     size_t d0 = pto_diag_count(ctx);
     int rc = pto_launch_set_timing(l, path, buf, n);
     free(buf);
-    if (rc) {
-        cli_print_diags(ctx, d0);
-        return 2;
-    }
-    return 0;
+    cli_print_diags(&a->diag, ctx, d0);
+    return rc ? 2 : 0;
 }
 
-int cli_write_trace(const PtoLaunch *l, const char *path)
+int cli_write_trace(CliArgs *a, const PtoLaunch *l, const char *path)
 {
     char *json = pto_launch_trace_json(l);
-    if (!json) {
-        fprintf(stderr, "ptosim: error: no trace was recorded (out of memory?) [E-IO-WRITE]\n");
-        return 2;
-    }
+    if (!json) return cli_error(&a->diag, "E-IO-WRITE", "no trace was recorded for '%s' (out of memory?)", path);
     FILE *f = fopen(path, "wb");
     size_t n = strlen(json);
     int ok = f && fwrite(json, 1, n, f) == n;
     if (f && fclose(f)) ok = 0;
     pto_free(json);
-    if (!ok) {
-        fprintf(stderr, "ptosim: error: cannot write the trace '%s' [E-IO-WRITE]\n", path);
-        return 2;
-    }
+    if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write the trace '%s': %s", path, strerror(errno));
     return 0;
 }
 

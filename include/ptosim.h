@@ -36,6 +36,10 @@ typedef struct PtoDiagInfo {
 size_t pto_diag_count(const PtoContext *ctx);
 size_t pto_error_count(const PtoContext *ctx);     /* errors and traps */
 int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out);   /* 0 on success */
+/* Note j (0 <= j < nnotes) of diagnostic i: severity PTO_SEV_NOTE, the id of diagnostic i, the note's
+   location (file NULL when it has none) and message; nnotes = 0. 0 on success, -1 when i or j is out
+   of range. */
+int pto_diag_note_get(const PtoContext *ctx, size_t i, size_t j, PtoDiagInfo *out);
 /* "FILE:LINE:COL: error: message [ID]" + source line + caret + notes; caller frees. */
 char *pto_diag_render(const PtoContext *ctx, size_t i, int color);
 void pto_diag_clear(PtoContext *ctx);
@@ -96,6 +100,22 @@ const char *pto_timing_default(PtoTarget target);
 /* Runs `blocks` blocks. Returns 0 when the kernel completed, 3 on a run-time trap (diagnostic
    added), 2 when the launch is not fully bound. */
 int pto_launch_run(PtoLaunch *l, unsigned blocks);
+
+/* On-chip memory after a run, for debugging (`ptosim run --dump`). */
+typedef struct PtoMemView {
+    const uint8_t *data;       /* the whole address space; valid until the next run or pto_launch_free */
+    uint64_t size;             /* its size in bytes (the target profile's capacity) */
+    unsigned block;            /* the block whose memory this is */
+    const char *core;          /* the core it belongs to: "aic", "aiv0" or "aiv1" */
+} PtoMemView;
+/* The on-chip buffer `space` ("ub", "l1", "l0a", "l0b", "l0c", "bt", "fb") of one core of the last
+   block that pto_launch_run ran, as that block left it: at its end, or at the trap. Blocks run one
+   after another, each from zeroed buffers, so only the last block's memory is kept. `core`: "aic",
+   "aiv0", "aiv1", or NULL for the core that owns the space (ub: the first AIV; the others: the AIC;
+   a single-core kernel: its core). Returns 0; -1 before any run; -2 when the kernel has no such core
+   (a vector-only kernel runs one AIV, aiv0; a cube-only kernel one AIC; a mixed one all three);
+   -3 for an unknown space or core name. */
+int pto_launch_mem(const PtoLaunch *l, const char *core, const char *space, PtoMemView *out);
 
 typedef struct PtoStats {
     uint64_t ops_executed;     /* all executed operations, every core */

@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """tests/run.py — the ptosim test runner (Python 3 standard library only).
 
-Runs every unit-test program in BUILD/tests/ and every .pto test under tests/, then prints
-"N passed, M failed" as its last line and exits non-zero on any failure.
+Runs every unit-test program in BUILD/tests/, every .pto test under tests/ and every Python test
+script tests/**/test_*.py (run as `python3 SCRIPT --build BUILD`; it prints its own "N passed,
+M failed" line and exits non-zero on failure), prints one progress line per test directory (passed,
+failed, seconds), then "N passed, M failed" as its last line; exits non-zero on any failure.
+
+  python3 tests/run.py [--build BUILD] [FILTER...]    FILTER: run only tests whose path contains it
 
 A .pto test states what it expects in `//` directive comments:
 
@@ -21,7 +25,7 @@ Substitutions: %s = this file, %t = a fresh temp dir, %S = this file's directory
 Every test whose first RUN exits 0 with 'check' semantics is also checked for the fmt fixed point:
 fmt(x) == fmt(fmt(x)), and fmt(fmt --generic x) == fmt(x).
 """
-import os, re, shlex, subprocess, sys, tempfile
+import os, re, shlex, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 120
@@ -52,20 +56,27 @@ class Result:
             sys.stdout.write("    %s\n" % line)
 
 
-def unit_tests(build, res):
+def counted_program(argv, name, res, timeout=600):
+    """A test program that prints its own "N passed, M failed" line (unit programs, test_*.py scripts)."""
+    code, out, err = run(argv, timeout=timeout)
+    m = re.findall(r"(\d+) passed, (\d+) failed", out + err)
+    if code != 0 or not m:
+        res.bad(name, "exit %d\n%s%s" % (code, out[-3000:], err[-3000:]))
+    else:
+        res.ok(name)
+
+
+def unit_tests(build):
+    """(name, runner) for every unit-test program built into BUILD/tests."""
     d = os.path.join(build, "tests")
     if not os.path.isdir(d):
-        return
+        return []
+    found = []
     for name in sorted(os.listdir(d)):
         path = os.path.join(d, name)
-        if not name.startswith("test_") or not os.access(path, os.X_OK) or os.path.isdir(path):
-            continue
-        code, out, err = run([path], timeout=600)
-        m = re.findall(r"(\d+) passed, (\d+) failed", out + err)
-        if code != 0 or not m:
-            res.bad("unit/" + name, "exit %d\n%s%s" % (code, out[-3000:], err[-3000:]))
-        else:
-            res.ok("unit/" + name)
+        if name.startswith("test_") and os.access(path, os.X_OK) and not os.path.isdir(path):
+            found.append(("tests/unit/" + name, lambda res, p=path, n=name: counted_program([p], "unit/" + n, res)))
+    return found
 
 
 def directives(path):
@@ -79,10 +90,17 @@ def directives(path):
 
 
 def kernel_test(build, path, res):
+    tmp = tempfile.mkdtemp(prefix="ptosim-test-")
+    try:
+        kernel_test_in(build, path, res, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def kernel_test_in(build, path, res, tmp):
     name = os.path.relpath(path, ROOT)
     ptosim = os.path.join(build, "ptosim")
     ds = directives(path)
-    tmp = tempfile.mkdtemp(prefix="ptosim-test-")
 
     def subst(s):
         return (s.replace("%gen", os.path.join(ROOT, "tests", "gen")).replace("%s", path)
@@ -192,25 +210,51 @@ def kernel_test(build, path, res):
     res.ok(name)
 
 
+def collect(build, only):
+    """Every test as (path relative to the repository, runner), in directory order."""
+    tests = unit_tests(build)
+    for dirpath, dirs, files in os.walk(os.path.join(ROOT, "tests")):
+        dirs[:] = sorted(d for d in dirs if d not in ("gen", "__pycache__"))
+        for f in sorted(files):
+            p = os.path.join(dirpath, f)
+            rel = os.path.relpath(p, ROOT)
+            if f.endswith(".pto"):
+                tests.append((rel, lambda res, p=p: kernel_test(build, p, res)))
+            elif f.startswith("test_") and f.endswith(".py"):
+                argv = [sys.executable, p, "--build", build]
+                tests.append((rel, lambda res, a=argv, n=rel: counted_program(a, n, res)))
+    if only:
+        tests = [t for t in tests if any(o in t[0] or o in os.path.join(ROOT, t[0]) for o in only)]
+    return tests
+
+
 def main():
     args = sys.argv[1:]
     build = "build"
-    only = None
+    only = []
     while args:
         a = args.pop(0)
         if a == "--build":
             build = args.pop(0)
         else:
-            only = a
+            only.append(a.rstrip("/"))
     build = os.path.abspath(build)
     res = Result()
-    if not only:
-        unit_tests(build, res)
-    for dirpath, _, files in sorted(os.walk(os.path.join(ROOT, "tests"))):
-        for f in sorted(files):
-            p = os.path.join(dirpath, f)
-            if f.endswith(".pto") and (not only or only in p):
-                kernel_test(build, p, res)
+    tests = collect(build, only)
+    # one progress line per test directory: count passed/failed and the time it took
+    groups = []
+    for rel, fn in tests:
+        d = os.path.dirname(rel)
+        if not groups or groups[-1][0] != d:
+            groups.append((d, []))
+        groups[-1][1].append(fn)
+    for d, fns in groups:
+        p0, f0, t0 = res.passed, res.failed, time.monotonic()
+        for fn in fns:
+            fn(res)
+        sys.stdout.write("%-16s %4d passed, %d failed  (%.1f s)\n"
+                         % (d, res.passed - p0, res.failed - f0, time.monotonic() - t0))
+        sys.stdout.flush()
     print("%d passed, %d failed" % (res.passed, res.failed))
     sys.exit(1 if res.failed else 0)
 

@@ -32,6 +32,21 @@ int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out)
     return 0;
 }
 
+int pto_diag_note_get(const PtoContext *ctx, size_t i, size_t j, PtoDiagInfo *out)
+{
+    if (i >= ctx->diags.n || j >= ctx->diags.items[i].nnotes) return -1;
+    const Diag *d = &ctx->diags.items[i];
+    const DiagNote *n = &d->notes[j];
+    out->severity = PTO_SEV_NOTE;
+    out->id = diag_id_str(d->id);
+    out->file = n->loc.file;
+    out->line = n->loc.line;
+    out->col = n->loc.col;
+    out->message = n->msg;
+    out->nnotes = 0;
+    return 0;
+}
+
 char *pto_diag_render(const PtoContext *ctx, size_t i, int color) { return diag_render(&ctx->diags, i, color); }
 
 void pto_diag_clear(PtoContext *ctx)
@@ -71,6 +86,7 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
     }
     char *buf = NULL;
     size_t n = 0, cap = 0;
+    errno = 0;
     for (;;) {
         if (n == cap) {
             cap = cap ? cap * 2 : 65536;
@@ -82,11 +98,11 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
         n += k;
         if (k == 0) break;
     }
-    int err = ferror(f);
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (err) {
         free(buf);
-        diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "error while reading '%s'", path);
+        diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "cannot read '%s': %s", path, strerror(err));
         return NULL;
     }
     PtoModule *m = pto_parse(ctx, path, buf ? buf : "", n);

@@ -47,7 +47,8 @@ static void launch_err(Module *m, DiagId id, SrcLoc loc, const char *fmt, const 
 
 PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
 {
-    SrcLoc none = {m->file, 0, 0};
+    /* entry problems point at the module (for an empty file: its start) */
+    SrcLoc none = m->top && m->top->loc.line ? m->top->loc : (SrcLoc){m->file, 1, 1};
     if (!m->top || m->ctx->diags.nerrors) {
         launch_err(m, DIAG_V_ENTRY, none, "%s", "the module has errors; fix them before running");
         return NULL;
@@ -69,6 +70,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
         f = fe.any[0];
     } else {
         launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nfound > 1 ? "several functions carry pto.kernel; choose one with -e"
+                                                 : fe.nany == 0 ? "the module defines no function to run"
                                                  : "no pto.kernel function and more than one function; choose one with -e");
         return NULL;
     }
@@ -214,6 +216,8 @@ const char *pto_timing_default(PtoTarget target)
 {
     return timing_default_text(target == PTO_TARGET_DEFAULT ? PTO_TARGET_A5 : target);
 }
+
+const Cluster *launch_last_cluster(const PtoLaunch *l) { return l->sim.cl && l->sim.cl->ncores ? l->sim.cl : NULL; }
 
 /* ------------------------------------------------------------------ clusters */
 

@@ -32,4 +32,6 @@ struct PtoLaunch {
     int prof_built;
 };
 
+/* The cluster of the last block that ran (its cores and their memory), or NULL before any run. */
+const Cluster *launch_last_cluster(const PtoLaunch *l);
 #endif

@@ -51,6 +51,8 @@ int main(void)
     enum { BLOCKS = 4, N = 256 * BLOCKS };
     unsigned char *src = malloc(N), *dst = calloc(1, N);
     for (int i = 0; i < N; i++) src[i] = (unsigned char)(i * 37 + 11);
+    PtoMemView mv;
+    CHECK(pto_launch_mem(l, NULL, "ub", &mv) == -1, "no memory to read before a run");
     CHECK(pto_launch_run(l, 1) == 2, "run refuses unbound parameters");
     CHECK(pto_launch_bind_buffer(l, 0, src, N) == 0, "bind src");
     CHECK(pto_launch_bind_buffer(l, 1, dst, N) == 0, "bind dst");
@@ -71,6 +73,12 @@ int main(void)
     for (size_t i = before; i < pto_diag_count(ctx); i++)
         if (pto_diag_get(ctx, i, &di) == 0 && !strcmp(di.id, "T-OOB") && di.line == 15 && di.severity == PTO_SEV_TRAP) found = 1;
     CHECK(found, "T-OOB at line 15");
+    /* On-chip memory of the last block that ran, at its trap: block 3 had loaded src[768, 1024) into UB [0, 256). */
+    CHECK(pto_launch_mem(l, NULL, "ub", &mv) == 0 && mv.block == BLOCKS - 1 && !strcmp(mv.core, "aiv0") && mv.size == 262144 &&
+          memcmp(mv.data, src + 768, 256) == 0, "pto_launch_mem: UB of the trapping block");
+    CHECK(pto_launch_mem(l, "aiv0", "ub", &mv) == 0 && mv.data[0] == src[768], "pto_launch_mem: aiv0 named");
+    CHECK(pto_launch_mem(l, "aic", "l1", &mv) == -2 && pto_launch_mem(l, "aiv1", "ub", &mv) == -2, "a vector kernel has one AIV");
+    CHECK(pto_launch_mem(l, NULL, "gm", &mv) == -3 && pto_launch_mem(l, "aiv2", "ub", &mv) == -3, "unknown space or core");
     pto_launch_free(l);
 
     /* Two independent contexts in one process (no global state). */
@@ -80,6 +88,38 @@ int main(void)
     CHECK(pto_diag_get(ctx2, 0, &di) == 0 && !strcmp(di.id, "E-SSA-UNDEF") && di.line == 1, "undefined value diagnosed");
     pto_module_free(m2);
     pto_context_free(ctx2);
+
+    /* Notes: the access past the end of UB points back at the address computation (line 7). */
+    {
+        static const char *nk =
+            "module attributes {pto.target_arch = \"a5\"} {\n"
+            "  func.func @k(%src: !pto.ptr<ui8, gm>) attributes {pto.kernel} {\n"
+            "    %c0 = arith.constant 0 : i64\n"
+            "    %c1 = arith.constant 1 : i64\n"
+            "    %c256 = arith.constant 256 : i64\n"
+            "    %end = arith.constant 262144 : i64\n"
+            "    %past = pto.castptr %end : i64 -> !pto.ptr<ui8, ub>\n"
+            "    pto.mte_gm_ub %src, %past, %c0, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64\n"
+            "    return\n"
+            "  }\n"
+            "}\n";
+        PtoContext *c4 = pto_context_new();
+        PtoModule *m4 = pto_parse(c4, "n.pto", nk, strlen(nk));
+        CHECK(m4 && pto_verify(m4, PTO_TARGET_DEFAULT) > 0, "access past UB diagnosed");
+        int noted = 0;
+        for (size_t i = 0; i < pto_diag_count(c4); i++) {
+            PtoDiagInfo d, n;
+            if (pto_diag_get(c4, i, &d) || d.line != 8 || !d.nnotes) continue;
+            CHECK(pto_diag_note_get(c4, i, d.nnotes, &n) == -1, "note index past the end");
+            if (pto_diag_note_get(c4, i, 0, &n) == 0 && n.severity == PTO_SEV_NOTE && !strcmp(n.id, d.id) && n.file &&
+                !strcmp(n.file, "n.pto") && n.line == 7 && n.col == 5 && n.message && n.nnotes == 0)
+                noted = 1;
+        }
+        CHECK(noted, "pto_diag_note_get: the note at 7:5");
+        CHECK(pto_diag_note_get(c4, pto_diag_count(c4), 0, &di) == -1, "diagnostic index past the end");
+        pto_module_free(m4);
+        pto_context_free(c4);
+    }
 
     /* Statistics: every executed vector-pipe instruction counts once in vector_ops, whatever its family
        (predicate generation, load, compute, store): 2 iterations x (plt, vlds, vadd, vsts) + pset = 9. */
