@@ -115,6 +115,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.step_limit = DEFAULT_STEP_LIMIT;
     timing_default(&l->timing, target);
     l->sim.timing = &l->timing;
+    l->sim.deadlock_explain = ops_explain_deadlock;
     l->sim.obs = obs_new();
     if (!l->sim.obs) {
         pto_launch_free(l);

@@ -109,6 +109,11 @@ struct Cluster {
     struct Race *race;         /* race detection state, NULL when off */
 };
 
+/* Reports a deadlock of cluster cl located at the op that can never proceed, with notes explaining why;
+   returns the diagnostic's index, or -1 when it cannot explain it (the scheduler then reports it plainly).
+   Installed by the launch (the synchronisation family knows what waits wait for). */
+typedef long (*DeadlockHook)(Cluster *cl);
+
 struct Sim {
     PtoCtx *ctx;
     const Program *prog;
@@ -124,6 +129,7 @@ struct Sim {
     PtoStats stats;
     const Timing *timing;      /* the launch's timing table */
     struct Observe *obs;       /* time records (stats always; trace and profile on request) */
+    DeadlockHook deadlock_explain;
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
@@ -142,6 +148,9 @@ static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return 
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* A run-time warning at op `in`, reported once per op and run (at most 64 ops); the run continues. */
 void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The same, with a note at op `related` ("the earlier ... is here"). */
+void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 /* Host pointer for [addr, addr+len) in space `as` of core c, or NULL after raising a trap. `what` names
    the access for the message ("source", "destination"). `align` = required alignment (1 = none). */
 uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what);
@@ -154,6 +163,11 @@ const Instr *sim_issue(Exec *x, const Instr *in);          /* SU: capture operan
 const Instr *sim_exec_now(Exec *x, const Instr *in);       /* run a PipeFn immediately (pipe resolved to S) */
 void sim_signal(Core *c, uint64_t t);                       /* state changed at time t: blocked agents retry */
 int sim_run_cluster(Cluster *cl);          /* runs one block; 0 ok, 3 trap */
+/* The head entry of pipe p's queue, or NULL, and the values captured for it. */
+const QEntry *sim_queue_head(const Core *c, int p);
+const uint64_t *sim_entry_args(const Core *c, int p, const QEntry *e);
+/* Entry k (0 = head) of pipe p's queue, or NULL. */
+const QEntry *sim_queue_entry(const Core *c, int p, uint32_t k);
 /* Synchronisation edges: a release by the op running on x (set_flag, rls_buf, a semaphore or cross-core
    set) on channel (kind, key), and the acquire that consumes it (kinds: RC_* of race.h). The race detector
    orders by them and the time records draw them as flows. */

@@ -276,6 +276,19 @@ static int run_pipe(Core *c, int pq, uint64_t now)
     return 1;
 }
 
+const QEntry *sim_queue_head(const Core *c, int p) { return sim_queue_entry(c, p, 0); }
+
+const QEntry *sim_queue_entry(const Core *c, int p, uint32_t k)
+{
+    const Pipe *pp = &c->pipes[p];
+    return pp->head + k < pp->tail ? &pp->q[(pp->head + k) % pp->cap] : NULL;
+}
+
+const uint64_t *sim_entry_args(const Core *c, int p, const QEntry *e)
+{
+    return c->pipes[p].caps ? c->pipes[p].caps + e->cap : NULL;
+}
+
 static void report_deadlock(Cluster *cl)
 {
     Sim *s = cl->sim;
@@ -290,8 +303,10 @@ static void report_deadlock(Cluster *cl)
         }
     }
     s->trapped = 1;
-    long d = diag_add(&s->ctx->diags, SEV_TRAP, DIAG_T_DEADLOCK, first && first->op ? first->op->loc : (SrcLoc){0, 0, 0},
-                      "deadlock: no core can make progress (block %llu)", (unsigned long long)c0->block_idx);
+    long d = s->deadlock_explain ? s->deadlock_explain(cl) : -1;
+    if (d < 0)
+        d = diag_add(&s->ctx->diags, SEV_TRAP, DIAG_T_DEADLOCK, first && first->op ? first->op->loc : (SrcLoc){0, 0, 0},
+                     "deadlock: no core can make progress (block %llu)", (unsigned long long)c0->block_idx);
     for (int i = 0; i < cl->ncores; i++) {
         Core *c = &cl->cores[i];
         char who[32];

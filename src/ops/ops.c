@@ -68,3 +68,5 @@ void ops_cluster_free(Cluster *cl)
 }
 
 void ops_block_done(Cluster *cl) { sync_report_leftovers(cl); }
+
+long ops_explain_deadlock(Cluster *cl) { return sync_explain_deadlock(cl); }

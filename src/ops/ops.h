@@ -14,6 +14,8 @@ int ops_cluster_reset(Cluster *cl);
 /* Frees what ops_core_reset / ops_cluster_reset allocated. */
 void ops_core_free(Core *c);
 void ops_cluster_free(Cluster *cl);
+/* The deadlock explanation hook of the machine (exec/machine.h DeadlockHook). */
+long ops_explain_deadlock(Cluster *cl);
 /* A block ran to completion: end-of-block checks (flags left set). */
 void ops_block_done(Cluster *cl);
 #endif

@@ -49,19 +49,32 @@ static int event_of(Exec *x, const Instr *in, const uint64_t *args)
 
 static unsigned flag_key(const Core *c, const Instr *in, int e)
 {
-    return (unsigned)(((c->index * PQ__COUNT + in->imm[SY_SRC]) * PQ__COUNT + in->imm[SY_DST]) * 16 + e);
+    return (unsigned)((c->index * PQ__COUNT + in->imm[SY_SRC]) * 16 + e);
 }
 
+/* A flag is one bit per (set pipe, event) of a core: the wait pipe is not part of its identity (a kernel
+   pair on a2a3 shows two fences with the same set pipe and event deadlock when their lives overlap). */
 static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
 {
     int e = event_of(x, in, args);
     if (e < 0) return -1;
-    Core *c = x->core;
-    c->sync->flags[in->imm[SY_SRC]][in->imm[SY_DST]][e]++;
-    c->sync->flag_set_at[in->imm[SY_SRC]][in->imm[SY_DST]][e] = in;
-    c->sync->flag_ready[in->imm[SY_SRC]][in->imm[SY_DST]][e] = x->now + in->cost;
-    sim_release(x, RC_FLAG, flag_key(c, in, e));
-    if (x->pipe == PQ_S) sim_signal(c, x->now + in->cost);
+    SyncState *s = x->core->sync;
+    int src = (int)in->imm[SY_SRC];
+    s->flag_sets[src][e]++;
+    if (s->flag[src][e]) {
+        /* still set: this set is lost, as on hardware; the run goes on */
+        const Instr *prev = s->flag_set_at[src][e];
+        sim_warn_note(x, in, DIAG_T_FLAG_ALIAS, prev,
+                      "flag %s, event %d is still set: this set_flag is lost (a flag is one bit per set pipe and event, "
+                      "whatever the wait pipe)", pq_name((unsigned)src), e);
+        s->flag_lost_at[src][e] = in;
+        return 0;
+    }
+    s->flag[src][e] = 1;
+    s->flag_set_at[src][e] = in;
+    s->flag_ready[src][e] = x->now + in->cost;
+    sim_release(x, RC_FLAG, flag_key(x->core, in, e));
+    if (x->pipe == PQ_S) sim_signal(x->core, x->now + in->cost);
     return 0;
 }
 
@@ -69,21 +82,20 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
 {
     int e = event_of(x, in, args);
     if (e < 0) return -1;
-    uint32_t *cnt = &x->core->sync->flags[in->imm[SY_SRC]][in->imm[SY_DST]][e];
-    if (!*cnt) return 1;
+    SyncState *s = x->core->sync;
+    int src = (int)in->imm[SY_SRC];
+    if (!s->flag[src][e]) return 1;
     /* a flag is seen once the set_flag has completed, not by a wait retried within its cycles */
-    uint64_t ready = x->core->sync->flag_ready[in->imm[SY_SRC]][in->imm[SY_DST]][e];
-    if (x->now < ready) {
-        x->retry_at = ready;
+    if (x->now < s->flag_ready[src][e]) {
+        x->retry_at = s->flag_ready[src][e];
         return 1;
     }
-    (*cnt)--;
+    s->flag[src][e] = 0;
+    s->flag_taken_at[src][e] = in;
     sim_acquire(x, RC_FLAG, flag_key(x->core, in, e));
     return 0;
 }
 
-/* Q47: a set_flag never consumed by a wait_flag before the kernel ends is reported (W-FLAG-LEFTOVER) at
-   the last set of its (src, dst, event) triple, once per triple and core; the run still succeeds. */
 int sync_reset(Core *c)
 {
     memset(c->sync, 0, sizeof *c->sync);
@@ -96,21 +108,20 @@ int sync_cluster_reset(Cluster *cl)
     return 0;
 }
 
+/* W-FLAG-LEFTOVER: a flag still set when the block completed, at the set that set it, once per flag. */
 void sync_report_leftovers(Cluster *cl)
 {
     for (int i = 0; i < cl->ncores; i++) {
         Core *c = &cl->cores[i];
         for (int a = 0; a < PQ__COUNT; a++)
-            for (int b = 0; b < PQ__COUNT; b++)
-                for (int e = 0; e < 16; e++) {
-                    const Instr *in = c->sync->flag_set_at[a][b][e];
-                    if (!c->sync->flags[a][b][e] || !in) continue;
-                    Exec x = {0};
-                    x.core = c;
-                    sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "%u set_flag[%s, %s, EVENT_ID%d] never consumed by a wait_flag "
-                                  "before the kernel ended", c->sync->flags[a][b][e], pq_name((unsigned)a),
-                                  pq_name((unsigned)b), e);
-                }
+            for (int e = 0; e < 16; e++) {
+                const Instr *in = c->sync->flag_set_at[a][e];
+                if (!c->sync->flag[a][e] || !in) continue;
+                Exec x = {0};
+                x.core = c;
+                sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "flag %s, event %d was set and never consumed by a wait_flag before "
+                              "the kernel ended", pq_name((unsigned)a), e);
+            }
     }
 }
 
@@ -421,4 +432,116 @@ void sync_describe(const Instr *in, char *buf, size_t n)
         snprintf(buf, n, "%s", op_info[in->kind].name);
         break;
     }
+}
+
+/* ------------------------------------------------------------------ deadlock explanations */
+
+static int is_flag_wait(OpKind k) { return k == OP_WAIT_FLAG || k == OP_WAIT_FLAG_DYN; }
+static int is_flag_set(OpKind k) { return k == OP_SET_FLAG || k == OP_SET_FLAG_DYN; }
+static int is_wait(OpKind k)
+{
+    return is_flag_wait(k) || k == OP_GET_BUF || k == OP_GET_BUF_DYN || k == OP_WAIT_INTRA_BLOCK || k == OP_SYNC_WAIT ||
+           k == OP_WAIT_FLAG_DEV;
+}
+
+static const char *who(const Core *c, char *b, size_t n)
+{
+    if (c->cl->ncores == 1) snprintf(b, n, "block %llu", (unsigned long long)c->block_idx);
+    else snprintf(b, n, "block %llu %s", (unsigned long long)c->block_idx,
+                  c->type == CORE_AIC ? "AIC" : c->subblock ? "AIV1" : "AIV0");
+    return b;
+}
+
+/* The blocked wait of pipe p of core c (its queue head), with its event; NULL when the head is not a
+   flag wait. */
+static const Instr *blocked_flag_wait(const Core *c, int p, int *event)
+{
+    const QEntry *e = p == PQ_S ? NULL : sim_queue_head(c, p);
+    const Instr *in = e ? e->in : (p == PQ_S && c->su_state == 1 ? c->su_blocked_on : NULL);
+    if (!in || !is_flag_wait((OpKind)in->kind)) return NULL;
+    if (in->imm[SY_ID] >= 0) *event = (int)in->imm[SY_ID];
+    else if (e) *event = (int)id_operand(in, sim_entry_args(c, p, e), 0);
+    else *event = -1;
+    return in;
+}
+
+static SrcLoc loc_of(const Instr *in) { return in && in->op ? in->op->loc : (SrcLoc){0, 0, 0}; }
+
+/* Why flag (src, e) of core c can never be set; follows the setter pipe when it is blocked on another flag,
+   up to a cycle. */
+static void explain_flag(DiagList *d, long di, const Core *c, int src, int e, int depth, unsigned visited)
+{
+    const SyncState *s = c->sync;
+    char w[48];
+    if (e < 0 || e > 15) return;
+    if (s->flag_lost_at[src][e])
+        diag_note(d, di, loc_of(s->flag_lost_at[src][e]), "this set_flag of flag %s, event %d was lost: the flag was "
+                  "still set when it ran (W-FLAG-ALIAS)", pq_name((unsigned)src), e);
+    /* a set of this flag still queued behind something on its pipe */
+    const QEntry *h = src == PQ_S ? NULL : sim_queue_head(c, src);
+    for (uint32_t k = 1; h; k++) {
+        const QEntry *q = sim_queue_entry(c, src, k);
+        if (!q) break;
+        if (is_flag_set((OpKind)q->in->kind) && q->in->imm[SY_SRC] == src) {
+            diag_note(d, di, loc_of(q->in), "a set_flag of this flag is queued on %s behind '%s', which is blocked",
+                      pq_name((unsigned)src), op_info[h->in->kind].name);
+            break;
+        }
+    }
+    if (h && is_wait((OpKind)h->in->kind) && !is_flag_wait((OpKind)h->in->kind)) {
+        char what[96];
+        sync_describe(h->in, what, sizeof what);
+        diag_note(d, di, loc_of(h->in), "%s, which would set it, is itself blocked here, waiting for %s",
+                  pq_name((unsigned)src), what);
+    }
+    if (s->flag_sets[src][e] && s->flag_taken_at[src][e])
+        diag_note(d, di, loc_of(s->flag_taken_at[src][e]), "the last set of flag %s, event %d (%u executed) was "
+                  "consumed by this wait", pq_name((unsigned)src), e, s->flag_sets[src][e]);
+    else if (!s->flag_sets[src][e])
+        diag_note(d, di, loc_of(NULL), "no set_flag of flag %s, event %d ran on %s", pq_name((unsigned)src), e,
+                  who(c, w, sizeof w));
+    if (src != PQ_S && (visited >> src & 1u)) {
+        diag_note(d, di, loc_of(NULL), "the waits form a cycle: each pipe waits for a flag only another waiting pipe "
+                  "can set");
+        return;
+    }
+    /* the setter pipe itself waiting */
+    int e2;
+    const Instr *w2 = blocked_flag_wait(c, src, &e2);
+    if (w2 && depth < 8) {
+        diag_note(d, di, loc_of(w2), "%s, which would set it, is itself blocked here, waiting for flag %s, event %d",
+                  src == PQ_S ? "the scalar unit" : pq_name((unsigned)src), pq_name((unsigned)w2->imm[SY_SRC]), e2);
+        explain_flag(d, di, c, (int)w2->imm[SY_SRC], e2, depth + 1, visited | 1u << src);
+    } else if (c->su_state == 1 && c->su_blocked_on && is_wait((OpKind)c->su_blocked_on->kind)) {
+        diag_note(d, di, loc_of(c->su_blocked_on), "the scalar unit is blocked here and issues nothing more");
+    }
+}
+
+long sync_explain_deadlock(Cluster *cl)
+{
+    DiagList *d = &cl->sim->ctx->diags;
+    char w[48];
+    for (int i = 0; i < cl->ncores; i++) {
+        const Core *c = &cl->cores[i];
+        for (int p = 1; p <= PQ__COUNT; p++) {
+            int pq = p == PQ__COUNT ? PQ_S : p;   /* pipes first, the scalar unit last */
+            const QEntry *q = pq == PQ_S ? NULL : sim_queue_head(c, pq);
+            const Instr *in = q ? q->in : (pq == PQ_S && c->su_state == 1 ? c->su_blocked_on : NULL);
+            if (!in || !is_wait((OpKind)in->kind)) continue;
+            int e;
+            if (blocked_flag_wait(c, pq, &e)) {
+                int src = (int)in->imm[SY_SRC];
+                long di = diag_add(d, SEV_TRAP, DIAG_T_DEADLOCK, loc_of(in), "deadlock: %s %s waits for flag %s, event %d, "
+                                   "which can never be set", who(c, w, sizeof w), pq == PQ_S ? "scalar unit" : pq_name((unsigned)pq),
+                                   pq_name((unsigned)src), e);
+                explain_flag(d, di, c, src, e, 0, 1u << pq);
+                return di;
+            }
+            char what[96];
+            sync_describe(in, what, sizeof what);
+            return diag_add(d, SEV_TRAP, DIAG_T_DEADLOCK, loc_of(in), "deadlock: %s %s waits for %s, which is never "
+                            "released", who(c, w, sizeof w), pq == PQ_S ? "scalar unit" : pq_name((unsigned)pq), what);
+        }
+    }
+    return -1;
 }

@@ -6,9 +6,14 @@
 
 /* Per core. */
 struct SyncState {
-    uint32_t flags[PQ__COUNT][PQ__COUNT][16];          /* set/wait counters per (src, dst, event) */
-    const Instr *flag_set_at[PQ__COUNT][PQ__COUNT][16];
-    uint64_t flag_ready[PQ__COUNT][PQ__COUNT][16];     /* cycle the last set completes: no wait passes earlier */
+    /* One flag per (set pipe, event): set by set_flag, cleared by the wait_flag (of any destination pipe)
+       that consumes it. A set while it is still set is lost (W-FLAG-ALIAS). */
+    uint8_t flag[PQ__COUNT][16];
+    const Instr *flag_set_at[PQ__COUNT][16];           /* the set that set it (pending or last) */
+    const Instr *flag_lost_at[PQ__COUNT][16];          /* the last set lost because the flag was still set */
+    const Instr *flag_taken_at[PQ__COUNT][16];         /* the wait that consumed it last */
+    uint32_t flag_sets[PQ__COUNT][16];                 /* sets executed (explanations) */
+    uint64_t flag_ready[PQ__COUNT][16];                /* cycle the last set completes: no wait passes earlier */
     uint32_t buf_issued_rls[64], buf_retired_rls[64];
     uint32_t buf_held[PQ__COUNT];                      /* per pipe: ids acquired by get_buf, not released */
 };
@@ -26,6 +31,8 @@ int sync_reset(Core *c);
 int sync_cluster_reset(Cluster *cl);
 /* What a synchronisation op waits for or releases, for messages: "flag PIPE_MTE2 -> PIPE_V, event 0". */
 void sync_describe(const Instr *in, char *buf, size_t n);
+/* A deadlock located at the blocked wait, with notes on why its release can never come (DeadlockHook). */
+long sync_explain_deadlock(Cluster *cl);
 /* W-FLAG-LEFTOVER for every flag still set when a block completed. */
 void sync_report_leftovers(Cluster *cl);
 #endif
