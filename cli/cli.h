@@ -49,6 +49,8 @@ typedef struct CliArgs {
     CliDump *dumps;            /* --dump, in command-line order */
     unsigned ndumps;
     const char *trace, *timing;    /* --trace FILE, --timing FILE */
+    const char *warn[64];      /* -W settings in command-line order: "error", "error=ID", "no-ID"; "" = -w */
+    unsigned nwarn;
     int stats, profile;
 } CliArgs;
 
@@ -100,6 +102,9 @@ int cli_dump_write(CliArgs *a, PtoLaunch *l);       /* after the run (or trap); 
 void cli_dump_free(CliArgs *a);
 /* 0 when `path` can be written (created or replaced) without touching it, else an errno value. */
 int cli_writable(const char *path);
+/* Applies the -W/-w settings to a new context; 0, or 2 after a usage error (unknown warning ID). */
+int cli_apply_warnings(CliArgs *a, PtoContext *ctx);
+
 /* ---- the performance view (report.c) ---- */
 /* Applies a --timing file to the launch; 0, or 2 after reporting. */
 int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path);

@@ -22,6 +22,35 @@ static int set_output(CliArgs *a, const char *v) { a->out = v; return 0; }
 static int set_entry(CliArgs *a, const char *v) { a->entry = v[0] == '@' ? v + 1 : v; return 0; }
 static int set_dump(CliArgs *a, const char *v) { return cli_dump_add(a, v); }
 static int set_trace(CliArgs *a, const char *v) { a->trace = v; return 0; }
+
+static int add_warn(CliArgs *a, const char *v)
+{
+    if (a->nwarn == sizeof a->warn / sizeof a->warn[0]) return cli_usage_error(a->cmd, "too many -W options%s", "");
+    a->warn[a->nwarn++] = v;
+    return 0;
+}
+static int set_W(CliArgs *a, const char *v)
+{
+    if (strcmp(v, "error") && strncmp(v, "error=", 6) && strncmp(v, "no-", 3))
+        return cli_usage_error(a->cmd, "-W takes error, error=ID or no-ID (e.g. -Werror=race, -Wno-deprecated), not '%s'", v);
+    return add_warn(a, v);
+}
+static int set_w(CliArgs *a, const char *v) { (void)v; return add_warn(a, ""); }
+
+int cli_apply_warnings(CliArgs *a, PtoContext *ctx)
+{
+    for (unsigned i = 0; i < a->nwarn; i++) {
+        const char *v = a->warn[i], *id = NULL;
+        PtoWarnAction act;
+        if (!*v) act = PTO_WARN_IGNORE;                              /* -w */
+        else if (!strcmp(v, "error")) act = PTO_WARN_ERROR;         /* -Werror */
+        else if (!strncmp(v, "error=", 6)) { act = PTO_WARN_ERROR; id = v + 6; }
+        else { act = PTO_WARN_IGNORE; id = v + 3; }                 /* -Wno-ID */
+        if (pto_set_warning(ctx, id, act))
+            return cli_usage_error(a->cmd, "unknown warning '%s' (a W-... ID such as W-RACE, or its short form race)", id);
+    }
+    return 0;
+}
 static int set_timing(CliArgs *a, const char *v) { a->timing = v; return 0; }
 static int set_stats(CliArgs *a, const char *v) { (void)v; a->stats = 1; return 0; }
 static int set_profile(CliArgs *a, const char *v) { (void)v; a->profile = 1; return 0; }
@@ -61,8 +90,10 @@ static int set_diag_format(CliArgs *a, const char *v)
 #define OPT_DIAG_FORMAT {0, "diagnostics-format", "FORMAT", "text (default, on stderr), json (JSON Lines: one object per diagnostic) or sarif (one SARIF 2.1.0 log); json and sarif go to stdout", set_diag_format}
 #define OPT_HELP {'h', "help", NULL, "show this help and exit", set_help}
 #define OPT_LIST {0, "list-options", NULL, "print the accepted options, one per line (for scripts and shell completion), and exit", set_list}
+#define OPT_W {'W', NULL, "WHAT", "-Werror: every warning is an error; -Werror=ID: that warning is; -Wno-ID: drop that warning (ID: W-RACE or race, W-DEPRECATED or deprecated, ...)", set_W}
+#define OPT_NOWARN {'w', NULL, NULL, "report no warnings", set_w}
 
-static const CliOpt check_opts[] = {OPT_TARGET, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST};
+static const CliOpt check_opts[] = {OPT_TARGET, OPT_W, OPT_NOWARN, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST};
 
 static const CliOpt fmt_opts[] = {
     {'o', "output", "FILE", "write the text to FILE instead of stdout ('-': stdout)", set_output},
@@ -85,7 +116,7 @@ static const CliOpt run_opts[] = {
     {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound on stdout", set_profile},
     {0, "trace", "FILE", "write a Chrome trace (JSON; open in Perfetto or chrome://tracing): a track per pipe, arrows from releases to waits", set_trace},
     {0, "timing", "FILE", "apply a timing table (docs/timing.md) over the target's built-in one", set_timing},
-    OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST,
+    OPT_W, OPT_NOWARN, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST,
 };
 
 static const CliOpt top_opts[] = {
@@ -131,7 +162,8 @@ static const CliCmd run_cmd = {
     "  ends in .npy (TYPE: i8 u8 i16 u16 i32 u32 i64 u64 f16 bf16 f32 f64, default u8); without FILE a hex\n"
     "  dump goes to stdout.\n"
     "\n"
-    "exit status: 0 completed, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap\n",
+    "exit status: 0 completed, 1 parse/verify errors, 2 usage or I/O error, 3 run-time trap,\n"
+    "  4 completed, but a run-time warning was made an error by -Werror / -Werror=ID\n",
     run_opts, N_OF(run_opts), 1, cli_run, NULL,
 };
 
@@ -212,6 +244,10 @@ static int cmd_check(CliArgs *a)
     if (stdin_uses > 1) return cli_usage_error(a->cmd, "standard input ('-') can be read only once");
     PtoContext *ctx = pto_context_new();
     if (!ctx) return 2;
+    if (cli_apply_warnings(a, ctx)) {
+        pto_context_free(ctx);
+        return 2;
+    }
     int worst = 0;
     for (int i = 0; i < a->noperands; i++) {
         int st;

@@ -300,6 +300,10 @@ int cli_run(CliArgs *a)
     PtoContext *ctx = pto_context_new();
     if (!ctx) return 2;
     int rc;
+    if (cli_apply_warnings(a, ctx)) {
+        pto_context_free(ctx);
+        return 2;
+    }
     PtoModule *m = cli_load(a, ctx, file, 1, &rc);
     PtoLaunch *l = NULL;
     Buf *bufs = NULL;
@@ -342,7 +346,7 @@ int cli_run(CliArgs *a)
                 a->ndumps ? " and dumps" : "");
     if (r == 0 && !a->quiet && !werr)
         print_summary(file, a->target == PTO_TARGET_DEFAULT ? pto_module_target(m) : a->target, a->blocks, pto_launch_stats(l));
-    rc = r == 3 ? 3 : werr ? 2 : 0;
+    rc = r == 3 ? 3 : werr ? 2 : pto_promoted_warning_count(ctx) ? 4 : 0;
 out:
     for (unsigned i = 0; bufs && i < np; i++) free(bufs[i].data);
     free(bufs);

@@ -43,6 +43,13 @@ int pto_diag_note_get(const PtoContext *ctx, size_t i, size_t j, PtoDiagInfo *ou
 /* "FILE:LINE:COL: error: message [ID]" + source line + caret + notes; caller frees. */
 char *pto_diag_render(const PtoContext *ctx, size_t i, int color);
 void pto_diag_clear(PtoContext *ctx);
+/* Warning control, as a compiler's -Wno-ID / -Werror=ID / -Werror / -w: `id` is a warning's stable ID
+   ("W-RACE") or its short form ("race"), or NULL for every warning without a setting of its own. Ignored
+   warnings are not recorded; warnings made errors are recorded with PTO_SEV_ERROR and counted by
+   pto_error_count and pto_promoted_warning_count. Returns 0, or -1 for an unknown warning ID. */
+typedef enum { PTO_WARN_DEFAULT, PTO_WARN_IGNORE, PTO_WARN_ERROR } PtoWarnAction;
+int pto_set_warning(PtoContext *ctx, const char *id, PtoWarnAction action);
+size_t pto_promoted_warning_count(const PtoContext *ctx);
 void pto_set_max_errors(PtoContext *ctx, size_t n);
 
 /* ---- front end ---- */

@@ -53,9 +53,13 @@ void pto_diag_clear(PtoContext *ctx)
 {
     DiagSource *s = ctx->diags.srcs;
     size_t ns = ctx->diags.nsrcs, cs = ctx->diags.capsrcs, me = ctx->diags.max_errors;
+    uint8_t warn[DIAG__COUNT], warn_all = ctx->diags.warn_all;   /* the warning settings stay */
+    memcpy(warn, ctx->diags.warn, sizeof warn);
     ctx->diags.srcs = NULL;
     diag_free(&ctx->diags);
     diag_init(&ctx->diags);
+    memcpy(ctx->diags.warn, warn, sizeof warn);
+    ctx->diags.warn_all = warn_all;
     ctx->diags.srcs = s;
     ctx->diags.nsrcs = ns;
     ctx->diags.capsrcs = cs;
@@ -144,3 +148,18 @@ size_t pto_verify(PtoModule *m, PtoTarget target)
 }
 
 char *pto_print(const PtoModule *m, int generic) { return print_module(m->ctx, m, generic); }
+
+int pto_set_warning(PtoContext *ctx, const char *id, PtoWarnAction action)
+{
+    if ((unsigned)action > PTO_WARN_ERROR) return -1;
+    if (!id) {
+        ctx->diags.warn_all = (uint8_t)action;
+        return 0;
+    }
+    int k = diag_id_lookup(id);
+    if (k < 0 || diag_id_str((DiagId)k)[0] != 'W') return -1;
+    ctx->diags.warn[k] = (uint8_t)action;
+    return 0;
+}
+
+size_t pto_promoted_warning_count(const PtoContext *ctx) { return ctx->diags.npromoted; }

@@ -5,6 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ASCII case-insensitive equality (no locale). */
+static int strcasecmp_ascii(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        int x = *a >= 'A' && *a <= 'Z' ? *a + 32 : *a, y = *b >= 'A' && *b <= 'Z' ? *b + 32 : *b;
+        if (x != y) return 1;
+    }
+    return *a != *b;
+}
+
 static const char *const diag_ids[] = {
 #define DIAG(e, id, s) id,
 #include "diag.def"
@@ -12,6 +22,15 @@ static const char *const diag_ids[] = {
 };
 
 const char *diag_id_str(DiagId id) { return (unsigned)id < DIAG__COUNT ? diag_ids[id] : "E-?"; }
+
+int diag_id_lookup(const char *name)
+{
+    for (int i = 0; i < DIAG__COUNT; i++) {
+        const char *id = diag_ids[i];
+        if (!strcasecmp_ascii(name, id) || (strlen(id) > 2 && !strcasecmp_ascii(name, id + 2))) return i;
+    }
+    return -1;
+}
 
 void diag_init(DiagList *d)
 {
@@ -41,6 +60,15 @@ static char *vfmt(const char *fmt, va_list ap)
 
 long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char *fmt, va_list ap)
 {
+    int promoted = 0;
+    if (sev == SEV_WARNING) {
+        WarnAction a = (WarnAction)((unsigned)id < DIAG__COUNT && d->warn[id] ? d->warn[id] : d->warn_all);
+        if (a == WARN_IGNORE) return -1;
+        if (a == WARN_ERROR) {
+            sev = SEV_ERROR;
+            promoted = 1;
+        }
+    }
     if (sev >= SEV_ERROR && d->max_errors && d->nerrors >= d->max_errors) return -1;
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
@@ -57,6 +85,7 @@ long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char 
     g->msg = vfmt(fmt, ap);
     if (sev >= SEV_ERROR) d->nerrors++;
     else if (sev == SEV_WARNING) d->nwarnings++;
+    d->npromoted += (size_t)promoted;
     return (long)d->n++;
 }
 

@@ -39,11 +39,17 @@ typedef struct DiagSource {
     size_t len;
 } DiagSource;
 
+/* What happens to a warning: reported as such, dropped, or reported as an error (-Wno-..., -Werror). */
+typedef enum { WARN_DEFAULT, WARN_IGNORE, WARN_ERROR } WarnAction;
+
 typedef struct DiagList {
     Diag *items;
     size_t n, cap;
     size_t nerrors, nwarnings;
     size_t max_errors;         /* parser stops adding after this many errors */
+    uint8_t warn[DIAG__COUNT]; /* per warning ID: WarnAction (WARN_DEFAULT: warn_all decides) */
+    uint8_t warn_all;          /* WarnAction for every warning without its own */
+    size_t npromoted;          /* warnings reported as errors */
     DiagSource *srcs;          /* registered buffers, for caret rendering */
     size_t nsrcs, capsrcs;
 } DiagList;
@@ -58,6 +64,8 @@ void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_add_source(DiagList *d, const char *file, const char *text, size_t len);
 const char *diag_id_str(DiagId id);
+/* The ID of a stable spelling ("W-RACE", or the short lower-case form "race"); -1 if none. */
+int diag_id_lookup(const char *name);
 /* Renders one diagnostic as "FILE:LINE:COL: error: msg [ID]" + source line + caret + notes.
    Returns a malloc'd string the caller frees. */
 char *diag_render(const DiagList *d, size_t i, int color);
