@@ -52,6 +52,7 @@ typedef struct CliArgs {
     const char *warn[64];      /* -W settings in command-line order: "error", "error=ID", "no-ID"; "" = -w */
     unsigned nwarn;
     int stats, profile;
+    int no_initcheck, no_unwritten;
 } CliArgs;
 
 typedef struct CliOpt {

@@ -15,6 +15,9 @@ static int set_version(CliArgs *a, const char *v) { (void)v; a->version = 1; ret
 static int set_quiet(CliArgs *a, const char *v) { (void)v; a->quiet = 1; return 0; }
 static int set_race(CliArgs *a, const char *v) { (void)v; a->race = 1; return 0; }
 static int set_no_race(CliArgs *a, const char *v) { (void)v; a->race = 0; return 0; }
+static int set_no_initcheck(CliArgs *a, const char *v) { (void)v; a->no_initcheck = 1; return 0; }
+static int set_no_unwritten(CliArgs *a, const char *v) { (void)v; a->no_unwritten = 1; return 0; }
+static int set_no_sanitize(CliArgs *a, const char *v) { (void)v; a->race = 0; a->no_initcheck = a->no_unwritten = 1; return 0; }
 static int set_vag_loops(CliArgs *a, const char *v) { (void)v; a->vag_loops = 1; return 0; }
 static int set_generic(CliArgs *a, const char *v) { (void)v; a->generic = 1; return 0; }
 static int set_no_verify(CliArgs *a, const char *v) { (void)v; a->no_verify = 1; return 0; }
@@ -108,8 +111,11 @@ static const CliOpt run_opts[] = {
     {'b', "blocks", "N", "number of blocks to launch, 1..65535 (default 1)", set_blocks},
     {'q', "quiet", NULL, "no summary line on stderr", set_quiet},
     {0, "steps", "N", "per-core step limit that stops runaway loops (default 200000000)", set_steps},
-    {0, "race", NULL, "detect races between pipes and cores (the default)", set_race},
+    {0, "race", NULL, "detect races between pipes, cores and blocks (W-RACE; the default)", set_race},
     {0, "no-race", NULL, "no race detection (faster)", set_no_race},
+    {0, "no-initcheck", NULL, "do not report reads of on-chip bytes nothing wrote (W-UNINIT)", set_no_initcheck},
+    {0, "no-unwritten", NULL, "do not report output bytes the kernel never wrote (W-UNWRITTEN)", set_no_unwritten},
+    {0, "no-sanitize", NULL, "none of the checks above (the fastest run)", set_no_sanitize},
     {0, "vag-loops", NULL, "pto.vag binds the iteration counts of its enclosing loops (default: they read 0)", set_vag_loops},
     {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},
     {0, "stats", NULL, "print the timing model's view on stdout: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits", set_stats},

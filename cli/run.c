@@ -323,6 +323,11 @@ int cli_run(CliArgs *a)
     pto_launch_set_trace(l, a->trace != NULL);
     pto_launch_set_profile(l, a->profile);
     pto_launch_set_race_check(l, a->race);
+    pto_launch_set_checks(l, PTO_CHECK_RACE, a->race);
+    pto_launch_set_checks(l, PTO_CHECK_INIT, !a->no_initcheck);
+    pto_launch_set_checks(l, PTO_CHECK_UNWRITTEN, !a->no_unwritten);
+    for (unsigned i = 0; i < np; i++)
+        if (bufs[i].out) pto_launch_set_output(l, i, 1);
     pto_launch_set_vag_loops(l, a->vag_loops);
     size_t dr = pto_diag_count(ctx);
     int r = pto_launch_run(l, a->blocks);

@@ -94,6 +94,15 @@ int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v);
 int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v);
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 = default */
 void pto_launch_set_race_check(PtoLaunch *l, int on);
+/* The sanitizer's checks (all off by default in the library; ptosim run turns them all on):
+   PTO_CHECK_RACE     races between pipes and cores of a block and between blocks (W-RACE);
+   PTO_CHECK_INIT     reads of on-chip bytes nothing wrote in the launch (W-UNINIT);
+   PTO_CHECK_UNWRITTEN  output bytes the kernel never wrote (W-UNWRITTEN; outputs: pto_launch_set_output). */
+enum { PTO_CHECK_RACE = 1, PTO_CHECK_INIT = 2, PTO_CHECK_UNWRITTEN = 4, PTO_CHECK_ALL = 7 };
+void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on);
+/* Parameter i (a pointer) is an output: with PTO_CHECK_UNWRITTEN, bytes of its buffer the kernel never
+   wrote are reported. Returns 0, or -1 when i is not a pointer parameter. */
+int pto_launch_set_output(PtoLaunch *l, unsigned i, int on);
 /* pto.vag reads loop iteration counters. Default (0): they read 0, as the validated vector-address kernels
    require; 1: the PTOAS design formula, sum of stride x iteration count of the enclosing i16 scf.for loops
    (docs/semantics.md §6.11). */

@@ -7,6 +7,7 @@
 #include "exec/race.h"
 #include "exec/vsched.h"
 #include "exec/observe.h"
+#include "exec/check.h"
 #include "lower/lower.h"
 #include "ops/ops.h"
 #include <fenv.h>
@@ -116,6 +117,12 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     timing_default(&l->timing, target);
     l->sim.timing = &l->timing;
     l->sim.deadlock_explain = ops_explain_deadlock;
+    l->sim.check = check_new();
+    l->outputs = calloc(b->nargs + 1, 1);
+    if (!l->sim.check || !l->outputs) {
+        pto_launch_free(l);
+        return NULL;
+    }
     l->sim.obs = obs_new();
     if (!l->sim.obs) {
         pto_launch_free(l);
@@ -152,6 +159,8 @@ void pto_launch_free(PtoLaunch *l)
     program_free(l->prog);
     timing_free(&l->timing);
     obs_free(l->sim.obs);
+    check_free(l->sim.check);
+    free(l->outputs);
     free(l->stall_view);
     free(l->prof);
     free(l);
@@ -203,6 +212,21 @@ int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit = steps ? steps : DEFAULT_STEP_LIMIT; }
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
+
+void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on)
+{
+    if (checks & PTO_CHECK_RACE) l->sim.race_check = on != 0;
+    unsigned k = (checks & PTO_CHECK_INIT ? CHK_INIT : 0) | (checks & PTO_CHECK_UNWRITTEN ? CHK_UNWRITTEN : 0) |
+                 (checks & PTO_CHECK_RACE ? CHK_BLOCKS : 0);
+    l->sim.checks = on ? l->sim.checks | k : l->sim.checks & ~k;
+}
+
+int pto_launch_set_output(PtoLaunch *l, unsigned i, int on)
+{
+    if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_PTR) return -1;
+    l->outputs[i] = on != 0;
+    return 0;
+}
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 const char *pto_pipe_name(unsigned i) { return pq_name(i); }
@@ -269,7 +293,7 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
         }
         c->memsz[a] = tp->cap[a];
     }
-    c->ub_fast_lim = cl->race || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
+    c->ub_fast_lim = cl->watch || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
     uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
     if (setup_exec(&c->su, c, frame, PQ_S) || setup_exec(&c->v, c, frame, PQ_V)) return -1;
     c->px.core = c;
@@ -322,7 +346,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     l->stall_view = NULL;
     l->stall_view_n = 0;
     l->prof_built = 0;
-    if (obs_reset(s->obs, l->prog->ninstr)) {
+    if (obs_reset(s->obs, l->prog->ninstr) || check_launch_begin(s->check, s, l->outputs)) {
         diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the profile");
         return 2;
     }
@@ -340,6 +364,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
         cl->sim = s;
         if (s->race_check && !cl->race) cl->race = race_new();
         if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
+        cl->watch = cl->race != NULL || s->checks != 0;
         int ok = ops_cluster_reset(cl);
         if (kind == 2) {
             cl->ncores = 3;
@@ -355,6 +380,11 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             break;
         }
         if (cl->race) race_reset(cl->race, cl);
+        if (check_block_begin(s->check, cl)) {
+            diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the checks");
+            rc = 2;
+            break;
+        }
         s->gm_sharers = blocks * (unsigned)cl->ncores;
         rc = sim_run_cluster(cl);
         if (rc == 0) ops_block_done(cl);
@@ -372,6 +402,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             s->stats.cores++;
         }
     }
+    if (rc != 2) check_launch_end(s->check, s);
     if (saved_round != FE_TONEAREST) fesetround(saved_round);
     return rc;
 }

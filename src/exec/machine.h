@@ -107,6 +107,7 @@ struct Cluster {
     int ncores;
     struct SyncClusterState *sync;   /* intra-block semaphores, cross-core flags */
     struct Race *race;         /* race detection state, NULL when off */
+    int watch;                 /* some access check is on: fast paths report their exact accesses */
 };
 
 /* Reports a deadlock of cluster cl located at the op that can never proceed, with notes explaining why;
@@ -130,6 +131,8 @@ struct Sim {
     const Timing *timing;      /* the launch's timing table */
     struct Observe *obs;       /* time records (stats always; trace and profile on request) */
     DeadlockHook deadlock_explain;
+    struct Check *check;       /* initcheck, unwritten outputs, races between blocks (check.h) */
+    unsigned checks;           /* CHK_* of check.h */
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
@@ -157,6 +160,10 @@ uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                       const char *what);
 uint64_t sim_gm_base(unsigned index);
+/* An access the op `in` running on x makes, for the checkers (races, initcheck, outputs): [addr, addr+len)
+   of space `as` owned by core `owner`. Only called while the cluster's `watch` is set. */
+enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
 
 /* ---- scheduler (sched.c) ---- */
 const Instr *sim_issue(Exec *x, const Instr *in);          /* SU: capture operands and enqueue */

@@ -1,6 +1,7 @@
 /* mem.c — checked memory access for every address space, and run-time traps. */
 #include "machine.h"
 #include "race.h"
+#include "check.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -70,9 +71,22 @@ static const char *const space_long[AS__COUNT] = {
     "GM", "UB (unified buffer)", "L1", "L0A", "L0B", "L0C", "BT (bias table)", "FB (fixpipe buffer)",
 };
 
-/* Accesses whose description names a destination are writes; the rest (sources, parameters, priming
-   blocks) are reads. */
-static int is_write(const char *what) { return strstr(what, "destination") != NULL; }
+/* Accesses whose description names a destination are writes (atomic ones when it says so); the rest
+   (sources, parameters, priming blocks) are reads. */
+static int access_mode(const char *what)
+{
+    if (!strstr(what, "destination")) return ACC_READ;
+    return strstr(what, "atomic") ? ACC_ATOMIC : ACC_WRITE;
+}
+
+void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode)
+{
+    if (x->core->cl->race) {
+        race_access(x, in, owner, as, addr, len, mode != ACC_READ);
+        if (mode == ACC_ATOMIC) race_access(x, in, owner, as, addr, len, 0);   /* read-modify-write */
+    }
+    if (x->core->sim->checks) check_access(x, in, owner, as, addr, len, mode);
+}
 
 static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                         const char *what);
@@ -81,7 +95,7 @@ uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t 
                       const char *what)
 {
     uint8_t *p = checked(x, c, in, as, addr, len, align, what);
-    if (p && c->cl->race) race_access(x, in, c, as, addr, len, is_write(what));
+    if (p && c->cl->watch) sim_access(x, in, c, as, addr, len, access_mode(what));
     return p;
 }
 

@@ -258,7 +258,8 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
     unsigned dal = fe->space == AS_GM ? 1 : 32;
     for (int t = 0; t < 2; t++)
         if (used[t]) {
-            d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, a[fe->dst], dhi[t] * ed, dal, "destination");
+            d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, a[fe->dst], dhi[t] * ed, dal,
+                                fe->atomic ? "atomic destination" : "destination");
             if (!d[t]) return -1;
         }
     FixRun fr;

@@ -83,8 +83,11 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     if (!pa) return -1;
     const uint8_t *pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, "right operand");
     if (!pb) return -1;
-    uint8_t *pc = sim_mem(x, in, AS_L0C, C, ceil_div(N, 16) * Mp * 16 * 4, 32, "accumulator");
+    /* C: written; mad_acc also reads it first (a read-modify-write) */
+    uint64_t clen = ceil_div(N, 16) * Mp * 16 * 4;
+    uint8_t *pc = sim_mem(x, in, AS_L0C, C, clen, 32, me->mode == 1 ? "accumulator" : "accumulator destination");
     if (!pc) return -1;
+    if (me->mode == 1 && x->core->cl->watch) sim_access(x, in, x->core, AS_L0C, C, clen, ACC_WRITE);
     const uint8_t *pbias = NULL;
     if (me->mode == 2) {
         pbias = sim_mem(x, in, AS_BT, a[me->ibias], N * 4, 32, "bias");

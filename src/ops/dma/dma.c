@@ -6,7 +6,6 @@
  * kernel the cluster has one L1, the AIC's: every L1 side of a copy reaches it, whichever core issues it. */
 #include "dma.h"
 #include "base/bits.h"
-#include "exec/race.h"
 #include "base/num.h"
 #include <inttypes.h>
 #include <string.h>
@@ -119,7 +118,7 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
     uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, "destination");
     x->race_quiet = 0;
     if (!db) return -1;
-    int race = x->core->cl->race != NULL;
+    int race = x->core->cl->watch;
     uint64_t idx[4] = {0, 0, 0, 0};
     uint64_t soff = 0, doff = 0, bytes = 0;
     int contiguous = !p->pad && !p->atomic && p->ss == p->len && p->ds == p->len;
@@ -129,8 +128,8 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
             memmove(d, s, p->n * p->len);
             bytes += p->n * p->len;
             if (race) {
-                race_access(x, in, sc, p->sas, p->src + soff, p->n * p->len, 0);
-                race_access(x, in, dc, p->das, p->dst + doff, p->n * p->len, 1);
+                sim_access(x, in, sc, p->sas, p->src + soff, p->n * p->len, ACC_READ);
+                sim_access(x, in, dc, p->das, p->dst + doff, p->n * p->len, ACC_WRITE);
             }
         } else {
             for (uint64_t r = 0; r < p->n; r++) {
@@ -148,9 +147,8 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
                 if (p->pad == 1 && p->ds > p->len) fill_pattern(dr + p->len, p->ds - p->len, p);
                 bytes += drow;
                 if (race) {
-                    if (p->len) race_access(x, in, sc, p->sas, p->src + soff + r * p->ss, p->len, 0);
-                    race_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, 1);
-                    if (p->atomic) race_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, 0);
+                    if (p->len) sim_access(x, in, sc, p->sas, p->src + soff + r * p->ss, p->len, ACC_READ);
+                    sim_access(x, in, dc, p->das, p->dst + doff + r * p->ds, drow, p->atomic ? ACC_ATOMIC : ACC_WRITE);
                 }
             }
         }

@@ -18,7 +18,6 @@
 #include "vec.h"
 #include "base/bits.h"
 #include "base/host.h"
-#include "exec/race.h"
 #include "ops/pred/pred.h"
 #include <inttypes.h>
 #include <string.h>
@@ -66,7 +65,7 @@ static inline uint8_t *ubp(Exec *x, const Instr *in, uint64_t a, uint64_t len, u
     Core *c = x->core;
     uint64_t sz = c->memsz[AS_UB];
     if (!(a & (align - 1)) && a <= sz && len <= sz - a) {
-        if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, a, len, strstr(what, "destination") != NULL);
+        if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, a, len, strstr(what, "destination") ? ACC_WRITE : ACC_READ);
         return c->mem[AS_UB] + a;
     }
     return sim_mem(x, in, AS_UB, a, len, align, what);
@@ -514,7 +513,7 @@ static const Instr *x_vgather2(Exec *x, const Instr *in)
                 lane_trap(x, in, a, e, "gather source element");
                 return NULL;
             }
-            if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, a, e, 0);
+            if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, a, e, ACC_READ);
             uint64_t v = 0;
             memcpy(&v, ub + a, e < W ? e : W);   /* little-endian host: zero extension */
             ST(r, i, v);
@@ -603,7 +602,7 @@ static const Instr *x_vscatter(Exec *x, const Instr *in)
     unsigned active = 0;
     for (unsigned i = n; i-- > 0;) {
         if (addr[i] == UINT64_MAX) continue;
-        if (__builtin_expect(c->cl->race != NULL, 0)) race_access(x, in, c, AS_UB, addr[i], e, 1);
+        if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, addr[i], e, ACC_WRITE);
         memcpy(ub + addr[i], v + (size_t)w * i, e);
         active++;
     }

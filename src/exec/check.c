@@ -1,0 +1,305 @@
+/* check.c — initcheck, unwritten outputs and races between blocks (check.h).
+ *
+ * initcheck keeps one bit per byte of every on-chip buffer of the block's cores: set by any write (DMA
+ * padding included), tested by every read; a read of a clear bit is W-UNINIT at the reading op, once per
+ * op, naming the first unwritten range. GM is not checked: the host wrote every bound buffer.
+ * Unwritten outputs keep one bit per byte of every GM buffer given an output; the clear runs at the end are
+ * W-UNWRITTEN at the parameter.
+ * Races between blocks: blocks run concurrently on hardware and share GM with no ordering but atomics. Each
+ * block's GM accesses are logged (coalesced intervals); at the end of the launch the logs are replayed in
+ * block order over per-byte records of the last plain writer and the range of other accessors, so the
+ * result does not depend on how ptosim ran the blocks. Two accesses of different blocks to a byte, at
+ * least one a plain write, are W-RACE at the later block's op with a note at the earlier one; atomic
+ * accumulations from several blocks are not. */
+#include "check.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct GmAcc {
+    uint32_t block;
+    uint32_t buf;
+    uint8_t mode;              /* ACC_READ, ACC_WRITE, ACC_ATOMIC */
+    uint64_t lo, hi;           /* offsets in the buffer */
+    const Instr *in;
+} GmAcc;
+
+struct Check {
+    uint8_t *init[3][AS__COUNT];       /* per core of the cluster, per on-chip space: written bits */
+    uint64_t initsz[3][AS__COUNT];
+    uint8_t dirty[3][AS__COUNT];
+    uint8_t **out;                     /* per GM buffer: written bits, or NULL when not an output */
+    uint64_t *outsz;
+    uint32_t ngm;
+    GmAcc *log;
+    size_t nlog, caplog;
+    int oom;
+};
+
+Check *check_new(void) { return calloc(1, sizeof(Check)); }
+
+static void free_outputs(Check *k)
+{
+    for (uint32_t i = 0; k->out && i < k->ngm; i++) free(k->out[i]);
+    free(k->out);
+    free(k->outsz);
+    k->out = NULL;
+    k->outsz = NULL;
+    k->ngm = 0;
+}
+
+void check_free(Check *k)
+{
+    if (!k) return;
+    for (int c = 0; c < 3; c++)
+        for (int a = 0; a < AS__COUNT; a++) free(k->init[c][a]);
+    free_outputs(k);
+    free(k->log);
+    free(k);
+}
+
+int check_launch_begin(Check *k, const Sim *s, const uint8_t *outputs)
+{
+    free_outputs(k);
+    k->nlog = 0;
+    k->oom = 0;
+    if (!(s->checks & CHK_UNWRITTEN) || !s->ngm) return 0;
+    k->out = calloc(s->ngm, sizeof *k->out);
+    k->outsz = calloc(s->ngm, sizeof *k->outsz);
+    if (!k->out || !k->outsz) return -1;
+    k->ngm = s->ngm;
+    for (uint32_t i = 0; i < s->ngm; i++) {
+        if (!outputs || !outputs[i] || !s->gm[i].size) continue;
+        k->out[i] = calloc((size_t)(s->gm[i].size + 7) / 8, 1);
+        if (!k->out[i]) return -1;
+        k->outsz[i] = s->gm[i].size;
+    }
+    return 0;
+}
+
+int check_block_begin(Check *k, const Cluster *cl)
+{
+    if (!(cl->sim->checks & CHK_INIT)) return 0;
+    for (int c = 0; c < cl->ncores; c++)
+        for (int a = 1; a < AS__COUNT; a++) {
+            uint64_t sz = cl->cores[c].memsz[a];
+            if (k->initsz[c][a] != sz) {
+                free(k->init[c][a]);
+                k->init[c][a] = calloc((size_t)(sz + 7) / 8, 1);
+                k->initsz[c][a] = k->init[c][a] ? sz : 0;
+                if (!k->init[c][a]) return -1;
+            } else if (k->dirty[c][a]) {
+                memset(k->init[c][a], 0, (size_t)(sz + 7) / 8);
+            }
+            k->dirty[c][a] = 0;
+        }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ bit ranges */
+
+static void bits_set(uint8_t *b, uint64_t lo, uint64_t hi)
+{
+    while (lo < hi && (lo & 7)) { b[lo >> 3] |= (uint8_t)(1u << (lo & 7)); lo++; }
+    if (hi - lo >= 8) {
+        memset(b + (lo >> 3), 0xFF, (size_t)((hi - lo) >> 3));
+        lo += (hi - lo) & ~(uint64_t)7;
+    }
+    while (lo < hi) { b[lo >> 3] |= (uint8_t)(1u << (lo & 7)); lo++; }
+}
+
+/* First clear bit in [lo, hi), or hi. */
+static uint64_t first_clear(const uint8_t *b, uint64_t lo, uint64_t hi)
+{
+    while (lo < hi) {
+        if (!(lo & 7) && hi - lo >= 8 && b[lo >> 3] == 0xFF) { lo += 8; continue; }
+        if (!(b[lo >> 3] >> (lo & 7) & 1)) return lo;
+        lo++;
+    }
+    return hi;
+}
+
+/* First set bit in [lo, hi), or hi. */
+static uint64_t first_set(const uint8_t *b, uint64_t lo, uint64_t hi)
+{
+    while (lo < hi) {
+        if (!(lo & 7) && hi - lo >= 8 && b[lo >> 3] == 0) { lo += 8; continue; }
+        if (b[lo >> 3] >> (lo & 7) & 1) return lo;
+        lo++;
+    }
+    return hi;
+}
+
+/* ------------------------------------------------------------------ accesses */
+
+static const char *const space_short[AS__COUNT] = {"GM", "UB", "L1", "L0A", "L0B", "L0C", "BT", "FB"};
+
+static void log_gm(Check *k, const Core *c, const Instr *in, uint32_t buf, uint64_t lo, uint64_t hi, int mode)
+{
+    uint32_t block = (uint32_t)c->block_idx;
+    /* coalesce with a recent record of the same op, block and kind */
+    for (size_t i = k->nlog, n = 0; i > 0 && n < 8; i--, n++) {
+        GmAcc *g = &k->log[i - 1];
+        if (g->block != block) break;
+        if (g->in == in && g->buf == buf && g->mode == mode && lo <= g->hi && hi >= g->lo) {
+            if (lo < g->lo) g->lo = lo;
+            if (hi > g->hi) g->hi = hi;
+            return;
+        }
+    }
+    if (k->nlog == k->caplog) {
+        size_t cap = k->caplog ? k->caplog * 2 : 256;
+        GmAcc *g = realloc(k->log, cap * sizeof *g);
+        if (!g) { k->oom = 1; return; }
+        k->log = g;
+        k->caplog = cap;
+    }
+    k->log[k->nlog++] = (GmAcc){block, buf, (uint8_t)mode, lo, hi, in};
+}
+
+void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode)
+{
+    Sim *s = x->core->sim;
+    Check *k = s->check;
+    if (!len || x->race_quiet) return;
+    if (as == AS_GM) {
+        uint64_t bi = (addr >> 40) - 1, off = addr & ((1ull << 40) - 1);
+        if ((addr >> 40) == 0 || bi >= s->ngm) return;
+        uint64_t size = s->gm[bi].size, hi = off + len > size ? size : off + len;
+        if (off >= hi) return;
+        if (mode != ACC_READ && k->out && k->out[bi]) bits_set(k->out[bi], off, hi);
+        if (s->checks & CHK_BLOCKS && s->blocks > 1) log_gm(k, x->core, in, (uint32_t)bi, off, hi, mode);
+        return;
+    }
+    if (!(s->checks & CHK_INIT) || (unsigned)owner->index > 2) return;
+    uint8_t *b = k->init[owner->index][as];
+    uint64_t sz = k->initsz[owner->index][as], hi = addr + len > sz ? sz : addr + len;
+    if (!b || addr >= hi) return;
+    if (mode != ACC_READ) {
+        bits_set(b, addr, hi);
+        k->dirty[owner->index][as] = 1;
+        return;
+    }
+    uint64_t u = first_clear(b, addr, hi);
+    if (u == hi) return;
+    uint64_t e = first_set(b, u, hi);
+    sim_warn_once(x, in, DIAG_T_UNINIT, "reads %s bytes [%" PRIu64 ", %" PRIu64 ") (0x%" PRIx64 "..0x%" PRIx64
+                  ") that nothing wrote in this launch (of the %" PRIu64 " bytes it reads from %" PRIu64 ")",
+                  space_short[as], u, e, u, e, len, addr);
+}
+
+/* ------------------------------------------------------------------ end of the launch */
+
+static SrcLoc param_loc(const Sim *s, uint32_t i)
+{
+    const Op *f = s->entry ? s->entry->op : NULL;
+    if (f && f->nregions && i < f->regions[0]->block->nargs) return f->regions[0]->block->args[i]->loc;
+    return f ? f->loc : (SrcLoc){0, 0, 0};
+}
+
+static void report_unwritten(Check *k, Sim *s)
+{
+    for (uint32_t i = 0; k->out && i < k->ngm; i++) {
+        const uint8_t *b = k->out[i];
+        uint64_t sz = k->outsz[i];
+        if (!b) continue;
+        char ranges[256];
+        size_t n = 0;
+        uint64_t missing = 0;
+        unsigned runs = 0;
+        for (uint64_t lo = first_clear(b, 0, sz); lo < sz;) {
+            uint64_t hi = first_set(b, lo, sz);
+            missing += hi - lo;
+            if (runs < 4 && n < sizeof ranges)
+                n += (size_t)snprintf(ranges + n, sizeof ranges - n, "%s[%" PRIu64 ", %" PRIu64 ")", runs ? ", " : "", lo, hi);
+            runs++;
+            lo = hi < sz ? first_clear(b, hi, sz) : sz;
+        }
+        if (!missing) continue;
+        if (runs > 4 && n < sizeof ranges) snprintf(ranges + n, sizeof ranges - n, " and %u more range%s", runs - 4, runs - 4 > 1 ? "s" : "");
+        diag_add(&s->ctx->diags, SEV_WARNING, DIAG_T_UNWRITTEN, param_loc(s, i),
+                 "the kernel never wrote %" PRIu64 " of the %" PRIu64 " bytes of output '%s': bytes %s", missing, sz,
+                 s->gm[i].name ? s->gm[i].name : "?", ranges);
+    }
+}
+
+/* Per-byte record of one GM buffer during the replay: the block (+1) that last wrote it plainly, and the
+   lowest and highest block (+1) that read it or combined into it atomically. */
+typedef struct ByteRec { uint16_t w, rlo, rhi; } ByteRec;
+
+static const GmAcc *find_acc(const Check *k, uint32_t block, uint32_t buf, uint64_t byte, int want_write)
+{
+    for (size_t i = 0; i < k->nlog; i++) {
+        const GmAcc *g = &k->log[i];
+        if (g->block == block && g->buf == buf && byte >= g->lo && byte < g->hi &&
+            (want_write ? g->mode == ACC_WRITE : g->mode != ACC_WRITE))
+            return g;
+    }
+    return NULL;
+}
+
+static int reported(const Instr **seen, size_t *nseen, const Instr *a, const Instr *b)
+{
+    for (size_t i = 0; i + 1 < *nseen; i += 2)
+        if (seen[i] == a && seen[i + 1] == b) return 1;
+    if (*nseen + 2 <= 128) {
+        seen[(*nseen)++] = a;
+        seen[(*nseen)++] = b;
+    }
+    return 0;
+}
+
+static void race_report(Check *k, Sim *s, const GmAcc *g, uint64_t byte, unsigned other, int other_writes,
+                        const Instr **seen, size_t *nseen)
+{
+    const GmAcc *o = find_acc(k, other, g->buf, byte, other_writes);
+    if (!o || reported(seen, nseen, g->in, o->in)) return;
+    static const char *const verb[] = {"reads", "writes", "atomically updates"};
+    const char *buf = s->gm[g->buf].name ? s->gm[g->buf].name : "?";
+    long d = diag_add(&s->ctx->diags, SEV_WARNING, DIAG_T_RACE, g->in->op ? g->in->op->loc : (SrcLoc){0, 0, 0},
+                      "block %u %s GM bytes [%" PRIu64 ", %" PRIu64 ") of '%s' that block %u %s; blocks run concurrently "
+                      "and nothing orders them", g->block, verb[g->mode], g->lo, g->hi, buf, other,
+                      other_writes ? "writes" : o->mode == ACC_ATOMIC ? "updates atomically" : "reads");
+    if (o->in->op) diag_note(&s->ctx->diags, d, o->in->op->loc, "block %u's access is here", other);
+}
+
+static void replay_blocks(Check *k, Sim *s)
+{
+    const Instr *seen[128];
+    size_t nseen = 0;
+    for (uint32_t buf = 0; buf < s->ngm; buf++) {
+        uint64_t sz = s->gm[buf].size;
+        int any = 0;
+        for (size_t i = 0; i < k->nlog && !any; i++) any = k->log[i].buf == buf;
+        if (!any || !sz) continue;
+        ByteRec *r = calloc((size_t)sz, sizeof *r);
+        if (!r) { k->oom = 1; continue; }
+        for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks run one after another */
+            const GmAcc *g = &k->log[i];
+            if (g->buf != buf) continue;
+            uint16_t me = (uint16_t)(g->block + 1);
+            for (uint64_t b = g->lo; b < g->hi; b++) {
+                ByteRec *x = &r[b];
+                if (x->w && x->w != me) {
+                    race_report(k, s, g, b, x->w - 1u, 1, seen, &nseen);
+                } else if (g->mode == ACC_WRITE && x->rlo && (x->rlo != me || x->rhi != me)) {
+                    race_report(k, s, g, b, (x->rlo != me ? x->rlo : x->rhi) - 1u, 0, seen, &nseen);
+                }
+                if (g->mode == ACC_WRITE) {
+                    x->w = me;
+                } else {
+                    if (!x->rlo || me < x->rlo) x->rlo = me;
+                    if (me > x->rhi) x->rhi = me;
+                }
+            }
+        }
+        free(r);
+    }
+}
+
+void check_launch_end(Check *k, Sim *s)
+{
+    report_unwritten(k, s);
+    if (s->checks & CHK_BLOCKS && s->blocks > 1) replay_blocks(k, s);
+}

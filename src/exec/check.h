@@ -1,0 +1,24 @@
+/* check.h — the access checks beyond the race detector of one block (race.h): reads of on-chip bytes
+ * nothing wrote in the launch (W-UNINIT), bytes of an output buffer the kernel never wrote
+ * (W-UNWRITTEN), and GM accesses of different blocks that conflict (W-RACE across blocks). Every access
+ * a pipe makes reaches them through sim_access (mem.c). */
+#ifndef PTOSIM_CHECK_H
+#define PTOSIM_CHECK_H
+#include "machine.h"
+
+typedef struct Check Check;
+
+/* What to check (Sim.checks). */
+enum { CHK_INIT = 1, CHK_UNWRITTEN = 2, CHK_BLOCKS = 4 };
+
+Check *check_new(void);
+void check_free(Check *k);
+/* Start of a launch: GM buffer i is an output when outputs[i] (W-UNWRITTEN). 0, or -1 out of memory. */
+int check_launch_begin(Check *k, const Sim *s, const uint8_t *outputs);
+/* Start of a block: nothing on chip is written yet. */
+int check_block_begin(Check *k, const Cluster *cl);
+/* An access by the op `in` running on x to [addr, addr+len) of space `as` owned by core `owner`. */
+void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
+/* End of the launch: the unwritten output ranges, and the races between blocks, in block order. */
+void check_launch_end(Check *k, Sim *s);
+#endif
