@@ -563,4 +563,5 @@ void verify_module(Module *m, PtoTarget target)
     Walk W = {NULL, NULL, NULL, NULL, NULL};
     verify_op(&V, m->top, W);
     verify_align_carriers(&V, m->top);
+    verify_sync(&V, m->top);
 }
