@@ -113,6 +113,11 @@ static void bits_set(uint8_t *b, uint64_t lo, uint64_t hi)
 static uint64_t first_clear(const uint8_t *b, uint64_t lo, uint64_t hi)
 {
     while (lo < hi) {
+        if (!(lo & 63) && hi - lo >= 64) {   /* 64 bytes of memory per 8 bytes of bits */
+            uint64_t w;
+            memcpy(&w, b + (lo >> 3), 8);
+            if (w == ~0ull) { lo += 64; continue; }
+        }
         if (!(lo & 7) && hi - lo >= 8 && b[lo >> 3] == 0xFF) { lo += 8; continue; }
         if (!(b[lo >> 3] >> (lo & 7) & 1)) return lo;
         lo++;
@@ -124,6 +129,11 @@ static uint64_t first_clear(const uint8_t *b, uint64_t lo, uint64_t hi)
 static uint64_t first_set(const uint8_t *b, uint64_t lo, uint64_t hi)
 {
     while (lo < hi) {
+        if (!(lo & 63) && hi - lo >= 64) {
+            uint64_t w;
+            memcpy(&w, b + (lo >> 3), 8);
+            if (!w) { lo += 64; continue; }
+        }
         if (!(lo & 7) && hi - lo >= 8 && b[lo >> 3] == 0) { lo += 8; continue; }
         if (b[lo >> 3] >> (lo & 7) & 1) return lo;
         lo++;
@@ -182,7 +192,7 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
         return;
     }
     uint64_t u = first_clear(b, addr, hi);
-    if (u == hi) return;
+    if (u == hi || sim_warned(x, in)) return;
     uint64_t e = first_set(b, u, hi);
     sim_warn_once(x, in, DIAG_T_UNINIT, "reads %s bytes [%" PRIu64 ", %" PRIu64 ") (0x%" PRIx64 "..0x%" PRIx64
                   ") that nothing wrote in this launch (of the %" PRIu64 " bytes it reads from %" PRIu64 ")",

@@ -17,8 +17,8 @@ void check_free(Check *k);
 int check_launch_begin(Check *k, const Sim *s, const uint8_t *outputs);
 /* Start of a block: nothing on chip is written yet. */
 int check_block_begin(Check *k, const Cluster *cl);
-/* An access by the op `in` running on x to [addr, addr+len) of space `as` owned by core `owner`. */
-void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
+/* check_access (declared in machine.h for sim_access): an access by the op `in` running on x to
+   [addr, addr+len) of space `as` owned by core `owner`. */
 /* End of the launch: the unwritten output ranges, and the races between blocks, in block order. */
 void check_launch_end(Check *k, Sim *s);
 #endif

@@ -72,6 +72,8 @@ struct Exec {
     const Instr *cur;          /* the op being executed by the agent (SU or pipe job) */
     uint64_t now;              /* the cycle at which it started */
     uint64_t retry_at;         /* set by a handler that waits for something due at a known later cycle */
+    const char *what_last[4];  /* access descriptions seen by sim_mem and their modes (mem.c) */
+    int what_mode[4];
     struct CallRec { const Instr *ret; uint8_t *frame; const Instr *call; } *calls;
     uint32_t ncalls, capcalls;
 };
@@ -151,6 +153,10 @@ static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return 
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* A run-time warning at op `in`, reported once per op and run (at most 64 ops); the run continues. */
 void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* True when op `in` already gave its run-time warning in this run. */
+int sim_warned(const Exec *x, const Instr *in);
+/* ACC_READ / ACC_WRITE / ACC_ATOMIC for an access description ("vector load source", "destination" ...). */
+int sim_access_mode(Exec *x, const char *what);
 /* The same, with a note at op `related` ("the earlier ... is here"). */
 void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -163,7 +169,16 @@ uint64_t sim_gm_base(unsigned index);
 /* An access the op `in` running on x makes, for the checkers (races, initcheck, outputs): [addr, addr+len)
    of space `as` owned by core `owner`. Only called while the cluster's `watch` is set. */
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
-void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
+void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write);
+void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
+static inline void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode)
+{
+    if (x->core->cl->race) {
+        race_access(x, in, owner, as, addr, len, mode != ACC_READ);
+        if (mode == ACC_ATOMIC) race_access(x, in, owner, as, addr, len, 0);   /* read-modify-write */
+    }
+    if (x->core->sim->checks) check_access(x, in, owner, as, addr, len, mode);
+}
 
 /* ---- scheduler (sched.c) ---- */
 const Instr *sim_issue(Exec *x, const Instr *in);          /* SU: capture operands and enqueue */

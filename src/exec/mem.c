@@ -33,6 +33,14 @@ void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
     diag_add(&s->ctx->diags, SEV_TRAP, id, loc, "%s: %s (%s)", opn, msg, who);
 }
 
+int sim_warned(const Exec *x, const Instr *in)
+{
+    const Sim *s = x->core->sim;
+    for (unsigned i = 0; i < s->nwarned; i++)
+        if (s->warned[i] == in) return 1;
+    return s->nwarned == sizeof s->warned / sizeof s->warned[0];
+}
+
 /* A run-time warning at `in`, once per op and run; returns its index for notes, or -1. */
 static long warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, va_list ap)
 {
@@ -72,21 +80,19 @@ static const char *const space_long[AS__COUNT] = {
 };
 
 /* Accesses whose description names a destination are writes (atomic ones when it says so); the rest
-   (sources, parameters, priming blocks) are reads. */
-static int access_mode(const char *what)
+   (sources, parameters, priming blocks) are reads. The descriptions are string constants: a few recent
+   ones and their modes are remembered per agent. */
+int sim_access_mode(Exec *x, const char *what)
 {
-    if (!strstr(what, "destination")) return ACC_READ;
-    return strstr(what, "atomic") ? ACC_ATOMIC : ACC_WRITE;
+    unsigned k = (unsigned)((uintptr_t)what >> 3) & 3u;
+    if (what == x->what_last[k]) return x->what_mode[k];
+    int m = !strstr(what, "destination") ? ACC_READ : strstr(what, "atomic") ? ACC_ATOMIC : ACC_WRITE;
+    x->what_last[k] = what;
+    x->what_mode[k] = m;
+    return m;
 }
 
-void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode)
-{
-    if (x->core->cl->race) {
-        race_access(x, in, owner, as, addr, len, mode != ACC_READ);
-        if (mode == ACC_ATOMIC) race_access(x, in, owner, as, addr, len, 0);   /* read-modify-write */
-    }
-    if (x->core->sim->checks) check_access(x, in, owner, as, addr, len, mode);
-}
+
 
 static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                         const char *what);
@@ -95,7 +101,7 @@ uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t 
                       const char *what)
 {
     uint8_t *p = checked(x, c, in, as, addr, len, align, what);
-    if (p && c->cl->watch) sim_access(x, in, c, as, addr, len, access_mode(what));
+    if (p && c->cl->watch) sim_access(x, in, c, as, addr, len, sim_access_mode(x, what));
     return p;
 }
 

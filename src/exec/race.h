@@ -19,8 +19,8 @@ void race_issue(Core *c, QEntry *e);
 /* a pipe starts / finishes executing a queue entry */
 void race_job_begin(Core *c, int pq, const QEntry *e);
 void race_job_end(Core *c, int pq);
-/* accesses made by the job running on x's agent (the SU's accesses form jobs between sync points) */
-void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write);
+/* race_access (declared in machine.h for sim_access) records the accesses of the job running on x's agent
+   (the SU's accesses form jobs between sync points) */
 /* synchronisation: release pushes the agent's clock into a channel, acquire takes the oldest (FIFO
    channels: flags, semaphores) or everything released so far (accumulating channels: buffer tokens). */
 enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS };

@@ -65,7 +65,7 @@ static inline uint8_t *ubp(Exec *x, const Instr *in, uint64_t a, uint64_t len, u
     Core *c = x->core;
     uint64_t sz = c->memsz[AS_UB];
     if (!(a & (align - 1)) && a <= sz && len <= sz - a) {
-        if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, a, len, strstr(what, "destination") ? ACC_WRITE : ACC_READ);
+        if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, a, len, sim_access_mode(x, what));
         return c->mem[AS_UB] + a;
     }
     return sim_mem(x, in, AS_UB, a, len, align, what);
@@ -179,14 +179,14 @@ static inline uint64_t fast_ea(const Exec *x, const Instr *in)
     return fr_u64(x, (int32_t)in->imm[VN_BASE]) + (o << in->imm[VN_SHIFT]);
 }
 
-/* The checked paths of the NORM copies: out-of-range or misaligned addresses (trap); sim_mem also records
-   the access for the race detector. */
+/* The checked paths of the NORM copies: out-of-range or misaligned addresses (trap), and every access
+   while a checker watches (ubp records it). */
 static const Instr *vlds_norm_slow(Exec *x, const Instr *in)
 {
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
     uint64_t al = (uint64_t)in->imm[VN_ALIGN_M1] + 1;   /* element alignment, see lower_vlds */
-    const uint8_t *s = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector load source");
+    const uint8_t *s = ubp(x, in, a, 256, (unsigned)al, "vector load source");
     if (!s) return NULL;
     memcpy(FR(x, in->res[0]), s, 256);
     c->pipes[PQ_V].ops++;
@@ -304,7 +304,7 @@ static const Instr *vsts_norm_slow(Exec *x, const Instr *in)
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
     uint64_t al = (uint64_t)in->imm[VN_ALIGN_M1] + 1;
-    uint8_t *d = sim_mem(x, in, AS_UB, a, 256, (unsigned)al, "vector store destination");
+    uint8_t *d = ubp(x, in, a, 256, (unsigned)al, "vector store destination");
     if (!d) return NULL;
     const uint8_t *v = FR(x, in->arg[0]);
     if (in->imm[VN_MASK] < 0 || mask_full(FR(x, (int32_t)in->imm[VN_MASK]), (uint64_t)in->imm[VN_MASK_PAT])) {
