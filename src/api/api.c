@@ -34,18 +34,7 @@ int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out)
 
 char *pto_diag_render(const PtoContext *ctx, size_t i, int color) { return diag_render(&ctx->diags, i, color); }
 
-void pto_diag_clear(PtoContext *ctx)
-{
-    DiagSource *s = ctx->diags.srcs;
-    size_t ns = ctx->diags.nsrcs, cs = ctx->diags.capsrcs, me = ctx->diags.max_errors;
-    ctx->diags.srcs = NULL;
-    diag_free(&ctx->diags);
-    diag_init(&ctx->diags);
-    ctx->diags.srcs = s;
-    ctx->diags.nsrcs = ns;
-    ctx->diags.capsrcs = cs;
-    ctx->diags.max_errors = me;
-}
+void pto_diag_clear(PtoContext *ctx) { diag_clear(&ctx->diags); }
 
 PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
 {
@@ -98,13 +87,7 @@ void pto_module_free(PtoModule *m)
 {
     if (!m) return;
     /* The diagnostics keep pointing at the text for rendering; detach it first. */
-    DiagList *d = &m->ctx->diags;
-    for (size_t i = 0; i < d->nsrcs; i++)
-        if (d->srcs[i].text == m->text) {
-            memmove(&d->srcs[i], &d->srcs[i + 1], sizeof(DiagSource) * (d->nsrcs - i - 1));
-            d->nsrcs--;
-            break;
-        }
+    diag_remove_source(&m->ctx->diags, m->text);
     arena_free(&m->arena);
     free(m);
 }
