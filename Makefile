@@ -78,12 +78,20 @@ FUZZ_SECONDS ?= 600
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# Front-end section: a >= 10 MB module generated from the test kernels, checked against `wc -w`.
+FRONT_BYTES ?= 10485760
 bench:
-	@$(MAKE) --no-print-directory $(BIN) $(B)/bench
+	@$(MAKE) --no-print-directory $(BIN) $(B)/bench $(B)/bench_front
 	@$(B)/bench
+	@mkdir -p $(B)/bench-front
+	@python3 tools/gen_front_module.py $(B)/bench-front/full.pto $(B)/bench-front/tenth.pto $(FRONT_BYTES) >/dev/null
+	@$(B)/bench_front $(BIN) $(B)/bench-front
 
 $(B)/bench: tools/bench.c $(LIB)
 	$(CC) $(CFLAGS) -O3 $< $(LIB) $(LDLIBS) -o $@
+
+$(B)/bench_front: tools/bench_front.c
+	$(CC) $(CFLAGS) $< -o $@
 
 clean:
 	rm -rf build build-asan build-fuzz
