@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 PtoContext *pto_context_new(void) { return ctx_new(); }
 void pto_context_free(PtoContext *ctx) { ctx_free(ctx); }
@@ -36,18 +37,34 @@ char *pto_diag_render(const PtoContext *ctx, size_t i, int color) { return diag_
 
 void pto_diag_clear(PtoContext *ctx) { diag_clear(&ctx->diags); }
 
-PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
+/* A module whose source text (len bytes and a NUL) lives in its own arena, like the IR built from it. */
+static Module *module_new(PtoContext *ctx, const char *filename, size_t len, char **text)
 {
     Module *m = calloc(1, sizeof *m);
     if (!m) return NULL;
     arena_init(&m->arena);
     m->ctx = ctx;
     m->file = ctx_intern(ctx, filename ? filename : "<input>", strlen(filename ? filename : "<input>"));
-    m->text = arena_strndup(&m->arena, text, len);
+    *text = arena_alloc(&m->arena, len + 1);   /* zeroed: the NUL is there */
+    m->text = *text;
     m->len = len;
-    diag_add_source(&ctx->diags, m->file, m->text, len);
-    m->top = parse_module_text(ctx, m, m->file, m->text, len);
     return m;
+}
+
+static PtoModule *parse_text(Module *m)
+{
+    diag_add_source(&m->ctx->diags, m->file, m->text, m->len);
+    m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);
+    return m;
+}
+
+PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
+{
+    char *copy;
+    Module *m = module_new(ctx, filename, len, &copy);
+    if (!m) return NULL;
+    if (len) memcpy(copy, text, len);
+    return parse_text(m);
 }
 
 PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
@@ -58,16 +75,34 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
         diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "cannot read '%s': %s", path, strerror(errno));
         return NULL;
     }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
+    /* A regular file is read straight into the module's arena. Anything else (a pipe) has no size: it is
+       read into a growing buffer first. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < (uintmax_t)SIZE_MAX / 2) {
+        char *text;
+        Module *m = module_new(ctx, path, (size_t)st.st_size, &text);
+        if (!m) { fclose(f); return NULL; }
+        size_t n = fread(text, 1, (size_t)st.st_size, f);
+        int bad = ferror(f) || n != (size_t)st.st_size || getc(f) != EOF;   /* the file changed while read */
+        fclose(f);
+        if (bad) {
+            pto_module_free(m);
+            diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "error while reading '%s'", path);
+            return NULL;
+        }
+        return parse_text(m);
+    }
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) { fclose(f); return NULL; }
     for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
+        if (n + 1 >= cap) {
+            cap *= 2;
             char *nb = realloc(buf, cap);
             if (!nb) { free(buf); fclose(f); return NULL; }
             buf = nb;
         }
-        size_t k = fread(buf + n, 1, cap - n, f);
+        size_t k = fread(buf + n, 1, cap - 1 - n, f);
         n += k;
         if (k == 0) break;
     }
@@ -78,7 +113,7 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
         diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "error while reading '%s'", path);
         return NULL;
     }
-    PtoModule *m = pto_parse(ctx, path, buf ? buf : "", n);
+    PtoModule *m = pto_parse(ctx, path, buf, n);
     free(buf);
     return m;
 }
