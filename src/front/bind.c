@@ -369,16 +369,28 @@ static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
     }
 }
 
+/* "; did you mean 'X'?" for the closest of cands, or "". */
+static const char *did_you_mean(const Item *it, const char *const *cands, size_t n, char *buf, size_t bn)
+{
+    const char *best = P_suggest(it->s, it->slen, cands, n);
+    if (best) snprintf(buf, bn, "; did you mean '%s'?", best);
+    else buf[0] = 0;
+    return buf;
+}
+
 static void bad_token(Parser *P, const SigSlot *s, const Item *it)
 {
     int first = tokset_first(s->tokset), cnt = tokset_size(s->tokset);
-    char list[256] = "";
+    char list[256] = "", hint[96];
+    const char *spell[256];
     size_t k = 0;
     for (int i = 0; i < cnt && i < 12 && k + 24 < sizeof list; i++)
         k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", tok_spelling(first + i));
     if (cnt > 12) snprintf(list + k, sizeof list - k, ", ...");
-    P_error(P, DIAG_PARSE_TOKEN, it->loc, "'%.*s' is not a valid %s for '%s' (expected one of: %s)",
-            (int)it->slen, it->s, tokset_name(s->tokset), s->name, list);
+    for (int i = 0; i < cnt && i < 256; i++) spell[i] = tok_spelling(first + i);
+    P_error(P, DIAG_PARSE_TOKEN, it->loc, "'%.*s' is not a valid %s for '%s' (expected one of: %s)%s",
+            (int)it->slen, it->s, tokset_name(s->tokset), s->name, list,
+            did_you_mean(it, spell, (size_t)(cnt < 256 ? cnt : 256), hint, sizeof hint));
 }
 
 /* Binds a sequence of items to a sequence of slots (positional list or one clause's contents), in the
@@ -396,7 +408,16 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
             const SigSlot *s = NULL;
             for (unsigned k = 0; k < nslots; k++)
                 if (slots[k].key && strcmp(slots[k].key, it->key) == 0) s = &slots[k];
-            if (!s) P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s =' is not a field of %s", it->key, where);
+            if (!s) {
+                const char *keys[48];
+                size_t nk = 0;
+                for (unsigned k = 0; k < nslots && nk < 48; k++)
+                    if (slots[k].key) keys[nk++] = slots[k].key;
+                char hint[96];
+                Item key = {.s = it->key, .slen = (uint32_t)strlen(it->key)};
+                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s =' is not a field of %s%s", it->key, where,
+                        did_you_mean(&key, keys, nk, hint, sizeof hint));
+            }
             else if (!fits(P, it, s)) {
                 if (s->kind == SL_TOKEN && it->kind == IT_TOKEN) bad_token(P, s, it);
                 else P_error(P, DIAG_PARSE_OPERANDS, it->loc, "'%s =' expects %s", it->key, slot_desc(s, d, sizeof d));
@@ -755,7 +776,11 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 clsidx[ncls] = c;
                 cls[ncls++] = *it;
             } else if (it->kind == IT_CLAUSE) {
-                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s' has no clause '%.*s'", opname, (int)it->slen, it->s);
+                const char *kws[16];
+                char hint[96];
+                for (unsigned k = 0; k < sig->ncl && k < 16; k++) kws[k] = sig->cl[k].kw;
+                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s' has no clause '%.*s'%s", opname, (int)it->slen, it->s,
+                        did_you_mean(it, kws, sig->ncl < 16 ? sig->ncl : 16, hint, sizeof hint));
             } else {
                 pos[npos++] = *it;
             }
