@@ -166,8 +166,8 @@ static int find_line(const DiagList *d, SrcLoc loc, const char **start, size_t *
     return 0;
 }
 
-/* Lines longer than this are shown as a window of this many bytes around the caret. */
-enum { LINE_SHOWN = 120, LINE_BEFORE = 60 };
+/* Lines longer than LINE_LONG bytes are shown as a window of LINE_SHOWN bytes around the caret. */
+enum { LINE_LONG = 200, LINE_SHOWN = 160, LINE_BEFORE = 80 };
 
 static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const char *sevword, const char *msg,
                        const char *id, int color)
@@ -191,7 +191,7 @@ static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const char *sev
     if (find_line(d, loc, &line, &n)) {
         size_t caret = loc.col ? loc.col - 1 : 0, from = 0, to = n;
         if (caret > n) caret = n;
-        if (n > LINE_SHOWN) {
+        if (n > LINE_LONG) {
             from = caret > LINE_BEFORE ? caret - LINE_BEFORE : 0;
             while (from > 0 && ((unsigned char)line[from] & 0xC0) == 0x80) from--;   /* whole UTF-8 characters */
             to = from + LINE_SHOWN < n ? from + LINE_SHOWN : n;

@@ -89,6 +89,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     Token *t = P_cur(P);
     SrcLoc loc = P_loc(P, t);
     const char *key = NULL;
+    SrcLoc keyloc = loc;
     if (nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) {
         key = P_text(P, t);
         P->pos += 2;
@@ -192,6 +193,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
         return 0;
     }
     it->key = key;
+    it->keyloc = keyloc;
     return 1;
 }
 
@@ -415,7 +417,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
                     if (slots[k].key) keys[nk++] = slots[k].key;
                 char hint[96];
                 Item key = {.s = it->key, .slen = (uint32_t)strlen(it->key)};
-                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s =' is not a field of %s%s", it->key, where,
+                P_error(P, DIAG_PARSE_CLAUSE, it->keyloc, "'%s =' is not a field of %s%s", it->key, where,
                         did_you_mean(&key, keys, nk, hint, sizeof hint));
             }
             else if (!fits(P, it, s)) {

@@ -92,6 +92,7 @@ struct Item {
     uint32_t slen;
     int64_t i;                 /* IT_INT */
     const char *key;           /* "key =" prefix inside clauses */
+    SrcLoc keyloc;             /* where the key is written */
     uint32_t sub, nsub;        /* IT_CLAUSE: its items, P->isub[sub .. sub + nsub) */
     int bare;                  /* IT_CLAUSE written without parentheses */
 };
