@@ -126,7 +126,7 @@ int main(int argc, char **argv)
            (double)c.maxrss_kb * 1024.0 / 1e6, mb, r_mem, verdict(r_mem <= 3.0));
     printf("        10x input: %.3f s vs %.4f s          -> %.2fx time (target <= 11x) %s\n", c.cpu, t.cpu, r_lin,
            verdict(r_lin <= 11.0));
-    printf("        start-up (empty module) %.2f ms vs /bin/true %.2f ms -> +%.2f ms (target <= +1 ms) %s\n",
+    printf("        start-up (empty module) %.2f ms vs /bin/true %.2f ms -> %+.2f ms (target <= +1 ms) %s\n",
            e.cpu * 1e3, n.cpu * 1e3, d_start, verdict(d_start <= 1.0));
     return 0;
 }

@@ -16,10 +16,11 @@ struct ArenaChunk {
 };
 
 /* Chunks grow from 64 KiB to 4 MiB as the arena grows, so a large module takes few allocations. Chunks
-   are zeroed by their allocator (fresh pages from the system need no clearing) and never reused, so
-   allocations are not cleared one by one. Chunks of 2 MiB and more are mapped on 2 MiB boundaries with
-   transparent huge pages requested where the system has them: a large module then costs a few page
-   faults instead of one per 4 KiB, which is most of the time its memory takes. */
+   of 2 MiB and more are mapped on 2 MiB boundaries with transparent huge pages requested where the
+   system has them: a large module then costs a few page faults instead of one per 4 KiB, which is most
+   of the time its memory takes. Mapped chunks are zero already and never reused, so their allocations
+   are not cleared; smaller chunks come from malloc and each allocation is cleared, so a small arena
+   (an empty module) touches only the memory it uses. */
 enum { ARENA_CHUNK = 64 * 1024, ARENA_CHUNK_MAX = 4 * 1024 * 1024, HUGE = 2 * 1024 * 1024 };
 
 void arena_init(Arena *a) { a->head = NULL; a->total = 0; }
@@ -40,8 +41,11 @@ static ArenaChunk *chunk_new(size_t cap)
         }
     }
 #endif
-    ArenaChunk *c = calloc(1, sizeof(ArenaChunk) + cap);
-    if (c) c->cap = cap;
+    ArenaChunk *c = malloc(sizeof(ArenaChunk) + cap);
+    if (c) {
+        c->cap = cap;
+        c->map = NULL;
+    }
     return c;
 }
 
@@ -86,6 +90,7 @@ void *arena_alloc(Arena *a, size_t size)
     void *p = c->data + c->used;
     c->used += size;
     a->total += size;
+    if (!c->map) memset(p, 0, size);
     return p;
 }
 
