@@ -17,8 +17,9 @@ const char *tok_kind_name(TokKind k)
     return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
-/* Byte classes. NUL belongs to none, so the scanning loops stop at the sentinel after the text. */
-enum { C_ID0 = 1, C_ID = 2, C_DIGIT = 4, C_HEX = 8, C_BLANK = 16 };
+/* Byte classes. NUL belongs to none but C_STREND, so the scanning loops stop at the sentinel after the
+   text; C_STREND marks the bytes a string literal's scan stops at. */
+enum { C_ID0 = 1, C_ID = 2, C_DIGIT = 4, C_HEX = 8, C_BLANK = 16, C_STREND = 32 };
 
 static const uint8_t cls[256] = {
     ['a'] = C_ID0 | C_ID | C_HEX, ['b'] = C_ID0 | C_ID | C_HEX, ['c'] = C_ID0 | C_ID | C_HEX,
@@ -37,6 +38,7 @@ static const uint8_t cls[256] = {
     ['3'] = C_ID | C_DIGIT | C_HEX, ['4'] = C_ID | C_DIGIT | C_HEX, ['5'] = C_ID | C_DIGIT | C_HEX,
     ['6'] = C_ID | C_DIGIT | C_HEX, ['7'] = C_ID | C_DIGIT | C_HEX, ['8'] = C_ID | C_DIGIT | C_HEX,
     ['9'] = C_ID | C_DIGIT | C_HEX, ['_'] = C_ID0 | C_ID, ['.'] = C_ID, ['$'] = C_ID, [' '] = C_BLANK,
+    [0] = C_STREND, ['"'] = C_STREND, ['\\'] = C_STREND, ['\n'] = C_STREND,
     ['\t'] = C_BLANK, ['\r'] = C_BLANK, ['\f'] = C_BLANK, ['\v'] = C_BLANK,
 };
 
@@ -112,118 +114,145 @@ static const char *scan_number(const char *s, TokKind *kind)
     return p;
 }
 
-/* `s` is the token's text; `start` where it begins in the source (its sigil or opening quote), which is
-   where diagnostics point. */
-static inline void emit(Lexer *L, Token *tk, TokKind k, const char *s, size_t len, const char *start)
-{
-    tk->kind = k;
-    tk->s = s;
-    tk->len = (uint32_t)len;
-    tk->line = L->line;
-    tk->col = (uint32_t)(start - L->line_start) + 1;
-    tk->nl_before = L->nl;
-    L->nl = 0;
-    L->ntok++;
-}
+/* The scanning state lives in locals while lex_fill runs; SYNC writes it back before anything that
+   reads the Lexer (diagnostics, comments). `s` is a token's text, `at` where it begins in the source (its
+   sigil or opening quote), which is where diagnostics point. */
+#define SYNC() (L->p = p, L->line = line, L->line_start = ls, L->nl = nl, L->ntok = ntok)
+#define EMIT(k_, s_, len_, at_)                                                                    \
+    do {                                                                                           \
+        Token *tk_ = &out[k++];                                                                    \
+        tk_->kind = (k_);                                                                          \
+        tk_->s = (s_);                                                                             \
+        tk_->len = (uint32_t)(len_);                                                               \
+        tk_->line = line;                                                                          \
+        tk_->col = (uint32_t)((at_) - ls) + 1;                                                     \
+        tk_->nl_before = nl;                                                                       \
+        nl = 0;                                                                                    \
+        ntok++;                                                                                    \
+    } while (0)
 
 size_t lex_fill(Lexer *L, Token *out, size_t n)
 {
-    size_t k = 0;
-    const char *p = L->p, *end = L->end;
+    size_t k = 0, ntok = L->ntok;
+    const char *p = L->p, *end = L->end, *ls = L->line_start;
+    uint32_t line = L->line;
+    uint8_t nl = L->nl;
     while (k < n) {
+        unsigned c = (unsigned char)*p;
+        if (cls[c] & C_BLANK) {
+            do c = (unsigned char)*++p;
+            while (cls[c] & C_BLANK);
+        }
+        if (c == '\n') {
+            ls = ++p;
+            line++;
+            nl = 1;
+            continue;
+        }
         if (p >= end) {
-            emit(L, &out[k++], TK_EOF, end, 0, end);
+            EMIT(TK_EOF, end, 0, end);
             break;
         }
         const char *s = p;
-        int c = (unsigned char)*s;
-        if (c == '\n') { p++; L->line++; L->line_start = p; L->nl = 1; continue; }
-        if (is(c, C_BLANK)) { p++; continue; }
         TokKind kind = (TokKind)punct[c];
-        const char *e = s + 1;
         if (kind != TK_EOF) {
-            emit(L, &out[k++], kind, s, 1, s);
-            p = e;
+            EMIT(kind, s, 1, s);
+            p++;
+            continue;
+        }
+        if (cls[c] & C_ID0) {
+            const char *q = s + 1;
+            while (cls[(unsigned char)*q] & C_ID) q++;
+            /* A trailing '.' belongs to punctuation, not the identifier. */
+            while (q[-1] == '.' && q > s + 1) q--;
+            EMIT(TK_IDENT, s, q - s, s);
+            p = q;
             continue;
         }
         switch (c) {
-        case '/':
-            if (s[1] == '/') {
-                const char *nl = memchr(s, '\n', (size_t)(end - s));
-                p = nl ? nl : end;
-                add_comment(L, s, p);
-                continue;
-            }
-            break;
-        case '-':
-            if (s[1] == '>') { emit(L, &out[k++], TK_ARROW, s, 2, s); p = s + 2; continue; }
-            if (is(s[1], C_DIGIT)) {
-                e = scan_number(s, &kind);
-                emit(L, &out[k++], kind, s, (size_t)(e - s), s);
-                p = e;
-                continue;
-            }
-            emit(L, &out[k++], TK_MINUS, s, 1, s);
-            p = e;
-            continue;
-        case '"': {
-            const char *q = s + 1;
-            while (q < end && *q != '"' && *q != '\n') q += (*q == '\\' && q + 1 < end) ? 2 : 1;
-            if (q >= end || *q != '"') {
-                lex_error(L, DIAG_LEX_STRING, s, "unterminated string literal");
-                p = q < end ? q : end;
-                continue;
-            }
-            const char *nul = memchr(s + 1, '\0', (size_t)(q - s - 1));
-            if (nul)   /* text is printed back as C strings: a NUL would cut it short */
-                lex_error(L, DIAG_LEX_STRING, nul, "string literal contains a NUL byte");
-            emit(L, &out[k++], TK_STRING, s + 1, (size_t)(q - s - 1), s);
-            p = q + 1;
-            continue;
-        }
         case '%': case '^': case '@': case '!': case '#': {
             const char *q = s + 1;
-            if (c == '@' && *q == '"') {   /* @"quoted symbol" */
+            if (c == '%') {
+                /* SSA names may be numeric (%0) and carry a #N result suffix (%r#1). */
+                while ((cls[(unsigned char)*q] & C_ID) || (*q == '#' && is(q[1], C_DIGIT))) q++;
+            } else if (c == '@' && *q == '"') {   /* @"quoted symbol" */
                 q++;
                 while (q < end && *q != '"' && *q != '\n') q++;
                 if (q < end && *q == '"') q++;
-            } else if (c == '%') {
-                /* SSA names may be numeric (%0) and carry a #N result suffix (%r#1). */
-                while (is(*q, C_ID) || (*q == '#' && is(q[1], C_DIGIT))) q++;
             } else {
-                while (is(*q, C_ID)) q++;
+                while (cls[(unsigned char)*q] & C_ID) q++;
             }
             if (q == s + 1) {
+                SYNC();
                 lex_error(L, DIAG_LEX_CHAR, s, "expected a name after the sigil");
                 p = q;
                 continue;
             }
             kind = c == '%' ? TK_SSA : c == '^' ? TK_BLOCK : c == '@' ? TK_SYMBOL : c == '!' ? TK_BANG : TK_HASH;
-            emit(L, &out[k++], kind, s + 1, (size_t)(q - s - 1), s);
+            EMIT(kind, s + 1, q - s - 1, s);
             p = q;
             continue;
         }
-        default:
-            if (is(c, C_DIGIT)) {
-                e = scan_number(s, &kind);
-                emit(L, &out[k++], kind, s, (size_t)(e - s), s);
+        case '"': {
+            const char *q = s + 1;
+            for (;;) {   /* stops at '"', '\n', '\\' or a NUL (the sentinel, or one inside the string) */
+                while (!(cls[(unsigned char)*q] & C_STREND)) q++;
+                if (*q == '\\' && q + 1 < end) { q += 2; continue; }
+                if (*q == 0 && q < end) { q++; continue; }
+                break;
+            }
+            if (q >= end || *q != '"') {
+                SYNC();
+                lex_error(L, DIAG_LEX_STRING, s, "unterminated string literal");
+                p = q < end ? q : end;
+                continue;
+            }
+            const char *nul = memchr(s + 1, '\0', (size_t)(q - s - 1));
+            if (nul) {   /* text is printed back as C strings: a NUL would cut it short */
+                SYNC();
+                lex_error(L, DIAG_LEX_STRING, nul, "string literal contains a NUL byte");
+            }
+            EMIT(TK_STRING, s + 1, q - s - 1, s);
+            p = q + 1;
+            continue;
+        }
+        case '/':
+            if (s[1] == '/') {
+                const char *e = memchr(s, '\n', (size_t)(end - s));
+                p = e ? e : end;
+                SYNC();
+                add_comment(L, s, p);
+                continue;
+            }
+            break;
+        case '-':
+            if (s[1] == '>') {
+                EMIT(TK_ARROW, s, 2, s);
+                p = s + 2;
+                continue;
+            }
+            if (is(s[1], C_DIGIT)) {
+                const char *e = scan_number(s, &kind);
+                EMIT(kind, s, e - s, s);
                 p = e;
                 continue;
             }
-            if (is(c, C_ID0)) {
-                const char *q = s + 1;
-                while (is(*q, C_ID)) q++;
-                /* A trailing '.' belongs to punctuation, not the identifier. */
-                while (q > s + 1 && q[-1] == '.') q--;
-                emit(L, &out[k++], TK_IDENT, s, (size_t)(q - s), s);
-                p = q;
+            EMIT(TK_MINUS, s, 1, s);
+            p = s + 1;
+            continue;
+        default:
+            if (is(c, C_DIGIT)) {
+                const char *e = scan_number(s, &kind);
+                EMIT(kind, s, e - s, s);
+                p = e;
                 continue;
             }
             break;
         }
+        SYNC();
         lex_error(L, DIAG_LEX_CHAR, s, c >= 0x20 && c < 0x7F ? "unexpected character" : "unexpected byte");
         p = s + 1;
     }
-    L->p = p;
+    SYNC();
     return k;
 }
