@@ -59,9 +59,11 @@ static void P_release(Parser *P)
     P->nchunks -= c;
     P->base += c << TKC_BITS;
     /* the comments already attached go too */
-    memmove(P->lx.cm, P->lx.cm + P->cmnext, (P->lx.ncm - P->cmnext) * sizeof *P->lx.cm);
-    P->lx.ncm -= P->cmnext;
-    P->cmnext = 0;
+    if (P->cmnext) {
+        memmove(P->lx.cm, P->lx.cm + P->cmnext, (P->lx.ncm - P->cmnext) * sizeof *P->lx.cm);
+        P->lx.ncm -= P->cmnext;
+        P->cmnext = 0;
+    }
 }
 
 /* ------------------------------------------------------------------ token helpers */
