@@ -20,24 +20,14 @@ typedef struct Bound {
     int last_clause;
 } Bound;
 
-static void *xalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p) {
-        fputs("ptosim: out of memory\n", stderr);
-        abort();
-    }
-    return p;
-}
-
 /* The binder's scratch lives as long as the parse: no allocation per op. */
 int bind_init(Parser *P)
 {
-    P->bound = xalloc(sizeof *P->bound);
-    P->items = xalloc(MAX_ITEMS * sizeof *P->items);
-    P->bracket = xalloc(MAX_ITEMS * sizeof *P->bracket);
-    P->types = xalloc(MAX_TYPES * sizeof *P->types);
-    P->rtypes = xalloc(MAX_TYPES * sizeof *P->rtypes);
+    P->bound = front_realloc(NULL, sizeof *P->bound);
+    P->items = front_realloc(NULL, MAX_ITEMS * sizeof *P->items);
+    P->bracket = front_realloc(NULL, MAX_ITEMS * sizeof *P->bracket);
+    P->types = front_realloc(NULL, MAX_TYPES * sizeof *P->types);
+    P->rtypes = front_realloc(NULL, MAX_TYPES * sizeof *P->rtypes);
     return 0;
 }
 
@@ -164,15 +154,8 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
             P_expect(P, TK_RPAREN, "')' closing the clause");
             /* `it` stays valid: the caller's list is not P->isub */
             if (P->nisub + ns > P->capisub) {
-                size_t cap = P->capisub ? P->capisub * 2 : 64;
-                while (cap < P->nisub + ns) cap *= 2;
-                Item *x = realloc(P->isub, cap * sizeof *x);
-                if (!x) {
-                    fputs("ptosim: out of memory\n", stderr);
-                    abort();
-                }
-                P->isub = x;
-                P->capisub = cap;
+                while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
+                P->isub = front_realloc(P->isub, P->capisub * sizeof *P->isub);
             }
             if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
             it->sub = (uint32_t)P->nisub;

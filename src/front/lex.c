@@ -68,17 +68,21 @@ static void lex_error(Lexer *L, DiagId id, const char *at, const char *msg)
     diag_add(L->d, SEV_ERROR, id, loc, "%s", msg);
 }
 
+void *front_realloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q) {
+        fputs("ptosim: out of memory\n", stderr);
+        abort();
+    }
+    return q;
+}
+
 static void add_comment(Lexer *L, const char *s, const char *e)
 {
     if (L->ncm == L->capcm) {
-        size_t cap = L->capcm ? L->capcm * 2 : 64;
-        Comment *c = realloc(L->cm, cap * sizeof *c);
-        if (!c) {
-            fputs("ptosim: out of memory\n", stderr);
-            abort();
-        }
-        L->cm = c;
-        L->capcm = cap;
+        L->capcm = L->capcm ? L->capcm * 2 : 64;
+        L->cm = front_realloc(L->cm, L->capcm * sizeof *L->cm);
     }
     while (e > s && is(e[-1], C_BLANK)) e--;
     L->cm[L->ncm++] = (Comment){s, (uint32_t)(e - s), L->line, L->ntok, L->nl};

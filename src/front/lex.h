@@ -54,4 +54,7 @@ void lex_init(Lexer *L, const char *file, const char *text, size_t len, DiagList
    reported to the DiagList and skipped. Returns 0 only when out of memory for the comment list. */
 size_t lex_fill(Lexer *L, Token *out, size_t n);
 const char *tok_kind_name(TokKind k);
+/* realloc that aborts with a message when out of memory (as the arena does): the front end's growable
+   tables use it. */
+void *front_realloc(void *p, size_t n);
 #endif

@@ -13,17 +13,6 @@
 
 enum { MAX_NESTING = 200, MAX_RESULTS = 64 };
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n);
-    if (!q) {
-        /* as arena.c: out of memory is not recoverable for a compiler-style tool */
-        fputs("ptosim: out of memory\n", stderr);
-        abort();
-    }
-    return q;
-}
-
 /* ------------------------------------------------------------------ token window */
 
 void P_fill(Parser *P, size_t i)
@@ -33,9 +22,9 @@ void P_fill(Parser *P, size_t i)
         if (c == P->nchunks) {
             if (P->nchunks == P->capchunks) {
                 P->capchunks = P->capchunks ? P->capchunks * 2 : 8;
-                P->chunks = xrealloc(P->chunks, P->capchunks * sizeof *P->chunks);
+                P->chunks = front_realloc(P->chunks, P->capchunks * sizeof *P->chunks);
             }
-            P->chunks[P->nchunks++] = P->nspare ? P->spare[--P->nspare] : xrealloc(NULL, TKC_N * sizeof(Token));
+            P->chunks[P->nchunks++] = P->nspare ? P->spare[--P->nspare] : front_realloc(NULL, TKC_N * sizeof(Token));
         }
         P->nlexed += lex_fill(&P->lx, &P->chunks[c][off], TKC_N - off);
     }
@@ -49,7 +38,7 @@ static void P_release(Parser *P)
     if (!c) return;
     for (size_t k = 0; k < c; k++) {
         if (P->nspare < 16) {
-            if (!P->spare) P->spare = xrealloc(NULL, 16 * sizeof *P->spare);
+            if (!P->spare) P->spare = front_realloc(NULL, 16 * sizeof *P->spare);
             P->spare[P->nspare++] = P->chunks[k];
         } else {
             free(P->chunks[k]);
@@ -228,7 +217,7 @@ static int32_t name_index(Parser *P, const char *s, uint32_t n, int create)
 {
     if (P->nnames * 2 >= P->captab) {
         uint32_t cap = P->captab ? P->captab * 2 : 1024;
-        int32_t *t = xrealloc(P->nametab, cap * sizeof *t);
+        int32_t *t = front_realloc(P->nametab, cap * sizeof *t);
         for (uint32_t i = 0; i < cap; i++) t[i] = -1;
         for (uint32_t i = 0; i < P->nnames; i++) {
             uint32_t j = P->names[i].hash & (cap - 1);
@@ -246,7 +235,7 @@ static int32_t name_index(Parser *P, const char *s, uint32_t n, int create)
     if (!create) return -1;
     if (P->nnames == P->capnames) {
         P->capnames = P->capnames ? P->capnames * 2 : 512;
-        P->names = xrealloc(P->names, P->capnames * sizeof *P->names);
+        P->names = front_realloc(P->names, P->capnames * sizeof *P->names);
     }
     P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1};
     P->nametab[j] = (int32_t)P->nnames;
@@ -281,7 +270,7 @@ static void scope_def(Parser *P, int32_t name, Value **vals, uint32_t n, SrcLoc 
     }
     if (P->nscope == P->capscope) {
         P->capscope = P->capscope ? P->capscope * 2 : 256;
-        P->scope = xrealloc(P->scope, P->capscope * sizeof *P->scope);
+        P->scope = front_realloc(P->scope, P->capscope * sizeof *P->scope);
     }
     int32_t prev = P->names[name].bind;
     P->names[name].bind = (int32_t)P->nscope;
@@ -475,37 +464,47 @@ static const Type *dialect_type(Parser *P, Token *t)
 
 /* ------------------------------------------------------------------ token and type tables */
 
+static void sym_init(SymTab *t, uint32_t n)
+{
+    t->cap = 64;
+    while (t->cap < 2 * n) t->cap *= 2;
+    t->s = front_realloc(NULL, t->cap * sizeof *t->s);
+    for (uint32_t i = 0; i < t->cap; i++) t->s[i].name = NULL;
+}
+
+static uint32_t sym_hash(const char *s, uint32_t n, int32_t key) { return hash_bytes(s, n) ^ (uint32_t)key * 0x9E3779B9u; }
+
+static int32_t sym_find(const SymTab *t, const char *s, uint32_t n, int32_t key)
+{
+    for (uint32_t j = sym_hash(s, n, key) & (t->cap - 1); t->s[j].name; j = (j + 1) & (t->cap - 1))
+        if (t->s[j].key == key && t->s[j].len == n && memcmp(t->s[j].name, s, n) == 0) return t->s[j].val;
+    return -1;
+}
+
+static void sym_add(SymTab *t, const char *name, int32_t key, int32_t val)
+{
+    uint32_t n = (uint32_t)strlen(name);
+    if (sym_find(t, name, n, key) >= 0) return;
+    uint32_t j = sym_hash(name, n, key) & (t->cap - 1);
+    while (t->s[j].name) j = (j + 1) & (t->cap - 1);
+    t->s[j] = (Sym){name, n, key, val};
+}
+
 int P_tok_lookup(Parser *P, int set, const char *s, uint32_t n)
 {
-    if (!P->toks) {
-        static const struct { int set; const char *spell; int tok; } aliases[] = {
-#define TOKSET(set, name)
-#define TOK(set, id, spell)
-#define TOKA(set, alias, id) {TS_##set, alias, T_##set##_##id},
-#include "isa/tokens.def"
-#undef TOKSET
-#undef TOK
-#undef TOKA
-        };
-        uint32_t cnt = T__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]), cap = 64;
-        while (cap < 2 * cnt) cap *= 2;
-        P->toks = xrealloc(NULL, cap * sizeof *P->toks);
-        P->captoks = cap;
-        for (uint32_t i = 0; i < cap; i++) P->toks[i].name = NULL;
-        for (uint32_t i = 0; i < cnt; i++) {
-            int tset = i < T__COUNT ? tok_set((int)i) : aliases[i - T__COUNT].set;
-            const char *nm = i < T__COUNT ? tok_spelling((int)i) : aliases[i - T__COUNT].spell;
-            int tok = i < T__COUNT ? (int)i : aliases[i - T__COUNT].tok;
-            uint32_t len = (uint32_t)strlen(nm), j = (hash_bytes(nm, len) ^ (uint32_t)tset * 0x9E3779B9u) & (cap - 1);
-            while (P->toks[j].name && !(P->toks[j].set == tset && P->toks[j].len == len && !memcmp(P->toks[j].name, nm, len)))
-                j = (j + 1) & (cap - 1);
-            if (!P->toks[j].name) P->toks[j] = (TokName){nm, len, (int16_t)tset, (int16_t)tok};   /* first spelling wins */
+    if (!P->toks.s) {
+        int aset;
+        const char *spell;
+        unsigned nal = 0;
+        while (tok_alias(nal, &aset, &spell) >= 0) nal++;
+        sym_init(&P->toks, T__COUNT + nal);
+        for (int i = 0; i < T__COUNT; i++) sym_add(&P->toks, tok_spelling(i), tok_set(i), i);
+        for (unsigned i = 0; i < nal; i++) {
+            int tok = tok_alias(i, &aset, &spell);
+            sym_add(&P->toks, spell, aset, tok);
         }
     }
-    uint32_t cap = P->captoks;
-    for (uint32_t j = (hash_bytes(s, n) ^ (uint32_t)set * 0x9E3779B9u) & (cap - 1); P->toks[j].name; j = (j + 1) & (cap - 1))
-        if (P->toks[j].set == set && P->toks[j].len == n && memcmp(P->toks[j].name, s, n) == 0) return P->toks[j].tok;
-    return -1;
+    return sym_find(&P->toks, s, n, set);
 }
 
 /* The source text a type starting at token t spans, when it can be known from the bytes alone: an
@@ -550,7 +549,7 @@ const Type *P_parse_type(Parser *P)
     if (!ty || P->quiet || P->d->n != errs || last->s + last->len != s + n) return ty;
     if (2 * (P->ntys + 1) > P->captys) {
         uint32_t cap = P->captys ? P->captys * 2 : 256;
-        TypeName *x = xrealloc(NULL, cap * sizeof *x);
+        TypeName *x = front_realloc(NULL, cap * sizeof *x);
         for (uint32_t i = 0; i < cap; i++) x[i].s = NULL;
         for (uint32_t i = 0; i < P->captys; i++)
             if (P->tys[i].s) {
@@ -1646,39 +1645,22 @@ static Op *parse_arith(Parser *P, int kind, SrcLoc loc)
 
 /* ------------------------------------------------------------------ op dispatch */
 
-/* Op names and aliases in a hash table built on the first lookup (the table has a few hundred rows). */
-static void build_op_table(Parser *P)
+/* Op names and aliases, hashed on the first lookup (the table has a few hundred rows). */
+static int lookup_op(Parser *P, const char *s, uint32_t n)
 {
-    static const struct { const char *name; int kind; } aliases[] = {
+    if (!P->ops.s) {
+        static const struct { const char *name; int kind; } aliases[] = {
 #define OP(id, name, fam, pipe, syn, flags, sig)
 #define ALIAS(name, id) {name, OP_##id},
 #include "isa/ops.def"
 #undef OP
 #undef ALIAS
-    };
-    uint32_t n = OP__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]), cap = 64;
-    while (cap < 2 * n) cap *= 2;
-    P->ops = xrealloc(NULL, cap * sizeof *P->ops);
-    P->capops = cap;
-    for (uint32_t i = 0; i < cap; i++) P->ops[i].name = NULL;
-    for (uint32_t i = 0; i < n; i++) {
-        const char *nm = i < OP__COUNT ? op_info[i].name : aliases[i - OP__COUNT].name;
-        int kind = i < OP__COUNT ? (int)i : aliases[i - OP__COUNT].kind;
-        uint32_t len = (uint32_t)strlen(nm), j = hash_bytes(nm, len) & (cap - 1);
-        while (P->ops[j].name) {
-            if (P->ops[j].len == len && memcmp(P->ops[j].name, nm, len) == 0) break;   /* first spelling wins */
-            j = (j + 1) & (cap - 1);
-        }
-        if (!P->ops[j].name) P->ops[j] = (OpName){nm, len, kind};
+        };
+        sym_init(&P->ops, OP__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]));
+        for (int k = 0; k < OP__COUNT; k++) sym_add(&P->ops, op_info[k].name, 0, k);
+        for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) sym_add(&P->ops, aliases[i].name, 0, aliases[i].kind);
     }
-}
-
-static int lookup_op(Parser *P, const char *s, uint32_t n)
-{
-    if (!P->ops) build_op_table(P);
-    for (uint32_t j = hash_bytes(s, n) & (P->capops - 1); P->ops[j].name; j = (j + 1) & (P->capops - 1))
-        if (P->ops[j].len == n && memcmp(P->ops[j].name, s, n) == 0) return P->ops[j].kind;
-    return -1;
+    return sym_find(&P->ops, s, n, 0);
 }
 
 /* "; did you mean 'pto.vadd'?" for an unknown op name, or "". */
@@ -1873,8 +1855,8 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     free(P.lx.cm);
     free(P.names);
     free(P.nametab);
-    free(P.ops);
-    free(P.toks);
+    free(P.ops.s);
+    free(P.toks.s);
     free(P.tys);
     free(P.scope);
     return top;

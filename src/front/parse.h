@@ -27,9 +27,10 @@ typedef struct ScopeEnt {
     int32_t shadow;            /* the binding of the same name this one hides, -1 = none */
 } ScopeEnt;
 
-/* Op names and enum-token spellings in hash tables built on first use (kind: OpKind or token id). */
-typedef struct OpName { const char *name; uint32_t len; int32_t kind; } OpName;
-typedef struct TokName { const char *name; uint32_t len; int16_t set; int16_t tok; } TokName;
+/* Spellings to numbers (op kinds, enum-token ids), in hash tables built on first use; `key` separates
+   name spaces (a token's set). The first spelling added wins. */
+typedef struct Sym { const char *name; uint32_t len; int32_t key, val; } Sym;
+typedef struct SymTab { Sym *s; uint32_t cap; } SymTab;
 /* Types by their source text: a type written before is not parsed again. */
 typedef struct TypeName { const char *s; uint32_t len, hash; const Type *t; } TypeName;
 
@@ -55,10 +56,8 @@ typedef struct Parser {
     uint32_t nnames, capnames;
     int32_t *nametab;          /* open-addressing hash of names: index into names, -1 = empty */
     uint32_t captab;
-    OpName *ops;               /* op names and aliases, hashed on first use */
-    uint32_t capops;
-    TokName *toks;             /* enum tokens and aliases, hashed on first use */
-    uint32_t captoks;
+    SymTab ops;                /* op names and aliases */
+    SymTab toks;               /* enum tokens and aliases */
     TypeName *tys;             /* spellings of the types parsed so far */
     uint32_t captys, ntys;
     uint32_t depth;
