@@ -28,6 +28,8 @@ int bind_init(Parser *P)
     P->bracket = front_realloc(NULL, MAX_ITEMS * sizeof *P->bracket);
     P->types = front_realloc(NULL, MAX_TYPES * sizeof *P->types);
     P->rtypes = front_realloc(NULL, MAX_TYPES * sizeof *P->rtypes);
+    P->capisub = 64;
+    P->isub = front_realloc(NULL, P->capisub * sizeof *P->isub);
     return 0;
 }
 
@@ -383,7 +385,7 @@ static void bad_token(Parser *P, const SigSlot *s, const Item *it)
    to the slot with that key; the others fill the unkeyed slots in order, skipping optional slots whose
    kind or type class does not fit. */
 static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots, const Item *items, uint32_t nitems,
-                     const OpSig *sig, const char *where)
+                     const OpSig *sig, const char *where, SrcLoc at)
 {
     char d[128];
     unsigned j = 0;              /* next unkeyed slot */
@@ -442,7 +444,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
         const SigSlot *s = &slots[j];
         if (s->key || s->optional || s->variadic) continue;
         /* a variadic value slot that already took operands counts as filled */
-        SrcLoc loc = nitems ? items[nitems - 1].loc : P_loc(P, P_cur(P));
+        SrcLoc loc = nitems ? items[nitems - 1].loc : at;
         P_error(P, DIAG_PARSE_OPERANDS, loc, "missing %s in %s", slot_desc(s, d, sizeof d), where);
         return;
     }
@@ -492,7 +494,7 @@ static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item
             }
         return;
     }
-    bind_seq(P, B, slots, cl->nslots, P->isub + it->sub, it->nsub, NULL, where);
+    bind_seq(P, B, slots, cl->nslots, P->isub + it->sub, it->nsub, NULL, where, it->loc);
 }
 
 /* After all items are bound: groups -> operand array + segment sizes. */
@@ -786,7 +788,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 Item all[MAX_ITEMS];
                 memcpy(all, bracket, sizeof(Item) * nbr);
                 memcpy(all + nbr, pos, sizeof(Item) * k);
-                bind_seq(P, B, br, nb, all, nbr + k, NULL, opname);
+                bind_seq(P, B, br, nb, all, nbr + k, NULL, opname, loc);
                 memmove(pos, pos + k, sizeof(Item) * (npos - k));
                 npos -= k;
             } else {
@@ -799,10 +801,10 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                     npos += nbr - nb;
                     k = nb;
                 }
-                bind_seq(P, B, br, nb, bracket, k, NULL, opname);
+                bind_seq(P, B, br, nb, bracket, k, NULL, opname, loc);
             }
         }
-        bind_seq(P, B, ps, np, pos, npos, sig, opname);
+        bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
         /* clauses after the positional operands, in the order written */
         for (uint32_t i = 0; i < ncls; i++) bind_clause(P, B, sig, clsidx[i], &cls[i]);
     }
