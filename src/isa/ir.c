@@ -4,8 +4,10 @@
 
 const Attr *op_attr(const Op *op, const char *name)
 {
-    for (uint32_t i = 0; i < op->nattrs; i++)
-        if (op->attrs[i].name == name || strcmp(op->attrs[i].name, name) == 0) return &op->attrs[i];
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        const char *n = op->attrs[i].name;
+        if (n == name || (n[0] == name[0] && strcmp(n, name) == 0)) return &op->attrs[i];
+    }
     return NULL;
 }
 

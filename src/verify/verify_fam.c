@@ -20,7 +20,7 @@ static SrcLoc aloc(const Op *op, const char *name) { return v_attr_loc(op, name)
 /* Where operand i of a named signature group is written, else the op's location. */
 static SrcLoc gloc(const VCtx *V, const Op *op, const char *group, unsigned i)
 {
-    int g = op->segs ? sig_group(ctx_sig(V->ctx, op->kind), group) : -1;
+    int g = v_group_index(V, op, group);
     return g < 0 ? op->loc : op_group_loc(op, (unsigned)g, i);
 }
 

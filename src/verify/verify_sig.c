@@ -180,7 +180,7 @@ static void check_widths(VCtx *V, Op *op)
     for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++) {
         const Width *W = &widths[w];
         if (W->op != op->kind) continue;
-        int g = sig_group(ctx_sig(V->ctx, op->kind), W->grp);
+        int g = v_group_index(V, op, W->grp);
         unsigned n = g < 0 ? 0 : op_group_len(op, (unsigned)g);
         for (unsigned i = 0; i < n; i++) {
             int64_t c;
