@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 PtoContext *pto_context_new(void) { return ctx_new(); }
 void pto_context_free(PtoContext *ctx) { ctx_free(ctx); }
@@ -49,35 +50,36 @@ int pto_diag_note_get(const PtoContext *ctx, size_t i, size_t j, PtoDiagInfo *ou
 
 char *pto_diag_render(const PtoContext *ctx, size_t i, int color) { return diag_render(&ctx->diags, i, color); }
 
-void pto_diag_clear(PtoContext *ctx)
-{
-    DiagSource *s = ctx->diags.srcs;
-    size_t ns = ctx->diags.nsrcs, cs = ctx->diags.capsrcs, me = ctx->diags.max_errors;
-    uint8_t warn[DIAG__COUNT], warn_all = ctx->diags.warn_all;   /* the warning settings stay */
-    memcpy(warn, ctx->diags.warn, sizeof warn);
-    ctx->diags.srcs = NULL;
-    diag_free(&ctx->diags);
-    diag_init(&ctx->diags);
-    memcpy(ctx->diags.warn, warn, sizeof warn);
-    ctx->diags.warn_all = warn_all;
-    ctx->diags.srcs = s;
-    ctx->diags.nsrcs = ns;
-    ctx->diags.capsrcs = cs;
-    ctx->diags.max_errors = me;
-}
+void pto_diag_clear(PtoContext *ctx) { diag_clear(&ctx->diags); }
 
-PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
+/* A module whose source text (len bytes and a NUL) lives in its own arena, like the IR built from it. */
+static Module *module_new(PtoContext *ctx, const char *filename, size_t len, char **text)
 {
     Module *m = calloc(1, sizeof *m);
     if (!m) return NULL;
     arena_init(&m->arena);
     m->ctx = ctx;
     m->file = ctx_intern(ctx, filename ? filename : "<input>", strlen(filename ? filename : "<input>"));
-    m->text = arena_strndup(&m->arena, text, len);
+    *text = arena_alloc(&m->arena, len + 1);   /* zeroed: the NUL is there */
+    m->text = *text;
     m->len = len;
-    diag_add_source(&ctx->diags, m->file, m->text, len);
-    m->top = parse_module_text(ctx, m, m->file, m->text, len);
     return m;
+}
+
+static PtoModule *parse_text(Module *m)
+{
+    diag_add_source(&m->ctx->diags, m->file, m->text, m->len);
+    m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);
+    return m;
+}
+
+PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
+{
+    char *copy;
+    Module *m = module_new(ctx, filename, len, &copy);
+    if (!m) return NULL;
+    if (len) memcpy(copy, text, len);
+    return parse_text(m);
 }
 
 PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
@@ -88,17 +90,35 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
         diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "cannot read '%s': %s", path, strerror(errno));
         return NULL;
     }
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
+    /* A regular file is read straight into the module's arena. Anything else (a pipe) has no size: it is
+       read into a growing buffer first. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < (uintmax_t)SIZE_MAX / 2) {
+        char *text;
+        Module *m = module_new(ctx, path, (size_t)st.st_size, &text);
+        if (!m) { fclose(f); return NULL; }
+        size_t n = fread(text, 1, (size_t)st.st_size, f);
+        int bad = ferror(f) || n != (size_t)st.st_size || getc(f) != EOF;   /* the file changed while read */
+        fclose(f);
+        if (bad) {
+            pto_module_free(m);
+            diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "error while reading '%s'", path);
+            return NULL;
+        }
+        return parse_text(m);
+    }
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf) { fclose(f); return NULL; }
     errno = 0;
     for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
+        if (n + 1 >= cap) {
+            cap *= 2;
             char *nb = realloc(buf, cap);
             if (!nb) { free(buf); fclose(f); return NULL; }
             buf = nb;
         }
-        size_t k = fread(buf + n, 1, cap - n, f);
+        size_t k = fread(buf + n, 1, cap - 1 - n, f);
         n += k;
         if (k == 0) break;
     }
@@ -109,7 +129,7 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
         diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "cannot read '%s': %s", path, strerror(err));
         return NULL;
     }
-    PtoModule *m = pto_parse(ctx, path, buf ? buf : "", n);
+    PtoModule *m = pto_parse(ctx, path, buf, n);
     free(buf);
     return m;
 }
@@ -118,13 +138,7 @@ void pto_module_free(PtoModule *m)
 {
     if (!m) return;
     /* The diagnostics keep pointing at the text for rendering; detach it first. */
-    DiagList *d = &m->ctx->diags;
-    for (size_t i = 0; i < d->nsrcs; i++)
-        if (d->srcs[i].text == m->text) {
-            memmove(&d->srcs[i], &d->srcs[i + 1], sizeof(DiagSource) * (d->nsrcs - i - 1));
-            d->nsrcs--;
-            break;
-        }
+    diag_remove_source(&m->ctx->diags, m->text);
     arena_free(&m->arena);
     free(m);
 }

@@ -1,24 +1,61 @@
 /* arena.c — chunked bump allocator backing the IR, interned strings and types. */
+#define _DEFAULT_SOURCE        /* MAP_ANONYMOUS, madvise */
 #include "arena.h"
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct ArenaChunk {
     ArenaChunk *next;
     size_t used, cap;
+    void *map;                 /* the mapping holding this chunk (large chunks), else NULL (calloc) */
+    size_t maplen;
     _Alignas(16) unsigned char data[];
 };
 
-enum { ARENA_CHUNK = 64 * 1024 };
+/* Chunks grow from 64 KiB to 4 MiB as the arena grows, so a large module takes few allocations. Chunks
+   of 2 MiB and more are mapped on 2 MiB boundaries with transparent huge pages requested where the
+   system has them: a large module then costs a few page faults instead of one per 4 KiB, which is most
+   of the time its memory takes. Mapped chunks are zero already and never reused, so their allocations
+   are not cleared; smaller chunks come from malloc and each allocation is cleared, so a small arena
+   (an empty module) touches only the memory it uses. */
+enum { ARENA_CHUNK = 64 * 1024, ARENA_CHUNK_MAX = 4 * 1024 * 1024, HUGE = 2 * 1024 * 1024 };
 
 void arena_init(Arena *a) { a->head = NULL; a->total = 0; }
+
+static ArenaChunk *chunk_new(size_t cap)
+{
+#if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
+    if (cap >= HUGE - sizeof(ArenaChunk) && cap <= SIZE_MAX / 2) {
+        size_t len = (sizeof(ArenaChunk) + cap + HUGE - 1) & ~(size_t)(HUGE - 1), maplen = len + HUGE;
+        void *m = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m != MAP_FAILED) {
+            ArenaChunk *c = (ArenaChunk *)(((uintptr_t)m + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+            madvise(c, len, MADV_HUGEPAGE);   /* advice only: without huge pages this is an ordinary mapping */
+            c->map = m;
+            c->maplen = maplen;
+            c->cap = len - sizeof(ArenaChunk);
+            return c;
+        }
+    }
+#endif
+    ArenaChunk *c = malloc(sizeof(ArenaChunk) + cap);
+    if (c) {
+        c->cap = cap;
+        c->map = NULL;
+    }
+    return c;
+}
 
 void arena_free(Arena *a)
 {
     ArenaChunk *c = a->head;
     while (c) {
         ArenaChunk *n = c->next;
-        free(c);
+        if (c->map) munmap(c->map, c->maplen);
+        else free(c);
         c = n;
     }
     a->head = NULL;
@@ -27,16 +64,19 @@ void arena_free(Arena *a)
 
 void *arena_try_alloc(Arena *a, size_t size)
 {
+    if (size > SIZE_MAX / 4) return NULL;
     size = (size + 15u) & ~(size_t)15u;
     if (size == 0) size = 16;
     ArenaChunk *c = a->head;
+    int big = 0;
     if (!c || c->cap - c->used < size) {
-        size_t cap = size > ARENA_CHUNK / 2 ? size : ARENA_CHUNK;
-        c = malloc(sizeof(ArenaChunk) + cap);
+        size_t step = ARENA_CHUNK, last = c ? c->cap + sizeof(ArenaChunk) : 0;
+        if (last >= ARENA_CHUNK) step = last * 2 > ARENA_CHUNK_MAX ? ARENA_CHUNK_MAX : last * 2;
+        big = size > step / 2;
+        c = chunk_new(big ? size : step - sizeof(ArenaChunk));
         if (!c) return NULL;
         c->used = 0;
-        c->cap = cap;
-        if (a->head && size > ARENA_CHUNK / 2) {
+        if (a->head && big) {
             /* Big blocks go behind the current chunk so its free tail stays usable. */
             c->next = a->head->next;
             a->head->next = c;
@@ -48,14 +88,18 @@ void *arena_try_alloc(Arena *a, size_t size)
     void *p = c->data + c->used;
     c->used += size;
     a->total += size;
-    memset(p, 0, size);
+    if (!c->map) memset(p, 0, size);
     return p;
 }
 
 void *arena_alloc(Arena *a, size_t size)
 {
     void *p = arena_try_alloc(a, size);
-    if (!p) abort();   /* callers that cannot report out-of-memory (the front end, for now) */
+    if (!p) {
+        /* Callers that cannot report out-of-memory (the front end, for now) stop here, plainly. */
+        fputs("ptosim: out of memory\n", stderr);
+        abort();
+    }
     return p;
 }
 

@@ -46,6 +46,7 @@ void diag_free(DiagList *d)
         free(d->items[i].notes);
     }
     free(d->items);
+    for (size_t i = 0; i < d->nsrcs; i++) free(d->srcs[i].lines);
     free(d->srcs);
     memset(d, 0, sizeof *d);
 }
@@ -122,20 +123,67 @@ void diag_add_source(DiagList *d, const char *file, const char *text, size_t len
         d->srcs = s;
         d->capsrcs = cap;
     }
-    d->srcs[d->nsrcs++] = (DiagSource){file, text, len};
+    d->srcs[d->nsrcs++] = (DiagSource){file, text, len, NULL, 0};
 }
 
-/* Finds line `line` of `file` among the registered sources. */
+void diag_remove_source(DiagList *d, const char *text)
+{
+    for (size_t i = 0; i < d->nsrcs; i++)
+        if (d->srcs[i].text == text) {
+            free(d->srcs[i].lines);
+            memmove(&d->srcs[i], &d->srcs[i + 1], sizeof(DiagSource) * (d->nsrcs - i - 1));
+            d->nsrcs--;
+            return;
+        }
+}
+
+void diag_clear(DiagList *d)
+{
+    DiagSource *s = d->srcs;
+    size_t ns = d->nsrcs, cs = d->capsrcs, me = d->max_errors;
+    uint8_t warn[DIAG__COUNT], warn_all = d->warn_all;   /* the warning settings stay */
+    memcpy(warn, d->warn, sizeof warn);
+    d->srcs = NULL;
+    d->nsrcs = 0;
+    diag_free(d);
+    diag_init(d);
+    memcpy(d->warn, warn, sizeof warn);
+    d->warn_all = warn_all;
+    d->srcs = s;
+    d->nsrcs = ns;
+    d->capsrcs = cs;
+    d->max_errors = me;
+}
+
+/* The line-start index of a source: one pass over the text, on the first diagnostic rendered against it.
+   Sources too large for 32-bit offsets keep no index and are not quoted. */
+static int index_lines(DiagSource *s)
+{
+    if (s->lines) return 1;
+    if (s->len >= UINT32_MAX) return 0;
+    size_t n = 1;
+    for (const char *p = s->text, *end = s->text + s->len; (p = memchr(p, '\n', (size_t)(end - p))); p++) n++;
+    uint32_t *l = malloc(n * sizeof *l);
+    if (!l) return 0;
+    size_t k = 0;
+    l[k++] = 0;
+    for (const char *p = s->text, *end = s->text + s->len; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        l[k++] = (uint32_t)(p + 1 - s->text);
+    s->lines = l;
+    s->nlines = n;
+    return 1;
+}
+
+/* Finds line `line` of `file` among the registered sources. The index is a cache: building it does not
+   change what the list holds, hence the cast. */
 static int find_line(const DiagList *d, SrcLoc loc, const char **start, size_t *n)
 {
     if (!loc.file || !loc.line) return 0;
     for (size_t i = d->nsrcs; i-- > 0;) {
-        const DiagSource *s = &d->srcs[i];
+        DiagSource *s = (DiagSource *)&d->srcs[i];
         if (s->file != loc.file && strcmp(s->file, loc.file) != 0) continue;
-        const char *p = s->text, *end = s->text + s->len;
-        for (uint32_t l = 1; l < loc.line && p < end; p++)
-            if (*p == '\n') l++;
-        if (p > end) return 0;
+        if (!index_lines(s) || loc.line > s->nlines) return 0;
+        const char *p = s->text + s->lines[loc.line - 1], *end = s->text + s->len;
         const char *q = p;
         while (q < end && *q != '\n' && *q != '\r') q++;
         *start = p;
@@ -144,6 +192,9 @@ static int find_line(const DiagList *d, SrcLoc loc, const char **start, size_t *
     }
     return 0;
 }
+
+/* Lines longer than LINE_LONG bytes are shown as a window of LINE_SHOWN bytes around the caret. */
+enum { LINE_LONG = 200, LINE_SHOWN = 160, LINE_BEFORE = 80 };
 
 static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const char *sevword, const char *msg,
                        const char *id, int color)
@@ -165,13 +216,24 @@ static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const char *sev
     const char *line;
     size_t n;
     if (find_line(d, loc, &line, &n)) {
+        size_t caret = loc.col ? loc.col - 1 : 0, from = 0, to = n;
+        if (caret > n) caret = n;
+        if (n > LINE_LONG) {
+            from = caret > LINE_BEFORE ? caret - LINE_BEFORE : 0;
+            while (from > 0 && ((unsigned char)line[from] & 0xC0) == 0x80) from--;   /* whole UTF-8 characters */
+            to = from + LINE_SHOWN < n ? from + LINE_SHOWN : n;
+            while (to < n && ((unsigned char)line[to] & 0xC0) == 0x80) to++;
+        }
         sb_printf(b, "%5u | ", loc.line);
-        for (size_t i = 0; i < n; i++) {   /* control bytes (a NUL would end the rendered text) shown as '?' */
+        if (from) sb_puts(b, "...");
+        for (size_t i = from; i < to; i++) {   /* control bytes (a NUL would end the rendered text) shown as '?' */
             unsigned char ch = (unsigned char)line[i];
             sb_putc(b, ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7F ? '?' : (char)ch);
         }
+        if (to < n) sb_puts(b, "...");
         sb_puts(b, "\n      | ");
-        for (uint32_t c = 1; c < loc.col && c <= n; c++) sb_putc(b, ' ');
+        if (from) sb_puts(b, "   ");
+        for (size_t c = from; c < caret; c++) sb_putc(b, ' ');
         sb_printf(b, "%s^%s\n", on, off);
     }
 }

@@ -37,6 +37,8 @@ typedef struct DiagSource {
     const char *file;
     const char *text;
     size_t len;
+    uint32_t *lines;           /* offset of each line start, built on the first rendering (NULL before) */
+    size_t nlines;
 } DiagSource;
 
 /* What happens to a warning: reported as such, dropped, or reported as an error (-Wno-..., -Werror). */
@@ -63,10 +65,14 @@ long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char 
 void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_add_source(DiagList *d, const char *file, const char *text, size_t len);
+void diag_remove_source(DiagList *d, const char *text);   /* before `text` is freed */
+/* Drops every diagnostic; keeps the registered sources and the error cap. */
+void diag_clear(DiagList *d);
 const char *diag_id_str(DiagId id);
 /* The ID of a stable spelling ("W-RACE", or the short lower-case form "race"); -1 if none. */
 int diag_id_lookup(const char *name);
 /* Renders one diagnostic as "FILE:LINE:COL: error: msg [ID]" + source line + caret + notes.
-   Returns a malloc'd string the caller frees. */
+   Returns a malloc'd string the caller frees. The source line is found in O(log lines) through a
+   line index built once per source; a long line is shown as a window around the caret. */
 char *diag_render(const DiagList *d, size_t i, int color);
 #endif

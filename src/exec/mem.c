@@ -109,9 +109,10 @@ static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_
                         const char *what)
 {
     Sim *s = c->sim;
+    /* sizes and offsets: decimal, then hex in parentheses (the library's number style) */
     if (align > 1 && (addr % align) != 0) {
-        sim_trap(x, in, DIAG_T_MISALIGNED, "%s address 0x%" PRIx64 " in %s is not %u-byte aligned", what,
-                 as == AS_GM ? addr : addr, space_long[as], align);
+        sim_trap(x, in, DIAG_T_MISALIGNED, "%s address %" PRIu64 " (0x%" PRIx64 ") in %s is not %u-byte aligned", what,
+                 addr, addr, space_long[as], align);
         return NULL;
     }
     if (as == AS_GM) {
@@ -123,20 +124,21 @@ static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_
         for (uint32_t i = 0; i < s->ngm; i++) {
             const GmBuf *g = &s->gm[i];
             if (addr >= g->base && addr < g->base + (1ull << 40)) {
-                sim_trap(x, in, DIAG_T_OOB, "%s GM range [0x%" PRIx64 ", 0x%" PRIx64 ") of buffer '%s' is outside its %" PRIu64
-                         " bytes (offsets %" PRIu64 "..%" PRIu64 ")", what, addr - g->base, addr - g->base + len,
-                         g->name, g->size, addr - g->base, addr - g->base + len);
+                uint64_t o = addr - g->base;
+                sim_trap(x, in, DIAG_T_OOB, "%s bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) of GM "
+                         "buffer '%s' lie outside its %" PRIu64 " (0x%" PRIx64 ") bytes", what, o, o + len, o, o + len,
+                         g->name, g->size, g->size);
                 return NULL;
             }
         }
-        sim_trap(x, in, DIAG_T_OOB, "%s GM address 0x%" PRIx64 " (+%" PRIu64 " bytes) is not inside any kernel buffer",
-                 what, addr, len);
+        sim_trap(x, in, DIAG_T_OOB, "%s GM address %" PRIu64 " (0x%" PRIx64 "), %" PRIu64 " (0x%" PRIx64 ") bytes, is "
+                 "not inside any kernel buffer", what, addr, addr, len, len);
         return NULL;
     }
     uint64_t sz = c->memsz[as];
     if (addr > sz || len > sz - addr) {
-        sim_trap(x, in, DIAG_T_OOB, "%s %s range [0x%" PRIx64 ", 0x%" PRIx64 ") exceeds its %" PRIu64 " bytes", what,
-                 space_long[as], addr, addr + len, sz);
+        sim_trap(x, in, DIAG_T_OOB, "%s bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) lie outside the "
+                 "%" PRIu64 " (0x%" PRIx64 ") bytes of %s", what, addr, addr + len, addr, addr + len, sz, sz, space_long[as]);
         return NULL;
     }
     return c->mem[as] + addr;

@@ -8,6 +8,49 @@
 
 enum { MAX_ITEMS = 96, MAX_TYPES = 128 };
 
+typedef struct Bound {
+    Value *vals[MAX_ITEMS * 2];
+    int16_t grp[MAX_ITEMS * 2];    /* group of each value in textual order */
+    uint8_t typed[MAX_ITEMS * 2];  /* written in the canonical type list */
+    SrcLoc loc[MAX_ITEMS * 2];
+    uint32_t n;
+    Attr attrs[64];
+    uint32_t nattrs;
+    int clause_seen[16];
+    int last_clause;
+} Bound;
+
+/* The binder's scratch lives as long as the parse: no allocation per op. */
+int bind_init(Parser *P)
+{
+    P->bound = front_realloc(NULL, sizeof *P->bound);
+    P->items = front_realloc(NULL, MAX_ITEMS * sizeof *P->items);
+    P->bracket = front_realloc(NULL, MAX_ITEMS * sizeof *P->bracket);
+    P->types = front_realloc(NULL, MAX_TYPES * sizeof *P->types);
+    P->rtypes = front_realloc(NULL, MAX_TYPES * sizeof *P->rtypes);
+    P->capisub = 64;
+    P->isub = front_realloc(NULL, P->capisub * sizeof *P->isub);
+    return 0;
+}
+
+void bind_free(Parser *P)
+{
+    free(P->bound);
+    free(P->items);
+    free(P->bracket);
+    free(P->types);
+    free(P->rtypes);
+    free(P->isub);
+}
+
+static void bound_reset(Bound *B)
+{
+    B->n = 0;
+    B->nattrs = 0;
+    memset(B->clause_seen, 0, sizeof B->clause_seen);
+    B->last_clause = 0;
+}
+
 /* ------------------------------------------------------------------ item parsing */
 
 static int is_clause_kw(const OpSig *sig, const Token *t)
@@ -38,6 +81,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     Token *t = P_cur(P);
     SrcLoc loc = P_loc(P, t);
     const char *key = NULL;
+    SrcLoc keyloc = loc;
     if (nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) {
         key = P_text(P, t);
         P->pos += 2;
@@ -54,6 +98,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
         if (P_is(P, TK_LBRACK)) {
             P->pos++;
             it->kind = IT_MEM;
+            it->offloc = P_loc(P, P_cur(P));
             if (P_is(P, TK_SSA)) it->off = P_use(P);
             else {
                 P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "the offset in '%%base[...]' must be an SSA value");
@@ -109,8 +154,15 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
             uint32_t ns = 0;
             if (!P_is(P, TK_RPAREN)) parse_item_list(P, sig, sub, &ns, 1, 0);
             P_expect(P, TK_RPAREN, "')' closing the clause");
-            it->sub = arena_dup(&P->m->arena, sub, sizeof(Item) * (ns ? ns : 1));
+            /* `it` stays valid: the caller's list is not P->isub */
+            if (P->nisub + ns > P->capisub) {
+                while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
+                P->isub = front_realloc(P->isub, P->capisub * sizeof *P->isub);
+            }
+            if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
+            it->sub = (uint32_t)P->nisub;
             it->nsub = ns;
+            P->nisub += ns;
             break;
         }
         /* a bare word: an enum token written without quotes, or a flag clause */
@@ -126,6 +178,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
         return 0;
     }
     it->key = key;
+    it->keyloc = keyloc;
     return 1;
 }
 
@@ -159,11 +212,9 @@ static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
             /* probe: builtin type names never contain '_' and start with i/si/ui/f/bf/index */
             char c0 = t->s[0];
             if ((c0 == 'i' || c0 == 's' || c0 == 'u' || c0 == 'f' || c0 == 'b' || c0 == 'n') && !memchr(t->s, '_', t->len)) {
-                size_t dsave = P->d->n, esave = P->d->nerrors;
+                P->quiet++;    /* a probe: whatever it finds wrong is not an error */
                 const Type *ty = P_parse_type(P);
-                /* roll back any diagnostic the probe produced */
-                while (P->d->n > dsave) { free(P->d->items[P->d->n - 1].msg); P->d->n--; }
-                P->d->nerrors = esave;
+                P->quiet--;
                 is_type = ty != NULL;
                 P->pos = save;
             }
@@ -201,18 +252,6 @@ static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
 
 /* ------------------------------------------------------------------ binding */
 
-typedef struct Bound {
-    Value *vals[MAX_ITEMS * 2];
-    int16_t grp[MAX_ITEMS * 2];    /* group of each value in textual order */
-    uint8_t typed[MAX_ITEMS * 2];  /* written in the canonical type list */
-    SrcLoc loc[MAX_ITEMS * 2];
-    uint32_t n;
-    Attr attrs[64];
-    uint32_t nattrs;
-    int clause_seen[16];
-    int last_clause;
-} Bound;
-
 static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
@@ -235,18 +274,18 @@ static void add_value(Bound *B, Value *v, int group, int typed, SrcLoc loc)
     B->n++;
 }
 
+/* `name` is a signature string: it lives as long as the context, like the module. */
 static Attr *add_attr(Parser *P, Bound *B, const char *name, AttrKind k, SrcLoc loc)
 {
-    const char *in = ctx_intern(P->ctx, name, strlen(name));
     for (uint32_t i = 0; i < B->nattrs; i++)
-        if (B->attrs[i].name == in) {
+        if (B->attrs[i].name == name || strcmp(B->attrs[i].name, name) == 0) {
             P_error(P, DIAG_PARSE_OPERANDS, loc, "'%s' is given twice", name);
             return &B->attrs[i];
         }
     if (B->nattrs >= 64) return &B->attrs[0];
     Attr *a = &B->attrs[B->nattrs++];
     memset(a, 0, sizeof *a);
-    a->name = in;
+    a->name = name;
     a->kind = k;
     a->loc = loc;
     return a;
@@ -278,13 +317,13 @@ static int tc_ok(const Value *v, const SigSlot *s)
 }
 
 /* Does `it` fit slot `s`? Optional value slots also require the right type class. */
-static int fits(const Item *it, const SigSlot *s)
+static int fits(Parser *P, const Item *it, const SigSlot *s)
 {
     switch (s->kind) {
     case SL_VALUE: return it->kind == IT_VALUE && (!(s->optional || s->variadic) || tc_ok(it->v, s));
     case SL_MEM: return it->kind == IT_MEM || it->kind == IT_VALUE;
     case SL_INT: return it->kind == IT_INT;
-    case SL_TOKEN: return it->kind == IT_TOKEN && tok_lookup(s->tokset, it->s, it->slen) >= 0;
+    case SL_TOKEN: return it->kind == IT_TOKEN && P_tok_lookup(P, s->tokset, it->s, it->slen) >= 0;
     }
     return 0;
 }
@@ -292,7 +331,7 @@ static int fits(const Item *it, const SigSlot *s)
 static void bind_token(Parser *P, Bound *B, const SigSlot *s, const Item *it)
 {
     Attr *a = add_attr(P, B, s->name, AT_TOKEN, it->loc);
-    a->i = tok_lookup(s->tokset, it->s, it->slen);
+    a->i = P_tok_lookup(P, s->tokset, it->s, it->slen);
     a->s = tok_spelling((int)a->i);
 }
 
@@ -304,7 +343,7 @@ static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
         break;
     case SL_MEM:
         add_value(B, it->v, s->group, !s->untyped, it->loc);
-        if (it->kind == IT_MEM) add_value(B, it->off, s->group + 1, s->off_typed, it->loc);
+        if (it->kind == IT_MEM) add_value(B, it->off, s->group + 1, s->off_typed, it->offloc);
         break;
     case SL_INT: {
         Attr *a = add_attr(P, B, s->name, AT_INT, it->loc);
@@ -317,16 +356,28 @@ static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
     }
 }
 
+/* "; did you mean 'X'?" for the closest of cands, or "". */
+static const char *did_you_mean(const Item *it, const char *const *cands, size_t n, char *buf, size_t bn)
+{
+    const char *best = P_suggest(it->s, it->slen, cands, n);
+    if (best) snprintf(buf, bn, "; did you mean '%s'?", best);
+    else buf[0] = 0;
+    return buf;
+}
+
 static void bad_token(Parser *P, const SigSlot *s, const Item *it)
 {
     int first = tokset_first(s->tokset), cnt = tokset_size(s->tokset);
-    char list[256] = "";
+    char list[256] = "", hint[96];
+    const char *spell[256];
     size_t k = 0;
     for (int i = 0; i < cnt && i < 12 && k + 24 < sizeof list; i++)
         k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", tok_spelling(first + i));
     if (cnt > 12) snprintf(list + k, sizeof list - k, ", ...");
-    P_error(P, DIAG_PARSE_TOKEN, it->loc, "'%.*s' is not a valid %s for '%s' (expected one of: %s)",
-            (int)it->slen, it->s, tokset_name(s->tokset), s->name, list);
+    for (int i = 0; i < cnt && i < 256; i++) spell[i] = tok_spelling(first + i);
+    P_error(P, DIAG_PARSE_TOKEN, it->loc, "'%.*s' is not a valid %s for '%s' (expected one of: %s)%s",
+            (int)it->slen, it->s, tokset_name(s->tokset), s->name, list,
+            did_you_mean(it, spell, (size_t)(cnt < 256 ? cnt : 256), hint, sizeof hint));
 }
 
 /* Binds a sequence of items to a sequence of slots (positional list or one clause's contents), in the
@@ -334,7 +385,7 @@ static void bad_token(Parser *P, const SigSlot *s, const Item *it)
    to the slot with that key; the others fill the unkeyed slots in order, skipping optional slots whose
    kind or type class does not fit. */
 static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots, const Item *items, uint32_t nitems,
-                     const OpSig *sig, const char *where)
+                     const OpSig *sig, const char *where, SrcLoc at)
 {
     char d[128];
     unsigned j = 0;              /* next unkeyed slot */
@@ -344,8 +395,17 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
             const SigSlot *s = NULL;
             for (unsigned k = 0; k < nslots; k++)
                 if (slots[k].key && strcmp(slots[k].key, it->key) == 0) s = &slots[k];
-            if (!s) P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s =' is not a field of %s", it->key, where);
-            else if (!fits(it, s)) {
+            if (!s) {
+                const char *keys[48];
+                size_t nk = 0;
+                for (unsigned k = 0; k < nslots && nk < 48; k++)
+                    if (slots[k].key) keys[nk++] = slots[k].key;
+                char hint[96];
+                Item key = {.s = it->key, .slen = (uint32_t)strlen(it->key)};
+                P_error(P, DIAG_PARSE_CLAUSE, it->keyloc, "'%s =' is not a field of %s%s", it->key, where,
+                        did_you_mean(&key, keys, nk, hint, sizeof hint));
+            }
+            else if (!fits(P, it, s)) {
                 if (s->kind == SL_TOKEN && it->kind == IT_TOKEN) bad_token(P, s, it);
                 else P_error(P, DIAG_PARSE_OPERANDS, it->loc, "'%s =' expects %s", it->key, slot_desc(s, d, sizeof d));
             } else {
@@ -354,8 +414,8 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
             continue;
         }
         /* skip keyed slots and optional slots this item does not fit */
-        while (j < nslots && (slots[j].key || (!fits(it, &slots[j]) && (slots[j].optional || slots[j].variadic)))) j++;
-        if (j < nslots && fits(it, &slots[j])) {
+        while (j < nslots && (slots[j].key || (!fits(P, it, &slots[j]) && (slots[j].optional || slots[j].variadic)))) j++;
+        if (j < nslots && fits(P, it, &slots[j])) {
             bind_slot(P, B, &slots[j], it);
             if (!(slots[j].variadic && slots[j].kind == SL_VALUE)) j++;
             continue;
@@ -373,7 +433,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
         if (it->kind == IT_TOKEN && sig) {
             int done = 0;
             for (unsigned k = 0; k < sig->ndict && !done; k++)
-                if (fits(it, &sig->dict[k])) { bind_token(P, B, &sig->dict[k], it); done = 1; }
+                if (fits(P, it, &sig->dict[k])) { bind_token(P, B, &sig->dict[k], it); done = 1; }
             if (done) continue;
         }
         P_error(P, DIAG_PARSE_OPERANDS, it->loc, "unexpected extra operand in %s", where);
@@ -384,7 +444,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
         const SigSlot *s = &slots[j];
         if (s->key || s->optional || s->variadic) continue;
         /* a variadic value slot that already took operands counts as filled */
-        SrcLoc loc = nitems ? items[nitems - 1].loc : P_loc(P, P_cur(P));
+        SrcLoc loc = nitems ? items[nitems - 1].loc : at;
         P_error(P, DIAG_PARSE_OPERANDS, loc, "missing %s in %s", slot_desc(s, d, sizeof d), where);
         return;
     }
@@ -434,19 +494,24 @@ static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item
             }
         return;
     }
-    bind_seq(P, B, slots, cl->nslots, it->sub, it->nsub, NULL, where);
+    bind_seq(P, B, slots, cl->nslots, P->isub + it->sub, it->nsub, NULL, where, it->loc);
 }
 
 /* After all items are bound: groups -> operand array + segment sizes. */
 static void finish_operands(Parser *P, Op *op, const OpSig *sig, Bound *B)
 {
     uint32_t total = B->n;
-    op->segs = ARENA_ARRAY(&P->m->arena, uint8_t, sig->ngroups ? sig->ngroups : 1);
-    op->operands = ARENA_ARRAY(&P->m->arena, Value *, total ? total : 1);
+    /* operands, their positions and the group sizes in one allocation */
+    size_t vb = (size_t)total * sizeof(Value *), lb = (size_t)total * sizeof(uint32_t);
+    char *mem = arena_alloc(&P->m->arena, vb + lb + (sig->ngroups ? sig->ngroups : 1));
+    op->operands = (Value **)(void *)mem;
+    op->oploc = total ? (uint32_t *)(void *)(mem + vb) : NULL;
+    op->segs = (uint8_t *)(mem + vb + lb);
     uint32_t k = 0;
     for (unsigned g = 0; g < sig->ngroups; g++) {
         for (uint32_t i = 0; i < B->n; i++)
             if (B->grp[i] == (int)g) {
+                op->oploc[k] = op_pack_loc(op->loc, B->loc[i]);
                 op->operands[k++] = B->vals[i];
                 op->segs[g]++;
             }
@@ -554,7 +619,7 @@ static void bind_dict(Parser *P, Bound *B, const OpSig *sig, const Attr *da, uin
         const SigSlot *s = sig_find_token(sig, a->name);
         if (s && s->kind == SL_TOKEN && (a->kind == AT_STR || a->kind == AT_TOKEN)) {
             Item it = {.kind = IT_TOKEN, .s = a->s, .slen = (uint32_t)strlen(a->s), .loc = a->loc};
-            if (!fits(&it, s)) bad_token(P, s, &it);
+            if (!fits(P, &it, s)) bad_token(P, s, &it);
             else bind_token(P, B, s, &it);
             continue;
         }
@@ -614,18 +679,18 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     const OpSig *sig = ctx_sig(P->ctx, kind);
     const char *opname = op_info[kind].name;
     Op *op = P_new_op(P, kind, loc);
-    Bound *B = calloc(1, sizeof *B);
-    Item *items = calloc(MAX_ITEMS, sizeof *items), *bracket = calloc(MAX_ITEMS, sizeof *bracket);
-    TypeItem *types = calloc(MAX_TYPES, sizeof *types), *rtypes = calloc(MAX_TYPES, sizeof *rtypes);
+    Bound *B = P->bound;
+    Item *items = P->items, *bracket = P->bracket;
+    TypeItem *types = P->types, *rtypes = P->rtypes;
     uint32_t nitems = 0, nbr = 0, nt = 0, nrt = 0;
-    B->last_clause = 0;
+    bound_reset(B);
+    P->nisub = 0;
     Attr *dict = NULL;
     uint32_t ndict = 0;
     const Type *rt[MAX_TYPES];
     int dps = 0;
 
     size_t errs0 = P->d->nerrors;
-    if (!B || !items || !bracket || !types || !rtypes) goto fail;
     if (P_is(P, TK_LBRACK) && !P_cur(P)->nl_before) {      /* pto.set_flag["A", "B", "C"] */
         P->pos++;
         if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, bracket, &nbr, 1, 0);
@@ -698,7 +763,11 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 clsidx[ncls] = c;
                 cls[ncls++] = *it;
             } else if (it->kind == IT_CLAUSE) {
-                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s' has no clause '%.*s'", opname, (int)it->slen, it->s);
+                const char *kws[16];
+                char hint[96];
+                for (unsigned k = 0; k < sig->ncl && k < 16; k++) kws[k] = sig->cl[k].kw;
+                P_error(P, DIAG_PARSE_CLAUSE, it->loc, "'%s' has no clause '%.*s'%s", opname, (int)it->slen, it->s,
+                        did_you_mean(it, kws, sig->ncl < 16 ? sig->ncl : 16, hint, sizeof hint));
             } else {
                 pos[npos++] = *it;
             }
@@ -719,7 +788,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 Item all[MAX_ITEMS];
                 memcpy(all, bracket, sizeof(Item) * nbr);
                 memcpy(all + nbr, pos, sizeof(Item) * k);
-                bind_seq(P, B, br, nb, all, nbr + k, NULL, opname);
+                bind_seq(P, B, br, nb, all, nbr + k, NULL, opname, loc);
                 memmove(pos, pos + k, sizeof(Item) * (npos - k));
                 npos -= k;
             } else {
@@ -732,10 +801,10 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                     npos += nbr - nb;
                     k = nb;
                 }
-                bind_seq(P, B, br, nb, bracket, k, NULL, opname);
+                bind_seq(P, B, br, nb, bracket, k, NULL, opname, loc);
             }
         }
-        bind_seq(P, B, ps, np, pos, npos, sig, opname);
+        bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
         /* clauses after the positional operands, in the order written */
         for (uint32_t i = 0; i < ncls; i++) bind_clause(P, B, sig, clsidx[i], &cls[i]);
     }
@@ -766,10 +835,8 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         if (!result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
     }
     P_set_results(P, op, rt, nres);
-    free(B); free(items); free(bracket); free(types); free(rtypes);
     return op;
 fail:
-    free(B); free(items); free(bracket); free(types); free(rtypes);
     /* keep going: skip the rest of this op */
     while (!P_is(P, TK_EOF) && !(P_cur(P)->nl_before)) P->pos++;
     return NULL;
@@ -781,12 +848,14 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
     const OpSig *sig = ctx_sig(P->ctx, kind);
     Op *op = P_new_op(P, kind, loc);
     Value *vals[MAX_ITEMS];
+    SrcLoc vlocs[MAX_ITEMS];
     uint32_t n = 0;
     P_expect(P, TK_LPAREN, "'('");
     if (!P_is(P, TK_RPAREN)) {
         do {
+            SrcLoc l = P_loc(P, P_cur(P));
             Value *v = P_use(P);
-            if (n < MAX_ITEMS) vals[n++] = v;
+            if (n < MAX_ITEMS) { vlocs[n] = l; vals[n++] = v; }
         } while (P_eat(P, TK_COMMA));
     }
     P_expect(P, TK_RPAREN, "')'");
@@ -812,10 +881,10 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
     }
     for (uint32_t i = 0; i < n; i++)
         if (vals[i]->type != ft->params[i])
-            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand %u has a different type than the function type says", i);
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vlocs[i], "operand %u has a different type than the function type says", i);
     /* distribute operands over groups: operandSegmentSizes, or one per group when unambiguous */
-    Bound *B = calloc(1, sizeof *B);
-    if (!B) return NULL;
+    Bound *B = P->bound;
+    bound_reset(B);
     const Attr *seg = NULL;
     for (uint32_t i = 0; i < nd; i++) if (strcmp(dict[i].name, "operandSegmentSizes") == 0) seg = &dict[i];
     int16_t grp[MAX_ITEMS];
@@ -825,7 +894,6 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         if (seg->kind != AT_INTS || seg->nints != sig->ngroups || sum != (int64_t)n) {
             P_error(P, DIAG_PARSE_SEGMENTS, seg->loc, "operandSegmentSizes must list %u sizes adding up to the %u operand(s) written",
                     sig->ngroups, n);
-            free(B);
             return NULL;
         }
         uint32_t k = 0;
@@ -836,16 +904,14 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         if (n != sig->ngroups) {
             P_error(P, DIAG_PARSE_SEGMENTS, loc, "'%s' in generic form needs operandSegmentSizes to place %u operand(s)",
                     op_info[kind].name, n);
-            free(B);
             return NULL;
         }
         for (uint32_t k = 0; k < n; k++) grp[k] = (int16_t)k;
     }
-    for (uint32_t i = 0; i < n; i++) add_value(B, vals[i], grp[i], 1, loc);
+    for (uint32_t i = 0; i < n; i++) add_value(B, vals[i], grp[i], 1, vlocs[i]);
     bind_dict(P, B, sig, dict, nd, op, 1);
     finish_operands(P, op, sig, B);
     strip_attr(op, "operandSegmentSizes");
-    free(B);
     if (ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "the function type lists %u result(s), %u are bound", ft->nout, nres);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
     return op;

@@ -1,4 +1,4 @@
-/* lex.h — tokens of the .pto text format (MLIR-flavoured). */
+/* lex.h — tokens of the .pto text format (MLIR-flavoured), produced on demand. */
 #ifndef PTOSIM_LEX_H
 #define PTOSIM_LEX_H
 #include <stddef.h>
@@ -28,13 +28,33 @@ typedef struct Token {
     uint8_t nl_before;         /* first token on its line */
 } Token;
 
-typedef struct TokenArray {
-    Token *t;
-    size_t n;
-} TokenArray;
+/* A `//` comment: where it is and which token follows it, so the parser can attach it to the IR. */
+typedef struct Comment {
+    const char *s;             /* the comment from its "//", into the source text */
+    uint32_t len;              /* up to the end of the line, trailing blanks and '\r' excluded */
+    uint32_t line;
+    size_t tok;                /* number of tokens lexed before it (index of the next token) */
+    uint8_t own_line;          /* nothing but blanks before it on its line */
+} Comment;
 
-/* Tokenises `text`; lexical errors are reported to `d` and skipped. Returns 0 on success (even with
-   errors: the caller checks d->nerrors). The array is malloc'd; free with free(arr->t). */
-int lex_all(const char *file, const char *text, size_t len, DiagList *d, TokenArray *arr);
+typedef struct Lexer {
+    const char *file, *p, *end, *line_start;
+    uint32_t line;
+    uint8_t nl;                /* no token yet on the current line */
+    DiagList *d;
+    size_t ntok;               /* tokens produced so far */
+    Comment *cm;               /* every comment seen so far (malloc'd; the owner frees it) */
+    size_t ncm, capcm;
+} Lexer;
+
+/* Starts lexing text[0, len); text[len] must be readable and 0 (a sentinel the scanning loops stop at). */
+void lex_init(Lexer *L, const char *file, const char *text, size_t len, DiagList *d);
+/* Lexes the next tokens into out[0, n) (n >= 1) and returns how many: fewer than n only at the end of
+   the text, where a TK_EOF token is produced (and again on every later call). Lexical errors are
+   reported to the DiagList and skipped. Returns 0 only when out of memory for the comment list. */
+size_t lex_fill(Lexer *L, Token *out, size_t n);
 const char *tok_kind_name(TokKind k);
+/* realloc that aborts with a message when out of memory (as the arena does): the front end's growable
+   tables use it. */
+void *front_realloc(void *p, size_t n);
 #endif

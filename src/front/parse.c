@@ -1,6 +1,8 @@
 /* parse.c — recursive-descent parser for .pto text: module/func structure, regions and blocks,
  * SSA scoping, types, attributes, and the irregular syntaxes (arith, scf, func). Table ops with a
- * signature are handed to bind.c. Errors are collected; the parser resynchronises at op boundaries. */
+ * signature are handed to bind.c. Errors are collected; the parser resynchronises at op boundaries.
+ * Tokens come from a window lexed on demand (parse.h); SSA names and op names go through hash tables,
+ * so each byte is touched a few times and each op costs the same wherever it is in the file. */
 #include "parse.h"
 #include <ctype.h>
 #include <errno.h>
@@ -11,9 +13,49 @@
 
 enum { MAX_NESTING = 200, MAX_RESULTS = 64 };
 
-/* ------------------------------------------------------------------ token helpers */
+/* ------------------------------------------------------------------ token window */
 
-int P_is(Parser *P, TokKind k) { return P_cur(P)->kind == k; }
+void P_fill(Parser *P, size_t i)
+{
+    while (P->nlexed <= i) {
+        size_t rel = P->nlexed - P->base, c = rel >> TKC_BITS, off = rel & (TKC_N - 1);
+        if (c == P->nchunks) {
+            if (P->nchunks == P->capchunks) {
+                P->capchunks = P->capchunks ? P->capchunks * 2 : 8;
+                P->chunks = front_realloc(P->chunks, P->capchunks * sizeof *P->chunks);
+            }
+            P->chunks[P->nchunks++] = P->nspare ? P->spare[--P->nspare] : front_realloc(NULL, TKC_N * sizeof(Token));
+        }
+        P->nlexed += lex_fill(&P->lx, &P->chunks[c][off], TKC_N - off);
+    }
+}
+
+/* Drops the chunks wholly before the current token. Called between ops, where nothing holds an older
+   token or position. */
+static void P_release(Parser *P)
+{
+    size_t c = (P->pos - P->base) >> TKC_BITS;
+    if (!c) return;
+    for (size_t k = 0; k < c; k++) {
+        if (P->nspare < 16) {
+            if (!P->spare) P->spare = front_realloc(NULL, 16 * sizeof *P->spare);
+            P->spare[P->nspare++] = P->chunks[k];
+        } else {
+            free(P->chunks[k]);
+        }
+    }
+    memmove(P->chunks, P->chunks + c, (P->nchunks - c) * sizeof *P->chunks);
+    P->nchunks -= c;
+    P->base += c << TKC_BITS;
+    /* the comments already attached go too */
+    if (P->cmnext) {
+        memmove(P->lx.cm, P->lx.cm + P->cmnext, (P->lx.ncm - P->cmnext) * sizeof *P->lx.cm);
+        P->lx.ncm -= P->cmnext;
+        P->cmnext = 0;
+    }
+}
+
+/* ------------------------------------------------------------------ token helpers */
 
 int P_is_ident(Parser *P, const char *s)
 {
@@ -24,7 +66,7 @@ int P_is_ident(Parser *P, const char *s)
 int P_eat(Parser *P, TokKind k)
 {
     if (!P_is(P, k)) return 0;
-    if (P->pos + 1 < P->ntk) P->pos++;
+    if (k != TK_EOF) P->pos++;
     return 1;
 }
 
@@ -44,9 +86,9 @@ static int expect_kw(Parser *P, const char *s)
     return 0;
 }
 
-void P_error(Parser *P, DiagId id, SrcLoc loc, const char *fmt, ...)
+long P_error(Parser *P, DiagId id, SrcLoc loc, const char *fmt, ...)
 {
-    if (P->fatal) return;
+    if (P->fatal || P->quiet) return -1;
     va_list ap;
     va_start(ap, fmt);
     long k = diag_addv(P->d, SEV_ERROR, id, loc, fmt, ap);
@@ -55,6 +97,7 @@ void P_error(Parser *P, DiagId id, SrcLoc loc, const char *fmt, ...)
         P->fatal = 1;
         diag_add(P->d, SEV_NOTE, DIAG_PARSE_TOO_MANY, loc, "too many errors; stopping here");
     }
+    return k;
 }
 
 static void tok_desc(const Token *t, char *buf, size_t n)
@@ -79,56 +122,182 @@ const char *P_text(Parser *P, const Token *t) { return ctx_intern(P->ctx, t->s, 
 int P_int_literal(Parser *P, const Token *t, int64_t *out)
 {
     (void)P;
-    char buf[80];
-    if (t->len >= sizeof buf) return 0;
-    memcpy(buf, t->s, t->len);
-    buf[t->len] = 0;
-    char *end;
-    errno = 0;
-    int neg = buf[0] == '-';
-    unsigned long long v = strtoull(buf + (neg || buf[0] == '+'), &end, 0);
-    if (*end || errno) return 0;
+    const char *s = t->s, *e = t->s + t->len;
+    int neg = 0;
+    if (s < e && (*s == '-' || *s == '+')) neg = *s++ == '-';
+    if (s == e) return 0;
+    uint64_t v = 0;
+    if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+        for (s += 2; s < e; s++) {
+            unsigned d = *s >= '0' && *s <= '9' ? (unsigned)(*s - '0') : *s >= 'a' && *s <= 'f' ? (unsigned)(*s - 'a' + 10)
+                       : *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10) : 16u;
+            if (d > 15 || v >> 60) return 0;
+            v = v << 4 | d;
+        }
+    } else if (s[0] == '0' && e - s > 1) {
+        for (s++; s < e; s++) {   /* a leading 0 is octal, as strtoull reads it */
+            if (*s < '0' || *s > '7' || v >> 61) return 0;
+            v = v << 3 | (uint64_t)(*s - '0');
+        }
+    } else {
+        for (; s < e; s++) {
+            if (*s < '0' || *s > '9') return 0;
+            uint64_t d = (uint64_t)(*s - '0');
+            if (v > (UINT64_MAX - d) / 10) return 0;
+            v = v * 10 + d;
+        }
+    }
     *out = neg ? (int64_t)(0 - v) : (int64_t)v;
     return 1;
 }
 
-/* ------------------------------------------------------------------ SSA scope */
+/* ------------------------------------------------------------------ did you mean */
 
-static ScopeEnt *scope_find(Parser *P, const char *name)
+/* Levenshtein distance of two short strings, or a value above `cap` once it cannot stay within it. */
+static unsigned edit_distance(const char *a, size_t na, const char *b, size_t nb, unsigned cap)
 {
-    for (size_t i = P->nscope; i-- > 0;)
-        if (P->scope[i].name == name) return &P->scope[i];
-    return NULL;
+    enum { MAXW = 64 };
+    if (na > MAXW || nb > MAXW) return cap + 1;
+    if ((na > nb ? na - nb : nb - na) > cap) return cap + 1;
+    unsigned row[MAXW + 1];
+    for (size_t j = 0; j <= nb; j++) row[j] = (unsigned)j;
+    for (size_t i = 1; i <= na; i++) {
+        unsigned diag = row[0], best = row[0] = (unsigned)i;
+        for (size_t j = 1; j <= nb; j++) {
+            unsigned up = row[j];
+            unsigned c = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < c) c = up + 1;
+            if (row[j - 1] + 1 < c) c = row[j - 1] + 1;
+            row[j] = c;
+            diag = up;
+            if (c < best) best = c;
+        }
+        if (best > cap) return cap + 1;
+    }
+    return row[nb];
+}
+
+const char *P_suggest(const char *word, size_t n, const char *const *cands, size_t ncands)
+{
+    /* a third of the word may be wrong, at least one edit, at most four */
+    unsigned cap = (unsigned)(n / 3);
+    if (cap < 1) cap = 1;
+    if (cap > 4) cap = 4;
+    const char *best = NULL;
+    unsigned bd = cap + 1;
+    for (size_t i = 0; i < ncands; i++) {
+        if (!cands[i]) continue;
+        size_t m = strlen(cands[i]);
+        unsigned d = edit_distance(word, n, cands[i], m, bd - 1 < cap ? bd - 1 : cap);
+        /* letter case alone counts as one edit (pipe_v for PIPE_V) */
+        if (d > cap && m == n) {
+            size_t k = 0;
+            while (k < n && (word[k] | 0x20) == (cands[i][k] | 0x20)) k++;
+            if (k == n) d = 1;
+        }
+        if (d < bd) {
+            bd = d;
+            best = cands[i];
+        }
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ SSA names and scope */
+
+/* A word at a time: names are short, and hashing them is a good part of parsing. */
+static inline uint32_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0x9E3779B97F4A7C15u ^ n, w = 0;
+    for (; n >= 8; s += 8, n -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
+        h ^= h >> 32;
+    }
+    w = 0;
+    unsigned sh = 0;
+    if (n & 4) { uint32_t x; memcpy(&x, s, 4); w = x; s += 4; sh = 32; }
+    if (n & 2) { uint16_t x; memcpy(&x, s, 2); w |= (uint64_t)x << sh; s += 2; sh += 16; }
+    if (n & 1) w |= (uint64_t)(unsigned char)*s << sh;
+    h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
+    return (uint32_t)(h ^ h >> 29);
+}
+
+/* The NameEnt of %s[0, n), created when `create` (else -1 when the file never defined it). */
+static int32_t name_index(Parser *P, const char *s, uint32_t n, int create)
+{
+    if (P->nnames * 2 >= P->captab) {
+        uint32_t cap = P->captab ? P->captab * 2 : 1024;
+        int32_t *t = front_realloc(P->nametab, cap * sizeof *t);
+        for (uint32_t i = 0; i < cap; i++) t[i] = -1;
+        for (uint32_t i = 0; i < P->nnames; i++) {
+            uint32_t j = P->names[i].hash & (cap - 1);
+            while (t[j] >= 0) j = (j + 1) & (cap - 1);
+            t[j] = (int32_t)i;
+        }
+        P->nametab = t;
+        P->captab = cap;
+    }
+    uint32_t h = hash_bytes(s, n), j = h & (P->captab - 1);
+    for (int32_t k; (k = P->nametab[j]) >= 0; j = (j + 1) & (P->captab - 1)) {
+        const NameEnt *e = &P->names[k];
+        if (e->hash == h && e->len == n && memcmp(e->name, s, n) == 0) return k;
+    }
+    if (!create) return -1;
+    if (P->nnames == P->capnames) {
+        P->capnames = P->capnames ? P->capnames * 2 : 512;
+        P->names = front_realloc(P->names, P->capnames * sizeof *P->names);
+    }
+    P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1};
+    P->nametab[j] = (int32_t)P->nnames;
+    return (int32_t)P->nnames++;
+}
+
+/* The visible binding of a name, or NULL. */
+static ScopeEnt *scope_find(Parser *P, int32_t name)
+{
+    int32_t b = name >= 0 ? P->names[name].bind : -1;
+    return b >= 0 && (size_t)b >= P->floor ? &P->scope[b] : NULL;
 }
 
 static void scope_push_depth(Parser *P) { P->depth++; }
 
 static void scope_pop_depth(Parser *P)
 {
-    while (P->nscope && P->scope[P->nscope - 1].depth == P->depth) P->nscope--;
+    while (P->nscope > P->floor && P->scope[P->nscope - 1].depth == P->depth) {
+        ScopeEnt *e = &P->scope[--P->nscope];
+        P->names[e->name].bind = e->shadow;
+    }
     P->depth--;
 }
 
-static void scope_def(Parser *P, const char *name, Value **vals, uint32_t n, SrcLoc loc)
+static void scope_def(Parser *P, int32_t name, Value **vals, uint32_t n, SrcLoc loc)
 {
     ScopeEnt *e = scope_find(P, name);
-    if (e && name[0] != '_') {
-        P_error(P, DIAG_PARSE_REDEF, loc, "redefinition of SSA value '%%%s'", name);
-        if (e->vals && e->n) diag_note(P->d, (long)P->d->n - 1, e->vals[0]->loc, "previous definition is here");
+    const char *s = P->names[name].name;
+    if (e && s[0] != '_') {
+        long d = P_error(P, DIAG_PARSE_REDEF, loc, "redefinition of SSA value '%%%s'", s);
+        if (e->vals && e->n) diag_note(P->d, d, e->vals[0]->loc, "previous definition is here");
     }
     if (P->nscope == P->capscope) {
-        size_t cap = P->capscope ? P->capscope * 2 : 256;
-        ScopeEnt *s = realloc(P->scope, cap * sizeof *s);
-        if (!s) return;
-        P->scope = s;
-        P->capscope = cap;
+        P->capscope = P->capscope ? P->capscope * 2 : 256;
+        P->scope = front_realloc(P->scope, P->capscope * sizeof *P->scope);
     }
-    P->scope[P->nscope++] = (ScopeEnt){name, vals, n, P->depth};
+    int32_t prev = P->names[name].bind;
+    P->names[name].bind = (int32_t)P->nscope;
+    P->scope[P->nscope++] = (ScopeEnt){vals, n, P->depth, name, prev};
 }
 
-static Value *new_value(Parser *P, const Type *t, const char *name, SrcLoc loc)
+/* The NameEnt of a defining %name token, and its interned spelling. */
+static int32_t def_name(Parser *P, const Token *t) { return name_index(P, t->s, t->len, 1); }
+static const char *def_str(Parser *P, const Token *t)
 {
-    Value *v = ARENA_NEW(&P->m->arena, Value);
+    int32_t i = def_name(P, t);   /* may grow P->names: index it only afterwards */
+    return P->names[i].name;
+}
+
+static Value *new_value(Parser *P, Value *v, const Type *t, const char *name, SrcLoc loc)
+{
     v->type = t;
     v->name = name;
     v->loc = loc;
@@ -150,13 +319,13 @@ Value *P_use(Parser *P)
     uint32_t nlen = hash ? (uint32_t)(hash - t->s) : t->len;
     uint32_t idx = 0;
     if (hash) idx = (uint32_t)strtoul(hash + 1, NULL, 10);
-    const char *name = ctx_intern(P->ctx, t->s, nlen);
-    ScopeEnt *e = scope_find(P, name);
+    ScopeEnt *e = scope_find(P, name_index(P, t->s, nlen, 0));
     SrcLoc loc = P_loc(P, t);
     if (!e) {
-        P_error(P, DIAG_PARSE_UNDEF, loc, "use of undefined value '%%%s'", name);
+        P_error(P, DIAG_PARSE_UNDEF, loc, "use of undefined value '%%%.*s'", (int)nlen, t->s);
         return NULL;
     }
+    const char *name = P->names[e->name].name;
     if (idx >= e->n) {
         P_error(P, DIAG_PARSE_UNDEF, loc, "'%%%s' has %u result(s); #%u does not exist", name, e->n, idx);
         return NULL;
@@ -168,6 +337,13 @@ Value *P_use(Parser *P)
     Value *v = e->vals[idx];
     v->nuses++;
     return v;
+}
+
+/* P_use that also reports where the operand is written. */
+static Value *use_at(Parser *P, SrcLoc *loc)
+{
+    *loc = P_loc(P, P_cur(P));
+    return P_use(P);
 }
 
 /* ------------------------------------------------------------------ types */
@@ -297,7 +473,113 @@ static const Type *dialect_type(Parser *P, Token *t)
     return bad_type(P, loc, "unknown dialect type");
 }
 
+/* ------------------------------------------------------------------ token and type tables */
+
+static void sym_init(SymTab *t, uint32_t n)
+{
+    t->cap = 64;
+    while (t->cap < 2 * n) t->cap *= 2;
+    t->s = front_realloc(NULL, t->cap * sizeof *t->s);
+    for (uint32_t i = 0; i < t->cap; i++) t->s[i].name = NULL;
+}
+
+static uint32_t sym_hash(const char *s, uint32_t n, int32_t key) { return hash_bytes(s, n) ^ (uint32_t)key * 0x9E3779B9u; }
+
+static int32_t sym_find(const SymTab *t, const char *s, uint32_t n, int32_t key)
+{
+    for (uint32_t j = sym_hash(s, n, key) & (t->cap - 1); t->s[j].name; j = (j + 1) & (t->cap - 1))
+        if (t->s[j].key == key && t->s[j].len == n && memcmp(t->s[j].name, s, n) == 0) return t->s[j].val;
+    return -1;
+}
+
+static void sym_add(SymTab *t, const char *name, int32_t key, int32_t val)
+{
+    uint32_t n = (uint32_t)strlen(name);
+    if (sym_find(t, name, n, key) >= 0) return;
+    uint32_t j = sym_hash(name, n, key) & (t->cap - 1);
+    while (t->s[j].name) j = (j + 1) & (t->cap - 1);
+    t->s[j] = (Sym){name, n, key, val};
+}
+
+int P_tok_lookup(Parser *P, int set, const char *s, uint32_t n)
+{
+    if (!P->toks.s) {
+        int aset;
+        const char *spell;
+        unsigned nal = 0;
+        while (tok_alias(nal, &aset, &spell) >= 0) nal++;
+        sym_init(&P->toks, T__COUNT + nal);
+        for (int i = 0; i < T__COUNT; i++) sym_add(&P->toks, tok_spelling(i), tok_set(i), i);
+        for (unsigned i = 0; i < nal; i++) {
+            int tok = tok_alias(i, &aset, &spell);
+            sym_add(&P->toks, spell, aset, tok);
+        }
+    }
+    return sym_find(&P->toks, s, n, set);
+}
+
+/* The source text a type starting at token t spans, when it can be known from the bytes alone: an
+   identifier, or a !dialect.type with its <...> group. 0 when the type spans lines, comments or strings. */
+static size_t type_span(const Token *t, const char *end)
+{
+    if (t->kind == TK_IDENT) return t->len;
+    if (t->kind != TK_BANG) return 0;
+    const char *s = t->s - 1, *p = t->s + t->len;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    if (p >= end || *p != '<') return (size_t)(t->s + t->len - s);
+    int depth = 0;
+    for (; p < end && p - s < 160; p++) {
+        if (*p == '\n' || *p == '/' || *p == '"') return 0;
+        if (*p == '<') depth++;
+        else if (*p == '>' && --depth == 0) return (size_t)(p + 1 - s);
+    }
+    return 0;
+}
+
+static const Type *parse_type_uncached(Parser *P);
+
+/* Types are parsed once per spelling: later occurrences of the same text take the cached type and skip its
+   tokens. Only spellings parsed without an error and consuming exactly their span are cached, so a hit
+   yields what parsing would. */
 const Type *P_parse_type(Parser *P)
+{
+    Token *t = P_cur(P);
+    const char *s = t->kind == TK_BANG ? t->s - 1 : t->s;
+    size_t n = type_span(t, P->lx.end);
+    if (!n) return parse_type_uncached(P);
+    uint32_t h = hash_bytes(s, n), mask = P->captys - 1;
+    if (P->captys)
+        for (uint32_t j = h & mask; P->tys[j].s; j = (j + 1) & mask)
+            if (P->tys[j].hash == h && P->tys[j].len == n && memcmp(P->tys[j].s, s, n) == 0) {
+                while (P_cur(P)->s < s + n) P->pos++;
+                return P->tys[j].t;
+            }
+    size_t errs = P->d->n;
+    const Type *ty = parse_type_uncached(P);
+    const Token *last = P_tok(P, P->pos - 1);
+    if (!ty || P->quiet || P->d->n != errs || last->s + last->len != s + n) return ty;
+    if (2 * (P->ntys + 1) > P->captys) {
+        uint32_t cap = P->captys ? P->captys * 2 : 256;
+        TypeName *x = front_realloc(NULL, cap * sizeof *x);
+        for (uint32_t i = 0; i < cap; i++) x[i].s = NULL;
+        for (uint32_t i = 0; i < P->captys; i++)
+            if (P->tys[i].s) {
+                uint32_t j = P->tys[i].hash & (cap - 1);
+                while (x[j].s) j = (j + 1) & (cap - 1);
+                x[j] = P->tys[i];
+            }
+        free(P->tys);
+        P->tys = x;
+        P->captys = cap;
+    }
+    uint32_t j = h & (P->captys - 1);
+    while (P->tys[j].s) j = (j + 1) & (P->captys - 1);
+    P->tys[j] = (TypeName){s, (uint32_t)n, h, ty};
+    P->ntys++;
+    return ty;
+}
+
+static const Type *parse_type_uncached(Parser *P)
 {
     Token *t = P_cur(P);
     SrcLoc loc = P_loc(P, t);
@@ -399,11 +681,11 @@ static const char *tok_end(const Token *t) { return t->s + t->len + (t->kind == 
 static const char *span_text(Parser *P, size_t from, size_t to)
 {
     if (to <= from) return ctx_intern(P->ctx, "", 0);
-    const char *s = tok_begin(&P->tk[from]), *end = tok_end(&P->tk[to - 1]);
+    const char *s = tok_begin(P_tok(P, from)), *end = tok_end(P_tok(P, to - 1));
     size_t n = (size_t)(end - s);
     int comment = 0;
     for (size_t i = from; i + 1 < to && !comment; i++) {
-        const char *a = tok_end(&P->tk[i]), *b = tok_begin(&P->tk[i + 1]);
+        const char *a = tok_end(P_tok(P, i)), *b = tok_begin(P_tok(P, i + 1));
         for (const char *q = a; q + 1 < b; q++) comment |= q[0] == '/' && q[1] == '/';
     }
     if (!comment) return ctx_intern(P->ctx, s, n);
@@ -411,8 +693,8 @@ static const char *span_text(Parser *P, size_t from, size_t to)
     if (!buf) return ctx_intern(P->ctx, s, n);
     size_t k = 0;
     for (size_t i = from; i < to; i++) {
-        const char *b = tok_begin(&P->tk[i]), *e = tok_end(&P->tk[i]);
-        if (i > from && b != tok_end(&P->tk[i - 1])) buf[k++] = ' ';
+        const char *b = tok_begin(P_tok(P, i)), *e = tok_end(P_tok(P, i));
+        if (i > from && b != tok_end(P_tok(P, i - 1))) buf[k++] = ' ';
         memcpy(buf + k, b, (size_t)(e - b));
         k += (size_t)(e - b);
     }
@@ -594,21 +876,32 @@ Op *P_new_op(Parser *P, int kind, SrcLoc loc)
     return op;
 }
 
+/* The result pointers and the values themselves in one allocation. */
 void P_set_results(Parser *P, Op *op, const Type *const *types, uint32_t n)
 {
-    op->results = ARENA_ARRAY(&P->m->arena, Value *, n ? n : 1);
+    size_t head = ((size_t)(n ? n : 1) * sizeof(Value *) + 15) & ~(size_t)15;
+    char *mem = arena_alloc(&P->m->arena, head + (size_t)n * sizeof(Value));
+    op->results = (Value **)(void *)mem;
     op->nresults = n;
+    Value *vals = (Value *)(void *)(mem + head);
     for (uint32_t i = 0; i < n; i++) {
-        op->results[i] = new_value(P, types[i], NULL, op->loc);
+        op->results[i] = new_value(P, &vals[i], types[i], NULL, op->loc);
         op->results[i]->def = op;
         op->results[i]->index = (uint16_t)i;
     }
 }
 
-static void set_operands(Parser *P, Op *op, Value **v, uint32_t n)
+void P_set_operands(Parser *P, Op *op, Value *const *v, const SrcLoc *locs, uint32_t n)
 {
-    op->operands = arena_dup(&P->m->arena, v, sizeof(Value *) * (n ? n : 1));
+    size_t bytes = (size_t)n * sizeof(Value *);
+    char *mem = arena_alloc(&P->m->arena, bytes + (locs ? (size_t)n * sizeof(uint32_t) : 0));
+    op->operands = (Value **)(void *)mem;
+    if (n) memcpy(op->operands, v, bytes);
     op->noperands = n;
+    if (locs && n) {
+        op->oploc = (uint32_t *)(void *)(mem + bytes);
+        for (uint32_t i = 0; i < n; i++) op->oploc[i] = op_pack_loc(op->loc, locs[i]);
+    }
 }
 
 static void append_op(Block *b, Op *op)
@@ -663,9 +956,83 @@ static void recover_at(Parser *P, int at_here)
 
 static void recover(Parser *P) { recover_at(P, 0); }
 
+/* ------------------------------------------------------------------ comments */
+
+/* Comments are attached as the parser passes them (see CommentPlace in ir.h):
+     - own-line comments before an op in a block      -> CM_BEFORE of that op
+     - a comment after an op's last token, same line  -> CM_TRAIL of the op
+     - a comment after a region's '{', same line      -> CM_OPEN of that region
+     - own-line comments before a region's '}'         -> CM_END of that region
+     - comments inside a multi-line op                -> CM_BEFORE of the op (printed on its own line)
+     - comments after the top-level module             -> CM_AFTER of the module
+   A comment is pending until attached; "before token t" means it was lexed before token t. */
+static int cm_pending(Parser *P, size_t tok)
+{
+    P_tok(P, tok);             /* lex up to the token, so every comment before it is known */
+    return P->cmnext < P->lx.ncm && P->lx.cm[P->cmnext].tok <= tok;
+}
+
+/* Attaches the next pending comment; op may be NULL for now (parse_block_op fills it in). The records
+   live in the module's arena, grown by doubling. */
+static void cm_attach(Parser *P, const Op *op, CommentPlace place, unsigned region)
+{
+    const Comment *c = &P->lx.cm[P->cmnext++];
+    if (P->ncms == P->capcms) {
+        size_t cap = P->capcms ? P->capcms * 2 : 64;
+        OpComment *x = arena_alloc(&P->m->arena, cap * sizeof *x);
+        if (P->ncms) memcpy(x, P->cms, P->ncms * sizeof *x);
+        P->cms = x;
+        P->capcms = cap;
+    }
+    P->cms[P->ncms++] = (OpComment){op, c->s, c->len, (uint8_t)place, (uint8_t)(region > 255 ? 255 : region)};
+}
+
+/* After an op ending just before token P->pos: what is still pending inside it, then its trailing comment. */
+static void cm_after_op(Parser *P, const Op *op)
+{
+    while (cm_pending(P, P->pos - 1)) cm_attach(P, op, CM_BEFORE, 0);
+    if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, op, CM_TRAIL, 0);
+}
+
+static int cmp_comment(const void *a, const void *b);
+
+/* Sorted by op, then by position: what the printer looks up. Comments without an op are dropped. */
+static void cm_finish(Parser *P)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < P->ncms; i++)
+        if (P->cms[i].op) P->cms[k++] = P->cms[i];
+    if (!k) return;
+    qsort(P->cms, k, sizeof *P->cms, cmp_comment);
+    P->m->comments = P->cms;
+    P->m->ncomments = (uint32_t)k;
+}
+
+static int cmp_comment(const void *a, const void *b)
+{
+    const OpComment *x = a, *y = b;
+    if (x->op->id != y->op->id) return x->op->id < y->op->id ? -1 : 1;
+    return x->text < y->text ? -1 : x->text > y->text;
+}
+
 /* ------------------------------------------------------------------ blocks and regions */
 
 static Op *parse_op(Parser *P);
+
+/* One op of a block, with its comments: the leading ones are recorded before the op exists and get it
+   afterwards (they stay without an op, and are dropped, when it does not parse). */
+static Op *parse_block_op(Parser *P)
+{
+    P_release(P);
+    size_t lead = P->ncms;
+    while (cm_pending(P, P->pos)) cm_attach(P, NULL, CM_BEFORE, 0);
+    size_t lead_end = P->ncms;
+    Op *op = parse_op(P);
+    if (!op) return NULL;
+    for (size_t i = lead; i < lead_end; i++) P->cms[i].op = op;
+    cm_after_op(P, op);
+    return op;
+}
 
 /* Parses ops until '}' into block b (the '{' is already consumed). */
 static void parse_block_body(Parser *P, Block *b)
@@ -677,7 +1044,7 @@ static void parse_block_body(Parser *P, Block *b)
     }
     while (!P_is(P, TK_RBRACE) && !P_is(P, TK_EOF) && !P->fatal) {
         size_t before = P->pos;
-        Op *op = parse_op(P);
+        Op *op = parse_block_op(P);
         if (op) append_op(b, op);
         if (P->pos == before) P->pos++;   /* guarantee progress */
     }
@@ -699,14 +1066,18 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
 {
     Region *r = new_region(P, parent);
     Block *b = r->block;
+    unsigned ri = parent ? parent->nregions : 0;
     b->loc = P_loc(P, P_cur(P));
+    while (cm_pending(P, P->pos)) cm_attach(P, parent, CM_BEFORE, 0);   /* inside the op's header */
     if (!P_expect(P, TK_LBRACE, "'{' opening a region")) return r;
     if (!enter_nesting(P, b->loc)) return r;
     scope_push_depth(P);
     Value *argv[64];
     uint32_t na = 0;
+    if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
+    Value *given = nargs ? arena_alloc(&P->m->arena, sizeof(Value) * (nargs < 64 ? nargs : 64)) : NULL;
     for (uint32_t i = 0; i < nargs && i < 64; i++) {
-        argv[na] = new_value(P, argtypes[i], argnames[i], b->loc);
+        argv[na] = new_value(P, &given[i], argtypes[i], argnames[i], b->loc);
         argv[na]->owner = b;
         argv[na]->index = (uint16_t)na;
         na++;
@@ -721,7 +1092,8 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
                 const Type *ty = P_parse_type(P);
                 if (!ty) break;
                 if (na < 64) {
-                    argv[na] = new_value(P, ty, ctx_intern(P->ctx, nt->s, nt->len), P_loc(P, nt));
+                    argv[na] = new_value(P, ARENA_NEW(&P->m->arena, Value), ty, def_str(P, nt),
+                                         P_loc(P, nt));
                     argv[na]->owner = b;
                     argv[na]->index = (uint16_t)na;
                     na++;
@@ -732,12 +1104,15 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
             P->pos++;
         }
         P_expect(P, TK_COLON, "':' after the block label");
+        if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
     }
     b->args = arena_dup(&P->m->arena, argv, sizeof(Value *) * (na ? na : 1));
     b->nargs = na;
     for (uint32_t i = 0; i < na; i++)
-        if (argv[i]->name) scope_def(P, argv[i]->name, &b->args[i], 1, argv[i]->loc);
+        if (argv[i]->name) scope_def(P, name_index(P, argv[i]->name, (uint32_t)strlen(argv[i]->name), 1), &b->args[i], 1,
+                                     argv[i]->loc);
     parse_block_body(P, b);
+    while (cm_pending(P, P->pos)) cm_attach(P, parent, CM_END, ri);
     P_expect(P, TK_RBRACE, "'}' closing the region");
     scope_pop_depth(P);
     P->nesting--;
@@ -812,7 +1187,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
             Token *an = P_cur(P);
             const char *aname = NULL;
             if (an->kind == TK_SSA) {
-                aname = ctx_intern(P->ctx, an->s, an->len);
+                aname = def_str(P, an);
                 P->pos++;
                 if (!P_expect(P, TK_COLON, "':' after a parameter name")) { recover(P); return NULL; }
             }
@@ -856,22 +1231,10 @@ static Op *parse_func(Parser *P, SrcLoc loc)
                 break;
             }
         /* Function bodies are isolated: outer SSA names are not visible. */
-        size_t save_n = P->nscope;
-        uint32_t save_depth = P->depth;
-        ScopeEnt *save = NULL;
-        if (save_n) {
-            save = malloc(save_n * sizeof *save);
-            if (save) memcpy(save, P->scope, save_n * sizeof *save);
-        }
-        P->nscope = 0;
-        P->depth = 0;
+        size_t save_floor = P->floor;
+        P->floor = P->nscope;
         add_region(P, op, parse_region(P, op, in, names, nin, 0));
-        if (save) {
-            memcpy(P->scope, save, save_n * sizeof *save);
-            free(save);
-        }
-        P->nscope = save_n;
-        P->depth = save_depth;
+        P->floor = save_floor;
     }
     return op;
 }
@@ -882,23 +1245,25 @@ static Op *parse_return(Parser *P, SrcLoc loc, int kind)
     Op *op = P_new_op(P, kind, loc);
     P_set_results(P, op, NULL, 0);
     Value *v[64];
+    SrcLoc vl[64];
     uint32_t n = 0;
     if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
         do {
-            Value *x = P_use(P);
-            if (n < 64 && x) v[n++] = x;
+            SrcLoc l;
+            Value *x = use_at(P, &l);
+            if (n < 64 && x) { vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
         if (P_eat(P, TK_COLON)) {
             uint32_t k = 0;
             do {
                 const Type *t = P_parse_type(P);
                 if (t && k < n && v[k]->type != t)
-                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "returned value %u has a different type", k);
+                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "returned value %u has a different type", k);
                 k++;
             } while (P_eat(P, TK_COMMA));
         }
     }
-    set_operands(P, op, v, n);
+    P_set_operands(P, op, v, vl, n);
     return op;
 }
 
@@ -912,16 +1277,18 @@ static Op *parse_call(Parser *P, SrcLoc loc, uint32_t nres)
     a.s = ctx_intern(P->ctx, nt->s, nt->len);
     push_attr(P, op, a);
     Value *v[64];
+    SrcLoc vl[64];
     uint32_t n = 0;
     P_expect(P, TK_LPAREN, "'('");
     if (!P_is(P, TK_RPAREN)) {
         do {
-            Value *x = P_use(P);
-            if (x && n < 64) v[n++] = x;
+            SrcLoc l;
+            Value *x = use_at(P, &l);
+            if (x && n < 64) { vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
     }
     P_expect(P, TK_RPAREN, "')'");
-    set_operands(P, op, v, n);
+    P_set_operands(P, op, v, vl, n);
     if (!P_expect(P, TK_COLON, "':' and the callee type")) { recover(P); return NULL; }
     const Type *ft = P_parse_type(P);
     if (!ft || ft->kind != TY_FUNC) { recover(P); return NULL; }
@@ -947,17 +1314,19 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
     Op *op = P_new_op(P, OP_STRICT_VECSCOPE, loc);
     P_set_results(P, op, NULL, 0);
     Value *v[64];
+    SrcLoc vl[64];
     uint32_t n = 0;
     if (P_eat(P, TK_LPAREN)) {
         if (!P_is(P, TK_RPAREN)) {
             do {
-                Value *x = P_use(P);
-                if (x && n < 64) v[n++] = x;
+                SrcLoc l;
+                Value *x = use_at(P, &l);
+                if (x && n < 64) { vl[n] = l; v[n++] = x; }
             } while (P_eat(P, TK_COMMA));
         }
         P_expect(P, TK_RPAREN, "')'");
     }
-    set_operands(P, op, v, n);
+    P_set_operands(P, op, v, vl, n);
     add_region(P, op, parse_region(P, op, NULL, NULL, 0, 1));
     if (P_eat(P, TK_COLON)) {
         const Type *ft = P_parse_type(P);
@@ -965,7 +1334,7 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
             if (ft->nin != n) P_error(P, DIAG_PARSE_TYPELIST, loc, "type list names %u captures, %u are passed", ft->nin, n);
             for (uint32_t i = 0; i < n && i < ft->nin; i++)
                 if (v[i]->type != ft->params[i])
-                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "capture %u has a different type than the type list says", i);
+                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i], "capture %u has a different type than the type list says", i);
         }
     }
     parse_trailing_attrs(P, op);
@@ -980,15 +1349,19 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     Op *op = P_new_op(P, OP_SCF_FOR, loc);
     Token *ivt = P_cur(P);
     if (!P_expect(P, TK_SSA, "the induction variable")) { recover(P); return NULL; }
-    const char *ivname = ctx_intern(P->ctx, ivt->s, ivt->len);
+    const char *ivname = def_str(P, ivt);
     if (!P_expect(P, TK_EQUAL, "'='")) { recover(P); return NULL; }
     Value *v[68];
+    SrcLoc vl[68];
     uint32_t n = 0;
-    v[n++] = P_use(P);
+    v[n] = use_at(P, &vl[n]);
+    n++;
     if (!expect_kw(P, "to")) { recover(P); return NULL; }
-    v[n++] = P_use(P);
+    v[n] = use_at(P, &vl[n]);
+    n++;
     if (!expect_kw(P, "step")) { recover(P); return NULL; }
-    v[n++] = P_use(P);
+    v[n] = use_at(P, &vl[n]);
+    n++;
     if (!v[0] || !v[1] || !v[2]) { recover(P); return NULL; }
     const Type *ivty = v[0]->type;
     if (P_eat(P, TK_COLON)) ivty = P_parse_type(P);
@@ -1006,10 +1379,12 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
                 Token *an = P_cur(P);
                 if (!P_expect(P, TK_SSA, "an iteration argument")) break;
                 P_expect(P, TK_EQUAL, "'='");
-                Value *init = P_use(P);
+                SrcLoc l;
+                Value *init = use_at(P, &l);
                 if (n >= 67) { P_error(P, DIAG_PARSE_LIMIT, loc, "too many iter_args"); break; }
+                vl[n] = l;
                 v[n++] = init;
-                names[ni] = ctx_intern(P->ctx, an->s, an->len);
+                names[ni] = def_str(P, an);
                 types[ni++] = init ? init->type : NULL;
             } while (P_eat(P, TK_COMMA));
         }
@@ -1033,10 +1408,10 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     }
     for (uint32_t i = 1; i < ni; i++)
         if (types[i] != rtypes[i - 1])
-            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "iter_arg %u is initialised with a value of another type", i - 1);
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i + 2], "iter_arg %u is initialised with a value of another type", i - 1);
     if (nres && nres != nr) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.for yields %u values but %u names are bound", nr, nres);
     if (!ivty) { recover(P); return NULL; }
-    set_operands(P, op, v, n);
+    P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, rtypes, nr);
     add_region(P, op, parse_region(P, op, types, names, ni, 0));
     parse_trailing_attrs(P, op);
@@ -1047,9 +1422,10 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
 static Op *parse_scf_if(Parser *P, SrcLoc loc, uint32_t nres)
 {
     Op *op = P_new_op(P, OP_SCF_IF, loc);
-    Value *c = P_use(P);
+    SrcLoc cl;
+    Value *c = use_at(P, &cl);
     if (!c) { recover(P); return NULL; }
-    set_operands(P, op, &c, 1);
+    P_set_operands(P, op, &c, &cl, 1);
     const Type *rt[64];
     uint32_t nr = 0;
     if (P_eat(P, TK_ARROW)) {
@@ -1073,6 +1449,7 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
 {
     Op *op = P_new_op(P, OP_SCF_WHILE, loc);
     Value *v[64];
+    SrcLoc vl[64];
     const char *names[64];
     uint32_t n = 0;
     P_expect(P, TK_LPAREN, "'('");
@@ -1081,8 +1458,9 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
             Token *an = P_cur(P);
             if (!P_expect(P, TK_SSA, "a loop-carried value")) break;
             P_expect(P, TK_EQUAL, "'='");
-            Value *x = P_use(P);
-            if (n < 64 && x) { names[n] = ctx_intern(P->ctx, an->s, an->len); v[n++] = x; }
+            SrcLoc l;
+            Value *x = use_at(P, &l);
+            if (n < 64 && x) { names[n] = def_str(P, an); vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
     }
     P_expect(P, TK_RPAREN, "')'");
@@ -1094,7 +1472,7 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
         return NULL;
     }
     if (nres && ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.while produces %u values but %u names are bound", ft->nout, nres);
-    set_operands(P, op, v, n);
+    P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
     add_region(P, op, parse_region(P, op, ft->params, names, n, 1));
     if (!P_eat_ident(P, "do")) {
@@ -1113,29 +1491,32 @@ static Op *parse_values_terminator(Parser *P, int kind, SrcLoc loc)
     Op *op = P_new_op(P, kind, loc);
     P_set_results(P, op, NULL, 0);
     Value *v[65];
+    SrcLoc vl[65];
     uint32_t n = 0;
     if (kind == OP_SCF_CONDITION) {
         P_expect(P, TK_LPAREN, "'('");
-        v[n++] = P_use(P);
+        v[n] = use_at(P, &vl[n]);
+        n++;
         P_expect(P, TK_RPAREN, "')'");
         if (!v[0]) { recover(P); return NULL; }
     }
     if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
         do {
-            Value *x = P_use(P);
-            if (x && n < 65) v[n++] = x;
+            SrcLoc l;
+            Value *x = use_at(P, &l);
+            if (x && n < 65) { vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
         if (P_eat(P, TK_COLON)) {
             uint32_t k = kind == OP_SCF_CONDITION;
             do {
                 const Type *t = P_parse_type(P);
                 if (t && k < n && v[k]->type != t)
-                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "value %u has a different type than written", k);
+                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "value %u has a different type than written", k);
                 k++;
             } while (P_eat(P, TK_COMMA));
         }
     }
-    set_operands(P, op, v, n);
+    P_set_operands(P, op, v, vl, n);
     return op;
 }
 
@@ -1214,13 +1595,13 @@ static Op *parse_arith(Parser *P, int kind, SrcLoc loc)
     OpSyntax syn = op_info[kind].syn;
     Op *op = P_new_op(P, kind, loc);
     Value *v[3];
+    SrcLoc vl[3];
     uint32_t n = 0;
     int pred = -1;
     if (syn == SYN_ARITH_CMP) {
         Token *t = P_cur(P);
         int set = kind == OP_ARITH_CMPI ? TS_ARITHCMPI : TS_ARITHCMPF;
-        if (t->kind == TK_IDENT) pred = tok_lookup(set, t->s, t->len);
-        else if (t->kind == TK_STRING) pred = tok_lookup(set, t->s, t->len);
+        if (t->kind == TK_IDENT || t->kind == TK_STRING) pred = P_tok_lookup(P, set, t->s, t->len);
         if (pred < 0) {
             P_error(P, DIAG_PARSE_TOKEN, P_loc(P, t), "unknown comparison predicate '%.*s'", (int)t->len, t->s);
             recover(P);
@@ -1236,7 +1617,7 @@ static Op *parse_arith(Parser *P, int kind, SrcLoc loc)
     unsigned want = syn == SYN_ARITH_UN || syn == SYN_ARITH_CAST ? 1 : syn == SYN_ARITH_SELECT ? 3 : 2;
     for (unsigned i = 0; i < want; i++) {
         if (i) P_expect(P, TK_COMMA, "','");
-        v[n] = P_use(P);
+        v[n] = use_at(P, &vl[n]);
         if (!v[n]) { recover(P); return NULL; }
         n++;
     }
@@ -1250,30 +1631,66 @@ static Op *parse_arith(Parser *P, int kind, SrcLoc loc)
         if (!expect_kw(P, "to")) { recover(P); return NULL; }
         rt = P_parse_type(P);
         if (!rt) { recover(P); return NULL; }
-        if (v[0]->type != t1) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand type differs from the written source type");
+        if (v[0]->type != t1) P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[0], "operand type differs from the written source type");
     } else if (syn == SYN_ARITH_SELECT) {
         if (P_eat(P, TK_COMMA)) {   /* select %c, %a, %b : i1, T */
             rt = P_parse_type(P);
             if (!rt) { recover(P); return NULL; }
         }
         if (v[1]->type != rt || v[2]->type != rt)
-            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "select operands must have the written type");
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[v[1]->type != rt ? 1 : 2], "select operands must have the written type");
     } else {
         for (uint32_t i = 0; i < n; i++)
             if (v[i]->type != t1) {
                 char b[96];
                 ty_format(v[i]->type, b, sizeof b);
-                P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand %u has type %s, not the written type", i, b);
+                P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i], "operand %u has type %s, not the written type", i, b);
                 break;
             }
         if (syn == SYN_ARITH_CMP) rt = ty_int(P->ctx->types, 1, SIGN_LESS);
     }
-    set_operands(P, op, v, n);
+    P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, &rt, 1);
     return op;
 }
 
 /* ------------------------------------------------------------------ op dispatch */
+
+/* Op names and aliases, hashed on the first lookup (the table has a few hundred rows). */
+static int lookup_op(Parser *P, const char *s, uint32_t n)
+{
+    if (!P->ops.s) {
+        static const struct { const char *name; int kind; } aliases[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id) {name, OP_##id},
+#include "isa/ops.def"
+#undef OP
+#undef ALIAS
+        };
+        sym_init(&P->ops, OP__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]));
+        for (int k = 0; k < OP__COUNT; k++) sym_add(&P->ops, op_info[k].name, 0, k);
+        for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) sym_add(&P->ops, aliases[i].name, 0, aliases[i].kind);
+    }
+    return sym_find(&P->ops, s, n, 0);
+}
+
+/* "; did you mean 'pto.vadd'?" for an unknown op name, or "". */
+static void suggest_op(Parser *P, const char *s, uint32_t n, char *buf, size_t bn)
+{
+    buf[0] = 0;
+    char pre[128];
+    if (n + 4 < sizeof pre && memchr(s, '.', n) == NULL) {   /* vadd -> pto.vadd */
+        snprintf(pre, sizeof pre, "pto.%.*s", (int)n, s);
+        if (lookup_op(P, pre, n + 4) >= 0) {
+            snprintf(buf, bn, "; did you mean '%s'?", pre);
+            return;
+        }
+    }
+    const char *names[OP__COUNT];
+    for (int k = 0; k < OP__COUNT; k++) names[k] = op_info[k].name;
+    const char *best = P_suggest(s, n, names, OP__COUNT);
+    if (best) snprintf(buf, bn, "; did you mean '%s'?", best);
+}
 
 static int is_generic_name(Parser *P)
 {
@@ -1285,7 +1702,7 @@ static Op *parse_op(Parser *P)
     Token *first = P_cur(P);
     SrcLoc loc = P_loc(P, first);
     /* results: %a, %b = ...  |  %r:2 = ... */
-    const char *rnames[MAX_RESULTS];
+    int32_t rnames[MAX_RESULTS];
     uint32_t rcounts[MAX_RESULTS];
     SrcLoc rlocs[MAX_RESULTS];
     uint32_t ngroups = 0, nres = 0;
@@ -1309,7 +1726,7 @@ static Op *parse_op(Parser *P)
                 recover(P);
                 return NULL;
             }
-            rnames[ngroups] = ctx_intern(P->ctx, t->s, t->len);
+            rnames[ngroups] = def_name(P, t);
             rlocs[ngroups] = P_loc(P, t);
             rcounts[ngroups++] = cnt;
             nres += cnt;
@@ -1327,9 +1744,11 @@ static Op *parse_op(Parser *P)
         recover(P);
         return NULL;
     }
-    int kind = op_lookup(nt->s, nt->len);
+    int kind = lookup_op(P, nt->s, nt->len);
     if (kind < 0) {
-        P_error(P, DIAG_PARSE_UNKNOWN_OP, loc, "unknown operation '%.*s'", (int)nt->len, nt->s);
+        char hint[160];
+        suggest_op(P, nt->s, nt->len, hint, sizeof hint);
+        P_error(P, DIAG_PARSE_UNKNOWN_OP, loc, "unknown operation '%.*s'%s", (int)nt->len, nt->s, hint);
         P->pos++;
         recover_at(P, 1);
         return NULL;
@@ -1355,10 +1774,10 @@ static Op *parse_op(Parser *P)
             break;
         case SYN_SIG:
             P->ndps = 0;
-            op = bind_parse_custom(P, kind, loc, rnames, rcounts, ngroups, nres);
+            op = bind_parse_custom(P, kind, loc, NULL, rcounts, ngroups, nres);
             if (op && P->ndps && !ngroups) {
                 for (uint32_t i = 0; i < P->ndps; i++) {
-                    rnames[i] = P->dps_names[i];
+                    rnames[i] = name_index(P, P->dps_names[i], (uint32_t)strlen(P->dps_names[i]), 1);
                     rlocs[i] = P->dps_locs[i];
                     rcounts[i] = 1;
                 }
@@ -1381,7 +1800,7 @@ static Op *parse_op(Parser *P)
         uint32_t cnt = rcounts[g];
         if (k + cnt > op->nresults) break;
         for (uint32_t i = 0; i < cnt; i++) {
-            op->results[k + i]->name = rnames[g];
+            op->results[k + i]->name = P->names[rnames[g]].name;
             op->results[k + i]->loc = rlocs[g];
         }
         scope_def(P, rnames[g], &op->results[k], cnt, rlocs[g]);
@@ -1401,21 +1820,25 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     P.m = m;
     P.d = &ctx->diags;
     P.file = file;
-    TokenArray ta;
-    if (lex_all(file, text, len, P.d, &ta) != 0) return NULL;
-    P.tk = ta.t;
-    P.ntk = ta.n;
+    lex_init(&P.lx, file, text, len, P.d);
+    bind_init(&P);
     Op *top;
     SrcLoc loc = P_loc(&P, P_cur(&P));
     if (P_is_ident(&P, "module") || P_is_ident(&P, "builtin.module")) {
+        size_t lead = P.ncms;
+        while (cm_pending(&P, P.pos)) cm_attach(&P, NULL, CM_BEFORE, 0);
+        size_t lead_end = P.ncms;
         P.pos++;
         top = parse_module(&P, loc);
+        for (size_t i = lead; i < lead_end; i++) P.cms[i].op = top;
+        cm_after_op(&P, top);
         while (!P_is(&P, TK_EOF) && !P.fatal) {
             P_error(&P, DIAG_PARSE_EXPECTED, P_loc(&P, P_cur(&P)), "unexpected text after the module");
             recover(&P);
             if (P_is(&P, TK_RBRACE)) P.pos++;
             break;
         }
+        while (cm_pending(&P, P.pos)) cm_attach(&P, top, CM_AFTER, 0);
     } else {
         top = P_new_op(&P, OP_MODULE, loc);
         P_set_results(&P, top, NULL, 0);
@@ -1428,12 +1851,24 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
                 P.pos++;
                 continue;
             }
-            Op *op = parse_op(&P);
+            Op *op = parse_block_op(&P);
             if (op) append_op(r->block, op);
             if (P.pos == before) P.pos++;
         }
+        while (cm_pending(&P, P.pos)) cm_attach(&P, top, CM_END, 0);
     }
-    free(P.tk);
+    cm_finish(&P);
+    bind_free(&P);
+    for (size_t i = 0; i < P.nchunks; i++) free(P.chunks[i]);
+    for (size_t i = 0; i < P.nspare; i++) free(P.spare[i]);
+    free(P.chunks);
+    free(P.spare);
+    free(P.lx.cm);
+    free(P.names);
+    free(P.nametab);
+    free(P.ops.s);
+    free(P.toks.s);
+    free(P.tys);
     free(P.scope);
     return top;
 }

@@ -1,30 +1,78 @@
 /* parse.h — the .pto parser's internal interface (shared by parse.c and bind.c). */
 #ifndef PTOSIM_PARSE_H
 #define PTOSIM_PARSE_H
+#include <assert.h>
 #include "isa/ctx.h"
 #include "isa/ir.h"
 #include "lex.h"
 
+/* The token window: tokens are lexed on demand into fixed chunks (a token never moves while it is in the
+   window) and whole chunks are dropped once the parser has finished the op that used them, so memory
+   holds one op's tokens, not the file's. */
+enum { TKC_BITS = 8, TKC_N = 1u << TKC_BITS };
+
+/* An SSA name seen in the file, and its innermost visible binding (index into the scope, -1 = none). */
+typedef struct NameEnt {
+    const char *name;          /* interned, without '%' */
+    uint32_t len, hash;
+    int32_t bind;
+} NameEnt;
+
 /* One entry of the SSA scope: a name bound to a run of values (%r:2 binds two). */
 typedef struct ScopeEnt {
-    const char *name;
     Value **vals;
     uint32_t n;
     uint32_t depth;
+    int32_t name;              /* NameEnt index */
+    int32_t shadow;            /* the binding of the same name this one hides, -1 = none */
 } ScopeEnt;
+
+/* Spellings to numbers (op kinds, enum-token ids), in hash tables built on first use; `key` separates
+   name spaces (a token's set). The first spelling added wins. */
+typedef struct Sym { const char *name; uint32_t len; int32_t key, val; } Sym;
+typedef struct SymTab { Sym *s; uint32_t cap; } SymTab;
+/* Types by their source text: a type written before is not parsed again. */
+typedef struct TypeName { const char *s; uint32_t len, hash; const Type *t; } TypeName;
+
+typedef struct Bound Bound;
+typedef struct Item Item;
+typedef struct TypeItem TypeItem;
 
 typedef struct Parser {
     PtoCtx *ctx;
     Module *m;
     DiagList *d;
     const char *file;
-    Token *tk;
-    size_t ntk, pos;
+    Lexer lx;
+    Token **chunks;            /* the token window; chunks[0][0] is token `base` */
+    size_t nchunks, capchunks;
+    Token **spare;             /* dropped chunks, for reuse */
+    size_t nspare;
+    size_t base, nlexed, pos;  /* absolute token indices */
     ScopeEnt *scope;
     size_t nscope, capscope;
+    size_t floor;              /* scope entries below this are invisible (an isolated function body) */
+    NameEnt *names;            /* every SSA name seen, in order (indices are stable) */
+    uint32_t nnames, capnames;
+    int32_t *nametab;          /* open-addressing hash of names: index into names, -1 = empty */
+    uint32_t captab;
+    SymTab ops;                /* op names and aliases */
+    SymTab toks;               /* enum tokens and aliases */
+    TypeName *tys;             /* spellings of the types parsed so far */
+    uint32_t captys, ntys;
     uint32_t depth;
     uint32_t nesting;          /* region nesting, bounded against stack exhaustion */
     int fatal;                 /* error cap reached */
+    int quiet;                 /* > 0 while probing: P_error reports nothing */
+    /* comments: the next one to attach, and the attachments so far */
+    size_t cmnext;
+    OpComment *cms;
+    size_t ncms, capcms;
+    /* scratch of the table-op binder (bind.c), allocated once per parse */
+    Bound *bound;
+    Item *items, *bracket, *isub;
+    size_t nisub, capisub;
+    TypeItem *types, *rtypes;
     /* DPS form: result names written inside outs(...) */
     const char *dps_names[64];
     SrcLoc dps_locs[64];
@@ -34,51 +82,70 @@ typedef struct Parser {
 /* Parsed but not yet bound pieces of a custom-form op. */
 typedef enum { IT_VALUE, IT_MEM, IT_TOKEN, IT_INT, IT_CLAUSE, IT_TYPE } ItemKind;
 
-typedef struct Item {
+struct Item {
     ItemKind kind;
     SrcLoc loc;
+    SrcLoc offloc;             /* IT_MEM: where the offset is written */
     Value *v, *off;            /* IT_VALUE, IT_MEM */
     const char *s;             /* IT_TOKEN spelling / IT_CLAUSE keyword / key of a keyed clause item */
     uint32_t slen;
     int64_t i;                 /* IT_INT */
     const char *key;           /* "key =" prefix inside clauses */
-    struct Item *sub;          /* IT_CLAUSE: its items */
-    uint32_t nsub;
+    SrcLoc keyloc;             /* where the key is written */
+    uint32_t sub, nsub;        /* IT_CLAUSE: its items, P->isub[sub .. sub + nsub) */
     int bare;                  /* IT_CLAUSE written without parentheses */
-} Item;
+};
 
-typedef struct TypeItem {
+struct TypeItem {
     const Type *t;
     const char *kw;            /* keyword prefix seen before this type (e.g. "loop"), or NULL */
     SrcLoc loc;
-} TypeItem;
+};
 
 /* token access */
-static inline Token *P_cur(Parser *P) { return &P->tk[P->pos]; }
-static inline Token *P_at(Parser *P, size_t k) { return &P->tk[P->pos + k < P->ntk ? P->pos + k : P->ntk - 1]; }
+void P_fill(Parser *P, size_t i);
+static inline Token *P_tok(Parser *P, size_t i)
+{
+    assert(i >= P->base);      /* the chunk holding it was dropped: a parser bug */
+    if (i >= P->nlexed) P_fill(P, i);
+    i -= P->base;
+    return &P->chunks[i >> TKC_BITS][i & (TKC_N - 1)];
+}
+static inline Token *P_cur(Parser *P) { return P_tok(P, P->pos); }
+static inline Token *P_at(Parser *P, size_t k) { return P_tok(P, P->pos + k); }
 static inline SrcLoc P_loc(Parser *P, const Token *t) { return (SrcLoc){P->file, t->line, t->col}; }
-int P_is(Parser *P, TokKind k);
+static inline int P_is(Parser *P, TokKind k) { return P_cur(P)->kind == k; }
 int P_is_ident(Parser *P, const char *s);
 int P_eat(Parser *P, TokKind k);
 int P_eat_ident(Parser *P, const char *s);
 int P_expect(Parser *P, TokKind k, const char *what);
-void P_error(Parser *P, DiagId id, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Reports an error; returns its index for diag_note, -1 when nothing was added. */
+long P_error(Parser *P, DiagId id, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 const char *P_text(Parser *P, const Token *t);       /* interned token text */
 
 const Type *P_parse_type(Parser *P);
+/* Token id of s[0, n) in token set `set` (aliases resolved), or -1: tok_lookup through a hash table. */
+int P_tok_lookup(Parser *P, int set, const char *s, uint32_t n);
 Value *P_use(Parser *P);                             /* parses %name[#k] and resolves it */
 Attr P_parse_attr_value(Parser *P, const char *name);
 int P_parse_attr_dict(Parser *P, Attr **out, uint32_t *n);
 int P_int_literal(Parser *P, const Token *t, int64_t *out);
+/* The closest spelling among `cands` within edit distance of `word` ("did you mean"), or NULL. */
+const char *P_suggest(const char *word, size_t n, const char *const *cands, size_t ncands);
 
 /* bind.c: custom (signature-driven), DPS and generic forms of table ops */
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres);
 Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres);
+int bind_init(Parser *P);
+void bind_free(Parser *P);
 
 /* shared op construction */
 Op *P_new_op(Parser *P, int kind, SrcLoc loc);
 void P_set_results(Parser *P, Op *op, const Type *const *types, uint32_t n);
-#endif
+/* Operands of `op` with where each is written (locs may be NULL). */
+void P_set_operands(Parser *P, Op *op, Value *const *v, const SrcLoc *locs, uint32_t n);
 
+/* Parses a whole module; text[len] must be 0. Comments are attached to the module (m->comments). */
 Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text, size_t len);
+#endif

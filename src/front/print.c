@@ -10,11 +10,58 @@
 typedef struct Printer {
     StrBuf b;
     PtoCtx *ctx;
+    const Module *m;
     int generic;
     int indent;
 } Printer;
 
 static void pr_indent(Printer *p) { for (int i = 0; i < p->indent; i++) sb_puts(&p->b, "  "); }
+
+/* ------------------------------------------------------------------ comments */
+
+/* The comments of `op` (m->comments is sorted by op id): [*first, *end). */
+static void op_comments(const Printer *p, const Op *op, uint32_t *first, uint32_t *end)
+{
+    const OpComment *c = p->m->comments;
+    uint32_t lo = 0, hi = p->m->ncomments;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (c[mid].op->id < op->id) lo = mid + 1;
+        else hi = mid;
+    }
+    *first = lo;
+    while (lo < p->m->ncomments && c[lo].op == op) lo++;
+    *end = lo;
+}
+
+/* Comment text as written; a control byte (a NUL would end the printed text) becomes '?'. */
+static void pr_comment_text(Printer *p, const OpComment *c)
+{
+    for (uint32_t i = 0; i < c->len; i++) {
+        unsigned char ch = (unsigned char)c->text[i];
+        sb_putc(&p->b, (ch < 0x20 && ch != '\t') || ch == 0x7F ? '?' : (char)ch);
+    }
+}
+
+/* Comments of one place: on their own lines (indented), or after what is on the current line. */
+static void pr_comments(Printer *p, const Op *op, CommentPlace place, unsigned region)
+{
+    if (!p->m->ncomments) return;
+    uint32_t i, end;
+    op_comments(p, op, &i, &end);
+    for (; i < end; i++) {
+        const OpComment *c = &p->m->comments[i];
+        if (c->place != place || (c->region != region && (place == CM_OPEN || place == CM_END))) continue;
+        if (place == CM_TRAIL || place == CM_OPEN) {
+            sb_putc(&p->b, ' ');
+            pr_comment_text(p, c);
+        } else {
+            pr_indent(p);
+            pr_comment_text(p, c);
+            sb_putc(&p->b, '\n');
+        }
+    }
+}
 
 static void pr_type(Printer *p, const Type *t)
 {
@@ -99,14 +146,25 @@ static void pr_attr_dict(Printer *p, const Attr *attrs, uint32_t n, int (*skip)(
 
 static void pr_block(Printer *p, const Block *b);
 
-static void pr_region(Printer *p, const Region *r)
+static void pr_region_body(Printer *p, const Op *op, unsigned ri);
+
+/* '{' [comment] NL ops [comments] '}' of region ri of op. */
+static void pr_region(Printer *p, const Op *op, unsigned ri)
 {
-    sb_puts(&p->b, "{\n");
+    sb_putc(&p->b, '{');
+    pr_comments(p, op, CM_OPEN, ri);
+    sb_putc(&p->b, '\n');
     p->indent++;
-    pr_block(p, r->block);
+    pr_region_body(p, op, ri);
     p->indent--;
     pr_indent(p);
     sb_putc(&p->b, '}');
+}
+
+static void pr_region_body(Printer *p, const Op *op, unsigned ri)
+{
+    pr_block(p, op->regions[ri]->block);
+    pr_comments(p, op, CM_END, ri);
 }
 
 static void pr_results(Printer *p, const Op *op)
@@ -447,6 +505,7 @@ static void pr_typed_values(Printer *p, Value *const *v, uint32_t n)
 static void pr_op(Printer *p, const Op *op)
 {
     const OpInfo *oi = &op_info[op->kind];
+    pr_comments(p, op, CM_BEFORE, 0);
     pr_indent(p);
     pr_results(p, op);
     switch (oi->syn) {
@@ -456,7 +515,7 @@ static void pr_op(Printer *p, const Op *op)
         if (sym) sb_printf(&p->b, " @%s", sym->s);
         pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
         sb_putc(&p->b, ' ');
-        pr_region(p, op->regions[0]);
+        pr_region(p, op, 0);
         break;
     }
     case SYN_FUNC: {
@@ -478,7 +537,7 @@ static void pr_op(Printer *p, const Op *op)
             if (t->nout > 1) sb_putc(&p->b, ')');
         }
         pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
-        if (op->nregions) { sb_putc(&p->b, ' '); pr_region(p, op->regions[0]); }
+        if (op->nregions) { sb_putc(&p->b, ' '); pr_region(p, op, 0); }
         break;
     }
     case SYN_RETURN:
@@ -521,7 +580,7 @@ static void pr_op(Printer *p, const Op *op)
         }
         if (b->args[0]->type != op->operands[0]->type) { sb_puts(&p->b, " : "); pr_type(p, b->args[0]->type); }
         sb_putc(&p->b, ' ');
-        pr_region(p, op->regions[0]);
+        pr_region(p, op, 0);
         pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
         break;
     }
@@ -534,8 +593,8 @@ static void pr_op(Printer *p, const Op *op)
             sb_putc(&p->b, ')');
         }
         sb_putc(&p->b, ' ');
-        pr_region(p, op->regions[0]);
-        if (op->nregions > 1) { sb_puts(&p->b, " else "); pr_region(p, op->regions[1]); }
+        pr_region(p, op, 0);
+        if (op->nregions > 1) { sb_puts(&p->b, " else "); pr_region(p, op, 1); }
         pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
         break;
     case SYN_SCF_WHILE: {
@@ -552,11 +611,13 @@ static void pr_op(Printer *p, const Op *op)
         sb_puts(&p->b, ") -> (");
         for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
         sb_puts(&p->b, ") ");
-        pr_region(p, op->regions[0]);
+        pr_region(p, op, 0);
         sb_puts(&p->b, " do ");
         /* the after-region's arguments are printed as a block label */
         const Block *a = op->regions[1]->block;
-        sb_puts(&p->b, "{\n");
+        sb_putc(&p->b, '{');
+        pr_comments(p, op, CM_OPEN, 1);
+        sb_putc(&p->b, '\n');
         p->indent++;
         pr_indent(p);
         sb_puts(&p->b, "^bb0(");
@@ -567,7 +628,7 @@ static void pr_op(Printer *p, const Op *op)
             pr_type(p, a->args[i]->type);
         }
         sb_puts(&p->b, "):\n");
-        pr_block(p, a);
+        pr_region_body(p, op, 1);
         p->indent--;
         pr_indent(p);
         sb_putc(&p->b, '}');
@@ -586,14 +647,16 @@ static void pr_op(Printer *p, const Op *op)
     case SYN_REGION:
         sb_puts(&p->b, oi->name);
         sb_putc(&p->b, ' ');
-        pr_region(p, op->regions[0]);
+        pr_region(p, op, 0);
         pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
         break;
     case SYN_STRICT_VECSCOPE: {
         const Block *b = op->regions[0]->block;
         sb_puts(&p->b, "pto.strict_vecscope(");
         for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
-        sb_puts(&p->b, ") {\n");
+        sb_puts(&p->b, ") {");
+        pr_comments(p, op, CM_OPEN, 0);
+        sb_putc(&p->b, '\n');
         p->indent++;
         pr_indent(p);
         sb_puts(&p->b, "^bb0(");
@@ -604,7 +667,7 @@ static void pr_op(Printer *p, const Op *op)
             pr_type(p, b->args[i]->type);
         }
         sb_puts(&p->b, "):\n");
-        pr_block(p, b);
+        pr_region_body(p, op, 0);
         p->indent--;
         pr_indent(p);
         sb_puts(&p->b, "} : (");
@@ -650,7 +713,9 @@ static void pr_op(Printer *p, const Op *op)
         else pr_sig_op(p, op);
         break;
     }
+    pr_comments(p, op, CM_TRAIL, 0);
     sb_putc(&p->b, '\n');
+    pr_comments(p, op, CM_AFTER, 0);
 }
 
 static void pr_block(Printer *p, const Block *b)
@@ -664,6 +729,7 @@ char *print_module(PtoCtx *ctx, const Module *m, int generic)
     memset(&p, 0, sizeof p);
     sb_init(&p.b);
     p.ctx = ctx;
+    p.m = m;
     p.generic = generic;
     if (m->top) pr_op(&p, m->top);
     return sb_take(&p.b);

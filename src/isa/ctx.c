@@ -52,20 +52,46 @@ PtoCtx *ctx_new(void)
     c->strs->cap = 1024;
     c->strs->slots = ARENA_ARRAY(&c->arena, const char *, c->strs->cap);
     diag_init(&c->diags);
+    atomic_init(&c->sigtab, NULL);
+    return c;
+}
+
+const OpSig *const *ctx_sigs_compile(PtoCtx *c)
+{
+    SigTab *t = atomic_load_explicit(&c->sigtab, memory_order_acquire);
+    if (t) return t->sigs;
+    t = malloc(sizeof *t);
+    if (!t) {
+        fputs("ptosim: out of memory\n", stderr);
+        abort();
+    }
+    arena_init(&t->arena);
     char err[256];
-    c->sigs = sig_compile_all(&c->arena, err, sizeof err);
-    if (!c->sigs) {
+    t->sigs = sig_compile_all(&t->arena, err, sizeof err);
+    if (!t->sigs) {
         /* The op table is part of the program; a malformed row is a build defect caught by `make test`. */
         fprintf(stderr, "ptosim: internal error: %s\n", err);
         abort();
     }
-    return c;
+    /* Two threads may race here; the loser frees its copy and uses the winner's. */
+    SigTab *expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&c->sigtab, &expected, t, memory_order_acq_rel, memory_order_acquire)) {
+        arena_free(&t->arena);
+        free(t);
+        t = expected;
+    }
+    return t->sigs;
 }
 
 void ctx_free(PtoCtx *c)
 {
     if (!c) return;
     diag_free(&c->diags);
+    SigTab *t = atomic_load_explicit(&c->sigtab, memory_order_acquire);
+    if (t) {
+        arena_free(&t->arena);
+        free(t);
+    }
     arena_free(&c->arena);
     free(c);
 }

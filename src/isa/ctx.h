@@ -2,18 +2,22 @@
  * Everything a parse/verify/run needs is reachable from here; there is no global mutable state. */
 #ifndef PTOSIM_CTX_H
 #define PTOSIM_CTX_H
+#include <stdatomic.h>
 #include "base/arena.h"
 #include "base/diag.h"
 #include "op.h"
 #include "type.h"
 
 typedef struct StrTab StrTab;
+typedef struct SigTab SigTab;
 
 typedef struct PtoCtx {
-    Arena arena;               /* types, strings, signatures */
+    Arena arena;               /* types, strings */
     TypeTable *types;
     StrTab *strs;
-    const OpSig *const *sigs;  /* per OpKind */
+    /* The op signatures, compiled on first use: a context that never meets a table op (an empty
+       module, a context only used for diagnostics) starts without paying for the whole table. */
+    _Atomic(SigTab *) sigtab;
     DiagList diags;
     int color;
 } PtoCtx;
@@ -21,5 +25,13 @@ typedef struct PtoCtx {
 PtoCtx *ctx_new(void);
 void ctx_free(PtoCtx *c);
 const char *ctx_intern(PtoCtx *c, const char *s, size_t n);
-static inline const OpSig *ctx_sig(const PtoCtx *c, int kind) { return c->sigs[kind]; }
+
+/* Compiles the signature table once (thread-safe: a context may be shared by threads that only read it). */
+const OpSig *const *ctx_sigs_compile(PtoCtx *c);
+struct SigTab { Arena arena; const OpSig *const *sigs; };
+static inline const OpSig *ctx_sig(const PtoCtx *c, int kind)
+{
+    SigTab *t = atomic_load_explicit(&((PtoCtx *)c)->sigtab, memory_order_acquire);
+    return (t ? t->sigs : ctx_sigs_compile((PtoCtx *)c))[kind];
+}
 #endif

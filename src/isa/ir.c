@@ -4,8 +4,10 @@
 
 const Attr *op_attr(const Op *op, const char *name)
 {
-    for (uint32_t i = 0; i < op->nattrs; i++)
-        if (op->attrs[i].name == name || strcmp(op->attrs[i].name, name) == 0) return &op->attrs[i];
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        const char *n = op->attrs[i].name;
+        if (n == name || (n[0] == name[0] && strcmp(n, name) == 0)) return &op->attrs[i];
+    }
     return NULL;
 }
 
@@ -25,6 +27,32 @@ bool op_has_unit(const Op *op, const char *name)
 {
     const Attr *a = op_attr(op, name);
     return a && (a->kind == AT_UNIT || (a->kind == AT_BOOL && a->i));
+}
+
+/* oploc packs (line - op line) in the top 8 bits and the column in the low 24: operands follow the op's
+   name, within a few lines. */
+uint32_t op_pack_loc(SrcLoc op, SrcLoc use)
+{
+    if (!use.line || use.line < op.line || use.line - op.line > 255 || use.col == 0 || use.col > 0xFFFFFF) return 0;
+    return (use.line - op.line) << 24 | use.col;
+}
+
+SrcLoc op_operand_loc(const Op *op, unsigned i)
+{
+    if (!op->oploc || i >= op->noperands || !op->oploc[i]) return op->loc;
+    return (SrcLoc){op->loc.file, op->loc.line + (op->oploc[i] >> 24), op->oploc[i] & 0xFFFFFFu};
+}
+
+SrcLoc op_use_loc(const Op *op, const Value *v)
+{
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (op->operands[i] == v) return op_operand_loc(op, i);
+    return op->loc;
+}
+
+SrcLoc op_group_loc(const Op *op, unsigned group, unsigned i)
+{
+    return op->segs ? op_operand_loc(op, op_group_start(op, group) + i) : op->loc;
 }
 
 uint32_t op_group_start(const Op *op, unsigned group)

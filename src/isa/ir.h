@@ -29,16 +29,21 @@ typedef enum {
     AT_UNIT, AT_BOOL, AT_INT, AT_FLOAT, AT_STR, AT_TOKEN, AT_TYPE, AT_SYM, AT_RAW, AT_INTS
 } AttrKind;
 
+/* Fields that never serve the same kind share storage (i/f, raw/ints): read the one the kind names. */
 typedef struct Attr {
-    const char *name;          /* interned */
+    const char *name;          /* stable for the context's lifetime (interned or a signature slot name) */
     AttrKind kind;
-    int64_t i;                 /* AT_INT, AT_BOOL, AT_TOKEN (token id) */
-    double f;                  /* AT_FLOAT */
-    const char *s;             /* AT_STR, AT_SYM, AT_RAW (verbatim text), AT_TOKEN (spelling) */
-    const Type *ty;            /* AT_TYPE, or the type suffix of an AT_INT/AT_FLOAT */
-    const char *raw;           /* verbatim source text for attributes printed as written */
-    const int64_t *ints;       /* AT_INTS (e.g. operandSegmentSizes) */
     uint32_t nints;
+    union {
+        int64_t i;             /* AT_INT, AT_BOOL, AT_TOKEN (token id) */
+        double f;              /* AT_FLOAT */
+    };
+    const char *s;             /* AT_STR, AT_SYM, AT_RAW (verbatim text), AT_TOKEN (spelling), AT_FLOAT (literal) */
+    const Type *ty;            /* AT_TYPE, or the type suffix of an AT_INT/AT_FLOAT */
+    union {
+        const char *raw;       /* AT_TOKEN: verbatim source text, for attributes printed as written */
+        const int64_t *ints;   /* AT_INTS (e.g. operandSegmentSizes) */
+    };
     SrcLoc loc;
 } Attr;
 
@@ -57,30 +62,47 @@ struct Region {
 
 struct Op {
     OpKind kind;
-    SrcLoc loc;
+    uint32_t id;               /* unique within the module, in textual (pre-)order */
+    SrcLoc loc;                /* the op's name */
     Value **operands;
-    uint32_t noperands;
     uint8_t *segs;             /* operand count per signature group (sig->ngroups entries) */
+    uint32_t *oploc;           /* where each operand is written, packed (read with op_operand_loc); may be NULL */
     Value **results;
-    uint32_t nresults;
     Region **regions;
-    uint32_t nregions;
     Attr *attrs;
-    uint32_t nattrs;
     Op *next, *prev;
     Block *parent;
-    uint32_t id;
     void *aux;                 /* per-pass scratch (verifier, lowering) */
+    uint32_t noperands, nresults, nregions, nattrs;
 };
+
+/* A `//` comment kept for the printer, attached to the op it stays with. */
+typedef enum {
+    CM_BEFORE,                 /* on its own line before the op */
+    CM_TRAIL,                  /* at the end of the op's (last) line */
+    CM_OPEN,                   /* after the '{' opening region `region` */
+    CM_END,                    /* on its own line before the '}' closing region `region` */
+    CM_AFTER,                  /* on its own line after the op (the end of the file) */
+} CommentPlace;
+
+typedef struct OpComment {
+    const Op *op;
+    const char *text;          /* into the module's source, from its "//" */
+    uint32_t len;
+    uint8_t place;             /* CommentPlace */
+    uint8_t region;
+} OpComment;
 
 typedef struct PtoModule {
     Arena arena;
     struct PtoCtx *ctx;
     Op *top;                   /* the outermost builtin.module op */
     const char *file;
-    const char *text;          /* owned copy of the source */
+    const char *text;          /* the source (owned, NUL-terminated) */
     size_t len;
     uint32_t nvalues, nops;
+    OpComment *comments;       /* sorted by op id, then by place; in the arena */
+    uint32_t ncomments;
 } Module;
 
 /* Attribute helpers. */
@@ -88,6 +110,15 @@ const Attr *op_attr(const Op *op, const char *name);          /* by name (pointe
 const Attr *op_token(const Op *op, const char *name);         /* AT_TOKEN attribute or NULL */
 int op_token_id(const Op *op, const char *name);             /* token id or -1 */
 bool op_has_unit(const Op *op, const char *name);
+
+/* Where operand i is written (its first token), else the op's location. */
+SrcLoc op_operand_loc(const Op *op, unsigned i);
+/* Where `op` uses `v` (its first operand slot holding v), else the op's location. */
+SrcLoc op_use_loc(const Op *op, const Value *v);
+/* Where operand i of signature group `group` is written (op_operand_loc of its index). */
+SrcLoc op_group_loc(const Op *op, unsigned group, unsigned i);
+/* Packs a use position relative to the op's location for Op.oploc; 0 (= unknown) when it does not fit. */
+uint32_t op_pack_loc(SrcLoc op, SrcLoc use);
 
 /* Operand access by signature group. */
 uint32_t op_group_start(const Op *op, unsigned group);

@@ -46,6 +46,14 @@ int tok_lookup(int set, const char *s, unsigned n)
     return -1;
 }
 
+int tok_alias(unsigned i, int *set, const char **spell)
+{
+    if (i >= sizeof aliases / sizeof aliases[0] || aliases[i].set < 0) return -1;
+    *set = aliases[i].set;
+    *spell = aliases[i].spell;
+    return aliases[i].tok;
+}
+
 const char *tok_spelling(int tok) { return tok >= 0 && tok < T__COUNT ? toks[tok].spell : "?"; }
 int tok_set(int tok) { return tok >= 0 && tok < T__COUNT ? toks[tok].set : -1; }
 

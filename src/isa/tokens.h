@@ -32,5 +32,7 @@ int tok_set(int tok);
 /* Index of a token inside its set (e.g. EVENT_ID3 -> 3, PIPE_V -> 1). */
 int tok_ordinal(int tok);
 int tokset_first(int set);
+/* Alias spelling i (0, 1, ...): its token id, set and spelling; -1 past the last alias. */
+int tok_alias(unsigned i, int *set, const char **spell);
 int tokset_size(int set);
 #endif

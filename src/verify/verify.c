@@ -17,10 +17,24 @@
 
 /* ------------------------------------------------------------------ value rules */
 
-/* Rules on a type every value must satisfy wherever it is defined. Returns 1 if it reported. */
-static int check_value_type(VCtx *V, const Type *t, SrcLoc loc, const char *what)
+/* What check_value_type names in its messages ("result %r of 'op'", "block argument %a"), formatted only
+   when it reports: most values pass, and formatting is most of the cost of checking them. */
+typedef struct ValueWhat {
+    const Value *v;
+    const Op *op;              /* the defining op of a result, NULL for a block argument */
+} ValueWhat;
+
+static const char *what_str(ValueWhat w, char *buf, size_t n)
 {
-    char b[96];
+    if (w.op) snprintf(buf, n, "result %%%s of '%s'", v_valname(w.v), v_opname(w.op));
+    else snprintf(buf, n, "block argument %%%s", v_valname(w.v));
+    return buf;
+}
+
+/* Rules on a type every value must satisfy wherever it is defined. Returns 1 if it reported. */
+static int check_value_type(VCtx *V, const Type *t, SrcLoc loc, ValueWhat vw)
+{
+    char b[96], w[160];
     if (!t) return 0;
     if (t->kind == TY_VREG) {
         const Type *e = t->elem;
@@ -28,23 +42,24 @@ static int check_value_type(VCtx *V, const Type *t, SrcLoc loc, const char *what
                             (e->kind == TY_FLOAT && e->fk != FK_F64));
         if (!ok_elem) {
             v_err(V, DIAG_V_ELEM_TYPE, loc, "%s has type %s; vector registers hold 8/16/32/64-bit integers or "
-                  "f16/bf16/f32/fp8 elements", what, v_tyname(t, b, sizeof b));
+                  "f16/bf16/f32/fp8 elements", what_str(vw, w, sizeof w), v_tyname(t, b, sizeof b));
             return 1;
         }
         if ((unsigned)t->lanes * ty_bits(e) != 2048) {
             v_err(V, DIAG_V_VREG_SHAPE, loc, "%s has type %s (%u bits); a vector register holds exactly 2048 bits, "
-                  "i.e. !pto.vreg<%ux%s>", what, v_tyname(t, b, sizeof b), (unsigned)t->lanes * ty_bits(e),
-                  2048 / ty_bits(e), strchr(b, 'x') ? strchr(b, 'x') + 1 : "T>");
+                  "i.e. !pto.vreg<%ux%s>", what_str(vw, w, sizeof w), v_tyname(t, b, sizeof b),
+                  (unsigned)t->lanes * ty_bits(e), 2048 / ty_bits(e), strchr(b, 'x') ? strchr(b, 'x') + 1 : "T>");
             return 1;
         }
     }
     if (t->kind == TY_MASK && t->gran == 0) {
-        v_err(V, DIAG_V_MASK_GRAN, loc, "%s has the placeholder type !pto.mask<G>; write !pto.mask<b8>, <b16> or <b32>", what);
+        v_err(V, DIAG_V_MASK_GRAN, loc, "%s has the placeholder type !pto.mask<G>; write !pto.mask<b8>, <b16> or <b32>",
+              what_str(vw, w, sizeof w));
         return 1;
     }
     if (!V->tp->fp8 && v_is_fp8ish(t)) {
         v_err(V, DIAG_V_TARGET_TYPE, loc, "%s has type %s; fp8, hif8, f4 and e8m0 element types are only available on "
-              "the a5 target profile (selected: %s)", what, v_tyname(t, b, sizeof b), V->tp->name);
+              "the a5 target profile (selected: %s)", what_str(vw, w, sizeof w), v_tyname(t, b, sizeof b), V->tp->name);
         return 1;
     }
     return 0;
@@ -53,15 +68,13 @@ static int check_value_type(VCtx *V, const Type *t, SrcLoc loc, const char *what
 static void check_defs(VCtx *V, Op *op)
 {
     for (uint32_t i = 0; i < op->nresults; i++) {
-        char what[96];
-        snprintf(what, sizeof what, "result %%%s of '%s'", v_valname(op->results[i]), v_opname(op));
-        if (check_value_type(V, op->results[i]->type, op->loc, what)) break;
+        ValueWhat vw = {op->results[i], op};
+        if (check_value_type(V, op->results[i]->type, op->loc, vw)) break;
     }
     for (uint32_t r = 0; r < op->nregions; r++) {
         Block *b = op->regions[r]->block;
         for (uint32_t i = 0; i < b->nargs; i++) {
-            char what[96];
-            snprintf(what, sizeof what, "block argument %%%s", v_valname(b->args[i]));
+            ValueWhat what = {b->args[i], NULL};
             /* arguments without a ^bb label carry the region's location: report them at the op */
             SrcLoc l = b->args[i]->loc;
             if (!l.file || (l.line == b->loc.line && l.col == b->loc.col)) l = op->loc;

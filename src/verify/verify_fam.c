@@ -17,6 +17,13 @@ static unsigned ebytes(const Type *t) { unsigned b = v_elem_bits(t); return b / 
 /* Location of a token or clause attribute, else the op's. */
 static SrcLoc aloc(const Op *op, const char *name) { return v_attr_loc(op, name); }
 
+/* Where operand i of a named signature group is written, else the op's location. */
+static SrcLoc gloc(const VCtx *V, const Op *op, const char *group, unsigned i)
+{
+    int g = v_group_index(V, op, group);
+    return g < 0 ? op->loc : op_group_loc(op, (unsigned)g, i);
+}
+
 /* Result named `name` in the signature, or NULL. */
 static Value *res_named(const VCtx *V, const Op *op, const char *name)
 {
@@ -55,15 +62,27 @@ static void check_post_update(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ pointers */
 
-static void check_capacity(VCtx *V, const Op *op, const Value *p, int64_t addr, int64_t bytes, const char *what)
+/* `what` names the bytes ("the address", "the access"); `via`, when given, the pointer operand the op
+   touches them through. Sizes and offsets are decimal with hex in parentheses (the library's number style). */
+static void check_capacity(VCtx *V, const Op *op, const Value *p, int64_t addr, int64_t bytes, const char *what,
+                           const char *via)
 {
     if (!p || !ty_is_ptr(p->type) || p->type->space == AS_GM) return;
     uint64_t cap = V->tp->cap[p->type->space];
     if (!cap) return;
     int64_t end = v_sat_add(addr, bytes);
     if (addr < 0 || (uint64_t)end > cap) {
-        long d = v_err(V, DIAG_V_CAPACITY, op->loc, "%s [%" PRId64 ", %" PRId64 ") lies outside the %" PRIu64 "-byte %s "
-                       "of the %s profile", what, addr, end, cap, as_name((AddrSpace)p->type->space), V->tp->name);
+        const char *sp = as_name((AddrSpace)p->type->space);
+        long d = via
+            ? v_err(V, DIAG_V_CAPACITY, op_use_loc(op, p), "'%s' touches bytes [%" PRId64 ", %" PRId64 ") ([0x%" PRIx64
+                    ", 0x%" PRIx64 ")) of %s through '%s', beyond the %" PRIu64 " (0x%" PRIx64 ") bytes of %s on the %s profile",
+                    v_opname(op), addr, end, (uint64_t)addr, (uint64_t)end, sp, via, cap, cap, sp, V->tp->name)
+            : bytes == 1
+            ? v_err(V, DIAG_V_CAPACITY, op_use_loc(op, p), "%s %" PRId64 " (0x%" PRIx64 ") lies outside the %" PRIu64
+                    " (0x%" PRIx64 ") bytes of %s on the %s profile", what, addr, (uint64_t)addr, cap, cap, sp, V->tp->name)
+            : v_err(V, DIAG_V_CAPACITY, op_use_loc(op, p), "%s [%" PRId64 ", %" PRId64 ") ([0x%" PRIx64 ", 0x%" PRIx64
+                    ")) lies outside the %" PRIu64 " (0x%" PRIx64 ") bytes of %s on the %s profile", what, addr, end,
+                    (uint64_t)addr, (uint64_t)end, cap, cap, sp, V->tp->name);
         if (p->def && p->def != op) v_note(V, d, v_value_loc(p), "address computed here");
     }
 }
@@ -75,13 +94,13 @@ static void fam_ptr(VCtx *V, Op *op)
         const Type *s = op->operands[0]->type, *d = op->results[0]->type;
         if (ty_is_intlike(s) && ty_is_ptr(d)) {
             int64_t addr;
-            if (v_const_addr(op->results[0], &addr)) check_capacity(V, op, op->results[0], addr, 1, "address");
+            if (v_const_addr(op->results[0], &addr)) check_capacity(V, op, op->results[0], addr, 1, "the address", NULL);
         } else if (ty_is_ptr(s) && ty_is_ptr(d)) {
             if (s->space != d->space)
-                v_err(V, DIAG_V_ADDR_SPACE, op->loc, "pto.castptr may change the element type of a pointer but not its "
+                v_err(V, DIAG_V_ADDR_SPACE, op_operand_loc(op, 0), "pto.castptr may change the element type of a pointer but not its "
                       "address space (%s to %s)", as_name((AddrSpace)s->space), as_name((AddrSpace)d->space));
         } else if (!(ty_is_ptr(s) && ty_is_intlike(d))) {
-            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "pto.castptr converts an integer to a pointer, a pointer to a pointer "
+            v_err(V, DIAG_V_OPERAND_TYPE, op_operand_loc(op, 0), "pto.castptr converts an integer to a pointer, a pointer to a pointer "
                   "in the same space, or a pointer to an integer; not %s to %s", tyn(s, a), tyn(d, b));
         }
     } else if (op->kind == OP_ADDPTR && op->noperands >= 1 && op->nresults == 1) {
@@ -96,7 +115,7 @@ static void fam_ptr(VCtx *V, Op *op)
         if (!p || !x || !ty_is_ptr(p->type)) return;
         const Type *e = p->type->elem, *t = x->type;
         if (!(t && e && t->kind == e->kind && ty_bits(t) == ty_bits(e) && (t->kind != TY_FLOAT || t->fk == e->fk)))
-            v_err(V, store ? DIAG_V_OPERAND_TYPE : DIAG_V_RESULT_TYPE, op->loc, "'%s' %s %s through a pointer to %s; the "
+            v_err(V, store ? DIAG_V_OPERAND_TYPE : DIAG_V_RESULT_TYPE, op_use_loc(op, x), "'%s' %s %s through a pointer to %s; the "
                   "scalar must have the element type", v_opname(op), store ? "stores" : "loads", tyn(t, a), tyn(e, b));
         else if ((op->kind == OP_LD_DEV || op->kind == OP_ST_DEV) && !(is_int(t) && t->bits >= 8))
             v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' accesses 8- to 64-bit integers only, not %s", v_opname(op), tyn(t, a));
@@ -147,11 +166,7 @@ static void dma_capacity(VCtx *V, Op *op)
                 else if (c > 0 && s > 0) ext = v_sat_add(ext, v_sat_mul(c - 1, s));
             }
         }
-        if (ok) {
-            char what[80];
-            snprintf(what, sizeof what, "the bytes '%s' touches through '%s'", v_opname(op), sides[k].ptr);
-            check_capacity(V, op, p, addr, ext, what);
-        }
+        if (ok) check_capacity(V, op, p, addr, ext, NULL, sides[k].ptr);
     }
 }
 
@@ -258,12 +273,12 @@ static void fam_mad(VCtx *V, Op *op)
     for (int i = 0; i < 3; i++) {
         int64_t x;
         if (v_const_int(v_grp(V, op, dims[i], 0), &x) && x <= 0)
-            v_err(V, DIAG_V_RANGE, op->loc, "'%s' needs %s > 0 (it is %" PRId64 ")", v_opname(op), dims[i], x);
+            v_err(V, DIAG_V_RANGE, gloc(V, op, dims[i], 0), "'%s' needs %s > 0 (it is %" PRId64 ")", v_opname(op), dims[i], x);
     }
     int64_t k;
     if ((op->kind == OP_MAD_MX || op->kind == OP_MAD_MX_ACC || op->kind == OP_MAD_MX_BIAS) &&
         v_const_int(v_grp(V, op, "k", 0), &k) && k > 0 && k % 64)
-        v_err(V, DIAG_V_RANGE, op->loc, "MX matmul needs k to be a multiple of 64 (it is %" PRId64 ")", k);
+        v_err(V, DIAG_V_RANGE, gloc(V, op, "k", 0), "MX matmul needs k to be a multiple of 64 (it is %" PRId64 ")", k);
     Value *bias = v_grp(V, op, "bias", 0);
     if (bias && C && ty_is_ptr(bias->type) && ty_is_ptr(C->type) && bias->type->elem != C->type->elem)
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "the bias table elements (%s) must have the accumulator's type",
@@ -426,7 +441,7 @@ static void check_const_operand(VCtx *V, Op *op, const char *grp, int64_t lo, in
 {
     int64_t x;
     if (v_const_int(v_grp(V, op, grp, 0), &x) && (x < lo || x > hi))
-        v_err(V, DIAG_V_RANGE, op->loc, "the %s of '%s' must be in [%" PRId64 ", %" PRId64 "], not %" PRId64, what,
+        v_err(V, DIAG_V_RANGE, gloc(V, op, grp, 0), "the %s of '%s' must be in [%" PRId64 ", %" PRId64 "], not %" PRId64, what,
               v_opname(op), lo, hi, x);
 }
 
@@ -496,10 +511,10 @@ static void mask_all_same(VCtx *V, Op *op, unsigned want)
         if (!g) { g = v->type->gran; first = v; continue; }
         if (v->type->gran == g) continue;
         if (want)
-            v_err(V, DIAG_V_MASK_GRAN, op->loc, "'%s' works on !pto.mask<b%u>, but %%%s is %s", v_opname(op), want * 8,
+            v_err(V, DIAG_V_MASK_GRAN, op_use_loc(op, v), "'%s' works on !pto.mask<b%u>, but %%%s is %s", v_opname(op), want * 8,
                   v_valname(v), tyn(v->type, a));
         else
-            v_err(V, DIAG_V_MASK_GRAN, op->loc, "'%s' needs all masks at one granularity: %%%s is %s but %%%s is "
+            v_err(V, DIAG_V_MASK_GRAN, op_use_loc(op, v), "'%s' needs all masks at one granularity: %%%s is %s but %%%s is "
                   "!pto.mask<b%u>", v_opname(op), v_valname(v), tyn(v->type, a), v_valname(first), g * 8);
         return;
     }
@@ -558,10 +573,10 @@ static void fam_pred(VCtx *V, Op *op)
         Value *off = v_grp(V, op, "off", 0);
         int64_t x;
         if (off && !v_const_int(off, &x))
-            v_err(V, DIAG_V_RANGE, op->loc, "'%s' takes an immediate offset: %%%s must be an arith.constant",
+            v_err(V, DIAG_V_RANGE, gloc(V, op, "off", 0), "'%s' takes an immediate offset: %%%s must be an arith.constant",
                   v_opname(op), v_valname(off));
         else if (off && (x < 0 || x > V->tp->pldi_max))
-            v_err(V, DIAG_V_RANGE, op->loc, "the immediate offset of '%s' must be in [0, %d] on the %s profile, not "
+            v_err(V, DIAG_V_RANGE, gloc(V, op, "off", 0), "the immediate offset of '%s' must be in [0, %d] on the %s profile, not "
                   "%" PRId64, v_opname(op), V->tp->pldi_max, V->tp->name, x);
     }
 }
@@ -591,7 +606,7 @@ static void rel_same(VCtx *V, Op *op, int results_too)
             if (!v || !ty_is_vreg(v->type)) continue;
             if (!ref) { ref = v; continue; }
             if (v->type != ref->type) {
-                v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "'%s' needs its vector operands to share one type: %%%s is %s "
+                v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, v), "'%s' needs its vector operands to share one type: %%%s is %s "
                       "but %%%s is %s", v_opname(op), v_valname(ref), tyn(ref->type, a), v_valname(v), tyn(v->type, b));
                 return;
             }
@@ -710,7 +725,7 @@ static void rel_special(VCtx *V, Op *op, TypeRel rel, int elem_ok)
         rel_same(V, op, 1);
         Value *idx = v_grp(V, op, "idx", 0);
         if (idx && ty_is_vreg(idx->type) && !(is_int(idx->type->elem) && idx->type->elem->bits == ty_bits(ae)))
-            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the index vector of '%s' must hold integers as wide as the data "
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, idx), "the index vector of '%s' must hold integers as wide as the data "
                   "(%u bits), not %s", v_opname(op), ty_bits(ae), tyn(idx->type, x));
         break;
     }
@@ -732,7 +747,7 @@ static void scalar_rule(VCtx *V, Op *op, TypeScalarRule sr)
     else if (is_float(e)) ok = is_float(t) && t->fk == e->fk;
     else ok = is_int(t) && t->bits == ty_bits(e);
     if (!ok)
-        v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the scalar %%%s of '%s' is %s; %s", v_valname(s), v_opname(op),
+        v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, s), "the scalar %%%s of '%s' is %s; %s", v_valname(s), v_opname(op),
               tyn(t, x), sr == TS_SCALAR_SHIFT ? "shift counts are i16 or an integer of the element width"
               : (snprintf(y, sizeof y, "it must match the element type %s", tyn(e, x)), y));
 }
@@ -801,7 +816,7 @@ static void vec_memory(VCtx *V, Op *op)
                        v_opname(op), need, addr);
         v_note(V, d, v_value_loc(base), "base address computed here");
     }
-    if (full) check_capacity(V, op, base, addr, bytes, "the access");
+    if (full) check_capacity(V, op, base, addr, bytes, "the access", NULL);
 }
 
 /* Masks of vector ops govern lanes of one vreg: the granularity must be its element width. */
@@ -832,10 +847,10 @@ static void vec_masks(VCtx *V, Op *op, const char *mref)
         const Value *m = i < op->noperands ? op->operands[i] : op->results[i - op->noperands];
         if (!m || !ty_is_mask(m->type) || !m->type->gran || m->type->gran == want) continue;
         if (refname)
-            v_err(V, DIAG_V_MASK_GRAN, op->loc, "mask %%%s of '%s' is %s, but %%%s has %u-bit elements: use "
+            v_err(V, DIAG_V_MASK_GRAN, op_use_loc(op, m), "mask %%%s of '%s' is %s, but %%%s has %u-bit elements: use "
                   "!pto.mask<b%u>", v_valname(m), v_opname(op), tyn(m->type, x), refname, want * 8, want * 8);
         else
-            v_err(V, DIAG_V_MASK_GRAN, op->loc, "mask %%%s of '%s' is %s; it must be !pto.mask<b%u>%s", v_valname(m),
+            v_err(V, DIAG_V_MASK_GRAN, op_use_loc(op, m), "mask %%%s of '%s' is %s; it must be !pto.mask<b%u>%s", v_valname(m),
                   v_opname(op), tyn(m->type, x), want * 8, op->kind == OP_VSTS || op->kind == OP_VAST
                   ? " for this distribution" : "");
         return;
@@ -958,7 +973,7 @@ static void fam_vec(VCtx *V, Op *op)
         const Value *res = op->nresults ? op->results[0] : NULL;
         if (b && res && ty_is_vreg(res->type) && b->type &&
             !(ty_bits(b->type) == ty_bits(res->type->elem) && is_float(b->type) == is_float(res->type->elem)))
-            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the base of pto.vci is %s; it must be a scalar of the element type "
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, b), "the base of pto.vci is %s; it must be a scalar of the element type "
                   "of %s", tyn(b->type, x), tyn(res->type, y));
     }
     /* the two-operand vtranspose (PTOAS vpto-spec §13): one 16 x 16 matrix of si16/i16/ui16 elements; the
@@ -1005,7 +1020,7 @@ static void va_offsets(VCtx *V, Op *op)
             v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' addresses %%%s[%%vaddr]: the vector address from pto.vag is "
                   "missing", v_opname(op), s->name);
         else if (o && o->type && ty_is_vaddr(o->type) != va)
-            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the offset %%%s of '%s' is %s; %s", v_valname(o), v_opname(op),
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, o), "the offset %%%s of '%s' is %s; %s", v_valname(o), v_opname(op),
                   tyn(o->type, a), va ? "the vector-address forms take a !pto.vaddr<G> byte offset from pto.vag"
                                       : "only the vector-address forms (pto.vald, pto.vast, ...) take a !pto.vaddr");
     }
@@ -1018,7 +1033,7 @@ static void va_value(VCtx *V, Op *op, const Value *v, const Value *like, bool re
     if (!v || !v->type) return;
     DiagId id = result ? DIAG_V_RESULT_TYPE : DIAG_V_OPERAND_TYPE;
     if (!ty_is_vaddr(v->type))
-        v_err(V, id, op->loc, "%%%s of '%s' must be a !pto.vaddr<b8|b16|b32>, not %s", v_valname(v), v_opname(op),
+        v_err(V, id, op_use_loc(op, v), "%%%s of '%s' must be a !pto.vaddr<b8|b16|b32>, not %s", v_valname(v), v_opname(op),
               tyn(v->type, a));
     else if (like && ty_is_vaddr(like->type) && like->type != v->type)
         v_err(V, id, op->loc, "the updated vector address %%%s of '%s' is %s; it must have the type of %%%s, %s",
@@ -1105,7 +1120,7 @@ static void va_vald(VCtx *V, Op *op)
     if (g == e || g == d || e > 4) return;
     char w[64] = "";
     if (d && d != e) snprintf(w, sizeof w, " or the width %s names (b%u)", tok_spelling(t), d * 8);
-    v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the vector address %%%s of pto.vald is %s; G must be the element width "
+    v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, off), "the vector address %%%s of pto.vald is %s; G must be the element width "
           "(b%u, %s)%s", v_valname(off), tyn(off->type, a), e * 8, tyn(base->type->elem, b), w);
 }
 

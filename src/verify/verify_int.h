@@ -40,6 +40,9 @@ bool v_const_addr(const Value *v, int64_t *out);
 int64_t v_sat_add(int64_t a, int64_t b);
 int64_t v_sat_mul(int64_t a, int64_t b);
 
+/* Index of a named signature group of op, or -1 (sig_group, with a first-letter test before each strcmp:
+   the rules look groups up by name many times per op). */
+int v_group_index(const VCtx *V, const Op *op, const char *group);
 /* Operand of a named signature group (NULL when the op has no such group or operand). */
 Value *v_grp(const VCtx *V, const Op *op, const char *group, unsigned i);
 unsigned v_grp_len(const VCtx *V, const Op *op, const char *group);

@@ -49,33 +49,32 @@ static void spaces_desc(uint16_t spaces, char *buf, size_t n)
 
 static void check_value_slot(VCtx *V, Op *op, const SigSlot *s, const char *clause)
 {
-    char a[96], sp[64], where[80];
-    if (clause) snprintf(where, sizeof where, " in clause '%s'", clause);
-    else where[0] = 0;
-    unsigned n = op_group_len(op, (unsigned)s->group);
+    char a[96], sp[64];
+    const char *in = clause ? " in clause '" : "", *cl = clause ? clause : "", *q = clause ? "'" : "";
+    unsigned n = op_group_len(op, (unsigned)s->group), first = op_group_start(op, (unsigned)s->group);
     for (unsigned i = 0; i < n; i++) {
-        Value *v = op_group_operand(op, (unsigned)s->group, i);
+        Value *v = op->operands[first + i];
         if (!v || !v->type) continue;
         if (!tc_match(s->tc, v->type)) {
-            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "'%s' expects %s for '%s'%s, but %%%s has type %s", v_opname(op),
-                  tc_desc(s->tc), s->name, where, v_valname(v), v_tyname(v->type, a, sizeof a));
+            v_err(V, DIAG_V_OPERAND_TYPE, op_operand_loc(op, first + i), "'%s' expects %s for '%s'%s%s%s, but %%%s has type %s",
+                  v_opname(op), tc_desc(s->tc), s->name, in, cl, q, v_valname(v), v_tyname(v->type, a, sizeof a));
             continue;
         }
         if (s->tc == TC_PTR && s->spaces && !(s->spaces & (1u << v->type->space))) {
             spaces_desc(s->spaces, sp, sizeof sp);
-            v_err(V, DIAG_V_ADDR_SPACE, op->loc, "'%s' needs '%s'%s in %s, but %%%s points into %s", v_opname(op), s->name,
-                  where, sp, v_valname(v), as_name((AddrSpace)v->type->space));
+            v_err(V, DIAG_V_ADDR_SPACE, op_operand_loc(op, first + i), "'%s' needs '%s'%s%s%s in %s, but %%%s points into %s",
+                  v_opname(op), s->name, in, cl, q, sp, v_valname(v), as_name((AddrSpace)v->type->space));
         }
     }
     /* An offset is an index or integer, or a !pto.vaddr; which of the two an op takes is a family rule
        (verify_fam.c, vector-address forms). */
     if (s->kind == SL_MEM) {
-        unsigned no = op_group_len(op, (unsigned)s->group + 1);
+        unsigned no = op_group_len(op, (unsigned)s->group + 1), fo = op_group_start(op, (unsigned)s->group + 1);
         for (unsigned i = 0; i < no; i++) {
-            Value *v = op_group_operand(op, (unsigned)s->group + 1, i);
+            Value *v = op->operands[fo + i];
             if (v && v->type && !ty_is_intlike(v->type) && !ty_is_vaddr(v->type))
-                v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "the offset in '%%%s[%%%s]' of '%s' must be an index or integer, "
-                      "not %s", s->name, v_valname(v), v_opname(op), v_tyname(v->type, a, sizeof a));
+                v_err(V, DIAG_V_OPERAND_TYPE, op_operand_loc(op, fo + i), "the offset in '%%%s[%%%s]' of '%s' must be an "
+                      "index or integer, not %s", s->name, v_valname(v), v_opname(op), v_tyname(v->type, a, sizeof a));
         }
     }
 }
@@ -106,13 +105,15 @@ static void check_widths(VCtx *V, Op *op)
     for (unsigned w = 0; w < op_nfields; w++) {
         const OpField *W = &op_fields[w];
         if (W->op != op->kind) continue;
-        unsigned n = v_grp_len(V, op, W->slot);
+        int g = v_group_index(V, op, W->slot);
+        unsigned n = g < 0 ? 0 : op_group_len(op, (unsigned)g);
         for (unsigned i = 0; i < n; i++) {
             int64_t c;
-            Value *v = v_grp(V, op, W->slot, i);
+            Value *v = op_group_operand(op, (unsigned)g, i);
             if (!v_const_int(v, &c)) continue;
+            SrcLoc at = op_group_loc(op, (unsigned)g, i);
             if (W->bits == 0) {
-                if (c != 0) v_err(V, DIAG_V_FIELD_WIDTH, op->loc, "the %s of '%s' must be 0 (it is %" PRId64 ")", W->what,
+                if (c != 0) v_err(V, DIAG_V_FIELD_WIDTH, at, "the %s of '%s' must be 0 (it is %" PRId64 ")", W->what,
                                   v_opname(op), c);
                 continue;
             }
@@ -120,7 +121,7 @@ static void check_widths(VCtx *V, Op *op)
             if (c < 0 || (uint64_t)c > max) {
                 char hw[64] = "";
                 if (W->hw != W->bits) snprintf(hw, sizeof hw, " (the hardware field is %u bits)", W->hw);
-                v_err(V, DIAG_V_FIELD_WIDTH, op->loc, "the %s of '%s' is %" PRId64 ", which does not fit its %u-bit "
+                v_err(V, DIAG_V_FIELD_WIDTH, at, "the %s of '%s' is %" PRId64 ", which does not fit its %u-bit "
                       "unsigned field (0..%" PRIu64 ")%s", W->what, v_opname(op), c, W->bits, max, hw);
             }
         }

@@ -101,17 +101,24 @@ static bool const_addr_rec(const Value *v, int64_t *out, int depth)
 
 bool v_const_addr(const Value *v, int64_t *out) { return const_addr_rec(v, out, 0); }
 
+int v_group_index(const VCtx *V, const Op *op, const char *group)
+{
+    if (op_info[op->kind].syn != SYN_SIG || !op->segs) return -1;
+    const OpSig *s = ctx_sig(V->ctx, op->kind);
+    for (unsigned i = 0; i < s->ngroups; i++)
+        if (s->group_names[i][0] == group[0] && strcmp(s->group_names[i], group) == 0) return (int)i;
+    return -1;
+}
+
 Value *v_grp(const VCtx *V, const Op *op, const char *group, unsigned i)
 {
-    if (op_info[op->kind].syn != SYN_SIG || !op->segs) return NULL;
-    int g = sig_group(ctx_sig(V->ctx, op->kind), group);
+    int g = v_group_index(V, op, group);
     return g < 0 ? NULL : op_group_operand(op, (unsigned)g, i);
 }
 
 unsigned v_grp_len(const VCtx *V, const Op *op, const char *group)
 {
-    if (op_info[op->kind].syn != SYN_SIG || !op->segs) return 0;
-    int g = sig_group(ctx_sig(V->ctx, op->kind), group);
+    int g = v_group_index(V, op, group);
     return g < 0 ? 0 : op_group_len(op, (unsigned)g);
 }
 

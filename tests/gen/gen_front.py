@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""gen_front.py OUTDIR — inputs (and expected outputs) for front-end tests that cannot be plain .pto files:
+
+long.pto      a 1.3 MB line holding 40,000 constants and, at its end, a misspelled op: the diagnostic must
+              quote a window of the line around the caret, not the whole line.
+ctrl.pto      comments holding a NUL, a carriage return inside the text and a CRLF line end;
+ctrl.expected what fmt prints for it, written out here: control bytes in a comment print as '?', the
+              line-end '\\r' is not part of the comment.
+"""
+import os, sys
+
+out = sys.argv[1]
+line = "".join("%%v%d = arith.constant 0 : i64 " % i for i in range(40000)) + "%w = pto.vaddd %v0"
+with open(os.path.join(out, "long.pto"), "w") as f:
+    f.write("module {\n  func.func @k() {\n    " + line + "\n    return\n  }\n}\n")
+
+src = (b"module {\r\n"
+       b"  func.func @k() { // nul \x00 here\r\n"
+       b"    // cr \r inside\r\n"
+       b"    return\r\n"
+       b"  }\r\n"
+       b"}\r\n")
+exp = ("module {\n"
+       "  func.func @k() { // nul ? here\n"
+       "    // cr ? inside\n"
+       "    return\n"
+       "  }\n"
+       "}\n")
+open(os.path.join(out, "ctrl.pto"), "wb").write(src)
+open(os.path.join(out, "ctrl.expected"), "w").write(exp)
