@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/check_layers.py [OBJDIR] — enforces the layer rule of docs/internals.md.
+"""tools/check_layers.py [--root DIR] [OBJDIR] — enforces the layer rule of docs/internals.md.
 
 1. Includes: every `#include "..."` in src/ and cli/ must name a header of the including file's own
    folder or of a layer that folder may use (table LAYERS below); include/ptosim.h, the public
@@ -8,7 +8,9 @@
    of, only files it may include from, and within one folder (and between the families of src/ops)
    the "uses" graph of files has no circle. Uses are read from `nm` (defined vs undefined symbols).
 
-Prints every violation and exits 1 if there is any; prints "layers: ok (...)" otherwise.
+--root DIR checks the tree at DIR instead of this repository (the tests use it on a copy with a
+deliberate violation). Prints every violation and exits 1 if there is any; prints "layers: ok (...)"
+otherwise.
 """
 import os, re, subprocess, sys
 
@@ -185,6 +187,11 @@ def check_symbols(objdir, errors):
 
 
 def main():
+    global ROOT
+    args = sys.argv[1:]
+    if len(args) >= 2 and args[0] == "--root":
+        ROOT = os.path.abspath(args[1])
+        args = args[2:]
     errors = []
     edges = check_includes(errors)
     # no include circle between folders
@@ -196,7 +203,7 @@ def main():
     for comp in sccs(sorted(fg), fg):
         if len(comp) > 1:
             errors.append("include circle between folders: %s" % " <-> ".join(sorted(comp)))
-    nobj = check_symbols(sys.argv[1], errors) if len(sys.argv) > 1 and os.path.isdir(sys.argv[1]) else 0
+    nobj = check_symbols(args[0], errors) if args and os.path.isdir(args[0]) else 0
     for e in errors:
         print("layers: " + e)
     if errors:

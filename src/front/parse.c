@@ -1,8 +1,7 @@
 /* parse.c — recursive-descent parser for .pto text: module/func structure, regions and blocks,
- * SSA scoping, types, attributes, and the irregular syntaxes (arith, scf, func). Table ops with a
- * signature are handed to bind.c. Errors are collected; the parser resynchronises at op boundaries.
- * Tokens come from a window lexed on demand (parse.h); SSA names and op names go through hash tables,
- * so each byte is touched a few times and each op costs the same wherever it is in the file. */
+ * the irregular syntaxes (arith, scf, func), comments and error recovery. Table ops with a signature are
+ * handed to bind.c; both build on the primitives of parse_prim.c. Errors are collected; the parser
+ * resynchronises at op boundaries. */
 #include "parse.h"
 #include <ctype.h>
 #include <errno.h>
@@ -13,896 +12,6 @@
 
 enum { MAX_NESTING = 200, MAX_RESULTS = 64 };
 
-/* ------------------------------------------------------------------ token window */
-
-void P_fill(Parser *P, size_t i)
-{
-    while (P->nlexed <= i) {
-        size_t rel = P->nlexed - P->base, c = rel >> TKC_BITS, off = rel & (TKC_N - 1);
-        if (c == P->nchunks) {
-            if (P->nchunks == P->capchunks) {
-                P->capchunks = P->capchunks ? P->capchunks * 2 : 8;
-                P->chunks = front_realloc(P->chunks, P->capchunks * sizeof *P->chunks);
-            }
-            P->chunks[P->nchunks++] = P->nspare ? P->spare[--P->nspare] : front_realloc(NULL, TKC_N * sizeof(Token));
-        }
-        P->nlexed += lex_fill(&P->lx, &P->chunks[c][off], TKC_N - off);
-    }
-}
-
-/* Drops the chunks wholly before the current token. Called between ops, where nothing holds an older
-   token or position. */
-static void P_release(Parser *P)
-{
-    size_t c = (P->pos - P->base) >> TKC_BITS;
-    if (!c) return;
-    for (size_t k = 0; k < c; k++) {
-        if (P->nspare < 16) {
-            if (!P->spare) P->spare = front_realloc(NULL, 16 * sizeof *P->spare);
-            P->spare[P->nspare++] = P->chunks[k];
-        } else {
-            free(P->chunks[k]);
-        }
-    }
-    memmove(P->chunks, P->chunks + c, (P->nchunks - c) * sizeof *P->chunks);
-    P->nchunks -= c;
-    P->base += c << TKC_BITS;
-    /* the comments already attached go too */
-    if (P->cmnext) {
-        memmove(P->lx.cm, P->lx.cm + P->cmnext, (P->lx.ncm - P->cmnext) * sizeof *P->lx.cm);
-        P->lx.ncm -= P->cmnext;
-        P->cmnext = 0;
-    }
-}
-
-/* ------------------------------------------------------------------ token helpers */
-
-int P_is_ident(Parser *P, const char *s)
-{
-    Token *t = P_cur(P);
-    return t->kind == TK_IDENT && strlen(s) == t->len && memcmp(t->s, s, t->len) == 0;
-}
-
-int P_eat(Parser *P, TokKind k)
-{
-    if (!P_is(P, k)) return 0;
-    if (k != TK_EOF) P->pos++;
-    return 1;
-}
-
-int P_eat_ident(Parser *P, const char *s)
-{
-    if (!P_is_ident(P, s)) return 0;
-    P->pos++;
-    return 1;
-}
-
-/* Consumes keyword s or reports that it is missing. */
-static int expect_kw(Parser *P, const char *s)
-{
-    if (P_eat_ident(P, s)) return 1;
-    Token *t = P_cur(P);
-    P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "expected '%s', found '%.*s'", s, (int)(t->len > 40 ? 40 : t->len), t->s);
-    return 0;
-}
-
-long P_error(Parser *P, DiagId id, SrcLoc loc, const char *fmt, ...)
-{
-    if (P->fatal || P->quiet) return -1;
-    va_list ap;
-    va_start(ap, fmt);
-    long k = diag_addv(P->d, SEV_ERROR, id, loc, fmt, ap);
-    va_end(ap);
-    if (k < 0) {
-        P->fatal = 1;
-        diag_add(P->d, SEV_NOTE, DIAG_PARSE_TOO_MANY, loc, "too many errors; stopping here");
-    }
-    return k;
-}
-
-static void tok_desc(const Token *t, char *buf, size_t n)
-{
-    if (t->kind == TK_EOF) snprintf(buf, n, "end of file");
-    else snprintf(buf, n, "'%.*s%.*s%s'", t->kind == TK_SSA ? 1 : 0, "%",
-                  (int)(t->len > 40 ? 40 : t->len), t->s, t->kind == TK_STRING ? "\"" : "");
-    if (t->kind == TK_STRING) snprintf(buf, n, "\"%.*s\"", (int)(t->len > 40 ? 40 : t->len), t->s);
-}
-
-int P_expect(Parser *P, TokKind k, const char *what)
-{
-    if (P_eat(P, k)) return 1;
-    char got[64];
-    tok_desc(P_cur(P), got, sizeof got);
-    P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "expected %s, found %s", what, got);
-    return 0;
-}
-
-const char *P_text(Parser *P, const Token *t) { return ctx_intern(P->ctx, t->s, t->len); }
-
-int P_int_literal(Parser *P, const Token *t, int64_t *out)
-{
-    (void)P;
-    const char *s = t->s, *e = t->s + t->len;
-    int neg = 0;
-    if (s < e && (*s == '-' || *s == '+')) neg = *s++ == '-';
-    if (s == e) return 0;
-    uint64_t v = 0;
-    if (e - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-        for (s += 2; s < e; s++) {
-            unsigned d = *s >= '0' && *s <= '9' ? (unsigned)(*s - '0') : *s >= 'a' && *s <= 'f' ? (unsigned)(*s - 'a' + 10)
-                       : *s >= 'A' && *s <= 'F' ? (unsigned)(*s - 'A' + 10) : 16u;
-            if (d > 15 || v >> 60) return 0;
-            v = v << 4 | d;
-        }
-    } else if (s[0] == '0' && e - s > 1) {
-        for (s++; s < e; s++) {   /* a leading 0 is octal, as strtoull reads it */
-            if (*s < '0' || *s > '7' || v >> 61) return 0;
-            v = v << 3 | (uint64_t)(*s - '0');
-        }
-    } else {
-        for (; s < e; s++) {
-            if (*s < '0' || *s > '9') return 0;
-            uint64_t d = (uint64_t)(*s - '0');
-            if (v > (UINT64_MAX - d) / 10) return 0;
-            v = v * 10 + d;
-        }
-    }
-    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
-    return 1;
-}
-
-/* ------------------------------------------------------------------ did you mean */
-
-/* Levenshtein distance of two short strings, or a value above `cap` once it cannot stay within it. */
-static unsigned edit_distance(const char *a, size_t na, const char *b, size_t nb, unsigned cap)
-{
-    enum { MAXW = 64 };
-    if (na > MAXW || nb > MAXW) return cap + 1;
-    if ((na > nb ? na - nb : nb - na) > cap) return cap + 1;
-    unsigned row[MAXW + 1];
-    for (size_t j = 0; j <= nb; j++) row[j] = (unsigned)j;
-    for (size_t i = 1; i <= na; i++) {
-        unsigned diag = row[0], best = row[0] = (unsigned)i;
-        for (size_t j = 1; j <= nb; j++) {
-            unsigned up = row[j];
-            unsigned c = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < c) c = up + 1;
-            if (row[j - 1] + 1 < c) c = row[j - 1] + 1;
-            row[j] = c;
-            diag = up;
-            if (c < best) best = c;
-        }
-        if (best > cap) return cap + 1;
-    }
-    return row[nb];
-}
-
-const char *P_suggest(const char *word, size_t n, const char *const *cands, size_t ncands)
-{
-    /* a third of the word may be wrong, at least one edit, at most four */
-    unsigned cap = (unsigned)(n / 3);
-    if (cap < 1) cap = 1;
-    if (cap > 4) cap = 4;
-    const char *best = NULL;
-    unsigned bd = cap + 1;
-    for (size_t i = 0; i < ncands; i++) {
-        if (!cands[i]) continue;
-        size_t m = strlen(cands[i]);
-        unsigned d = edit_distance(word, n, cands[i], m, bd - 1 < cap ? bd - 1 : cap);
-        /* letter case alone counts as one edit (pipe_v for PIPE_V) */
-        if (d > cap && m == n) {
-            size_t k = 0;
-            while (k < n && (word[k] | 0x20) == (cands[i][k] | 0x20)) k++;
-            if (k == n) d = 1;
-        }
-        if (d < bd) {
-            bd = d;
-            best = cands[i];
-        }
-    }
-    return best;
-}
-
-/* ------------------------------------------------------------------ SSA names and scope */
-
-/* A word at a time: names are short, and hashing them is a good part of parsing. */
-static inline uint32_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0x9E3779B97F4A7C15u ^ n, w = 0;
-    for (; n >= 8; s += 8, n -= 8) {
-        memcpy(&w, s, 8);
-        h = (h ^ w) * 0xFF51AFD7ED558CCDu;
-        h ^= h >> 32;
-    }
-    w = 0;
-    unsigned sh = 0;
-    if (n & 4) { uint32_t x; memcpy(&x, s, 4); w = x; s += 4; sh = 32; }
-    if (n & 2) { uint16_t x; memcpy(&x, s, 2); w |= (uint64_t)x << sh; s += 2; sh += 16; }
-    if (n & 1) w |= (uint64_t)(unsigned char)*s << sh;
-    h = (h ^ w) * 0xC4CEB9FE1A85EC53u;
-    return (uint32_t)(h ^ h >> 29);
-}
-
-/* The NameEnt of %s[0, n), created when `create` (else -1 when the file never defined it). */
-static int32_t name_index(Parser *P, const char *s, uint32_t n, int create)
-{
-    if (P->nnames * 2 >= P->captab) {
-        uint32_t cap = P->captab ? P->captab * 2 : 1024;
-        int32_t *t = front_realloc(P->nametab, cap * sizeof *t);
-        for (uint32_t i = 0; i < cap; i++) t[i] = -1;
-        for (uint32_t i = 0; i < P->nnames; i++) {
-            uint32_t j = P->names[i].hash & (cap - 1);
-            while (t[j] >= 0) j = (j + 1) & (cap - 1);
-            t[j] = (int32_t)i;
-        }
-        P->nametab = t;
-        P->captab = cap;
-    }
-    uint32_t h = hash_bytes(s, n), j = h & (P->captab - 1);
-    for (int32_t k; (k = P->nametab[j]) >= 0; j = (j + 1) & (P->captab - 1)) {
-        const NameEnt *e = &P->names[k];
-        if (e->hash == h && e->len == n && memcmp(e->name, s, n) == 0) return k;
-    }
-    if (!create) return -1;
-    if (P->nnames == P->capnames) {
-        P->capnames = P->capnames ? P->capnames * 2 : 512;
-        P->names = front_realloc(P->names, P->capnames * sizeof *P->names);
-    }
-    P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1};
-    P->nametab[j] = (int32_t)P->nnames;
-    return (int32_t)P->nnames++;
-}
-
-/* The visible binding of a name, or NULL. */
-static ScopeEnt *scope_find(Parser *P, int32_t name)
-{
-    int32_t b = name >= 0 ? P->names[name].bind : -1;
-    return b >= 0 && (size_t)b >= P->floor ? &P->scope[b] : NULL;
-}
-
-static void scope_push_depth(Parser *P) { P->depth++; }
-
-static void scope_pop_depth(Parser *P)
-{
-    while (P->nscope > P->floor && P->scope[P->nscope - 1].depth == P->depth) {
-        ScopeEnt *e = &P->scope[--P->nscope];
-        P->names[e->name].bind = e->shadow;
-    }
-    P->depth--;
-}
-
-static void scope_def(Parser *P, int32_t name, Value **vals, uint32_t n, SrcLoc loc)
-{
-    ScopeEnt *e = scope_find(P, name);
-    const char *s = P->names[name].name;
-    if (e && s[0] != '_') {
-        long d = P_error(P, DIAG_PARSE_REDEF, loc, "redefinition of SSA value '%%%s'", s);
-        if (e->vals && e->n) diag_note(P->d, d, e->vals[0]->loc, "previous definition is here");
-    }
-    if (P->nscope == P->capscope) {
-        P->capscope = P->capscope ? P->capscope * 2 : 256;
-        P->scope = front_realloc(P->scope, P->capscope * sizeof *P->scope);
-    }
-    int32_t prev = P->names[name].bind;
-    P->names[name].bind = (int32_t)P->nscope;
-    P->scope[P->nscope++] = (ScopeEnt){vals, n, P->depth, name, prev};
-}
-
-/* The NameEnt of a defining %name token, and its interned spelling. */
-static int32_t def_name(Parser *P, const Token *t) { return name_index(P, t->s, t->len, 1); }
-static const char *def_str(Parser *P, const Token *t)
-{
-    int32_t i = def_name(P, t);   /* may grow P->names: index it only afterwards */
-    return P->names[i].name;
-}
-
-static Value *new_value(Parser *P, Value *v, const Type *t, const char *name, SrcLoc loc)
-{
-    v->type = t;
-    v->name = name;
-    v->loc = loc;
-    v->id = P->m->nvalues++;
-    v->slot = -1;
-    return v;
-}
-
-/* %name or %name#k */
-Value *P_use(Parser *P)
-{
-    Token *t = P_cur(P);
-    if (t->kind != TK_SSA) {
-        P_expect(P, TK_SSA, "an SSA value");
-        return NULL;
-    }
-    P->pos++;
-    const char *hash = memchr(t->s, '#', t->len);
-    uint32_t nlen = hash ? (uint32_t)(hash - t->s) : t->len;
-    uint32_t idx = 0;
-    if (hash) idx = (uint32_t)strtoul(hash + 1, NULL, 10);
-    ScopeEnt *e = scope_find(P, name_index(P, t->s, nlen, 0));
-    SrcLoc loc = P_loc(P, t);
-    if (!e) {
-        P_error(P, DIAG_PARSE_UNDEF, loc, "use of undefined value '%%%.*s'", (int)nlen, t->s);
-        return NULL;
-    }
-    const char *name = P->names[e->name].name;
-    if (idx >= e->n) {
-        P_error(P, DIAG_PARSE_UNDEF, loc, "'%%%s' has %u result(s); #%u does not exist", name, e->n, idx);
-        return NULL;
-    }
-    if (!hash && e->n > 1) {
-        P_error(P, DIAG_PARSE_UNDEF, loc, "'%%%s' names %u results; write '%%%s#k'", name, e->n, name);
-        return NULL;
-    }
-    Value *v = e->vals[idx];
-    v->nuses++;
-    return v;
-}
-
-/* P_use that also reports where the operand is written. */
-static Value *use_at(Parser *P, SrcLoc *loc)
-{
-    *loc = P_loc(P, P_cur(P));
-    return P_use(P);
-}
-
-/* ------------------------------------------------------------------ types */
-
-static const Type *builtin_type(Parser *P, const char *s, unsigned n)
-{
-    TypeTable *T = P->ctx->types;
-    char b[32];
-    if (n >= sizeof b) return NULL;
-    memcpy(b, s, n);
-    b[n] = 0;
-    if (!strcmp(b, "index")) return ty_index(T);
-    if (!strcmp(b, "f16")) return ty_float(T, FK_F16);
-    if (!strcmp(b, "bf16")) return ty_float(T, FK_BF16);
-    if (!strcmp(b, "f32")) return ty_float(T, FK_F32);
-    if (!strcmp(b, "f64")) return ty_float(T, FK_F64);
-    if (!strcmp(b, "f8E4M3FN") || !strcmp(b, "f8E4M3")) return ty_float(T, FK_E4M3FN);
-    if (!strcmp(b, "f8E5M2")) return ty_float(T, FK_E5M2);
-    if (!strcmp(b, "f8E8M0FNU")) return ty_float(T, FK_E8M0);
-    if (!strcmp(b, "f4E2M1FN")) return ty_float(T, FK_F4E2M1X2);
-    if (!strcmp(b, "none")) return ty_none(T);
-    IntSign sg = SIGN_LESS;
-    const char *d = b;
-    if (b[0] == 's' && b[1] == 'i') { sg = SIGN_S; d = b + 2; }
-    else if (b[0] == 'u' && b[1] == 'i') { sg = SIGN_U; d = b + 2; }
-    else if (b[0] == 'i') d = b + 1;
-    else return NULL;
-    if (!isdigit((unsigned char)*d)) return NULL;
-    char *end;
-    unsigned long w = strtoul(d, &end, 10);
-    if (*end || w < 1 || w > 64) return NULL;
-    return ty_int(T, (unsigned)w, sg);
-}
-
-static const Type *bad_type(Parser *P, SrcLoc loc, const char *what)
-{
-    P_error(P, DIAG_PARSE_TYPE, loc, "%s", what);
-    return NULL;
-}
-
-/* elem ',' space '>' — shared by !pto.ptr<...> and the short form <T, space> */
-static const Type *ptr_body(Parser *P, SrcLoc loc)
-{
-    const Type *e = P_parse_type(P);
-    if (!e) return NULL;
-    if (!P_expect(P, TK_COMMA, "',' in pointer type")) return NULL;
-    Token *s = P_cur(P);
-    int as = s->kind == TK_IDENT ? as_lookup(s->s, s->len) : -1;
-    if (as < 0) return bad_type(P, P_loc(P, s), "unknown address space (expected gm, ub, l1, l0a, l0b, l0c, bt, fb or an alias)");
-    P->pos++;
-    if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
-    (void)loc;
-    return ty_ptr(P->ctx->types, e, (AddrSpace)as);
-}
-
-/* `b8`, `b16` or `b32` and the closing '>' of !pto.mask<G> / !pto.vaddr<G>: 1, 2 or 4 bytes per lane, 0 for the
-   manual's placeholder `G` when allowed, -1 after an error. */
-static int granularity(Parser *P, int placeholder_ok, const char *what)
-{
-    Token *g = P_cur(P);
-    int gran = -1;
-    if (g->kind == TK_IDENT && g->len == 2 && g->s[0] == 'b' && g->s[1] == '8') gran = 1;
-    else if (g->kind == TK_IDENT && g->len == 3 && g->s[0] == 'b' && g->s[1] == '1' && g->s[2] == '6') gran = 2;
-    else if (g->kind == TK_IDENT && g->len == 3 && g->s[0] == 'b' && g->s[1] == '3' && g->s[2] == '2') gran = 4;
-    else if (placeholder_ok && g->kind == TK_IDENT && g->len == 1 && g->s[0] == 'G') gran = 0;
-    if (gran < 0) {
-        bad_type(P, P_loc(P, g), what);
-        return -1;
-    }
-    P->pos++;
-    return P_expect(P, TK_RANGLE, "'>'") ? gran : -1;
-}
-
-static const Type *dialect_type(Parser *P, Token *t)
-{
-    TypeTable *T = P->ctx->types;
-    SrcLoc loc = P_loc(P, t);
-#define IS(lit) (t->len == sizeof(lit) - 1 && memcmp(t->s, lit, t->len) == 0)
-    if (IS("pto.ptr")) {
-        if (!P_eat(P, TK_LANGLE)) return bad_type(P, loc, "'!pto.ptr' needs '<element, space>'");
-        return ptr_body(P, loc);
-    }
-    if (IS("pto.vreg")) {
-        if (!P_expect(P, TK_LANGLE, "'<' after !pto.vreg")) return NULL;
-        Token *n = P_cur(P);
-        int64_t lanes;
-        if (n->kind != TK_INT || !P_int_literal(P, n, &lanes) || lanes <= 0 || lanes > 4096)
-            return bad_type(P, P_loc(P, n), "expected a lane count in !pto.vreg<NxT>");
-        P->pos++;
-        /* The lexer splits "64xf32" into 64 and "xf32"; "64x!pto.hif8" into 64, "x", !pto.hif8. */
-        Token *x = P_cur(P);
-        const Type *e = NULL;
-        if (x->kind == TK_IDENT && x->s[0] == 'x') {
-            if (x->len == 1) {
-                P->pos++;
-                e = P_parse_type(P);
-            } else {
-                e = builtin_type(P, x->s + 1, x->len - 1);
-                if (!e) return bad_type(P, P_loc(P, x), "unknown vector element type");
-                P->pos++;
-            }
-        } else {
-            return bad_type(P, P_loc(P, x), "expected 'x' and an element type in !pto.vreg<NxT>");
-        }
-        if (!e) return NULL;
-        if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
-        return ty_vreg(T, (unsigned)lanes, e);
-    }
-    if (IS("pto.mask")) {
-        if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
-        int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
-        return gran < 0 ? NULL : ty_mask(T, (unsigned)gran);
-    }
-    if (IS("pto.vaddr")) {
-        if (!P_expect(P, TK_LANGLE, "'<' after !pto.vaddr")) return NULL;
-        int gran = granularity(P, 0, "vector-address granularity must be b8, b16 or b32");
-        return gran < 0 ? NULL : ty_vaddr(T, (unsigned)gran);
-    }
-    if (IS("pto.align")) return ty_align(T);
-    if (IS("pto.hif8")) return ty_float(T, FK_HIF8);
-    if (IS("pto.f4E2M1x2") || IS("pto.f4e2m1x2")) return ty_float(T, FK_F4E2M1X2);
-    if (IS("pto.f4E1M2x2") || IS("pto.f4e1m2x2")) return ty_float(T, FK_F4E1M2X2);
-    if (IS("pto.e8m0") || IS("pto.f8E8M0")) return ty_float(T, FK_E8M0);
-    if (IS("pto.f8E4M3FN") || IS("pto.f8e4m3")) return ty_float(T, FK_E4M3FN);
-    if (IS("pto.f8E5M2") || IS("pto.f8e5m2")) return ty_float(T, FK_E5M2);
-#undef IS
-    return bad_type(P, loc, "unknown dialect type");
-}
-
-/* ------------------------------------------------------------------ token and type tables */
-
-static void sym_init(SymTab *t, uint32_t n)
-{
-    t->cap = 64;
-    while (t->cap < 2 * n) t->cap *= 2;
-    t->s = front_realloc(NULL, t->cap * sizeof *t->s);
-    for (uint32_t i = 0; i < t->cap; i++) t->s[i].name = NULL;
-}
-
-static uint32_t sym_hash(const char *s, uint32_t n, int32_t key) { return hash_bytes(s, n) ^ (uint32_t)key * 0x9E3779B9u; }
-
-static int32_t sym_find(const SymTab *t, const char *s, uint32_t n, int32_t key)
-{
-    for (uint32_t j = sym_hash(s, n, key) & (t->cap - 1); t->s[j].name; j = (j + 1) & (t->cap - 1))
-        if (t->s[j].key == key && t->s[j].len == n && memcmp(t->s[j].name, s, n) == 0) return t->s[j].val;
-    return -1;
-}
-
-static void sym_add(SymTab *t, const char *name, int32_t key, int32_t val)
-{
-    uint32_t n = (uint32_t)strlen(name);
-    if (sym_find(t, name, n, key) >= 0) return;
-    uint32_t j = sym_hash(name, n, key) & (t->cap - 1);
-    while (t->s[j].name) j = (j + 1) & (t->cap - 1);
-    t->s[j] = (Sym){name, n, key, val};
-}
-
-int P_tok_lookup(Parser *P, int set, const char *s, uint32_t n)
-{
-    if (!P->toks.s) {
-        int aset;
-        const char *spell;
-        unsigned nal = 0;
-        while (tok_alias(nal, &aset, &spell) >= 0) nal++;
-        sym_init(&P->toks, T__COUNT + nal);
-        for (int i = 0; i < T__COUNT; i++) sym_add(&P->toks, tok_spelling(i), tok_set(i), i);
-        for (unsigned i = 0; i < nal; i++) {
-            int tok = tok_alias(i, &aset, &spell);
-            sym_add(&P->toks, spell, aset, tok);
-        }
-    }
-    return sym_find(&P->toks, s, n, set);
-}
-
-/* The source text a type starting at token t spans, when it can be known from the bytes alone: an
-   identifier, or a !dialect.type with its <...> group. 0 when the type spans lines, comments or strings. */
-static size_t type_span(const Token *t, const char *end)
-{
-    if (t->kind == TK_IDENT) return t->len;
-    if (t->kind != TK_BANG) return 0;
-    const char *s = t->s - 1, *p = t->s + t->len;
-    while (p < end && (*p == ' ' || *p == '\t')) p++;
-    if (p >= end || *p != '<') return (size_t)(t->s + t->len - s);
-    int depth = 0;
-    for (; p < end && p - s < 160; p++) {
-        if (*p == '\n' || *p == '/' || *p == '"') return 0;
-        if (*p == '<') depth++;
-        else if (*p == '>' && --depth == 0) return (size_t)(p + 1 - s);
-    }
-    return 0;
-}
-
-static const Type *parse_type_uncached(Parser *P);
-
-/* Types are parsed once per spelling: later occurrences of the same text take the cached type and skip its
-   tokens. Only spellings parsed without an error and consuming exactly their span are cached, so a hit
-   yields what parsing would. */
-const Type *P_parse_type(Parser *P)
-{
-    Token *t = P_cur(P);
-    const char *s = t->kind == TK_BANG ? t->s - 1 : t->s;
-    size_t n = type_span(t, P->lx.end);
-    if (!n) return parse_type_uncached(P);
-    uint32_t h = hash_bytes(s, n), mask = P->captys - 1;
-    if (P->captys)
-        for (uint32_t j = h & mask; P->tys[j].s; j = (j + 1) & mask)
-            if (P->tys[j].hash == h && P->tys[j].len == n && memcmp(P->tys[j].s, s, n) == 0) {
-                while (P_cur(P)->s < s + n) P->pos++;
-                return P->tys[j].t;
-            }
-    size_t errs = P->d->n;
-    const Type *ty = parse_type_uncached(P);
-    const Token *last = P_tok(P, P->pos - 1);
-    if (!ty || P->quiet || P->d->n != errs || last->s + last->len != s + n) return ty;
-    if (2 * (P->ntys + 1) > P->captys) {
-        uint32_t cap = P->captys ? P->captys * 2 : 256;
-        TypeName *x = front_realloc(NULL, cap * sizeof *x);
-        for (uint32_t i = 0; i < cap; i++) x[i].s = NULL;
-        for (uint32_t i = 0; i < P->captys; i++)
-            if (P->tys[i].s) {
-                uint32_t j = P->tys[i].hash & (cap - 1);
-                while (x[j].s) j = (j + 1) & (cap - 1);
-                x[j] = P->tys[i];
-            }
-        free(P->tys);
-        P->tys = x;
-        P->captys = cap;
-    }
-    uint32_t j = h & (P->captys - 1);
-    while (P->tys[j].s) j = (j + 1) & (P->captys - 1);
-    P->tys[j] = (TypeName){s, (uint32_t)n, h, ty};
-    P->ntys++;
-    return ty;
-}
-
-static const Type *parse_type_uncached(Parser *P)
-{
-    Token *t = P_cur(P);
-    SrcLoc loc = P_loc(P, t);
-    if (t->kind == TK_IDENT) {
-        const Type *ty = builtin_type(P, t->s, t->len);
-        if (!ty) return bad_type(P, loc, "unknown type");
-        P->pos++;
-        return ty;
-    }
-    if (t->kind == TK_BANG) {
-        P->pos++;
-        return dialect_type(P, t);
-    }
-    if (t->kind == TK_LANGLE) {     /* short pointer form <f32, gm> */
-        P->pos++;
-        return ptr_body(P, loc);
-    }
-    if (t->kind == TK_LPAREN) {     /* function type (A, B) -> (C) */
-        P->pos++;
-        const Type *in[64], *out[64];
-        unsigned nin = 0, nout = 0;
-        if (!P_is(P, TK_RPAREN)) {
-            do {
-                const Type *e = P_parse_type(P);
-                if (!e) return NULL;
-                if (nin < 64) in[nin++] = e;
-            } while (P_eat(P, TK_COMMA));
-        }
-        if (!P_expect(P, TK_RPAREN, "')'")) return NULL;
-        if (!P_expect(P, TK_ARROW, "'->' in function type")) return NULL;
-        if (P_eat(P, TK_LPAREN)) {
-            if (!P_is(P, TK_RPAREN)) {
-                do {
-                    const Type *e = P_parse_type(P);
-                    if (!e) return NULL;
-                    if (nout < 64) out[nout++] = e;
-                } while (P_eat(P, TK_COMMA));
-            }
-            if (!P_expect(P, TK_RPAREN, "')'")) return NULL;
-        } else {
-            const Type *e = P_parse_type(P);
-            if (!e) return NULL;
-            out[nout++] = e;
-        }
-        return ty_func(P->ctx->types, in, nin, out, nout);
-    }
-    char got[64];
-    tok_desc(t, got, sizeof got);
-    P_error(P, DIAG_PARSE_TYPE, loc, "expected a type, found %s", got);
-    return NULL;
-}
-
-/* ------------------------------------------------------------------ attributes */
-
-/* Skips a balanced <...>, (...), [...] or {...} group starting at the current opener. Brackets must match
-   by kind; a closer of the wrong kind, or an opener still open at the end of the file, is an error. */
-static void skip_balanced(Parser *P)
-{
-    TokKind want[64];
-    int depth = 0;
-    const Token *open = P_cur(P);
-    do {
-        const Token *t = P_cur(P);
-        TokKind k = t->kind;
-        if (k == TK_EOF) {
-            P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, open), "this bracket is never closed (end of file reached)");
-            return;
-        }
-        TokKind close = k == TK_LANGLE ? TK_RANGLE : k == TK_LPAREN ? TK_RPAREN : k == TK_LBRACK ? TK_RBRACK
-                        : k == TK_LBRACE ? TK_RBRACE : TK_EOF;
-        if (close != TK_EOF) {
-            if (depth == (int)(sizeof want / sizeof want[0])) {
-                P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "brackets nested too deeply");
-                return;
-            }
-            want[depth++] = close;
-        } else if (k == TK_RANGLE || k == TK_RPAREN || k == TK_RBRACK || k == TK_RBRACE) {
-            if (k != want[depth - 1]) {
-                P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "this bracket does not match the one it closes");
-                return;
-            }
-            depth--;
-        }
-        P->pos++;
-    } while (depth > 0);
-}
-
-/* Source extent of token i, sigils and string quotes included. */
-static const char *tok_begin(const Token *t)
-{
-    return t->s - (t->kind == TK_STRING || t->kind == TK_SSA || t->kind == TK_HASH || t->kind == TK_BANG ||
-                   t->kind == TK_SYMBOL || t->kind == TK_BLOCK);
-}
-static const char *tok_end(const Token *t) { return t->s + t->len + (t->kind == TK_STRING); }
-
-/* The source text of tokens [from, to), kept verbatim (it is printed back as is). A span with a comment
-   inside is rebuilt from its tokens, one space for each gap, so the printed text holds no comment that
-   would swallow what follows it. */
-static const char *span_text(Parser *P, size_t from, size_t to)
-{
-    if (to <= from) return ctx_intern(P->ctx, "", 0);
-    const char *s = tok_begin(P_tok(P, from)), *end = tok_end(P_tok(P, to - 1));
-    size_t n = (size_t)(end - s);
-    int comment = 0;
-    for (size_t i = from; i + 1 < to && !comment; i++) {
-        const char *a = tok_end(P_tok(P, i)), *b = tok_begin(P_tok(P, i + 1));
-        for (const char *q = a; q + 1 < b; q++) comment |= q[0] == '/' && q[1] == '/';
-    }
-    if (!comment) return ctx_intern(P->ctx, s, n);
-    char *buf = malloc(n + 1);
-    if (!buf) return ctx_intern(P->ctx, s, n);
-    size_t k = 0;
-    for (size_t i = from; i < to; i++) {
-        const char *b = tok_begin(P_tok(P, i)), *e = tok_end(P_tok(P, i));
-        if (i > from && b != tok_end(P_tok(P, i - 1))) buf[k++] = ' ';
-        memcpy(buf + k, b, (size_t)(e - b));
-        k += (size_t)(e - b);
-    }
-    const char *r = ctx_intern(P->ctx, buf, k);
-    free(buf);
-    return r;
-}
-
-Attr P_parse_attr_value(Parser *P, const char *name)
-{
-    Attr a;
-    memset(&a, 0, sizeof a);
-    a.name = name;
-    Token *t = P_cur(P);
-    a.loc = P_loc(P, t);
-    size_t start = P->pos;
-    switch (t->kind) {
-    case TK_STRING:
-        a.kind = AT_STR;
-        a.s = ctx_intern(P->ctx, t->s, t->len);
-        P->pos++;
-        return a;
-    case TK_INT:
-        if (P_int_literal(P, t, &a.i)) {
-            a.kind = AT_INT;
-            P->pos++;
-            if (P_eat(P, TK_COLON)) a.ty = P_parse_type(P);
-            return a;
-        }
-        break;
-    case TK_FLOAT:
-        a.kind = AT_FLOAT;
-        a.f = strtod(P_text(P, t), NULL);
-        P->pos++;
-        if (P_eat(P, TK_COLON)) a.ty = P_parse_type(P);
-        return a;
-    case TK_IDENT:
-        if (P_is_ident(P, "true") || P_is_ident(P, "false")) {
-            a.kind = AT_BOOL;
-            a.i = t->s[0] == 't';
-            P->pos++;
-            return a;
-        }
-        if (P_is_ident(P, "unit")) { a.kind = AT_UNIT; P->pos++; return a; }
-        if (P_is_ident(P, "array")) {      /* array<i32: 1, 2, 3> */
-            P->pos++;
-            if (P_eat(P, TK_LANGLE)) {
-                int64_t vals[256];
-                uint32_t n = 0;
-                if (P_is(P, TK_IDENT)) P->pos++;
-                if (P_eat(P, TK_COLON)) {
-                    do {
-                        int64_t v;
-                        if (!P_is(P, TK_INT) || !P_int_literal(P, P_cur(P), &v)) break;
-                        P->pos++;
-                        if (n < 256) vals[n++] = v;
-                    } while (P_eat(P, TK_COMMA));
-                }
-                P_expect(P, TK_RANGLE, "'>'");
-                a.kind = AT_INTS;
-                a.ints = arena_dup(&P->m->arena, vals, sizeof(int64_t) * n);
-                a.nints = n;
-                a.s = span_text(P, start, P->pos);
-                return a;
-            }
-            break;
-        }
-        {   /* a builtin type used as an attribute value */
-            const Type *ty = builtin_type(P, t->s, t->len);
-            if (ty) { a.kind = AT_TYPE; a.ty = ty; P->pos++; return a; }
-        }
-        /* a bare identifier (used by some clause values); keep as a token-like string */
-        a.kind = AT_STR;
-        a.s = P_text(P, t);
-        P->pos++;
-        a.i = -1;
-        return a;
-    case TK_BANG: {
-        const Type *ty = P_parse_type(P);
-        a.kind = AT_TYPE;
-        a.ty = ty;
-        return a;
-    }
-    case TK_SYMBOL:
-        a.kind = AT_SYM;
-        a.s = P_text(P, t);
-        P->pos++;
-        return a;
-    case TK_HASH:
-        /* #dialect.name<VALUE> — keep the inner identifier as the token text, the whole as raw */
-        P->pos++;
-        if (P_is(P, TK_LANGLE)) {
-            Token *inner = P_at(P, 1);
-            if (inner->kind == TK_IDENT && P_at(P, 2)->kind == TK_RANGLE) {
-                a.kind = AT_TOKEN;
-                a.i = -1;
-                a.s = P_text(P, inner);
-                P->pos += 3;
-                a.raw = span_text(P, start, P->pos);
-                return a;
-            }
-            skip_balanced(P);
-        }
-        a.kind = AT_RAW;
-        a.s = span_text(P, start, P->pos);
-        return a;
-    case TK_LANGLE:
-        /* <IDENT> shorthand token */
-        if (P_at(P, 1)->kind == TK_IDENT && P_at(P, 2)->kind == TK_RANGLE) {
-            a.kind = AT_TOKEN;
-            a.i = -1;
-            a.s = P_text(P, P_at(P, 1));
-            P->pos += 3;
-            a.raw = span_text(P, start, P->pos);
-            return a;
-        }
-        break;
-    case TK_LBRACK: case TK_LBRACE: case TK_LPAREN:
-        skip_balanced(P);
-        a.kind = AT_RAW;
-        a.s = span_text(P, start, P->pos);
-        return a;
-    default:
-        break;
-    }
-    char got[64];
-    tok_desc(t, got, sizeof got);
-    P_error(P, DIAG_PARSE_ATTR, a.loc, "expected an attribute value, found %s", got);
-    if (t->kind != TK_EOF && t->kind != TK_RBRACE && t->kind != TK_COMMA) P->pos++;
-    a.kind = AT_UNIT;
-    return a;
-}
-
-/* '{' (name ('=' value)?) (',' ...)* '}' */
-int P_parse_attr_dict(Parser *P, Attr **out, uint32_t *n)
-{
-    Attr buf[64];
-    uint32_t k = 0;
-    if (!P_expect(P, TK_LBRACE, "'{'")) return 0;
-    if (!P_is(P, TK_RBRACE)) {
-        do {
-            Token *t = P_cur(P);
-            if (t->kind != TK_IDENT && t->kind != TK_STRING) {
-                P_expect(P, TK_IDENT, "an attribute name");
-                return 0;
-            }
-            const char *name = P_text(P, t);
-            P->pos++;
-            Attr a;
-            if (P_eat(P, TK_EQUAL)) {
-                a = P_parse_attr_value(P, name);
-            } else {
-                memset(&a, 0, sizeof a);
-                a.kind = AT_UNIT;
-                a.name = name;
-                a.loc = P_loc(P, t);
-            }
-            if (k < 64) buf[k++] = a;
-            else P_error(P, DIAG_PARSE_LIMIT, a.loc, "too many attributes");
-        } while (P_eat(P, TK_COMMA));
-    }
-    if (!P_expect(P, TK_RBRACE, "'}' closing the attribute dictionary")) return 0;
-    Attr *arr = ARENA_ARRAY(&P->m->arena, Attr, k + *n);
-    if (*n) memcpy(arr, *out, sizeof(Attr) * *n);
-    memcpy(arr + *n, buf, sizeof(Attr) * k);
-    *out = arr;
-    *n += k;
-    return 1;
-}
-
-/* ------------------------------------------------------------------ op construction */
-
-Op *P_new_op(Parser *P, int kind, SrcLoc loc)
-{
-    Op *op = ARENA_NEW(&P->m->arena, Op);
-    op->kind = (OpKind)kind;
-    op->loc = loc;
-    op->id = P->m->nops++;
-    return op;
-}
-
-/* The result pointers and the values themselves in one allocation. */
-void P_set_results(Parser *P, Op *op, const Type *const *types, uint32_t n)
-{
-    size_t head = ((size_t)(n ? n : 1) * sizeof(Value *) + 15) & ~(size_t)15;
-    char *mem = arena_alloc(&P->m->arena, head + (size_t)n * sizeof(Value));
-    op->results = (Value **)(void *)mem;
-    op->nresults = n;
-    Value *vals = (Value *)(void *)(mem + head);
-    for (uint32_t i = 0; i < n; i++) {
-        op->results[i] = new_value(P, &vals[i], types[i], NULL, op->loc);
-        op->results[i]->def = op;
-        op->results[i]->index = (uint16_t)i;
-    }
-}
-
-void P_set_operands(Parser *P, Op *op, Value *const *v, const SrcLoc *locs, uint32_t n)
-{
-    size_t bytes = (size_t)n * sizeof(Value *);
-    char *mem = arena_alloc(&P->m->arena, bytes + (locs ? (size_t)n * sizeof(uint32_t) : 0));
-    op->operands = (Value **)(void *)mem;
-    if (n) memcpy(op->operands, v, bytes);
-    op->noperands = n;
-    if (locs && n) {
-        op->oploc = (uint32_t *)(void *)(mem + bytes);
-        for (uint32_t i = 0; i < n; i++) op->oploc[i] = op_pack_loc(op->loc, locs[i]);
-    }
-}
 
 static void append_op(Block *b, Op *op)
 {
@@ -1071,13 +180,13 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
     while (cm_pending(P, P->pos)) cm_attach(P, parent, CM_BEFORE, 0);   /* inside the op's header */
     if (!P_expect(P, TK_LBRACE, "'{' opening a region")) return r;
     if (!enter_nesting(P, b->loc)) return r;
-    scope_push_depth(P);
+    P_scope_push(P);
     Value *argv[64];
     uint32_t na = 0;
     if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
     Value *given = nargs ? arena_alloc(&P->m->arena, sizeof(Value) * (nargs < 64 ? nargs : 64)) : NULL;
     for (uint32_t i = 0; i < nargs && i < 64; i++) {
-        argv[na] = new_value(P, &given[i], argtypes[i], argnames[i], b->loc);
+        argv[na] = P_new_value(P, &given[i], argtypes[i], argnames[i], b->loc);
         argv[na]->owner = b;
         argv[na]->index = (uint16_t)na;
         na++;
@@ -1092,7 +201,7 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
                 const Type *ty = P_parse_type(P);
                 if (!ty) break;
                 if (na < 64) {
-                    argv[na] = new_value(P, ARENA_NEW(&P->m->arena, Value), ty, def_str(P, nt),
+                    argv[na] = P_new_value(P, ARENA_NEW(&P->m->arena, Value), ty, P_def_str(P, nt),
                                          P_loc(P, nt));
                     argv[na]->owner = b;
                     argv[na]->index = (uint16_t)na;
@@ -1109,12 +218,12 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
     b->args = arena_dup(&P->m->arena, argv, sizeof(Value *) * (na ? na : 1));
     b->nargs = na;
     for (uint32_t i = 0; i < na; i++)
-        if (argv[i]->name) scope_def(P, name_index(P, argv[i]->name, (uint32_t)strlen(argv[i]->name), 1), &b->args[i], 1,
+        if (argv[i]->name) P_scope_def(P, P_name_index(P, argv[i]->name, (uint32_t)strlen(argv[i]->name), 1), &b->args[i], 1,
                                      argv[i]->loc);
     parse_block_body(P, b);
     while (cm_pending(P, P->pos)) cm_attach(P, parent, CM_END, ri);
     P_expect(P, TK_RBRACE, "'}' closing the region");
-    scope_pop_depth(P);
+    P_scope_pop(P);
     P->nesting--;
     return r;
 }
@@ -1187,7 +296,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
             Token *an = P_cur(P);
             const char *aname = NULL;
             if (an->kind == TK_SSA) {
-                aname = def_str(P, an);
+                aname = P_def_str(P, an);
                 P->pos++;
                 if (!P_expect(P, TK_COLON, "':' after a parameter name")) { recover(P); return NULL; }
             }
@@ -1250,7 +359,7 @@ static Op *parse_return(Parser *P, SrcLoc loc, int kind)
     if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
         do {
             SrcLoc l;
-            Value *x = use_at(P, &l);
+            Value *x = P_use_at(P, &l);
             if (n < 64 && x) { vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
         if (P_eat(P, TK_COLON)) {
@@ -1283,7 +392,7 @@ static Op *parse_call(Parser *P, SrcLoc loc, uint32_t nres)
     if (!P_is(P, TK_RPAREN)) {
         do {
             SrcLoc l;
-            Value *x = use_at(P, &l);
+            Value *x = P_use_at(P, &l);
             if (x && n < 64) { vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
     }
@@ -1320,7 +429,7 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
         if (!P_is(P, TK_RPAREN)) {
             do {
                 SrcLoc l;
-                Value *x = use_at(P, &l);
+                Value *x = P_use_at(P, &l);
                 if (x && n < 64) { vl[n] = l; v[n++] = x; }
             } while (P_eat(P, TK_COMMA));
         }
@@ -1349,18 +458,18 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     Op *op = P_new_op(P, OP_SCF_FOR, loc);
     Token *ivt = P_cur(P);
     if (!P_expect(P, TK_SSA, "the induction variable")) { recover(P); return NULL; }
-    const char *ivname = def_str(P, ivt);
+    const char *ivname = P_def_str(P, ivt);
     if (!P_expect(P, TK_EQUAL, "'='")) { recover(P); return NULL; }
     Value *v[68];
     SrcLoc vl[68];
     uint32_t n = 0;
-    v[n] = use_at(P, &vl[n]);
+    v[n] = P_use_at(P, &vl[n]);
     n++;
-    if (!expect_kw(P, "to")) { recover(P); return NULL; }
-    v[n] = use_at(P, &vl[n]);
+    if (!P_expect_kw(P, "to")) { recover(P); return NULL; }
+    v[n] = P_use_at(P, &vl[n]);
     n++;
-    if (!expect_kw(P, "step")) { recover(P); return NULL; }
-    v[n] = use_at(P, &vl[n]);
+    if (!P_expect_kw(P, "step")) { recover(P); return NULL; }
+    v[n] = P_use_at(P, &vl[n]);
     n++;
     if (!v[0] || !v[1] || !v[2]) { recover(P); return NULL; }
     const Type *ivty = v[0]->type;
@@ -1380,11 +489,11 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
                 if (!P_expect(P, TK_SSA, "an iteration argument")) break;
                 P_expect(P, TK_EQUAL, "'='");
                 SrcLoc l;
-                Value *init = use_at(P, &l);
+                Value *init = P_use_at(P, &l);
                 if (n >= 67) { P_error(P, DIAG_PARSE_LIMIT, loc, "too many iter_args"); break; }
                 vl[n] = l;
                 v[n++] = init;
-                names[ni] = def_str(P, an);
+                names[ni] = P_def_str(P, an);
                 types[ni++] = init ? init->type : NULL;
             } while (P_eat(P, TK_COMMA));
         }
@@ -1423,7 +532,7 @@ static Op *parse_scf_if(Parser *P, SrcLoc loc, uint32_t nres)
 {
     Op *op = P_new_op(P, OP_SCF_IF, loc);
     SrcLoc cl;
-    Value *c = use_at(P, &cl);
+    Value *c = P_use_at(P, &cl);
     if (!c) { recover(P); return NULL; }
     P_set_operands(P, op, &c, &cl, 1);
     const Type *rt[64];
@@ -1459,8 +568,8 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
             if (!P_expect(P, TK_SSA, "a loop-carried value")) break;
             P_expect(P, TK_EQUAL, "'='");
             SrcLoc l;
-            Value *x = use_at(P, &l);
-            if (n < 64 && x) { names[n] = def_str(P, an); vl[n] = l; v[n++] = x; }
+            Value *x = P_use_at(P, &l);
+            if (n < 64 && x) { names[n] = P_def_str(P, an); vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
     }
     P_expect(P, TK_RPAREN, "')'");
@@ -1495,7 +604,7 @@ static Op *parse_values_terminator(Parser *P, int kind, SrcLoc loc)
     uint32_t n = 0;
     if (kind == OP_SCF_CONDITION) {
         P_expect(P, TK_LPAREN, "'('");
-        v[n] = use_at(P, &vl[n]);
+        v[n] = P_use_at(P, &vl[n]);
         n++;
         P_expect(P, TK_RPAREN, "')'");
         if (!v[0]) { recover(P); return NULL; }
@@ -1503,7 +612,7 @@ static Op *parse_values_terminator(Parser *P, int kind, SrcLoc loc)
     if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
         do {
             SrcLoc l;
-            Value *x = use_at(P, &l);
+            Value *x = P_use_at(P, &l);
             if (x && n < 65) { vl[n] = l; v[n++] = x; }
         } while (P_eat(P, TK_COMMA));
         if (P_eat(P, TK_COLON)) {
@@ -1552,7 +661,7 @@ static Op *parse_arith_const(Parser *P, SrcLoc loc)
         P->pos++;
     } else {
         char got[64];
-        tok_desc(t, got, sizeof got);
+        P_tok_desc(t, got, sizeof got);
         P_error(P, DIAG_PARSE_EXPECTED, a.loc, "expected a constant value, found %s", got);
         recover(P);
         return NULL;
@@ -1583,9 +692,9 @@ static void arith_modifiers(Parser *P, Op *op)
                                  P_is_ident(P, "nuw") || P_is_ident(P, "nsw"))) {
         size_t s = P->pos;
         P->pos++;
-        if (P_is(P, TK_LANGLE)) skip_balanced(P);
+        if (P_is(P, TK_LANGLE)) P_skip_balanced(P);
         Attr a = mk_attr(P, "modifier", AT_RAW);
-        a.s = span_text(P, s, P->pos);
+        a.s = P_span_text(P, s, P->pos);
         push_attr(P, op, a);
     }
 }
@@ -1617,7 +726,7 @@ static Op *parse_arith(Parser *P, int kind, SrcLoc loc)
     unsigned want = syn == SYN_ARITH_UN || syn == SYN_ARITH_CAST ? 1 : syn == SYN_ARITH_SELECT ? 3 : 2;
     for (unsigned i = 0; i < want; i++) {
         if (i) P_expect(P, TK_COMMA, "','");
-        v[n] = use_at(P, &vl[n]);
+        v[n] = P_use_at(P, &vl[n]);
         if (!v[n]) { recover(P); return NULL; }
         n++;
     }
@@ -1628,7 +737,7 @@ static Op *parse_arith(Parser *P, int kind, SrcLoc loc)
     if (!t1) { recover(P); return NULL; }
     const Type *rt = t1;
     if (syn == SYN_ARITH_CAST) {
-        if (!expect_kw(P, "to")) { recover(P); return NULL; }
+        if (!P_expect_kw(P, "to")) { recover(P); return NULL; }
         rt = P_parse_type(P);
         if (!rt) { recover(P); return NULL; }
         if (v[0]->type != t1) P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[0], "operand type differs from the written source type");
@@ -1667,11 +776,11 @@ static int lookup_op(Parser *P, const char *s, uint32_t n)
 #undef OP
 #undef ALIAS
         };
-        sym_init(&P->ops, OP__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]));
-        for (int k = 0; k < OP__COUNT; k++) sym_add(&P->ops, op_info[k].name, 0, k);
-        for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) sym_add(&P->ops, aliases[i].name, 0, aliases[i].kind);
+        P_sym_init(&P->ops, OP__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]));
+        for (int k = 0; k < OP__COUNT; k++) P_sym_add(&P->ops, op_info[k].name, 0, k);
+        for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) P_sym_add(&P->ops, aliases[i].name, 0, aliases[i].kind);
     }
-    return sym_find(&P->ops, s, n, 0);
+    return P_sym_find(&P->ops, s, n, 0);
 }
 
 /* "; did you mean 'pto.vadd'?" for an unknown op name, or "". */
@@ -1726,7 +835,7 @@ static Op *parse_op(Parser *P)
                 recover(P);
                 return NULL;
             }
-            rnames[ngroups] = def_name(P, t);
+            rnames[ngroups] = P_def_name(P, t);
             rlocs[ngroups] = P_loc(P, t);
             rcounts[ngroups++] = cnt;
             nres += cnt;
@@ -1739,7 +848,7 @@ static Op *parse_op(Parser *P)
     int generic = is_generic_name(P);
     if (nt->kind != TK_IDENT && !generic) {
         char got[64];
-        tok_desc(nt, got, sizeof got);
+        P_tok_desc(nt, got, sizeof got);
         P_error(P, DIAG_PARSE_EXPECTED, loc, "expected an operation, found %s", got);
         recover(P);
         return NULL;
@@ -1777,7 +886,7 @@ static Op *parse_op(Parser *P)
             op = bind_parse_custom(P, kind, loc, NULL, rcounts, ngroups, nres);
             if (op && P->ndps && !ngroups) {
                 for (uint32_t i = 0; i < P->ndps; i++) {
-                    rnames[i] = name_index(P, P->dps_names[i], (uint32_t)strlen(P->dps_names[i]), 1);
+                    rnames[i] = P_name_index(P, P->dps_names[i], (uint32_t)strlen(P->dps_names[i]), 1);
                     rlocs[i] = P->dps_locs[i];
                     rcounts[i] = 1;
                 }
@@ -1803,7 +912,7 @@ static Op *parse_op(Parser *P)
             op->results[k + i]->name = P->names[rnames[g]].name;
             op->results[k + i]->loc = rlocs[g];
         }
-        scope_def(P, rnames[g], &op->results[k], cnt, rlocs[g]);
+        P_scope_def(P, rnames[g], &op->results[k], cnt, rlocs[g]);
         k += cnt;
     }
     return op;

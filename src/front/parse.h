@@ -132,6 +132,26 @@ int P_parse_attr_dict(Parser *P, Attr **out, uint32_t *n);
 int P_int_literal(Parser *P, const Token *t, int64_t *out);
 /* The closest spelling among `cands` within edit distance of `word` ("did you mean"), or NULL. */
 const char *P_suggest(const char *word, size_t n, const char *const *cands, size_t ncands);
+int P_expect_kw(Parser *P, const char *s);
+void P_tok_desc(const Token *t, char *buf, size_t n);   /* "'text'" or "end of file", for messages */
+void P_release(Parser *P);                           /* drops the token chunks wholly before the current token */
+void P_skip_balanced(Parser *P);                     /* skips a bracketed group */
+const char *P_span_text(Parser *P, size_t from, size_t to);   /* source text of tokens [from, to) */
+
+/* SSA names and scopes (parse_prim.c) */
+int32_t P_name_index(Parser *P, const char *s, uint32_t n, int create);
+int32_t P_def_name(Parser *P, const Token *t);
+const char *P_def_str(Parser *P, const Token *t);
+void P_scope_push(Parser *P);
+void P_scope_pop(Parser *P);
+void P_scope_def(Parser *P, int32_t name, Value **vals, uint32_t n, SrcLoc loc);
+Value *P_new_value(Parser *P, Value *v, const Type *t, const char *name, SrcLoc loc);
+Value *P_use_at(Parser *P, SrcLoc *loc);            /* P_use, also returning where the use is written */
+
+/* name tables (op names and aliases) */
+void P_sym_init(SymTab *t, uint32_t n);
+void P_sym_add(SymTab *t, const char *name, int32_t key, int32_t val);
+int32_t P_sym_find(const SymTab *t, const char *s, uint32_t n, int32_t key);
 
 /* bind.c: custom (signature-driven), DPS and generic forms of table ops */
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
@@ -140,12 +160,12 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres);
 int bind_init(Parser *P);
 void bind_free(Parser *P);
 
-/* shared op construction */
+/* shared op construction (parse_prim.c) */
 Op *P_new_op(Parser *P, int kind, SrcLoc loc);
 void P_set_results(Parser *P, Op *op, const Type *const *types, uint32_t n);
 /* Operands of `op` with where each is written (locs may be NULL). */
 void P_set_operands(Parser *P, Op *op, Value *const *v, const SrcLoc *locs, uint32_t n);
 
-/* Parses a whole module; text[len] must be 0. Comments are attached to the module (m->comments). */
+/* parse.c: parses a whole module; text[len] must be 0. Comments are attached to the module (m->comments). */
 Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text, size_t len);
 #endif
