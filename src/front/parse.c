@@ -169,9 +169,11 @@ static int enter_nesting(Parser *P, SrcLoc loc)
     return 1;
 }
 
-/* '{' [^bb(args):] ops '}' with optional typed block arguments (for regions that accept them). */
+/* '{' [^bb(args):] ops '}' with optional typed block arguments (for regions that accept them). Arguments
+   given by the op (argtypes/argnames) are located at arglocs (where their names are written), else at
+   the region's '{'. */
 static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, const char *const *argnames,
-                            uint32_t nargs, int allow_label)
+                            const SrcLoc *arglocs, uint32_t nargs, int allow_label)
 {
     Region *r = new_region(P, parent);
     Block *b = r->block;
@@ -186,7 +188,7 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
     if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
     Value *given = nargs ? arena_alloc(&P->m->arena, sizeof(Value) * (nargs < 64 ? nargs : 64)) : NULL;
     for (uint32_t i = 0; i < nargs && i < 64; i++) {
-        argv[na] = P_new_value(P, &given[i], argtypes[i], argnames[i], b->loc);
+        argv[na] = P_new_value(P, &given[i], argtypes[i], argnames[i], arglocs ? arglocs[i] : b->loc);
         argv[na]->owner = b;
         argv[na]->index = (uint16_t)na;
         na++;
@@ -266,7 +268,7 @@ static Op *parse_module(Parser *P, SrcLoc loc)
     if (P_eat_ident(P, "attributes")) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
     P_set_results(P, op, NULL, 0);
     /* Each module is a symbol scope: nested modules do not see outer values. */
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
     return op;
 }
 
@@ -289,6 +291,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
     push_attr(P, op, sym);
     const Type *in[64], *out[64];
     const char *names[64];
+    SrcLoc argl[64];
     uint32_t nin = 0, nout = 0;
     if (!P_expect(P, TK_LPAREN, "'(' opening the parameter list")) { recover(P); return NULL; }
     if (!P_is(P, TK_RPAREN)) {
@@ -309,6 +312,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
             }
             if (nin >= 64) { P_error(P, DIAG_PARSE_LIMIT, P_loc(P, an), "more than 64 parameters"); recover(P); return NULL; }
             names[nin] = aname;
+            argl[nin] = P_loc(P, an);
             in[nin++] = ty;
         } while (P_eat(P, TK_COMMA));
     }
@@ -342,7 +346,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
         /* Function bodies are isolated: outer SSA names are not visible. */
         size_t save_floor = P->floor;
         P->floor = P->nscope;
-        add_region(P, op, parse_region(P, op, in, names, nin, 0));
+        add_region(P, op, parse_region(P, op, in, names, argl, nin, 0));
         P->floor = save_floor;
     }
     return op;
@@ -412,7 +416,7 @@ static Op *parse_region_op(Parser *P, int kind, SrcLoc loc)
     Op *op = P_new_op(P, kind, loc);
     P_set_results(P, op, NULL, 0);
     if (P_eat_ident(P, "attributes")) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
     parse_trailing_attrs(P, op);
     return op;
 }
@@ -436,7 +440,7 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
         P_expect(P, TK_RPAREN, "')'");
     }
     P_set_operands(P, op, v, vl, n);
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 1));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 1));
     if (P_eat(P, TK_COLON)) {
         const Type *ft = P_parse_type(P);
         if (ft && ft->kind == TY_FUNC) {
@@ -522,7 +526,7 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     if (!ivty) { recover(P); return NULL; }
     P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, rtypes, nr);
-    add_region(P, op, parse_region(P, op, types, names, ni, 0));
+    add_region(P, op, parse_region(P, op, types, names, NULL, ni, 0));
     parse_trailing_attrs(P, op);
     return op;
 }
@@ -547,8 +551,8 @@ static Op *parse_scf_if(Parser *P, SrcLoc loc, uint32_t nres)
     }
     if (nres && nres != nr) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.if produces %u values but %u names are bound", nr, nres);
     P_set_results(P, op, rt, nr);
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
-    if (P_eat_ident(P, "else")) add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
+    if (P_eat_ident(P, "else")) add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
     parse_trailing_attrs(P, op);
     return op;
 }
@@ -583,13 +587,13 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
     if (nres && ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.while produces %u values but %u names are bound", ft->nout, nres);
     P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
-    add_region(P, op, parse_region(P, op, ft->params, names, n, 1));
+    add_region(P, op, parse_region(P, op, ft->params, names, NULL, n, 1));
     if (!P_eat_ident(P, "do")) {
         P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "expected 'do' and the loop body after the condition region");
         recover(P);
         return op;
     }
-    add_region(P, op, parse_region(P, op, ft->params + ft->nin, NULL, 0, 1));
+    add_region(P, op, parse_region(P, op, ft->params + ft->nin, NULL, NULL, 0, 1));
     parse_trailing_attrs(P, op);
     return op;
 }
