@@ -28,6 +28,7 @@ fmt(x) == fmt(fmt(x)), and fmt(fmt --generic x) == fmt(x).
 import os, re, shlex, shutil, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SKEWED = os.path.join(ROOT, "tests", "timing", "skewed.tim")
 TIMEOUT = 120
 
 
@@ -166,7 +167,8 @@ def kernel_test_in(build, path, res, tmp):
             if not m or not re.search(r"%s:%s:%s: note:" % (re.escape(base), m.group(1), m.group(2)), allerr):
                 return res.bad(name, "missing note at %s\n%s" % (v, allerr))
     # the performance view changes nothing: a run that completes and is checked byte for byte gives the
-    # same bytes with --trace, --stats and --profile on, and its trace is well formed
+    # same bytes with --trace, --stats and --profile on and under a distorted timing table
+    # (tests/timing/skewed.tim), and its trace is well formed
     run_idx = [i for i, r in enumerate(runs) if shlex.split(subst(r))[:2] == ["ptosim", "run"]]
     cmps = [v for k, v in ds if k == "CMP"]
     if run_idx and cmps and exit_want == 0:
@@ -176,14 +178,14 @@ def kernel_test_in(build, path, res, tmp):
             if argv and argv[0] == "ptosim":
                 argv[0] = ptosim
             if i in run_idx:
-                argv[2:2] = ["--trace", trace, "--stats", "--profile"]
+                argv[2:2] = ["--trace", trace, "--stats", "--profile", "--timing", SKEWED]
             c, o2, e2 = run(argv)
             if c != 0:
-                return res.bad(name, "with --trace --stats --profile: RUN %s exited %d\n%s" % (r, c, e2[-2000:]))
+                return res.bad(name, "with --trace --stats --profile --timing: RUN %s exited %d\n%s" % (r, c, e2[-2000:]))
         for v in cmps:
             a, b = shlex.split(subst(v))
             if open(a, "rb").read() != open(b, "rb").read():
-                return res.bad(name, "--trace --stats --profile changed %s" % a)
+                return res.bad(name, "--trace --stats --profile --timing skewed.tim changed %s" % a)
         c, o2, e2 = run([sys.executable, os.path.join(ROOT, "tests", "gen", "check_trace.py"), trace])
         if c != 0:
             return res.bad(name, "trace: %s%s" % (o2, e2))

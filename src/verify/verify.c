@@ -46,9 +46,10 @@ static int check_value_type(VCtx *V, const Type *t, SrcLoc loc, ValueWhat vw)
             return 1;
         }
         if ((unsigned)t->lanes * ty_bits(e) != 2048) {
+            char eb[48];
             v_err(V, DIAG_V_VREG_SHAPE, loc, "%s has type %s (%u bits); a vector register holds exactly 2048 bits, "
                   "i.e. !pto.vreg<%ux%s>", what_str(vw, w, sizeof w), v_tyname(t, b, sizeof b),
-                  (unsigned)t->lanes * ty_bits(e), 2048 / ty_bits(e), strchr(b, 'x') ? strchr(b, 'x') + 1 : "T>");
+                  (unsigned)t->lanes * ty_bits(e), 2048 / ty_bits(e), v_tyname(e, eb, sizeof eb));
             return 1;
         }
     }

@@ -92,6 +92,14 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
     }
     s->flag[src][e] = 0;
     s->flag_taken_at[src][e] = in;
+    /* The set named another destination: two pipes share (set pipe, event), and which of their waits
+       takes a set depends on timing. */
+    const Instr *set = s->flag_set_at[src][e];
+    if (set && set->imm[SY_DST] != in->imm[SY_DST])
+        sim_warn_note(x, in, DIAG_T_FLAG_CROSS, set,
+                      "this wait for flag %s -> %s, event %d took a set made for %s: a flag is one bit per set pipe "
+                      "and event, so which wait takes a set depends on timing; give each destination its own event",
+                      pq_name((unsigned)src), pq_name((unsigned)in->imm[SY_DST]), e, pq_name((unsigned)set->imm[SY_DST]));
     sim_acquire(x, RC_FLAG, flag_key(x->core, in, e));
     return 0;
 }
