@@ -64,6 +64,9 @@ def counted_program(argv, name, res, timeout=600):
         res.bad(name, "exit %d\n%s%s" % (code, out[-3000:], err[-3000:]))
     else:
         res.ok(name)
+    for line in out.splitlines():
+        if line.startswith("SKIP: "):       # a script that could not run says why (testlib.skip)
+            sys.stdout.write("%s: %s\n" % (name, line))
 
 
 def unit_tests(build):

@@ -5,6 +5,7 @@
 #include "module.h"
 #include "base/num.h"
 #include "exec/machine.h"
+#include "isa/ctx.h"
 #include "exec/race.h"
 #include "exec/vsched.h"
 #include "exec/observe.h"
@@ -186,7 +187,9 @@ const char *pto_pipe_name(unsigned i) { return pq_name(i); }
 int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len)
 {
     l->timed = 0;
-    return timing_parse(&l->timing, name ? name : "<timing>", text, len, &l->m->ctx->diags) ? -1 : 0;
+    /* the diagnostics keep the name: intern it, the caller's string need not outlive them */
+    const char *file = name ? ctx_intern(l->m->ctx, name, strlen(name)) : "<timing>";
+    return timing_parse(&l->timing, file, text, len, &l->m->ctx->diags) ? -1 : 0;
 }
 
 const char *pto_timing_default(PtoTarget target)
