@@ -173,6 +173,10 @@ install: all $(MAN)
 	  '$(LIBDIR)/$(SONAME)' '$(BINDIR)/ptosim' > $(DESTDIR)$(PYTHONDIR)/ptosim/_installed.py
 	@echo "installed into $(DESTDIR)$(PREFIX); the Python package is in $(DESTDIR)$(PYTHONDIR)"
 
+# `make print-PYTHONDIR PREFIX=/usr` prints a variable's value (the install test asks where things go).
+print-%:
+	@echo '$($*)'
+
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ptosim $(DESTDIR)$(LIBDIR)/libptosim.a $(DESTDIR)$(LIBDIR)/$(SOFILE) \
 	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libptosim.so $(DESTDIR)$(INCLUDEDIR)/ptosim.h \
