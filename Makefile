@@ -133,9 +133,12 @@ FUZZ_SECONDS ?= 600
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
+# Throughput ratios (tools/bench.c), then many small kernels in one Python process vs a process per kernel
+# (tools/bench_batch.py, under PYTHON: it needs numpy).
 bench:
-	@$(MAKE) --no-print-directory $(BIN) $(B)/bench
+	@$(MAKE) -s --no-print-directory $(BIN) $(B)/bench $(SO_LINKS)
 	@$(B)/bench
+	@$(PYTHON) tools/bench_batch.py $(B)
 
 $(B)/bench: tools/bench.c $(LIB)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) -O3 $< $(LIB) $(LDLIBS) -o $@
