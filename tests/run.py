@@ -3,7 +3,7 @@
 
 Runs every unit-test program in BUILD/tests/, every .pto test under tests/ and every Python test
 script tests/**/test_*.py (run as `python3 SCRIPT --build BUILD`; it prints its own "N passed,
-M failed" line and exits non-zero on failure), prints one progress line per test directory (passed,
+M failed" line and exits non-zero on failure; a "SKIP: reason" line it prints is shown), prints one progress line per test directory (passed,
 failed, seconds), then "N passed, M failed" as its last line; exits non-zero on any failure.
 
   python3 tests/run.py [--build BUILD] [FILTER...]    FILTER: run only tests whose path contains it

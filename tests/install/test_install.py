@@ -13,6 +13,9 @@ installed Python package.
 3. The Python package goes where python3 looks for PREFIX's packages (checked for PREFIX=/usr/local and /usr).
 4. DESTDIR stages the same tree without changing what the files say (pc file, package paths).
 5. `make uninstall` removes every installed file.
+6. `pip install --no-build-isolation --no-index ./python` into a venv that sees the system's numpy: the package
+   carries its own library and tool, runs a kernel and `python3 -m ptosim` (skipped, saying why, without
+   python3-venv or pip).
 Skipped, saying why, without python3-numpy, a C compiler or pkg-config."""
 import os, sys
 
@@ -204,12 +207,37 @@ def test_destdir(tmp):
     check(code == 0 and files_under(stage) == [], "destdir: make uninstall with the same DESTDIR removes it all", files_under(stage))
 
 
+def test_pip(tmp):
+    venv = os.path.join(tmp, "venv")
+    code, out, err = run([sys.executable, "-m", "venv", "--system-site-packages", venv])
+    py = os.path.join(venv, "bin", "python")
+    if code or run([py, "-m", "pip", "--version"])[0]:
+        print("SKIP: pip route: no venv with pip (Debian: apt-get install python3-venv python3-pip)")
+        return
+    code, out, err = run([py, "-m", "pip", "install", "--no-build-isolation", "--no-index", "--no-deps", os.path.join(ROOT, "python")],
+                         dict(ENV, PTOSIM_BUILD=BUILD), cwd=tmp)
+    check(code == 0, "pip: pip install --no-build-isolation ./python into a venv", out[-2000:] + err[-2000:])
+    script = ("import numpy as np, ptosim, os\n"
+              "m = ptosim.load(%r)\n"
+              "x = np.arange(1024, dtype=np.float32) - 500; y = np.full(1024, 0.25, np.float32); z = np.zeros(1024, np.float32)\n"
+              "m.run(x, y, z, -1.0, 1024)\n"
+              "print(z.tobytes() == (y - x).tobytes(), os.path.dirname(ptosim.library_path) == os.path.dirname(ptosim.__file__),"
+              " os.path.dirname(ptosim.program_path()) == os.path.dirname(ptosim.__file__))\n") % os.path.join(ROOT, "tests", "python", "axpy.pto")
+    code, out, err = run([py, "-c", script], cwd=tmp)
+    check(code == 0 and out.split() == ["True"] * 3, "pip: the package runs a kernel (z = y - x) with its own library and tool", out + err)
+    code, out, err = run([py, "-m", "ptosim", "--version"], cwd=tmp)
+    check(code == 0 and out.startswith("ptosim "), "pip: python3 -m ptosim runs the package's tool", out + err)
+    for d in ("build", "ptosim.egg-info"):       # what setuptools leaves in ./python
+        shutil.rmtree(os.path.join(ROOT, "python", d), ignore_errors=True)
+
+
 test_exports()
 test_python_dir()
 tmp = tempfile.mkdtemp(prefix="ptosim-install-")
 try:
     test_install(tmp)
     test_destdir(tmp)
+    test_pip(tmp)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 finish()

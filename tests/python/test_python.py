@@ -5,7 +5,8 @@ Every expectation is computed here, with numpy or by hand from the kernels' text
 what each kernel does): load errors and their locations, the functions a module lists, argument checks
 (count, dtype, element width, layout, scalar ranges: nothing runs), results written in place, a trap (the
 arrays keep what was written before it), warnings, the step limit, trace, profile, timing tables, vag loops,
-blocks, entries, runs on two threads (results, and that a run does not hold the GIL), `python3 -m ptosim`.
+blocks, entries, runs on two threads (results, and that a run does not hold the GIL), `python3 -m ptosim`,
+the README's Python example.
 Runs under a python3 that has numpy (testlib.require_numpy_and_library); skipped, saying why, when none has."""
 import os, sys
 
@@ -428,7 +429,19 @@ def test_main():
     os.unlink(bad)
 
 
-for t in (test_load_errors, test_functions, test_axpy_in_place, test_binding_checks, test_trap, test_warnings, test_views,
+def test_readme():
+    """The README's Python example runs verbatim from the repository root (its assert compares with numpy)."""
+    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    import re
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.M | re.S)
+    check(blocks, "README: has a Python example")
+    for b in blocks:
+        p = subprocess.run([sys.executable, "-c", b], cwd=ROOT, env=dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python")),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        check(p.returncode == 0 and b"axpy on a5" in p.stdout, "README: the Python example runs", (p.stdout + p.stderr).decode()[-2000:])
+
+
+for t in (test_readme, test_load_errors, test_functions, test_axpy_in_place, test_binding_checks, test_trap, test_warnings, test_views,
           test_entries_and_blocks, test_threads, test_main):
     try:
         t()
