@@ -6,8 +6,8 @@ installed Python package.
    declares (every other symbol is hidden).
 2. `make install PREFIX=TMP` puts the tool, both libraries, the header, ptosim.pc, the man page and the
    Python package under TMP; a C program built with `cc prog.c $(pkg-config --cflags --libs ptosim)`
-   (PKG_CONFIG_PATH at TMP) runs a kernel through the installed libptosim.so and prints the sizes and
-   field offsets of the API's structures, which must equal the Python package's ctypes mirrors; the
+   (PKG_CONFIG_PATH at TMP) runs a kernel through the installed libptosim.so and prints the size and every
+   field's offset of the API's structures, which must equal the Python package's ctypes mirrors; the
    installed package imports from TMP (PYTHONPATH), loads TMP's library without LD_LIBRARY_PATH, runs a
    kernel checked against numpy, and `python3 -m ptosim` runs TMP's tool.
 3. The Python package goes where python3 looks for PREFIX's packages (checked for PREFIX=/usr/local and /usr).
@@ -97,7 +97,6 @@ static const char *kernel =
     "    return\n"
     "  }\n"
     "}\n";
-#define LAYOUT(T, last) printf("layout %s %zu %zu\n", #T, sizeof(T), offsetof(T, last))
 int main(void)
 {
     unsigned char src[64], dst[64] = {0};
@@ -111,9 +110,7 @@ int main(void)
     if (!l || pto_launch_bind_buffer(l, 0, src, 64) || pto_launch_bind_buffer(l, 1, dst, 64)) return 12;
     int rc = pto_launch_run(l, 1);
     printf("run %d copied %d bytes %llu\n", rc, !memcmp(src, dst, 64), (unsigned long long)pto_launch_stats(l)->bytes_moved[4]);
-    LAYOUT(PtoDiagInfo, nnotes); LAYOUT(PtoParamInfo, space); LAYOUT(PtoFuncInfo, col); LAYOUT(PtoStats, cores);
-    LAYOUT(PtoPipeTime, end); LAYOUT(PtoCoreTime, pipe); LAYOUT(PtoStall, setter_col); LAYOUT(PtoProfileLine, count);
-    LAYOUT(PtoLoopTime, iterations);
+    LAYOUTS
     pto_launch_free(l);
     pto_module_free(m);
     pto_context_free(ctx);
@@ -144,8 +141,11 @@ def test_install(tmp):
     check(code == 0 and "-I" + os.path.join(prefix, "include") in flags and "-L" + os.path.join(prefix, "lib") in flags
           and "-lptosim" in flags, "pkg-config: --cflags --libs name the prefix", flags + err)
     check(version.strip() == ptosim.__version__ + ".0", "pkg-config: --modversion is the library's version", version)
+    layouts = "\n".join('    printf("layout %s %%zu\\n", sizeof(%s));' % (name, name)
+                         + "".join(' printf("layout %s.%s %%zu\\n", offsetof(%s, %s));' % (name, f[0], name, f[0]) for f in cls._fields_)
+                         for name, cls in _lib.STRUCTS.items())
     with open(os.path.join(tmp, "prog.c"), "w") as f:
-        f.write(PROG)
+        f.write(PROG.replace("    LAYOUTS", layouts))
     exe = os.path.join(tmp, "prog")
     code, out, err = run(["sh", "-c", '%s prog.c $(pkg-config --cflags --libs ptosim) -o prog' % CC], penv, cwd=tmp)
     check(code == 0, "pkg-config: cc prog.c $(pkg-config --cflags --libs ptosim) builds", out + err)
@@ -154,11 +154,12 @@ def test_install(tmp):
         check(code == 0 and "run 0 copied 1 bytes 64" in out, "pkg-config: the program runs a kernel through the installed library", out + err)
         _, ldd, _ = run(["ldd", exe], dict(ENV, LD_LIBRARY_PATH=os.path.join(prefix, "lib")))
         check(os.path.join(prefix, "lib", "libptosim.so.0") in ldd, "pkg-config: the program uses the prefix's libptosim.so.0", ldd)
-        layouts = {m.group(1): (int(m.group(2)), int(m.group(3))) for m in re.finditer(r"layout (\w+) (\d+) (\d+)", out)}
+        got = dict(re.findall(r"layout (\S+) (\d+)", out))
         for name, cls in _lib.STRUCTS.items():
-            last = cls._fields_[-1][0]
-            mine = (_lib.ctypes.sizeof(cls), getattr(cls, last).offset)
-            check(layouts.get(name) == mine, "layout: ctypes %s matches C (size, offset of %s)" % (name, last), (layouts.get(name), mine))
+            mine = {name: _lib.ctypes.sizeof(cls)}
+            mine.update({"%s.%s" % (name, f[0]): getattr(cls, f[0]).offset for f in cls._fields_})
+            theirs = {k: int(got.get(k, -1)) for k in mine}
+            check(theirs == mine, "layout: ctypes %s matches C (size and every field's offset)" % name, (theirs, mine))
 
     # the installed Python package, found through PYTHONPATH only; it loads the prefix's library and tool
     site = os.path.join(prefix, os.path.dirname(os.path.dirname(pydir[0])))
