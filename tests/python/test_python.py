@@ -112,6 +112,23 @@ def test_load_errors():
     check(m.name == "<string>" and "axpy" in m.kernels, "load: bytes are kernel text")
 
 
+def test_load_warnings():
+    text = ('module attributes {pto.target_arch = "a5"} {\n'
+            '  func.func @k(%s: !pto.ptr<ui8, gm>) attributes {pto.kernel} {\n'
+            '    %c0 = arith.constant 0 : i64\n'
+            '    %c32 = arith.constant 32 : i64\n'
+            '    %ub = pto.castptr %c0 : i64 -> !pto.ptr<ui8, ub>\n'
+            '    pto.mte_gm_ub %s, %ub, %c0, %c32 nburst(%c0, %c32, %c32) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64\n'
+            '    return\n'
+            '  }\n'
+            '}\n')
+    m = ptosim.load(text, name="zero.pto")
+    check([(d.id, d.severity, d.file, d.line, d.col) for d in m.warnings] == [("W-ZERO-COUNT", "warning", "zero.pto", 6, 5)],
+          "load: a warning (zero burst count at 6:5) does not stop the load; Module.warnings keeps it", m.warnings)
+    r = m.run(np.zeros(32, np.uint8))
+    check(r.warnings == [], "load: the load's warnings are not repeated by a run", r.warnings)
+
+
 def test_functions():
     m = ptosim.load(K["two"])
     check(list(m.kernels) == ["slices", "nothing"] and list(m.functions) == ["slices", "nothing", "helper"],
@@ -441,7 +458,7 @@ def test_readme():
         check(p.returncode == 0 and b"axpy on a5" in p.stdout, "README: the Python example runs", (p.stdout + p.stderr).decode()[-2000:])
 
 
-for t in (test_readme, test_load_errors, test_functions, test_axpy_in_place, test_binding_checks, test_trap, test_warnings, test_views,
+for t in (test_readme, test_load_errors, test_load_warnings, test_functions, test_axpy_in_place, test_binding_checks, test_trap, test_warnings, test_views,
           test_entries_and_blocks, test_threads, test_main):
     try:
         t()
