@@ -81,7 +81,7 @@ typedef struct PtoParamInfo {
 } PtoParamInfo;
 
 /* The functions of a module with a body, in source order: the entries pto_launch_new can take. Strings
-   live as long as the module's context. pto_module_func_param describes parameter j of function i, as
+   live as long as the module. pto_module_func_param describes parameter j of function i, as
    pto_launch_param does for a launch. Each returns 0, or -1 when i or j is out of range. */
 typedef struct PtoFuncInfo {
     const char *name;          /* without '@' */

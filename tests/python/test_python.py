@@ -443,6 +443,14 @@ def test_main():
     codes = [subprocess.run([sys.executable, "-m", "ptosim"] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
              for args in (["check", K["axpy"]], ["check", bad], ["run"], ["run", K["trap"], "zeros:256", "zeros:256", "262016"])]
     check(codes == [0, 1, 2, 3], "python -m ptosim: exit statuses 0, 1, 2, 3", codes)
+    # an interpreter without numpy (a pyenv or venv python3 first on PATH, if there is one) still runs the tool
+    import shutil
+    plain = [p for p in (shutil.which("python3"), "/usr/local/bin/python3") if p and not testlib._imports_numpy(p)]
+    if plain:
+        a = subprocess.run([plain[0], "-m", "ptosim", "--version"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        b = subprocess.run([plain[0], "-c", "import ptosim"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        check(a.returncode == 0 and a.stdout.startswith(b"ptosim ") and b.returncode != 0 and b"numpy" in b.stderr,
+              "python -m ptosim works without numpy (%s); import ptosim says numpy is missing" % plain[0], a.stderr + b.stderr)
     os.unlink(bad)
 
 
