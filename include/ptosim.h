@@ -11,6 +11,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* libptosim.so exports exactly the declarations of this header: its objects are compiled with
+   -fvisibility=hidden, and this pragma gives these declarations (and so their definitions) default
+   visibility. For a program that includes the header it changes nothing. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct PtoCtx PtoContext;
 typedef struct PtoModule PtoModule;
@@ -80,6 +86,20 @@ typedef struct PtoParamInfo {
     const char *type;          /* spelling of the parameter type */
     const char *space;         /* pointer address space name, else NULL */
 } PtoParamInfo;
+
+/* The functions of a module with a body, in source order: the entries pto_launch_new can take. Strings
+   live as long as the module. pto_module_func_param describes parameter j of function i, as
+   pto_launch_param does for a launch. Each returns 0, or -1 when i or j is out of range. */
+typedef struct PtoFuncInfo {
+    const char *name;          /* without '@' */
+    int is_kernel;             /* carries pto.kernel (the default entry when it is the only one) */
+    unsigned nparams;
+    const char *file;          /* where the function is defined */
+    unsigned line, col;
+} PtoFuncInfo;
+size_t pto_module_func_count(const PtoModule *m);
+int pto_module_func(const PtoModule *m, size_t i, PtoFuncInfo *out);
+int pto_module_func_param(const PtoModule *m, size_t i, unsigned j, PtoParamInfo *out);
 
 /* Prepares a launch of `entry` (NULL: the only pto.kernel function, else the only function).
    The module must have verified without errors. NULL with a diagnostic on failure. */
@@ -213,6 +233,9 @@ typedef struct PtoLoopTime {
 size_t pto_launch_loop_count(const PtoLaunch *l);
 int pto_launch_loop(const PtoLaunch *l, size_t i, PtoLoopTime *out);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

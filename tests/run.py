@@ -3,7 +3,7 @@
 
 Runs every unit-test program in BUILD/tests/, every .pto test under tests/ and every Python test
 script tests/**/test_*.py (run as `python3 SCRIPT --build BUILD`; it prints its own "N passed,
-M failed" line and exits non-zero on failure), prints one progress line per test directory (passed,
+M failed" line and exits non-zero on failure; a "SKIP: reason" line it prints is shown), prints one progress line per test directory (passed,
 failed, seconds), then "N passed, M failed" as its last line; exits non-zero on any failure.
 
   python3 tests/run.py [--build BUILD] [FILTER...]    FILTER: run only tests whose path contains it
@@ -65,6 +65,9 @@ def counted_program(argv, name, res, timeout=600):
         res.bad(name, "exit %d\n%s%s" % (code, out[-3000:], err[-3000:]))
     else:
         res.ok(name)
+    for line in out.splitlines():
+        if line.startswith("SKIP: "):       # a script that could not run says why (testlib.skip)
+            sys.stdout.write("%s: %s\n" % (name, line))
 
 
 def unit_tests(build):

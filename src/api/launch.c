@@ -2,8 +2,10 @@
  * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
  * run the blocks one after another on the scheduler. */
 #include "launch_int.h"
+#include "module.h"
 #include "base/num.h"
 #include "exec/machine.h"
+#include "isa/ctx.h"
 #include "exec/race.h"
 #include "exec/vsched.h"
 #include "exec/observe.h"
@@ -22,11 +24,6 @@ enum { DEFAULT_STEP_LIMIT = 200000000 };
 
 typedef struct FindEntry { const char *name; const Op *found[8]; int nfound; const Op *any[8]; int nany; } FindEntry;
 
-static int is_kernel_func(const Op *f)
-{
-    return op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore") || op_attr(f, "pto.entry");
-}
-
 static int find_entry(Op *o, void *ud)
 {
     FindEntry *fe = ud;
@@ -36,7 +33,7 @@ static int find_entry(Op *o, void *ud)
         if (s && !strcmp(s->s, fe->name) && fe->nfound < 8) fe->found[fe->nfound++] = o;
         return 0;
     }
-    if (is_kernel_func(o) && fe->nfound < 8) fe->found[fe->nfound++] = o;
+    if (api_is_kernel_func(o) && fe->nfound < 8) fe->found[fe->nfound++] = o;
     if (fe->nany < 8) fe->any[fe->nany++] = o;
     return 0;
 }
@@ -90,25 +87,9 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->param_vals = calloc(np + 1, sizeof *l->param_vals);
     l->bound = calloc(np + 1, 1);
     l->info = calloc(np + 1, sizeof *l->info);
-    l->typenames = calloc(np + 1, sizeof *l->typenames);
     l->sim.gm = calloc(np + 1, sizeof *l->sim.gm);
-    if (!l->param_vals || !l->bound || !l->info || !l->typenames || !l->sim.gm) { pto_launch_free(l); return NULL; }
-    for (unsigned i = 0; i < np; i++) {
-        const Type *t = b->args[i]->type;
-        PtoParamInfo *pi = &l->info[i];
-        char tn[128];
-        ty_format(t, tn, sizeof tn);
-        l->typenames[i] = strdup(tn);
-        pi->type = l->typenames[i];
-        pi->name = b->args[i]->name;
-        const Type *e = t->kind == TY_PTR ? t->elem : t;
-        pi->elem_bits = ty_bits(e);
-        pi->elem_code = e->kind == TY_FLOAT ? 'f' : (e->kind == TY_INT && e->bits == 1) ? 'b'
-                      : (e->kind == TY_INT && e->sign == SIGN_U) ? 'u' : 'i';
-        pi->kind = t->kind == TY_PTR ? PTO_PARAM_PTR : t->kind == TY_FLOAT ? PTO_PARAM_FLOAT
-                 : (t->kind == TY_INT || t->kind == TY_INDEX) ? PTO_PARAM_INT : PTO_PARAM_OTHER;
-        pi->space = t->kind == TY_PTR ? as_name((AddrSpace)t->space) : NULL;
-    }
+    if (!l->param_vals || !l->bound || !l->info || !l->sim.gm) { pto_launch_free(l); return NULL; }
+    for (unsigned i = 0; i < np; i++) api_param_info(m->ctx, b->args[i], &l->info[i]);
     l->sim.ctx = m->ctx;
     l->sim.prog = l->prog;
     l->sim.entry = l->entry;
@@ -149,9 +130,6 @@ void pto_launch_free(PtoLaunch *l)
         race_free(l->sim.cl->race);
         free(l->sim.cl);
     }
-    if (l->typenames)
-        for (unsigned i = 0; l->entry && i < l->entry->nparams; i++) free(l->typenames[i]);
-    free(l->typenames);
     free(l->info);
     free(l->param_vals);
     free(l->bound);
@@ -234,7 +212,9 @@ const char *pto_pipe_name(unsigned i) { return pq_name(i); }
 int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len)
 {
     l->timed = 0;
-    return timing_parse(&l->timing, name ? name : "<timing>", text, len, &l->m->ctx->diags) ? -1 : 0;
+    /* the diagnostics keep the name: intern it, the caller's string need not outlive them */
+    const char *file = name ? ctx_intern(l->m->ctx, name, strlen(name)) : "<timing>";
+    return timing_parse(&l->timing, file, text, len, &l->m->ctx->diags) ? -1 : 0;
 }
 
 const char *pto_timing_default(PtoTarget target)

@@ -19,7 +19,6 @@ struct PtoLaunch {
     uint64_t *param_vals;
     uint8_t *bound;
     PtoParamInfo *info;
-    char **typenames;
     Timing timing;             /* the target's table with the user's overrides */
     VecSched vsched;           /* the vector scopes' schedule under that table */
     int timed;                 /* vsched matches timing */
