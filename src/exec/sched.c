@@ -8,6 +8,7 @@
  * the pipe executes the op. If no agent can move while work remains, that is a deadlock: every blocked
  * op is reported with its location. Times come from the ops' cost fields. */
 #include "machine.h"
+#include "base/alloc.h"
 #include "race.h"
 #include "observe.h"
 #include <stdio.h>
@@ -20,10 +21,10 @@ static int q_push(Pipe *p, const QEntry *e, const uint64_t *caps, uint32_t ncap)
 {
     if (p->tail - p->head == p->cap) {
         uint32_t cap = p->cap ? p->cap * 2 : 64;
-        QEntry *q = malloc(cap * sizeof *q);
+        QEntry *q = mem_alloc(cap * sizeof *q);
         if (!q) return -1;
         for (uint32_t i = p->head; i < p->tail; i++) q[i - p->head] = p->q[i % p->cap];
-        free(p->q);
+        mem_free(p->q);
         p->q = q;
         p->tail -= p->head;
         p->head = 0;
@@ -34,7 +35,7 @@ static int q_push(Pipe *p, const QEntry *e, const uint64_t *caps, uint32_t ncap)
         if (p->ctail + ncap > p->ccap) {
             uint32_t cap = p->ccap ? p->ccap : 256;
             while (cap < p->ctail + ncap) cap *= 2;
-            uint64_t *c = realloc(p->caps, cap * sizeof *c);
+            uint64_t *c = mem_realloc(p->caps, cap * sizeof *c);
             if (!c) return -1;
             p->caps = c;
             p->ccap = cap;
@@ -75,7 +76,7 @@ const Instr *sim_issue(Exec *x, const Instr *in)
     if (cl) {
         ncap = cl->bytes / 8;
         if (ncap > INSTR_MAX_ARGS) {
-            heap = malloc(cl->bytes);
+            heap = mem_alloc(cl->bytes);
             if (!heap) {
                 sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
                 return NULL;
@@ -95,7 +96,7 @@ const Instr *sim_issue(Exec *x, const Instr *in)
     if (in->ifn) e.aux = in->ifn(x, in, caps);
     race_issue(c, &e);
     int r = q_push(p, &e, caps, ncap);
-    free(heap);
+    mem_free(heap);
     if (r) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
         return NULL;

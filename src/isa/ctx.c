@@ -1,5 +1,6 @@
 /* ctx.c — context lifetime and string interning. */
 #include "ctx.h"
+#include "base/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +45,7 @@ const char *ctx_intern(PtoCtx *c, const char *s, size_t n)
 
 PtoCtx *ctx_new(void)
 {
-    PtoCtx *c = calloc(1, sizeof *c);
+    PtoCtx *c = mem_calloc(1, sizeof *c);
     if (!c) return NULL;
     arena_init(&c->arena);
     c->types = types_new(&c->arena);
@@ -60,7 +61,7 @@ const OpSig *const *ctx_sigs_compile(PtoCtx *c)
 {
     SigTab *t = atomic_load_explicit(&c->sigtab, memory_order_acquire);
     if (t) return t->sigs;
-    t = malloc(sizeof *t);
+    t = mem_alloc(sizeof *t);
     if (!t) {
         fputs("ptosim: out of memory\n", stderr);
         abort();
@@ -77,7 +78,7 @@ const OpSig *const *ctx_sigs_compile(PtoCtx *c)
     SigTab *expected = NULL;
     if (!atomic_compare_exchange_strong_explicit(&c->sigtab, &expected, t, memory_order_acq_rel, memory_order_acquire)) {
         arena_free(&t->arena);
-        free(t);
+        mem_free(t);
         t = expected;
     }
     return t->sigs;
@@ -90,8 +91,8 @@ void ctx_free(PtoCtx *c)
     SigTab *t = atomic_load_explicit(&c->sigtab, memory_order_acquire);
     if (t) {
         arena_free(&t->arena);
-        free(t);
+        mem_free(t);
     }
     arena_free(&c->arena);
-    free(c);
+    mem_free(c);
 }
