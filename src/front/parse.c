@@ -241,6 +241,38 @@ static int granularity(Parser *P, int placeholder_ok, const char *what)
     return P_expect(P, TK_RANGLE, "'>'") ? gran : -1;
 }
 
+/* '<' NxT '>' of !pto.vreg<NxT> and vector<NxT>. The lexer splits "64xf32" into 64 and "xf32", and
+   "64x!pto.hif8" into 64, "x", !pto.hif8. Returns the element type (NULL after an error). */
+static const Type *lanes_x_elem(Parser *P, const char *what, unsigned *lanes)
+{
+    char msg[80];
+    snprintf(msg, sizeof msg, "'<' after %s", what);
+    if (!P_expect(P, TK_LANGLE, msg)) return NULL;
+    Token *n = P_cur(P);
+    int64_t k;
+    snprintf(msg, sizeof msg, "expected a lane count in %s<NxT>", what);
+    if (n->kind != TK_INT || !P_int_literal(P, n, &k) || k <= 0 || k > 4096) return bad_type(P, P_loc(P, n), msg);
+    P->pos++;
+    Token *x = P_cur(P);
+    const Type *e = NULL;
+    if (x->kind == TK_IDENT && x->s[0] == 'x') {
+        if (x->len == 1) {
+            P->pos++;
+            e = P_parse_type(P);
+        } else {
+            e = builtin_type(P, x->s + 1, x->len - 1);
+            if (!e) return bad_type(P, P_loc(P, x), "unknown vector element type");
+            P->pos++;
+        }
+    } else {
+        snprintf(msg, sizeof msg, "expected 'x' and an element type in %s<NxT>", what);
+        return bad_type(P, P_loc(P, x), msg);
+    }
+    if (!e || !P_expect(P, TK_RANGLE, "'>'")) return NULL;
+    *lanes = (unsigned)k;
+    return e;
+}
+
 static const Type *dialect_type(Parser *P, Token *t)
 {
     TypeTable *T = P->ctx->types;
@@ -251,31 +283,20 @@ static const Type *dialect_type(Parser *P, Token *t)
         return ptr_body(P, loc);
     }
     if (IS("pto.vreg")) {
-        if (!P_expect(P, TK_LANGLE, "'<' after !pto.vreg")) return NULL;
-        Token *n = P_cur(P);
-        int64_t lanes;
-        if (n->kind != TK_INT || !P_int_literal(P, n, &lanes) || lanes <= 0 || lanes > 4096)
-            return bad_type(P, P_loc(P, n), "expected a lane count in !pto.vreg<NxT>");
-        P->pos++;
-        /* The lexer splits "64xf32" into 64 and "xf32"; "64x!pto.hif8" into 64, "x", !pto.hif8. */
-        Token *x = P_cur(P);
-        const Type *e = NULL;
-        if (x->kind == TK_IDENT && x->s[0] == 'x') {
-            if (x->len == 1) {
-                P->pos++;
-                e = P_parse_type(P);
-            } else {
-                e = builtin_type(P, x->s + 1, x->len - 1);
-                if (!e) return bad_type(P, P_loc(P, x), "unknown vector element type");
-                P->pos++;
-            }
-        } else {
-            return bad_type(P, P_loc(P, x), "expected 'x' and an element type in !pto.vreg<NxT>");
-        }
-        if (!e) return NULL;
-        if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
-        return ty_vreg(T, (unsigned)lanes, e);
+        unsigned lanes;
+        const Type *e = lanes_x_elem(P, "!pto.vreg", &lanes);
+        return e ? ty_vreg(T, lanes, e) : NULL;
     }
+    if (IS("llvm.ptr")) {      /* !llvm.ptr or !llvm.ptr<N> (numeric address space) */
+        if (!P_eat(P, TK_LANGLE)) return ty_llptr(T, 0);
+        Token *n = P_cur(P);
+        int64_t as;
+        if (n->kind != TK_INT || !P_int_literal(P, n, &as) || as < 0 || as > 255)
+            return bad_type(P, P_loc(P, n), "expected a numeric address space in !llvm.ptr<N>");
+        P->pos++;
+        return P_expect(P, TK_RANGLE, "'>'") ? ty_llptr(T, (unsigned)as) : NULL;
+    }
+    if (IS("pto.hif8x2")) return ty_vec(T, 2, ty_float(T, FK_HIF8), true);
     if (IS("pto.mask")) {
         if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
         int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
@@ -301,6 +322,12 @@ const Type *P_parse_type(Parser *P)
 {
     Token *t = P_cur(P);
     SrcLoc loc = P_loc(P, t);
+    if (t->kind == TK_IDENT && P_is_ident(P, "vector") && P_at(P, 1)->kind == TK_LANGLE) {   /* packed SIMT value */
+        P->pos++;
+        unsigned lanes;
+        const Type *e = lanes_x_elem(P, "vector", &lanes);
+        return e ? ty_vec(P->ctx->types, lanes, e, false) : NULL;
+    }
     if (t->kind == TK_IDENT) {
         const Type *ty = builtin_type(P, t->s, t->len);
         if (!ty) return bad_type(P, loc, "unknown type");
@@ -972,6 +999,137 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
     return op;
 }
 
+/* ------------------------------------------------------------------ SIMT and llvm forms */
+
+/* Operands of a table op bound one per signature group in order, the last group taking the rest. */
+static void set_group_operands(Parser *P, Op *op, Value **v, uint32_t n)
+{
+    const OpSig *sig = ctx_sig(P->ctx, op->kind);
+    unsigned ng = sig->ngroups ? sig->ngroups : 1;
+    op->segs = ARENA_ARRAY(&P->m->arena, uint8_t, ng);
+    for (uint32_t i = 0; i < n && sig->ngroups; i++) {
+        unsigned g = i < ng ? i : ng - 1;
+        if (op->segs[g] < 255) op->segs[g]++;
+    }
+    set_operands(P, op, v, n);
+}
+
+/* pto.simt_launch @f<<<%x, %y, %z>>>(%a, ...) : (T, ...) -> ()   |   pto.section.simt<<<X, Y, Z>>> { ... } */
+static Op *parse_simt(Parser *P, int kind, SrcLoc loc)
+{
+    static const char *const dims[3] = {"dim_x", "dim_y", "dim_z"};
+    Op *op = P_new_op(P, kind, loc);
+    P_set_results(P, op, NULL, 0);
+    Value *v[68];
+    uint32_t n = 0;
+    int launch = kind == OP_SIMT_LAUNCH;
+    if (launch) {
+        Token *nt = P_cur(P);
+        if (!P_expect(P, TK_SYMBOL, "the SIMT entry '@name'")) { recover(P); return NULL; }
+        Attr a = mk_attr(P, "callee", AT_SYM);
+        a.s = ctx_intern(P->ctx, nt->s, nt->len);
+        a.loc = P_loc(P, nt);
+        push_attr(P, op, a);
+    }
+    for (int i = 0; i < 3; i++)
+        if (!P_expect(P, TK_LANGLE, "'<<<' and the launch dimensions")) { recover(P); return NULL; }
+    for (int i = 0; i < 3; i++) {
+        if (i && !P_expect(P, TK_COMMA, "','")) { recover(P); return NULL; }
+        Token *t = P_cur(P);
+        if (launch) {
+            if (!(v[n++] = P_use(P))) { recover(P); return NULL; }
+            continue;
+        }
+        Attr a = mk_attr(P, dims[i], AT_INT);
+        a.loc = P_loc(P, t);
+        if (t->kind != TK_INT || !P_int_literal(P, t, &a.i)) {
+            P_error(P, DIAG_PARSE_EXPECTED, a.loc, "expected an integer launch dimension");
+            recover(P);
+            return NULL;
+        }
+        P->pos++;
+        push_attr(P, op, a);
+    }
+    for (int i = 0; i < 3; i++)
+        if (!P_expect(P, TK_RANGLE, "'>>>'")) { recover(P); return NULL; }
+    if (!launch) {
+        if (P_eat_ident(P, "attributes")) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+        add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
+        parse_trailing_attrs(P, op);
+        return op;
+    }
+    if (!P_expect(P, TK_LPAREN, "'(' and the entry's arguments")) { recover(P); return NULL; }
+    if (!P_is(P, TK_RPAREN)) {
+        do {
+            Value *x = P_use(P);
+            if (!x) { recover(P); return NULL; }
+            if (n < 67) v[n++] = x;
+            else P_error(P, DIAG_PARSE_LIMIT, loc, "too many launch arguments");
+        } while (P_eat(P, TK_COMMA));
+    }
+    P_expect(P, TK_RPAREN, "')'");
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the entry's type")) { recover(P); return NULL; }
+    const Type *ft = P_parse_type(P);
+    if (!ft || ft->kind != TY_FUNC) { recover(P); return NULL; }
+    if (ft->nin != n - 3) P_error(P, DIAG_PARSE_TYPELIST, loc, "type list names %u argument(s), %u are passed", ft->nin, n - 3);
+    for (uint32_t i = 0; i < ft->nin && i + 3 < n; i++)
+        if (v[i + 3]->type != ft->params[i])
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "argument %u has a different type than the type list says", i);
+    set_group_operands(P, op, v, n);
+    return op;
+}
+
+/* llvm.alloca %n x T [{attrs}] : (I) -> !llvm.ptr
+   llvm.getelementptr %p[%i] : (!llvm.ptr, I) -> !llvm.ptr, T
+   llvm.extractelement %v[%i : I] : vector<NxT>                     (T kept as the attribute elem_type) */
+static Op *parse_llvm(Parser *P, int kind, SrcLoc loc)
+{
+    Op *op = P_new_op(P, kind, loc);
+    Value *v[2];
+    const Type *rt = NULL, *et = NULL;
+    if (!(v[0] = P_use(P))) { recover(P); return NULL; }
+    if (kind == OP_LLVM_ALLOCA) {
+        if (!expect_kw(P, "x") || !(et = P_parse_type(P))) { recover(P); return NULL; }
+    } else {
+        if (!P_expect(P, TK_LBRACK, "'['") || !(v[1] = P_use(P))) { recover(P); return NULL; }
+        if (kind == OP_LLVM_EXTRACTELEMENT && P_eat(P, TK_COLON)) {
+            const Type *it = P_parse_type(P);
+            if (it && it != v[1]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the index has a different type than written");
+        }
+        if (!P_expect(P, TK_RBRACK, "']'")) { recover(P); return NULL; }
+    }
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
+    const Type *t = P_parse_type(P);
+    if (!t) { recover(P); return NULL; }
+    uint32_t n = kind == OP_LLVM_ALLOCA ? 1 : 2;
+    if (kind == OP_LLVM_EXTRACTELEMENT) {
+        if (t != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the vector has a different type than written");
+        rt = t->kind == TY_VEC ? t->elem : t;
+    } else if (t->kind != TY_FUNC || t->nin != n || t->nout != 1) {
+        P_error(P, DIAG_PARSE_TYPELIST, loc, "'%s' needs its type as '(operand types) -> result type'", op_info[kind].name);
+        recover(P);
+        return NULL;
+    } else {
+        rt = t->params[n];
+        for (uint32_t i = 0; i < n; i++)
+            if (v[i]->type != t->params[i]) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand %u has a different type than written", i);
+        if (kind == OP_LLVM_GEP && (!P_expect(P, TK_COMMA, "',' and the element type") || !(et = P_parse_type(P)))) {
+            recover(P);
+            return NULL;
+        }
+    }
+    if (et) {
+        Attr a = mk_attr(P, "elem_type", AT_TYPE);
+        a.ty = et;
+        push_attr(P, op, a);
+    }
+    set_group_operands(P, op, v, n);
+    P_set_results(P, op, &rt, 1);
+    return op;
+}
+
 /* ------------------------------------------------------------------ scf */
 
 /* scf.for %iv = %lb to %ub step %s [: T] [iter_args(%a = %x, ...) -> (T, ...)] [: T] { ... } [{attrs}] */
@@ -1164,6 +1322,12 @@ static Op *parse_arith_const(Parser *P, SrcLoc loc)
         a.s = P_text(P, t);
         a.f = strtod(a.s, NULL);
         P->pos++;
+    } else if (P_is_ident(P, "dense") && P_at(P, 1)->kind == TK_LANGLE) {
+        /* dense<v> / dense<[v0, v1, ...]> of a packed vector<NxT>: kept verbatim; lowering reads the elements */
+        size_t start = P->pos++;
+        skip_balanced(P);
+        a.kind = AT_RAW;
+        a.s = span_text(P, start, P->pos);
     } else if (P_is_ident(P, "inf") || P_is_ident(P, "nan")) {
         a.kind = AT_FLOAT;
         a.s = P_text(P, t);
@@ -1353,6 +1517,8 @@ static Op *parse_op(Parser *P)
         case SYN_ARITH_BIN: case SYN_ARITH_UN: case SYN_ARITH_CMP: case SYN_ARITH_CAST: case SYN_ARITH_SELECT:
             op = parse_arith(P, kind, loc);
             break;
+        case SYN_SIMT: op = parse_simt(P, kind, loc); break;
+        case SYN_LLVM: op = parse_llvm(P, kind, loc); break;
         case SYN_SIG:
             P->ndps = 0;
             op = bind_parse_custom(P, kind, loc, rnames, rcounts, ngroups, nres);

@@ -63,4 +63,5 @@ bool v_is_fp8ish(const Type *t);                       /* fp8 / hif8 / f4 / e8m0
 void verify_structural(VCtx *V, Op *op);               /* signature-driven, one generic loop */
 void verify_family(VCtx *V, Op *op);                   /* relational rules per op family */
 void verify_align_carriers(VCtx *V, Op *root);         /* !pto.align chain rules */
+void verify_simt(VCtx *V, Op *op);                     /* SIMT placement, launch, type and slot rules */
 #endif
