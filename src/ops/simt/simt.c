@@ -3,8 +3,8 @@
  * other pipes like a vector scope. The job runs the body once per workitem: each workitem has its own
  * frame, program counter and call stack and runs as a cooperative thread until it reaches a sync point
  * (a collective, pto.syncthreads) or ends. When every workitem has stopped, the scheduler resolves: in each
- * subgroup of 32 lanes, the collective of the lowest waiting lane runs over the lanes waiting at that same
- * op (the active lanes); when only pto.syncthreads remain, all workitems pass it together. Workitems run
+ * subgroup of 32 lanes, the waiting collective earliest in the program runs over the lanes waiting at that
+ * same op (the active lanes); when only pto.syncthreads remain, all workitems pass it together. Workitems run
  * in increasing linear id, so every run — the order of atomics included — is deterministic. */
 #include "simt_int.h"
 #include "exec/interp.h"
@@ -172,9 +172,13 @@ static int resolve(Run *R)
     int released = 0, waiting = 0;
     for (uint32_t w0 = 0; w0 < n; w0 += SIMT_WARP) {
         uint32_t w1 = w0 + SIMT_WARP < n ? w0 + SIMT_WARP : n;
+        /* the collective earliest in the program: lanes that diverged reach later code only after leaving
+           the branch or loop they are in, so this lets them reconverge before a collective that follows it */
         const Instr *pick = NULL;
-        for (uint32_t i = w0; i < w1 && !pick; i++)
-            if (st->items[i].state == SI_WAIT && st->items[i].pc->kind != OP_SYNCTHREADS) pick = st->items[i].pc;
+        for (uint32_t i = w0; i < w1; i++) {
+            const Instr *pc = st->items[i].pc;
+            if (st->items[i].state == SI_WAIT && pc->kind != OP_SYNCTHREADS && (!pick || pc->id < pick->id)) pick = pc;
+        }
         for (uint32_t i = w0; i < w1; i++) waiting |= st->items[i].state == SI_WAIT;
         if (!pick) continue;
         SimtItem *act[SIMT_WARP];
