@@ -198,6 +198,368 @@ def divergence(out):
     wi32(out, "exp_divergence.bin", [v for r in res for v in r])
 
 
+def atomics(out):
+    rnd = random.Random(1403)
+    n = 96
+    vi = [rnd.getrandbits(32) for _ in range(n)]
+    fv = [R.F32.encode(fin(Fraction(rnd.choice([1, -1, 1000, 1e-3, 3e5])) * Fraction(rnd.randint(1, 10 ** 6), 7)))
+          for _ in range(n)]
+    fv[10] = 0x80000000
+    fv[11] = 0x00000000
+    fv[70] = 0x7FC00000
+    hv = [R.F16.encode(fin(Fraction(rnd.randint(-400, 400), 64))) for _ in range(n)]
+    bv = [R.BF16.encode(fin(Fraction(rnd.randint(-4000, 4000), 16))) for _ in range(n)]
+    acc = [5, 1000, 0x80000005, 0xFFFFFFF0, 0xFFFFFFFF, 0, 0x12345678, 0xDEAD, 0, 0, 40, 0, 0, 0, 0, 0]
+    facc = [R.F32.encode(fin(Fraction(3, 2))), R.F32.encode(inf(True)), R.F32.encode(inf(False)), 0]
+    hacc = [R.F16.encode(fin(Fraction(1, 2))), 0, R.F16.encode(fin(1)), R.F16.encode(fin(-2)),
+            R.BF16.encode(fin(Fraction(5, 4))), R.BF16.encode(fin(-100)), 0, 0]
+    lacc = [1 << 40, 0]
+    a, fa, ha, la = list(acc), list(facc), list(hacc), list(lacc)
+    ub = 0
+    res = []
+    for t in range(n):
+        v = vi[t]
+        o = list(a[:10])
+        a[0] = (a[0] + 3 * t + 1) & M32
+        a[1] = (a[1] - v) & M32
+        a[2] = max(sx(a[2], 32), sx(v, 32)) & M32
+        a[3] = min(a[3], v)
+        a[4] &= v
+        a[5] |= 1 << (t % 32)
+        a[6] ^= v
+        a[7] = t
+        if a[8] == t:
+            a[8] = t + 1
+        if a[9] == 0:
+            a[9] = t + 100
+        f0, f1, f2 = fa[0], fa[1], fa[2]
+        fa[0] = f_add(R.F32, fa[0], fv[t])
+        fa[1] = f_minmax(R.F32, fa[1], fv[t], True)
+        fa[2] = f_minmax(R.F32, fa[2], fv[t], False)
+        h0 = ha[0]
+        ha[0] = f_add(R.F16, ha[0], hv[t])
+        ha[2] = f_add(R.F16, ha[2], hv[t])
+        ha[3] = f_add(R.F16, ha[3], hv[t])
+        b0, b1 = ha[4], ha[5]
+        ha[4] = f_add(R.BF16, ha[4], bv[t])
+        ha[5] = f_minmax(R.BF16, ha[5], bv[t], True)
+        l0 = la[0]
+        la[0] = (la[0] + sx(v, 32)) & ((1 << 64) - 1)
+        u0 = ub
+        ub += 1
+        res += o + [f0, f1, f2, h0 | (b0 << 16), l0 & M32, b1 | (u0 << 16)]
+    a[10], a[11] = a[10] + 7, a[10]          # the scalar unit's atomic after the launch
+    wi32(out, "in_i.bin", vi)
+    wi32(out, "in_f.bin", fv)
+    write(out, "in_h.bin", "H", hv)
+    write(out, "in_b.bin", "H", bv)
+    wi32(out, "acc.bin", acc)
+    wi32(out, "facc.bin", facc)
+    write(out, "hacc.bin", "H", hacc)
+    write(out, "lacc.bin", "Q", lacc)
+    wi32(out, "exp_out.bin", res)
+    wi32(out, "exp_acc.bin", a)
+    wi32(out, "exp_facc.bin", fa)
+    write(out, "exp_hacc.bin", "H", ha)
+    write(out, "exp_lacc.bin", "Q", la)
+    wi32(out, "exp_ub.bin", [ub] + [0] * 7)
+
+
+# ---------------------------------------------------------------- math
+
+def dec_of(v):
+    return R.dec(v.value())
+
+
+def rnd_dec(fmt, d):
+    """round a Decimal (finite, nonzero) once to fmt"""
+    return fmt.encode(fin(Fraction(d)))
+
+
+def near_tie(fmt, d):
+    """Is the exact value d within 2^-40 (relative) of a rounding boundary of fmt? (the reference keeps
+    its inputs away from them: ptosim evaluates exp/log/pow in binary64, docs/semantics.md)"""
+    x = Fraction(d)
+    if x == 0:
+        return False
+    c = fmt.encode(fin(x))
+    lo = fmt.decode(c & (fmt.sign - 1))
+    for n in (c - 1, c + 1):
+        w = fmt.decode(n & (fmt.sign - 1))
+        if w.kind != "f" or lo.kind != "f":
+            continue
+        mid = (lo.mag + w.mag) / 2
+        if abs(abs(x) - mid) <= abs(x) / 2 ** 40:
+            return True
+    return False
+
+
+def m_exp(fmt, a):
+    v = fmt.decode(a)
+    if v.isnan():
+        return fmt.cnan
+    return R.f_exp_of(fmt, v)
+
+
+def m_log(fmt, a):
+    return R.f_ln(fmt, fmt.decode(a))
+
+
+def is_odd_int(x):
+    return x.denominator == 1 and x.numerator % 2 == 1
+
+
+def m_pow(fmt, a, b):
+    """IEEE 754 pow special cases, else exp(b ln|a|) at 80 digits, rounded once."""
+    x, y = fmt.decode(a), fmt.decode(b)
+    one = fmt.encode(fin(1))
+    if y.iszero() or (x.kind == "f" and x.value() == 1):
+        return one
+    if x.isnan() or y.isnan():
+        return fmt.cnan
+    if x.iszero():
+        odd = y.kind == "f" and is_odd_int(y.value())
+        if y.neg:
+            return fmt.encode(inf(x.neg and odd))
+        return fmt.encode(V("f", x.neg and odd, 0))
+    if y.isinf():
+        ax = x.mag if x.kind == "f" else None
+        if ax == 1:
+            return one
+        big = x.isinf() or ax > 1
+        return fmt.encode(inf(False)) if big != y.neg else fmt.encode(fin(0))
+    if x.isinf():
+        odd = is_odd_int(y.value())
+        neg = x.neg and odd
+        return fmt.encode(V("f", neg, 0)) if y.neg else fmt.encode(inf(neg))
+    yv = y.value()
+    if x.neg and yv.denominator != 1:
+        return fmt.cnan
+    e = R.dec(yv) * R.dec(x.mag).ln()
+    if e > 2000:
+        r = fmt.encode(inf(False))
+    elif e < -2000:
+        r = fmt.encode(fin(0))
+    else:
+        r = rnd_dec(fmt, e.exp())
+    return r | fmt.sign if x.neg and is_odd_int(yv) else r
+
+
+def m_unary(fmt, op, a):
+    v = fmt.decode(a)
+    if op == "abs":
+        return a & (fmt.sign - 1)
+    if op == "sqrt":
+        return R.f_sqrt(fmt, v)
+    if op == "exp":
+        return m_exp(fmt, a)
+    if op == "log":
+        return m_log(fmt, a)
+    mode = {"ceil": "C", "floor": "F", "rint": "R", "round": "A"}[op]
+    if v.isnan():
+        return fmt.cnan
+    if v.isinf():
+        return a
+    return fmt.encode(R.round_integral(v, mode))
+
+
+def m_fma(fmt, a, b, c):
+    return fmt.encode(R.v_fma(fmt.decode(a), fmt.decode(b), fmt.decode(c)))
+
+
+class F32Ops:
+    """f32 arithmetic of the compiler's software sin/cos, each step rounded once."""
+    F = R.F32
+
+    def op(self, f, *xs):
+        return self.F.encode(f(*[self.F.decode(x) for x in xs]))
+
+    def add(self, a, b):
+        return self.op(R.v_add, a, b)
+
+    def sub(self, a, b):
+        return self.op(R.v_sub, a, b)
+
+    def mul(self, a, b):
+        return self.op(R.v_mul, a, b)
+
+    def fma(self, a, b, c):
+        return self.op(R.v_fma, a, b, c)
+
+    def k(self, d):
+        return self.F.encode(fin(Fraction(d)))
+
+    def round(self, a):
+        v = self.F.decode(a)
+        return a if v.kind != "f" else self.F.encode(R.round_integral(v, "A"))
+
+    def eq(self, a, b):
+        va, vb = self.F.decode(a), self.F.decode(b)
+        return not va.isnan() and not vb.isnan() and val(va) == val(vb)
+
+    def lt(self, a, b):
+        va, vb = self.F.decode(a), self.F.decode(b)
+        return not va.isnan() and not vb.isnan() and val(va) < val(vb)
+
+
+def m_sincos(a, want_cos):
+    o = F32Ops()
+    q = o.round(o.mul(a, o.k(0.6366197723675814)))
+    x = o.sub(a, o.mul(q, o.k(1.5707963267948966)))
+    quad = o.sub(q, o.mul(o.k(4.0), o.round(o.mul(q, o.k(0.25)))))
+    if o.lt(quad, 0):
+        quad = o.add(quad, o.k(4.0))
+    x2 = o.mul(x, x)
+    p = o.k(-1.0 / 6227020800.0)
+    for c in (1.0 / 39916800.0, -1.0 / 362880.0, 1.0 / 5040.0, -1.0 / 120.0, 1.0 / 6.0):
+        p = o.fma(p, x2, o.k(c))
+    s = o.sub(x, o.mul(o.mul(x, x2), p))
+    cp = o.k(-1.0 / 87178291200.0)
+    for c in (1.0 / 479001600.0, -1.0 / 3628800.0, 1.0 / 40320.0, -1.0 / 720.0, 1.0 / 24.0, -1.0 / 2.0, 1.0):
+        cp = o.fma(cp, x2, o.k(c))
+    ns, nc = o.sub(0, s), o.sub(0, cp)
+    q1, q2, q3 = o.eq(quad, o.k(1)), o.eq(quad, o.k(2)), o.eq(quad, o.k(3))
+    if want_cos:
+        r = ns if q1 else nc if q2 else s if q3 else cp
+    else:
+        r = cp if q1 else ns if q2 else nc if q3 else s
+    return R.F32.cnan if R.F32.decode(r).isnan() else r
+
+
+SPECIAL = [0x7FC00000, 0xFFC00001, 0x7F800000, 0xFF800000, 0x00000000, 0x80000000, 0x3F800000, 0xBF800000,
+           0x3F000000, 0x40200000, 0xC0200000, 0x3FC00000, 0xBF000000, 0x7F7FFFFF, 0x00000005, 0x80800000,
+           0x40490FDB, 0xC0400000, 0x41200000, 0x3E800000]
+
+
+def rand_f(rnd, fmt, lo, hi):
+    while True:
+        e = rnd.randint(lo, hi)
+        m = Fraction(rnd.randint(1 << 20, 1 << 21), 1 << 20)
+        c = fmt.encode(fin(m * Fraction(2) ** e * rnd.choice([1, -1])))
+        if fmt.decode(c).kind == "f" and not fmt.decode(c).iszero():
+            return c
+
+
+def safe_f(rnd, fmt, lo, hi, check):
+    """a random value whose exp/log/pow results are not near a rounding boundary"""
+    while True:
+        c = rand_f(rnd, fmt, lo, hi)
+        if check(c):
+            return c
+
+
+def exp_ok(fmt, c):
+    v = fmt.decode(c)
+    if v.kind != "f":
+        return True
+    d = dec_of(v)
+    if d > 80 or d < -80:
+        return True
+    return not near_tie(fmt, d.exp())
+
+
+def log_ok(fmt, c):
+    v = fmt.decode(c)
+    return v.kind != "f" or v.iszero() or v.neg or v.mag == 1 or not near_tie(fmt, R.dec(v.mag).ln())
+
+
+def pow_ok(fmt, a, b):
+    x, y = fmt.decode(a), fmt.decode(b)
+    if x.kind != "f" or y.kind != "f" or x.iszero() or x.neg:
+        return True
+    e = R.dec(y.value()) * R.dec(x.mag).ln()
+    return abs(e) > 80 or not near_tie(fmt, e.exp())
+
+
+def conv(fmt_to, c32):
+    return fmt_to.encode(R.F32.decode(c32))
+
+
+def math(out):
+    rnd = random.Random(1404)
+    n = 64
+    F32, F16, BF16 = R.F32, R.F16, R.BF16
+    fin_, hin, bin_ = [], [], []
+    for t in range(n):
+        if t < len(SPECIAL):
+            a = SPECIAL[t]
+            b = SPECIAL[(t * 7 + 3) % len(SPECIAL)]
+            c = SPECIAL[(t * 5 + 1) % len(SPECIAL)]
+        else:
+            ok = lambda x, f=F32: exp_ok(f, x) and log_ok(f, x)   # noqa: E731
+            a = safe_f(rnd, F32, -6, 6, ok)
+            b = rand_f(rnd, F32, -3, 3) if t % 3 else F32.encode(fin(rnd.randint(-5, 5)))
+            while not pow_ok(F32, a, b) or not pow_ok(F32, a & 0x7FFFFFFF, b):
+                b = rand_f(rnd, F32, -3, 3)
+            c = rand_f(rnd, F32, -8, 8)
+        fin_ += [a, b, c]
+        # f16 / bf16 inputs: the f32 inputs rounded, resampled where exp/log/pow would be near a tie
+        ha, hb, hc = conv(F16, a), conv(F16, b), conv(F16, c)
+        while not (exp_ok(F16, ha) and log_ok(F16, ha) and pow_ok(F16, ha, hb)):
+            ha = rand_f(rnd, F16, -4, 4)
+        hin += [ha, hb, hc]
+        bin_ += [conv(BF16, a), conv(BF16, b), conv(BF16, c)]
+    h2 = [(hin[(3 * t + k) % (3 * n)] | hin[(3 * t + k + 5) % (3 * n)] << 16) for t in range(n) for k in range(3)]
+    b2 = [(bin_[(3 * t + k) % (3 * n)] | bin_[(3 * t + k + 7) % (3 * n)] << 16) for t in range(n) for k in range(3)]
+    iin = []
+    for t in range(n):
+        iin += [rnd.getrandbits(32), rnd.getrandbits(32), rnd.getrandbits(16)]
+    iin[0:3] = [0x80000000, 0x80000000, 0x3210]
+    iin[3:6] = [0xFFFFFFFF, 2, 0xFFFF]
+    lin = [rnd.getrandbits(64) for _ in range(2 * n)]
+    lin[0:2] = [(1 << 64) - 1, 2]
+    lin[2:4] = [1 << 63, 1 << 63]
+    ef, eh, eb, ep, ei = [], [], [], [], []
+    for t in range(n):
+        a, b, c = fin_[3 * t:3 * t + 3]
+        ef += [m_unary(F32, "abs", a), m_unary(F32, "sqrt", a), m_unary(F32, "exp", a), m_unary(F32, "log", a),
+               m_sincos(a, False), m_sincos(a, True), m_pow(F32, a, b), m_unary(F32, "ceil", a),
+               m_unary(F32, "floor", a), m_unary(F32, "rint", a), m_unary(F32, "round", a),
+               f_minmax(F32, a, b, False), f_minmax(F32, a, b, True), m_fma(F32, a, b, c)]
+        a, b, c = hin[3 * t:3 * t + 3]
+        eh += [m_unary(F16, op, a) for op in ("abs", "sqrt", "exp", "log")] + [m_pow(F16, a, b)]
+        eh += [m_unary(F16, op, a) for op in ("ceil", "floor", "rint", "round")]
+        eh += [f_minmax(F16, a, b, False), f_minmax(F16, a, b, True), m_fma(F16, a, b, c)]
+        a, b, c = bin_[3 * t:3 * t + 3]
+        eb += [m_unary(BF16, op, a) for op in ("ceil", "floor", "rint", "round")]
+        eb += [f_minmax(BF16, a, b, False), f_minmax(BF16, a, b, True), m_fma(BF16, a, b, c)]
+
+        def lanes(fmt, f, *xs):
+            return f(fmt, *[x & 0xFFFF for x in xs]) | f(fmt, *[x >> 16 for x in xs]) << 16
+        pa, pb, pc = h2[3 * t:3 * t + 3]
+        ep += [lanes(F16, lambda f, x, op=op: m_unary(f, op, x), pa) for op in ("abs", "sqrt", "exp", "log")]
+        ep += [lanes(F16, m_pow, pa, pb), lanes(F16, lambda f, x, y: f_minmax(f, x, y, False), pa, pb),
+               lanes(F16, lambda f, x, y: f_minmax(f, x, y, True), pa, pb), lanes(F16, m_fma, pa, pb, pc)]
+        qa, qb, qc = b2[3 * t:3 * t + 3]
+        ep += [lanes(BF16, lambda f, x: m_unary(f, "abs", x), qa),
+               lanes(BF16, lambda f, x, y: f_minmax(f, x, y, False), qa, qb),
+               lanes(BF16, lambda f, x, y: f_minmax(f, x, y, True), qa, qb), lanes(BF16, m_fma, qa, qb, qc)]
+        ia, ib, sel = iin[3 * t:3 * t + 3]
+        src = ib | ia << 32
+        prmt = sum(((src >> (8 * ((sel >> (4 * k)) & 7))) & 0xFF) << (8 * k) for k in range(4))
+        sa, sb = sx(ia, 32), sx(ib, 32)
+        ws, wu = (sa * sb) & ((1 << 64) - 1), ia * ib
+        la, lb = lin[2 * t:2 * t + 2]
+        hs = ((sx(la, 64) * sx(lb, 64)) >> 64) & ((1 << 64) - 1)
+        hu = (la * lb) >> 64
+        ei += [prmt, ((sa * sb) >> 32) & M32, (ia * ib) >> 32]
+        for w in (ws, wu, hs, hu):
+            ei += [w & M32, w >> 32]
+        ei.append(0)
+    wi32(out, "fin.bin", fin_)
+    write(out, "hin.bin", "H", hin)
+    write(out, "bin.bin", "H", bin_)
+    wi32(out, "h2in.bin", h2)
+    wi32(out, "b2in.bin", b2)
+    wi32(out, "iin.bin", iin)
+    write(out, "lin.bin", "Q", lin)
+    wi32(out, "exp_f.bin", ef)
+    write(out, "exp_h.bin", "H", eh)
+    write(out, "exp_b.bin", "H", eb)
+    wi32(out, "exp_p.bin", ep)
+    wi32(out, "exp_i.bin", ei)
+
+
 def main():
     out, mode = sys.argv[1], sys.argv[2]
     globals()[mode](out)
