@@ -560,6 +560,111 @@ def math(out):
     wi32(out, "exp_i.bin", ei)
 
 
+# ---------------------------------------------------------------- convert
+
+def c_i2f(fmt, x, rm, sat):
+    c = fmt.encode(fin(x), rm)
+    if sat and fmt.decode(c).isinf():
+        c = (c & fmt.sign) | fmt.max_code
+    return c
+
+
+def c_f2f(sf, df, c, rm, sat):
+    v = sf.decode(c)
+    if v.kind != "f":
+        return df.encode(v)
+    return df.encode(v, rm, sat)
+
+
+def convert(out):
+    rnd = random.Random(1405)
+    n = 64
+    F32, F16, BF16 = R.F32, R.F16, R.BF16
+    spec = [0x7FC00000, 0x7F800000, 0xFF800000, 0x80000000, 0x3F000000, 0x40200000, 0xC0200000, 0x477FF000,
+            0x47800000, 0x4F000000, 0xCF000001, 0x5F000000, 0xDF000000, 0x3F800001, 0x33800000, 0x3E2AAAAB]
+    iv = [0x7FFFFFFF, 0x80000000, 0x01000001, 0xFEFFFFFF, 0x0001FFF0, 0xFFFFFFFF, 65519, 65520] + \
+        [rnd.getrandbits(32) >> rnd.randint(0, 31) for _ in range(n - 8)]
+    lv = [(1 << 63) - 1, 1 << 63, (1 << 53) + 1, 3] + [rnd.getrandbits(64) >> rnd.randint(0, 63) for _ in range(n - 4)]
+    fv = []
+    for t in range(2 * n):
+        if t < len(spec):
+            fv.append(spec[t])
+        else:
+            fv.append(rand_f(rnd, F32, -20, 40) if t % 5 else F32.encode(fin(Fraction(rnd.randint(-9, 9), 2))))
+    hv = [F16.encode(F32.decode(c)) for c in fv]
+    bv = [BF16.encode(F32.decode(c)) for c in fv]
+    hv[3] = 0x7BFF                     # f16 max: f16 -> bf16 rounding
+    res = []
+    for t in range(n):
+        i, l, f, h, b = iv[t], lv[t], fv[2 * t], hv[2 * t], bv[2 * t]
+        si = sx(i, 32)
+        r = [c_i2f(F32, si, m, False) for m in "RAFCZ"]
+        r += [c_i2f(F32, i, "Z", False), c_i2f(F16, si, "R", False), c_i2f(F16, i, "C", True), c_i2f(BF16, si, "F", False),
+              c_i2f(F32, sx(l, 64), "R", False)]
+        r += [R.to_int(F32.decode(f), m, 32, True) for m in "RAFCZ"]
+        r += [R.to_int(F32.decode(f), "Z", 32, False), R.to_int(F16.decode(h), "R", 32, True),
+              R.to_int(BF16.decode(b), "A", 32, True)]
+        w = R.to_int(F32.decode(f), "Z", 64, True)
+        r += [w & M32, w >> 32]
+        r += [c_f2f(F32, F16, f, "R", False), c_f2f(F32, F16, f, "O", False), c_f2f(F32, F16, f, "Z", True),
+              c_f2f(F32, BF16, f, "C", False), c_f2f(F16, F32, h, "R", False), c_f2f(BF16, F32, b, "R", False),
+              c_f2f(F16, BF16, h, "R", False)]
+        lanes = fv[2 * t:2 * t + 2]
+
+        def pk(df, rm, bits):
+            return c_f2f(F32, df, lanes[0], rm, False) | c_f2f(F32, df, lanes[1], rm, False) << bits
+        e4, e5, hf = pk(R.E4M3, "R", 8), pk(R.E5M2, "R", 8), pk(R.HIF8, "A", 8)
+        r += [pk(F16, "O", 16), pk(BF16, "A", 16), e4, e5, hf]
+        for sf, code, bits in ((F16, hv[2 * t] | hv[2 * t + 1] << 16, 16), (BF16, bv[2 * t] | bv[2 * t + 1] << 16, 16),
+                               (R.E4M3, e4, 8), (R.HIF8, hf, 8)):
+            rm = "Z" if sf is R.HIF8 else "R"
+            r += [c_f2f(sf, F32, code & ((1 << bits) - 1), rm, False), c_f2f(sf, F32, code >> bits, rm, False)]
+        assert len(r) == 40
+        res += r
+    wi32(out, "civ.bin", iv)
+    write(out, "clv.bin", "Q", lv)
+    wi32(out, "cfv.bin", fv)
+    write(out, "chv.bin", "H", hv)
+    write(out, "cbv.bin", "H", bv)
+    wi32(out, "exp_convert.bin", res)
+
+
+def memory(out):
+    rnd = random.Random(1406)
+    src = bytes(rnd.getrandbits(8) for _ in range(64))
+    ub = bytearray(512)
+    res = bytearray(256)
+    for t in range(8):
+        b = 64 * t
+        ub[b + 1] = src[3 * t]
+        ub[b + 2:b + 4] = src[2 * t:2 * t + 2]
+        ub[b + 4:b + 8] = src[4 * t:4 * t + 4]
+        ub[b + 8:b + 16] = src[8 * t:8 * t + 8]
+        ub[b + 16:b + 24] = src[8 * t:8 * t + 8]
+        ub[b + 24:b + 28] = src[4 * t:4 * t + 4]
+        ub[b + 28:b + 32] = src[4 * t:4 * t + 4]
+        o = 32 * t
+        res[o:o + 4] = ub[b:b + 4]
+        res[o + 8:o + 16] = ub[b + 16:b + 24]
+        res[o + 16:o + 18] = ub[b + 28:b + 30]
+        res[o + 20:o + 24] = ub[b + 24:b + 28]
+    for name, data in (("min.bin", src), ("exp_mem_out.bin", res), ("exp_mem_ub.bin", ub)):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(bytes(data))
+
+
+def barrier(out):
+    rnd = random.Random(1407)
+    vi = [rnd.getrandbits(32) for _ in range(64)]
+    ub = list(vi)
+    for k in range(6):
+        s = 32 >> k
+        ub = [(ub[t] + ub[t + s]) & M32 if t < s else ub[t] for t in range(64)]
+    wi32(out, "bin.bin", vi)
+    wi32(out, "exp_barrier.bin", ub)
+    wi32(out, "exp_neighbour.bin", [(t + 1) % 40 for t in range(40)])
+
+
 def main():
     out, mode = sys.argv[1], sys.argv[2]
     globals()[mode](out)
