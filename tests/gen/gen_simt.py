@@ -665,6 +665,32 @@ def barrier(out):
     wi32(out, "exp_neighbour.bin", [(t + 1) % 40 for t in range(40)])
 
 
+def keep(out):
+    res = []
+    for t in range(48):
+        a, w = 3 * t, (t << 40) | t
+        h = R.F16.encode(fin(t))
+        b = t & 0xFF
+        bf = R.BF16.encode(fin(a))
+        a = (a + (w & M32)) & M32
+        w = (w * 7) & ((1 << 64) - 1)
+        h = f_add(R.F16, h, h)
+        res += [a, w & M32, w >> 32, h, sx(b, 8) & M32, bf]
+    wi32(out, "exp_keep.bin", res)
+
+
+def section(out):
+    o = F32Ops()
+    scale = o.k(0.375)
+    res, res2 = [], []
+    for t in range(64):
+        a = o.mul(o.k(t), scale)
+        res.append(o.add(a, o.add(a, a)))
+        res2.append(t + t % 32)
+    wi32(out, "exp_section.bin", res)
+    wi32(out, "exp_section2.bin", res2)
+
+
 def main():
     out, mode = sys.argv[1], sys.argv[2]
     globals()[mode](out)
