@@ -390,12 +390,12 @@ static void check_atomic(VCtx *V, Op *op)
         return;
     }
     if (cas && val_t(op, 1) != t)
-        v_err(V, DIAG_V_SIMT_TYPE, op->loc, "pto.atomic_cas compares a %s with a %s value; they must match",
+        v_err(V, DIAG_V_SIMT_TYPE, op->loc, "pto.atomic_cas compares %s with %s values; they must match",
               tyn(val_t(op, 1), a), tyn(t, b));
     if (res_t(op) != t)
         v_err(V, DIAG_V_SIMT_TYPE, op->loc, "'%s' returns the old value, of the value's type %s", v_opname(op), tyn(t, a));
     if (p->elem != t)
-        v_err(V, DIAG_V_SIMT_TYPE, op->loc, "'%s' updates a %s through a pointer to %s; they must match", v_opname(op),
+        v_err(V, DIAG_V_SIMT_TYPE, op->loc, "'%s' updates %s values through a pointer to %s; they must match", v_opname(op),
               tyn(t, a), tyn(p->elem, b));
     if (p->space == AS_UB && is_intw(t, 64))
         v_err(V, DIAG_V_SIMT_TYPE, op->loc, "UB-space atomics do not support i64");
@@ -525,7 +525,7 @@ static void check_keep_resume(VCtx *V, Op *op)
         return;
     }
     if (slot + words > SIMT_SLOTS)
-        v_err(V, DIAG_V_SIMT_FORM, v_attr_loc(op, "slot"), "slot %" PRId64 " of a %s is outside [0, %d]", slot, tyn(t, a),
+        v_err(V, DIAG_V_SIMT_FORM, v_attr_loc(op, "slot"), "slot %" PRId64 " (%s) is outside [0, %d]", slot, tyn(t, a),
               SIMT_SLOTS - 1);
     else if (words == 2 && slot % 2)
         v_err(V, DIAG_V_SIMT_FORM, v_attr_loc(op, "slot"), "a 64-bit value takes slots N and N+1 with N even; %" PRId64
