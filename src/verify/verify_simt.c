@@ -7,7 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { SIMT_MAX_ITEMS = 2048, SIMT_SLOTS = 123 };
+/* workitems of a launch; keep/resume slot words; the envelope of an entry without pto.simt_max_threads */
+enum { SIMT_MAX_ITEMS = 2048, SIMT_SLOTS = 123, SIMT_DEFAULT_ENVELOPE = 1024 };
 
 static const char *tyn(const Type *t, char *b) { return v_tyname(t, b, 96); }
 
@@ -142,11 +143,14 @@ static void check_dims(VCtx *V, const Op *op, const int64_t *d, const bool *know
               "got (%" PRId64 ", %" PRId64 ", %" PRId64 ")", SIMT_MAX_ITEMS, d[0], d[1], d[2]);
         return;
     }
-    const Attr *mt = callee ? op_attr(callee, "pto.simt_max_threads") : NULL;
-    if (mt && mt->kind == AT_INT && n > mt->i) {
+    if (!callee) return;
+    const Attr *mt = op_attr(callee, "pto.simt_max_threads");
+    int64_t env = mt && mt->kind == AT_INT ? mt->i : SIMT_DEFAULT_ENVELOPE;
+    if (n > env) {
         long k = v_err(V, DIAG_V_SIMT_LAUNCH, op->loc, "the launch runs %" PRId64 " workitems but the entry's "
-                       "pto.simt_max_threads is %" PRId64, n, mt->i);
-        v_note(V, k, v_attr_loc(callee, "pto.simt_max_threads"), "envelope declared here");
+                       "pto.simt_max_threads is %" PRId64 "%s", n, env, mt ? "" : " (the default)");
+        v_note(V, k, mt ? v_attr_loc(callee, "pto.simt_max_threads") : callee->loc, "envelope %s here",
+               mt ? "declared" : "of this entry");
     }
 }
 

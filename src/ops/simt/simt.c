@@ -327,10 +327,11 @@ static int launch_job(Exec *x, const Instr *in, const uint64_t *args)
                  SIMT_MAX_ITEMS);
         return -1;
     }
-    const Attr *mt = kind != SLK_SECTION ? op_attr(F->op, "pto.simt_max_threads") : NULL;
-    if (mt && mt->kind == AT_INT && (int64_t)n > mt->i) {
+    const Attr *mt = op_attr(F->op, "pto.simt_max_threads");
+    int64_t env = mt && mt->kind == AT_INT ? mt->i : SIMT_DEFAULT_ENVELOPE;
+    if (kind != SLK_SECTION && (int64_t)n > env) {
         sim_trap(x, in, DIAG_T_SIMT_LAUNCH, "the launch runs %llu workitems, more than '@%s' declares in "
-                 "pto.simt_max_threads (%lld)", (unsigned long long)n, F->name, (long long)mt->i);
+                 "pto.simt_max_threads (%lld%s)", (unsigned long long)n, F->name, (long long)env, mt ? "" : ", the default");
         return -1;
     }
     for (int i = 0; i < 3; i++) st->dim[i] = (uint32_t)d[i];

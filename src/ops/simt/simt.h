@@ -10,6 +10,7 @@
 enum {
     SIMT_WARP = 32,            /* lanes of a subgroup (docs/simt.md, "Workitems, lanes and subgroups") */
     SIMT_MAX_ITEMS = 2048,     /* workitems of one launch */
+    SIMT_DEFAULT_ENVELOPE = 1024,   /* pto.simt_max_threads of an entry that does not state it */
     SIMT_SLOTS = 123,          /* keep/resume slot words per workitem */
     SIMT_PRIV_BYTES = 4096,    /* llvm.alloca memory of one workitem in one launch */
     SIMT_PERSIST_BYTES = 1024, /* {pto.persistent} llvm.alloca memory of one workitem, kept across launches */
