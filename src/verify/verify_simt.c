@@ -226,6 +226,13 @@ static void check_launch(VCtx *V, Op *op)
     }
     /* func.call of an entry from outside SIMT code: a launch configured by the dominating store_vfsimt_info */
     if (!callee || !v_has(callee, "pto.simt_entry") || simt_scope(op)) return;
+    for (const Op *p = ir_parent_op(op); p; p = ir_parent_op(p))
+        if (v_is_vec_interval(p)) {
+            long k = v_err(V, DIAG_V_SIMT_SCOPE, op->loc, "the call launches SIMT entry '@%s', which cannot happen inside "
+                           "a vector scope", c->s);
+            v_note(V, k, p->loc, "vector scope opened here");
+            return;
+        }
     const Op *cfg = dominating_config(op);
     if (!cfg) {
         v_err(V, DIAG_V_SIMT_LAUNCH, op->loc, "the call launches SIMT entry '@%s' but no pto.store_vfsimt_info before it "

@@ -40,6 +40,12 @@ def wi32(out, name, vals):
     write(out, name, "I", [v & M32 for v in vals])
 
 
+def files(out, table):
+    """(name without .bin, struct code, values) rows; 32-bit values are masked."""
+    for name, code, vals in table:
+        write(out, name + ".bin", code, [v & M32 for v in vals] if code == "I" else vals)
+
+
 def tids(dx, dy, dz):
     return [(t % dx, t // dx % dy, t // (dx * dy)) for t in range(dx * dy * dz)]
 
@@ -249,20 +255,10 @@ def atomics(out):
         ub += 1
         res += o + [f0, f1, f2, h0 | (b0 << 16), l0 & M32, b1 | (u0 << 16)]
     a[10], a[11] = a[10] + 7, a[10]          # the scalar unit's atomic after the launch
-    wi32(out, "in_i.bin", vi)
-    wi32(out, "in_f.bin", fv)
-    write(out, "in_h.bin", "H", hv)
-    write(out, "in_b.bin", "H", bv)
-    wi32(out, "acc.bin", acc)
-    wi32(out, "facc.bin", facc)
-    write(out, "hacc.bin", "H", hacc)
-    write(out, "lacc.bin", "Q", lacc)
-    wi32(out, "exp_out.bin", res)
-    wi32(out, "exp_acc.bin", a)
-    wi32(out, "exp_facc.bin", fa)
-    write(out, "exp_hacc.bin", "H", ha)
-    write(out, "exp_lacc.bin", "Q", la)
-    wi32(out, "exp_ub.bin", [ub] + [0] * 7)
+    files(out, [("in_i", "I", vi), ("in_f", "I", fv), ("in_h", "H", hv), ("in_b", "H", bv), ("acc", "I", acc),
+                ("facc", "I", facc), ("hacc", "H", hacc), ("lacc", "Q", lacc), ("exp_out", "I", res),
+                ("exp_acc", "I", a), ("exp_facc", "I", fa), ("exp_hacc", "H", ha), ("exp_lacc", "Q", la),
+                ("exp_ub", "I", [ub] + [0] * 7)])
 
 
 # ---------------------------------------------------------------- math
@@ -546,18 +542,9 @@ def math(out):
         for w in (ws, wu, hs, hu):
             ei += [w & M32, w >> 32]
         ei.append(0)
-    wi32(out, "fin.bin", fin_)
-    write(out, "hin.bin", "H", hin)
-    write(out, "bin.bin", "H", bin_)
-    wi32(out, "h2in.bin", h2)
-    wi32(out, "b2in.bin", b2)
-    wi32(out, "iin.bin", iin)
-    write(out, "lin.bin", "Q", lin)
-    wi32(out, "exp_f.bin", ef)
-    write(out, "exp_h.bin", "H", eh)
-    write(out, "exp_b.bin", "H", eb)
-    wi32(out, "exp_p.bin", ep)
-    wi32(out, "exp_i.bin", ei)
+    files(out, [("fin", "I", fin_), ("hin", "H", hin), ("bin", "H", bin_), ("h2in", "I", h2), ("b2in", "I", b2),
+                ("iin", "I", iin), ("lin", "Q", lin), ("exp_f", "I", ef), ("exp_h", "H", eh), ("exp_b", "H", eb),
+                ("exp_p", "I", ep), ("exp_i", "I", ei)])
 
 
 # ---------------------------------------------------------------- convert
