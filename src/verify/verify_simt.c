@@ -262,8 +262,21 @@ static void check_vec_type(VCtx *V, const Type *t, SrcLoc loc, const Value *v)
               "f16/bf16/f32/fp8/hif8 elements, at most 128 bits", v_valname(v), tyn(t, a));
 }
 
+/* dense<v> splats; dense<[v0, ...]> lists one value per lane. */
+static void check_dense(VCtx *V, const Op *op)
+{
+    const Attr *a = op_attr(op, "value");
+    const Type *t = op->results[0]->type;
+    if (!a || a->kind != AT_RAW || !a->s || t->kind != TY_VEC || !strchr(a->s, '[')) return;
+    unsigned n = 1;
+    for (const char *p = a->s; *p; p++) n += *p == ',';
+    if (n != t->lanes)
+        v_err(V, DIAG_V_SIMT_TYPE, op->loc, "the dense constant lists %u value(s) for a vector of %u lanes", n, t->lanes);
+}
+
 static void check_value_types(VCtx *V, Op *op)
 {
+    if (op->kind == OP_ARITH_CONSTANT && op->nresults) check_dense(V, op);
     for (uint32_t i = 0; i < op->nresults; i++) check_vec_type(V, op->results[i]->type, op->loc, op->results[i]);
     for (uint32_t r = 0; r < op->nregions; r++) {
         Block *b = op->regions[r]->block;

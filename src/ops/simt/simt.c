@@ -237,6 +237,7 @@ static uint32_t stack_bytes(const Sim *s, const Func *F)
 static int prepare(Exec *x, SimtState *st, const Func *F, uint32_t n)
 {
     uint32_t S = (stack_bytes(x->core->sim, F) + 31) & ~31u;
+    if (!S) S = 32;   /* an empty body still gets a (never read) frame */
     if (n > st->capitems) {
         SimtItem *v = realloc(st->items, n * sizeof *v);
         if (!v) return -1;
