@@ -145,6 +145,10 @@ static int run_item(Run *R, SimtItem *it)
         x->cur = pc;
         const Instr *next = pc->fn(x, pc);
         if (next == SIM_BLOCKED) {
+            if (pc->fn != simt_sync_point) {
+                sim_trap(x, pc, DIAG_T_UNSUPPORTED, "a SIMT workitem cannot wait here");
+                return -1;
+            }
             it->pc = pc;
             it->state = SI_WAIT;
             R->st->cur = NULL;
