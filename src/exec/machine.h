@@ -26,6 +26,7 @@ struct SyncClusterState;
 struct DmaState;
 struct VecState;
 struct CubeState;
+struct SimtState;
 
 /* ---- memory ---- */
 typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; } GmBuf;
@@ -101,6 +102,7 @@ struct Core {
     struct DmaState *dma;
     struct VecState *vec;
     struct CubeState *cube;
+    struct SimtState *simt;    /* SIMT launches (ops/simt/) */
 };
 
 struct Cluster {

@@ -209,9 +209,10 @@ static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
         while (t->kind == TK_IDENT) {
             int is_type = 0;
             size_t save = P->pos;
-            /* probe: builtin type names never contain '_' and start with i/si/ui/f/bf/index */
+            /* probe: builtin type names never contain '_' and start with i/si/ui/f/bf/index/none/vector */
             char c0 = t->s[0];
-            if ((c0 == 'i' || c0 == 's' || c0 == 'u' || c0 == 'f' || c0 == 'b' || c0 == 'n') && !memchr(t->s, '_', t->len)) {
+            if ((c0 == 'i' || c0 == 's' || c0 == 'u' || c0 == 'f' || c0 == 'b' || c0 == 'n' || c0 == 'v') &&
+                !memchr(t->s, '_', t->len)) {
                 P->quiet++;    /* a probe: whatever it finds wrong is not an error */
                 const Type *ty = P_parse_type(P);
                 P->quiet--;
@@ -256,7 +257,7 @@ static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
                                       "an integer", "a float", "a scalar", "a pointer", "a vector register",
-                                      "a mask", "an alignment state"};
+                                      "a mask", "an alignment state", "a scalar or packed vector"};
     if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
@@ -312,6 +313,7 @@ static int tc_ok(const Value *v, const SigSlot *s)
     case TC_VREG: return t->kind == TY_VREG;
     case TC_MASK: return t->kind == TY_MASK;
     case TC_ALIGN: return t->kind == TY_ALIGN;
+    case TC_SVAL: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT || t->kind == TY_VEC;
     }
     return 1;
 }

@@ -10,7 +10,7 @@
 typedef enum {
     FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
     FAM_PRED_GEN, FAM_MISC, FAM_VLS, FAM_VMAT, FAM_VUN, FAM_VBIN, FAM_VSCAL, FAM_VCVT, FAM_VRED,
-    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM__COUNT
+    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM__COUNT
 } OpFamily;
 
 /* Pipes as the scheduler sees them; PIPE_DYN = given by the op's pipe token. */
@@ -20,7 +20,9 @@ typedef enum { PIPE_NONE, PIPE_S_, PIPE_V_, PIPE_MTE1_, PIPE_MTE2_, PIPE_MTE3_, 
 typedef enum {
     SYN_SIG, SYN_MODULE, SYN_FUNC, SYN_RETURN, SYN_CALL, SYN_SCF_FOR, SYN_SCF_IF, SYN_SCF_WHILE,
     SYN_SCF_YIELD, SYN_SCF_CONDITION, SYN_REGION, SYN_STRICT_VECSCOPE, SYN_ARITH_CONST, SYN_ARITH_BIN,
-    SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT
+    SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT,
+    SYN_SIMT,      /* pto.simt_launch @f<<<%x, %y, %z>>>(args) : (T...) -> (), pto.section.simt<<<X, Y, Z>>> {...} */
+    SYN_LLVM       /* llvm.alloca %n x T, llvm.getelementptr %p[%i] : (...) -> !llvm.ptr, T, llvm.extractelement */
 } OpSyntax;
 
 enum {
@@ -103,7 +105,8 @@ extern const unsigned op_nfields;
 /* ---- compiled signatures ---- */
 typedef enum {
     TC_ANY, TC_I1, TC_I8, TC_I16, TC_I32, TC_I64, TC_INDEX, TC_INT, TC_FLOAT, TC_SCALAR,
-    TC_PTR, TC_VREG, TC_MASK, TC_ALIGN
+    TC_PTR, TC_VREG, TC_MASK, TC_ALIGN,
+    TC_SVAL        /* a scalar (integer, index, float) or a packed vector<NxT> of the SIMT surface */
 } TypeClass;
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;

@@ -10,7 +10,8 @@
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
  *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
- *   TC      := any i1 i8 i16 i32 i64 index int float scalar vreg mask align | ptr('.' SPACE ('|' SPACE)*)?
+ *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align | ptr('.' SPACE ('|' SPACE)*)?
+ *              (sval: a scalar or a packed vector<NxT>)
  *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list)*
  *   STYLE   := '/a' angle | '/h' hash | '/b' bare   (default: quoted)
  * '^' on a clause: its keyword is repeated in the type list ("loop i64, i64, i64"). */
@@ -63,7 +64,7 @@ static int add_group(SigParser *S, const char *n)
 static const struct { const char *n; TypeClass tc; } tcs[] = {
     {"any", TC_ANY}, {"i1", TC_I1}, {"i8", TC_I8}, {"i16", TC_I16}, {"i32", TC_I32}, {"i64", TC_I64},
     {"index", TC_INDEX}, {"int", TC_INT}, {"float", TC_FLOAT}, {"scalar", TC_SCALAR}, {"vreg", TC_VREG},
-    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR},
+    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR}, {"sval", TC_SVAL},
 };
 
 static void type_class(SigParser *S, SigSlot *sl)

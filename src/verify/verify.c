@@ -553,6 +553,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
         verify_structural(V, op);
         verify_family(V, op);
     }
+    verify_simt(V, op);
     if (!op->nregions) return;
     FuncState fs = {NULL, NULL};
     if (op->kind == OP_FUNC) {

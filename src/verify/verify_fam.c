@@ -114,7 +114,8 @@ static void fam_ptr(VCtx *V, Op *op)
         const Value *x = store ? v_grp(V, op, "v", 0) : (op->nresults ? op->results[0] : NULL);
         if (!p || !x || !ty_is_ptr(p->type)) return;
         const Type *e = p->type->elem, *t = x->type;
-        if (!(t && e && t->kind == e->kind && ty_bits(t) == ty_bits(e) && (t->kind != TY_FLOAT || t->fk == e->fk)))
+        if (!(t && e && t->kind == e->kind && ty_bits(t) == ty_bits(e) && (t->kind != TY_FLOAT || t->fk == e->fk) &&
+              (t->kind != TY_VEC || t == e)))
             v_err(V, store ? DIAG_V_OPERAND_TYPE : DIAG_V_RESULT_TYPE, op_use_loc(op, x), "'%s' %s %s through a pointer to %s; the "
                   "scalar must have the element type", v_opname(op), store ? "stores" : "loads", tyn(t, a), tyn(e, b));
         else if ((op->kind == OP_LD_DEV || op->kind == OP_ST_DEV) && !(is_int(t) && t->bits >= 8))

@@ -67,4 +67,5 @@ void verify_structural(VCtx *V, Op *op);               /* signature-driven, one 
 void verify_family(VCtx *V, Op *op);                   /* relational rules per op family */
 void verify_align_carriers(VCtx *V, Op *root);         /* !pto.align chain rules */
 void verify_sync(VCtx *V, Op *root);                   /* static flag balance (verify_sync.c) */
+void verify_simt(VCtx *V, Op *op);                     /* SIMT placement, launch, type and slot rules */
 #endif
