@@ -254,7 +254,7 @@ static bool is_acc_elem(const Type *e)
 
 static void fam_mad(VCtx *V, Op *op)
 {
-    char a[96];
+    char a[96], b2[96];
     Value *A = v_grp(V, op, "a", 0), *B = v_grp(V, op, "b", 0), *C = v_grp(V, op, "c", 0);
     if (v_has(op, "sat") && v_has(op, "nosat"))
         v_err(V, DIAG_V_CLAUSE, aloc(op, "nosat"), "'sat' and 'nosat' are mutually exclusive");
@@ -269,6 +269,10 @@ static void fam_mad(VCtx *V, Op *op)
     if ((v_has(op, "sat") || v_has(op, "nosat")) && A && ty_is_ptr(A->type) && !is_float(A->type->elem))
         v_err(V, DIAG_V_CLAUSE, aloc(op, v_has(op, "sat") ? "sat" : "nosat"), "sat/nosat apply only to floating-point "
               "inputs (the inputs here are %s)", tyn(A->type->elem, a));
+    if (A && B && ty_is_ptr(A->type) && ty_is_ptr(B->type) &&
+        (is_float(A->type->elem) && A->type->elem->fk == FK_HIF8) != (is_float(B->type->elem) && B->type->elem->fk == FK_HIF8))
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' multiplies hif8 only by hif8: the left operand is %s, the right %s",
+              v_opname(op), tyn(A->type->elem, a), tyn(B->type->elem, b2));
     static const char *const dims[] = {"m", "n", "k"};
     for (int i = 0; i < 3; i++) {
         int64_t x;
@@ -329,7 +333,7 @@ static bool is_param_scalar(const Type *t)
 
 static void fam_fixpipe(VCtx *V, Op *op)
 {
-    char a[96];
+    char a[96], b2[96];
     Value *src = v_grp(V, op, "src", 0), *dst = v_grp(V, op, "dst", 0);
     const Type *acc = src && ty_is_ptr(src->type) ? src->type->elem : NULL;
     const Type *de = dst && ty_is_ptr(dst->type) ? dst->type->elem : NULL;
@@ -398,9 +402,22 @@ static void fam_fixpipe(VCtx *V, Op *op)
             v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "scalar_relu needs a scalar f16, bf16 or f32 slope payload");
         else if (rm == T_RELU_VECTOR_RELU && !(rp && is_param_ptr(rp->type)))
             v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "vector_relu needs a !pto.ptr<f16|bf16|f32, fb> slope payload");
-        if (v_grp(V, op, "clip", 0) && de && !(dst_matches(D_F16, de) || (is_int(de) && de->bits <= 16)))
-            v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "clip applies to f16, ui8 and 4/8/16-bit integer destinations, "
-                  "not %s", tyn(de, a));
+        Value *clip = v_grp(V, op, "clip", 0);
+        if (clip && de) {
+            /* the compiler's payload rule: f16 for f16, ui16/i16 for ui8, signed or signless i4/i8/i16 for the
+               signed 4/8/16-bit destinations */
+            const Type *ct = clip->type;
+            int dint = is_int(de) && (de->sign == SIGN_U ? de->bits == 8 : de->bits == 4 || de->bits == 8 || de->bits == 16);
+            if (!dst_matches(D_F16, de) && !dint)
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "clip applies to f16, ui8 and signed 4/8/16-bit integer "
+                      "destinations, not %s", tyn(de, a));
+            else if (dst_matches(D_F16, de) ? !(is_float(ct) && ct->fk == FK_F16)
+                     : de->sign == SIGN_U ? !(is_int(ct) && ct->bits == 16 && ct->sign != SIGN_S)
+                     : !(is_int(ct) && (ct->bits == 4 || ct->bits == 8 || ct->bits == 16) && ct->sign != SIGN_U))
+                v_err(V, DIAG_V_CLAUSE, op_use_loc(op, clip), "the clip value for %s destinations is %s, not %s", tyn(de, a),
+                      dst_matches(D_F16, de) ? "an f16" : de->sign == SIGN_U ? "a ui16 or i16"
+                      : "a signed or signless i4, i8 or i16", tyn(ct, b2));
+        }
     }
     if (v_has(op, "nz2nz")) {
         if (de && !dst_matches(D_F32, de))
@@ -953,6 +970,46 @@ static int vec_elem(VCtx *V, Op *op, const OpTypes *r)
     return 0;
 }
 
+/* Indexed access (the compiler's verifier, PTOAS VPTO.cpp): vgather2 pairs its source and result element types
+   (an 8-bit integer source widens to the 16-bit integer of the same signedness class, unsigned or not; 16- and
+   32-bit sources keep their type) and reads unsigned or signless offsets as wide as the result lanes; vscatter
+   needs 16-bit offsets for 8- and 16-bit values and 32-bit offsets for 32-bit values. */
+static void vec_indexed(VCtx *V, Op *op)
+{
+    char x[96], y[96];
+    Value *idx = v_grp(V, op, "idx", 0);
+    if (!idx || !ty_is_vreg(idx->type) || !is_int(idx->type->elem)) return;
+    const Type *ie = idx->type->elem;
+    if (op->kind == OP_VGATHER2) {
+        Value *src = v_grp(V, op, "src", 0);
+        const Value *r = op->nresults ? op->results[0] : NULL;
+        if (!src || !ty_is_ptr(src->type) || !r || !ty_is_vreg(r->type)) return;
+        const Type *se = src->type->elem, *re = r->type->elem;
+        unsigned sb = ty_bits(se);
+        int ok = is_int(se) ? is_int(re) && re->bits == (sb == 8 ? 16 : sb) && (se->sign == SIGN_U) == (re->sign == SIGN_U)
+                            : is_float(se) && se == re && (se->fk == FK_F16 || se->fk == FK_BF16 || se->fk == FK_F32);
+        if (!ok || (sb != 8 && sb != 16 && sb != 32)) {
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vgather2 of %s elements %s, not %s", tyn(se, x),
+                  sb == 8 && is_int(se) ? (se->sign == SIGN_U ? "returns ui16 lanes" : "returns i16/si16 lanes")
+                  : is_int(se) || (is_float(se) && (se->fk == FK_F16 || se->fk == FK_BF16 || se->fk == FK_F32))
+                  ? "returns vectors of that type" : "is not defined (sources are 8/16/32-bit integers, f16, bf16 or f32)",
+                  tyn(r->type, y));
+            return;
+        }
+        unsigned want = ty_bits(re);
+        if (ie->bits != want || ie->sign == SIGN_S)
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, idx), "the offsets of pto.vgather2 are ui%u or i%u lanes, not %s",
+                  want, want, tyn(idx->type, x));
+    } else if (op->kind == OP_VSCATTER) {
+        Value *v = v_grp(V, op, "v", 0);
+        if (!v || !ty_is_vreg(v->type)) return;
+        unsigned vb = ty_bits(v->type->elem), want = vb == 32 ? 32 : 16;
+        if ((vb == 8 || vb == 16 || vb == 32) && ie->bits != want)
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, idx), "pto.vscatter of %u-bit values needs %u-bit offsets, not %s",
+                  vb, want, tyn(idx->type, x));
+    }
+}
+
 static void fam_vec(VCtx *V, Op *op)
 {
     const OpTypes *r = &op_types[op->kind];
@@ -967,6 +1024,10 @@ static void fam_vec(VCtx *V, Op *op)
     if (r->scalar != TS_SCALAR_NONE) scalar_rule(V, op, (TypeScalarRule)r->scalar);
     vec_masks(V, op, r->mref);
     vec_memory(V, op);
+    vec_indexed(V, op);
+    /* the compiler lowers vmulscvt only with rounding A ("currently only supports rnd A") */
+    if (op->kind == OP_VMULSCVT && op_token_id(op, "rnd") >= 0 && op_token_id(op, "rnd") != T_RND_A)
+        v_err(V, DIAG_V_TOKEN, aloc(op, "rnd"), "pto.vmulscvt rounds with A only, not %s", tok_spelling(op_token_id(op, "rnd")));
     char x[96], y[96];
     if (op->kind == OP_VCI) {
         Value *b = v_grp(V, op, "base", 0);
