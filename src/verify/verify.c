@@ -483,11 +483,6 @@ static void check_strict_args(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ modules and kernels */
 
-static bool is_kernel(const Op *f)
-{
-    return f->kind == OP_FUNC && (v_has(f, "pto.kernel") || v_has(f, "pto.aicore") || v_has(f, "pto.entry"));
-}
-
 static void check_module(VCtx *V, Op *mod)
 {
     const Attr *ta = op_attr(mod, "pto.target_arch");
@@ -509,7 +504,7 @@ static void check_module(VCtx *V, Op *mod)
                   v_opname(o));
             continue;
         }
-        if (!is_kernel(o)) continue;
+        if (!v_is_kernel(o)) continue;
         if (first_kernel) {
             long d = v_err(V, DIAG_V_ENTRY, o->loc, "a module may contain at most one kernel function (pto.kernel); "
                            "put further kernels in their own submodules");

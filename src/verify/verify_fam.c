@@ -119,6 +119,16 @@ static void fam_ptr(VCtx *V, Op *op)
                   "scalar must have the element type", v_opname(op), store ? "stores" : "loads", tyn(t, a), tyn(e, b));
         else if ((op->kind == OP_LD_DEV || op->kind == OP_ST_DEV) && !(is_int(t) && t->bits >= 8))
             v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' accesses 8- to 64-bit integers only, not %s", v_opname(op), tyn(t, a));
+        if (op->kind == OP_LD_DEV || op->kind == OP_ST_DEV) {
+            /* the compiler's rules (lit aicore_ld_st_dev_invalid): no cache-policy attributes, and only in a
+               kernel entry function */
+            if (v_has(op, "l1cache") || v_has(op, "l2cache"))
+                v_err(V, DIAG_V_ATTR, v_attr_loc(op, v_has(op, "l1cache") ? "l1cache" : "l2cache"), "'%s' takes no "
+                      "l1cache or l2cache policy: it always bypasses the scalar data cache", v_opname(op));
+            if (!v_is_kernel(v_enclosing_func(op)))
+                v_err(V, DIAG_V_ENTRY, op->loc, "'%s' must be in a kernel entry function (pto.kernel), not in a helper",
+                      v_opname(op));
+        }
     }
 }
 
