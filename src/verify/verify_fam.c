@@ -292,7 +292,8 @@ static void fam_mad(VCtx *V, Op *op)
     int64_t k;
     if ((op->kind == OP_MAD_MX || op->kind == OP_MAD_MX_ACC || op->kind == OP_MAD_MX_BIAS) &&
         v_const_int(v_grp(V, op, "k", 0), &k) && k > 0 && k % 64)
-        v_err(V, DIAG_V_RANGE, gloc(V, op, "k", 0), "MX matmul needs k to be a multiple of 64 (it is %" PRId64 ")", k);
+        v_warn(V, DIAG_V_UNCONFIRMED, gloc(V, op, "k", 0), "MX matmul consumes k in multiples of 64 on this profile; k = "
+               "%" PRId64 " verifies (as in the compiler), but running it traps T-FIELD", k);
     Value *bias = v_grp(V, op, "bias", 0);
     if (bias && C && ty_is_ptr(bias->type) && ty_is_ptr(C->type) && bias->type->elem != C->type->elem)
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "the bias table elements (%s) must have the accumulator's type",
@@ -364,14 +365,6 @@ static void fam_fixpipe(VCtx *V, Op *op)
         int at = op_token_id(op, "atype");
         if (at < 0 || op_token_id(op, "aop") < 0)
             v_err(V, DIAG_V_CLAUSE, aloc(op, "atomic"), "atomic(...) needs both 'type = ...' and 'op = add|max|min'");
-        else if (de) {
-            int ok = at == T_ATYPE_F32 ? dst_matches(D_F32, de) : at == T_ATYPE_F16 ? dst_matches(D_F16, de)
-                   : at == T_ATYPE_BF16 ? dst_matches(D_BF16, de) : at == T_ATYPE_S32 ? is_int(de) && de->bits == 32
-                   : at == T_ATYPE_S16 ? is_int(de) && de->bits == 16 : is_int(de) && de->bits == 8;
-            if (!ok)
-                v_err(V, DIAG_V_CLAUSE, aloc(op, "atype"), "atomic type %s does not match the destination elements %s",
-                      tok_spelling(at), tyn(de, a));
-        }
         if (V->target == PTO_TARGET_CPU)
             v_err(V, DIAG_V_TARGET_FORM, aloc(op, "atomic"), "atomic stores are not available on the cpu target profile");
     }
@@ -595,16 +588,14 @@ static void fam_pred(VCtx *V, Op *op)
     default:
         break;
     }
-    /* immediate-offset forms: the offset is a constant within the profile's range (isa-notes §3.5) */
+    /* immediate-offset forms: the offset is a constant (spec 04-predicate-load-store: "a constant index immediate");
+       the current spec folds it into the address (base + unit·offset), so any constant is legal */
     if (op->kind == OP_PLDI || op->kind == OP_PSTI) {
         Value *off = v_grp(V, op, "off", 0);
         int64_t x;
         if (off && !v_const_int(off, &x))
             v_err(V, DIAG_V_RANGE, gloc(V, op, "off", 0), "'%s' takes an immediate offset: %%%s must be an arith.constant",
                   v_opname(op), v_valname(off));
-        else if (off && (x < 0 || x > V->tp->pldi_max))
-            v_err(V, DIAG_V_RANGE, gloc(V, op, "off", 0), "the immediate offset of '%s' must be in [0, %d] on the %s profile, not "
-                  "%" PRId64, v_opname(op), V->tp->pldi_max, V->tp->name, x);
     }
 }
 
