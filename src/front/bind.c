@@ -55,10 +55,7 @@ static void bound_reset(Bound *B)
 
 static int is_clause_kw(const OpSig *sig, const Token *t)
 {
-    if (t->kind != TK_IDENT) return 0;
-    for (unsigned c = 0; c < sig->ncl; c++)
-        if (strlen(sig->cl[c].kw) == t->len && memcmp(sig->cl[c].kw, t->s, t->len) == 0) return 1;
-    return 0;
+    return t->kind == TK_IDENT && sig_clause_index(sig, t->s, t->len) >= 0;
 }
 
 static Item *push_item(Parser *P, Item *items, uint32_t *n, SrcLoc loc)
@@ -450,12 +447,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
     }
 }
 
-static int clause_index(const OpSig *sig, const char *s, uint32_t n)
-{
-    for (unsigned c = 0; c < sig->ncl; c++)
-        if (strlen(sig->cl[c].kw) == n && memcmp(sig->cl[c].kw, s, n) == 0) return (int)c;
-    return -1;
-}
+static int clause_index(const OpSig *sig, const char *s, uint32_t n) { return sig_clause_index(sig, s, n); }
 
 static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item *it)
 {

@@ -125,8 +125,12 @@ typedef struct SigSlot {
 
 typedef enum { CL_ONE, CL_OPT, CL_MANY } ClauseMult;
 
+enum { SIG_MAX_ALIAS = 3 };
+
 typedef struct SigClause {
     const char *kw;
+    const char *alias[SIG_MAX_ALIAS];   /* other spellings accepted on input (printed as kw) */
+    uint8_t nalias;
     ClauseMult mult;
     bool type_prefix;          /* keyword repeated in the type list */
     bool unit;                 /* bare keyword, no parentheses (unit attribute) */
@@ -153,5 +157,6 @@ typedef struct OpSig {
 /* Compiles every op's signature string; returns NULL and writes a message on a malformed table. */
 const OpSig *const *sig_compile_all(Arena *a, char *err, unsigned errn);
 int sig_group(const OpSig *s, const char *name);   /* group index or -1 */
+int sig_clause_index(const OpSig *s, const char *kw, unsigned n);   /* clause written kw (or an alias), or -1 */
 const SigSlot *sig_find_token(const OpSig *s, const char *name);
 #endif

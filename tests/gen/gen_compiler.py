@@ -27,5 +27,20 @@ def case_pldi_folded():
     save("expected.bin", data)
 
 
+def case_loop_aliases():
+    # mte_gm_ub len 32, nburst(2, 64, 32), loop1(2, 256, 64), loop2(2, 1024, 128): loop groups nest with the
+    # first written innermost; row (i2, i1, r) copies GM bytes [1024·i2 + 256·i1 + 64·r, +32) to UB
+    # 128·i2 + 64·i1 + 32·r. The 2048-byte input is bytes i % 251; the UB image (256 bytes) is copied out.
+    src = [i % 251 for i in range(2048)]
+    ub = [0] * 256
+    for i2 in range(2):
+        for i1 in range(2):
+            for r in range(2):
+                s0, d0 = 1024 * i2 + 256 * i1 + 64 * r, 128 * i2 + 64 * i1 + 32 * r
+                ub[d0:d0 + 32] = src[s0:s0 + 32]
+    save("in.bin", src)
+    save("expected.bin", ub)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 CASES[case]()
