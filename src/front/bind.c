@@ -208,6 +208,7 @@ static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
             size_t save = P->pos;
             /* probe: builtin type names never contain '_' and start with i/si/ui/f/bf/index */
             char c0 = t->s[0];
+            if (t->len == 6 && memcmp(t->s, "memref", 6) == 0 && P_at(P, 1)->kind == TK_LANGLE) break;
             if ((c0 == 'i' || c0 == 's' || c0 == 'u' || c0 == 'f' || c0 == 'b' || c0 == 'n') && !memchr(t->s, '_', t->len)) {
                 P->quiet++;    /* a probe: whatever it finds wrong is not an error */
                 const Type *ty = P_parse_type(P);

@@ -42,5 +42,12 @@ def case_loop_aliases():
     save("expected.bin", ub)
 
 
+def case_copy256():
+    # a plain 256-byte copy: the output is the input
+    data = [(13 * i + 5) & 0xFF for i in range(256)]
+    save("in.bin", data)
+    save("expected.bin", data)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 CASES[case]()
