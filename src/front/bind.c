@@ -179,7 +179,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     return 1;
 }
 
-/* Items separated by commas. Outside parentheses, a clause keyword may follow without a comma. */
+/* Items separated by commas. Outside parentheses, a clause keyword or a quoted token may follow without a comma. */
 static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested, int stop_at_colon)
 {
     (void)stop_at_colon;
@@ -187,6 +187,9 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         if (!parse_item(P, sig, items, n, nested)) return 0;
         if (P_eat(P, TK_COMMA)) continue;
         if (!nested && is_clause_kw(sig, P_cur(P))) continue;
+        /* a quoted token on the same line may follow an operand without a comma: pto.dcci %p "SINGLE_CACHE_LINE"
+           (an op never starts with a string there; a generic-form op starts its own line) */
+        if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
         /* `word(` without a dot cannot start an op: it is a clause (possibly one this op lacks) */
         if (!nested && P_is(P, TK_IDENT) && P_at(P, 1)->kind == TK_LPAREN && !memchr(P_cur(P)->s, '.', P_cur(P)->len))
             continue;
