@@ -485,11 +485,18 @@ static void fam_sync(VCtx *V, Op *op)
         check_const_operand(V, op, "id", 0, 31, "buffer id");
         check_int_attr(V, op, "mode", 0, 1, "mode");
         break;
-    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK:
-        if (V->tp->sems && !(op_info[op->kind].flags & V->tp->op_mask))
-            check_int_attr(V, op, "id", 0, V->tp->sems - 1, "semaphore id");
+    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
+        /* the id is a literal or (as the compiler allows) an index value; sync.* may carry ffts_mode 0..2 */
+        int64_t hi = op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT ? 31 : V->tp->sems - 1;
+        if (!op_attr(op, "id") == !v_grp(V, op, "eid", 0))
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes one semaphore id: a literal or a value", v_opname(op));
+        if (hi >= 0 && !(op_info[op->kind].flags & V->tp->op_mask)) {
+            check_int_attr(V, op, "id", 0, hi, "semaphore id");
+            check_const_operand(V, op, "eid", 0, hi, "semaphore id");
+        }
+        check_int_attr(V, op, "ffts_mode", 0, 2, "ffts_mode");
         break;
-    case OP_SYNC_SET: case OP_SYNC_WAIT: check_int_attr(V, op, "id", 0, 31, "semaphore id"); break;
+    }
     case OP_SET_CROSS_CORE:
         check_const_operand(V, op, "core", 0, 1, "core id");
         check_const_operand(V, op, "evt", 0, 15, "semaphore id");

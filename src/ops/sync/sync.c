@@ -227,9 +227,9 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
 /* ------------------------------------------------------------------ intra-block semaphores (a5) */
 
 /* Vector side: id -> (id mod 16) + 16 * subblock; cube side: raw 0..31 (resolutions Q19). */
-static int sem_index(Exec *x, const Instr *in)
+static int sem_index(Exec *x, const Instr *in, const uint64_t *args)
 {
-    int64_t id = in->imm[SY_ID];
+    int64_t id = in->imm[SY_ID] >= 0 ? in->imm[SY_ID] : id_operand(in, args, 0);
     if (id < 0 || id > 31) {
         sim_trap(x, in, DIAG_T_FIELD, "semaphore id %lld is outside 0..31", (long long)id);
         return -1;
@@ -240,8 +240,7 @@ static int sem_index(Exec *x, const Instr *in)
 
 static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
 {
-    (void)args;
-    int k = sem_index(x, in);
+    int k = sem_index(x, in, args);
     if (k < 0) return -1;
     uint32_t *s = &x->core->cl->sync->sems[k];
     if (*s >= 15) {
@@ -257,8 +256,7 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
 
 static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
 {
-    (void)args;
-    int k = sem_index(x, in);
+    int k = sem_index(x, in, args);
     if (k < 0) return -1;
     uint32_t *s = &x->core->cl->sync->sems[k];
     if (!*s) return 1;
@@ -269,6 +267,17 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
     (*s)--;
     sim_acquire(x, RC_SEM, (unsigned)k);
     return 0;
+}
+
+/* sync.set/sync.wait with ffts_mode 0 (inter-block) or 1 (subblock): which cores such a signal reaches is not
+   published; mode 2 (block, the default) is the intra-block semaphore above. */
+static int p_ffts_unsupported(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    const Attr *fm = in->op ? op_attr(in->op, "ffts_mode") : NULL;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "ffts_mode %lld (%s) is not simulated: which cores the signal reaches is not "
+             "published; ffts_mode 2 (block) is", fm ? (long long)fm->i : -1LL, fm && fm->i == 0 ? "inter-block" : "subblock");
+    return -1;
 }
 
 /* ------------------------------------------------------------------ a2a3 cross-core pair */
@@ -382,9 +391,11 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
     case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
         int p = pq_token(op, "pipe");
         const Attr *id = op_attr(op, "id");
-        in->imm[SY_ID] = id ? id->i : 0;
+        in->imm[SY_ID] = id ? id->i : -1;   /* -1: the id is operand 0 */
         int set = op->kind == OP_SET_INTRA_BLOCK || op->kind == OP_SYNC_SET;
         in->pfn = set ? p_sem_set : p_sem_wait;
+        const Attr *fm = op_attr(op, "ffts_mode");
+        if (fm && fm->i != 2) in->pfn = p_ffts_unsupported;
         queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
         return 0;
     }
