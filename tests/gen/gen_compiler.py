@@ -49,5 +49,17 @@ def case_copy256():
     save("expected.bin", data)
 
 
+def case_vldsx2_post():
+    # 256 f32 values v[i] = i + 0.5 in UB 0..1023; vldsx2 %p[128] "DINTLV_B32" with the post-update result reads
+    # the 512 bytes at p itself (lo = v[0], v[2], ..., v[126]; hi = v[1], ..., v[127]) and returns p + 128
+    # elements; a vlds through that pointer reads v[128..191]. Output: lo, hi, the third vector.
+    v = [struct.pack("<f", i + 0.5) for i in range(256)]
+    save("in.bin", b"".join(v))
+    lo = [v[2 * i] for i in range(64)]
+    hi = [v[2 * i + 1] for i in range(64)]
+    third = v[128:192]
+    save("expected.bin", b"".join(lo + hi + third))
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 CASES[case]()

@@ -1212,7 +1212,7 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         VlsX *m = newx(L, op);
         if (!m) return -1;
         int ld = op->kind == OP_VLDSX2 || op->kind == OP_VALDX2;
-        mem_operand(L, op, in, m, ld ? "src" : "dst", "off", -1);
+        mem_operand(L, op, in, m, ld ? "src" : "dst", "off", op->kind == OP_VLDSX2 ? 2 : -1);   /* vldsx2 post-update */
         int t = op_token_id(op, "dist");
         switch (t) {
         case T_VLDX2_DINTLV_B8: case T_VSTX2_INTLV_B8: m->w = 1; break;
