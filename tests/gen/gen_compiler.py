@@ -61,5 +61,12 @@ def case_vldsx2_post():
     save("expected.bin", b"".join(lo + hi + third))
 
 
+def case_uvld():
+    # 512 bytes (i*7+1) & 0xFF in UB 0..511; uvld %p[%c37] on an i8 pointer loads the 256 bytes at byte 37
+    data = [(7 * i + 1) & 0xFF for i in range(512)]
+    save("in.bin", data)
+    save("expected.bin", data[37:37 + 256])
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 CASES[case]()
