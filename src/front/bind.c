@@ -390,12 +390,16 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
 {
     char d[128];
     unsigned j = 0;              /* next unkeyed slot */
+    uint64_t keyed = 0;          /* slots filled by keyed items (KEY(%v) positional keys) */
     for (uint32_t i = 0; i < nitems; i++) {
         const Item *it = &items[i];
         if (it->key) {
             const SigSlot *s = NULL;
-            for (unsigned k = 0; k < nslots; k++)
+            for (unsigned k = 0; k < nslots; k++) {
                 if (slots[k].key && strcmp(slots[k].key, it->key) == 0) s = &slots[k];
+                for (unsigned a = 0; a < slots[k].npkeys; a++)
+                    if (strcmp(slots[k].pkeys[a], it->key) == 0) s = &slots[k];
+            }
             if (!s) {
                 const char *keys[48];
                 size_t nk = 0;
@@ -411,11 +415,13 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
                 else P_error(P, DIAG_PARSE_OPERANDS, it->loc, "'%s =' expects %s", it->key, slot_desc(s, d, sizeof d));
             } else {
                 bind_slot(P, B, s, it);
+                if (s - slots < 64) keyed |= 1ull << (s - slots);
             }
             continue;
         }
-        /* skip keyed slots and optional slots this item does not fit */
-        while (j < nslots && (slots[j].key || (!fits(P, it, &slots[j]) && (slots[j].optional || slots[j].variadic)))) j++;
+        /* skip keyed slots, slots a keyed item filled, and optional slots this item does not fit */
+        while (j < nslots && (slots[j].key || (j < 64 && (keyed >> j & 1)) ||
+                              (!fits(P, it, &slots[j]) && (slots[j].optional || slots[j].variadic)))) j++;
         if (j < nslots && fits(P, it, &slots[j])) {
             bind_slot(P, B, &slots[j], it);
             if (!(slots[j].variadic && slots[j].kind == SL_VALUE)) j++;
@@ -443,7 +449,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
     /* required slots left unfilled */
     for (; j < nslots; j++) {
         const SigSlot *s = &slots[j];
-        if (s->key || s->optional || s->variadic) continue;
+        if (s->key || s->optional || s->variadic || (j < 64 && (keyed >> j & 1))) continue;
         /* a variadic value slot that already took operands counts as filled */
         SrcLoc loc = nitems ? items[nitems - 1].loc : at;
         P_error(P, DIAG_PARSE_OPERANDS, loc, "missing %s in %s", slot_desc(s, d, sizeof d), where);
@@ -491,6 +497,15 @@ static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item
         return;
     }
     bind_seq(P, B, slots, cl->nslots, P->isub + it->sub, it->nsub, NULL, where, it->loc);
+}
+
+/* The key spelled s[0, n) of a positional slot (the signature's string, so it outlives the parse), or NULL. */
+static const char *pos_key_slot(const OpSig *sig, const char *s, uint32_t n)
+{
+    for (unsigned j = 0; j < sig->npos; j++)
+        for (unsigned a = 0; a < sig->pos[j].npkeys; a++)
+            if (strlen(sig->pos[j].pkeys[a]) == n && memcmp(sig->pos[j].pkeys[a], s, n) == 0) return sig->pos[j].pkeys[a];
+    return NULL;
 }
 
 /* After all items are bound: groups -> operand array + segment sizes. */
@@ -758,6 +773,13 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             if (c >= 0) {
                 clsidx[ncls] = c;
                 cls[ncls++] = *it;
+            } else if (it->kind == IT_CLAUSE && it->nsub == 1 && P->isub[it->sub].kind == IT_VALUE &&
+                       !P->isub[it->sub].key && pos_key_slot(sig, it->s, it->slen)) {
+                /* KEY(%v): a positional operand written under one of its keys */
+                Item k = P->isub[it->sub];
+                k.key = pos_key_slot(sig, it->s, it->slen);
+                k.keyloc = it->loc;
+                pos[npos++] = k;
             } else if (it->kind == IT_CLAUSE) {
                 const char *kws[16];
                 char hint[96];

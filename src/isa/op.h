@@ -107,6 +107,7 @@ typedef enum {
 } TypeClass;
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
+enum { SIG_MAX_ALIAS = 3 };
 typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE } TokStyle;
 
 typedef struct SigSlot {
@@ -121,11 +122,11 @@ typedef struct SigSlot {
     int64_t def;               /* default token id / int */
     int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
     const char *off_name;      /* SL_MEM offset group name */
+    const char *pkeys[SIG_MAX_ALIAS];   /* positional value slot: names under which it may be written KEY(%v) */
+    uint8_t npkeys;
 } SigSlot;
 
 typedef enum { CL_ONE, CL_OPT, CL_MANY } ClauseMult;
-
-enum { SIG_MAX_ALIAS = 3 };
 
 typedef struct SigClause {
     const char *kw;

@@ -2,7 +2,9 @@
  *
  * Signature language (whitespace separates items):
  *   sig     := pos-list? (clause | dict | results)*
- *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS      value, or memory operand %base[%off]
+ *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS ('=' KEY ('|' KEY)*)?
+ *                                                            value, or memory operand %base[%off]; a value
+ *                                                            with keys may also be written KEY(%v), anywhere
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
  *            | '[' slot (',' slot)* ']'                       bracket group: pto.set_flag["A", "B", "C"], pto.set_flag_dyn[<A>, <B>, %e]
@@ -149,6 +151,13 @@ static void value_slot(SigParser *S, SigSlot *sl, const char *n)
         if (!eat(S, ']')) { sp_fail(S, "expected ']'"); return; }
     }
     mods(S, sl);
+    if (*S->p == '=') {   /* =KEY|KEY: the operand may also be written KEY(%v), in any order */
+        do {
+            S->p++;
+            if (sl->npkeys >= SIG_MAX_ALIAS) { sp_fail(S, "too many keys"); return; }
+            sl->pkeys[sl->npkeys++] = name(S);
+        } while (*S->p == '|');
+    }
     sl->group = (int16_t)add_group(S, sl->name);
     if (sl->kind == SL_MEM) add_group(S, sl->off_name);
 }

@@ -235,6 +235,15 @@ static void fam_dma(VCtx *V, Op *op)
         if (v_const_int(v_grp(V, op, "smallc0", 0), &sc) && sc && v_const_int(v_grp(V, op, "sd", 0), &d) && d > 4)
             v_err(V, DIAG_V_CLAUSE, aloc(op, "ctrl"), "small-C0 packing needs d <= 4 (shape has d = %" PRId64 ")", d);
     }
+    if (op->kind == OP_MTE_L1_L0A || op->kind == OP_MTE_L1_L0B || op->kind == OP_MTE_L1_L0A_MX ||
+        op->kind == OP_MTE_L1_L0B_MX) {
+        /* one complete group (spec 16-cube-matmul): the shape (2 scalars, or 4 with start_row/start_col) or the
+           six full-control operands; a partial group is invalid */
+        unsigned n = v_grp_len(V, op, "sr") + v_grp_len(V, op, "sc") + v_grp_len(V, op, "fs") + v_grp_len(V, op, "fd");
+        if (n != 0 && n != 2 && n != 4)
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes the shape group (2 or 4 scalars) or the six full-control "
+                  "operands, not %u scalars", v_opname(op), 2 + n);
+    }
     if (op->kind == OP_MTE_L1_BT) {
         Value *s = v_grp(V, op, "src", 0), *d = v_grp(V, op, "dst", 0);
         if (s && d && ty_is_ptr(s->type) && ty_is_ptr(d->type)) {

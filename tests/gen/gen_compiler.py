@@ -68,5 +68,13 @@ def case_uvld():
     save("expected.bin", data[37:37 + 256])
 
 
+def case_l1_l0_named():
+    # a 16 x 16 f16 tile (512 bytes, already in the NZ fractal order) copied GM -> L1 -> L0A unchanged: without
+    # transpose an L1 -> L0A load of one 16 x 16 fractal keeps its bytes
+    data = [(5 * i + 9) & 0xFF for i in range(512)]
+    save("in.bin", data)
+    save("expected.bin", data)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 CASES[case]()
