@@ -2,7 +2,8 @@
 """gen_compiler.py OUTDIR CASE — inputs and independently computed expected outputs for tests/compiler/: the
 forms and spellings the public compiler accepts (docs/semantics.md §11). Plain Python from the readings
 recorded there; it shares no code with ptosim and never uses its output."""
-import os, struct, sys
+import math, os, random, struct, sys
+from fractions import Fraction
 
 out, case = sys.argv[1], sys.argv[2]
 
@@ -74,6 +75,105 @@ def case_l1_l0_named():
     data = [(5 * i + 9) & 0xFF for i in range(512)]
     save("in.bin", data)
     save("expected.bin", data)
+
+
+# ---- integer vdiv: the compiler's soft library (lib/SoftOps/div_int.py of the compiler), emulated step by step on
+# one active lane. It is the definition: the expectations below come from running these steps, not from a
+# formula. Inactive lanes are 0 (every masked step zeroes them).
+
+def f32_round(fr):
+    """A Fraction rounded to the nearest f32 value (ties to even), as a Python float (normal range only)."""
+    if fr == 0:
+        return 0.0
+    sign, a = (-1, -fr) if fr < 0 else (1, fr)
+    e = a.numerator.bit_length() - a.denominator.bit_length()
+    while Fraction(2) ** e > a:
+        e -= 1
+    while Fraction(2) ** (e + 1) <= a:
+        e += 1
+    m = a * Fraction(2) ** (23 - e)
+    n = math.floor(m)
+    r = m - n
+    if r > Fraction(1, 2) or (r == Fraction(1, 2) and n % 2):
+        n += 1
+    return sign * float(n) * 2.0 ** (e - 23)
+
+
+def f32_bits(f):
+    return struct.unpack("<I", struct.pack("<f", f))[0]
+
+
+def f32_of(b):
+    return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
+
+
+def wrap(v, w):
+    v &= (1 << w) - 1
+    return v - (1 << w) if v >> (w - 1) else v
+
+
+def soft_div_i32(x, y):
+    if y == 0:
+        return -1                                               # vsel(vbr(-1), ..., zero_mask)
+    ax, ay = abs(x) & 0xFFFFFFFF, abs(y) & 0xFFFFFFFF           # vabs wraps, bitcast to ui32
+    positive = wrap(x ^ y, 32) >= 0
+    yf = f32_round(Fraction(wrap(ay, 32)))                      # vcvt i32 -> f32, rounding R
+    recip = f32_round(1 / Fraction(yf))                         # vdiv f32 1 / y
+    rb = (f32_bits(recip) + 0x0FFFFFFE) & 0xFFFFFFFF            # vadds on the bits
+    rv = f32_of(rb)
+    rec = 0 if rv < 0 else math.floor(rv) & 0xFFFFFFFF          # vcvt f32 -> i64 rounding F, low word; vsel
+    corr = (-wrap(rec * ay, 32)) & 0xFFFFFFFF                   # vmul, vneg
+    rec = (rec + ((rec * corr) >> 32)) & 0xFFFFFFFF             # vmull high, vadd
+    q = (ax * rec) >> 32                                        # vmull high
+    for _ in range(4):
+        p = q * ay
+        if p >> 32 or (p & 0xFFFFFFFF) > ax:
+            q = (q - 1) & 0xFFFFFFFF
+    rem = (ax - q * ay) & 0xFFFFFFFF
+    for _ in range(2):
+        if rem >= ay:
+            rem, q = (rem - ay) & 0xFFFFFFFF, (q + 1) & 0xFFFFFFFF
+    return wrap(q, 32) if positive else wrap(-wrap(q, 32), 32)
+
+
+def soft_div_i16(x, y):
+    if y == 0:
+        return -1
+    ax, ay = abs(x) & 0xFFFF, abs(y) & 0xFFFF
+    positive = wrap(x ^ y, 16) >= 0
+    yf = float(ay)                                              # vcvt u32 -> f32 (exact below 2^24)
+    recip = f32_round(1 / Fraction(yf))
+    v = math.floor(f32_round(Fraction(recip) * 65536)) & 0xFFFFFFFF   # vmul by 65536, vcvt rounding F
+    q = (((v * ax) & 0xFFFFFFFF) >> 16) & 0xFFFF                # vmul, vdintlv keeps the high half
+    rem = (ax - q * ay) & 0xFFFF
+    for _ in range(2):
+        if rem >= ay:
+            rem, q = (rem - ay) & 0xFFFF, (q + 1) & 0xFFFF
+    return wrap(q, 16) if positive else wrap(-wrap(q, 16), 16)
+
+
+def case_vdiv_int():
+    # i32: 4 vectors of 64 lanes, i16: 2 vectors of 128 lanes; the mask keeps lanes 0..49 of each vector
+    rng = random.Random(1181)
+    for w, soft, lanes, nv in ((32, soft_div_i32, 64, 4), (16, soft_div_i16, 128, 2)):
+        lo, hi = -(1 << (w - 1)), (1 << (w - 1)) - 1
+        edges = [(lo, -1), (lo, 1), (lo, lo), (hi, lo), (hi, -1), (7, 0), (lo, 0), (0, 5), (-7, 2), (7, -2), (-7, -2),
+                 (hi, 3), (lo, 3), (1, hi), (-1, lo), (100, 7)]
+        xs, ys = [], []
+        for i in range(lanes * nv):
+            if i < len(edges):
+                x, y = edges[i]
+            else:
+                x = rng.randrange(lo, hi + 1)
+                y = rng.choice([rng.randrange(lo, hi + 1), rng.randrange(-300, 301), rng.randrange(-70000, 70001)])
+                y = max(lo, min(hi, y))
+            xs.append(x)
+            ys.append(y)
+        fmt = "<%d%s" % (lanes * nv, "i" if w == 32 else "h")
+        save("x%d.bin" % w, struct.pack(fmt, *xs))
+        save("y%d.bin" % w, struct.pack(fmt, *ys))
+        out = [soft(x, y) if i % lanes < 50 else 0 for i, (x, y) in enumerate(zip(xs, ys))]
+        save("q%d.exp" % w, struct.pack(fmt, *out))
 
 
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}

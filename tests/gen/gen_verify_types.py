@@ -73,7 +73,7 @@ MATRIX = {
     "vadd": ("bin", INT | FB, set(), "S i8-i64 f16 bf16 f32"),
     "vsub": ("bin", INT | FB, set(), "S i8-i64 f16 bf16 f32"),
     "vmul": ("bin", ints(16, 32) | FB, ints(8, 64), "S/M i16-i32 f16 bf16 f32, NOT i8"),
-    "vdiv": ("bin", FH, BF, "S f16 f32 only"),
+    "vdiv": ("bin", FH | ints(16, 32, unsigned=False), BF, "S f16 f32; signed/signless i16 i32 (07-binary-vector-ops: the compiler soft library)"),
     "vmax": ("bin", I8_32 | FB, ints(64), "S i8-i32 f16 bf16 f32"),
     "vmin": ("bin", I8_32 | FB, ints(64), "S i8-i32 f16 bf16 f32"),
     "vand": ("bin", INT, FB | FP8, "S all integer types"),
