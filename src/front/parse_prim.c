@@ -381,12 +381,14 @@ static const Type *bad_type(Parser *P, SrcLoc loc, const char *what)
     return NULL;
 }
 
-/* elem ',' space '>' — shared by !pto.ptr<...> and the short form <T, space> */
+/* elem (',' space)? '>' — shared by !pto.ptr<...> and the short form <T, space>; without a space the pointer
+   is in gm (the compiler's default memory space) */
 static const Type *ptr_body(Parser *P, SrcLoc loc)
 {
     const Type *e = P_parse_type(P);
     if (!e) return NULL;
-    if (!P_expect(P, TK_COMMA, "',' in pointer type")) return NULL;
+    if (P_eat(P, TK_RANGLE)) return ty_ptr(P->ctx->types, e, AS_GM);
+    if (!P_expect(P, TK_COMMA, "',' or '>' in pointer type")) return NULL;
     Token *s = P_cur(P);
     int as = s->kind == TK_IDENT ? as_lookup(s->s, s->len) : -1;
     if (as < 0) return bad_type(P, P_loc(P, s), "unknown address space (expected gm, ub, l1, l0a, l0b, l0c, bt, fb or an alias)");
@@ -597,6 +599,59 @@ const Type *P_parse_type(Parser *P)
     return ty;
 }
 
+/* memref '<' (('?' | INT) 'x')+ elem (',' '#pto.address_space' '<' space '>')? '>': the compiler's buffer-like
+   spelling of a pointer operand; it denotes the pointer to the buffer's first element (!pto.ptr<elem, space>,
+   gm when no space is written). `memref` is the current token. */
+static const Type *memref_type(Parser *P, SrcLoc loc)
+{
+    P->pos++;
+    if (!P_expect(P, TK_LANGLE, "'<' after memref")) return NULL;
+    const Type *e = NULL;
+    for (;;) {
+        Token *d = P_cur(P);
+        if (d->kind != TK_QUESTION && d->kind != TK_INT) return bad_type(P, P_loc(P, d), "expected a dimension ('?' or a size) in memref<...>");
+        P->pos++;
+        /* the lexer joins "x4x8xf16" into one word: x, then sizes each followed by x, then the element type */
+        Token *x = P_cur(P);
+        if (x->kind != TK_IDENT || x->s[0] != 'x') return bad_type(P, P_loc(P, x), "expected 'x' after a memref dimension");
+        P->pos++;
+        unsigned k = 1;
+        for (;;) {
+            unsigned j = k;
+            while (j < x->len && isdigit((unsigned char)x->s[j])) j++;
+            if (j == k || j >= x->len || x->s[j] != 'x') break;
+            k = j + 1;
+        }
+        if (k < x->len) {      /* "xf16": the element type ends the word */
+            e = builtin_type(P, x->s + k, x->len - k);
+            if (!e) return bad_type(P, P_loc(P, x), "unknown memref element type");
+            break;
+        }
+        if (!P_is(P, TK_QUESTION) && !P_is(P, TK_INT)) {   /* "x !pto.hif8" */
+            e = P_parse_type(P);
+            if (!e) return NULL;
+            break;
+        }
+    }
+    AddrSpace as = AS_GM;
+    if (P_eat(P, TK_COMMA)) {
+        Token *h = P_cur(P);
+        if (h->kind != TK_HASH || h->len != 17 || memcmp(h->s, "pto.address_space", 17) != 0)
+            return bad_type(P, P_loc(P, h), "expected #pto.address_space<...> in memref<...>");
+        P->pos++;
+        if (!P_expect(P, TK_LANGLE, "'<'")) return NULL;
+        Token *sp = P_cur(P);
+        int a = sp->kind == TK_IDENT ? as_lookup(sp->s, sp->len) : -1;
+        if (a < 0) return bad_type(P, P_loc(P, sp), "unknown address space (expected gm, ub, l1, l0a, l0b, l0c, bt, fb or an alias)");
+        P->pos++;
+        if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
+        as = (AddrSpace)a;
+    }
+    if (!P_expect(P, TK_RANGLE, "'>' closing memref<...>")) return NULL;
+    (void)loc;
+    return ty_ptr(P->ctx->types, e, as);
+}
+
 static const Type *parse_type_uncached(Parser *P)
 {
     Token *t = P_cur(P);
@@ -607,6 +662,8 @@ static const Type *parse_type_uncached(Parser *P)
         const Type *e = lanes_x_elem(P, "vector", &lanes);
         return e ? ty_vec(P->ctx->types, lanes, e, false) : NULL;
     }
+    if (t->kind == TK_IDENT && t->len == 6 && memcmp(t->s, "memref", 6) == 0 && P_at(P, 1)->kind == TK_LANGLE)
+        return memref_type(P, loc);
     if (t->kind == TK_IDENT) {
         const Type *ty = builtin_type(P, t->s, t->len);
         if (!ty) return bad_type(P, loc, "unknown type");

@@ -110,6 +110,7 @@ typedef enum {
 } TypeClass;
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
+enum { SIG_MAX_ALIAS = 3 };
 typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE } TokStyle;
 
 typedef struct SigSlot {
@@ -124,12 +125,16 @@ typedef struct SigSlot {
     int64_t def;               /* default token id / int */
     int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
     const char *off_name;      /* SL_MEM offset group name */
+    const char *pkeys[SIG_MAX_ALIAS];   /* positional value slot: names under which it may be written KEY(%v) */
+    uint8_t npkeys;
 } SigSlot;
 
 typedef enum { CL_ONE, CL_OPT, CL_MANY } ClauseMult;
 
 typedef struct SigClause {
     const char *kw;
+    const char *alias[SIG_MAX_ALIAS];   /* other spellings accepted on input (printed as kw) */
+    uint8_t nalias;
     ClauseMult mult;
     bool type_prefix;          /* keyword repeated in the type list */
     bool unit;                 /* bare keyword, no parentheses (unit attribute) */
@@ -156,5 +161,6 @@ typedef struct OpSig {
 /* Compiles every op's signature string; returns NULL and writes a message on a malformed table. */
 const OpSig *const *sig_compile_all(Arena *a, char *err, unsigned errn);
 int sig_group(const OpSig *s, const char *name);   /* group index or -1 */
+int sig_clause_index(const OpSig *s, const char *kw, unsigned n);   /* clause written kw (or an alias), or -1 */
 const SigSlot *sig_find_token(const OpSig *s, const char *name);
 #endif

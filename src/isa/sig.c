@@ -2,11 +2,14 @@
  *
  * Signature language (whitespace separates items):
  *   sig     := pos-list? (clause | dict | results)*
- *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS      value, or memory operand %base[%off]
+ *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS ('=' KEY ('|' KEY)*)?
+ *                                                            value, or memory operand %base[%off]; a value
+ *                                                            with keys may also be written KEY(%v), anywhere
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
  *            | '[' slot (',' slot)* ']'                       bracket group: pto.set_flag["A", "B", "C"], pto.set_flag_dyn[<A>, <B>, %e]
- *   clause  := KW ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KW '?'   (bare unit keyword)
+ *   clause  := KWS ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KWS '?'   (bare unit keyword)
+ *   KWS     := KW ('|' KW)*                                  the keyword, then other spellings it accepts
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
  *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
@@ -149,6 +152,13 @@ static void value_slot(SigParser *S, SigSlot *sl, const char *n)
         if (!eat(S, ']')) { sp_fail(S, "expected ']'"); return; }
     }
     mods(S, sl);
+    if (*S->p == '=') {   /* =KEY|KEY: the operand may also be written KEY(%v), in any order */
+        do {
+            S->p++;
+            if (sl->npkeys >= SIG_MAX_ALIAS) { sp_fail(S, "too many keys"); return; }
+            sl->pkeys[sl->npkeys++] = name(S);
+        } while (*S->p == '|');
+    }
     sl->group = (int16_t)add_group(S, sl->name);
     if (sl->kind == SL_MEM) add_group(S, sl->off_name);
 }
@@ -262,6 +272,10 @@ static const OpSig *compile_one(SigParser *S, const char *src)
             SigClause *c = &cl[ncl++];
             memset(c, 0, sizeof *c);
             c->kw = name(S);
+            while (*S->p == '|' && c->nalias < SIG_MAX_ALIAS) {   /* other spellings of the keyword */
+                S->p++;
+                c->alias[c->nalias++] = name(S);
+            }
             c->mult = CL_ONE;
             if (*S->p == '?') { c->mult = CL_OPT; S->p++; }
             else if (*S->p == '*') { c->mult = CL_MANY; S->p++; }
@@ -337,4 +351,15 @@ const SigSlot *sig_find_token(const OpSig *s, const char *n)
         for (unsigned i = 0; i < s->cl[c].nslots; i++)
             if (s->cl[c].slots[i].kind != SL_VALUE && strcmp(s->cl[c].slots[i].name, n) == 0) return &s->cl[c].slots[i];
     return NULL;
+}
+
+int sig_clause_index(const OpSig *s, const char *kw, unsigned n)
+{
+    for (unsigned c = 0; c < s->ncl; c++) {
+        const SigClause *cl = &s->cl[c];
+        if (strlen(cl->kw) == n && memcmp(cl->kw, kw, n) == 0) return (int)c;
+        for (unsigned a = 0; a < cl->nalias; a++)
+            if (strlen(cl->alias[a]) == n && memcmp(cl->alias[a], kw, n) == 0) return (int)c;
+    }
+    return -1;
 }

@@ -56,6 +56,8 @@ Op *v_parent_op_of_block(const Block *b);
 const Block *v_value_block(const Value *v);            /* block holding the definition */
 bool v_block_within(const Block *b, const Op *ancestor); /* b is inside one of ancestor's regions */
 bool v_is_vec_interval(const Op *op);
+bool v_is_kernel(const Op *f);                         /* pto.kernel, legacy pto.aicore, pto.entry */
+Op *v_enclosing_func(const Op *op);
 
 /* Element helpers. */
 static inline const Type *v_elem(const Type *t) { return t && (t->kind == TY_PTR || t->kind == TY_VREG) ? t->elem : NULL; }
