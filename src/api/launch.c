@@ -20,7 +20,14 @@ enum { DEFAULT_STEP_LIMIT = 200000000 };
 
 /* ------------------------------------------------------------------ entry selection */
 
-typedef struct FindEntry { const char *name; const Op *found[8]; int nfound; const Op *any[8]; int nany; } FindEntry;
+typedef struct FindEntry {
+    const char *name;
+    const Op *found[8];
+    int nfound, nkernels;
+    const Op *any[8];
+    int nany;
+    char kernels[256];         /* the kernels' names, for the error when several could run */
+} FindEntry;
 
 static int is_kernel_func(const Op *f)
 {
@@ -36,7 +43,15 @@ static int find_entry(Op *o, void *ud)
         if (s && !strcmp(s->s, fe->name) && fe->nfound < 8) fe->found[fe->nfound++] = o;
         return 0;
     }
-    if (is_kernel_func(o) && fe->nfound < 8) fe->found[fe->nfound++] = o;
+    if (is_kernel_func(o)) {
+        if (fe->nfound < 8) fe->found[fe->nfound++] = o;
+        size_t n = strlen(fe->kernels);
+        if (n + 8 < sizeof fe->kernels)
+            snprintf(fe->kernels + n, sizeof fe->kernels - n, "%s@%s", fe->nkernels ? ", " : "", s && s->s ? s->s : "?");
+        else if (n + 4 < sizeof fe->kernels && strcmp(fe->kernels + n - 3, "...") != 0)
+            snprintf(fe->kernels + n, sizeof fe->kernels - n, "...");
+        fe->nkernels++;
+    }
     if (fe->nany < 8) fe->any[fe->nany++] = o;
     return 0;
 }
@@ -56,6 +71,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     }
     FindEntry fe;
     memset(&fe, 0, sizeof fe);
+    if (entry && entry[0] == '@') entry++;   /* -e @name as the module writes it */
     fe.name = entry;
     ir_walk(m->top, find_entry, &fe);
     const Op *f = NULL;
@@ -69,9 +85,11 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
         f = fe.found[0];
     } else if (fe.nfound == 0 && fe.nany == 1) {
         f = fe.any[0];
+    } else if (fe.nkernels > 1) {
+        launch_err(m, DIAG_V_ENTRY, none, "the module has several kernels (%s); choose one with -e NAME", fe.kernels);
+        return NULL;
     } else {
-        launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nfound > 1 ? "several functions carry pto.kernel; choose one with -e"
-                                                 : fe.nany == 0 ? "the module defines no function to run"
+        launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nany == 0 ? "the module defines no function to run"
                                                  : "no pto.kernel function and more than one function; choose one with -e");
         return NULL;
     }
