@@ -498,21 +498,13 @@ static void check_module(VCtx *V, Op *mod)
         v_err(V, DIAG_V_ATTR, v_attr_loc(mod, "pto.kernel_kind"), "pto.kernel_kind must be #pto.kernel_kind<vector> or "
               "#pto.kernel_kind<cube>");
     if (!mod->nregions) return;
-    Op *first_kernel = NULL;
     for (Op *o = mod->regions[0]->block->first; o; o = o->next) {
         if (o->kind != OP_FUNC && o->kind != OP_MODULE) {
             v_err(V, DIAG_V_REGION, o->loc, "'%s' cannot appear at module level; only func.func and module may",
                   v_opname(o));
             continue;
         }
-        if (!v_is_kernel(o)) continue;
-        if (first_kernel) {
-            long d = v_err(V, DIAG_V_ENTRY, o->loc, "a module may contain at most one kernel function (pto.kernel); "
-                           "put further kernels in their own submodules");
-            v_note(V, d, first_kernel->loc, "first kernel is here");
-        } else {
-            first_kernel = o;
-        }
+        if (!v_is_kernel(o)) continue;   /* a module may hold any number of kernels; run -e picks one */
         const Type *ft = func_type(o);
         if (!o->nregions)
             v_err(V, DIAG_V_ENTRY, o->loc, "kernel function has no body");
