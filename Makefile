@@ -3,7 +3,9 @@
 
 # Parallel by default: one job per CPU. A -j on the command line wins (`make -j1` builds serially).
 NPROC   := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(NPROC) --no-print-directory
+endif
 ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif

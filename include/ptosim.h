@@ -107,8 +107,11 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target);
 void pto_launch_free(PtoLaunch *l);
 unsigned pto_launch_num_params(const PtoLaunch *l);
 int pto_launch_param(const PtoLaunch *l, unsigned i, PtoParamInfo *out);
-/* Binds a GM buffer to a pointer parameter. The memory stays caller-owned and is read and written
-   in place during pto_launch_run; it must stay valid until then. */
+/* Binds a GM buffer to a pointer parameter. The memory stays caller-owned and must stay valid until
+   pto_launch_run, which reads it when the run starts and writes the kernel's results back when the run
+   ends (also after a trap). GM is one flat device address space: each buffer is a device allocation
+   starting at a 2 MiB boundary, followed by a gap (docs/semantics.md §1). Parameters whose memory
+   overlaps are one allocation, each pointing at its offset in it (pointers into one block). */
 int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size);
 int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v);
 int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v);
@@ -123,6 +126,10 @@ void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on);
 /* Parameter i (a pointer) is an output: with PTO_CHECK_UNWRITTEN, bytes of its buffer the kernel never
    wrote are reported. Returns 0, or -1 when i is not a pointer parameter. */
 int pto_launch_set_output(PtoLaunch *l, unsigned i, int on);
+/* GM accesses that leave their buffer. Default (0): performed in the flat device space and reported
+   (W-GM-OOB; W-GM-CLOBBER when a write reaches another buffer), gap bytes read as 0xA5; 1 (strict):
+   they trap T-OOB. Accesses outside the device space trap either way. */
+void pto_launch_set_gm_strict(PtoLaunch *l, int on);
 /* pto.vag reads loop iteration counters. Default (0): they read 0, as the validated vector-address kernels
    require; 1: the PTOAS design formula, sum of stride x iteration count of the enclosing i16 scf.for loops
    (docs/semantics.md §6.11). */

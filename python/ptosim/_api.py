@@ -485,7 +485,7 @@ class Module:
         return None
 
     def run(self, *args, entry=None, blocks=1, race=True, steps=None, vag_loops=False, timing=None, trace=False,
-            profile=False):
+            profile=False, strict_gm=False):
         """Runs a kernel with one argument per parameter, in declaration order: a numpy array for a pointer
         (bound in place, zero-copy: C-contiguous, writeable, of the pointer's element type; see Param.dtype),
         a Python (or numpy) int for an integer or index parameter, an int or float for a float one.
@@ -494,7 +494,9 @@ class Module:
         blocks: 1..65535; race: race detection (W-RACE; on by default, as in `ptosim run`); steps: the
         per-core step limit (None: the default); vag_loops: pto.vag binds loop iteration counts; timing: a
         timing table (its text as str, or a path as os.PathLike) applied over the target's; trace: record the
-        Chrome trace (RunResult.trace); profile: per-line profile (RunResult.profile).
+        Chrome trace (RunResult.trace); profile: per-line profile (RunResult.profile); strict_gm: an access
+        leaving its array traps T-OOB (by default GM is one flat device space, as in `ptosim run`: the access
+        is performed in the gap after the array and reported as W-GM-OOB).
 
         Returns a RunResult. Raises ArgumentError (nothing ran) for a bad argument, TrapError for a run-time
         trap (the arrays keep what the kernel wrote), DiagnosticError for an entry or timing-table error."""
@@ -518,6 +520,7 @@ class Module:
             _bind(l, args)
             _L.pto_launch_set_step_limit(l, int(steps or 0))
             _L.pto_launch_set_race_check(l, 1 if race else 0)
+            _L.pto_launch_set_gm_strict(l, 1 if strict_gm else 0)
             _L.pto_launch_set_vag_loops(l, 1 if vag_loops else 0)
             _L.pto_launch_set_trace(l, 1 if trace else 0)
             _L.pto_launch_set_profile(l, 1 if profile else 0)

@@ -132,6 +132,7 @@ PROTOTYPES = {
     "pto_launch_bind_float": (c_int, [_P, c_uint, c_double]),
     "pto_launch_set_step_limit": (None, [_P, c_uint64]),
     "pto_launch_set_race_check": (None, [_P, c_int]),
+    "pto_launch_set_gm_strict": (None, [_P, c_int]),
     "pto_launch_set_vag_loops": (None, [_P, c_int]),
     "pto_launch_set_timing": (c_int, [_P, c_char_p, c_char_p, c_size_t]),
     "pto_launch_run": (c_int, [_P, c_uint]),

@@ -23,7 +23,14 @@ enum { DEFAULT_STEP_LIMIT = 200000000 };
 
 /* ------------------------------------------------------------------ entry selection */
 
-typedef struct FindEntry { const char *name; const Op *found[8]; int nfound; const Op *any[8]; int nany; } FindEntry;
+typedef struct FindEntry {
+    const char *name;
+    const Op *found[8];
+    int nfound, nkernels;
+    const Op *any[8];
+    int nany;
+    char kernels[256];         /* the kernels' names, for the error when several could run */
+} FindEntry;
 
 static int find_entry(Op *o, void *ud)
 {
@@ -34,7 +41,15 @@ static int find_entry(Op *o, void *ud)
         if (s && !strcmp(s->s, fe->name) && fe->nfound < 8) fe->found[fe->nfound++] = o;
         return 0;
     }
-    if (api_is_kernel_func(o) && fe->nfound < 8) fe->found[fe->nfound++] = o;
+    if (api_is_kernel_func(o)) {
+        if (fe->nfound < 8) fe->found[fe->nfound++] = o;
+        size_t n = strlen(fe->kernels);
+        if (n + 8 < sizeof fe->kernels)
+            snprintf(fe->kernels + n, sizeof fe->kernels - n, "%s@%s", fe->nkernels ? ", " : "", s && s->s ? s->s : "?");
+        else if (n + 4 < sizeof fe->kernels && strcmp(fe->kernels + n - 3, "...") != 0)
+            snprintf(fe->kernels + n, sizeof fe->kernels - n, "...");
+        fe->nkernels++;
+    }
     if (fe->nany < 8) fe->any[fe->nany++] = o;
     return 0;
 }
@@ -54,6 +69,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     }
     FindEntry fe;
     memset(&fe, 0, sizeof fe);
+    if (entry && entry[0] == '@') entry++;   /* -e @name as the module writes it */
     fe.name = entry;
     ir_walk(m->top, find_entry, &fe);
     const Op *f = NULL;
@@ -67,9 +83,11 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
         f = fe.found[0];
     } else if (fe.nfound == 0 && fe.nany == 1) {
         f = fe.any[0];
+    } else if (fe.nkernels > 1) {
+        launch_err(m, DIAG_V_ENTRY, none, "the module has several kernels (%s); choose one with -e NAME", fe.kernels);
+        return NULL;
     } else {
-        launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nfound > 1 ? "several functions carry pto.kernel; choose one with -e"
-                                                 : fe.nany == 0 ? "the module defines no function to run"
+        launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nany == 0 ? "the module defines no function to run"
                                                  : "no pto.kernel function and more than one function; choose one with -e");
         return NULL;
     }
@@ -100,8 +118,8 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.timing = &l->timing;
     l->sim.deadlock_explain = ops_explain_deadlock;
     l->sim.check = check_new();
-    l->outputs = mem_calloc(b->nargs + 1, 1);
-    if (!l->sim.check || !l->outputs) {
+    l->binds = mem_calloc(b->nargs + 1, sizeof *l->binds);
+    if (!l->sim.check || !l->binds) {
         pto_launch_free(l);
         return NULL;
     }
@@ -139,7 +157,8 @@ void pto_launch_free(PtoLaunch *l)
     timing_free(&l->timing);
     obs_free(l->sim.obs);
     check_free(l->sim.check);
-    mem_free(l->outputs);
+    mem_free(l->binds);
+    sim_gm_free(&l->sim);
     mem_free(l->stall_view);
     mem_free(l->prof);
     mem_free(l);
@@ -157,12 +176,11 @@ int pto_launch_param(const PtoLaunch *l, unsigned i, PtoParamInfo *out)
 int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size)
 {
     if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_PTR) return -1;
-    GmBuf *g = &l->sim.gm[i];
-    g->base = sim_gm_base(i);
-    g->size = size;
+    GmBind *g = &l->binds[i];
     g->data = data;
+    g->size = size;
     g->name = l->info[i].name ? l->info[i].name : "?";
-    l->param_vals[i] = g->base;
+    g->is_ptr = 1;
     l->bound[i] = 1;
     return 0;
 }
@@ -203,10 +221,11 @@ void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on)
 int pto_launch_set_output(PtoLaunch *l, unsigned i, int on)
 {
     if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_PTR) return -1;
-    l->outputs[i] = on != 0;
+    l->binds[i].output = on != 0;
     return 0;
 }
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
+void pto_launch_set_gm_strict(PtoLaunch *l, int on) { l->sim.gm_strict = on != 0; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 const char *pto_pipe_name(unsigned i) { return pq_name(i); }
 
@@ -309,7 +328,10 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             return 2;
         }
     if (blocks == 0) blocks = 1;
-    s->ngm = pto_launch_num_params(l);
+    if (sim_gm_place(s, l->binds, pto_launch_num_params(l), l->param_vals)) {
+        diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory placing the GM buffers");
+        return 2;
+    }
     s->params = l->param_vals;
     s->blocks = blocks;
     if (!l->timed) {
@@ -327,7 +349,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     l->stall_view = NULL;
     l->stall_view_n = 0;
     l->prof_built = 0;
-    if (obs_reset(s->obs, l->prog->ninstr) || check_launch_begin(s->check, s, l->outputs)) {
+    if (obs_reset(s->obs, l->prog->ninstr) || check_launch_begin(s->check, s)) {
         diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the profile");
         return 2;
     }
@@ -383,6 +405,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             s->stats.cores++;
         }
     }
+    sim_gm_copy_out(s);
     if (rc != 2) check_launch_end(s->check, s);
     if (saved_round != FE_TONEAREST) fesetround(saved_round);
     return rc;

@@ -22,7 +22,7 @@ struct PtoLaunch {
     Timing timing;             /* the target's table with the user's overrides */
     VecSched vsched;           /* the vector scopes' schedule under that table */
     int timed;                 /* vsched matches timing */
-    uint8_t *outputs;          /* per parameter: an output (W-UNWRITTEN) */
+    GmBind *binds;             /* per parameter: its buffer (pointers) and whether it is an output */
     /* caches of the last run's reports (time.c), dropped by the next run */
     const struct StallRec **stall_view;    /* stall records ranked by cycles */
     size_t stall_view_n;

@@ -27,21 +27,20 @@ void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
     diag_add(&s->ctx->diags, SEV_TRAP, id, loc, "%s: %s (%s)", opn, msg, who);
 }
 
-int sim_warned(const Exec *x, const Instr *in)
+int sim_warned(const Exec *x, const Instr *in, DiagId id)
 {
     const Sim *s = x->core->sim;
     for (unsigned i = 0; i < s->nwarned; i++)
-        if (s->warned[i] == in) return 1;
+        if (s->warned[i] == in && s->warned_id[i] == id) return 1;
     return s->nwarned == sizeof s->warned / sizeof s->warned[0];
 }
 
-/* A run-time warning at `in`, once per op and run; returns its index for notes, or -1. */
+/* A run-time warning at `in`, once per op, ID and run; returns its index for notes, or -1. */
 static long warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, va_list ap)
 {
     Sim *s = x->core->sim;
-    for (unsigned i = 0; i < s->nwarned; i++)
-        if (s->warned[i] == in) return -1;
-    if (s->nwarned == sizeof s->warned / sizeof s->warned[0]) return -1;
+    if (sim_warned(x, in, id)) return -1;
+    s->warned_id[s->nwarned] = id;
     s->warned[s->nwarned++] = in;
     char msg[512], who[64];
     vsnprintf(msg, sizeof msg, fmt, ap);

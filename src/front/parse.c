@@ -455,6 +455,137 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
     return op;
 }
 
+/* ------------------------------------------------------------------ SIMT and llvm forms */
+
+/* Operands of a table op bound one per signature group in order, the last group taking the rest. */
+static void set_group_operands(Parser *P, Op *op, Value **v, uint32_t n)
+{
+    const OpSig *sig = ctx_sig(P->ctx, op->kind);
+    unsigned ng = sig->ngroups ? sig->ngroups : 1;
+    op->segs = ARENA_ARRAY(&P->m->arena, uint8_t, ng);
+    for (uint32_t i = 0; i < n && sig->ngroups; i++) {
+        unsigned g = i < ng ? i : ng - 1;
+        if (op->segs[g] < 255) op->segs[g]++;
+    }
+    P_set_operands(P, op, v, NULL, n);
+}
+
+/* pto.simt_launch @f<<<%x, %y, %z>>>(%a, ...) : (T, ...) -> ()   |   pto.section.simt<<<X, Y, Z>>> { ... } */
+static Op *parse_simt(Parser *P, int kind, SrcLoc loc)
+{
+    static const char *const dims[3] = {"dim_x", "dim_y", "dim_z"};
+    Op *op = P_new_op(P, kind, loc);
+    P_set_results(P, op, NULL, 0);
+    Value *v[68];
+    uint32_t n = 0;
+    int launch = kind == OP_SIMT_LAUNCH;
+    if (launch) {
+        Token *nt = P_cur(P);
+        if (!P_expect(P, TK_SYMBOL, "the SIMT entry '@name'")) { recover(P); return NULL; }
+        Attr a = mk_attr(P, "callee", AT_SYM);
+        a.s = ctx_intern(P->ctx, nt->s, nt->len);
+        a.loc = P_loc(P, nt);
+        push_attr(P, op, a);
+    }
+    for (int i = 0; i < 3; i++)
+        if (!P_expect(P, TK_LANGLE, "'<<<' and the launch dimensions")) { recover(P); return NULL; }
+    for (int i = 0; i < 3; i++) {
+        if (i && !P_expect(P, TK_COMMA, "','")) { recover(P); return NULL; }
+        Token *t = P_cur(P);
+        if (launch) {
+            if (!(v[n++] = P_use(P))) { recover(P); return NULL; }
+            continue;
+        }
+        Attr a = mk_attr(P, dims[i], AT_INT);
+        a.loc = P_loc(P, t);
+        if (t->kind != TK_INT || !P_int_literal(P, t, &a.i)) {
+            P_error(P, DIAG_PARSE_EXPECTED, a.loc, "expected an integer launch dimension");
+            recover(P);
+            return NULL;
+        }
+        P->pos++;
+        push_attr(P, op, a);
+    }
+    for (int i = 0; i < 3; i++)
+        if (!P_expect(P, TK_RANGLE, "'>>>'")) { recover(P); return NULL; }
+    if (!launch) {
+        if (P_eat_ident(P, "attributes")) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+        add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
+        parse_trailing_attrs(P, op);
+        return op;
+    }
+    if (!P_expect(P, TK_LPAREN, "'(' and the entry's arguments")) { recover(P); return NULL; }
+    if (!P_is(P, TK_RPAREN)) {
+        do {
+            Value *x = P_use(P);
+            if (!x) { recover(P); return NULL; }
+            if (n < 67) v[n++] = x;
+            else P_error(P, DIAG_PARSE_LIMIT, loc, "too many launch arguments");
+        } while (P_eat(P, TK_COMMA));
+    }
+    P_expect(P, TK_RPAREN, "')'");
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the entry's type")) { recover(P); return NULL; }
+    const Type *ft = P_parse_type(P);
+    if (!ft || ft->kind != TY_FUNC) { recover(P); return NULL; }
+    if (ft->nin != n - 3) P_error(P, DIAG_PARSE_TYPELIST, loc, "type list names %u argument(s), %u are passed", ft->nin, n - 3);
+    for (uint32_t i = 0; i < ft->nin && i + 3 < n; i++)
+        if (v[i + 3]->type != ft->params[i])
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "argument %u has a different type than the type list says", i);
+    set_group_operands(P, op, v, n);
+    return op;
+}
+
+/* llvm.alloca %n x T [{attrs}] : (I) -> !llvm.ptr
+   llvm.getelementptr %p[%i] : (!llvm.ptr, I) -> !llvm.ptr, T
+   llvm.extractelement %v[%i : I] : vector<NxT>                     (T kept as the attribute elem_type) */
+static Op *parse_llvm(Parser *P, int kind, SrcLoc loc)
+{
+    Op *op = P_new_op(P, kind, loc);
+    Value *v[2];
+    const Type *rt = NULL, *et = NULL;
+    if (!(v[0] = P_use(P))) { recover(P); return NULL; }
+    if (kind == OP_LLVM_ALLOCA) {
+        if (!P_expect_kw(P, "x") || !(et = P_parse_type(P))) { recover(P); return NULL; }
+    } else {
+        if (!P_expect(P, TK_LBRACK, "'['") || !(v[1] = P_use(P))) { recover(P); return NULL; }
+        if (kind == OP_LLVM_EXTRACTELEMENT && P_eat(P, TK_COLON)) {
+            const Type *it = P_parse_type(P);
+            if (it && it != v[1]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the index has a different type than written");
+        }
+        if (!P_expect(P, TK_RBRACK, "']'")) { recover(P); return NULL; }
+    }
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
+    const Type *t = P_parse_type(P);
+    if (!t) { recover(P); return NULL; }
+    uint32_t n = kind == OP_LLVM_ALLOCA ? 1 : 2;
+    if (kind == OP_LLVM_EXTRACTELEMENT) {
+        if (t != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the vector has a different type than written");
+        rt = t->kind == TY_VEC ? t->elem : t;
+    } else if (t->kind != TY_FUNC || t->nin != n || t->nout != 1) {
+        P_error(P, DIAG_PARSE_TYPELIST, loc, "'%s' needs its type as '(operand types) -> result type'", op_info[kind].name);
+        recover(P);
+        return NULL;
+    } else {
+        rt = t->params[n];
+        for (uint32_t i = 0; i < n; i++)
+            if (v[i]->type != t->params[i]) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand %u has a different type than written", i);
+        if (kind == OP_LLVM_GEP && (!P_expect(P, TK_COMMA, "',' and the element type") || !(et = P_parse_type(P)))) {
+            recover(P);
+            return NULL;
+        }
+    }
+    if (et) {
+        Attr a = mk_attr(P, "elem_type", AT_TYPE);
+        a.ty = et;
+        push_attr(P, op, a);
+    }
+    set_group_operands(P, op, v, n);
+    P_set_results(P, op, &rt, 1);
+    return op;
+}
+
 /* ------------------------------------------------------------------ scf */
 
 /* scf.for %iv = %lb to %ub step %s [: T] [iter_args(%a = %x, ...) -> (T, ...)] [: T] { ... } [{attrs}] */
@@ -659,6 +790,12 @@ static Op *parse_arith_const(Parser *P, SrcLoc loc)
         a.s = P_text(P, t);
         a.f = strtod(a.s, NULL);
         P->pos++;
+    } else if (P_is_ident(P, "dense") && P_at(P, 1)->kind == TK_LANGLE) {
+        /* dense<v> / dense<[v0, v1, ...]> of a packed vector<NxT>: kept verbatim; lowering reads the elements */
+        size_t start = P->pos++;
+        P_skip_balanced(P);
+        a.kind = AT_RAW;
+        a.s = P_span_text(P, start, P->pos);
     } else if (P_is_ident(P, "inf") || P_is_ident(P, "nan")) {
         a.kind = AT_FLOAT;
         a.s = P_text(P, t);
@@ -886,6 +1023,8 @@ static Op *parse_op(Parser *P)
         case SYN_ARITH_BIN: case SYN_ARITH_UN: case SYN_ARITH_CMP: case SYN_ARITH_CAST: case SYN_ARITH_SELECT:
             op = parse_arith(P, kind, loc);
             break;
+        case SYN_SIMT: op = parse_simt(P, kind, loc); break;
+        case SYN_LLVM: op = parse_llvm(P, kind, loc); break;
         case SYN_SIG:
             P->ndps = 0;
             op = bind_parse_custom(P, kind, loc, NULL, rcounts, ngroups, nres);

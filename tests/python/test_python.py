@@ -88,16 +88,17 @@ def test_load_errors():
     check(p.returncode == 1 and p.stderr.decode().replace("<stdin>", "bad.pto") == s + "\n",
           "load: DiagnosticError's text is what `ptosim check` prints", p.stderr.decode() + "\n----\n" + s)
 
-    # a verifier error with a note: two pto.kernel functions in one module
+    # a verifier error with a note: a vector scope inside another
     two = ("module {\n"
-           "  func.func @a() attributes {pto.kernel} {\n    return\n  }\n"
-           "  func.func @b() attributes {pto.kernel} {\n    return\n  }\n"
+           "  func.func @a() attributes {pto.kernel} {\n"
+           "    pto.vecscope {\n      pto.vecscope {\n      }\n    }\n"
+           "    return\n  }\n"
            "}\n")
     e = raises(lambda: ptosim.load(two), ptosim.DiagnosticError)
     d = e.diagnostics[0] if isinstance(e, ptosim.DiagnosticError) and e.diagnostics else None
-    check(d is not None and (d.id, d.file, d.line, d.col) == ("E-ENTRY", "<string>", 5, 3)
-          and [(n.file, n.line, n.col) for n in d.notes] == [("<string>", 2, 3)]
-          and "note: first kernel is here" in d.rendered,
+    check(d is not None and (d.id, d.file, d.line, d.col) == ("E-VEC-NESTED", "<string>", 4, 7)
+          and [(n.file, n.line, n.col) for n in d.notes] == [("<string>", 3, 5)]
+          and "note: enclosing vector scope opened here" in d.rendered,
           "load: a verifier error carries its note and its location", e)
 
     e = raises(lambda: ptosim.load(os.path.join(HERE, "no_such_file.pto")), ptosim.DiagnosticError)
@@ -261,13 +262,18 @@ def test_trap():
     m.run(src, dst2, 1024)
     check(same_bits(dst2, src), "trap: the module runs again after a trap")
 
-    # too small an array: the run traps at the access that leaves it, naming the buffer and its size
+    # too small an array: GM is one flat device space, so the reads past it land in the gap after it (W-GM-OOB
+    # naming the array); with strict_gm the run traps at the access that leaves it, naming the buffer and its size
     a = ptosim.load(K["axpy"])
     x, z = np.ones(512, np.float32), np.zeros(1024, np.float32)
-    e = raises(lambda: a.run(x, np.ones(1024, np.float32), z, 1.0, 4), ptosim.TrapError)
     line, col = line_col(K["axpy"], "pto.mte_gm_ub %x")
+    r = a.run(x, np.ones(1024, np.float32), z, 1.0, 4)
+    oob = [d for d in r.warnings if d.id == "W-GM-OOB"]
+    check(len(oob) == 1 and (oob[0].line, oob[0].col) == (line, col) and "buffer 'x'" in oob[0].message,
+          "flat GM: a too small array is W-GM-OOB naming it", r.diagnostics)
+    e = raises(lambda: a.run(x, np.ones(1024, np.float32), z, 1.0, 4, strict_gm=True), ptosim.TrapError)
     check(isinstance(e, ptosim.TrapError) and e.trap.id == "T-OOB" and (e.trap.line, e.trap.col) == (line, col)
-          and "GM buffer 'x' lie outside its 2048" in e.trap.message, "trap: a too small array is T-OOB naming it", e)
+          and "GM buffer 'x' lie outside its 2048" in e.trap.message, "trap: a too small array is T-OOB naming it (strict_gm)", e)
 
     s = ptosim.load(K["spin"])
     out = np.zeros(4, np.int64)
