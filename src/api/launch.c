@@ -114,6 +114,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.entry = l->entry;
     l->sim.tp = target_profile(target);
     l->sim.step_limit = DEFAULT_STEP_LIMIT;
+    l->sim.max_memory = PTO_DEFAULT_MAX_MEMORY;
     timing_default(&l->timing, target);
     l->sim.timing = &l->timing;
     l->sim.deadlock_explain = ops_explain_deadlock;
@@ -208,6 +209,7 @@ int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 }
 
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit = steps ? steps : DEFAULT_STEP_LIMIT; }
+void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes) { l->sim.max_memory = bytes ? bytes : PTO_DEFAULT_MAX_MEMORY; }
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
 
 void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on)
@@ -310,6 +312,7 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
     if (ops_core_reset(c)) return -1;
     c->su_t = 0;
     c->su_state = 0;
+    c->su_queue_full = 0;
     c->su_blocked_on = NULL;
     c->pc = l->entry->entry;
     for (uint32_t i = 0; i < l->entry->nparams; i++)
@@ -328,7 +331,14 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             return 2;
         }
     if (blocks == 0) blocks = 1;
-    if (sim_gm_place(s, l->binds, pto_launch_num_params(l), l->param_vals)) {
+    int placed = sim_gm_place(s, l->binds, pto_launch_num_params(l), l->param_vals);
+    if (placed == -2) {
+        diag_add(&m->ctx->diags, SEV_ERROR, DIAG_MEM_LIMIT, l->entry_op->loc,
+                 "the GM buffers need %llu bytes (device image and host copies), over the memory limit of %llu bytes; "
+                 "raise it with --max-memory", (unsigned long long)s->gm_need, (unsigned long long)s->max_memory);
+        return 2;
+    }
+    if (placed) {
         diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory placing the GM buffers");
         return 2;
     }

@@ -70,6 +70,13 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
             if (b[k].is_ptr && grp[k] == i) addr[k] = g->base + ((uintptr_t)b[k].data - lo);
     }
     mem_free(grp);
+    uint64_t host = 0;
+    for (uint32_t i = 0; i < s->ngm; i++) host += s->gm[i].size;
+    if (s->max_memory && (span > s->max_memory || host > s->max_memory - span)) {
+        s->gm_need = span + host;
+        s->ngm = 0;
+        return -2;
+    }
     /* the image: kept between runs; the gaps are refilled when the layout changed or a write reached them */
     int relaid = span != s->gm_span;
     if (span > s->gm_cap) {

@@ -103,6 +103,8 @@ void obs_block_done(Observe *o, const Cluster *cl)
     chan_clear(o);
 }
 
+_Static_assert(sizeof ((Pipe *)0)->stall / sizeof(uint64_t) == WC__COUNT, "Pipe.stall has one slot per WaitCause");
+
 WaitCause obs_cause(OpKind k)
 {
     switch (k) {
@@ -117,7 +119,8 @@ WaitCause obs_cause(OpKind k)
 
 const char *obs_cause_name(WaitCause c)
 {
-    static const char *const n[WC__COUNT] = {"flag", "barrier", "buffer token", "semaphore", "cross-core flag", "other"};
+    static const char *const n[WC__COUNT] = {"flag", "barrier", "buffer token", "semaphore", "cross-core flag", "other",
+                                                 "queue full"};
     return c < WC__COUNT ? n[c] : "?";
 }
 
@@ -210,13 +213,13 @@ void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes)
     o->pending_setter = NULL;
 }
 
-void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, uint64_t cycles)
+void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, WaitCause cause, uint64_t cycles)
 {
     if (o->profile && wait->id < o->nprof) o->prof_stall[wait->id] += cycles;
     StallRec *r = NULL;
     for (size_t i = o->nstalls; i-- > 0 && !r;)
         if (o->stalls[i].wait == wait && o->stalls[i].block == c->block_idx && o->stalls[i].core == c->index &&
-            o->stalls[i].pipe == pq)
+            o->stalls[i].pipe == pq && o->stalls[i].cause == cause)
             r = &o->stalls[i];
     if (!r) {
         if (grow(o, (void **)&o->stalls, &o->capstalls, o->nstalls, sizeof *o->stalls)) return;
@@ -225,7 +228,7 @@ void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, uint64_t cy
         r->block = (unsigned)c->block_idx;
         r->core = (uint8_t)c->index;
         r->pipe = (uint8_t)pq;
-        r->cause = (uint8_t)obs_cause((OpKind)wait->kind);
+        r->cause = (uint8_t)cause;
         r->wait = wait;
     }
     r->cycles += cycles;
