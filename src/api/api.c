@@ -61,7 +61,12 @@ static Module *module_new(PtoContext *ctx, const char *filename, size_t len, cha
     arena_init(&m->arena);
     m->ctx = ctx;
     m->file = ctx_intern(ctx, filename ? filename : "<input>", strlen(filename ? filename : "<input>"));
-    *text = arena_alloc(&m->arena, len + 1);   /* zeroed: the NUL is there */
+    *text = arena_try_alloc(&m->arena, len + 1);   /* zeroed: the NUL is there */
+    if (!*text || !m->file) {   /* out of memory: NULL, as pto_parse documents */
+        arena_free(&m->arena);
+        mem_free(m);
+        return NULL;
+    }
     m->text = *text;
     m->len = len;
     return m;

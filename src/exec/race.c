@@ -295,9 +295,9 @@ static void close_job(Race *r, int a)
         else if (overlap(s->v, n, 0, kv, k->n, 1, &ov, &ia, &ib)) report(r, a, ia, (int)k->agent, ib, &ov, 0, 1);
     }
     Job *j = grow(r->jobs, &r->capjobs, r->njobs + 1, sizeof *j);
+    if (j) r->jobs = j;   /* kept at once: the pool's growth below may fail (found by make oomtest) */
     Iv *p = j ? grow(r->pool, &r->cappool, r->npool + n, sizeof *p) : NULL;
     if (!j || !p) { r->disabled = 1; return; }
-    r->jobs = j;
     r->pool = p;
     me.first = r->npool;
     memcpy(&r->pool[r->npool], s->v, n * sizeof(Iv));

@@ -48,10 +48,18 @@ PtoCtx *ctx_new(void)
     PtoCtx *c = mem_calloc(1, sizeof *c);
     if (!c) return NULL;
     arena_init(&c->arena);
+    jmp_buf oom;   /* out of memory below: NULL, as pto_context_new documents */
+    if (setjmp(oom)) {
+        arena_free(&c->arena);
+        mem_free(c);
+        return NULL;
+    }
+    c->arena.oom = &oom;
     c->types = types_new(&c->arena);
     c->strs = ARENA_NEW(&c->arena, StrTab);
     c->strs->cap = 1024;
     c->strs->slots = ARENA_ARRAY(&c->arena, const char *, c->strs->cap);
+    c->arena.oom = NULL;
     diag_init(&c->diags);
     atomic_init(&c->sigtab, NULL);
     return c;
