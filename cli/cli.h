@@ -41,7 +41,7 @@ typedef struct CliArgs {
     PtoTarget target;
     const char *entry;
     unsigned blocks;
-    int quiet, race, vag_loops, strict_gm;
+    int quiet, race, vag_loops, strict_gm, no_fast;
     uint64_t steps;
     uint64_t max_memory;       /* --max-memory (0: the library's default) */
     uint64_t host_bytes;       /* bytes of the buffers loaded so far */
