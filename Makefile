@@ -136,7 +136,7 @@ asan:
 
 # Allocation-failure injection (docs/testing.md): the library built with -DPTOSIM_ALLOC_INJECT under ASan +
 # LSan + UBSan in its own tree; tests/oom/oom_driver fails allocation 1, 2, 3, ... of a session over each
-# kernel (a parse error, a verify error, DMA with a trap) until one runs clean, each in a forked child.
+# kernel (a parse error, a verify error, a DMA run) until one runs clean, each in a forked child.
 # OOM_KERNELS_ALL adds vector, cube, sync, SIMT, deadlock and step-limit kernels (longer).
 OOM_KERNELS ?= tests/parse/fmt_keeps_bad_input.pto tests/verify/addr_space.pto tests/dma/oob_gm.pto
 OOM_KERNELS_ALL := $(OOM_KERNELS) tests/dma/deadlock.pto tests/valu/vadd.pto tests/cube/fix_l1_chain.pto \

@@ -45,13 +45,13 @@ const char *ctx_intern(PtoCtx *c, const char *s, size_t n)
 
 PtoCtx *ctx_new(void)
 {
-    PtoCtx *c = mem_calloc(1, sizeof *c);
+    PtoCtx *volatile c = mem_calloc(1, sizeof *c);   /* volatile: read after the longjmp below */
     if (!c) return NULL;
     arena_init(&c->arena);
     jmp_buf oom;   /* out of memory below: NULL, as pto_context_new documents */
     if (setjmp(oom)) {
         arena_free(&c->arena);
-        mem_free(c);
+        mem_free((void *)c);
         return NULL;
     }
     c->arena.oom = &oom;
