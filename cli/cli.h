@@ -41,6 +41,7 @@ typedef struct CliArgs {
     PtoTarget target;
     const char *entry;
     unsigned blocks;
+    unsigned jobs;             /* --jobs; 0 = the library's default (one per CPU) */
     int quiet, race, vag_loops;
     uint64_t steps;
     const char *out;

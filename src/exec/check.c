@@ -29,9 +29,10 @@ struct Check {
     uint8_t *init[3][AS__COUNT];       /* per core of the cluster, per on-chip space: written bits */
     uint64_t initsz[3][AS__COUNT];
     uint8_t dirty[3][AS__COUNT];
-    uint8_t **out;                     /* per GM buffer: written bits, or NULL when not an output */
+    uint8_t **out;                     /* per GM buffer: written bits, or NULL when not an output (launch) */
     uint64_t *outsz;
     uint32_t ngm;
+    const Check *launch;               /* a block's checks: the launch's, whose outputs it logs writes to */
     GmAcc *log;
     size_t nlog, caplog;
     int oom;
@@ -78,8 +79,10 @@ int check_launch_begin(Check *k, const Sim *s, const uint8_t *outputs)
     return 0;
 }
 
-int check_block_begin(Check *k, const Cluster *cl)
+int check_block_begin(Check *k, const Check *launch, const Cluster *cl)
 {
+    k->launch = launch;
+    k->nlog = 0;
     if (!(cl->sim->checks & CHK_INIT)) return 0;
     for (int c = 0; c < cl->ncores; c++)
         for (int a = 1; a < AS__COUNT; a++) {
@@ -178,8 +181,9 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
         if ((addr >> 40) == 0 || bi >= s->ngm) return;
         uint64_t size = s->gm[bi].size, hi = off + len > size ? size : off + len;
         if (off >= hi) return;
-        if (mode != ACC_READ && k->out && k->out[bi]) bits_set(k->out[bi], off, hi);
-        if (s->checks & CHK_BLOCKS && s->blocks > 1) log_gm(k, x->core, in, (uint32_t)bi, off, hi, mode);
+        const Check *l = k->launch;
+        if ((s->checks & CHK_BLOCKS && s->blocks > 1) || (mode != ACC_READ && l && l->out && l->out[bi]))
+            log_gm(k, x->core, in, (uint32_t)bi, off, hi, mode);
         return;
     }
     if (!(s->checks & CHK_INIT) || (unsigned)owner->index > 2) return;
@@ -197,6 +201,26 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
     sim_warn_once(x, in, DIAG_T_UNINIT, "reads %s bytes [%" PRIu64 ", %" PRIu64 ") (0x%" PRIx64 "..0x%" PRIx64
                   ") that nothing wrote in this launch (of the %" PRIu64 " bytes it reads from %" PRIu64 ")",
                   space_short[as], u, e, u, e, len, addr);
+}
+
+void check_merge(Check *k, Check *blk, const Sim *s)
+{
+    int all = s->checks & CHK_BLOCKS && s->blocks > 1;
+    for (size_t i = 0; i < blk->nlog; i++) {
+        const GmAcc *g = &blk->log[i];
+        if (g->mode != ACC_READ && k->out && g->buf < k->ngm && k->out[g->buf]) bits_set(k->out[g->buf], g->lo, g->hi);
+        if (!all) continue;
+        if (k->nlog == k->caplog) {
+            size_t cap = k->caplog ? k->caplog * 2 : 256;
+            GmAcc *n = realloc(k->log, cap * sizeof *n);
+            if (!n) { k->oom = 1; break; }
+            k->log = n;
+            k->caplog = cap;
+        }
+        k->log[k->nlog++] = *g;
+    }
+    k->oom |= blk->oom;
+    blk->nlog = 0;
 }
 
 /* ------------------------------------------------------------------ end of the launch */
@@ -228,7 +252,7 @@ static void report_unwritten(Check *k, Sim *s)
         }
         if (!missing) continue;
         if (runs > 4 && n < sizeof ranges) snprintf(ranges + n, sizeof ranges - n, " and %u more range%s", runs - 4, runs - 4 > 1 ? "s" : "");
-        diag_add(&s->ctx->diags, SEV_WARNING, DIAG_T_UNWRITTEN, param_loc(s, i),
+        diag_add(s->diags, SEV_WARNING, DIAG_T_UNWRITTEN, param_loc(s, i),
                  "the kernel never wrote %" PRIu64 " of the %" PRIu64 " bytes of output '%s': bytes %s", missing, sz,
                  s->gm[i].name ? s->gm[i].name : "?", ranges);
     }
@@ -267,11 +291,11 @@ static void race_report(Check *k, Sim *s, const GmAcc *g, uint64_t byte, unsigne
     if (!o || reported(seen, nseen, g->in, o->in)) return;
     static const char *const verb[] = {"reads", "writes", "atomically updates"};
     const char *buf = s->gm[g->buf].name ? s->gm[g->buf].name : "?";
-    long d = diag_add(&s->ctx->diags, SEV_WARNING, DIAG_T_RACE, g->in->op ? g->in->op->loc : (SrcLoc){0, 0, 0},
+    long d = diag_add(s->diags, SEV_WARNING, DIAG_T_RACE, g->in->op ? g->in->op->loc : (SrcLoc){0, 0, 0},
                       "block %u %s GM bytes [%" PRIu64 ", %" PRIu64 ") of '%s' that block %u %s; blocks run concurrently "
                       "and nothing orders them", g->block, verb[g->mode], g->lo, g->hi, buf, other,
                       other_writes ? "writes" : o->mode == ACC_ATOMIC ? "updates atomically" : "reads");
-    if (o->in->op) diag_note(&s->ctx->diags, d, o->in->op->loc, "block %u's access is here", other);
+    if (o->in->op) diag_note(s->diags, d, o->in->op->loc, "block %u's access is here", other);
 }
 
 static void replay_blocks(Check *k, Sim *s)
@@ -285,7 +309,7 @@ static void replay_blocks(Check *k, Sim *s)
         if (!any || !sz) continue;
         ByteRec *r = calloc((size_t)sz, sizeof *r);
         if (!r) { k->oom = 1; continue; }
-        for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks run one after another */
+        for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks are merged in that order */
             const GmAcc *g = &k->log[i];
             if (g->buf != buf) continue;
             uint16_t me = (uint16_t)(g->block + 1);

@@ -3,6 +3,7 @@
 #include "machine.h"
 #include "race.h"
 #include "check.h"
+#include "gmview.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -37,8 +38,18 @@ uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t 
                       const char *what)
 {
     uint8_t *p = checked(x, c, in, as, addr, len, align, what);
-    if (p && c->cl->watch) sim_access(x, in, c, as, addr, len, sim_access_mode(x, what));
+    if (p && (c->cl->watch || (as == AS_GM && c->cl->gm_watch))) sim_access(x, in, c, as, addr, len, sim_access_mode(x, what));
     return p;
+}
+
+/* An access to GM by a block running on a private view (gmview.h): logged for its commit. */
+void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode)
+{
+    const Sim *s = x->core->sim;
+    uint64_t bi = (addr >> 40) - 1, off = addr & ((1ull << 40) - 1);
+    if ((addr >> 40) == 0 || bi >= s->ngm || off >= s->gm[bi].size) return;
+    uint64_t size = s->gm[bi].size;
+    gmv_log(s->view, (uint32_t)bi, off, len > size - off ? size - off : len, mode);
 }
 
 static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
@@ -54,8 +65,13 @@ static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_
     if (as == AS_GM) {
         for (uint32_t i = 0; i < s->ngm; i++) {
             const GmBuf *g = &s->gm[i];
-            if (addr >= g->base && addr - g->base <= g->size && len <= g->size - (addr - g->base))
-                return g->data + (addr - g->base);
+            if (addr >= g->base && addr - g->base <= g->size && len <= g->size - (addr - g->base)) {
+                if (!s->view) return g->data + (addr - g->base);
+                uint8_t *p = gmv_map(s->view, i, addr - g->base, len);
+                if (!p) sim_trap(x, in, DIAG_T_OOM, "out of host memory copying GM buffer '%s' for block %llu", g->name,
+                                 (unsigned long long)c->block_idx);
+                return p;
+            }
         }
         for (uint32_t i = 0; i < s->ngm; i++) {
             const GmBuf *g = &s->gm[i];
