@@ -333,6 +333,9 @@ void cube_release(Core *c)
     free(c->cube->mx_scale);
     c->cube->mx_scale = NULL;
     c->cube->mx_bytes = 0;
+    free(c->cube->scratch);
+    c->cube->scratch = NULL;
+    c->cube->scratch_bytes = 0;
 }
 
 /* ------------------------------------------------------------------ lowering */
