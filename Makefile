@@ -117,7 +117,7 @@ bench:
 	@$(B)/bench_front $(BIN) $(B)/bench-front
 
 $(B)/bench: tools/bench.c $(LIB)
-	$(call say,LINK,$@)$(CC) $(CFLAGS) -O3 $< $(LIB) $(LDLIBS) -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 $(B)/bench_front: tools/bench_front.c
 	$(CC) $(CFLAGS) $< -o $@

@@ -69,21 +69,6 @@ static inline float f16_val(uint16_t h)
     return f32_of(r | sign);
 }
 
-/* One element of operand `side` at p, as f32. */
-static inline float dec_float(const MadExt *me, int side, const uint8_t *p)
-{
-    uint16_t h;
-    uint32_t w;
-    switch (me->dec[side]) {
-    case DEC_F16: memcpy(&h, p, 2); return f16_val(h);
-    case DEC_BF16: memcpy(&h, p, 2); return f32_of((uint32_t)h << 16);
-    case DEC_LUT: return me->lut[side][p[0]];
-    default:
-        memcpy(&w, p, 4);
-        return f32_of(me->tf32 ? tf32_round(w, me->tf32 == 2) : w);
-    }
-}
-
 /* sat: NaN -> 0, +-inf (and overflow, which produced it) -> +-max */
 static inline float sat_to(float v, float max)
 {
@@ -93,23 +78,44 @@ static inline float sat_to(float v, float max)
 }
 
 /* Decodes operand `side` (0: A in L0A, [M,K]; 1: B in L0B, [N,K]; R rows, NZ pitch `pitch`) into dst: A as
-   dst[r*K + k], B transposed as dst[k*ld + r]. An NZ row holds c0 = 32/e consecutive elements of K. */
+   dst[r*K + k], B transposed as dst[k*ld + r]. An NZ row holds c0 = 32/e consecutive elements of K; each
+   element kind has its own loop (no per-element dispatch). */
+#define DECODE_ROWS(E, VAL)                                                                                    \
+    for (uint64_t r = 0; r < R; r++)                                                                           \
+        for (uint64_t k0 = 0; k0 < K; k0 += 32u / (E)) {                                                         \
+            const uint8_t *row = src + ((k0 / (32u / (E))) * pitch + r) * 32;                                  \
+            uint64_t n = K - k0 < 32u / (E) ? K - k0 : 32u / (E);                                              \
+            float *d = side ? dst + k0 * ld + r : dst + r * K + k0;                                            \
+            uint64_t step = side ? ld : 1;                                                                     \
+            for (uint64_t j = 0; j < n; j++) {                                                                 \
+                const uint8_t *p = row + j * (E);                                                              \
+                float v = VAL;                                                                                 \
+                d[j * step] = sat ? sat_to(v, smax) : v;                                                       \
+            }                                                                                                  \
+        }
+
+static inline uint16_t ld16(const uint8_t *p) { uint16_t h; memcpy(&h, p, 2); return h; }
+static inline uint32_t ld32(const uint8_t *p) { uint32_t w; memcpy(&w, p, 4); return w; }
+
 static void decode_float(const MadExt *me, int side, float *dst, const uint8_t *src, uint64_t R, uint64_t K,
                          uint64_t pitch, uint64_t ld)
 {
-    unsigned e = me->ea.bytes, c0 = 32u / e;
-    for (uint64_t r = 0; r < R; r++)
-        for (uint64_t k0 = 0; k0 < K; k0 += c0) {
-            const uint8_t *row = src + ((k0 / c0) * pitch + r) * 32;
-            uint64_t n = K - k0 < c0 ? K - k0 : c0;
-            for (uint64_t j = 0; j < n; j++) {
-                float v = dec_float(me, side, row + j * e);
-                if (me->sat) v = sat_to(v, me->satmax[side]);
-                if (side) dst[(k0 + j) * ld + r] = v;
-                else dst[r * K + k0 + j] = v;
-            }
+    int sat = me->sat, away = me->tf32 == 2;
+    float smax = me->satmax[side];
+    const float *lut = me->lut[side];
+    switch (me->dec[side]) {
+    case DEC_F16: DECODE_ROWS(2, f16_val(ld16(p))) break;
+    case DEC_BF16: DECODE_ROWS(2, f32_of((uint32_t)ld16(p) << 16)) break;
+    case DEC_LUT: DECODE_ROWS(1, lut[p[0]]) break;
+    default:
+        if (me->tf32) {
+            DECODE_ROWS(4, f32_of(tf32_round(ld32(p), away)))
+        } else {
+            DECODE_ROWS(4, f32_of(ld32(p)))
         }
+    }
 }
+#undef DECODE_ROWS
 
 static void decode_int(const MadExt *me, int side, int32_t *dst, const uint8_t *src, uint64_t R, uint64_t K,
                        uint64_t pitch, uint64_t ld)
@@ -127,32 +133,53 @@ static void decode_int(const MadExt *me, int side, int32_t *dst, const uint8_t *
         }
 }
 
-/* The inner loops: one k step of a row of accumulators, 16 lanes at a time (the compiler vectorises the
-   fixed-length lane loops). Each product is rounded to f32, then each sum (never a fused multiply-add). */
-static void mac_f32(float *restrict acc, const float *restrict b, float a, uint64_t blocks)
+/* The inner loops (GCC/Clang vector extensions: SSE2 / NEON at the baseline, whatever the auto-vectoriser
+   decides). A tile of 2 rows of C by 16 columns stays in registers while k runs 0, 1, ..., K-1; each product
+   is rounded to f32, then each sum (never a fused multiply-add: the product is a separate value). */
+typedef float mad_vf __attribute__((vector_size(16)));
+typedef int32_t mad_vi __attribute__((vector_size(16)));
+typedef uint32_t mad_vu __attribute__((vector_size(16)));
+
+/* sat_to on 4 lanes: lanes above FLT_MAX (inf) and below -FLT_MAX clamp, NaN lanes become 0 */
+static inline mad_vf sat_v(mad_vf v)
 {
-    for (uint64_t i = 0; i < blocks; i++, acc += 16, b += 16)
-        for (int j = 0; j < 16; j++) {
-            float p = a * b[j];
-            acc[j] = acc[j] + p;
-        }
+    const mad_vf hi = {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX}, lo = -hi;
+    mad_vi up = v > hi, down = v < lo, num = v == v;
+    mad_vi r = ((mad_vi)v & ~(up | down)) | ((mad_vi)hi & up) | ((mad_vi)lo & down);
+    return (mad_vf)(r & num);
 }
 
-static void mac_f32_sat(float *restrict acc, const float *restrict b, float a, uint64_t blocks)
-{
-    for (uint64_t i = 0; i < blocks; i++, acc += 16, b += 16)
-        for (int j = 0; j < 16; j++) {
-            float p = sat_to(a * b[j], FLT_MAX);
-            acc[j] = sat_to(acc[j] + p, FLT_MAX);
-        }
-}
-
-/* 8-bit products are exact in 32 bits; the sums wrap (two's complement). */
-static void mac_i32(uint32_t *restrict acc, const int32_t *restrict b, int32_t a, uint64_t blocks)
-{
-    for (uint64_t i = 0; i < blocks; i++, acc += 16, b += 16)
-        for (int j = 0; j < 16; j++) acc[j] += (uint32_t)(a * b[j]);
-}
+#define MAD_TILE(NAME, VT, ET, STEP)                                                                           \
+    static void NAME(ET *restrict c0, ET *restrict c1, const ET *restrict b, const ET *restrict a0,             \
+                     const ET *restrict a1, uint64_t K, uint64_t ld, int two)                                   \
+    {                                                                                                          \
+        VT x0, x1, x2, x3, y0, y1, y2, y3;                                                                     \
+        memcpy(&x0, c0, 16); memcpy(&x1, c0 + 4, 16); memcpy(&x2, c0 + 8, 16); memcpy(&x3, c0 + 12, 16);       \
+        if (!two) c1 = c0;                                                                                     \
+        memcpy(&y0, c1, 16); memcpy(&y1, c1 + 4, 16); memcpy(&y2, c1 + 8, 16); memcpy(&y3, c1 + 12, 16);       \
+        for (uint64_t k = 0; k < K; k++, b += ld) {                                                            \
+            VT b0, b1, b2, b3;                                                                                 \
+            memcpy(&b0, b, 16); memcpy(&b1, b + 4, 16); memcpy(&b2, b + 8, 16); memcpy(&b3, b + 12, 16);      \
+            ET s = a0[k], t = a1[k];                                                                           \
+            VT u = {s, s, s, s}, w = {t, t, t, t};                                                             \
+            VT p0 = u * b0, p1 = u * b1, p2 = u * b2, p3 = u * b3;                                             \
+            VT q0 = w * b0, q1 = w * b1, q2 = w * b2, q3 = w * b3;                                             \
+            STEP(x0, p0); STEP(x1, p1); STEP(x2, p2); STEP(x3, p3);                                            \
+            STEP(y0, q0); STEP(y1, q1); STEP(y2, q2); STEP(y3, q3);                                            \
+        }                                                                                                      \
+        memcpy(c0, &x0, 16); memcpy(c0 + 4, &x1, 16); memcpy(c0 + 8, &x2, 16); memcpy(c0 + 12, &x3, 16);       \
+        if (two) { memcpy(c1, &y0, 16); memcpy(c1 + 4, &y1, 16); memcpy(c1 + 8, &y2, 16); memcpy(c1 + 12, &y3, 16); } \
+    }
+#define STEP_ADD(acc, p) acc = acc + (p)
+#define STEP_SAT(acc, p) acc = sat_v(acc + sat_v(p))
+#define STEP_INT(acc, p) acc = (mad_vi)((mad_vu)(acc) + (mad_vu)(p))
+MAD_TILE(tile_f32, mad_vf, float, STEP_ADD)
+MAD_TILE(tile_f32_sat, mad_vf, float, STEP_SAT)
+MAD_TILE(tile_i32, mad_vi, int32_t, STEP_INT)
+#undef MAD_TILE
+#undef STEP_ADD
+#undef STEP_SAT
+#undef STEP_INT
 
 /* The core's MAD scratch of at least `bytes` (grown on demand), or NULL after a trap. */
 static void *scratch(Exec *x, const Instr *in, size_t bytes)
@@ -233,7 +260,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     }
     /* The operands are decoded once: A as [M][K], B as [K][N rounded up to 16] (zero padding lanes). Then each
        row m of C is a row of accumulators over n, stepped through k = 0, 1, ..., K-1 in that order. */
-    uint64_t ld = pad16(N), blocks = ld / 16;
+    uint64_t ld = pad16(N);
     if (me->mx) {
         double *av = scratch(x, in, sizeof(double) * (M * K + N * K));
         if (!av) return -1;
@@ -257,40 +284,47 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
                 put_f32(pc, m, n, Mp, acc);
             }
     } else if (me->integer) {
-        int32_t *ai = scratch(x, in, 4 * (M * K + K * ld + ld));
+        int32_t *ai = scratch(x, in, 4 * (M * K + K * ld + 2 * ld));
         if (!ai) return -1;
-        int32_t *bi = ai + M * K;
-        uint32_t *acc = (uint32_t *)(bi + K * ld);
+        int32_t *bi = ai + M * K, *acc = bi + K * ld;
         memset(bi, 0, 4 * K * ld);
         decode_int(me, 0, ai, pa, M, K, Mp, 0);
         decode_int(me, 1, bi, pb, N, K, Np, ld);
-        for (uint64_t m = 0; m < M; m++) {
-            memset(acc, 0, 4 * ld);
-            for (uint64_t n = 0; n < N && me->mode; n++)
-                memcpy(&acc[n], me->mode == 1 ? pc + l0c_elem(m, n, Mp) * 4 : pbias + n * 4, 4);
-            for (uint64_t k = 0; k < K; k++) mac_i32(acc, bi + k * ld, ai[m * K + k], blocks);
-            for (uint64_t n = 0; n < N; n++) memcpy(pc + l0c_elem(m, n, Mp) * 4, &acc[n], 4);
+        for (uint64_t m = 0; m < M; m += 2) {
+            int two = m + 1 < M;
+            for (uint64_t r = 0; r <= (uint64_t)two; r++) {
+                int32_t *row = acc + r * ld;
+                memset(row, 0, 4 * ld);
+                for (uint64_t n = 0; n < N && me->mode; n++)
+                    memcpy(&row[n], me->mode == 1 ? pc + l0c_elem(m + r, n, Mp) * 4 : pbias + n * 4, 4);
+            }
+            for (uint64_t nb = 0; nb < ld; nb += 16)
+                tile_i32(acc + nb, acc + ld + nb, bi + nb, ai + m * K, ai + (m + two) * K, K, ld, two);
+            for (uint64_t r = 0; r <= (uint64_t)two; r++)
+                for (uint64_t n = 0; n < N; n++) memcpy(pc + l0c_elem(m + r, n, Mp) * 4, &acc[r * ld + n], 4);
         }
     } else {
-        float *af = scratch(x, in, 4 * (M * K + K * ld + ld));
+        float *af = scratch(x, in, 4 * (M * K + K * ld + 2 * ld));
         if (!af) return -1;
         float *bf = af + M * K, *acc = bf + K * ld;
         memset(bf, 0, 4 * K * ld);
         decode_float(me, 0, af, pa, M, K, Mp, 0);
         decode_float(me, 1, bf, pb, N, K, Np, ld);
-        for (uint64_t m = 0; m < M; m++) {
-            memset(acc, 0, 4 * ld);
-            for (uint64_t n = 0; n < N && me->mode; n++) {
-                uint32_t ib;
-                memcpy(&ib, me->mode == 1 ? pc + l0c_elem(m, n, Mp) * 4 : pbias + n * 4, 4);
-                acc[n] = me->sat ? sat_to(f32_of(ib), FLT_MAX) : f32_of(ib);
+        for (uint64_t m = 0; m < M; m += 2) {
+            int two = m + 1 < M;
+            for (uint64_t r = 0; r <= (uint64_t)two; r++) {
+                float *row = acc + r * ld;
+                memset(row, 0, 4 * ld);
+                for (uint64_t n = 0; n < N && me->mode; n++) {
+                    uint32_t ib;
+                    memcpy(&ib, me->mode == 1 ? pc + l0c_elem(m + r, n, Mp) * 4 : pbias + n * 4, 4);
+                    row[n] = me->sat ? sat_to(f32_of(ib), FLT_MAX) : f32_of(ib);
+                }
             }
-            const float *ar = af + m * K;
-            if (me->sat)
-                for (uint64_t k = 0; k < K; k++) mac_f32_sat(acc, bf + k * ld, ar[k], blocks);
-            else
-                for (uint64_t k = 0; k < K; k++) mac_f32(acc, bf + k * ld, ar[k], blocks);
-            for (uint64_t n = 0; n < N; n++) put_f32(pc, m, n, Mp, acc[n]);
+            for (uint64_t nb = 0; nb < ld; nb += 16)
+                (me->sat ? tile_f32_sat : tile_f32)(acc + nb, acc + ld + nb, bf + nb, af + m * K, af + (m + two) * K, K, ld, two);
+            for (uint64_t r = 0; r <= (uint64_t)two; r++)
+                for (uint64_t n = 0; n < N; n++) put_f32(pc, m + r, n, Mp, acc[r * ld + n]);
         }
     }
     sim_count(x, x->pipe, M * N * 4);
