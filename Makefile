@@ -1,9 +1,11 @@
-# ptosim — build, test, sanitizer, fuzz and benchmark entry points.
-# `make` builds build/ptosim and build/libptosim.a; see README.md for the rest.
+# ptosim — build, test, install, sanitizer, fuzz and benchmark entry points.
+# `make` builds build/ptosim, build/libptosim.a and build/libptosim.so; see README.md for the rest.
 
 # Parallel by default: one job per CPU. A -j on the command line wins (`make -j1` builds serially).
 NPROC   := $(shell nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
 MAKEFLAGS += -j$(NPROC) --no-print-directory
+endif
 ifneq ($(filter clean,$(MAKECMDGOALS)),)
 .NOTPARALLEL:
 endif
@@ -36,11 +38,23 @@ CLI_OBJS:= $(CLI_SRCS:cli/%.c=$(B)/cli/%.o)
 LIB     := $(B)/libptosim.a
 BIN     := $(B)/ptosim
 
+# The shared library: the same sources compiled again as position-independent code with every symbol
+# hidden except the pto_ API (include/ptosim.h gives its declarations default visibility).
+# libptosim.so -> libptosim.so.0 (the soname) -> libptosim.so.0.1.0; VERSION is the CLI's (cli/cli.h).
+VERSION := $(shell sed -n 's/^\#define CLI_VERSION "\(.*\)"/\1/p' cli/cli.h)
+SOMAJOR := 0
+SONAME  := libptosim.so.$(SOMAJOR)
+SOFILE  := libptosim.so.$(VERSION).0
+PIC_OBJS:= $(SRCS:src/%.c=$(B)/pic/%.o)
+SO      := $(B)/$(SOFILE)
+SO_LINKS:= $(B)/$(SONAME) $(B)/libptosim.so
+MAN     := $(B)/ptosim.1
+
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all run test asan fuzz bench clean unit-bins check-layers
-all: $(BIN) $(LIB)
+.PHONY: all run test asan fuzz bench clean unit-bins check-layers man install uninstall
+all: $(BIN) $(LIB) $(SO_LINKS)
 
 $(B)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
@@ -61,6 +75,24 @@ $(LIB): $(OBJS)
 STATIC  ?= $(shell printf 'int main(void){return 0;}' | $(CC) -static -x c - -o /dev/null 2>/dev/null && echo -static)
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $(STATIC) $(LDFLAGS) $(CLI_OBJS) $(LIB) $(LDLIBS) -o $@
+
+$(B)/pic/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$< (shared))$(CC) $(CFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+
+$(SO): $(PIC_OBJS)
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) $^ $(LDLIBS) -o $@
+
+$(B)/$(SONAME): $(SO)
+	$(Q)ln -sf $(SOFILE) $@
+
+$(B)/libptosim.so: $(B)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $@
+
+# The man page, generated from the CLI's own help (tools/gen_man.py) and the diagnostic table.
+man: $(MAN)
+$(MAN): $(BIN) tools/gen_man.py src/base/diag.def
+	$(call say,GEN,$@)python3 tools/gen_man.py $(BIN) src/base/diag.def $(VERSION) > $@.tmp && mv $@.tmp $@
 
 $(B)/tests/ref_%.o: tests/unit/ref_%.c
 	@mkdir -p $(dir $@)
@@ -87,7 +119,7 @@ run: $(BIN) $(B)/example_data
 # The whole suite: unit programs, the .pto kernel tests and the Python test scripts; one progress line
 # per test directory, last line "N passed, M failed". `make test T=tests/dma` runs the tests whose path
 # contains tests/dma.
-test: $(BIN) $(LIB) unit-bins
+test: $(BIN) $(LIB) $(SO_LINKS) $(MAN) unit-bins
 	@python3 tests/run.py --build $(B) $(T)
 
 # The layer rule of docs/internals.md: includes and symbol uses only downward, no circle of files.
@@ -107,22 +139,68 @@ FUZZ_SECONDS ?= 600
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-# Front-end section: a >= 10 MB module generated from the test kernels, checked against `wc -w`.
+# Throughput ratios (tools/bench.c); the front end on a >= 10 MB module generated from the test kernels,
+# against `wc -w` (tools/bench_front.c); then many small kernels in one Python process vs a process per
+# kernel (tools/bench_batch.py, under PYTHON: it needs numpy).
 FRONT_BYTES ?= 10485760
 bench:
-	@$(MAKE) --no-print-directory $(BIN) $(B)/bench $(B)/bench_front
+	@$(MAKE) -s --no-print-directory $(BIN) $(B)/bench $(B)/bench_front $(SO_LINKS)
 	@$(B)/bench
 	@mkdir -p $(B)/bench-front
 	@python3 tools/gen_front_module.py $(B)/bench-front/full.pto $(B)/bench-front/tenth.pto $(FRONT_BYTES) >/dev/null
 	@$(B)/bench_front $(BIN) $(B)/bench-front
+	@$(PYTHON) tools/bench_batch.py $(B)
 
 $(B)/bench: tools/bench.c $(LIB)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 $(B)/bench_front: tools/bench_front.c
-	$(CC) $(CFLAGS) $< -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $< -o $@
+
+# ---- install: PREFIX (default /usr/local) and DESTDIR as usual; every directory can be overridden.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# The Python package goes where PYTHON looks for PREFIX's packages: PREFIX/lib/pythonX.Y/dist-packages when
+# PYTHON's own path uses dist-packages (Debian's python3: /usr/local/lib/python3.11/dist-packages for the
+# default PREFIX), else PREFIX/lib/pythonX.Y/site-packages. PYTHON: the first of python3 and /usr/bin/python3
+# that imports numpy (else python3).
+PYTHON     ?= $(firstword $(foreach p,python3 /usr/bin/python3,$(shell $(p) -c 'import numpy' >/dev/null 2>&1 && echo $(p))) python3)
+PYTHONDIR  ?= $(shell $(PYTHON) -c 'import sys; d = "dist-packages" if any(p.endswith("dist-packages") for p in sys.path) else "site-packages"; print("$(PREFIX)/lib/python%d.%d/%s" % (sys.version_info[:2] + (d,)))')
+PY_SRCS    := $(wildcard python/ptosim/*.py)
+
+install: all $(MAN)
+	@test -n "$(PYTHONDIR)" || { echo "make install: cannot tell where $(PYTHON) finds packages; set PYTHONDIR" >&2; exit 2; }
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(PYTHONDIR)/ptosim
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/ptosim
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libptosim.a
+	install -m 755 $(SO) $(DESTDIR)$(LIBDIR)/$(SOFILE)
+	ln -sf $(SOFILE) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libptosim.so
+	install -m 644 include/ptosim.h $(DESTDIR)$(INCLUDEDIR)/ptosim.h
+	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/ptosim.1
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	  -e 's|@VERSION@|$(VERSION).0|' tools/ptosim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/ptosim.pc
+	install -m 644 $(PY_SRCS) $(DESTDIR)$(PYTHONDIR)/ptosim/
+	printf '# Written by make install: where this copy of the package finds the library and the tool.\nLIBRARY = "%s"\nPROGRAM = "%s"\n' \
+	  '$(LIBDIR)/$(SONAME)' '$(BINDIR)/ptosim' > $(DESTDIR)$(PYTHONDIR)/ptosim/_installed.py
+	@echo "installed into $(DESTDIR)$(PREFIX); the Python package is in $(DESTDIR)$(PYTHONDIR)"
+
+# `make print-PYTHONDIR PREFIX=/usr` prints a variable's value (the install test asks where things go).
+print-%:
+	@echo '$($*)'
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ptosim $(DESTDIR)$(LIBDIR)/libptosim.a $(DESTDIR)$(LIBDIR)/$(SOFILE) \
+	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libptosim.so $(DESTDIR)$(INCLUDEDIR)/ptosim.h \
+	  $(DESTDIR)$(MANDIR)/man1/ptosim.1 $(DESTDIR)$(PKGCONFIGDIR)/ptosim.pc
+	rm -rf $(DESTDIR)$(PYTHONDIR)/ptosim
 
 clean:
 	rm -rf build build-asan build-fuzz
 
--include $(OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+-include $(OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

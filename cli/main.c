@@ -19,6 +19,7 @@ static int set_no_initcheck(CliArgs *a, const char *v) { (void)v; a->no_initchec
 static int set_no_unwritten(CliArgs *a, const char *v) { (void)v; a->no_unwritten = 1; return 0; }
 static int set_no_sanitize(CliArgs *a, const char *v) { (void)v; a->race = 0; a->no_initcheck = a->no_unwritten = 1; return 0; }
 static int set_vag_loops(CliArgs *a, const char *v) { (void)v; a->vag_loops = 1; return 0; }
+static int set_strict_gm(CliArgs *a, const char *v) { (void)v; a->strict_gm = 1; return 0; }
 static int set_generic(CliArgs *a, const char *v) { (void)v; a->generic = 1; return 0; }
 static int set_no_verify(CliArgs *a, const char *v) { (void)v; a->no_verify = 1; return 0; }
 static int set_output(CliArgs *a, const char *v) { a->out = v; return 0; }
@@ -125,6 +126,7 @@ static const CliOpt run_opts[] = {
     {0, "no-initcheck", NULL, "do not report reads of on-chip bytes nothing wrote (W-UNINIT)", set_no_initcheck},
     {0, "no-unwritten", NULL, "do not report output bytes the kernel never wrote (W-UNWRITTEN)", set_no_unwritten},
     {0, "no-sanitize", NULL, "none of the checks above (the fastest run)", set_no_sanitize},
+    {0, "strict-gm", NULL, "a GM access that leaves its buffer traps T-OOB (default: it lands in the flat device GM and is reported, W-GM-OOB / W-GM-CLOBBER)", set_strict_gm},
     {0, "vag-loops", NULL, "pto.vag binds the iteration counts of its enclosing loops (default: they read 0)", set_vag_loops},
     {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},
     {0, "stats", NULL, "print the timing model's view on stdout: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits", set_stats},

@@ -18,6 +18,7 @@ typedef struct Buf {
     size_t size;
     const char *out;           /* points into the ARG */
     int npy_in;
+    int alias;                 /* data points into an earlier parameter's buffer (@K+OFF) */
     Npy npy;
 } Buf;
 
@@ -183,6 +184,30 @@ done:
     return rc;
 }
 
+/* "@K" or "@K+OFF": the parameter points OFF bytes into the buffer of pointer parameter K < i (several
+   pointers into one device allocation). */
+static int alias_arg(CliArgs *a, const char *arg, const PtoParamInfo *pi, unsigned idx, Buf *bufs)
+{
+    char num[32];
+    const char *plus = strchr(arg + 1, '+');
+    size_t n = plus ? (size_t)(plus - arg - 1) : strlen(arg + 1);
+    uint64_t k, off = 0;
+    snprintf(num, sizeof num, "%.*s", (int)(n < sizeof num ? n : sizeof num - 1), arg + 1);
+    if (!n || n >= sizeof num || cli_parse_u64(num, &k) || (plus && cli_parse_u64(plus + 1, &off)))
+        return param_error(a, "E-ARG-FORM", idx, pi, "'%s': a pointer into another buffer is @K or @K+OFFSET (K: an earlier "
+                           "pointer parameter's index)", arg);
+    if (k >= idx || !bufs[k].data)
+        return param_error(a, "E-ARG-FORM", idx, pi, "'%s': parameter %" PRIu64 " is not an earlier pointer parameter", arg, k);
+    if (off > bufs[k].size)
+        return param_error(a, "E-ARG-FORM", idx, pi, "'%s': offset %" PRIu64 " lies past the %zu bytes of parameter %" PRIu64
+                           "'s buffer", arg, off, bufs[k].size, k);
+    memset(&bufs[idx], 0, sizeof bufs[idx]);
+    bufs[idx].data = bufs[k].data + off;
+    bufs[idx].size = bufs[k].size - (size_t)off;
+    bufs[idx].alias = 1;
+    return 0;
+}
+
 static int bind_scalar(PtoLaunch *l, unsigned i, const PtoParamInfo *pi, const char *s)
 {
     char *end;
@@ -276,7 +301,8 @@ static int bind_args(CliArgs *a, PtoLaunch *l, Buf *bufs, unsigned np)
         if (pi.kind == PTO_PARAM_PTR) {
             if (strcmp(pi.space, "gm") != 0)
                 return param_error(a, "E-ARG-FORM", i, &pi, "a %s pointer cannot be passed; kernel pointers must be in gm", pi.space);
-            if (load_pointer_arg(a, args[i], &pi, i, &bufs[i])) return 2;
+            if (args[i][0] == '@' ? alias_arg(a, args[i], &pi, i, bufs) : load_pointer_arg(a, args[i], &pi, i, &bufs[i]))
+                return 2;
             pto_launch_bind_buffer(l, i, bufs[i].data, bufs[i].size);
         } else if (pi.kind == PTO_PARAM_INT || pi.kind == PTO_PARAM_FLOAT) {
             int r = bind_scalar(l, i, &pi, args[i]);
@@ -330,6 +356,7 @@ int cli_run(CliArgs *a)
     for (unsigned i = 0; i < np; i++)
         if (bufs[i].out) pto_launch_set_output(l, i, 1);
     pto_launch_set_vag_loops(l, a->vag_loops);
+    pto_launch_set_gm_strict(l, a->strict_gm);
     size_t dr = pto_diag_count(ctx);
     int r = pto_launch_run(l, a->blocks);
     cli_print_diags(&a->diag, ctx, dr);
@@ -354,7 +381,8 @@ int cli_run(CliArgs *a)
         print_summary(file, a->target == PTO_TARGET_DEFAULT ? pto_module_target(m) : a->target, a->blocks, pto_launch_stats(l));
     rc = r == 3 ? 3 : werr ? 2 : pto_promoted_warning_count(ctx) ? 4 : 0;
 out:
-    for (unsigned i = 0; bufs && i < np; i++) free(bufs[i].data);
+    for (unsigned i = 0; bufs && i < np; i++)
+        if (!bufs[i].alias) free(bufs[i].data);
     free(bufs);
     pto_launch_free(l);
     pto_module_free(m);

@@ -11,6 +11,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* libptosim.so exports exactly the declarations of this header: its objects are compiled with
+   -fvisibility=hidden, and this pragma gives these declarations (and so their definitions) default
+   visibility. For a program that includes the header it changes nothing. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 typedef struct PtoCtx PtoContext;
 typedef struct PtoModule PtoModule;
@@ -81,14 +87,31 @@ typedef struct PtoParamInfo {
     const char *space;         /* pointer address space name, else NULL */
 } PtoParamInfo;
 
+/* The functions of a module with a body, in source order: the entries pto_launch_new can take. Strings
+   live as long as the module. pto_module_func_param describes parameter j of function i, as
+   pto_launch_param does for a launch. Each returns 0, or -1 when i or j is out of range. */
+typedef struct PtoFuncInfo {
+    const char *name;          /* without '@' */
+    int is_kernel;             /* carries pto.kernel (the default entry when it is the only one) */
+    unsigned nparams;
+    const char *file;          /* where the function is defined */
+    unsigned line, col;
+} PtoFuncInfo;
+size_t pto_module_func_count(const PtoModule *m);
+int pto_module_func(const PtoModule *m, size_t i, PtoFuncInfo *out);
+int pto_module_func_param(const PtoModule *m, size_t i, unsigned j, PtoParamInfo *out);
+
 /* Prepares a launch of `entry` (NULL: the only pto.kernel function, else the only function).
    The module must have verified without errors. NULL with a diagnostic on failure. */
 PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target);
 void pto_launch_free(PtoLaunch *l);
 unsigned pto_launch_num_params(const PtoLaunch *l);
 int pto_launch_param(const PtoLaunch *l, unsigned i, PtoParamInfo *out);
-/* Binds a GM buffer to a pointer parameter. The memory stays caller-owned and is read and written
-   in place during pto_launch_run; it must stay valid until then. */
+/* Binds a GM buffer to a pointer parameter. The memory stays caller-owned and must stay valid until
+   pto_launch_run, which reads it when the run starts and writes the kernel's results back when the run
+   ends (also after a trap). GM is one flat device address space: each buffer is a device allocation
+   starting at a 2 MiB boundary, followed by a gap (docs/semantics.md §1). Parameters whose memory
+   overlaps are one allocation, each pointing at its offset in it (pointers into one block). */
 int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size);
 int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v);
 int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v);
@@ -107,6 +130,10 @@ void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on);
 /* Parameter i (a pointer) is an output: with PTO_CHECK_UNWRITTEN, bytes of its buffer the kernel never
    wrote are reported. Returns 0, or -1 when i is not a pointer parameter. */
 int pto_launch_set_output(PtoLaunch *l, unsigned i, int on);
+/* GM accesses that leave their buffer. Default (0): performed in the flat device space and reported
+   (W-GM-OOB; W-GM-CLOBBER when a write reaches another buffer), gap bytes read as 0xA5; 1 (strict):
+   they trap T-OOB. Accesses outside the device space trap either way. */
+void pto_launch_set_gm_strict(PtoLaunch *l, int on);
 /* pto.vag reads loop iteration counters. Default (0): they read 0, as the validated vector-address kernels
    require; 1: the PTOAS design formula, sum of stride x iteration count of the enclosing i16 scf.for loops
    (docs/semantics.md §6.11). */
@@ -217,6 +244,9 @@ typedef struct PtoLoopTime {
 size_t pto_launch_loop_count(const PtoLaunch *l);
 int pto_launch_loop(const PtoLaunch *l, size_t i, PtoLoopTime *out);
 
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 #ifdef __cplusplus
 }
 #endif

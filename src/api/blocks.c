@@ -221,7 +221,7 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     }
     if (view) {
         if (!r->view) r->view = gmv_new(&P->gm_lock);
-        if (!r->view || gmv_open(r->view, s->gm, s->ngm)) {
+        if (!r->view || gmv_open(r->view, s->gm_mem, s->gm_span)) {
             oom(r, l, "a block's view of GM");
             return;
         }
@@ -285,6 +285,7 @@ static void merge(PtoLaunch *l, BlockRun *r)
     for (int p = 0; p < 8; p++) s->stats.bytes_moved[p] += b->bytes_moved[p];
     s->stats.vector_ops += b->vector_ops;
     s->stats.ops_executed += b->ops_executed;
+    s->gm_gaps_dirty |= r->sim.gm_gaps_dirty;   /* a write left its buffer: refill the gaps next run */
     s->stats.cores += b->cores;
     if (b->cycles > s->stats.cycles) s->stats.cycles = b->cycles;
 }

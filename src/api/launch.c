@@ -2,8 +2,10 @@
  * cluster (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones),
  * and run the blocks (blocks.c: on a pool of threads, with the result of running them in block order). */
 #include "launch_int.h"
+#include "module.h"
 #include "base/num.h"
 #include "exec/machine.h"
+#include "isa/ctx.h"
 #include "exec/race.h"
 #include "exec/vsched.h"
 #include "exec/observe.h"
@@ -19,12 +21,14 @@ enum { DEFAULT_STEP_LIMIT = 200000000 };
 
 /* ------------------------------------------------------------------ entry selection */
 
-typedef struct FindEntry { const char *name; const Op *found[8]; int nfound; const Op *any[8]; int nany; } FindEntry;
-
-static int is_kernel_func(const Op *f)
-{
-    return op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore") || op_attr(f, "pto.entry");
-}
+typedef struct FindEntry {
+    const char *name;
+    const Op *found[8];
+    int nfound, nkernels;
+    const Op *any[8];
+    int nany;
+    char kernels[256];         /* the kernels' names, for the error when several could run */
+} FindEntry;
 
 static int find_entry(Op *o, void *ud)
 {
@@ -35,7 +39,15 @@ static int find_entry(Op *o, void *ud)
         if (s && !strcmp(s->s, fe->name) && fe->nfound < 8) fe->found[fe->nfound++] = o;
         return 0;
     }
-    if (is_kernel_func(o) && fe->nfound < 8) fe->found[fe->nfound++] = o;
+    if (api_is_kernel_func(o)) {
+        if (fe->nfound < 8) fe->found[fe->nfound++] = o;
+        size_t n = strlen(fe->kernels);
+        if (n + 8 < sizeof fe->kernels)
+            snprintf(fe->kernels + n, sizeof fe->kernels - n, "%s@%s", fe->nkernels ? ", " : "", s && s->s ? s->s : "?");
+        else if (n + 4 < sizeof fe->kernels && strcmp(fe->kernels + n - 3, "...") != 0)
+            snprintf(fe->kernels + n, sizeof fe->kernels - n, "...");
+        fe->nkernels++;
+    }
     if (fe->nany < 8) fe->any[fe->nany++] = o;
     return 0;
 }
@@ -55,6 +67,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     }
     FindEntry fe;
     memset(&fe, 0, sizeof fe);
+    if (entry && entry[0] == '@') entry++;   /* -e @name as the module writes it */
     fe.name = entry;
     ir_walk(m->top, find_entry, &fe);
     const Op *f = NULL;
@@ -68,9 +81,11 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
         f = fe.found[0];
     } else if (fe.nfound == 0 && fe.nany == 1) {
         f = fe.any[0];
+    } else if (fe.nkernels > 1) {
+        launch_err(m, DIAG_V_ENTRY, none, "the module has several kernels (%s); choose one with -e NAME", fe.kernels);
+        return NULL;
     } else {
-        launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nfound > 1 ? "several functions carry pto.kernel; choose one with -e"
-                                                 : fe.nany == 0 ? "the module defines no function to run"
+        launch_err(m, DIAG_V_ENTRY, none, "%s", fe.nany == 0 ? "the module defines no function to run"
                                                  : "no pto.kernel function and more than one function; choose one with -e");
         return NULL;
     }
@@ -89,25 +104,9 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->param_vals = calloc(np + 1, sizeof *l->param_vals);
     l->bound = calloc(np + 1, 1);
     l->info = calloc(np + 1, sizeof *l->info);
-    l->typenames = calloc(np + 1, sizeof *l->typenames);
     l->sim.gm = calloc(np + 1, sizeof *l->sim.gm);
-    if (!l->param_vals || !l->bound || !l->info || !l->typenames || !l->sim.gm) { pto_launch_free(l); return NULL; }
-    for (unsigned i = 0; i < np; i++) {
-        const Type *t = b->args[i]->type;
-        PtoParamInfo *pi = &l->info[i];
-        char tn[128];
-        ty_format(t, tn, sizeof tn);
-        l->typenames[i] = strdup(tn);
-        pi->type = l->typenames[i];
-        pi->name = b->args[i]->name;
-        const Type *e = t->kind == TY_PTR ? t->elem : t;
-        pi->elem_bits = ty_bits(e);
-        pi->elem_code = e->kind == TY_FLOAT ? 'f' : (e->kind == TY_INT && e->bits == 1) ? 'b'
-                      : (e->kind == TY_INT && e->sign == SIGN_U) ? 'u' : 'i';
-        pi->kind = t->kind == TY_PTR ? PTO_PARAM_PTR : t->kind == TY_FLOAT ? PTO_PARAM_FLOAT
-                 : (t->kind == TY_INT || t->kind == TY_INDEX) ? PTO_PARAM_INT : PTO_PARAM_OTHER;
-        pi->space = t->kind == TY_PTR ? as_name((AddrSpace)t->space) : NULL;
-    }
+    if (!l->param_vals || !l->bound || !l->info || !l->sim.gm) { pto_launch_free(l); return NULL; }
+    for (unsigned i = 0; i < np; i++) api_param_info(m->ctx, b->args[i], &l->info[i]);
     l->sim.ctx = m->ctx;
     l->sim.diags = &m->ctx->diags;
     l->sim.prog = l->prog;
@@ -118,8 +117,8 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.timing = &l->timing;
     l->sim.deadlock_explain = ops_explain_deadlock;
     l->sim.check = check_new();
-    l->outputs = calloc(b->nargs + 1, 1);
-    if (!l->sim.check || !l->outputs) {
+    l->binds = calloc(b->nargs + 1, sizeof *l->binds);
+    if (!l->sim.check || !l->binds) {
         pto_launch_free(l);
         return NULL;
     }
@@ -136,9 +135,6 @@ void pto_launch_free(PtoLaunch *l)
     if (!l) return;
     for (unsigned i = 0; i < l->nruns; i++) launch_run_free(l->runs[i]);
     free(l->runs);
-    if (l->typenames)
-        for (unsigned i = 0; l->entry && i < l->entry->nparams; i++) free(l->typenames[i]);
-    free(l->typenames);
     free(l->info);
     free(l->param_vals);
     free(l->bound);
@@ -147,7 +143,8 @@ void pto_launch_free(PtoLaunch *l)
     timing_free(&l->timing);
     obs_free(l->sim.obs);
     check_free(l->sim.check);
-    free(l->outputs);
+    free(l->binds);
+    sim_gm_free(&l->sim);
     free(l->stall_view);
     free(l->prof);
     free(l);
@@ -165,12 +162,11 @@ int pto_launch_param(const PtoLaunch *l, unsigned i, PtoParamInfo *out)
 int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size)
 {
     if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_PTR) return -1;
-    GmBuf *g = &l->sim.gm[i];
-    g->base = sim_gm_base(i);
-    g->size = size;
+    GmBind *g = &l->binds[i];
     g->data = data;
+    g->size = size;
     g->name = l->info[i].name ? l->info[i].name : "?";
-    l->param_vals[i] = g->base;
+    g->is_ptr = 1;
     l->bound[i] = 1;
     return 0;
 }
@@ -212,17 +208,20 @@ void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on)
 int pto_launch_set_output(PtoLaunch *l, unsigned i, int on)
 {
     if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_PTR) return -1;
-    l->outputs[i] = on != 0;
+    l->binds[i].output = on != 0;
     return 0;
 }
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
+void pto_launch_set_gm_strict(PtoLaunch *l, int on) { l->sim.gm_strict = on != 0; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 const char *pto_pipe_name(unsigned i) { return pq_name(i); }
 
 int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len)
 {
     l->timed = 0;
-    return timing_parse(&l->timing, name ? name : "<timing>", text, len, &l->m->ctx->diags) ? -1 : 0;
+    /* the diagnostics keep the name: intern it, the caller's string need not outlive them */
+    const char *file = name ? ctx_intern(l->m->ctx, name, strlen(name)) : "<timing>";
+    return timing_parse(&l->timing, file, text, len, &l->m->ctx->diags) ? -1 : 0;
 }
 
 const char *pto_timing_default(PtoTarget target)
@@ -243,7 +242,10 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             return 2;
         }
     if (blocks == 0) blocks = 1;
-    s->ngm = pto_launch_num_params(l);
+    if (sim_gm_place(s, l->binds, pto_launch_num_params(l), l->param_vals)) {
+        diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory placing the GM buffers");
+        return 2;
+    }
     s->params = l->param_vals;
     s->blocks = blocks;
     if (!l->timed) {
@@ -257,7 +259,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     l->stall_view = NULL;
     l->stall_view_n = 0;
     l->prof_built = 0;
-    if (obs_reset(s->obs, l->prog->ninstr) || check_launch_begin(s->check, s, l->outputs)) {
+    if (obs_reset(s->obs, l->prog->ninstr) || check_launch_begin(s->check, s)) {
         diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the profile");
         return 2;
     }
@@ -269,6 +271,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     s->gm_sharers = blocks * (kind == 2 ? 3u : 1u);
     memset(&l->reported, 0, sizeof l->reported);
     int rc = launch_run_blocks(l, blocks, kind);
+    sim_gm_copy_out(s);   /* the committed blocks' bytes (a trap: up to the trapping block) */
     if (rc != 2) check_launch_end(s->check, s);
     return rc;
 }

@@ -22,11 +22,10 @@ struct PtoLaunch {
     uint64_t *param_vals;
     uint8_t *bound;
     PtoParamInfo *info;
-    char **typenames;
     Timing timing;             /* the target's table with the user's overrides */
     VecSched vsched;           /* the vector scopes' schedule under that table */
     int timed;                 /* vsched matches timing */
-    uint8_t *outputs;          /* per parameter: an output (W-UNWRITTEN) */
+    GmBind *binds;             /* per parameter: its buffer (pointers) and whether it is an output */
     unsigned jobs;             /* threads running blocks; 0 = one per CPU */
     BlockRun **runs;           /* every block simulation allocated (reused run after run) */
     unsigned nruns;

@@ -481,6 +481,30 @@ uint64_t num_arith(NumFormat f, NumOp op, uint64_t a, uint64_t b, NumRound rm)
     return encode(f, &r, rm, false);
 }
 
+/* a * b + c with one rounding: the product of two <= 24-bit significands is exact in 48 bits, which
+ * arith_add's headroom argument still covers (the sum keeps >= 60 significant bits whenever a sticky bit
+ * forms). */
+uint64_t num_fma(NumFormat f, uint64_t a, uint64_t b, uint64_t c, NumRound rm)
+{
+    const Fmt *fm = fmt_of(f);
+    uint64_t qnan = fm->has_nan ? fm->nan : 0;
+    if (f == NUM_F64) return qnan;
+    Exact x = decode(f, a), y = decode(f, b), z = decode(f, c), p, r;
+    if (x.cls == X_NAN || y.cls == X_NAN || z.cls == X_NAN) return qnan;
+    bool pn = x.neg != y.neg;
+    if ((x.cls == X_INF && y.cls == X_ZERO) || (x.cls == X_ZERO && y.cls == X_INF)) return qnan;
+    if (x.cls == X_INF || y.cls == X_INF) p = exact_special(X_INF, pn);
+    else if (x.cls == X_ZERO || y.cls == X_ZERO) p = exact_special(X_ZERO, pn);
+    else p = arith_mul(&x, &y);
+    if (p.cls == X_INF && z.cls == X_INF && p.neg != z.neg) return qnan;
+    if (p.cls == X_INF || z.cls == X_INF) r = p.cls == X_INF ? p : z;
+    else if (p.cls == X_ZERO && z.cls == X_ZERO) r = exact_special(X_ZERO, p.neg == z.neg ? p.neg : rm == NUM_RND_F);
+    else if (p.cls == X_ZERO) r = z;
+    else if (z.cls == X_ZERO) r = p;
+    else r = arith_add(&p, &z, rm);
+    return encode(f, &r, rm, false);
+}
+
 /* Small helpers */
 
 unsigned num_format_bits(NumFormat f) { return fmt_of(f)->width; }

@@ -74,6 +74,10 @@ uint64_t num_round_integral(NumFormat f, uint64_t bits, NumRound rm);
 /* Correctly rounded a op b (b ignored for sqrt) in format f, IEEE 754 special cases, sat=false
  * overflow rules, canonical NaN results. Every format except NUM_F64 (which gives NaN). */
 uint64_t num_arith(NumFormat f, NumOp op, uint64_t a, uint64_t b, NumRound rm);
+/* Correctly rounded fused a * b + c (one rounding) in format f, with num_arith's special-case rules
+   (inf * 0 and inf - inf give the canonical NaN; an exact zero sum is +0, or -0 under NUM_RND_F).
+   Every format except NUM_F64. */
+uint64_t num_fma(NumFormat f, uint64_t a, uint64_t b, uint64_t c, NumRound rm);
 
 float num_bits_to_f32(uint32_t b);
 uint32_t num_f32_to_bits(float f);

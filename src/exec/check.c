@@ -60,7 +60,7 @@ void check_free(Check *k)
     free(k);
 }
 
-int check_launch_begin(Check *k, const Sim *s, const uint8_t *outputs)
+int check_launch_begin(Check *k, const Sim *s)
 {
     free_outputs(k);
     k->nlog = 0;
@@ -71,7 +71,7 @@ int check_launch_begin(Check *k, const Sim *s, const uint8_t *outputs)
     if (!k->out || !k->outsz) return -1;
     k->ngm = s->ngm;
     for (uint32_t i = 0; i < s->ngm; i++) {
-        if (!outputs || !outputs[i] || !s->gm[i].size) continue;
+        if (!s->gm[i].output || !s->gm[i].size) continue;
         k->out[i] = calloc((size_t)(s->gm[i].size + 7) / 8, 1);
         if (!k->out[i]) return -1;
         k->outsz[i] = s->gm[i].size;
@@ -176,14 +176,18 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
     Sim *s = x->core->sim;
     Check *k = s->check;
     if (!len || x->race_quiet) return;
-    if (as == AS_GM) {
-        uint64_t bi = (addr >> 40) - 1, off = addr & ((1ull << 40) - 1);
-        if ((addr >> 40) == 0 || bi >= s->ngm) return;
-        uint64_t size = s->gm[bi].size, hi = off + len > size ? size : off + len;
-        if (off >= hi) return;
+    if (as == AS_GM) {   /* per allocation the access meets (one, unless it leaves its buffer) */
+        int j = sim_gm_find(s, addr);
         const Check *l = k->launch;
-        if ((s->checks & CHK_BLOCKS && s->blocks > 1) || (mode != ACC_READ && l && l->out && l->out[bi]))
-            log_gm(k, x->core, in, (uint32_t)bi, off, hi, mode);
+        int all = s->checks & CHK_BLOCKS && s->blocks > 1;
+        for (uint32_t bi = j < 0 ? s->ngm : (uint32_t)j; bi < s->ngm && s->gm[bi].base < addr + len; bi++) {
+            const GmBuf *g = &s->gm[bi];
+            uint64_t lo = addr > g->base ? addr - g->base : 0;
+            uint64_t hi = addr + len - g->base < g->size ? addr + len - g->base : g->size;
+            if (lo >= hi) continue;
+            /* outputs and the blocks' accesses are merged into the launch's checks (check_merge) */
+            if (all || (mode != ACC_READ && l && l->out && l->out[bi])) log_gm(k, x->core, in, bi, lo, hi, mode);
+        }
         return;
     }
     if (!(s->checks & CHK_INIT) || (unsigned)owner->index > 2) return;
@@ -196,7 +200,7 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
         return;
     }
     uint64_t u = first_clear(b, addr, hi);
-    if (u == hi || sim_warned(x, in)) return;
+    if (u == hi || sim_warned(x, in, DIAG_T_UNINIT)) return;
     uint64_t e = first_set(b, u, hi);
     sim_warn_once(x, in, DIAG_T_UNINIT, "reads %s bytes [%" PRIu64 ", %" PRIu64 ") (0x%" PRIx64 "..0x%" PRIx64
                   ") that nothing wrote in this launch (of the %" PRIu64 " bytes it reads from %" PRIu64 ")",
@@ -252,7 +256,7 @@ static void report_unwritten(Check *k, Sim *s)
         }
         if (!missing) continue;
         if (runs > 4 && n < sizeof ranges) snprintf(ranges + n, sizeof ranges - n, " and %u more range%s", runs - 4, runs - 4 > 1 ? "s" : "");
-        diag_add(s->diags, SEV_WARNING, DIAG_T_UNWRITTEN, param_loc(s, i),
+        diag_add(s->diags, SEV_WARNING, DIAG_T_UNWRITTEN, param_loc(s, s->gm[i].param),
                  "the kernel never wrote %" PRIu64 " of the %" PRIu64 " bytes of output '%s': bytes %s", missing, sz,
                  s->gm[i].name ? s->gm[i].name : "?", ranges);
     }

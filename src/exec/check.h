@@ -13,8 +13,9 @@ enum { CHK_INIT = 1, CHK_UNWRITTEN = 2, CHK_BLOCKS = 4 };
 
 Check *check_new(void);
 void check_free(Check *k);
-/* Start of a launch: GM buffer i is an output when outputs[i] (W-UNWRITTEN). 0, or -1 out of memory. */
-int check_launch_begin(Check *k, const Sim *s, const uint8_t *outputs);
+/* Start of a launch: a GM allocation is an output when its `output` is set (W-UNWRITTEN). 0, or -1 out of
+   memory. */
+int check_launch_begin(Check *k, const Sim *s);
 /* Start of a block: nothing on chip is written yet. A block has its own Check (`k`, its on-chip bits and its
    GM accesses) beside the launch's (`launch`: outputs and the accesses of the blocks merged so far). */
 int check_block_begin(Check *k, const Check *launch, const Cluster *cl);

@@ -28,28 +28,27 @@ void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
     diag_add(s->diags, SEV_TRAP, id, loc, "%s: %s (%s)", opn, msg, who);
 }
 
-int sim_warned(const Exec *x, const Instr *in)
+int sim_warned(const Exec *x, const Instr *in, DiagId id)
 {
     const Sim *s = x->core->sim;
     for (unsigned i = 0; i < s->nwarned; i++)
-        if (s->warned[i] == in) return 1;
+        if (s->warned[i] == in && s->warned_id[i] == id) return 1;
     return s->nwarned == SIM_MAX_WARNED;
 }
 
-/* A run-time warning at `in`, once per op and run; returns its index for notes, or -1. */
+/* A run-time warning at `in`, once per op, ID and run; returns its index for notes, or -1. */
 static long warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, va_list ap)
 {
     Sim *s = x->core->sim;
-    for (unsigned i = 0; i < s->nwarned; i++)
-        if (s->warned[i] == in) return -1;
-    if (s->nwarned == SIM_MAX_WARNED) return -1;
+    if (sim_warned(x, in, id)) return -1;
+    s->warned_id[s->nwarned] = id;
     s->warned[s->nwarned++] = in;
     char msg[512], who[64];
     vsnprintf(msg, sizeof msg, fmt, ap);
     core_desc(x->core, who, sizeof who);
     SrcLoc loc = in && in->op ? in->op->loc : (SrcLoc){0, 0, 0};
     long d = diag_add(s->diags, SEV_WARNING, id, loc, "%s (%s)", msg, who);
-    sim_diag_key(s, d, DK_ONCE, in, NULL);
+    sim_diag_key(s, d, DK_ONCE, in, NULL, id);
     return d;
 }
 
@@ -74,7 +73,7 @@ void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, co
 
 /* ------------------------------------------------------------------ merging the blocks' diagnostics */
 
-void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b)
+void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b, DiagId id)
 {
     if (idx < 0) return;
     if (s->ndkeys == s->capdkeys) {
@@ -84,7 +83,7 @@ void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b)
         s->dkeys = k;
         s->capdkeys = cap;
     }
-    s->dkeys[s->ndkeys++] = (DiagKey){idx, kind, a, b};
+    s->dkeys[s->ndkeys++] = (DiagKey){idx, kind, a, b, id};
 }
 
 /* Is the diagnostic with key k a repeat of what the launch reported? Records it when not. The tests mirror
@@ -94,8 +93,9 @@ static int repeat(SimReported *rep, const DiagKey *k)
 {
     if (k->kind == DK_ONCE) {
         for (unsigned i = 0; i < rep->nwarned; i++)
-            if (rep->warned[i] == k->a) return 1;
+            if (rep->warned[i] == k->a && rep->warned_id[i] == k->id) return 1;
         if (rep->nwarned == SIM_MAX_WARNED) return 1;
+        rep->warned_id[rep->nwarned] = k->id;
         rep->warned[rep->nwarned++] = k->a;
         return 0;
     }

@@ -1,23 +1,18 @@
-/* gmview.c — a block's private view of GM (gmview.h): pages copied on first touch, access and write sets
- * as byte ranges, the conflict test against other blocks' writes, and the commit. */
+/* gmview.c — a block's private view of GM (gmview.h): pages of the device image copied on first touch,
+ * access and write sets as byte ranges, the conflict test against other blocks' writes, and the commit. */
 #include "gmview.h"
 #include <stdlib.h>
 #include <string.h>
 
 enum { PAGE_SHIFT = 12, PAGE = 1 << PAGE_SHIFT };
 
-typedef struct ViewBuf {
-    uint8_t *data;             /* the private copy (pages not yet copied hold stale bytes) */
-    uint64_t size;
-    uint64_t *copied;          /* one bit per page */
-    size_t nwords;
-    uint8_t *shared;           /* the launch's buffer */
-} ViewBuf;
-
 struct GmView {
     pthread_rwlock_t *lock;
-    ViewBuf *b;
-    uint32_t nb, capb;
+    uint8_t *data;             /* the private copy of the image (pages not yet copied hold stale bytes) */
+    uint64_t size, cap;
+    uint64_t *copied;          /* one bit per page */
+    size_t nwords, capwords;
+    uint8_t *shared;           /* the launch's image */
     GmSet touched, written;
     int oom;
 };
@@ -38,74 +33,58 @@ void gmset_free(GmSet *s)
 void gmv_free(GmView *v)
 {
     if (!v) return;
-    for (uint32_t i = 0; i < v->capb; i++) {
-        free(v->b[i].data);
-        free(v->b[i].copied);
-    }
-    free(v->b);
+    free(v->data);
+    free(v->copied);
     gmset_free(&v->touched);
     gmset_free(&v->written);
     free(v);
 }
 
-int gmv_open(GmView *v, const GmBuf *gm, uint32_t ngm)
+int gmv_open(GmView *v, uint8_t *image, uint64_t size)
 {
-    if (ngm > v->capb) {
-        ViewBuf *b = realloc(v->b, ngm * sizeof *b);
-        if (!b) return -1;
-        memset(b + v->capb, 0, (ngm - v->capb) * sizeof *b);
-        v->b = b;
-        v->capb = ngm;
+    size_t nwords = (size_t)((size + PAGE - 1) >> PAGE_SHIFT) / 64 + 1;
+    if (nwords > v->capwords) {
+        free(v->copied);
+        v->copied = malloc(nwords * sizeof *v->copied);
+        v->capwords = v->copied ? nwords : 0;
+        if (!v->copied) return -1;
     }
-    v->nb = ngm;
-    for (uint32_t i = 0; i < ngm; i++) {
-        ViewBuf *b = &v->b[i];
-        b->shared = gm[i].data;
-        if (b->size != gm[i].size) {   /* the private copy is allocated on the first touch */
-            free(b->data);
-            free(b->copied);
-            b->data = NULL;
-            b->copied = NULL;
-            b->size = gm[i].size;
-            b->nwords = (size_t)((b->size + PAGE - 1) >> PAGE_SHIFT) / 64 + 1;
-        } else if (b->copied) {
-            memset(b->copied, 0, b->nwords * sizeof *b->copied);
-        }
+    memset(v->copied, 0, nwords * sizeof *v->copied);
+    v->nwords = nwords;
+    if (size > v->cap) {   /* the private copy is allocated on the first touch */
+        free(v->data);
+        v->data = NULL;
+        v->cap = 0;
     }
+    v->size = size;
+    v->shared = image;
     v->touched.n = v->touched.norm = 0;
     v->written.n = v->written.norm = 0;
     v->oom = 0;
     return 0;
 }
 
-uint8_t *gmv_map(GmView *v, uint32_t buf, uint64_t off, uint64_t len)
+uint8_t *gmv_map(GmView *v, uint64_t off, uint64_t len)
 {
-    ViewBuf *b = &v->b[buf];
-    if (!b->data) {
-        b->data = malloc(b->size ? (size_t)b->size : 1);
-        b->copied = calloc(b->nwords, sizeof *b->copied);
-        if (!b->data || !b->copied) {
-            free(b->data);
-            free(b->copied);
-            b->data = NULL;
-            b->copied = NULL;
-            return NULL;
-        }
+    if (!v->data) {
+        v->data = malloc(v->size ? (size_t)v->size : 1);
+        if (!v->data) return NULL;
+        v->cap = v->size;
     }
-    if (!len) return b->data + off;
+    if (!len) return v->data + off;
     uint64_t p0 = off >> PAGE_SHIFT, p1 = (off + len - 1) >> PAGE_SHIFT;
     uint64_t p = p0;
-    while (p <= p1 && (b->copied[p >> 6] >> (p & 63) & 1)) p++;
-    if (p > p1) return b->data + off;
+    while (p <= p1 && (v->copied[p >> 6] >> (p & 63) & 1)) p++;
+    if (p > p1) return v->data + off;
     if (v->lock) pthread_rwlock_rdlock(v->lock);
     for (; p <= p1; p++) {
-        if (b->copied[p >> 6] >> (p & 63) & 1) continue;
-        uint64_t lo = p << PAGE_SHIFT, hi = lo + PAGE < b->size ? lo + PAGE : b->size;
-        memcpy(b->data + lo, b->shared + lo, (size_t)(hi - lo));
-        b->copied[p >> 6] |= 1ull << (p & 63);
+        if (v->copied[p >> 6] >> (p & 63) & 1) continue;
+        uint64_t lo = p << PAGE_SHIFT, hi = lo + PAGE < v->size ? lo + PAGE : v->size;
+        memcpy(v->data + lo, v->shared + lo, (size_t)(hi - lo));
+        v->copied[p >> 6] |= 1ull << (p & 63);
     }
     if (v->lock) pthread_rwlock_unlock(v->lock);
-    return b->data + off;
+    return v->data + off;
 }
 
 /* ------------------------------------------------------------------ range sets */
@@ -157,10 +136,12 @@ static int set_add(GmSet *s, uint64_t lo, uint64_t hi)
     return 0;
 }
 
-void gmv_log(GmView *v, uint32_t buf, uint64_t off, uint64_t len, int mode)
+void gmv_log(GmView *v, uint64_t off, uint64_t len, int mode)
 {
+    if (off >= v->size) return;
+    if (len > v->size - off) len = v->size - off;
     if (!len || v->oom) return;
-    uint64_t lo = (uint64_t)buf << 40 | off, hi = lo + len;
+    uint64_t lo = off, hi = lo + len;
     if (set_add(&v->touched, lo, hi) || (mode != ACC_READ && set_add(&v->written, lo, hi))) v->oom = 1;
 }
 
@@ -187,9 +168,7 @@ int gmv_commit(GmView *v, GmSet *out)
     normalise(&v->written);
     for (size_t i = 0; i < v->written.n; i++) {
         const GmRange *r = &v->written.r[i];
-        ViewBuf *b = &v->b[r->lo >> 40];
-        uint64_t lo = r->lo & ((1ull << 40) - 1);
-        memcpy(b->shared + lo, b->data + lo, (size_t)(r->hi - r->lo));
+        memcpy(v->shared + r->lo, v->data + r->lo, (size_t)(r->hi - r->lo));
     }
     *out = v->written;
     memset(&v->written, 0, sizeof v->written);

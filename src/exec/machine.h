@@ -26,9 +26,16 @@ struct SyncClusterState;
 struct DmaState;
 struct VecState;
 struct CubeState;
+struct SimtState;
 
 /* ---- memory ---- */
-typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; } GmBuf;
+/* A device allocation in GM: [base, base+size), the caller's bytes at `data`, named after its first
+   parameter `param`; `output` when a parameter in it is an output (W-UNWRITTEN). */
+typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; uint32_t param; uint8_t output; } GmBuf;
+/* What the launch binds to parameter i: a pointer parameter's host bytes, or nothing (`is_ptr` 0). */
+typedef struct GmBind { uint8_t *data; uint64_t size; const char *name; uint8_t is_ptr, output; } GmBind;
+#define SIM_GM_BASE (1ull << 40)       /* the first allocation's device address */
+#define SIM_GM_GAP_BYTE 0xA5           /* what GM bytes outside every buffer read as */
 
 /* ---- per-pipe queue ---- */
 typedef struct QEntry {
@@ -101,6 +108,7 @@ struct Core {
     struct DmaState *dma;
     struct VecState *vec;
     struct CubeState *cube;
+    struct SimtState *simt;    /* SIMT launches (ops/simt/) */
 };
 
 struct Cluster {
@@ -119,13 +127,14 @@ struct Cluster {
 typedef long (*DeadlockHook)(Cluster *cl);
 
 /* What makes a run-time diagnostic a repeat, dropped when the blocks' diagnostics are merged in block order
-   (fault.c): the op of a once-per-op warning (DK_ONCE), or the two ops of a race (DK_PAIR). */
-typedef struct DiagKey { long idx; int kind; const void *a, *b; } DiagKey;
+   (fault.c): the op and ID of a once-per-op warning (DK_ONCE), or the two ops of a race (DK_PAIR). */
+typedef struct DiagKey { long idx; int kind; const void *a, *b; DiagId id; } DiagKey;
 enum { DK_ONCE = 1, DK_PAIR };
 /* The launch's record of those: ops that warned, race pairs reported. */
 enum { SIM_MAX_WARNED = 64, SIM_MAX_PAIRS = 20 };
 typedef struct SimReported {
     const void *warned[SIM_MAX_WARNED];
+    DiagId warned_id[SIM_MAX_WARNED];
     unsigned nwarned;
     const void *pairs[SIM_MAX_PAIRS][2];
     unsigned npairs;
@@ -142,8 +151,12 @@ struct Sim {
     const Program *prog;
     const Func *entry;
     const TargetProfile *tp;
-    GmBuf *gm;
+    GmBuf *gm;                 /* the device allocations, in address order (gm.c) */
     uint32_t ngm;
+    uint8_t *gm_mem;           /* host image of the device's GM [SIM_GM_BASE, SIM_GM_BASE + gm_span) */
+    uint64_t gm_span, gm_cap;
+    int gm_strict;             /* an access that leaves its buffer traps T-OOB */
+    int gm_gaps_dirty;         /* a write landed outside every buffer: refill the gaps before the next run */
     uint64_t *params;          /* entry parameter values (raw bits) */
     unsigned blocks, block_num;
     uint64_t step_limit;
@@ -158,7 +171,8 @@ struct Sim {
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
-    const Instr *warned[SIM_MAX_WARNED];   /* ops that already gave their run-time warning (sim_warn_once) */
+    const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
+    DiagId warned_id[SIM_MAX_WARNED];
     unsigned nwarned;
 };
 
@@ -171,17 +185,15 @@ static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return 
 
 /* ---- traps and memory (mem.c) ---- */
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* A run-time warning at op `in`, reported once per op and launch (at most 64 ops); the run continues. */
+/* A run-time warning at op `in`, reported once per op, ID and launch (at most 64); the run continues. */
 void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* True when op `in` already gave its run-time warning in this run. */
-int sim_warned(const Exec *x, const Instr *in);
-/* ACC_READ / ACC_WRITE / ACC_ATOMIC for an access description ("vector load source", "destination" ...). */
-int sim_access_mode(Exec *x, const char *what);
+/* True when op `in` already gave its run-time warning `id` in this run (or no more can be given). */
+int sim_warned(const Exec *x, const Instr *in, DiagId id);
 /* The same, with a note at op `related` ("the earlier ... is here"). */
 void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-/* Records the repeat key of diagnostic `idx` of s->diags (DK_ONCE: a = the op; DK_PAIR: the two ops). */
-void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b);
+/* Records the repeat key of diagnostic `idx` of s->diags (DK_ONCE: a = the op, its ID; DK_PAIR: the two ops). */
+void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b, DiagId id);
 /* Appends a block's run-time diagnostics `src` (with their keys) to `dst`, dropping the repeats of what
    `rep` holds and recording the rest there: the launch reports what running its blocks one after another
    would, whichever thread ran them. */
@@ -191,10 +203,30 @@ void sim_diags_merge(DiagList *dst, SimReported *rep, const DiagList *src, const
 uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what);
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                       const char *what);
-uint64_t sim_gm_base(unsigned index);
+/* ---- GM, one flat device address space (gm.c) ---- */
+/* Places the n parameters' buffers (b[i].is_ptr) and copies them in; addr[i] receives each one's device
+   address. s->gm must hold n entries. 0, or -1 when out of memory. */
+int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr);
+void sim_gm_copy_out(Sim *s);              /* the allocations' bytes back to the caller's memory */
+void sim_gm_free(Sim *s);
+int sim_gm_find(const Sim *s, uint64_t addr);   /* the allocation whose slot holds addr, or -1 */
+/* sim_mem for GM: host pointer for [addr, addr+len), reporting an access that leaves its buffer. */
+uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, const char *what);
 /* An access the op `in` running on x makes, for the checkers (races, initcheck, outputs): [addr, addr+len)
    of space `as` owned by core `owner`. Only called while the cluster's `watch` is set. */
 enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+/* ACC_READ / ACC_WRITE / ACC_ATOMIC for an access description ("vector load source", "destination" ...):
+   descriptions naming a destination are writes (atomic ones when they say so), the rest reads. They are
+   string constants, so a few recent ones and their modes are remembered per agent. */
+static inline int sim_access_mode(Exec *x, const char *what)
+{
+    unsigned k = (unsigned)((uintptr_t)what >> 3) & 3u;
+    if (what == x->what_last[k]) return x->what_mode[k];
+    int m = !strstr(what, "destination") ? ACC_READ : strstr(what, "atomic") ? ACC_ATOMIC : ACC_WRITE;
+    x->what_last[k] = what;
+    x->what_mode[k] = m;
+    return m;
+}
 void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write);
 void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
 void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode);

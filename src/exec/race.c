@@ -219,15 +219,22 @@ static void report(Race *r, int a, const Instr *ina, int b, const Instr *inb, co
     agent_name(r, a, an, sizeof an);
     agent_name(r, b, bn, sizeof bn);
     unsigned sp = ov->key == 0xFFFFu ? AS_GM : ov->key / 4;
-    if (sp == AS_GM) snprintf(where, sizeof where, "GM");
+    uint64_t lo = ov->lo, hi = ov->hi;
+    int gi = sp == AS_GM ? sim_gm_find(r->cl->sim, lo) : -1;
+    if (gi >= 0) {   /* GM: offsets in the buffer the bytes belong to */
+        const GmBuf *g = &r->cl->sim->gm[gi];
+        snprintf(where, sizeof where, "GM buffer '%s'", g->name);
+        lo -= g->base;
+        hi -= g->base;
+    } else if (sp == AS_GM) snprintf(where, sizeof where, "GM");
     else if (r->cl->ncores == 1) snprintf(where, sizeof where, "%s", space_names[sp]);
     else snprintf(where, sizeof where, "%s of %s", space_names[sp], (ov->key & 3) == 0 ? "AIC" : (ov->key & 3) == 1 ? "AIV0" : "AIV1");
     DiagList *d = r->cl->sim->diags;
     SrcLoc la = ina && ina->op ? ina->op->loc : (SrcLoc){0, 0, 0};
     long k = diag_add(d, SEV_WARNING, DIAG_T_RACE, la,
                       "%s %s %s bytes [0x%" PRIx64 ", 0x%" PRIx64 ") that %s %s with no synchronisation ordering them",
-                      an, wa ? "writes" : "reads", where, ov->lo, ov->hi, bn, wb ? "writes" : "reads");
-    sim_diag_key(r->cl->sim, k, DK_PAIR, ina, inb);
+                      an, wa ? "writes" : "reads", where, lo, hi, bn, wb ? "writes" : "reads");
+    sim_diag_key(r->cl->sim, k, DK_PAIR, ina, inb, DIAG_T_RACE);
     if (inb && inb->op)
         diag_note(d, k, inb->op->loc, "%s accessed them here ('%s'); add set_flag/wait_flag between the two pipes", bn,
                   op_info[inb->op->kind].name);

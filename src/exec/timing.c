@@ -45,6 +45,8 @@ static const char common_text[] =
     "gm_cap read=0 write=0\n"
     "# vector functions (scopes)\n"
     "vf startup=23 drain=12\n"
+    "# SIMT launches: vf startup + drain + ceil(workitem-op cycles / lanes)\n"
+    "simt lanes=32\n"
     "issue_width 2\n"
     "units exu=2 exu0=1 load=2 store=1\n"
     "vec default exu   lat=7 ii=1\n"
@@ -348,6 +350,15 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
     if (is_word(k, "vf")) {
         Field f[] = {{"startup", 1, &T->vf_startup}, {"drain", 1, &T->vf_drain}};
         return fields(P, tk + 1, n - 1, f, 2);
+    }
+    if (is_word(k, "simt")) {
+        Field f[] = {{"lanes", 1, &T->simt_lanes}};
+        if (fields(P, tk + 1, n - 1, f, 1)) return -1;
+        if (!T->simt_lanes) {
+            terr(P, tk[0].s, "the SIMT lanes per cycle must be at least 1%s", "");
+            return -1;
+        }
+        return 0;
     }
     if (is_word(k, "issue_width") && n == 2 && !tk[1].val) {
         if (num_u32(P, tk[1].s, tk[1].n, &T->issue_width)) return -1;

@@ -45,7 +45,8 @@ typedef struct Timing {
     double clock_hz;
     TmPathParam path[TP__COUNT];
     double gm_read_cap, gm_write_cap;      /* GiB/s shared by all cores of a launch; 0 = no cap */
-    uint32_t vf_startup, vf_drain;         /* launch and retire of a vector function (scope) */
+    uint32_t vf_startup, vf_drain;         /* launch and retire of a vector function (scope, SIMT launch) */
+    uint32_t simt_lanes;                   /* SIMT: workitem-op cycles retired per cycle (one subgroup op) */
     uint32_t issue_width;                  /* vector instructions issued per cycle */
     uint32_t units[TU__COUNT];             /* how many of each resource (exu0 is one of the exu) */
     TmVec vec_default[TU__COUNT];          /* ops without a row of their own, by resource */

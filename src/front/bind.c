@@ -55,10 +55,7 @@ static void bound_reset(Bound *B)
 
 static int is_clause_kw(const OpSig *sig, const Token *t)
 {
-    if (t->kind != TK_IDENT) return 0;
-    for (unsigned c = 0; c < sig->ncl; c++)
-        if (strlen(sig->cl[c].kw) == t->len && memcmp(sig->cl[c].kw, t->s, t->len) == 0) return 1;
-    return 0;
+    return t->kind == TK_IDENT && sig_clause_index(sig, t->s, t->len) >= 0;
 }
 
 static Item *push_item(Parser *P, Item *items, uint32_t *n, SrcLoc loc)
@@ -182,7 +179,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     return 1;
 }
 
-/* Items separated by commas. Outside parentheses, a clause keyword may follow without a comma. */
+/* Items separated by commas. Outside parentheses, a clause keyword or a quoted token may follow without a comma. */
 static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested, int stop_at_colon)
 {
     (void)stop_at_colon;
@@ -190,6 +187,9 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         if (!parse_item(P, sig, items, n, nested)) return 0;
         if (P_eat(P, TK_COMMA)) continue;
         if (!nested && is_clause_kw(sig, P_cur(P))) continue;
+        /* a quoted token on the same line may follow an operand without a comma: pto.dcci %p "SINGLE_CACHE_LINE"
+           (an op never starts with a string there; a generic-form op starts its own line) */
+        if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
         /* `word(` without a dot cannot start an op: it is a clause (possibly one this op lacks) */
         if (!nested && P_is(P, TK_IDENT) && P_at(P, 1)->kind == TK_LPAREN && !memchr(P_cur(P)->s, '.', P_cur(P)->len))
             continue;
@@ -209,9 +209,11 @@ static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
         while (t->kind == TK_IDENT) {
             int is_type = 0;
             size_t save = P->pos;
-            /* probe: builtin type names never contain '_' and start with i/si/ui/f/bf/index */
+            /* probe: builtin type names never contain '_' and start with i/si/ui/f/bf/index/none/vector */
             char c0 = t->s[0];
-            if ((c0 == 'i' || c0 == 's' || c0 == 'u' || c0 == 'f' || c0 == 'b' || c0 == 'n') && !memchr(t->s, '_', t->len)) {
+            if (t->len == 6 && memcmp(t->s, "memref", 6) == 0 && P_at(P, 1)->kind == TK_LANGLE) break;
+            if ((c0 == 'i' || c0 == 's' || c0 == 'u' || c0 == 'f' || c0 == 'b' || c0 == 'n' || c0 == 'v') &&
+                !memchr(t->s, '_', t->len)) {
                 P->quiet++;    /* a probe: whatever it finds wrong is not an error */
                 const Type *ty = P_parse_type(P);
                 P->quiet--;
@@ -256,7 +258,7 @@ static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
                                       "an integer", "a float", "a scalar", "a pointer", "a vector register",
-                                      "a mask", "an alignment state"};
+                                      "a mask", "an alignment state", "a scalar or packed vector"};
     if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
@@ -312,6 +314,7 @@ static int tc_ok(const Value *v, const SigSlot *s)
     case TC_VREG: return t->kind == TY_VREG;
     case TC_MASK: return t->kind == TY_MASK;
     case TC_ALIGN: return t->kind == TY_ALIGN;
+    case TC_SVAL: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT || t->kind == TY_VEC;
     }
     return 1;
 }
@@ -389,12 +392,16 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
 {
     char d[128];
     unsigned j = 0;              /* next unkeyed slot */
+    uint64_t keyed = 0;          /* slots filled by keyed items (KEY(%v) positional keys) */
     for (uint32_t i = 0; i < nitems; i++) {
         const Item *it = &items[i];
         if (it->key) {
             const SigSlot *s = NULL;
-            for (unsigned k = 0; k < nslots; k++)
+            for (unsigned k = 0; k < nslots; k++) {
                 if (slots[k].key && strcmp(slots[k].key, it->key) == 0) s = &slots[k];
+                for (unsigned a = 0; a < slots[k].npkeys; a++)
+                    if (strcmp(slots[k].pkeys[a], it->key) == 0) s = &slots[k];
+            }
             if (!s) {
                 const char *keys[48];
                 size_t nk = 0;
@@ -410,11 +417,13 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
                 else P_error(P, DIAG_PARSE_OPERANDS, it->loc, "'%s =' expects %s", it->key, slot_desc(s, d, sizeof d));
             } else {
                 bind_slot(P, B, s, it);
+                if (s - slots < 64) keyed |= 1ull << (s - slots);
             }
             continue;
         }
-        /* skip keyed slots and optional slots this item does not fit */
-        while (j < nslots && (slots[j].key || (!fits(P, it, &slots[j]) && (slots[j].optional || slots[j].variadic)))) j++;
+        /* skip keyed slots, slots a keyed item filled, and optional slots this item does not fit */
+        while (j < nslots && (slots[j].key || (j < 64 && (keyed >> j & 1)) ||
+                              (!fits(P, it, &slots[j]) && (slots[j].optional || slots[j].variadic)))) j++;
         if (j < nslots && fits(P, it, &slots[j])) {
             bind_slot(P, B, &slots[j], it);
             if (!(slots[j].variadic && slots[j].kind == SL_VALUE)) j++;
@@ -442,7 +451,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
     /* required slots left unfilled */
     for (; j < nslots; j++) {
         const SigSlot *s = &slots[j];
-        if (s->key || s->optional || s->variadic) continue;
+        if (s->key || s->optional || s->variadic || (j < 64 && (keyed >> j & 1))) continue;
         /* a variadic value slot that already took operands counts as filled */
         SrcLoc loc = nitems ? items[nitems - 1].loc : at;
         P_error(P, DIAG_PARSE_OPERANDS, loc, "missing %s in %s", slot_desc(s, d, sizeof d), where);
@@ -450,12 +459,7 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
     }
 }
 
-static int clause_index(const OpSig *sig, const char *s, uint32_t n)
-{
-    for (unsigned c = 0; c < sig->ncl; c++)
-        if (strlen(sig->cl[c].kw) == n && memcmp(sig->cl[c].kw, s, n) == 0) return (int)c;
-    return -1;
-}
+static int clause_index(const OpSig *sig, const char *s, uint32_t n) { return sig_clause_index(sig, s, n); }
 
 static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item *it)
 {
@@ -495,6 +499,15 @@ static void bind_clause(Parser *P, Bound *B, const OpSig *sig, int c, const Item
         return;
     }
     bind_seq(P, B, slots, cl->nslots, P->isub + it->sub, it->nsub, NULL, where, it->loc);
+}
+
+/* The key spelled s[0, n) of a positional slot (the signature's string, so it outlives the parse), or NULL. */
+static const char *pos_key_slot(const OpSig *sig, const char *s, uint32_t n)
+{
+    for (unsigned j = 0; j < sig->npos; j++)
+        for (unsigned a = 0; a < sig->pos[j].npkeys; a++)
+            if (strlen(sig->pos[j].pkeys[a]) == n && memcmp(sig->pos[j].pkeys[a], s, n) == 0) return sig->pos[j].pkeys[a];
+    return NULL;
 }
 
 /* After all items are bound: groups -> operand array + segment sizes. */
@@ -762,6 +775,13 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             if (c >= 0) {
                 clsidx[ncls] = c;
                 cls[ncls++] = *it;
+            } else if (it->kind == IT_CLAUSE && it->nsub == 1 && P->isub[it->sub].kind == IT_VALUE &&
+                       !P->isub[it->sub].key && pos_key_slot(sig, it->s, it->slen)) {
+                /* KEY(%v): a positional operand written under one of its keys */
+                Item k = P->isub[it->sub];
+                k.key = pos_key_slot(sig, it->s, it->slen);
+                k.keyloc = it->loc;
+                pos[npos++] = k;
             } else if (it->kind == IT_CLAUSE) {
                 const char *kws[16];
                 char hint[96];

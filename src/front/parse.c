@@ -169,9 +169,11 @@ static int enter_nesting(Parser *P, SrcLoc loc)
     return 1;
 }
 
-/* '{' [^bb(args):] ops '}' with optional typed block arguments (for regions that accept them). */
+/* '{' [^bb(args):] ops '}' with optional typed block arguments (for regions that accept them). Arguments
+   given by the op (argtypes/argnames) are located at arglocs (where their names are written), else at
+   the region's '{'. */
 static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, const char *const *argnames,
-                            uint32_t nargs, int allow_label)
+                            const SrcLoc *arglocs, uint32_t nargs, int allow_label)
 {
     Region *r = new_region(P, parent);
     Block *b = r->block;
@@ -186,7 +188,7 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
     if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
     Value *given = nargs ? arena_alloc(&P->m->arena, sizeof(Value) * (nargs < 64 ? nargs : 64)) : NULL;
     for (uint32_t i = 0; i < nargs && i < 64; i++) {
-        argv[na] = P_new_value(P, &given[i], argtypes[i], argnames[i], b->loc);
+        argv[na] = P_new_value(P, &given[i], argtypes[i], argnames[i], arglocs ? arglocs[i] : b->loc);
         argv[na]->owner = b;
         argv[na]->index = (uint16_t)na;
         na++;
@@ -266,7 +268,7 @@ static Op *parse_module(Parser *P, SrcLoc loc)
     if (P_eat_ident(P, "attributes")) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
     P_set_results(P, op, NULL, 0);
     /* Each module is a symbol scope: nested modules do not see outer values. */
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
     return op;
 }
 
@@ -289,6 +291,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
     push_attr(P, op, sym);
     const Type *in[64], *out[64];
     const char *names[64];
+    SrcLoc argl[64];
     uint32_t nin = 0, nout = 0;
     if (!P_expect(P, TK_LPAREN, "'(' opening the parameter list")) { recover(P); return NULL; }
     if (!P_is(P, TK_RPAREN)) {
@@ -309,6 +312,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
             }
             if (nin >= 64) { P_error(P, DIAG_PARSE_LIMIT, P_loc(P, an), "more than 64 parameters"); recover(P); return NULL; }
             names[nin] = aname;
+            argl[nin] = P_loc(P, an);
             in[nin++] = ty;
         } while (P_eat(P, TK_COMMA));
     }
@@ -342,7 +346,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
         /* Function bodies are isolated: outer SSA names are not visible. */
         size_t save_floor = P->floor;
         P->floor = P->nscope;
-        add_region(P, op, parse_region(P, op, in, names, nin, 0));
+        add_region(P, op, parse_region(P, op, in, names, argl, nin, 0));
         P->floor = save_floor;
     }
     return op;
@@ -412,7 +416,7 @@ static Op *parse_region_op(Parser *P, int kind, SrcLoc loc)
     Op *op = P_new_op(P, kind, loc);
     P_set_results(P, op, NULL, 0);
     if (P_eat_ident(P, "attributes")) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
     parse_trailing_attrs(P, op);
     return op;
 }
@@ -436,7 +440,7 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
         P_expect(P, TK_RPAREN, "')'");
     }
     P_set_operands(P, op, v, vl, n);
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 1));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 1));
     if (P_eat(P, TK_COLON)) {
         const Type *ft = P_parse_type(P);
         if (ft && ft->kind == TY_FUNC) {
@@ -447,6 +451,137 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
         }
     }
     parse_trailing_attrs(P, op);
+    return op;
+}
+
+/* ------------------------------------------------------------------ SIMT and llvm forms */
+
+/* Operands of a table op bound one per signature group in order, the last group taking the rest. */
+static void set_group_operands(Parser *P, Op *op, Value **v, uint32_t n)
+{
+    const OpSig *sig = ctx_sig(P->ctx, op->kind);
+    unsigned ng = sig->ngroups ? sig->ngroups : 1;
+    op->segs = ARENA_ARRAY(&P->m->arena, uint8_t, ng);
+    for (uint32_t i = 0; i < n && sig->ngroups; i++) {
+        unsigned g = i < ng ? i : ng - 1;
+        if (op->segs[g] < 255) op->segs[g]++;
+    }
+    P_set_operands(P, op, v, NULL, n);
+}
+
+/* pto.simt_launch @f<<<%x, %y, %z>>>(%a, ...) : (T, ...) -> ()   |   pto.section.simt<<<X, Y, Z>>> { ... } */
+static Op *parse_simt(Parser *P, int kind, SrcLoc loc)
+{
+    static const char *const dims[3] = {"dim_x", "dim_y", "dim_z"};
+    Op *op = P_new_op(P, kind, loc);
+    P_set_results(P, op, NULL, 0);
+    Value *v[68];
+    uint32_t n = 0;
+    int launch = kind == OP_SIMT_LAUNCH;
+    if (launch) {
+        Token *nt = P_cur(P);
+        if (!P_expect(P, TK_SYMBOL, "the SIMT entry '@name'")) { recover(P); return NULL; }
+        Attr a = mk_attr(P, "callee", AT_SYM);
+        a.s = ctx_intern(P->ctx, nt->s, nt->len);
+        a.loc = P_loc(P, nt);
+        push_attr(P, op, a);
+    }
+    for (int i = 0; i < 3; i++)
+        if (!P_expect(P, TK_LANGLE, "'<<<' and the launch dimensions")) { recover(P); return NULL; }
+    for (int i = 0; i < 3; i++) {
+        if (i && !P_expect(P, TK_COMMA, "','")) { recover(P); return NULL; }
+        Token *t = P_cur(P);
+        if (launch) {
+            if (!(v[n++] = P_use(P))) { recover(P); return NULL; }
+            continue;
+        }
+        Attr a = mk_attr(P, dims[i], AT_INT);
+        a.loc = P_loc(P, t);
+        if (t->kind != TK_INT || !P_int_literal(P, t, &a.i)) {
+            P_error(P, DIAG_PARSE_EXPECTED, a.loc, "expected an integer launch dimension");
+            recover(P);
+            return NULL;
+        }
+        P->pos++;
+        push_attr(P, op, a);
+    }
+    for (int i = 0; i < 3; i++)
+        if (!P_expect(P, TK_RANGLE, "'>>>'")) { recover(P); return NULL; }
+    if (!launch) {
+        if (P_eat_ident(P, "attributes")) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+        add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
+        parse_trailing_attrs(P, op);
+        return op;
+    }
+    if (!P_expect(P, TK_LPAREN, "'(' and the entry's arguments")) { recover(P); return NULL; }
+    if (!P_is(P, TK_RPAREN)) {
+        do {
+            Value *x = P_use(P);
+            if (!x) { recover(P); return NULL; }
+            if (n < 67) v[n++] = x;
+            else P_error(P, DIAG_PARSE_LIMIT, loc, "too many launch arguments");
+        } while (P_eat(P, TK_COMMA));
+    }
+    P_expect(P, TK_RPAREN, "')'");
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the entry's type")) { recover(P); return NULL; }
+    const Type *ft = P_parse_type(P);
+    if (!ft || ft->kind != TY_FUNC) { recover(P); return NULL; }
+    if (ft->nin != n - 3) P_error(P, DIAG_PARSE_TYPELIST, loc, "type list names %u argument(s), %u are passed", ft->nin, n - 3);
+    for (uint32_t i = 0; i < ft->nin && i + 3 < n; i++)
+        if (v[i + 3]->type != ft->params[i])
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "argument %u has a different type than the type list says", i);
+    set_group_operands(P, op, v, n);
+    return op;
+}
+
+/* llvm.alloca %n x T [{attrs}] : (I) -> !llvm.ptr
+   llvm.getelementptr %p[%i] : (!llvm.ptr, I) -> !llvm.ptr, T
+   llvm.extractelement %v[%i : I] : vector<NxT>                     (T kept as the attribute elem_type) */
+static Op *parse_llvm(Parser *P, int kind, SrcLoc loc)
+{
+    Op *op = P_new_op(P, kind, loc);
+    Value *v[2];
+    const Type *rt = NULL, *et = NULL;
+    if (!(v[0] = P_use(P))) { recover(P); return NULL; }
+    if (kind == OP_LLVM_ALLOCA) {
+        if (!P_expect_kw(P, "x") || !(et = P_parse_type(P))) { recover(P); return NULL; }
+    } else {
+        if (!P_expect(P, TK_LBRACK, "'['") || !(v[1] = P_use(P))) { recover(P); return NULL; }
+        if (kind == OP_LLVM_EXTRACTELEMENT && P_eat(P, TK_COLON)) {
+            const Type *it = P_parse_type(P);
+            if (it && it != v[1]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the index has a different type than written");
+        }
+        if (!P_expect(P, TK_RBRACK, "']'")) { recover(P); return NULL; }
+    }
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
+    const Type *t = P_parse_type(P);
+    if (!t) { recover(P); return NULL; }
+    uint32_t n = kind == OP_LLVM_ALLOCA ? 1 : 2;
+    if (kind == OP_LLVM_EXTRACTELEMENT) {
+        if (t != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the vector has a different type than written");
+        rt = t->kind == TY_VEC ? t->elem : t;
+    } else if (t->kind != TY_FUNC || t->nin != n || t->nout != 1) {
+        P_error(P, DIAG_PARSE_TYPELIST, loc, "'%s' needs its type as '(operand types) -> result type'", op_info[kind].name);
+        recover(P);
+        return NULL;
+    } else {
+        rt = t->params[n];
+        for (uint32_t i = 0; i < n; i++)
+            if (v[i]->type != t->params[i]) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "operand %u has a different type than written", i);
+        if (kind == OP_LLVM_GEP && (!P_expect(P, TK_COMMA, "',' and the element type") || !(et = P_parse_type(P)))) {
+            recover(P);
+            return NULL;
+        }
+    }
+    if (et) {
+        Attr a = mk_attr(P, "elem_type", AT_TYPE);
+        a.ty = et;
+        push_attr(P, op, a);
+    }
+    set_group_operands(P, op, v, n);
+    P_set_results(P, op, &rt, 1);
     return op;
 }
 
@@ -522,7 +657,7 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     if (!ivty) { recover(P); return NULL; }
     P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, rtypes, nr);
-    add_region(P, op, parse_region(P, op, types, names, ni, 0));
+    add_region(P, op, parse_region(P, op, types, names, NULL, ni, 0));
     parse_trailing_attrs(P, op);
     return op;
 }
@@ -547,8 +682,8 @@ static Op *parse_scf_if(Parser *P, SrcLoc loc, uint32_t nres)
     }
     if (nres && nres != nr) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.if produces %u values but %u names are bound", nr, nres);
     P_set_results(P, op, rt, nr);
-    add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
-    if (P_eat_ident(P, "else")) add_region(P, op, parse_region(P, op, NULL, NULL, 0, 0));
+    add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
+    if (P_eat_ident(P, "else")) add_region(P, op, parse_region(P, op, NULL, NULL, NULL, 0, 0));
     parse_trailing_attrs(P, op);
     return op;
 }
@@ -583,13 +718,13 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
     if (nres && ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.while produces %u values but %u names are bound", ft->nout, nres);
     P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
-    add_region(P, op, parse_region(P, op, ft->params, names, n, 1));
+    add_region(P, op, parse_region(P, op, ft->params, names, NULL, n, 1));
     if (!P_eat_ident(P, "do")) {
         P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "expected 'do' and the loop body after the condition region");
         recover(P);
         return op;
     }
-    add_region(P, op, parse_region(P, op, ft->params + ft->nin, NULL, 0, 1));
+    add_region(P, op, parse_region(P, op, ft->params + ft->nin, NULL, NULL, 0, 1));
     parse_trailing_attrs(P, op);
     return op;
 }
@@ -654,6 +789,12 @@ static Op *parse_arith_const(Parser *P, SrcLoc loc)
         a.s = P_text(P, t);
         a.f = strtod(a.s, NULL);
         P->pos++;
+    } else if (P_is_ident(P, "dense") && P_at(P, 1)->kind == TK_LANGLE) {
+        /* dense<v> / dense<[v0, v1, ...]> of a packed vector<NxT>: kept verbatim; lowering reads the elements */
+        size_t start = P->pos++;
+        P_skip_balanced(P);
+        a.kind = AT_RAW;
+        a.s = P_span_text(P, start, P->pos);
     } else if (P_is_ident(P, "inf") || P_is_ident(P, "nan")) {
         a.kind = AT_FLOAT;
         a.s = P_text(P, t);
@@ -881,6 +1022,8 @@ static Op *parse_op(Parser *P)
         case SYN_ARITH_BIN: case SYN_ARITH_UN: case SYN_ARITH_CMP: case SYN_ARITH_CAST: case SYN_ARITH_SELECT:
             op = parse_arith(P, kind, loc);
             break;
+        case SYN_SIMT: op = parse_simt(P, kind, loc); break;
+        case SYN_LLVM: op = parse_llvm(P, kind, loc); break;
         case SYN_SIG:
             P->ndps = 0;
             op = bind_parse_custom(P, kind, loc, NULL, rcounts, ngroups, nres);

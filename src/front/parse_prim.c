@@ -381,12 +381,14 @@ static const Type *bad_type(Parser *P, SrcLoc loc, const char *what)
     return NULL;
 }
 
-/* elem ',' space '>' — shared by !pto.ptr<...> and the short form <T, space> */
+/* elem (',' space)? '>' — shared by !pto.ptr<...> and the short form <T, space>; without a space the pointer
+   is in gm (the compiler's default memory space) */
 static const Type *ptr_body(Parser *P, SrcLoc loc)
 {
     const Type *e = P_parse_type(P);
     if (!e) return NULL;
-    if (!P_expect(P, TK_COMMA, "',' in pointer type")) return NULL;
+    if (P_eat(P, TK_RANGLE)) return ty_ptr(P->ctx->types, e, AS_GM);
+    if (!P_expect(P, TK_COMMA, "',' or '>' in pointer type")) return NULL;
     Token *s = P_cur(P);
     int as = s->kind == TK_IDENT ? as_lookup(s->s, s->len) : -1;
     if (as < 0) return bad_type(P, P_loc(P, s), "unknown address space (expected gm, ub, l1, l0a, l0b, l0c, bt, fb or an alias)");
@@ -414,6 +416,38 @@ static int granularity(Parser *P, int placeholder_ok, const char *what)
     return P_expect(P, TK_RANGLE, "'>'") ? gran : -1;
 }
 
+/* '<' NxT '>' of !pto.vreg<NxT> and vector<NxT>. The lexer splits "64xf32" into 64 and "xf32", and
+   "64x!pto.hif8" into 64, "x", !pto.hif8. Returns the element type (NULL after an error). */
+static const Type *lanes_x_elem(Parser *P, const char *what, unsigned *lanes)
+{
+    char msg[80];
+    snprintf(msg, sizeof msg, "'<' after %s", what);
+    if (!P_expect(P, TK_LANGLE, msg)) return NULL;
+    Token *n = P_cur(P);
+    int64_t k;
+    snprintf(msg, sizeof msg, "expected a lane count in %s<NxT>", what);
+    if (n->kind != TK_INT || !P_int_literal(P, n, &k) || k <= 0 || k > 4096) return bad_type(P, P_loc(P, n), msg);
+    P->pos++;
+    Token *x = P_cur(P);
+    const Type *e = NULL;
+    if (x->kind == TK_IDENT && x->s[0] == 'x') {
+        if (x->len == 1) {
+            P->pos++;
+            e = P_parse_type(P);
+        } else {
+            e = builtin_type(P, x->s + 1, x->len - 1);
+            if (!e) return bad_type(P, P_loc(P, x), "unknown vector element type");
+            P->pos++;
+        }
+    } else {
+        snprintf(msg, sizeof msg, "expected 'x' and an element type in %s<NxT>", what);
+        return bad_type(P, P_loc(P, x), msg);
+    }
+    if (!e || !P_expect(P, TK_RANGLE, "'>'")) return NULL;
+    *lanes = (unsigned)k;
+    return e;
+}
+
 static const Type *dialect_type(Parser *P, Token *t)
 {
     TypeTable *T = P->ctx->types;
@@ -424,31 +458,20 @@ static const Type *dialect_type(Parser *P, Token *t)
         return ptr_body(P, loc);
     }
     if (IS("pto.vreg")) {
-        if (!P_expect(P, TK_LANGLE, "'<' after !pto.vreg")) return NULL;
-        Token *n = P_cur(P);
-        int64_t lanes;
-        if (n->kind != TK_INT || !P_int_literal(P, n, &lanes) || lanes <= 0 || lanes > 4096)
-            return bad_type(P, P_loc(P, n), "expected a lane count in !pto.vreg<NxT>");
-        P->pos++;
-        /* The lexer splits "64xf32" into 64 and "xf32"; "64x!pto.hif8" into 64, "x", !pto.hif8. */
-        Token *x = P_cur(P);
-        const Type *e = NULL;
-        if (x->kind == TK_IDENT && x->s[0] == 'x') {
-            if (x->len == 1) {
-                P->pos++;
-                e = P_parse_type(P);
-            } else {
-                e = builtin_type(P, x->s + 1, x->len - 1);
-                if (!e) return bad_type(P, P_loc(P, x), "unknown vector element type");
-                P->pos++;
-            }
-        } else {
-            return bad_type(P, P_loc(P, x), "expected 'x' and an element type in !pto.vreg<NxT>");
-        }
-        if (!e) return NULL;
-        if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
-        return ty_vreg(T, (unsigned)lanes, e);
+        unsigned lanes;
+        const Type *e = lanes_x_elem(P, "!pto.vreg", &lanes);
+        return e ? ty_vreg(T, lanes, e) : NULL;
     }
+    if (IS("llvm.ptr")) {      /* !llvm.ptr or !llvm.ptr<N> (numeric address space) */
+        if (!P_eat(P, TK_LANGLE)) return ty_llptr(T, 0);
+        Token *n = P_cur(P);
+        int64_t as;
+        if (n->kind != TK_INT || !P_int_literal(P, n, &as) || as < 0 || as > 255)
+            return bad_type(P, P_loc(P, n), "expected a numeric address space in !llvm.ptr<N>");
+        P->pos++;
+        return P_expect(P, TK_RANGLE, "'>'") ? ty_llptr(T, (unsigned)as) : NULL;
+    }
+    if (IS("pto.hif8x2")) return ty_vec(T, 2, ty_float(T, FK_HIF8), true);
     if (IS("pto.mask")) {
         if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
         int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
@@ -576,10 +599,71 @@ const Type *P_parse_type(Parser *P)
     return ty;
 }
 
+/* memref '<' (('?' | INT) 'x')+ elem (',' '#pto.address_space' '<' space '>')? '>': the compiler's buffer-like
+   spelling of a pointer operand; it denotes the pointer to the buffer's first element (!pto.ptr<elem, space>,
+   gm when no space is written). `memref` is the current token. */
+static const Type *memref_type(Parser *P, SrcLoc loc)
+{
+    P->pos++;
+    if (!P_expect(P, TK_LANGLE, "'<' after memref")) return NULL;
+    const Type *e = NULL;
+    for (;;) {
+        Token *d = P_cur(P);
+        if (d->kind != TK_QUESTION && d->kind != TK_INT) return bad_type(P, P_loc(P, d), "expected a dimension ('?' or a size) in memref<...>");
+        P->pos++;
+        /* the lexer joins "x4x8xf16" into one word: x, then sizes each followed by x, then the element type */
+        Token *x = P_cur(P);
+        if (x->kind != TK_IDENT || x->s[0] != 'x') return bad_type(P, P_loc(P, x), "expected 'x' after a memref dimension");
+        P->pos++;
+        unsigned k = 1;
+        for (;;) {
+            unsigned j = k;
+            while (j < x->len && isdigit((unsigned char)x->s[j])) j++;
+            if (j == k || j >= x->len || x->s[j] != 'x') break;
+            k = j + 1;
+        }
+        if (k < x->len) {      /* "xf16": the element type ends the word */
+            e = builtin_type(P, x->s + k, x->len - k);
+            if (!e) return bad_type(P, P_loc(P, x), "unknown memref element type");
+            break;
+        }
+        if (!P_is(P, TK_QUESTION) && !P_is(P, TK_INT)) {   /* "x !pto.hif8" */
+            e = P_parse_type(P);
+            if (!e) return NULL;
+            break;
+        }
+    }
+    AddrSpace as = AS_GM;
+    if (P_eat(P, TK_COMMA)) {
+        Token *h = P_cur(P);
+        if (h->kind != TK_HASH || h->len != 17 || memcmp(h->s, "pto.address_space", 17) != 0)
+            return bad_type(P, P_loc(P, h), "expected #pto.address_space<...> in memref<...>");
+        P->pos++;
+        if (!P_expect(P, TK_LANGLE, "'<'")) return NULL;
+        Token *sp = P_cur(P);
+        int a = sp->kind == TK_IDENT ? as_lookup(sp->s, sp->len) : -1;
+        if (a < 0) return bad_type(P, P_loc(P, sp), "unknown address space (expected gm, ub, l1, l0a, l0b, l0c, bt, fb or an alias)");
+        P->pos++;
+        if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
+        as = (AddrSpace)a;
+    }
+    if (!P_expect(P, TK_RANGLE, "'>' closing memref<...>")) return NULL;
+    (void)loc;
+    return ty_ptr(P->ctx->types, e, as);
+}
+
 static const Type *parse_type_uncached(Parser *P)
 {
     Token *t = P_cur(P);
     SrcLoc loc = P_loc(P, t);
+    if (t->kind == TK_IDENT && P_is_ident(P, "vector") && P_at(P, 1)->kind == TK_LANGLE) {   /* packed SIMT value */
+        P->pos++;
+        unsigned lanes;
+        const Type *e = lanes_x_elem(P, "vector", &lanes);
+        return e ? ty_vec(P->ctx->types, lanes, e, false) : NULL;
+    }
+    if (t->kind == TK_IDENT && t->len == 6 && memcmp(t->s, "memref", 6) == 0 && P_at(P, 1)->kind == TK_LANGLE)
+        return memref_type(P, loc);
     if (t->kind == TK_IDENT) {
         const Type *ty = builtin_type(P, t->s, t->len);
         if (!ty) return bad_type(P, loc, "unknown type");

@@ -488,6 +488,13 @@ static int skip_func_attrs(const Attr *a, const void *ud)
     return !strcmp(a->name, "sym_name") || !strcmp(a->name, "function_type") || !strcmp(a->name, "sym_visibility");
 }
 
+/* Attributes the SIMT and llvm forms print in their own syntax. */
+static int skip_simt_attrs(const Attr *a, const void *ud)
+{
+    (void)ud;
+    return !strcmp(a->name, "callee") || !strncmp(a->name, "dim_", 4) || !strcmp(a->name, "elem_type");
+}
+
 static int skip_pred(const Attr *a, const void *ud)
 {
     (void)ud;
@@ -706,6 +713,57 @@ static void pr_op(Printer *p, const Op *op)
             pr_type(p, op->operands[oi->syn == SYN_ARITH_SELECT ? 1 : 0]->type);
         }
         (void)skip_pred;
+        break;
+    }
+    case SYN_SIMT: {
+        const Attr *c = op_attr(op, "callee");
+        static const char *const dims[3] = {"dim_x", "dim_y", "dim_z"};
+        sb_puts(&p->b, oi->name);
+        if (c) sb_printf(&p->b, " @%s", c->s);
+        sb_puts(&p->b, "<<<");
+        for (int i = 0; i < 3; i++) {
+            const Attr *d = op_attr(op, dims[i]);
+            if (i) sb_puts(&p->b, ", ");
+            if (op->nregions) sb_printf(&p->b, "%lld", d ? (long long)d->i : 0LL);
+            else if ((uint32_t)i < op->noperands) pr_value(p, op->operands[i]);
+        }
+        sb_puts(&p->b, ">>>");
+        if (op->nregions) {
+            sb_putc(&p->b, ' ');
+            pr_region(p, op, 0);
+            pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
+            break;
+        }
+        sb_putc(&p->b, '(');
+        for (uint32_t i = 3; i < op->noperands; i++) { if (i > 3) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
+        sb_putc(&p->b, ')');
+        pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
+        sb_puts(&p->b, " : (");
+        for (uint32_t i = 3; i < op->noperands; i++) { if (i > 3) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
+        sb_puts(&p->b, ") -> ()");
+        break;
+    }
+    case SYN_LLVM: {
+        const Attr *et = op_attr(op, "elem_type");
+        sb_printf(&p->b, "%s ", oi->name);
+        pr_value(p, op->operands[0]);
+        if (op->kind == OP_LLVM_ALLOCA) {
+            sb_puts(&p->b, " x ");
+            if (et) pr_type(p, et->ty);
+        } else {
+            sb_putc(&p->b, '[');
+            pr_value(p, op->operands[1]);
+            if (op->kind == OP_LLVM_EXTRACTELEMENT) { sb_puts(&p->b, " : "); pr_type(p, op->operands[1]->type); }
+            sb_putc(&p->b, ']');
+        }
+        pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
+        sb_puts(&p->b, " : ");
+        if (op->kind == OP_LLVM_EXTRACTELEMENT) { pr_type(p, op->operands[0]->type); break; }
+        sb_putc(&p->b, '(');
+        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
+        sb_puts(&p->b, ") -> ");
+        pr_type(p, op->results[0]->type);
+        if (op->kind == OP_LLVM_GEP && et) { sb_puts(&p->b, ", "); pr_type(p, et->ty); }
         break;
     }
     case SYN_SIG:

@@ -10,7 +10,7 @@
 typedef enum {
     FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
     FAM_PRED_GEN, FAM_MISC, FAM_VLS, FAM_VMAT, FAM_VUN, FAM_VBIN, FAM_VSCAL, FAM_VCVT, FAM_VRED,
-    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM__COUNT
+    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM__COUNT
 } OpFamily;
 
 /* Pipes as the scheduler sees them; PIPE_DYN = given by the op's pipe token. */
@@ -20,7 +20,9 @@ typedef enum { PIPE_NONE, PIPE_S_, PIPE_V_, PIPE_MTE1_, PIPE_MTE2_, PIPE_MTE3_, 
 typedef enum {
     SYN_SIG, SYN_MODULE, SYN_FUNC, SYN_RETURN, SYN_CALL, SYN_SCF_FOR, SYN_SCF_IF, SYN_SCF_WHILE,
     SYN_SCF_YIELD, SYN_SCF_CONDITION, SYN_REGION, SYN_STRICT_VECSCOPE, SYN_ARITH_CONST, SYN_ARITH_BIN,
-    SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT
+    SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT,
+    SYN_SIMT,      /* pto.simt_launch @f<<<%x, %y, %z>>>(args) : (T...) -> (), pto.section.simt<<<X, Y, Z>>> {...} */
+    SYN_LLVM       /* llvm.alloca %n x T, llvm.getelementptr %p[%i] : (...) -> !llvm.ptr, T, llvm.extractelement */
 } OpSyntax;
 
 enum {
@@ -103,10 +105,12 @@ extern const unsigned op_nfields;
 /* ---- compiled signatures ---- */
 typedef enum {
     TC_ANY, TC_I1, TC_I8, TC_I16, TC_I32, TC_I64, TC_INDEX, TC_INT, TC_FLOAT, TC_SCALAR,
-    TC_PTR, TC_VREG, TC_MASK, TC_ALIGN
+    TC_PTR, TC_VREG, TC_MASK, TC_ALIGN,
+    TC_SVAL        /* a scalar (integer, index, float) or a packed vector<NxT> of the SIMT surface */
 } TypeClass;
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
+enum { SIG_MAX_ALIAS = 3 };
 typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE } TokStyle;
 
 typedef struct SigSlot {
@@ -121,12 +125,16 @@ typedef struct SigSlot {
     int64_t def;               /* default token id / int */
     int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
     const char *off_name;      /* SL_MEM offset group name */
+    const char *pkeys[SIG_MAX_ALIAS];   /* positional value slot: names under which it may be written KEY(%v) */
+    uint8_t npkeys;
 } SigSlot;
 
 typedef enum { CL_ONE, CL_OPT, CL_MANY } ClauseMult;
 
 typedef struct SigClause {
     const char *kw;
+    const char *alias[SIG_MAX_ALIAS];   /* other spellings accepted on input (printed as kw) */
+    uint8_t nalias;
     ClauseMult mult;
     bool type_prefix;          /* keyword repeated in the type list */
     bool unit;                 /* bare keyword, no parentheses (unit attribute) */
@@ -153,5 +161,6 @@ typedef struct OpSig {
 /* Compiles every op's signature string; returns NULL and writes a message on a malformed table. */
 const OpSig *const *sig_compile_all(Arena *a, char *err, unsigned errn);
 int sig_group(const OpSig *s, const char *name);   /* group index or -1 */
+int sig_clause_index(const OpSig *s, const char *kw, unsigned n);   /* clause written kw (or an alias), or -1 */
 const SigSlot *sig_find_token(const OpSig *s, const char *name);
 #endif

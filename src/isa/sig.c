@@ -2,15 +2,19 @@
  *
  * Signature language (whitespace separates items):
  *   sig     := pos-list? (clause | dict | results)*
- *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS      value, or memory operand %base[%off]
+ *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS ('=' KEY ('|' KEY)*)?
+ *                                                            value, or memory operand %base[%off]; a value
+ *                                                            with keys may also be written KEY(%v), anywhere
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
  *            | '[' slot (',' slot)* ']'                       bracket group: pto.set_flag["A", "B", "C"], pto.set_flag_dyn[<A>, <B>, %e]
- *   clause  := KW ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KW '?'   (bare unit keyword)
+ *   clause  := KWS ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KWS '?'   (bare unit keyword)
+ *   KWS     := KW ('|' KW)*                                  the keyword, then other spellings it accepts
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
  *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
- *   TC      := any i1 i8 i16 i32 i64 index int float scalar vreg mask align | ptr('.' SPACE ('|' SPACE)*)?
+ *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align | ptr('.' SPACE ('|' SPACE)*)?
+ *              (sval: a scalar or a packed vector<NxT>)
  *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list)*
  *   STYLE   := '/a' angle | '/h' hash | '/b' bare   (default: quoted)
  * '^' on a clause: its keyword is repeated in the type list ("loop i64, i64, i64"). */
@@ -63,7 +67,7 @@ static int add_group(SigParser *S, const char *n)
 static const struct { const char *n; TypeClass tc; } tcs[] = {
     {"any", TC_ANY}, {"i1", TC_I1}, {"i8", TC_I8}, {"i16", TC_I16}, {"i32", TC_I32}, {"i64", TC_I64},
     {"index", TC_INDEX}, {"int", TC_INT}, {"float", TC_FLOAT}, {"scalar", TC_SCALAR}, {"vreg", TC_VREG},
-    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR},
+    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR}, {"sval", TC_SVAL},
 };
 
 static void type_class(SigParser *S, SigSlot *sl)
@@ -148,6 +152,13 @@ static void value_slot(SigParser *S, SigSlot *sl, const char *n)
         if (!eat(S, ']')) { sp_fail(S, "expected ']'"); return; }
     }
     mods(S, sl);
+    if (*S->p == '=') {   /* =KEY|KEY: the operand may also be written KEY(%v), in any order */
+        do {
+            S->p++;
+            if (sl->npkeys >= SIG_MAX_ALIAS) { sp_fail(S, "too many keys"); return; }
+            sl->pkeys[sl->npkeys++] = name(S);
+        } while (*S->p == '|');
+    }
     sl->group = (int16_t)add_group(S, sl->name);
     if (sl->kind == SL_MEM) add_group(S, sl->off_name);
 }
@@ -261,6 +272,10 @@ static const OpSig *compile_one(SigParser *S, const char *src)
             SigClause *c = &cl[ncl++];
             memset(c, 0, sizeof *c);
             c->kw = name(S);
+            while (*S->p == '|' && c->nalias < SIG_MAX_ALIAS) {   /* other spellings of the keyword */
+                S->p++;
+                c->alias[c->nalias++] = name(S);
+            }
             c->mult = CL_ONE;
             if (*S->p == '?') { c->mult = CL_OPT; S->p++; }
             else if (*S->p == '*') { c->mult = CL_MANY; S->p++; }
@@ -336,4 +351,15 @@ const SigSlot *sig_find_token(const OpSig *s, const char *n)
         for (unsigned i = 0; i < s->cl[c].nslots; i++)
             if (s->cl[c].slots[i].kind != SL_VALUE && strcmp(s->cl[c].slots[i].name, n) == 0) return &s->cl[c].slots[i];
     return NULL;
+}
+
+int sig_clause_index(const OpSig *s, const char *kw, unsigned n)
+{
+    for (unsigned c = 0; c < s->ncl; c++) {
+        const SigClause *cl = &s->cl[c];
+        if (strlen(cl->kw) == n && memcmp(cl->kw, kw, n) == 0) return (int)c;
+        for (unsigned a = 0; a < cl->nalias; a++)
+            if (strlen(cl->alias[a]) == n && memcmp(cl->alias[a], kw, n) == 0) return (int)c;
+    }
+    return -1;
 }

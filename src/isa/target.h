@@ -11,7 +11,6 @@ typedef struct TargetProfile {
     uint64_t cap[AS__COUNT];   /* bytes per address space (gm unused) */
     uint32_t op_mask;          /* the F_NO* flag that excludes an op on this target */
     int events;                /* event ids 0..events-1 */
-    int pldi_max;              /* pldi/psti immediate range (8 B units in the manual's form) */
     int sems;                  /* intra-block semaphore ids */
     int fp8;                   /* fp8/hif8/f4 element types available */
 } TargetProfile;

@@ -137,6 +137,16 @@ const Type *ty_none(TypeTable *t)
     if (!t->none) { Type k = {.kind = TY_NONE}; t->none = intern(t, &k); }
     return t->none;
 }
+const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2)
+{
+    Type k = {.kind = TY_VEC, .elem = elem, .lanes = (uint16_t)lanes, .gran = (uint8_t)hif8x2};
+    return intern(t, &k);
+}
+const Type *ty_llptr(TypeTable *t, unsigned space)
+{
+    Type k = {.kind = TY_LLPTR, .space = (uint8_t)space, .bits = 64};
+    return intern(t, &k);
+}
 const Type *ty_func(TypeTable *t, const Type *const *in, unsigned nin, const Type *const *out, unsigned nout)
 {
     const Type *buf[64];
@@ -155,6 +165,8 @@ unsigned ty_bits(const Type *t)
     case TY_VREG: return 2048;
     case TY_MASK: return 256;
     case TY_VADDR: return 32;   /* the ABI value is <1 x i32> */
+    case TY_VEC: return t->lanes * ty_bits(t->elem);
+    case TY_LLPTR: return 64;
     default: return 0;
     }
 }
@@ -179,6 +191,12 @@ int ty_format(const Type *t, char *buf, unsigned n)
     case TY_ALIGN: return snprintf(buf, n, "!pto.align");
     case TY_VADDR: return snprintf(buf, n, "!pto.vaddr<b%u>", t->gran * 8u);
     case TY_NONE: return snprintf(buf, n, "()");
+    case TY_VEC:
+        if (t->gran) return snprintf(buf, n, "!pto.hif8x2");
+        ty_format(t->elem, e, sizeof e);
+        return snprintf(buf, n, "vector<%ux%s>", t->lanes, e);
+    case TY_LLPTR:
+        return t->space ? snprintf(buf, n, "!llvm.ptr<%u>", t->space) : snprintf(buf, n, "!llvm.ptr");
     case TY_FUNC: {
         int k = snprintf(buf, n, "(");
         for (unsigned i = 0; i < t->nin; i++) {

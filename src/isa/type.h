@@ -5,7 +5,10 @@
 #include <stdint.h>
 #include "base/arena.h"
 
-typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR } TypeKind;
+/* TY_VEC: a packed scalar vector<NxT> of the SIMT surface (lanes, elem; gran 1 = the spelling !pto.hif8x2);
+   TY_LLPTR: an opaque !llvm.ptr<N> (space = the numeric address space N; 0 = a workitem's private memory). */
+typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
+               TY_LLPTR } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
 /* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
 typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0 } FloatKind;
@@ -39,6 +42,9 @@ const Type *ty_align(TypeTable *t);
 /* !pto.vaddr<bG>: a vector-address offset token (a 32-bit byte offset from pto.vag); gran 1, 2 or 4. */
 const Type *ty_vaddr(TypeTable *t, unsigned gran);
 const Type *ty_none(TypeTable *t);
+/* vector<NxT> (hif8x2: spelled !pto.hif8x2, lanes 2 of hif8) and !llvm.ptr<N>. */
+const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2);
+const Type *ty_llptr(TypeTable *t, unsigned space);
 const Type *ty_func(TypeTable *t, const Type *const *in, unsigned nin, const Type *const *out, unsigned nout);
 
 static inline bool ty_is_int(const Type *t) { return t && t->kind == TY_INT; }
@@ -48,6 +54,7 @@ static inline bool ty_is_ptr(const Type *t) { return t && t->kind == TY_PTR; }
 static inline bool ty_is_vreg(const Type *t) { return t && t->kind == TY_VREG; }
 static inline bool ty_is_mask(const Type *t) { return t && t->kind == TY_MASK; }
 static inline bool ty_is_vaddr(const Type *t) { return t && t->kind == TY_VADDR; }
+static inline bool ty_is_vec(const Type *t) { return t && t->kind == TY_VEC; }
 /* Storage width in bits of a scalar or element type (index = 64). */
 unsigned ty_bits(const Type *t);
 static inline unsigned ty_bytes(const Type *t) { unsigned b = ty_bits(t); return b < 8 ? 1 : b / 8; }

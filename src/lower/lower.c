@@ -16,7 +16,9 @@ typedef struct Lowering {
     uint32_t n, cap;
     int32_t *jmp, *jmp2;       /* jump targets as indices during construction */
     uint32_t frame;            /* next free frame offset of the function being lowered */
-    int in_scope;              /* lowering the body of a vector scope */
+    int in_scope;              /* lowering the body of a vector scope or a SIMT section: nothing is queued */
+    int in_simt;               /* lowering code that SIMT workitems run */
+    uint32_t cur_fi;           /* index of the function being lowered */
     const Op **funcs;          /* every func.func of the module, in order */
     uint32_t nfuncs;
     uint32_t *todo;            /* functions still to lower */
@@ -31,6 +33,7 @@ static uint32_t slot_size(const Type *t)
     case TY_VREG: return VREG_BYTES;
     case TY_MASK: return MASK_BYTES;
     case TY_ALIGN: return ALIGN_BYTES;
+    case TY_VEC: return ty_bytes(t) <= 8 ? 8 : (ty_bytes(t) + 7) & ~7u;   /* packed SIMT values */
     default: return 8;
     }
 }
@@ -156,22 +159,30 @@ static void lower_for(Lowering *L, const Op *op);
 /* A vector scope is one job on V: the issuing stream captures `src[i]` and jumps over the body; the V
    pipe copies capture i to frame slot dst[i] and interprets the body, which ends in interp_end. `body_op`
    is the op whose regions form the body (a vecscope), or the scf.for that is itself the body. */
-static void lower_scope_job(Lowering *L, const Op *op, const Value *const *src, const int32_t *dst, uint32_t ncap,
-                            const Op *loop)
+/* The frame values a queued job captures at issue. */
+static CaptureList *make_caps(Lowering *L, const Op *op, const Value *const *src, uint32_t ncap)
 {
-    uint32_t k = emit(L, op);
-    L->v.prog->uses_vector = true;
     CaptureList *caps = lw_alloc(&L->v, op, sizeof(CaptureList) + ncap * sizeof(Capture));
-    ScopeInfo *si = lw_alloc(&L->v, op, sizeof *si);
-    int32_t *d = lw_alloc(&L->v, op, sizeof(int32_t) * (ncap ? ncap : 1));
-    if (!caps || !si || !d) return;
+    if (!caps) return NULL;
     caps->n = ncap;
     for (uint32_t i = 0; i < ncap; i++) {
         caps->c[i].off = src[i]->slot;
         caps->c[i].size = slot_size(src[i]->type);
         caps->bytes += (caps->c[i].size + 7) & ~7u;
-        d[i] = dst ? dst[i] : src[i]->slot;
     }
+    return caps;
+}
+
+static void lower_scope_job(Lowering *L, const Op *op, const Value *const *src, const int32_t *dst, uint32_t ncap,
+                            const Op *loop)
+{
+    uint32_t k = emit(L, op);
+    L->v.prog->uses_vector = true;
+    CaptureList *caps = make_caps(L, op, src, ncap);
+    ScopeInfo *si = lw_alloc(&L->v, op, sizeof *si);
+    int32_t *d = lw_alloc(&L->v, op, sizeof(int32_t) * (ncap ? ncap : 1));
+    if (!caps || !si || !d) return;
+    for (uint32_t i = 0; i < ncap; i++) d[i] = dst ? dst[i] : src[i]->slot;
     si->dst = d;
     Instr *in = &L->code[k];
     in->pipe = PQ_V;
@@ -218,6 +229,32 @@ static void lower_vector_interval(Lowering *L, const Op *o)
     collect_free(o->regions[0], o, &fv);
     if (fv.overflow) lw_error(&L->v, o, DIAG_T_UNSUPPORTED, "vector scope captures more than 256 values");
     lower_scope_job(L, o, fv.v, NULL, fv.n, o);
+}
+
+/* pto.section.simt: one SIMT launch on V whose workitems run the region in a copy of this function's frame
+   (the captured free values at their own slots); the issuing stream jumps over the body. */
+static void lower_simt_section(Lowering *L, const Op *op)
+{
+    FreeVars fv = {.n = 0};
+    collect_free(op->regions[0], op, &fv);
+    if (fv.overflow) lw_error(&L->v, op, DIAG_T_UNSUPPORTED, "SIMT section captures more than 256 values");
+    uint32_t k = emit(L, op);
+    L->v.prog->uses_vector = true;
+    Instr *in = &L->code[k];
+    in->caps = make_caps(L, op, fv.v, fv.n);
+    in->pipe = PQ_V;
+    in->queued = 1;
+    in->ext2 = &L->v.prog->funcs[L->cur_fi];
+    if (ops_lower(&L->v, op, in) != 0) L->v.failed = 1;
+    uint32_t body = L->n;
+    int was = L->in_scope, was_simt = L->in_simt;
+    L->in_scope = L->in_simt = 1;
+    lower_region(L, op->regions[0]);
+    uint32_t end = emit_end(L);
+    L->in_scope = was;
+    L->in_simt = was_simt;
+    L->jmp[k] = (int32_t)end + 1;          /* the issuing stream continues after the body */
+    L->jmp2[k] = (int32_t)body;            /* the workitems start here */
 }
 
 /* ------------------------------------------------------------------ structured control flow */
@@ -358,12 +395,34 @@ static void want_func(Lowering *L, uint32_t fi)
     L->todo[L->ntodo++] = fi;   /* todo has room for every function */
 }
 
-static void lower_call(Lowering *L, const Op *op, Instr *in)
+/* The callee of a call or launch, queued for lowering; -1 after an error. */
+static int callee_of(Lowering *L, const Op *op)
 {
     const Attr *callee = op_attr(op, "callee");
     int fi = callee ? find_func(L, callee->s) : -1;
     if (fi < 0 || !L->funcs[fi]->nregions) {
         lw_error(&L->v, op, DIAG_V_CALL, "call to '@%s', which has no body", callee ? callee->s : "?");
+        return -1;
+    }
+    want_func(L, (uint32_t)fi);
+    return fi;
+}
+
+/* pto.simt_launch, or a func.call of a pto.simt_entry function from outside SIMT code: a job on V that the
+   SIMT family runs with the callee's Func in ext2. */
+static void lower_simt_launch(Lowering *L, const Op *op, Instr *in, int fi)
+{
+    in->pipe = PQ_V;
+    in->ext2 = &L->v.prog->funcs[fi];
+    if (ops_lower(&L->v, op, in) != 0) L->v.failed = 1;
+}
+
+static void lower_call(Lowering *L, const Op *op, Instr *in)
+{
+    int fi = callee_of(L, op);
+    if (fi < 0) return;
+    if (!L->in_simt && op_attr(L->funcs[fi], "pto.simt_entry")) {
+        lower_simt_launch(L, op, in, fi);
         return;
     }
     if (op->nresults > 64) {
@@ -372,7 +431,6 @@ static void lower_call(Lowering *L, const Op *op, Instr *in)
     }
     CallInfo *ci = lw_alloc(&L->v, op, sizeof *ci);
     if (!ci) return;
-    want_func(L, (uint32_t)fi);
     ci->callee = &L->v.prog->funcs[fi];
     ci->nres = op->nresults;
     for (uint32_t i = 0; i < op->nresults; i++) ci->res[i] = op->results[i]->slot;
@@ -435,6 +493,7 @@ static void lower_op(Lowering *L, const Op *op)
     case OP_SCF_CONDITION: lower_condition(L, op); return;
     case OP_VECSCOPE: case OP_STRICT_VECSCOPE: lower_vecscope(L, op); return;
     case OP_SECTION_CUBE: case OP_SECTION_VECTOR: lower_section(L, op); return;
+    case OP_SECTION_SIMT: lower_simt_section(L, op); return;
     default: break;
     }
     const OpInfo *oi = &op_info[op->kind];
@@ -450,6 +509,9 @@ static void lower_op(Lowering *L, const Op *op)
     in->pipe = (uint8_t)pq_of_op_pipe(oi->pipe);
     if (op->kind == OP_CALL) {
         lower_call(L, op, in);
+    } else if (op->kind == OP_SIMT_LAUNCH) {
+        int fi = callee_of(L, op);
+        if (fi >= 0) lower_simt_launch(L, op, in, fi);
     } else if (op->kind == OP_RETURN) {
         in->fn = interp_return;
         in->ext = copies_from(L, op, NULL, op->operands, op->noperands);
@@ -471,6 +533,8 @@ static void lower_function(Lowering *L, uint32_t fi)
     const Op *fop = L->funcs[fi];
     Program *P = L->v.prog;
     Func *F = &P->funcs[fi];
+    L->cur_fi = fi;
+    L->in_simt = op_attr(fop, "pto.simt_entry") != NULL;
     L->frame = 0;
     assign_region_values(L, fop->regions[0]);
     F->frame_size = (L->frame + 31) & ~31u;
@@ -547,6 +611,9 @@ Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
             P->funcs[i].name = sym ? sym->s : "?";
             if (L.funcs[i] == entry) want_func(&L, i);
         }
+        if (op_attr(entry, "pto.simt_entry"))
+            lw_error(&L.v, entry, DIAG_V_SIMT_ENTRY, "a pto.simt_entry function runs only through a SIMT launch; run the "
+                     "kernel that launches it");
         for (uint32_t t = 0; t < L.ntodo && !L.v.failed; t++) lower_function(&L, L.todo[t]);
     }
     free(L.code);

@@ -4,6 +4,7 @@
 #include "dma/dma.h"
 #include "pred/pred.h"
 #include "scalar/scalar.h"
+#include "simt/simt.h"
 #include "sync/sync.h"
 #include "vec/vec.h"
 #include <stdlib.h>
@@ -11,10 +12,18 @@
 int ops_lower(LowerView *L, const Op *op, Instr *in)
 {
     switch (op_info[op->kind].fam) {
-    case FAM_STRUCT: case FAM_SCF:
+    case FAM_STRUCT:
+        return op->kind == OP_CALL ? simt_lower(L, op, in) : 0;   /* the driver hands over calls that launch SIMT */
+    case FAM_SCF:
         return 0;   /* structure: the driver's */
-    case FAM_ARITH: case FAM_PTR: case FAM_QUERY:
+    case FAM_PTR:
+        /* scalar memory of SIMT workitems takes part in the race check between workitems */
+        if ((op->kind == OP_LOAD_SCALAR || op->kind == OP_STORE_SCALAR) && simt_inside(op)) return simt_lower(L, op, in);
         return scalar_lower(L, op, in);
+    case FAM_ARITH: case FAM_QUERY:
+        return scalar_lower(L, op, in);
+    case FAM_SIMT:
+        return simt_lower(L, op, in);
     case FAM_DMA: case FAM_DMA_CFG:
         return dma_lower(L, op, in);
     case FAM_SYNC:
@@ -35,9 +44,9 @@ int ops_lower(LowerView *L, const Op *op, Instr *in)
 int ops_core_reset(Core *c)
 {
     if (!ALLOC_STATE(c->scalar) || !ALLOC_STATE(c->sync) || !ALLOC_STATE(c->dma) || !ALLOC_STATE(c->vec) ||
-        !ALLOC_STATE(c->cube))
+        !ALLOC_STATE(c->cube) || !ALLOC_STATE(c->simt))
         return -1;
-    return scalar_reset(c) | sync_reset(c) | dma_reset(c) | vec_reset(c) | cube_reset(c);
+    return scalar_reset(c) | sync_reset(c) | dma_reset(c) | vec_reset(c) | cube_reset(c) | simt_reset(c);
 }
 
 int ops_cluster_reset(Cluster *cl)
@@ -49,16 +58,19 @@ int ops_cluster_reset(Cluster *cl)
 void ops_core_free(Core *c)
 {
     if (c->cube) cube_release(c);
+    simt_free(c);
     free(c->scalar);
     free(c->sync);
     free(c->dma);
     free(c->vec);
     free(c->cube);
+    free(c->simt);
     c->scalar = NULL;
     c->sync = NULL;
     c->dma = NULL;
     c->vec = NULL;
     c->cube = NULL;
+    c->simt = NULL;
 }
 
 void ops_cluster_free(Cluster *cl)

@@ -46,9 +46,10 @@ static int check_value_type(VCtx *V, const Type *t, SrcLoc loc, ValueWhat vw)
             return 1;
         }
         if ((unsigned)t->lanes * ty_bits(e) != 2048) {
+            char eb[48];
             v_err(V, DIAG_V_VREG_SHAPE, loc, "%s has type %s (%u bits); a vector register holds exactly 2048 bits, "
                   "i.e. !pto.vreg<%ux%s>", what_str(vw, w, sizeof w), v_tyname(t, b, sizeof b),
-                  (unsigned)t->lanes * ty_bits(e), 2048 / ty_bits(e), strchr(b, 'x') ? strchr(b, 'x') + 1 : "T>");
+                  (unsigned)t->lanes * ty_bits(e), 2048 / ty_bits(e), v_tyname(e, eb, sizeof eb));
             return 1;
         }
     }
@@ -143,13 +144,8 @@ static void check_target_op(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ walk state */
 
-typedef struct FuncState {
-    Op *cube, *vector;         /* first section of each kind in this function */
-} FuncState;
-
 typedef struct Walk {
     Op *func;
-    FuncState *fs;
     Op *vec;                   /* innermost enclosing vector interval */
     Op *strict;                /* innermost enclosing strict_vecscope */
     Op *section;               /* enclosing pto.section.* */
@@ -214,21 +210,28 @@ static void check_scopes(VCtx *V, Op *op, const Walk *W)
         }
     }
 
-    /* sections */
+    /* sections (the compiler's section sugar: any number of each kind, anywhere in a function body,
+       inside scf regions too; a core runs the sections of its kind where they stand) */
     if (op->kind == OP_SECTION_CUBE || op->kind == OP_SECTION_VECTOR) {
-        Op *p = ir_parent_op(op);
-        if (!p || p->kind != OP_FUNC) {
-            v_err(V, DIAG_V_SECTION, op->loc, "'%s' must appear directly in a function body%s", oi->name,
-                  W->section ? " (sections do not nest)" : "");
-        } else if (W->fs) {
-            Op **first = op->kind == OP_SECTION_CUBE ? &W->fs->cube : &W->fs->vector;
-            if (*first) {
-                long d = v_err(V, DIAG_V_SECTION, op->loc, "a function may contain at most one '%s'", oi->name);
-                v_note(V, d, (*first)->loc, "first '%s' is here", oi->name);
-            } else {
-                *first = op;
-            }
+        if (!W->func) {
+            v_err(V, DIAG_V_SECTION, op->loc, "'%s' must appear in a function body", oi->name);
+        } else if (W->section) {
+            long d = v_err(V, DIAG_V_SECTION, op->loc, "'%s' inside another section; sections do not nest", oi->name);
+            v_note(V, d, W->section->loc, "enclosing section opened here");
+        } else if (W->vec) {
+            long d = v_err(V, DIAG_V_SECTION, op->loc, "'%s' inside a vector scope; open the scope inside the section",
+                           oi->name);
+            v_note(V, d, W->vec->loc, "vector scope opened here");
         }
+    }
+    /* helpers of the compiler's tile-op library (pto.tileop.helper) are pure compute: it rejects pipe
+       synchronisation and MTE data movement in them */
+    if (W->func && v_has(W->func, "pto.tileop.helper") &&
+        ((oi->fam == FAM_SYNC && op->kind != OP_MEM_BAR && op->kind != OP_DCCI) || oi->fam == FAM_DMA ||
+         oi->fam == FAM_CUBE_DMA)) {
+        long d = v_err(V, DIAG_V_HELPER, op->loc, "'%s' in a pto.tileop.helper function: helpers contain no %s",
+                       oi->name, oi->fam == FAM_SYNC ? "pipe synchronisation" : "MTE data movement");
+        v_note(V, d, W->func->loc, "helper declared here");
     }
     if (W->section && W->section->kind == OP_SECTION_CUBE && interval && !W->vec) {
         long d = v_err(V, DIAG_V_SECTION, op->loc, "vector scope inside pto.section.cube; vector work belongs in "
@@ -481,11 +484,6 @@ static void check_strict_args(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ modules and kernels */
 
-static bool is_kernel(const Op *f)
-{
-    return f->kind == OP_FUNC && (v_has(f, "pto.kernel") || v_has(f, "pto.aicore") || v_has(f, "pto.entry"));
-}
-
 static void check_module(VCtx *V, Op *mod)
 {
     const Attr *ta = op_attr(mod, "pto.target_arch");
@@ -500,21 +498,13 @@ static void check_module(VCtx *V, Op *mod)
         v_err(V, DIAG_V_ATTR, v_attr_loc(mod, "pto.kernel_kind"), "pto.kernel_kind must be #pto.kernel_kind<vector> or "
               "#pto.kernel_kind<cube>");
     if (!mod->nregions) return;
-    Op *first_kernel = NULL;
     for (Op *o = mod->regions[0]->block->first; o; o = o->next) {
         if (o->kind != OP_FUNC && o->kind != OP_MODULE) {
             v_err(V, DIAG_V_REGION, o->loc, "'%s' cannot appear at module level; only func.func and module may",
                   v_opname(o));
             continue;
         }
-        if (!is_kernel(o)) continue;
-        if (first_kernel) {
-            long d = v_err(V, DIAG_V_ENTRY, o->loc, "a module may contain at most one kernel function (pto.kernel); "
-                           "put further kernels in their own submodules");
-            v_note(V, d, first_kernel->loc, "first kernel is here");
-        } else {
-            first_kernel = o;
-        }
+        if (!v_is_kernel(o)) continue;   /* a module may hold any number of kernels; run -e picks one */
         const Type *ft = func_type(o);
         if (!o->nregions)
             v_err(V, DIAG_V_ENTRY, o->loc, "kernel function has no body");
@@ -552,15 +542,13 @@ static void verify_op(VCtx *V, Op *op, Walk W)
         verify_structural(V, op);
         verify_family(V, op);
     }
+    verify_simt(V, op);
     if (!op->nregions) return;
-    FuncState fs = {NULL, NULL};
     if (op->kind == OP_FUNC) {
         W.func = op;
-        W.fs = &fs;
         W.vec = W.strict = W.section = NULL;
     } else if (op->kind == OP_MODULE) {
         W.func = NULL;
-        W.fs = NULL;
         W.vec = W.strict = W.section = NULL;
     }
     if (v_is_vec_interval(op)) W.vec = op;
@@ -573,7 +561,7 @@ void verify_module(Module *m, PtoTarget target)
 {
     if (!m || !m->top) return;
     VCtx V = {m, m->ctx, &m->ctx->diags, target_profile(target), target};
-    Walk W = {NULL, NULL, NULL, NULL, NULL};
+    Walk W = {NULL, NULL, NULL, NULL};
     verify_op(&V, m->top, W);
     verify_align_carriers(&V, m->top);
     verify_sync(&V, m->top);

@@ -114,11 +114,22 @@ static void fam_ptr(VCtx *V, Op *op)
         const Value *x = store ? v_grp(V, op, "v", 0) : (op->nresults ? op->results[0] : NULL);
         if (!p || !x || !ty_is_ptr(p->type)) return;
         const Type *e = p->type->elem, *t = x->type;
-        if (!(t && e && t->kind == e->kind && ty_bits(t) == ty_bits(e) && (t->kind != TY_FLOAT || t->fk == e->fk)))
+        if (!(t && e && t->kind == e->kind && ty_bits(t) == ty_bits(e) && (t->kind != TY_FLOAT || t->fk == e->fk) &&
+              (t->kind != TY_VEC || t == e)))
             v_err(V, store ? DIAG_V_OPERAND_TYPE : DIAG_V_RESULT_TYPE, op_use_loc(op, x), "'%s' %s %s through a pointer to %s; the "
                   "scalar must have the element type", v_opname(op), store ? "stores" : "loads", tyn(t, a), tyn(e, b));
         else if ((op->kind == OP_LD_DEV || op->kind == OP_ST_DEV) && !(is_int(t) && t->bits >= 8))
             v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' accesses 8- to 64-bit integers only, not %s", v_opname(op), tyn(t, a));
+        if (op->kind == OP_LD_DEV || op->kind == OP_ST_DEV) {
+            /* the compiler's rules (lit aicore_ld_st_dev_invalid): no cache-policy attributes, and only in a
+               kernel entry function */
+            if (v_has(op, "l1cache") || v_has(op, "l2cache"))
+                v_err(V, DIAG_V_ATTR, v_attr_loc(op, v_has(op, "l1cache") ? "l1cache" : "l2cache"), "'%s' takes no "
+                      "l1cache or l2cache policy: it always bypasses the scalar data cache", v_opname(op));
+            if (!v_is_kernel(v_enclosing_func(op)))
+                v_err(V, DIAG_V_ENTRY, op->loc, "'%s' must be in a kernel entry function (pto.kernel), not in a helper",
+                      v_opname(op));
+        }
     }
 }
 
@@ -225,6 +236,15 @@ static void fam_dma(VCtx *V, Op *op)
         if (v_const_int(v_grp(V, op, "smallc0", 0), &sc) && sc && v_const_int(v_grp(V, op, "sd", 0), &d) && d > 4)
             v_err(V, DIAG_V_CLAUSE, aloc(op, "ctrl"), "small-C0 packing needs d <= 4 (shape has d = %" PRId64 ")", d);
     }
+    if (op->kind == OP_MTE_L1_L0A || op->kind == OP_MTE_L1_L0B || op->kind == OP_MTE_L1_L0A_MX ||
+        op->kind == OP_MTE_L1_L0B_MX) {
+        /* one complete group (spec 16-cube-matmul): the shape (2 scalars, or 4 with start_row/start_col) or the
+           six full-control operands; a partial group is invalid */
+        unsigned n = v_grp_len(V, op, "sr") + v_grp_len(V, op, "sc") + v_grp_len(V, op, "fs") + v_grp_len(V, op, "fd");
+        if (n != 0 && n != 2 && n != 4)
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes the shape group (2 or 4 scalars) or the six full-control "
+                  "operands, not %u scalars", v_opname(op), 2 + n);
+    }
     if (op->kind == OP_MTE_L1_BT) {
         Value *s = v_grp(V, op, "src", 0), *d = v_grp(V, op, "dst", 0);
         if (s && d && ty_is_ptr(s->type) && ty_is_ptr(d->type)) {
@@ -254,7 +274,7 @@ static bool is_acc_elem(const Type *e)
 
 static void fam_mad(VCtx *V, Op *op)
 {
-    char a[96];
+    char a[96], b2[96];
     Value *A = v_grp(V, op, "a", 0), *B = v_grp(V, op, "b", 0), *C = v_grp(V, op, "c", 0);
     if (v_has(op, "sat") && v_has(op, "nosat"))
         v_err(V, DIAG_V_CLAUSE, aloc(op, "nosat"), "'sat' and 'nosat' are mutually exclusive");
@@ -269,6 +289,10 @@ static void fam_mad(VCtx *V, Op *op)
     if ((v_has(op, "sat") || v_has(op, "nosat")) && A && ty_is_ptr(A->type) && !is_float(A->type->elem))
         v_err(V, DIAG_V_CLAUSE, aloc(op, v_has(op, "sat") ? "sat" : "nosat"), "sat/nosat apply only to floating-point "
               "inputs (the inputs here are %s)", tyn(A->type->elem, a));
+    if (A && B && ty_is_ptr(A->type) && ty_is_ptr(B->type) &&
+        (is_float(A->type->elem) && A->type->elem->fk == FK_HIF8) != (is_float(B->type->elem) && B->type->elem->fk == FK_HIF8))
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' multiplies hif8 only by hif8: the left operand is %s, the right %s",
+              v_opname(op), tyn(A->type->elem, a), tyn(B->type->elem, b2));
     static const char *const dims[] = {"m", "n", "k"};
     for (int i = 0; i < 3; i++) {
         int64_t x;
@@ -278,7 +302,8 @@ static void fam_mad(VCtx *V, Op *op)
     int64_t k;
     if ((op->kind == OP_MAD_MX || op->kind == OP_MAD_MX_ACC || op->kind == OP_MAD_MX_BIAS) &&
         v_const_int(v_grp(V, op, "k", 0), &k) && k > 0 && k % 64)
-        v_err(V, DIAG_V_RANGE, gloc(V, op, "k", 0), "MX matmul needs k to be a multiple of 64 (it is %" PRId64 ")", k);
+        v_warn(V, DIAG_V_UNCONFIRMED, gloc(V, op, "k", 0), "MX matmul consumes k in multiples of 64 on this profile; k = "
+               "%" PRId64 " verifies (as in the compiler), but running it traps T-FIELD", k);
     Value *bias = v_grp(V, op, "bias", 0);
     if (bias && C && ty_is_ptr(bias->type) && ty_is_ptr(C->type) && bias->type->elem != C->type->elem)
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "the bias table elements (%s) must have the accumulator's type",
@@ -329,7 +354,7 @@ static bool is_param_scalar(const Type *t)
 
 static void fam_fixpipe(VCtx *V, Op *op)
 {
-    char a[96];
+    char a[96], b2[96];
     Value *src = v_grp(V, op, "src", 0), *dst = v_grp(V, op, "dst", 0);
     const Type *acc = src && ty_is_ptr(src->type) ? src->type->elem : NULL;
     const Type *de = dst && ty_is_ptr(dst->type) ? dst->type->elem : NULL;
@@ -350,14 +375,6 @@ static void fam_fixpipe(VCtx *V, Op *op)
         int at = op_token_id(op, "atype");
         if (at < 0 || op_token_id(op, "aop") < 0)
             v_err(V, DIAG_V_CLAUSE, aloc(op, "atomic"), "atomic(...) needs both 'type = ...' and 'op = add|max|min'");
-        else if (de) {
-            int ok = at == T_ATYPE_F32 ? dst_matches(D_F32, de) : at == T_ATYPE_F16 ? dst_matches(D_F16, de)
-                   : at == T_ATYPE_BF16 ? dst_matches(D_BF16, de) : at == T_ATYPE_S32 ? is_int(de) && de->bits == 32
-                   : at == T_ATYPE_S16 ? is_int(de) && de->bits == 16 : is_int(de) && de->bits == 8;
-            if (!ok)
-                v_err(V, DIAG_V_CLAUSE, aloc(op, "atype"), "atomic type %s does not match the destination elements %s",
-                      tok_spelling(at), tyn(de, a));
-        }
         if (V->target == PTO_TARGET_CPU)
             v_err(V, DIAG_V_TARGET_FORM, aloc(op, "atomic"), "atomic stores are not available on the cpu target profile");
     }
@@ -398,9 +415,22 @@ static void fam_fixpipe(VCtx *V, Op *op)
             v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "scalar_relu needs a scalar f16, bf16 or f32 slope payload");
         else if (rm == T_RELU_VECTOR_RELU && !(rp && is_param_ptr(rp->type)))
             v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "vector_relu needs a !pto.ptr<f16|bf16|f32, fb> slope payload");
-        if (v_grp(V, op, "clip", 0) && de && !(dst_matches(D_F16, de) || (is_int(de) && de->bits <= 16)))
-            v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "clip applies to f16, ui8 and 4/8/16-bit integer destinations, "
-                  "not %s", tyn(de, a));
+        Value *clip = v_grp(V, op, "clip", 0);
+        if (clip && de) {
+            /* the compiler's payload rule: f16 for f16, ui16/i16 for ui8, signed or signless i4/i8/i16 for the
+               signed 4/8/16-bit destinations */
+            const Type *ct = clip->type;
+            int dint = is_int(de) && (de->sign == SIGN_U ? de->bits == 8 : de->bits == 4 || de->bits == 8 || de->bits == 16);
+            if (!dst_matches(D_F16, de) && !dint)
+                v_err(V, DIAG_V_CLAUSE, aloc(op, "pre_relu"), "clip applies to f16, ui8 and signed 4/8/16-bit integer "
+                      "destinations, not %s", tyn(de, a));
+            else if (dst_matches(D_F16, de) ? !(is_float(ct) && ct->fk == FK_F16)
+                     : de->sign == SIGN_U ? !(is_int(ct) && ct->bits == 16 && ct->sign != SIGN_S)
+                     : !(is_int(ct) && (ct->bits == 4 || ct->bits == 8 || ct->bits == 16) && ct->sign != SIGN_U))
+                v_err(V, DIAG_V_CLAUSE, op_use_loc(op, clip), "the clip value for %s destinations is %s, not %s", tyn(de, a),
+                      dst_matches(D_F16, de) ? "an f16" : de->sign == SIGN_U ? "a ui16 or i16"
+                      : "a signed or signless i4, i8 or i16", tyn(ct, b2));
+        }
     }
     if (v_has(op, "nz2nz")) {
         if (de && !dst_matches(D_F32, de))
@@ -465,11 +495,18 @@ static void fam_sync(VCtx *V, Op *op)
         check_const_operand(V, op, "id", 0, 31, "buffer id");
         check_int_attr(V, op, "mode", 0, 1, "mode");
         break;
-    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK:
-        if (V->tp->sems && !(op_info[op->kind].flags & V->tp->op_mask))
-            check_int_attr(V, op, "id", 0, V->tp->sems - 1, "semaphore id");
+    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
+        /* the id is a literal or (as the compiler allows) an index value; sync.* may carry ffts_mode 0..2 */
+        int64_t hi = op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT ? 31 : V->tp->sems - 1;
+        if (!op_attr(op, "id") == !v_grp(V, op, "eid", 0))
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes one semaphore id: a literal or a value", v_opname(op));
+        if (hi >= 0 && !(op_info[op->kind].flags & V->tp->op_mask)) {
+            check_int_attr(V, op, "id", 0, hi, "semaphore id");
+            check_const_operand(V, op, "eid", 0, hi, "semaphore id");
+        }
+        check_int_attr(V, op, "ffts_mode", 0, 2, "ffts_mode");
         break;
-    case OP_SYNC_SET: case OP_SYNC_WAIT: check_int_attr(V, op, "id", 0, 31, "semaphore id"); break;
+    }
     case OP_SET_CROSS_CORE:
         check_const_operand(V, op, "core", 0, 1, "core id");
         check_const_operand(V, op, "evt", 0, 15, "semaphore id");
@@ -568,16 +605,14 @@ static void fam_pred(VCtx *V, Op *op)
     default:
         break;
     }
-    /* immediate-offset forms: the offset is a constant within the profile's range (isa-notes §3.5) */
+    /* immediate-offset forms: the offset is a constant (spec 04-predicate-load-store: "a constant index immediate");
+       the current spec folds it into the address (base + unit·offset), so any constant is legal */
     if (op->kind == OP_PLDI || op->kind == OP_PSTI) {
         Value *off = v_grp(V, op, "off", 0);
         int64_t x;
         if (off && !v_const_int(off, &x))
             v_err(V, DIAG_V_RANGE, gloc(V, op, "off", 0), "'%s' takes an immediate offset: %%%s must be an arith.constant",
                   v_opname(op), v_valname(off));
-        else if (off && (x < 0 || x > V->tp->pldi_max))
-            v_err(V, DIAG_V_RANGE, gloc(V, op, "off", 0), "the immediate offset of '%s' must be in [0, %d] on the %s profile, not "
-                  "%" PRId64, v_opname(op), V->tp->pldi_max, V->tp->name, x);
     }
 }
 
@@ -953,6 +988,46 @@ static int vec_elem(VCtx *V, Op *op, const OpTypes *r)
     return 0;
 }
 
+/* Indexed access (the compiler's verifier, PTOAS VPTO.cpp): vgather2 pairs its source and result element types
+   (an 8-bit integer source widens to the 16-bit integer of the same signedness class, unsigned or not; 16- and
+   32-bit sources keep their type) and reads unsigned or signless offsets as wide as the result lanes; vscatter
+   needs 16-bit offsets for 8- and 16-bit values and 32-bit offsets for 32-bit values. */
+static void vec_indexed(VCtx *V, Op *op)
+{
+    char x[96], y[96];
+    Value *idx = v_grp(V, op, "idx", 0);
+    if (!idx || !ty_is_vreg(idx->type) || !is_int(idx->type->elem)) return;
+    const Type *ie = idx->type->elem;
+    if (op->kind == OP_VGATHER2) {
+        Value *src = v_grp(V, op, "src", 0);
+        const Value *r = op->nresults ? op->results[0] : NULL;
+        if (!src || !ty_is_ptr(src->type) || !r || !ty_is_vreg(r->type)) return;
+        const Type *se = src->type->elem, *re = r->type->elem;
+        unsigned sb = ty_bits(se);
+        int ok = is_int(se) ? is_int(re) && re->bits == (sb == 8 ? 16 : sb) && (se->sign == SIGN_U) == (re->sign == SIGN_U)
+                            : is_float(se) && se == re && (se->fk == FK_F16 || se->fk == FK_BF16 || se->fk == FK_F32);
+        if (!ok || (sb != 8 && sb != 16 && sb != 32)) {
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "pto.vgather2 of %s elements %s, not %s", tyn(se, x),
+                  sb == 8 && is_int(se) ? (se->sign == SIGN_U ? "returns ui16 lanes" : "returns i16/si16 lanes")
+                  : is_int(se) || (is_float(se) && (se->fk == FK_F16 || se->fk == FK_BF16 || se->fk == FK_F32))
+                  ? "returns vectors of that type" : "is not defined (sources are 8/16/32-bit integers, f16, bf16 or f32)",
+                  tyn(r->type, y));
+            return;
+        }
+        unsigned want = ty_bits(re);
+        if (ie->bits != want || ie->sign == SIGN_S)
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, idx), "the offsets of pto.vgather2 are ui%u or i%u lanes, not %s",
+                  want, want, tyn(idx->type, x));
+    } else if (op->kind == OP_VSCATTER) {
+        Value *v = v_grp(V, op, "v", 0);
+        if (!v || !ty_is_vreg(v->type)) return;
+        unsigned vb = ty_bits(v->type->elem), want = vb == 32 ? 32 : 16;
+        if ((vb == 8 || vb == 16 || vb == 32) && ie->bits != want)
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, idx), "pto.vscatter of %u-bit values needs %u-bit offsets, not %s",
+                  vb, want, tyn(idx->type, x));
+    }
+}
+
 static void fam_vec(VCtx *V, Op *op)
 {
     const OpTypes *r = &op_types[op->kind];
@@ -967,6 +1042,10 @@ static void fam_vec(VCtx *V, Op *op)
     if (r->scalar != TS_SCALAR_NONE) scalar_rule(V, op, (TypeScalarRule)r->scalar);
     vec_masks(V, op, r->mref);
     vec_memory(V, op);
+    vec_indexed(V, op);
+    /* the compiler lowers vmulscvt only with rounding A ("currently only supports rnd A") */
+    if (op->kind == OP_VMULSCVT && op_token_id(op, "rnd") >= 0 && op_token_id(op, "rnd") != T_RND_A)
+        v_err(V, DIAG_V_TOKEN, aloc(op, "rnd"), "pto.vmulscvt rounds with A only, not %s", tok_spelling(op_token_id(op, "rnd")));
     char x[96], y[96];
     if (op->kind == OP_VCI) {
         Value *b = v_grp(V, op, "base", 0);

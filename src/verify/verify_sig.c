@@ -28,6 +28,7 @@ static bool tc_match(TypeClass tc, const Type *t)
     case TC_VREG: return t->kind == TY_VREG;
     case TC_MASK: return t->kind == TY_MASK;
     case TC_ALIGN: return t->kind == TY_ALIGN;
+    case TC_SVAL: return ty_is_intlike(t) || t->kind == TY_FLOAT || t->kind == TY_VEC;
     }
     return true;
 }
@@ -35,7 +36,8 @@ static bool tc_match(TypeClass tc, const Type *t)
 static const char *tc_desc(TypeClass tc)
 {
     static const char *const d[] = {"a value", "i1", "i8", "i16", "i32", "i64", "index", "an integer or index",
-                                    "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align"};
+                                    "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align",
+                                    "a scalar or a packed vector<NxT>"};
     return (unsigned)tc < sizeof d / sizeof d[0] ? d[tc] : "?";
 }
 

@@ -172,3 +172,15 @@ bool v_is_fp8ish(const Type *t)
     default: return false;
     }
 }
+
+bool v_is_kernel(const Op *f)
+{
+    return f && f->kind == OP_FUNC && (v_has(f, "pto.kernel") || v_has(f, "pto.aicore") || v_has(f, "pto.entry"));
+}
+
+Op *v_enclosing_func(const Op *op)
+{
+    Op *p = ir_parent_op(op);
+    while (p && p->kind != OP_FUNC) p = ir_parent_op(p);
+    return p;
+}

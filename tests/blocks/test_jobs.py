@@ -35,7 +35,7 @@ EXTRA = {
 JOBS = (1, 2, 3)
 # once-per-op warnings are once per launch, not per block: launched with several blocks, these tests give
 # exactly one warning of the ID, whatever the thread count
-ONCE = {"tests/sanitize/uninit_read.pto": "W-UNINIT"}
+ONCE = {"tests/sanitize/uninit_read.pto": "W-UNINIT", "tests/blocks/gm_gap.pto": "W-GM-CLOBBER"}
 
 
 def blocks_of(argv):

@@ -8,7 +8,12 @@ the serial one, computed here in plain Python without ptosim.
          every lane (wrapping modulo 2^32) and stores it as row b + 1. In block order row k ends as
          row 0 + 3k; a block that read its row before the block before it wrote it would give row k + 3.
   trap:  4 blocks copy their 256-byte slice of src to dst; block 1 aims its store past the end of dst and
-         traps (T-OOB), so the launch stops there: dst holds block 0's slice and zeros after it.
+         traps (T-OOB, strict GM), so the launch stops there: dst holds block 0's slice and zeros after it.
+  gm_gap: 4 blocks copy their 256-byte slice of src to dst and into dst's gap (dst + 1024 + 256b); block b
+         then copies the gap bytes dst + [1024, 2048) to out[1024b, +1024): slices 0..b, then the gap byte
+         0xA5. Each block's slice also goes to dst + 2 MiB - 128, whose second half lands in out[0, 128)
+         (the next allocation, 2 MiB after dst): after block 0's own out store there, blocks 1..3 overwrite
+         it in turn, so out[0, 128) ends as bytes [128, 256) of slice 3.
 """
 import os, struct, sys
 
@@ -43,5 +48,15 @@ elif case == "trap":
     src = pattern(1024, seed=3)
     save("src.bin", src)
     save("expected.bin", src[:256] + bytes(768))
+elif case == "gm_gap":
+    src = pattern(1024, seed=5)
+    save("src.bin", src)
+    save("expected_dst.bin", src)
+    sl = [src[256 * b:256 * b + 256] for b in range(4)]
+    res = bytearray()
+    for b in range(4):
+        res += b"".join(sl[:b + 1]) + bytes([0xA5]) * (256 * (3 - b))
+    res[0:128] = sl[3][128:256]
+    save("expected_out.bin", res)
 else:
     sys.exit("unknown case " + case)

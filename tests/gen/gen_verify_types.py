@@ -73,7 +73,7 @@ MATRIX = {
     "vadd": ("bin", INT | FB, set(), "S i8-i64 f16 bf16 f32"),
     "vsub": ("bin", INT | FB, set(), "S i8-i64 f16 bf16 f32"),
     "vmul": ("bin", ints(16, 32) | FB, ints(8, 64), "S/M i16-i32 f16 bf16 f32, NOT i8"),
-    "vdiv": ("bin", FH, BF, "S f16 f32 only"),
+    "vdiv": ("bin", FH | ints(16, 32, unsigned=False), BF, "S f16 f32; signed/signless i16 i32 (07-binary-vector-ops: the compiler soft library)"),
     "vmax": ("bin", I8_32 | FB, ints(64), "S i8-i32 f16 bf16 f32"),
     "vmin": ("bin", I8_32 | FB, ints(64), "S i8-i32 f16 bf16 f32"),
     "vand": ("bin", INT, FB | FP8, "S all integer types"),
@@ -114,7 +114,7 @@ MATRIX = {
     # compare and select (§3.2.8)
     "vcmp": ("cmp", I8_32 | FB, ints(64), "S integer and float compares; K f32 i16 ui16"),
     "vcmps": ("cmps", I8_32 | FB, ints(64), "S integer and float compares; K f32 i16 i32 si8 ui8 ui16"),
-    "vsel": ("sel", ANY, set(), "S matching element types"),
+    "vsel": ("sel", INT | FB, set(), "S matching element types; not the low-precision kinds (PTOAS verifier)"),
     "vselr": ("idx", ANY, set(), "S index vector of the data width (Q33)"),
     # rearrangement (§3.2.9)
     "vintlv": ("intlv", ANY, set(), "lane moves"),
@@ -254,7 +254,7 @@ def op_line(op, t, n, dst=None):
         return "%s = pto.vexpdif %s, %s, %s : %s, %s, %s -> !pto.vreg<64xf32>" % (r, a, a, m, V, V, M)
     if shape == "mulscvt":
         d = dst or "f16"
-        return '%s = pto.vmulscvt %s, %s, %s, "R", "EVEN" : %s, %s, %s -> %s' % (r, a, s, m, V, scalar_type(t), M, vreg(d))
+        return '%s = pto.vmulscvt %s, %s, %s, "A", "EVEN" : %s, %s, %s -> %s' % (r, a, s, m, V, scalar_type(t), M, vreg(d))
     if shape == "transpose":
         return "pto.vtranspose %%p_%s, %%p_%s : !pto.ptr<%s, ub>, !pto.ptr<%s, ub>" % (t, t, T[t][0], T[t][0])
     if shape == "sort":

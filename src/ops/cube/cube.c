@@ -248,18 +248,23 @@ enum {
    orders K1 M1 M0 K0 / K1 N1 N0 K0 (isa-notes §4.9). Without transpose the L1 tile has that same layout
    (A [M,K]; B^T [N,K]); with transpose the L1 tile is the [K, R] NZ matrix with pitch ⌈K/16⌉·16 (B [K,N] as
    nd2nz wrote it, resolutions Q35). Logical cells are copied; the padding of the L0 tile is zeroed. */
+/* Traps for a non-zero start_row/start_col of an L1 -> L0 load (data or MX scales); returns 1 then. */
+static int l0_start_trap(Exec *x, const Instr *in, const uint64_t *a)
+{
+    if (!(in->imm[L0_SR] >= 0 && a[in->imm[L0_SR]]) && !(in->imm[L0_SC] >= 0 && a[in->imm[L0_SC]])) return 0;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "non-zero start_row/start_col (%" PRIu64 ", %" PRIu64 ") is not simulated: "
+             "the source matrix extent it needs is not an operand (resolutions Q39)",
+             in->imm[L0_SR] >= 0 ? a[in->imm[L0_SR]] : 0, in->imm[L0_SC] >= 0 ? a[in->imm[L0_SC]] : 0);
+    return 1;
+}
+
 static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 {
     int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
     unsigned e = (unsigned)in->imm[L0_E], c0 = 32u / e;
     uint64_t R = side ? a[3] : a[2], K = side ? a[2] : a[3];
     const char *rn = side ? "n" : "m";
-    if ((in->imm[L0_SR] >= 0 && a[in->imm[L0_SR]]) || (in->imm[L0_SC] >= 0 && a[in->imm[L0_SC]])) {
-        sim_trap(x, in, DIAG_T_UNSUPPORTED, "non-zero start_row/start_col (%" PRIu64 ", %" PRIu64 ") is not simulated: "
-                 "the source matrix extent it needs is not an operand (resolutions Q39)",
-                 in->imm[L0_SR] >= 0 ? a[in->imm[L0_SR]] : 0, in->imm[L0_SC] >= 0 ? a[in->imm[L0_SC]] : 0);
-        return -1;
-    }
+    if (l0_start_trap(x, in, a)) return -1;
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
@@ -294,6 +299,7 @@ static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "MX scale loads need the a5 target profile");
         return -1;
     }
+    if (l0_start_trap(x, in, a)) return -1;
     if (cube_field(x, in, side ? "n" : "m", R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t G = ceil_div(K, 32), G2 = ceil_div(G, 2), P = pad16(R);
@@ -339,6 +345,12 @@ void cube_release(Core *c)
 }
 
 /* ------------------------------------------------------------------ lowering */
+
+/* The six-operand full-control form of the L1 -> L0 loads (spec 16-cube-matmul) selects fractal blocks by start,
+   step and stride; its fifth operand (src_stride) is what sets it apart from the shape form. */
+static bool full_control(LowerView *L, const Op *op) { return lw_group_index(L, op, "fs", 0) >= 0; }
+static const char full_control_msg[] = "the full-control form (start, step and stride operands) is not simulated: how its "
+                                       "block coordinates and strides map to L1/L0 bytes is not published";
 
 int cube_lower(LowerView *L, const Op *op, Instr *in)
 {
@@ -401,6 +413,7 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_MTE_L1_L0A: case OP_MTE_L1_L0B: {
+        if (full_control(L, op)) return cube_unsupported(in, full_control_msg);
         CElem e = cube_ptr_elem(op, 1);
         if (!e.bytes || e.bytes > 4) return cube_unsupported(in, "this L1->L0 element type is not simulated");
         if (e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
@@ -415,6 +428,9 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_MTE_L1_L0A_MX: case OP_MTE_L1_L0B_MX:
+        if (full_control(L, op)) return cube_unsupported(in, full_control_msg);
+        in->imm[L0_SR] = lw_group_index(L, op, "sr", 0);
+        in->imm[L0_SC] = lw_group_index(L, op, "sc", 0);
         in->imm[L0_SIDE] = op->kind == OP_MTE_L1_L0B_MX;
         in->pfn = p_l1_mx;
         return 0;

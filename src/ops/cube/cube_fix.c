@@ -441,6 +441,16 @@ int cube_lower_fix(LowerView *L, const Op *op, Instr *in)
         int ao = op_token_id(op, "aop");
         fe->atomic = ao == T_AOP_ADD ? AO_ADD : ao == T_AOP_MAX ? AO_MAX : ao == T_AOP_MIN ? AO_MIN : AO_NONE;
         if (fe->space != AS_GM || fe->atomic == AO_NONE) return cube_unsupported(in, "this atomic(...) form is not simulated");
+        /* the spec combines "using T" with the GM value; what that means when T is not the destination's element
+           type is not published (the compiler accepts it), so only matching types run */
+        int at = op_token_id(op, "atype");
+        CElem d = fe->ed;
+        int same = at == T_ATYPE_F32 ? d.kind == EK_F32 : at == T_ATYPE_F16 ? d.kind == EK_F16
+                 : at == T_ATYPE_BF16 ? d.kind == EK_BF16 : at == T_ATYPE_S32 ? d.fmt < 0 && d.bits == 32
+                 : at == T_ATYPE_S16 ? d.fmt < 0 && d.bits == 16 : at == T_ATYPE_S8 ? d.fmt < 0 && d.bits == 8 : 0;
+        if (!same)
+            return cube_unsupported(in, "atomic(...) with a type other than the destination's element type is not "
+                                        "simulated: how the combination works then is not published");
     }
     /* quantisation */
     CElem ed = fe->ed;

@@ -412,10 +412,19 @@ int dma_lower_grouped(LowerView *L, const Op *op, Instr *in)
     return 0;
 }
 
+/* set_mov_pad_val inside a vector scope (the compiler places it there too): the V pipe writes the register
+   when it reaches the op; copies read it when their MTE2 job runs, so order the two with flags. */
+static const Instr *x_set_pad_val(Exec *x, const Instr *in)
+{
+    x->core->dma->pad_val = fr_u64(x, in->arg[0]);
+    return in + 1;
+}
+
 int dma_lower(LowerView *L, const Op *op, Instr *in)
 {
     if (op_info[op->kind].fam == FAM_DMA_CFG) {
         in->pfn = p_config;
+        if (op->kind == OP_SET_MOV_PAD_VAL) in->fn = x_set_pad_val;
         return 0;
     }
     if (op->kind == OP_MTE_GM_UB || op->kind == OP_MTE_UB_GM) return dma_lower_grouped(L, op, in);

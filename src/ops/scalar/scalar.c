@@ -390,9 +390,108 @@ static int lower_const(LowerView *L, const Op *op, Instr *in)
     return 0;
 }
 
+/* ------------------------------------------------------------------ packed SIMT values */
+
+/* Element-wise arith on a packed vector<NxT> (at most 64 bits): the element op, lowered for one lane into
+   ext with operands at 0, 8 (and 16) and its result at 24 of a scratch frame, runs once per lane. */
+enum { LN_LANES, LN_EBITS, LN_RBITS };
+
+static const Instr *x_lanes(Exec *x, const Instr *in)
+{
+    const Instr *e = in->ext;
+    unsigned lanes = (unsigned)in->imm[LN_LANES], eb = (unsigned)in->imm[LN_EBITS], rb = (unsigned)in->imm[LN_RBITS];
+    uint8_t fr[32];
+    Exec t = *x;
+    t.frame = fr;
+    uint64_t r = 0;
+    for (unsigned l = 0; l < lanes; l++) {
+        memset(fr, 0, sizeof fr);
+        for (unsigned i = 0; i < in->nargs && i < 3; i++)
+            fr_set_u64(&t, 8 * (int32_t)i, (ARG(x, in, i) >> (l * eb)) & bits_mask(eb));
+        if (!e->fn(&t, e)) return NULL;
+        r |= (fr_u64(&t, 24) & bits_mask(rb)) << (l * rb);
+    }
+    fr_set_u64(x, in->res[0], r);
+    NEXT;
+}
+
+static int lower_arith_t(LowerView *L, const Op *op, Instr *in, const Type *t);
+
+/* dense<v> or dense<[v0, ...]> of a packed constant: the lanes' bits, low lane first (up to 128 bits). */
+static int dense_bits(const Attr *a, const Type *t, uint64_t out[2])
+{
+    const Type *e = t->elem;
+    unsigned eb = ty_bits(e);
+    const char *p = a && a->kind == AT_RAW && a->s ? strchr(a->s, '<') : NULL;
+    if (!p || t->lanes * eb > 128) return -1;
+    p++;
+    int list = *p == '[';
+    out[0] = out[1] = 0;
+    for (unsigned l = 0; l < t->lanes; l++) {
+        while (*p == '[' || *p == ' ' || *p == ',') p++;
+        char *end;
+        uint64_t v;
+        if (e->kind == TY_FLOAT) v = num_convert(NUM_F64, num_f64_to_bits(strtod(p, &end)), numfmt(e), NUM_RND_R, false);
+        else if (*p == 't' || *p == 'f') { v = *p == 't'; end = (char *)p + (*p == 't' ? 4 : 5); }
+        else v = (uint64_t)strtoll(p, &end, 0);
+        if (end == p) return -1;
+        v &= bits_mask(eb);
+        unsigned bit = l * eb;
+        out[bit / 64] |= v << (bit % 64);
+        if (list) p = end;
+    }
+    return 0;
+}
+
+static const Instr *x_const16(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], (uint64_t)in->imm[0]);
+    fr_set_u64(x, in->res[0] + 8, (uint64_t)in->imm[1]);
+    NEXT;
+}
+
+static int lower_packed(LowerView *L, const Op *op, Instr *in)
+{
+    const Type *t = ty0(op), *d = op->results[0]->type;
+    if (op->kind == OP_ARITH_CONSTANT) {
+        uint64_t v[2];
+        if (dense_bits(op_attr(op, "value"), d, v)) return 0;   /* stays "not simulated" */
+        in->imm[0] = (int64_t)v[0];
+        in->imm[1] = (int64_t)v[1];
+        in->fn = x_const16;
+        return 0;
+    }
+    if (op->kind == OP_ARITH_SELECT) {
+        in->fn = x_select;
+        in->imm[AR_BYTES] = ty_bytes(d) <= 8 ? 8 : 16;
+        return 0;
+    }
+    if (t->kind != TY_VEC || d->kind != TY_VEC || t->lanes != d->lanes || ty_bits(t) > 64 || ty_bits(d) > 64 ||
+        op_info[op->kind].syn == SYN_ARITH_CAST || op->kind == OP_ARITH_CMPI || op->kind == OP_ARITH_CMPF)
+        return 0;   /* stays "not simulated" */
+    Instr *e = lw_alloc(L, op, sizeof *e);
+    if (!e) return -1;
+    *e = *in;
+    for (unsigned i = 0; i < 3; i++) e->arg[i] = 8 * (int32_t)i;
+    e->res[0] = 24;
+    if (lower_arith_t(L, op, e, t->elem) != 0 || !e->fn) return 0;
+    in->ext = e;
+    in->fn = x_lanes;
+    in->imm[LN_LANES] = t->lanes;
+    in->imm[LN_EBITS] = ty_bits(t->elem);
+    in->imm[LN_RBITS] = ty_bits(d->elem);
+    return 0;
+}
+
 static int lower_arith(LowerView *L, const Op *op, Instr *in)
 {
-    const Type *t = ty0(op);
+    if (ty0(op)->kind == TY_VEC || op->results[0]->type->kind == TY_VEC) return lower_packed(L, op, in);
+    return lower_arith_t(L, op, in, ty0(op));
+}
+
+/* The arith ops on scalars of type t (the operands' type; casts take their result type from the op). */
+static int lower_arith_t(LowerView *L, const Op *op, Instr *in, const Type *t)
+{
     in->imm[AR_BITS] = ty_bits(t);
     if (t->kind == TY_FLOAT) in->imm[AR_FMT] = numfmt(t);
     switch (op->kind) {

@@ -13,13 +13,41 @@
    (64 for unsigned ones), so an i32 -1 is reported as -1 (signless integers are signed), not 4294967295. */
 enum { SY_SRC, SY_DST, SY_ID, SY_MODE, SY_W0, SY_W1 };
 
-/* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL) -> queue */
-static const uint8_t pipe_of_tok[8] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL};
+/* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL, then the names no ptosim pipe runs:
+   MTE4 MTE5 V2 and the two virtual MTE2 pipes) -> queue, or PQ_NONAME */
+enum { PQ_NONAME = 0xFF };
+static const uint8_t pipe_of_tok[13] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL,
+                                        PQ_NONAME, PQ_NONAME, PQ_NONAME, PQ_NONAME, PQ_NONAME};
 
 static int pq_token(const Op *op, const char *name)
 {
     int t = op_token_id(op, name);
-    return t < 0 ? -1 : pipe_of_tok[tok_ordinal(t) & 7];
+    int k = t < 0 ? -1 : tok_ordinal(t);
+    return k < 0 || k >= 13 ? -1 : pipe_of_tok[k];
+}
+
+/* An op naming a pipe that exists only as a name (PIPE_MTE4, ...) verifies; running it traps. */
+static int p_noname_pipe(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "'%s' names a pipe that ptosim's machine does not have (PIPE_MTE4, PIPE_MTE5, "
+             "PIPE_V2 and the virtual MTE2 pipes exist only as names)", op_info[in->kind].name);
+    return -1;
+}
+
+static const Instr *x_noname_pipe(Exec *x, const Instr *in)
+{
+    p_noname_pipe(x, in, NULL);
+    return NULL;
+}
+
+/* Lowers an op that names a pipe without a queue: it traps where it would run (on the scalar unit). */
+static int lower_noname(Instr *in)
+{
+    in->pipe = PQ_S;
+    in->pfn = p_noname_pipe;
+    in->fn = x_noname_pipe;
+    return 0;
 }
 
 static uint64_t now_of(Exec *x) { return x->pipe == PQ_S ? x->core->su_t : x->core->pipes[x->pipe].t; }
@@ -92,6 +120,14 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
     }
     s->flag[src][e] = 0;
     s->flag_taken_at[src][e] = in;
+    /* The set named another destination: two pipes share (set pipe, event), and which of their waits
+       takes a set depends on timing. */
+    const Instr *set = s->flag_set_at[src][e];
+    if (set && set->imm[SY_DST] != in->imm[SY_DST])
+        sim_warn_note(x, in, DIAG_T_FLAG_CROSS, set,
+                      "this wait for flag %s -> %s, event %d took a set made for %s: a flag is one bit per set pipe "
+                      "and event, so which wait takes a set depends on timing; give each destination its own event",
+                      pq_name((unsigned)src), pq_name((unsigned)in->imm[SY_DST]), e, pq_name((unsigned)set->imm[SY_DST]));
     sim_acquire(x, RC_FLAG, flag_key(x->core, in, e));
     return 0;
 }
@@ -227,9 +263,9 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
 /* ------------------------------------------------------------------ intra-block semaphores (a5) */
 
 /* Vector side: id -> (id mod 16) + 16 * subblock; cube side: raw 0..31 (resolutions Q19). */
-static int sem_index(Exec *x, const Instr *in)
+static int sem_index(Exec *x, const Instr *in, const uint64_t *args)
 {
-    int64_t id = in->imm[SY_ID];
+    int64_t id = in->imm[SY_ID] >= 0 ? in->imm[SY_ID] : id_operand(in, args, 0);
     if (id < 0 || id > 31) {
         sim_trap(x, in, DIAG_T_FIELD, "semaphore id %lld is outside 0..31", (long long)id);
         return -1;
@@ -240,8 +276,7 @@ static int sem_index(Exec *x, const Instr *in)
 
 static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
 {
-    (void)args;
-    int k = sem_index(x, in);
+    int k = sem_index(x, in, args);
     if (k < 0) return -1;
     uint32_t *s = &x->core->cl->sync->sems[k];
     if (*s >= 15) {
@@ -257,8 +292,7 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
 
 static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
 {
-    (void)args;
-    int k = sem_index(x, in);
+    int k = sem_index(x, in, args);
     if (k < 0) return -1;
     uint32_t *s = &x->core->cl->sync->sems[k];
     if (!*s) return 1;
@@ -269,6 +303,17 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
     (*s)--;
     sim_acquire(x, RC_SEM, (unsigned)k);
     return 0;
+}
+
+/* sync.set/sync.wait with ffts_mode 0 (inter-block) or 1 (subblock): which cores such a signal reaches is not
+   published; mode 2 (block, the default) is the intra-block semaphore above. */
+static int p_ffts_unsupported(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    const Attr *fm = in->op ? op_attr(in->op, "ffts_mode") : NULL;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "ffts_mode %lld (%s) is not simulated: which cores the signal reaches is not "
+             "published; ffts_mode 2 (block) is", fm ? (long long)fm->i : -1LL, fm && fm->i == 0 ? "inter-block" : "subblock");
+    return -1;
 }
 
 /* ------------------------------------------------------------------ a2a3 cross-core pair */
@@ -346,6 +391,7 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
     switch (op->kind) {
     case OP_SET_FLAG: case OP_WAIT_FLAG: case OP_SET_FLAG_DYN: case OP_WAIT_FLAG_DYN: {
         int src = pq_token(op, "src"), dst = pq_token(op, "dst");
+        if (src == PQ_NONAME || dst == PQ_NONAME) return lower_noname(in);
         if (src < 0 || dst < 0 || src == PQ_ALL || dst == PQ_ALL) {
             lw_error(L, op, DIAG_V_TOKEN, "set_flag/wait_flag need concrete source and destination pipes");
             return -1;
@@ -360,6 +406,7 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
     }
     case OP_PIPE_BARRIER: case OP_BARRIER: {
         int p = pq_token(op, "pipe");
+        if (p == PQ_NONAME) return lower_noname(in);
         if (p == PQ_ALL) { in->fn = x_barrier_all; in->pipe = PQ_S; return 0; }
         /* each pipe already runs its ops one at a time, so a single-pipe barrier orders nothing more */
         in->pfn = p_nop;
@@ -369,6 +416,7 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
     }
     case OP_GET_BUF: case OP_RLS_BUF: case OP_GET_BUF_DYN: case OP_RLS_BUF_DYN: {
         int p = pq_token(op, "pipe");
+        if (p == PQ_NONAME) return lower_noname(in);
         int get = op->kind == OP_GET_BUF || op->kind == OP_GET_BUF_DYN;
         const Attr *id = op_attr(op, "id");
         if (op->kind == OP_GET_BUF || op->kind == OP_RLS_BUF) in->imm[SY_ID] = id ? id->i : 0;
@@ -381,10 +429,13 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
     }
     case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
         int p = pq_token(op, "pipe");
+        if (p == PQ_NONAME) return lower_noname(in);
         const Attr *id = op_attr(op, "id");
-        in->imm[SY_ID] = id ? id->i : 0;
+        in->imm[SY_ID] = id ? id->i : -1;   /* -1: the id is operand 0 */
         int set = op->kind == OP_SET_INTRA_BLOCK || op->kind == OP_SYNC_SET;
         in->pfn = set ? p_sem_set : p_sem_wait;
+        const Attr *fm = op_attr(op, "ffts_mode");
+        if (fm && fm->i != 2) in->pfn = p_ffts_unsupported;
         queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
         return 0;
     }

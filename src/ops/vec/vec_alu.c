@@ -209,7 +209,7 @@ static const Instr *x_vmull(Exec *x, const Instr *in)
 /* ------------------------------------------------------------------ lowering */
 
 /* Accepted element kinds of an element-wise op. */
-enum { TA_NONE, TA_INT, TA_FLOAT, TA_NUM, TA_ANY };
+enum { TA_NONE, TA_INT, TA_FLOAT, TA_NUM, TA_ANY, TA_DIV };   /* TA_DIV: floats, signed/signless i16 and i32 */
 
 typedef struct EwRule {
     uint8_t vop;
@@ -228,7 +228,7 @@ static const EwRule ew_rules[OP__COUNT] = {
     [OP_VREC] = UN(VOP_REC, TA_FLOAT), [OP_VRELU] = UN(VOP_RELU, TA_NUM), [OP_VNOT] = UN(VOP_NOT, TA_INT),
     [OP_VBCNT] = UN(VOP_BCNT, TA_INT), [OP_VCLS] = UN(VOP_CLS, TA_INT), [OP_VMOV] = UN(VOP_MOV, TA_ANY),
     [OP_VADD] = BIN(VOP_ADD, TA_NUM), [OP_VSUB] = BIN(VOP_SUB, TA_NUM), [OP_VMUL] = BIN(VOP_MUL, TA_NUM),
-    [OP_VDIV] = BIN(VOP_DIV, TA_FLOAT), [OP_VMAX] = BIN(VOP_MAX, TA_NUM), [OP_VMIN] = BIN(VOP_MIN, TA_NUM),
+    [OP_VDIV] = BIN(VOP_DIV, TA_DIV), [OP_VMAX] = BIN(VOP_MAX, TA_NUM), [OP_VMIN] = BIN(VOP_MIN, TA_NUM),
     [OP_VAND] = BIN(VOP_AND, TA_ANY), [OP_VOR] = BIN(VOP_OR, TA_ANY), [OP_VXOR] = BIN(VOP_XOR, TA_ANY),
     [OP_VSHL] = BIN(VOP_SHL, TA_INT), [OP_VSHR] = BIN(VOP_SHR, TA_INT),
     [OP_VMADD] = {VOP_MADD, TA_FLOAT, "acc", "a", "b", NULL, 0},
@@ -252,6 +252,7 @@ static int accepts(int acc, ElemKind k)
     case TA_FLOAT: return ek_arith_float(k);
     case TA_NUM: return ek_int(k) || ek_arith_float(k);
     case TA_ANY: return k != EK_BAD;
+    case TA_DIV: return ek_arith_float(k) || k == EK_S16 || k == EK_S32;
     default: return 0;
     }
 }

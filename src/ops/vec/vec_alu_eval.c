@@ -68,6 +68,12 @@ static uint64_t int_eval(ValuOp op, ElemKind k, uint64_t a, uint64_t b, uint64_t
     case VOP_ADD: return (a + b) & M;
     case VOP_SUB: return (a - b) & M;
     case VOP_MUL: return (a * b) & M;
+    case VOP_DIV:
+        /* signed/signless i16 and i32 (the compiler's soft lowering, docs/semantics.md §12): rounded toward zero,
+           MIN / -1 wraps to MIN, a zero divisor gives -1 */
+        if (!sb) return M;
+        if (sb == -1) return (0 - a) & M;
+        return (uint64_t)(sa / sb) & M;
     case VOP_MAX: return (sg ? sa > sb : a > b) ? a : b;
     case VOP_MIN: return (sg ? sa < sb : a < b) ? a : b;
     case VOP_AND: return a & b;

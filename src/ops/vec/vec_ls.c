@@ -682,6 +682,17 @@ static const Instr *x_vldus(Exec *x, const Instr *in)
     return in + 1;
 }
 
+/* uvld %p[%off]: the 256 bytes at p + off elements, any byte alignment (the compiler's vldas + vldus there). */
+static const Instr *x_uvld(Exec *x, const Instr *in)
+{
+    const VlsX *m = X_OF(in);
+    const uint8_t *s = ubp(x, in, ea(x, m), 256, 1, "unaligned load source");
+    if (!s) return NULL;
+    memcpy(FR(x, in->res[0]), s, 256);
+    count(x, 256);
+    return in + 1;
+}
+
 /* valdu %base[%va], %a, %inc: loads at base + va; the updated vector address is va + inc (32-bit, bytes). */
 static const Instr *x_valdu(Exec *x, const Instr *in)
 {
@@ -1212,7 +1223,7 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
         VlsX *m = newx(L, op);
         if (!m) return -1;
         int ld = op->kind == OP_VLDSX2 || op->kind == OP_VALDX2;
-        mem_operand(L, op, in, m, ld ? "src" : "dst", "off", -1);
+        mem_operand(L, op, in, m, ld ? "src" : "dst", "off", op->kind == OP_VLDSX2 ? 2 : -1);   /* vldsx2 post-update */
         int t = op_token_id(op, "dist");
         switch (t) {
         case T_VLDX2_DINTLV_B8: case T_VSTX2_INTLV_B8: m->w = 1; break;
@@ -1259,6 +1270,14 @@ int lower_vec_ls(LowerView *L, const Op *op, Instr *in)
             return bad(L, op, "the memory element is wider than a lane of the index vector");
         in->ext = m;
         in->fn = op->kind == OP_VGATHERB ? x_vgatherb : sc ? x_vscatter : x_vgather2;
+        return 0;
+    }
+    case OP_UVLD: {
+        VlsX *m = newx(L, op);
+        if (!m) return -1;
+        mem_operand(L, op, in, m, "src", "off", -1);
+        in->ext = m;
+        in->fn = x_uvld;
         return 0;
     }
     case OP_VLDAS: case OP_VALDA: {

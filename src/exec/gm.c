@@ -1,0 +1,193 @@
+/* gm.c — GM as one flat device address space (docs/semantics.md §1, "GM").
+ *
+ * The buffers bound to pointer parameters are device allocations placed one after another from SIM_GM_BASE,
+ * each at a 2 MiB boundary (the huge page the ACL_MEM_MALLOC_HUGE_FIRST policy of validated hosts gives)
+ * and reserving ALIGN_UP(size, 32) + 32 bytes rounded up to whole pages. Parameters whose host memory
+ * overlaps are one allocation (pointers into one aclrtMalloc'd block). The device space is one host image
+ * of all those slots: the bound bytes are copied in when a run starts and back when it ends (or traps);
+ * the bytes of a slot after its buffer (the gap) hold SIM_GM_GAP_BYTE. An access inside its buffer is
+ * plain; one that leaves it is performed in the image and reported (W-GM-OOB, W-GM-CLOBBER when a write
+ * reaches another buffer), or traps T-OOB in strict mode; one that leaves the device space traps. */
+#include "machine.h"
+#include "gmview.h"
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { GM_PAGE = 2u << 20 };
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+/* Bytes the allocator reserves for a buffer of `size` bytes: ALIGN_UP(size, 32) + 32, in whole pages. */
+static uint64_t slot_bytes(uint64_t size) { return align_up(align_up(size, 32) + 32, GM_PAGE); }
+
+int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
+{
+    /* group the parameters by overlapping host memory (a zero-size buffer joins a group it touches) */
+    unsigned *grp = calloc(n + 1, sizeof *grp);
+    if (!grp) return -1;
+    for (unsigned i = 0; i < n; i++) grp[i] = i;
+    for (int merged = 1; merged;) {
+        merged = 0;
+        for (unsigned i = 0; i < n; i++) {
+            if (!b[i].is_ptr) continue;
+            uintptr_t lo = (uintptr_t)b[i].data, hi = lo + b[i].size;
+            for (unsigned j = i + 1; j < n; j++) {
+                if (!b[j].is_ptr || grp[j] == grp[i]) continue;
+                uintptr_t l2 = (uintptr_t)b[j].data, h2 = l2 + b[j].size;
+                int meet = b[i].size && b[j].size ? (lo < h2 && l2 < hi) : (lo <= h2 && l2 <= hi);
+                if (!meet) continue;
+                unsigned from = grp[j] > grp[i] ? grp[j] : grp[i], to = grp[j] > grp[i] ? grp[i] : grp[j];
+                for (unsigned k = 0; k < n; k++)
+                    if (grp[k] == from) grp[k] = to;
+                merged = 1;
+            }
+        }
+    }
+    /* one allocation per group, in the order of its first parameter */
+    uint64_t span = 0;
+    s->ngm = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!b[i].is_ptr || grp[i] != i) continue;
+        uintptr_t lo = UINTPTR_MAX, hi = 0;
+        int out = 0;
+        for (unsigned k = i; k < n; k++) {
+            if (!b[k].is_ptr || grp[k] != i) continue;
+            uintptr_t l2 = (uintptr_t)b[k].data;
+            lo = l2 < lo ? l2 : lo;
+            hi = l2 + b[k].size > hi ? l2 + b[k].size : hi;
+            out |= b[k].output;
+        }
+        GmBuf *g = &s->gm[s->ngm++];
+        g->base = SIM_GM_BASE + span;
+        g->size = hi - lo;
+        g->data = (uint8_t *)lo;
+        g->name = b[i].name;
+        g->param = i;
+        g->output = (uint8_t)out;
+        span += slot_bytes(g->size);
+        for (unsigned k = i; k < n; k++)
+            if (b[k].is_ptr && grp[k] == i) addr[k] = g->base + ((uintptr_t)b[k].data - lo);
+    }
+    free(grp);
+    /* the image: kept between runs; the gaps are refilled when the layout changed or a write reached them */
+    int relaid = span != s->gm_span;
+    if (span > s->gm_cap) {
+        free(s->gm_mem);
+        s->gm_mem = malloc(span ? span : 1);
+        s->gm_cap = s->gm_mem ? span : 0;
+        if (!s->gm_mem) { s->gm_span = 0; return -1; }
+        relaid = 1;
+    }
+    s->gm_span = span;
+    for (uint32_t i = 0; i < s->ngm; i++) {
+        GmBuf *g = &s->gm[i];
+        uint8_t *p = s->gm_mem + (g->base - SIM_GM_BASE);
+        if (g->size) memcpy(p, g->data, g->size);
+        uint64_t slot = (i + 1 < s->ngm ? s->gm[i + 1].base : SIM_GM_BASE + span) - g->base;
+        if (relaid || s->gm_gaps_dirty) memset(p + g->size, SIM_GM_GAP_BYTE, slot - g->size);
+    }
+    s->gm_gaps_dirty = 0;
+    return 0;
+}
+
+void sim_gm_copy_out(Sim *s)
+{
+    for (uint32_t i = 0; i < s->ngm; i++) {
+        GmBuf *g = &s->gm[i];
+        if (g->size) memcpy(g->data, s->gm_mem + (g->base - SIM_GM_BASE), g->size);
+    }
+}
+
+void sim_gm_free(Sim *s)
+{
+    free(s->gm_mem);
+    s->gm_mem = NULL;
+    s->gm_span = s->gm_cap = 0;
+}
+
+int sim_gm_find(const Sim *s, uint64_t addr)
+{
+    if (!s->ngm || addr < SIM_GM_BASE || addr - SIM_GM_BASE >= s->gm_span) return -1;
+    uint32_t lo = 0, hi = s->ngm;   /* the last allocation whose slot starts at or below addr */
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (s->gm[mid].base <= addr) lo = mid;
+        else hi = mid;
+    }
+    return (int)lo;
+}
+
+/* The part of [addr, addr+len) inside allocation g, as offsets in it; 0 when they do not meet. */
+static int clip(const GmBuf *g, uint64_t addr, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t a = addr > g->base ? addr : g->base, e = addr + len < g->base + g->size ? addr + len : g->base + g->size;
+    if (a >= e) return 0;
+    *lo = a - g->base;
+    *hi = e - g->base;
+    return 1;
+}
+
+/* Reports an access that leaves allocation j (its own: the one whose slot holds its first byte). */
+static void report_outside(Exec *x, const Instr *in, uint32_t j, uint64_t addr, uint64_t len, const char *what)
+{
+    Sim *s = x->core->sim;
+    const GmBuf *g = &s->gm[j];
+    uint64_t o = addr - g->base, out_lo = o > g->size ? o : g->size;
+    int mode = sim_access_mode(x, what);
+    if (mode != ACC_READ) s->gm_gaps_dirty = 1;
+    for (uint32_t k = j + 1; mode != ACC_READ && k < s->ngm && s->gm[k].base < addr + len; k++) {
+        uint64_t lo, hi;
+        if (!clip(&s->gm[k], addr, len, &lo, &hi)) continue;
+        sim_warn_once(x, in, DIAG_T_GM_CLOBBER,
+                      "%s GM bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) of buffer '%s' run past its "
+                      "%" PRIu64 " (0x%" PRIx64 ") bytes and overwrite bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64
+                      ", 0x%" PRIx64 ")) of buffer '%s'", what, o, o + len, o, o + len, g->name, g->size, g->size, lo, hi,
+                      lo, hi, s->gm[k].name);
+        return;
+    }
+    sim_warn_once(x, in, DIAG_T_GM_OOB,
+                  "%s GM bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) of buffer '%s' leave its %" PRIu64
+                  " (0x%" PRIx64 ") bytes: [%" PRIu64 ", %" PRIu64 ") lie outside it", what, o, o + len, o, o + len,
+                  g->name, g->size, g->size, out_lo, o + len);
+}
+
+/* Host pointer to [addr, addr+len) of the image: the shared one, or the block's private view (gmview.h). */
+static uint8_t *image(Exec *x, const Instr *in, uint64_t addr, uint64_t len)
+{
+    Sim *s = x->core->sim;
+    if (!s->view) return s->gm_mem + (addr - SIM_GM_BASE);
+    uint8_t *p = gmv_map(s->view, addr - SIM_GM_BASE, len);
+    if (!p) sim_trap(x, in, DIAG_T_OOM, "out of host memory copying GM for block %llu", (unsigned long long)x->core->block_idx);
+    return p;
+}
+
+uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, const char *what)
+{
+    Sim *s = x->core->sim;
+    int j = sim_gm_find(s, addr);
+    if (j >= 0 && len <= s->gm_span - (addr - SIM_GM_BASE)) {
+        const GmBuf *g = &s->gm[j];
+        uint64_t o = addr - g->base;
+        if (o <= g->size && len <= g->size - o) return image(x, in, addr, len);
+        if (!s->gm_strict) {
+            report_outside(x, in, (uint32_t)j, addr, len, what);
+            return image(x, in, addr, len);
+        }
+        sim_trap(x, in, DIAG_T_OOB, "%s bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) of GM buffer '%s' "
+                 "lie outside its %" PRIu64 " (0x%" PRIx64 ") bytes (strict GM)", what, o, o + len, o, o + len, g->name,
+                 g->size, g->size);
+        return NULL;
+    }
+    uint64_t end = SIM_GM_BASE + s->gm_span;
+    if (j >= 0) {
+        const GmBuf *g = &s->gm[j];
+        uint64_t o = addr - g->base;
+        sim_trap(x, in, DIAG_T_OOB, "%s bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) of GM buffer '%s' "
+                 "run past the end of the device's GM at 0x%" PRIx64, what, o, o + len, o, o + len, g->name, end);
+        return NULL;
+    }
+    sim_trap(x, in, DIAG_T_OOB, "%s GM address %" PRIu64 " (0x%" PRIx64 "), %" PRIu64 " (0x%" PRIx64 ") bytes, is outside "
+             "the device's GM [0x%" PRIx64 ", 0x%" PRIx64 ")", what, addr, addr, len, len, (uint64_t)SIM_GM_BASE, end);
+    return NULL;
+}

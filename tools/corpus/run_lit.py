@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""tools/corpus/run_lit.py — measure ptosim against the public compiler's `test/lit/vpto` files.
+
+    python3 tools/corpus/run_lit.py PTOAS_DIR [--build BUILD] [--filter TEXT] [-v] [--list]
+
+PTOAS_DIR is a checkout (or an extracted copy) of the compiler repository. Every `.pto` file under
+PTOAS_DIR/test/lit/vpto is split into its *units*: the file itself, or, when its RUN lines use
+`split-file`, each `//--- NAME` section named by a RUN line (other lines blanked so line numbers stay).
+Each RUN line that feeds a unit to the compiler classifies it:
+
+  positive   `ptoas ...` without `not` (the compiler accepts the input)
+  negative   `not ptoas ...`, or `-verify-diagnostics` / `expected-error` (the compiler rejects it)
+  pass-test  `pto-test-opt ...` (a compiler-internal pass test: its input is a pass's intermediate
+             form, not a kernel) or `ptoas --emit-pto-ir` (stops in the tile-level pipeline, before the
+             micro-instruction backend): listed, not counted
+  surface:X  the input uses another surface of the compiler (tile ops, the pto.ub dialect, VMI, SIMT,
+             LLVM-dialect ops): listed, not counted
+  driver     a negative test whose expected message is about the compiler driver (options, output
+             files, CANN versions, pto.backend fat-object packaging): listed, not counted
+  (a RUN line with no input, such as `ptoas --help`, is ignored)
+
+A unit fed to ptoas by several RUN lines with different targets is one unit per target; positive
+wins over negative for the same target only when both occur (a file checking one accepted and one
+rejected variant through different options is listed as "mixed" and not counted). The target is the
+RUN line's `--pto-arch` (a2/a3 -> a2a3, a5 -> a5), else the module's own `pto.target_arch`.
+
+Each counted unit is checked with `BUILD/ptosim check -t TARGET`. Output: one line per mismatch
+(positive rejected: the first error; negative accepted), then the counts per class. Measurement tool,
+not part of `make test`; standard library only.
+"""
+import json, os, re, shlex, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run_lines(text):
+    """The RUN commands of a lit file, with backslash continuations joined."""
+    cmds, cur = [], None
+    for line in text.splitlines():
+        m = re.match(r"\s*//\s*RUN:(.*)$", line)
+        if not m:
+            if cur is not None:
+                cmds.append(cur)
+                cur = None
+            continue
+        part = m.group(1).rstrip()
+        cont = part.endswith("\\")
+        if cont:
+            part = part[:-1]
+        cur = part if cur is None else cur + " " + part
+        if not cont:
+            cmds.append(cur)
+            cur = None
+    if cur is not None:
+        cmds.append(cur)
+    return cmds
+
+
+def split_sections(text):
+    """split-file: {name: text}, each section padded with blank lines so its line numbers are the file's."""
+    out, name, buf, start = {}, None, [], 0
+    lines = text.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        m = re.match(r"//---\s+(\S+)\s*$", line)
+        if m:
+            if name is not None:
+                out[name] = "\n" * start + "".join(buf)
+            name, buf, start = m.group(1), [], i + 1
+        elif name is not None:
+            buf.append(line)
+    if name is not None:
+        out[name] = "\n" * start + "".join(buf)
+    return out
+
+
+def tool_stage(cmd):
+    """(tool, negated, argv) of the compiler stage of a RUN command, or None."""
+    for stage in re.split(r"\|(?!\|)", cmd):
+        stage = stage.replace("(", " ").replace(")", " ")
+        for sub in stage.split("&&"):
+            try:
+                argv = shlex.split(sub)
+            except ValueError:
+                argv = sub.split()
+            neg = False
+            while argv and argv[0] in ("not", "env"):
+                neg = neg or argv[0] == "not"
+                argv = argv[1:]
+            if argv and argv[0] in ("ptoas", "pto-test-opt"):
+                return argv[0], neg, argv[1:]
+    return None
+
+
+def inputs_of(argv):
+    ins, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+            continue
+        if a == "-o":
+            skip = True
+            continue
+        if a.startswith("-"):
+            continue
+        if a == "%s" or a.startswith("%t/") or a.startswith("%t.") or a.endswith(".pto"):
+            ins.append(a)
+    return ins
+
+
+def target_of(argv, text):
+    for a in argv:
+        m = re.match(r"--pto-arch[= ]?(\w+)", a)
+        if m:
+            return "a5" if m.group(1) == "a5" else "a2a3"
+    if "--pto-arch" in argv:
+        v = argv[argv.index("--pto-arch") + 1] if argv.index("--pto-arch") + 1 < len(argv) else "a5"
+        return "a5" if v == "a5" else "a2a3"
+    m = re.search(r'pto\.target_arch\s*=\s*"(\w+)"', text)
+    if m:
+        return "a5" if m.group(1) == "a5" else "a2a3"
+    return "a5"
+
+
+# Other surfaces of the compiler, not the micro-instruction surface ptosim implements: tile-level ops,
+# the `pto.ub` dialect, VMI, SIMT (its own issue) and LLVM-dialect input.
+SURFACES = [
+    ("tile", re.compile(r"!pto\.(tile_buf|tensor_view|partition_tensor_view)\b|pto\.alloc_tile\b|pto\.tilelang\b")),
+    ("ub-dialect", re.compile(r"\bpto\.ub\.\w+")),
+    ("vmi", re.compile(r"\bpto\.vmi\.\w+|!pto\.vmi")),
+    ("simt", re.compile(r"simt")),
+    ("llvm-dialect", re.compile(r"^\s*(%[\w#:, ]+=\s*)?llvm\.\w+", re.M)),
+]
+# Negative tests whose expected message is about the compiler driver (options, output files, fat-object
+# packaging, CANN versions), not about the kernel.
+DRIVER = re.compile(r"(?i)\boption\b|flags? require|fatobj|pto\.backend|\bCANN\b|explicit file path")
+
+
+def code_of(text):
+    return "\n".join(l for l in text.splitlines() if not l.lstrip().startswith("//"))
+
+
+def surface_of(text):
+    code = code_of(text)
+    for name, rx in SURFACES:
+        if rx.search(code):
+            return name
+    return None
+
+
+def expected_messages(text, argv_all):
+    m = re.search(r"--check-prefix(?:es)?[= ](\S+)", argv_all)
+    prefixes = m.group(1).split(",") if m else ["CHECK"]
+    msgs = []
+    for pre in prefixes:
+        msgs += re.findall(r"//\s*%s(?:-\w+)?:(.*)" % re.escape(pre), text)
+    msgs += re.findall(r"expected-error[^{]*\{\{(.*?)\}\}", text)
+    return msgs
+
+
+def units_of(path):
+    """[(unit name, text, class, target)] for one lit file."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    sections = split_sections(text) if "split-file" in text else {}
+    found = {}  # (unit, target) -> set of classes
+    for cmd in run_lines(text):
+        st = tool_stage(cmd)
+        if st is None:
+            continue
+        tool, neg, argv = st
+        for inp in inputs_of(argv):
+            if inp == "%s":
+                key, body = "", text
+            else:
+                sec = inp[3:] if inp.startswith("%t/") else None
+                if sec is None or sec not in sections:
+                    continue
+                key, body = sec, sections[sec]
+            surf = surface_of(body)
+            if tool == "pto-test-opt":
+                cls = "pass-test"
+            elif "--emit-pto-ir" in argv:
+                cls = "pass-test"
+            elif surf:
+                cls = "surface:" + surf
+            elif neg or "-verify-diagnostics" in argv or "expected-error" in body:
+                cls = "negative"
+                if (re.search(r"\bpto\.backend\s*=", code_of(body))
+                        or any(DRIVER.search(msg) for msg in expected_messages(text, cmd))):
+                    cls = "driver"
+            else:
+                cls = "positive"
+            found.setdefault((key, target_of(argv, body)), (body, set()))[1].add(cls)
+    out = []
+    for (key, tgt), (body, classes) in found.items():
+        special = [c for c in classes if c not in ("positive", "negative")]
+        if special:
+            cls = sorted(special)[0]
+        elif len(classes) > 1:
+            cls = "mixed"
+        else:
+            cls = next(iter(classes))
+        out.append((key, body, cls, tgt))
+    return out
+
+
+def check(ptosim, body, target, tmp):
+    f = os.path.join(tmp, "unit.pto")
+    with open(f, "w", encoding="utf-8") as fh:
+        fh.write(body)
+    p = subprocess.run([ptosim, "check", "-t", target, "--diagnostics-format=json", f],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = None
+    for line in p.stdout.decode(errors="replace").splitlines():
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if d.get("severity") == "error" and first is None:
+            first = "%s:%s: %s [%s]" % (d.get("line"), d.get("col"), d.get("message"), d.get("id"))
+    if p.returncode not in (0, 1):
+        first = first or ("exit status %d: %s" % (p.returncode, p.stderr.decode(errors="replace").strip()[:200]))
+    return p.returncode == 0, first
+
+
+def main():
+    args = sys.argv[1:]
+    build = os.path.join(ROOT, "build")
+    filt, verbose, listing, ptoas = None, False, False, None
+    while args:
+        a = args.pop(0)
+        if a == "--build":
+            build = args.pop(0)
+        elif a == "--filter":
+            filt = args.pop(0)
+        elif a == "-v":
+            verbose = True
+        elif a == "--list":
+            listing = True
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        else:
+            ptoas = a
+    if not ptoas:
+        sys.stderr.write("usage: run_lit.py PTOAS_DIR [--build BUILD] [--filter TEXT] [-v] [--list]\n")
+        return 2
+    litdir = os.path.join(ptoas, "test", "lit", "vpto")
+    ptosim = os.path.join(build, "ptosim")
+    if not os.path.isdir(litdir) or not os.access(ptosim, os.X_OK):
+        sys.stderr.write("run_lit.py: need %s and %s\n" % (litdir, ptosim))
+        return 2
+    files = []
+    for d, _, fs in os.walk(litdir):
+        files += [os.path.join(d, f) for f in fs if f.endswith(".pto")]
+    files.sort()
+    counts = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            rel = os.path.relpath(path, litdir)
+            if filt and filt not in rel:
+                continue
+            for key, body, cls, tgt in units_of(path):
+                name = rel + (":" + key if key else "") + ("" if tgt == "a5" else " [%s]" % tgt)
+                c = counts.setdefault(cls, [0, 0])
+                if cls not in ("positive", "negative"):
+                    c[0] += 1
+                    if listing:
+                        print("%-9s %s" % (cls, name))
+                    continue
+                ok, first = check(ptosim, body, tgt, tmp)
+                c[0 if ok else 1] += 1
+                if cls == "positive" and not ok:
+                    print("REJECTED  %s: %s" % (name, first))
+                elif cls == "negative" and ok:
+                    print("ACCEPTED  %s" % name)
+                elif verbose or listing:
+                    print("ok        %s%s" % (name, "" if ok else ": " + str(first)))
+    pos, neg = counts.get("positive", [0, 0]), counts.get("negative", [0, 0])
+    other = ", ".join("%s %d" % (k, v[0]) for k, v in sorted(counts.items())
+                      if k not in ("positive", "negative"))
+    print("not counted: %s" % (other or "none"))
+    print("positive: %d/%d accepted; negative: %d/%d rejected (%d wrongly accepted)"
+          % (pos[0], sum(pos), neg[1], sum(neg), neg[0]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
