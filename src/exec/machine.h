@@ -75,6 +75,8 @@ struct Exec {
     uint8_t *frame_base;       /* frame stack storage */
     uint32_t frame_top, frame_cap;
     uint64_t steps;
+    uint64_t left;             /* V interpreter: steps still allowed + 1 (interp_vecscope); a handler that does the
+                                  work of several instructions takes their steps from it. 0 outside that loop. */
     PipeQ pipe;                /* which agent this context belongs to */
     const Instr *cur;          /* the op being executed by the agent (SU or pipe job) */
     uint64_t now;              /* the cycle at which it started */
