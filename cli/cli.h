@@ -42,7 +42,7 @@ typedef struct CliArgs {
     const char *entry;
     unsigned blocks;
     unsigned jobs;             /* --jobs; 0 = the library's default (one per CPU) */
-    int quiet, race, vag_loops, strict_gm;
+    int quiet, race, vag_loops, strict_gm, no_fast;
     uint64_t steps;
     const char *out;
     int generic, no_verify;
