@@ -190,7 +190,7 @@ bench:
 	@$(PYTHON) tools/bench_batch.py $(B)
 
 $(B)/bench: tools/bench.c $(LIB)
-	$(call say,LINK,$@)$(CC) $(CFLAGS) -O3 $< $(LIB) $(LDLIBS) -o $@
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 $(B)/bench_front: tools/bench_front.c
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $< -o $@

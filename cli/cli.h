@@ -41,6 +41,7 @@ typedef struct CliArgs {
     PtoTarget target;
     const char *entry;
     unsigned blocks;
+    unsigned jobs;             /* --jobs; 0 = the library's default (one per CPU) */
     int quiet, race, vag_loops, strict_gm, no_fast;
     uint64_t steps;
     uint64_t max_memory;       /* --max-memory (0: the library's default) */

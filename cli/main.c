@@ -74,6 +74,14 @@ static int set_blocks(CliArgs *a, const char *v)
     return 0;
 }
 
+static int set_jobs(CliArgs *a, const char *v)
+{
+    uint64_t n;
+    if (cli_parse_u64(v, &n) || n == 0 || n > 256) return cli_usage_error(a->cmd, "--jobs needs a thread count in 1..256, got '%s'", v);
+    a->jobs = (unsigned)n;
+    return 0;
+}
+
 static int set_steps(CliArgs *a, const char *v)
 {
     if (cli_parse_u64(v, &a->steps) || a->steps == 0) return cli_usage_error(a->cmd, "--steps needs a positive count, got '%s'", v);
@@ -131,6 +139,7 @@ static const CliOpt run_opts[] = {
     OPT_TARGET,
     {'e', "entry", "NAME", "the function to run (default: the only pto.kernel function, else the only function)", set_entry},
     {'b', "blocks", "N", "number of blocks to launch, 1..65535 (default 1)", set_blocks},
+    {'j', "jobs", "N", "threads running the blocks, 1..256 (default: one per CPU); the results never depend on it", set_jobs},
     {'q', "quiet", NULL, "no summary line on stderr", set_quiet},
     {0, "steps", "N", "per-core step limit that stops runaway loops (default 200000000)", set_steps},
     {0, "max-memory", "BYTES", "limit on the run's buffers: host copies plus the simulated GM image; K, M, G suffixes (default 8G)", set_max_memory},

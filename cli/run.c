@@ -367,6 +367,7 @@ int cli_run(CliArgs *a)
     pto_launch_set_trace(l, a->trace != NULL);
     pto_launch_set_profile(l, a->profile);
     pto_launch_set_race_check(l, a->race);
+    pto_launch_set_jobs(l, a->jobs);
     pto_launch_set_checks(l, PTO_CHECK_RACE, a->race);
     pto_launch_set_checks(l, PTO_CHECK_INIT, !a->no_initcheck);
     pto_launch_set_checks(l, PTO_CHECK_UNWRITTEN, !a->no_unwritten);

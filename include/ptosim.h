@@ -126,6 +126,10 @@ void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 =
 #define PTO_DEFAULT_MAX_MEMORY (8ull << 30)
 void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes);
 void pto_launch_set_race_check(PtoLaunch *l, int on);
+/* Threads that run the blocks of a launch (0, the default: one per online CPU). Every result — output
+   bytes, diagnostics and their order, stats, time records, cycles — is that of running the blocks one
+   after another in block order, whatever the count (docs/semantics.md, "Blocks on threads"). */
+void pto_launch_set_jobs(PtoLaunch *l, unsigned jobs);
 /* The sanitizer's checks (all off by default in the library; ptosim run turns them all on):
    PTO_CHECK_RACE     races between pipes and cores of a block and between blocks (W-RACE);
    PTO_CHECK_INIT     reads of on-chip bytes nothing wrote in the launch (W-UNINIT);

@@ -1,6 +1,6 @@
-/* launch.c — the public run API: bind kernel parameters to buffers and scalars, build the clusters
- * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
- * run the blocks one after another on the scheduler. */
+/* launch.c — the public run API: bind kernel parameters to buffers and scalars, choose the kind of
+ * cluster (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones),
+ * and run the blocks (blocks.c: on a pool of threads, with the result of running them in block order). */
 #include "launch_int.h"
 #include "base/alloc.h"
 #include "module.h"
@@ -13,7 +13,6 @@
 #include "exec/check.h"
 #include "lower/lower.h"
 #include "ops/ops.h"
-#include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +109,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     if (!l->param_vals || !l->bound || !l->info || !l->sim.gm) { pto_launch_free(l); return NULL; }
     for (unsigned i = 0; i < np; i++) api_param_info(m->ctx, b->args[i], &l->info[i]);
     l->sim.ctx = m->ctx;
+    l->sim.diags = &m->ctx->diags;
     l->sim.prog = l->prog;
     l->sim.entry = l->entry;
     l->sim.tp = target_profile(target);
@@ -135,21 +135,8 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
 void pto_launch_free(PtoLaunch *l)
 {
     if (!l) return;
-    if (l->sim.cl) {
-        for (int i = 0; i < 3; i++) {
-            Core *c = &l->sim.cl->cores[i];
-            for (int a = 0; a < AS__COUNT; a++) mem_free(c->mem[a]);
-            ops_core_free(c);
-            mem_free(c->su.frame_base);
-            mem_free(c->v.frame_base);
-            mem_free(c->su.calls);
-            mem_free(c->v.calls);
-            for (int p = 0; p < PQ__COUNT; p++) { mem_free(c->pipes[p].q); mem_free(c->pipes[p].caps); }
-        }
-        ops_cluster_free(l->sim.cl);
-        race_free(l->sim.cl->race);
-        mem_free(l->sim.cl);
-    }
+    for (unsigned i = 0; i < l->nruns; i++) launch_run_free(l->runs[i]);
+    mem_free(l->runs);
     mem_free(l->info);
     mem_free(l->param_vals);
     mem_free(l->bound);
@@ -211,6 +198,7 @@ int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit = steps ? steps : DEFAULT_STEP_LIMIT; }
 void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes) { l->sim.max_memory = bytes ? bytes : PTO_DEFAULT_MAX_MEMORY; }
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
+void pto_launch_set_jobs(PtoLaunch *l, unsigned jobs) { l->jobs = jobs; }
 
 void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on)
 {
@@ -246,80 +234,6 @@ const char *pto_timing_default(PtoTarget target)
 
 const Cluster *launch_last_cluster(const PtoLaunch *l) { return l->sim.cl && l->sim.cl->ncores ? l->sim.cl : NULL; }
 
-/* ------------------------------------------------------------------ clusters */
-
-/* Zeroed, 64-byte aligned (a cache line): UB addresses that are 32-byte aligned in the simulated machine
-   stay 32-byte aligned on the host, so the 256-byte register copies never split more lines than needed. */
-static void *zalloc64(size_t n)
-{
-    size_t r = (n + 63) & ~(size_t)63;
-    void *p = mem_aligned(64, r ? r : 64);
-    if (p) memset(p, 0, r ? r : 64);
-    return p;
-}
-
-static int setup_exec(Exec *x, Core *c, uint32_t frame, PipeQ pq)
-{
-    x->core = c;
-    x->pipe = pq;
-    if (!x->frame_base) {
-        x->frame_cap = frame * 64 + 4096;
-        x->frame_base = zalloc64(x->frame_cap);
-        if (!x->frame_base) return -1;
-    }
-    x->frame = x->frame_base;
-    x->frame_top = frame;
-    memset(x->frame_base, 0, frame);
-    x->ncalls = 0;
-    x->steps = 0;
-    return 0;
-}
-
-static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int index, int sub, unsigned block)
-{
-    Sim *s = &l->sim;
-    const TargetProfile *tp = s->tp;
-    c->sim = s;
-    c->cl = cl;
-    c->type = type;
-    c->index = index;
-    c->subblock = sub;
-    c->block_idx = block;
-    for (int a = 1; a < AS__COUNT; a++) {
-        /* AIVs own a UB; the AIC owns L1, L0A/B/C, BT and FB (the whole set is cheap, keep it uniform). */
-        if (!c->mem[a]) {
-            c->mem[a] = zalloc64(tp->cap[a]);
-            if (!c->mem[a]) return -1;
-        } else {
-            memset(c->mem[a], 0, tp->cap[a]);   /* on-chip buffers start zeroed (resolutions §2.1) */
-        }
-        c->memsz[a] = tp->cap[a];
-    }
-    c->ub_fast_lim = cl->watch || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
-    uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
-    if (setup_exec(&c->su, c, frame, PQ_S) || setup_exec(&c->v, c, frame, PQ_V)) return -1;
-    c->px.core = c;
-    for (int p = 0; p < PQ__COUNT; p++) {
-        Pipe *pp = &c->pipes[p];
-        pp->head = pp->tail = 0;
-        pp->chead = pp->ctail = 0;
-        pp->t = pp->wake_t = 0;
-        pp->waiting = pp->stalled = 0;
-        pp->busy = pp->wait_since = 0;
-        memset(pp->stall, 0, sizeof pp->stall);
-    }
-    c->issue_seq = 0;
-    if (ops_core_reset(c)) return -1;
-    c->su_t = 0;
-    c->su_state = 0;
-    c->su_queue_full = 0;
-    c->su_blocked_on = NULL;
-    c->pc = l->entry->entry;
-    for (uint32_t i = 0; i < l->entry->nparams; i++)
-        fr_set_u64(&c->su, l->entry->param_off[i], l->param_vals[i]);
-    return 0;
-}
-
 int pto_launch_run(PtoLaunch *l, unsigned blocks)
 {
     Sim *s = &l->sim;
@@ -351,10 +265,6 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     s->trapped = 0;
     s->nwarned = 0;
     memset(&s->stats, 0, sizeof s->stats);
-    if (!s->cl) {
-        s->cl = mem_calloc(1, sizeof *s->cl);
-        if (!s->cl) return 2;
-    }
     mem_free(l->stall_view);
     l->stall_view = NULL;
     l->stall_view_n = 0;
@@ -363,60 +273,15 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
         diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the profile");
         return 2;
     }
-    /* The simulator's float arithmetic relies on IEEE round-to-nearest; make sure that is the mode. */
-    int saved_round = fegetround();
-    if (saved_round != FE_TONEAREST) fesetround(FE_TONEAREST);
-    int rc = 0;
     int kind = l->prog->kernel_kind;
     const Attr *kk = NULL;
     for (const Op *p = l->entry_op; p && !kk; p = ir_parent_op(p)) kk = op_attr(p, "pto.kernel_kind");
     if (kind == 0 && kk && kk->s && !strcmp(kk->s, "cube")) kind = 1;
     if (kind == 0 && l->prog->uses_cube && !l->prog->uses_vector) kind = 1;   /* e.g. an entry calling a cube function */
-    for (unsigned b = 0; b < blocks && rc == 0; b++) {
-        Cluster *cl = s->cl;
-        cl->sim = s;
-        if (s->race_check && !cl->race) cl->race = race_new();
-        if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
-        cl->watch = cl->race != NULL || s->checks != 0;
-        int ok = ops_cluster_reset(cl);
-        if (kind == 2) {
-            cl->ncores = 3;
-            ok |= setup_core(l, &cl->cores[0], cl, CORE_AIC, 0, 0, b) | setup_core(l, &cl->cores[1], cl, CORE_AIV, 1, 0, b) |
-                 setup_core(l, &cl->cores[2], cl, CORE_AIV, 2, 1, b);
-        } else {
-            cl->ncores = 1;
-            ok |= setup_core(l, &cl->cores[0], cl, kind == 1 ? CORE_AIC : CORE_AIV, 0, 0, b);
-        }
-        if (ok) {
-            diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the simulated machine");
-            rc = 2;
-            break;
-        }
-        if (cl->race) race_reset(cl->race, cl);
-        if (check_block_begin(s->check, cl)) {
-            diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the checks");
-            rc = 2;
-            break;
-        }
-        s->gm_sharers = blocks * (unsigned)cl->ncores;
-        rc = sim_run_cluster(cl);
-        if (rc == 0) ops_block_done(cl);
-        obs_block_done(s->obs, cl);
-        for (int i = 0; i < cl->ncores; i++) {
-            Core *c = &cl->cores[i];
-            for (int p = 0; p < PQ__COUNT; p++) {
-                s->stats.bytes_moved[p] += c->pipes[p].bytes;
-                s->stats.vector_ops += p == PQ_V ? c->pipes[p].ops : 0;
-                c->pipes[p].bytes = c->pipes[p].ops = 0;
-                if (c->pipes[p].t > s->stats.cycles) s->stats.cycles = c->pipes[p].t;
-            }
-            if (c->su_t > s->stats.cycles) s->stats.cycles = c->su_t;
-            s->stats.ops_executed += c->su.steps + c->v.steps;
-            s->stats.cores++;
-        }
-    }
-    sim_gm_copy_out(s);
+    s->gm_sharers = blocks * (kind == 2 ? 3u : 1u);
+    memset(&l->reported, 0, sizeof l->reported);
+    int rc = launch_run_blocks(l, blocks, kind);
+    sim_gm_copy_out(s);   /* the committed blocks' bytes (a trap: up to the trapping block) */
     if (rc != 2) check_launch_end(s->check, s);
-    if (saved_round != FE_TONEAREST) fesetround(saved_round);
     return rc;
 }

@@ -6,6 +6,9 @@
 #include "exec/vsched.h"
 #include "isa/ir.h"
 
+/* One block's simulation (blocks.c). */
+typedef struct BlockRun BlockRun;
+
 /* One source line of the profile. */
 typedef struct LineAgg { const char *file; unsigned line; const char *op; uint64_t cycles, stall, count; } LineAgg;
 
@@ -23,6 +26,11 @@ struct PtoLaunch {
     VecSched vsched;           /* the vector scopes' schedule under that table */
     int timed;                 /* vsched matches timing */
     GmBind *binds;             /* per parameter: its buffer (pointers) and whether it is an output */
+    unsigned jobs;             /* threads running blocks; 0 = one per CPU */
+    BlockRun **runs;           /* every block simulation allocated (reused run after run) */
+    unsigned nruns;
+    BlockRun *last;            /* the last block committed by the last run (its cluster: sim.cl) */
+    SimReported reported;      /* once-per-launch warnings and race pairs reported so far */
     /* caches of the last run's reports (time.c), dropped by the next run */
     const struct StallRec **stall_view;    /* stall records ranked by cycles */
     size_t stall_view_n;
@@ -34,4 +42,11 @@ struct PtoLaunch {
 
 /* The cluster of the last block that ran (its cores and their memory), or NULL before any run. */
 const Cluster *launch_last_cluster(const PtoLaunch *l);
+
+/* blocks.c: runs blocks [0, blocks) of kind 0 (vector: one AIV), 1 (cube: one AIC) or 2 (a cluster) on
+   l->jobs threads, merging each block's results into the launch in block order; returns 0, 2 (out of
+   memory) or 3 (a trap). */
+int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind);
+void launch_run_free(BlockRun *r);
+unsigned launch_default_jobs(void);
 #endif

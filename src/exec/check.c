@@ -30,9 +30,10 @@ struct Check {
     uint8_t *init[3][AS__COUNT];       /* per core of the cluster, per on-chip space: written bits */
     uint64_t initsz[3][AS__COUNT];
     uint8_t dirty[3][AS__COUNT];
-    uint8_t **out;                     /* per GM buffer: written bits, or NULL when not an output */
+    uint8_t **out;                     /* per GM buffer: written bits, or NULL when not an output (launch) */
     uint64_t *outsz;
     uint32_t ngm;
+    const Check *launch;               /* a block's checks: the launch's, whose outputs it logs writes to */
     GmAcc *log;
     size_t nlog, caplog;
     int oom;
@@ -79,8 +80,10 @@ int check_launch_begin(Check *k, const Sim *s)
     return 0;
 }
 
-int check_block_begin(Check *k, const Cluster *cl)
+int check_block_begin(Check *k, const Check *launch, const Cluster *cl)
 {
+    k->launch = launch;
+    k->nlog = 0;
     if (!(cl->sim->checks & CHK_INIT)) return 0;
     for (int c = 0; c < cl->ncores; c++)
         for (int a = 1; a < AS__COUNT; a++) {
@@ -176,13 +179,15 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
     if (!len || x->race_quiet) return;
     if (as == AS_GM) {   /* per allocation the access meets (one, unless it leaves its buffer) */
         int j = sim_gm_find(s, addr);
+        const Check *l = k->launch;
+        int all = s->checks & CHK_BLOCKS && s->blocks > 1;
         for (uint32_t bi = j < 0 ? s->ngm : (uint32_t)j; bi < s->ngm && s->gm[bi].base < addr + len; bi++) {
             const GmBuf *g = &s->gm[bi];
             uint64_t lo = addr > g->base ? addr - g->base : 0;
             uint64_t hi = addr + len - g->base < g->size ? addr + len - g->base : g->size;
             if (lo >= hi) continue;
-            if (mode != ACC_READ && k->out && k->out[bi]) bits_set(k->out[bi], lo, hi);
-            if (s->checks & CHK_BLOCKS && s->blocks > 1) log_gm(k, x->core, in, bi, lo, hi, mode);
+            /* outputs and the blocks' accesses are merged into the launch's checks (check_merge) */
+            if (all || (mode != ACC_READ && l && l->out && l->out[bi])) log_gm(k, x->core, in, bi, lo, hi, mode);
         }
         return;
     }
@@ -201,6 +206,26 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
     sim_warn_once(x, in, DIAG_T_UNINIT, "reads %s bytes [%" PRIu64 ", %" PRIu64 ") (0x%" PRIx64 "..0x%" PRIx64
                   ") that nothing wrote in this launch (of the %" PRIu64 " bytes it reads from %" PRIu64 ")",
                   space_short[as], u, e, u, e, len, addr);
+}
+
+void check_merge(Check *k, Check *blk, const Sim *s)
+{
+    int all = s->checks & CHK_BLOCKS && s->blocks > 1;
+    for (size_t i = 0; i < blk->nlog; i++) {
+        const GmAcc *g = &blk->log[i];
+        if (g->mode != ACC_READ && k->out && g->buf < k->ngm && k->out[g->buf]) bits_set(k->out[g->buf], g->lo, g->hi);
+        if (!all) continue;
+        if (k->nlog == k->caplog) {
+            size_t cap = k->caplog ? k->caplog * 2 : 256;
+            GmAcc *n = mem_realloc(k->log, cap * sizeof *n);
+            if (!n) { k->oom = 1; break; }
+            k->log = n;
+            k->caplog = cap;
+        }
+        k->log[k->nlog++] = *g;
+    }
+    k->oom |= blk->oom;
+    blk->nlog = 0;
 }
 
 /* ------------------------------------------------------------------ end of the launch */
@@ -232,7 +257,7 @@ static void report_unwritten(Check *k, Sim *s)
         }
         if (!missing) continue;
         if (runs > 4 && n < sizeof ranges) snprintf(ranges + n, sizeof ranges - n, " and %u more range%s", runs - 4, runs - 4 > 1 ? "s" : "");
-        diag_add(&s->ctx->diags, SEV_WARNING, DIAG_T_UNWRITTEN, param_loc(s, s->gm[i].param),
+        diag_add(s->diags, SEV_WARNING, DIAG_T_UNWRITTEN, param_loc(s, s->gm[i].param),
                  "the kernel never wrote %" PRIu64 " of the %" PRIu64 " bytes of output '%s': bytes %s", missing, sz,
                  s->gm[i].name ? s->gm[i].name : "?", ranges);
     }
@@ -271,11 +296,11 @@ static void race_report(Check *k, Sim *s, const GmAcc *g, uint64_t byte, unsigne
     if (!o || reported(seen, nseen, g->in, o->in)) return;
     static const char *const verb[] = {"reads", "writes", "atomically updates"};
     const char *buf = s->gm[g->buf].name ? s->gm[g->buf].name : "?";
-    long d = diag_add(&s->ctx->diags, SEV_WARNING, DIAG_T_RACE, g->in->op ? g->in->op->loc : (SrcLoc){0, 0, 0},
+    long d = diag_add(s->diags, SEV_WARNING, DIAG_T_RACE, g->in->op ? g->in->op->loc : (SrcLoc){0, 0, 0},
                       "block %u %s GM bytes [%" PRIu64 ", %" PRIu64 ") of '%s' that block %u %s; blocks run concurrently "
                       "and nothing orders them", g->block, verb[g->mode], g->lo, g->hi, buf, other,
                       other_writes ? "writes" : o->mode == ACC_ATOMIC ? "updates atomically" : "reads");
-    if (o->in->op) diag_note(&s->ctx->diags, d, o->in->op->loc, "block %u's access is here", other);
+    if (o->in->op) diag_note(s->diags, d, o->in->op->loc, "block %u's access is here", other);
 }
 
 static void replay_blocks(Check *k, Sim *s)
@@ -289,7 +314,7 @@ static void replay_blocks(Check *k, Sim *s)
         if (!any || !sz) continue;
         ByteRec *r = mem_calloc((size_t)sz, sizeof *r);
         if (!r) { k->oom = 1; continue; }
-        for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks run one after another */
+        for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks are merged in that order */
             const GmAcc *g = &k->log[i];
             if (g->buf != buf) continue;
             uint16_t me = (uint16_t)(g->block + 1);

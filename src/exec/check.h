@@ -16,8 +16,11 @@ void check_free(Check *k);
 /* Start of a launch: a GM allocation is an output when its `output` is set (W-UNWRITTEN). 0, or -1 out of
    memory. */
 int check_launch_begin(Check *k, const Sim *s);
-/* Start of a block: nothing on chip is written yet. */
-int check_block_begin(Check *k, const Cluster *cl);
+/* Start of a block: nothing on chip is written yet. A block has its own Check (`k`, its on-chip bits and its
+   GM accesses) beside the launch's (`launch`: outputs and the accesses of the blocks merged so far). */
+int check_block_begin(Check *k, const Check *launch, const Cluster *cl);
+/* Merges block `blk`'s GM accesses into the launch's `k` (blocks are merged in block order). */
+void check_merge(Check *k, Check *blk, const Sim *s);
 /* check_access (declared in machine.h for sim_access): an access by the op `in` running on x to
    [addr, addr+len) of space `as` owned by core `owner`. */
 /* End of the launch: the unwritten output ranges, and the races between blocks, in block order. */

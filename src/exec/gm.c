@@ -10,6 +10,7 @@
  * reaches another buffer), or traps T-OOB in strict mode; one that leaves the device space traps. */
 #include "machine.h"
 #include "base/alloc.h"
+#include "gmview.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,16 @@ static void report_outside(Exec *x, const Instr *in, uint32_t j, uint64_t addr, 
                   g->name, g->size, g->size, out_lo, o + len);
 }
 
+/* Host pointer to [addr, addr+len) of the image: the shared one, or the block's private view (gmview.h). */
+static uint8_t *image(Exec *x, const Instr *in, uint64_t addr, uint64_t len)
+{
+    Sim *s = x->core->sim;
+    if (!s->view) return s->gm_mem + (addr - SIM_GM_BASE);
+    uint8_t *p = gmv_map(s->view, addr - SIM_GM_BASE, len);
+    if (!p) sim_trap(x, in, DIAG_T_OOM, "out of host memory copying GM for block %llu", (unsigned long long)x->core->block_idx);
+    return p;
+}
+
 uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, const char *what)
 {
     Sim *s = x->core->sim;
@@ -166,10 +177,10 @@ uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, co
     if (j >= 0 && len <= s->gm_span - (addr - SIM_GM_BASE)) {
         const GmBuf *g = &s->gm[j];
         uint64_t o = addr - g->base;
-        if (o <= g->size && len <= g->size - o) return s->gm_mem + (addr - SIM_GM_BASE);
+        if (o <= g->size && len <= g->size - o) return image(x, in, addr, len);
         if (!s->gm_strict) {
             report_outside(x, in, (uint32_t)j, addr, len, what);
-            return s->gm_mem + (addr - SIM_GM_BASE);
+            return image(x, in, addr, len);
         }
         sim_trap(x, in, DIAG_T_OOB, "%s bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) of GM buffer '%s' "
                  "lie outside its %" PRIu64 " (0x%" PRIx64 ") bytes (strict GM)", what, o, o + len, o, o + len, g->name,

@@ -168,11 +168,13 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     /* the hot loop: handlers return NULL at the end of the body or after raising a trap; `left` counts
-       down the steps still allowed */
+       down the steps still allowed (x->left in the plain loop, where a handler that does the work of the
+       next instructions too takes their steps; the profiling loop keeps x->left at 0, so none does) */
     uint64_t left = limit - steps + 1, cycles = 0;
     Observe *o = x->core->sim->obs;
     if (__builtin_expect(o->profile, 0)) {
         /* the same loop, crediting every instruction's cycles to it */
+        x->left = 0;
         while (pc) {
             if (--left == 0) {
                 x->steps = limit;
@@ -189,8 +191,9 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
         x->attributed += cycles;
         return x->core->sim->trapped ? -1 : 0;
     }
+    x->left = left;
     while (pc) {
-        if (__builtin_expect(--left == 0, 0)) {
+        if (__builtin_expect(--x->left == 0, 0)) {
             x->steps = limit;
             sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope",
                      (unsigned long long)limit);
@@ -199,6 +202,8 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
         cycles += pc->cost;
         pc = pc->fn(x, pc);
     }
+    left = x->left;
+    x->left = 0;
     x->steps = limit + 1 - left;
     x->extra_cost += cycles;
     return x->core->sim->trapped ? -1 : 0;

@@ -79,6 +79,8 @@ struct Exec {
     uint8_t *frame_base;       /* frame stack storage */
     uint32_t frame_top, frame_cap;
     uint64_t steps;
+    uint64_t left;             /* V interpreter: steps still allowed + 1 (interp_vecscope); a handler that does the
+                                  work of several instructions takes their steps from it. 0 outside that loop. */
     PipeQ pipe;                /* which agent this context belongs to */
     const Instr *cur;          /* the op being executed by the agent (SU or pipe job) */
     uint64_t now;              /* the cycle at which it started */
@@ -123,6 +125,7 @@ struct Cluster {
     struct SyncClusterState *sync;   /* intra-block semaphores, cross-core flags */
     struct Race *race;         /* race detection state, NULL when off */
     int watch;                 /* some access check is on: fast paths report their exact accesses */
+    int gm_watch;              /* GM accesses are reported exactly (the block runs on a private GM view) */
 };
 
 /* Reports a deadlock of cluster cl located at the op that can never proceed, with notes explaining why;
@@ -130,8 +133,28 @@ struct Cluster {
    Installed by the launch (the synchronisation family knows what waits wait for). */
 typedef long (*DeadlockHook)(Cluster *cl);
 
+/* What makes a run-time diagnostic a repeat, dropped when the blocks' diagnostics are merged in block order
+   (fault.c): the op and ID of a once-per-op warning (DK_ONCE), or the two ops of a race (DK_PAIR). */
+typedef struct DiagKey { long idx; int kind; const void *a, *b; DiagId id; } DiagKey;
+enum { DK_ONCE = 1, DK_PAIR };
+/* The launch's record of those: ops that warned, race pairs reported. */
+enum { SIM_MAX_WARNED = 64, SIM_MAX_PAIRS = 20 };
+typedef struct SimReported {
+    const void *warned[SIM_MAX_WARNED];
+    DiagId warned_id[SIM_MAX_WARNED];
+    unsigned nwarned;
+    const void *pairs[SIM_MAX_PAIRS][2];
+    unsigned npairs;
+} SimReported;
+
+/* A block's simulation. Blocks run on threads each on its own Sim (a copy of the launch's settings with its
+   own cluster, diagnostics, records and GM view); api/ merges them in block order. */
 struct Sim {
     PtoCtx *ctx;
+    DiagList *diags;           /* where the block's run-time diagnostics go */
+    DiagKey *dkeys;            /* their repeat keys, in diagnostic order */
+    size_t ndkeys, capdkeys;
+    struct GmView *view;       /* the block's private view of GM (gmview.h), or NULL: GM is accessed in place */
     const Program *prog;
     const Func *entry;
     const TargetProfile *tp;
@@ -157,8 +180,8 @@ struct Sim {
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
-    const Instr *warned[64];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
-    DiagId warned_id[64];
+    const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
+    DiagId warned_id[SIM_MAX_WARNED];
     unsigned nwarned;
 };
 
@@ -171,13 +194,19 @@ static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return 
 
 /* ---- traps and memory (mem.c) ---- */
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-/* A run-time warning at op `in`, reported once per op, ID and run (at most 64); the run continues. */
+/* A run-time warning at op `in`, reported once per op, ID and launch (at most 64); the run continues. */
 void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* True when op `in` already gave its run-time warning `id` in this run (or no more can be given). */
 int sim_warned(const Exec *x, const Instr *in, DiagId id);
 /* The same, with a note at op `related` ("the earlier ... is here"). */
 void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+/* Records the repeat key of diagnostic `idx` of s->diags (DK_ONCE: a = the op, its ID; DK_PAIR: the two ops). */
+void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b, DiagId id);
+/* Appends a block's run-time diagnostics `src` (with their keys) to `dst`, dropping the repeats of what
+   `rep` holds and recording the rest there: the launch reports what running its blocks one after another
+   would, whichever thread ran them. */
+void sim_diags_merge(DiagList *dst, SimReported *rep, const DiagList *src, const DiagKey *keys, size_t nkeys);
 /* Host pointer for [addr, addr+len) in space `as` of core c, or NULL after raising a trap. `what` names
    the access for the message ("source", "destination"). `align` = required alignment (1 = none). */
 uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what);
@@ -209,8 +238,10 @@ static inline int sim_access_mode(Exec *x, const char *what)
 }
 void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write);
 void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
+void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode);
 static inline void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode)
 {
+    if (as == AS_GM && x->core->sim->view && !x->race_quiet) sim_view_access(x, addr, len, mode);
     if (x->core->cl->race) {
         race_access(x, in, owner, as, addr, len, mode != ACC_READ);
         if (mode == ACC_ATOMIC) race_access(x, in, owner, as, addr, len, 0);   /* read-modify-write */

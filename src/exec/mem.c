@@ -3,6 +3,7 @@
 #include "machine.h"
 #include "race.h"
 #include "check.h"
+#include "gmview.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,8 +21,14 @@ uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t 
                       const char *what)
 {
     uint8_t *p = checked(x, c, in, as, addr, len, align, what);
-    if (p && c->cl->watch) sim_access(x, in, c, as, addr, len, sim_access_mode(x, what));
+    if (p && (c->cl->watch || (as == AS_GM && c->cl->gm_watch))) sim_access(x, in, c, as, addr, len, sim_access_mode(x, what));
     return p;
+}
+
+/* An access to GM by a block running on a private view (gmview.h): logged for its commit. */
+void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode)
+{
+    if (addr >= SIM_GM_BASE) gmv_log(x->core->sim->view, addr - SIM_GM_BASE, len, mode);
 }
 
 static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,

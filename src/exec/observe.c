@@ -45,6 +45,8 @@ int obs_reset(Observe *o, uint32_t ninstr)
 {
     o->ncores = o->nstalls = o->nev = 0;
     o->oom = 0;
+    o->pending_from = 0;
+    o->pending_setter = NULL;
     chan_clear(o);
     if (o->profile) {
         if (o->nprof < ninstr) {
@@ -104,6 +106,37 @@ void obs_block_done(Observe *o, const Cluster *cl)
 }
 
 _Static_assert(sizeof ((Pipe *)0)->stall / sizeof(uint64_t) == WC__COUNT, "Pipe.stall has one slot per WaitCause");
+int obs_merge(Observe *o, Observe *blk)
+{
+    int fail = blk->oom;
+    size_t base = o->nev;
+    for (size_t i = 0; i < blk->ncores && !fail; i++) {
+        fail = grow(o, (void **)&o->cores, &o->capcores, o->ncores, sizeof *o->cores);
+        if (!fail) o->cores[o->ncores++] = blk->cores[i];
+    }
+    for (size_t i = 0; i < blk->nstalls && !fail; i++) {
+        fail = grow(o, (void **)&o->stalls, &o->capstalls, o->nstalls, sizeof *o->stalls);
+        if (!fail) o->stalls[o->nstalls++] = blk->stalls[i];
+    }
+    if (o->trace) {
+        for (size_t i = 0; i < blk->nev && !fail; i++) {
+            fail = grow(o, (void **)&o->ev, &o->capev, o->nev, sizeof *o->ev);
+            if (fail) break;
+            TraceEv *e = &o->ev[o->nev++];
+            *e = blk->ev[i];
+            if (e->flow_from) e->flow_from += (uint32_t)base;
+        }
+    } else {
+        o->nev += blk->nev;
+    }
+    for (uint32_t i = 0; o->profile && i < o->nprof && i < blk->nprof; i++) {
+        o->prof_cycles[i] += blk->prof_cycles[i];
+        o->prof_count[i] += blk->prof_count[i];
+        o->prof_stall[i] += blk->prof_stall[i];
+    }
+    if (fail) o->oom = 1;
+    return fail ? -1 : 0;
+}
 
 WaitCause obs_cause(OpKind k)
 {

@@ -71,6 +71,10 @@ void obs_free(Observe *o);
 int obs_reset(Observe *o, uint32_t ninstr);
 /* A block finished: copies its cores' times into the record. */
 void obs_block_done(Observe *o, const Cluster *cl);
+/* Appends the record of one block (`blk`, recorded on its own from obs_reset) to the launch's; blocks
+   are merged in block order, so the record is the same whichever thread ran them. 0, or -1 when out of
+   memory (the record is marked incomplete). */
+int obs_merge(Observe *o, Observe *blk);
 
 /* Called by the scheduler. */
 void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes);

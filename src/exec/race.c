@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RA = 3 * PQ__COUNT, MAX_REPORTS = 20, MAX_JOBS = 400000 };
+enum { RA = 3 * PQ__COUNT, MAX_REPORTS = SIM_MAX_PAIRS, MAX_JOBS = 400000 };
 
 typedef struct Iv { uint64_t lo, hi; const Instr *in; uint32_t key; uint8_t w; } Iv;
 
@@ -79,6 +79,7 @@ void race_reset(Race *r, Cluster *cl)
     r->njobs = r->npool = r->nsnaps = 0;
     r->prune_at = 256;
     r->disabled = 0;
+    r->nreported = 0;   /* repeats across blocks are dropped when the blocks' diagnostics are merged */
     for (int a = 0; a < r->na; a++) r->vc[a][a] = 1;
 }
 
@@ -229,11 +230,12 @@ static void report(Race *r, int a, const Instr *ina, int b, const Instr *inb, co
     } else if (sp == AS_GM) snprintf(where, sizeof where, "GM");
     else if (r->cl->ncores == 1) snprintf(where, sizeof where, "%s", space_names[sp]);
     else snprintf(where, sizeof where, "%s of %s", space_names[sp], (ov->key & 3) == 0 ? "AIC" : (ov->key & 3) == 1 ? "AIV0" : "AIV1");
-    DiagList *d = &r->cl->sim->ctx->diags;
+    DiagList *d = r->cl->sim->diags;
     SrcLoc la = ina && ina->op ? ina->op->loc : (SrcLoc){0, 0, 0};
     long k = diag_add(d, SEV_WARNING, DIAG_T_RACE, la,
                       "%s %s %s bytes [0x%" PRIx64 ", 0x%" PRIx64 ") that %s %s with no synchronisation ordering them",
                       an, wa ? "writes" : "reads", where, lo, hi, bn, wb ? "writes" : "reads");
+    sim_diag_key(r->cl->sim, k, DK_PAIR, ina, inb, DIAG_T_RACE);
     if (inb && inb->op)
         diag_note(d, k, inb->op->loc, "%s accessed them here ('%s'); add set_flag/wait_flag between the two pipes", bn,
                   op_info[inb->op->kind].name);

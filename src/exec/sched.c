@@ -320,7 +320,7 @@ static void report_deadlock(Cluster *cl)
     s->trapped = 1;
     long d = s->deadlock_explain ? s->deadlock_explain(cl) : -1;
     if (d < 0)
-        d = diag_add(&s->ctx->diags, SEV_TRAP, DIAG_T_DEADLOCK, first && first->op ? first->op->loc : (SrcLoc){0, 0, 0},
+        d = diag_add(s->diags, SEV_TRAP, DIAG_T_DEADLOCK, first && first->op ? first->op->loc : (SrcLoc){0, 0, 0},
                      "deadlock: no core can make progress (block %llu)", (unsigned long long)c0->block_idx);
     for (int i = 0; i < cl->ncores; i++) {
         Core *c = &cl->cores[i];
@@ -329,12 +329,12 @@ static void report_deadlock(Cluster *cl)
         else if (c->type == CORE_AIC) snprintf(who, sizeof who, "AIC");
         else snprintf(who, sizeof who, "AIV%d", c->subblock);
         if (c->su_state == 1 && c->su_blocked_on && c->su_blocked_on->op)
-            diag_note(&s->ctx->diags, d, c->su_blocked_on->op->loc, "%s scalar unit is blocked at '%s'%s", who,
+            diag_note(s->diags, d, c->su_blocked_on->op->loc, "%s scalar unit is blocked at '%s'%s", who,
                       op_info[c->su_blocked_on->op->kind].name, c->su_queue_full ? " (its pipe's queue is full)" : "");
         for (int p = 1; p < PQ__COUNT; p++) {
             QEntry *e = q_head(&c->pipes[p]);
             if (e && e->in->op)
-                diag_note(&s->ctx->diags, d, e->in->op->loc, "%s %s is blocked at '%s'", who, pq_name((unsigned)p),
+                diag_note(s->diags, d, e->in->op->loc, "%s %s is blocked at '%s'", who, pq_name((unsigned)p),
                           op_info[e->in->op->kind].name);
         }
     }

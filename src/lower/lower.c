@@ -567,6 +567,7 @@ static void lower_function(Lowering *L, uint32_t fi)
         if (code[i].queued == 2) code[i].queued = code[i].pipe != PQ_S;
         if (code[i].queued) code[i].fn = sim_issue;
     }
+    ops_fuse(&L->v, code, L->n);
     F->entry = code;
     F->ncode = L->n;
 }

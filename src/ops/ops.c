@@ -82,4 +82,6 @@ void ops_cluster_free(Cluster *cl)
 
 void ops_block_done(Cluster *cl) { sync_report_leftovers(cl); }
 
+void ops_fuse(LowerView *L, Instr *code, uint32_t n) { vec_fuse(L, code, n); }
+
 long ops_explain_deadlock(Cluster *cl) { return sync_explain_deadlock(cl); }

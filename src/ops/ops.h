@@ -7,6 +7,8 @@
 
 /* The family hook of op's table row (scalar, sync, dma, pred, vec, cube) fills in `in`. */
 int ops_lower(LowerView *L, const Op *op, Instr *in);
+/* After a function's code is complete: the families' fusions of instruction sequences into one handler. */
+void ops_fuse(LowerView *L, Instr *code, uint32_t n);
 
 /* Allocates (first use) and resets every family's state of core c / cluster cl; -1 when out of memory. */
 int ops_core_reset(Core *c);

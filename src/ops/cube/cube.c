@@ -226,7 +226,7 @@ static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
                     uint64_t c = cb * c0 + j;
                     if (c >= C) break;
                     uint64_t so = gi * outer + (fe->dn ? c * inner + r * e : r * inner + c * e);
-                    memcpy(row + j * e, s + so, e);
+                    elem_copy(row + j * e, s + so, e);
                 }
                 memcpy(d + (gi * s4 + cb * s3 * s2 + r * s2) * 32, row, 32);
             }
@@ -282,7 +282,7 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
         }
     } else {
         for (uint64_t r = 0; r < R; r++)
-            for (uint64_t k = 0; k < K; k++) memcpy(d + nz_off(r, k, dp, e), s + nz_off(k, r, sp, e), e);
+            for (uint64_t k = 0; k < K; k++) elem_copy(d + nz_off(r, k, dp, e), s + nz_off(k, r, sp, e), e);
     }
     sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
     return 0;
@@ -340,6 +340,9 @@ void cube_release(Core *c)
     mem_free(c->cube->mx_scale);
     c->cube->mx_scale = NULL;
     c->cube->mx_bytes = 0;
+    mem_free(c->cube->scratch);
+    c->cube->scratch = NULL;
+    c->cube->scratch_bytes = 0;
 }
 
 /* ------------------------------------------------------------------ lowering */

@@ -7,6 +7,8 @@
 struct CubeState {
     uint8_t *mx_scale;         /* MX scale state: one byte per 32 bytes of L0A, then of L0B */
     size_t mx_bytes;
+    void *scratch;             /* MAD's decoded operands and accumulator rows (cube_mad.c), grown on demand */
+    size_t scratch_bytes;
 };
 typedef struct CubeState CubeState;
 

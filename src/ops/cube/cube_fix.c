@@ -41,16 +41,71 @@ typedef struct FixRun {
     int64_t clip_int;
 } FixRun;
 
+static inline float fx_f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t fx_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
 /* f32 vector quant parameter of channel n: low 32 bits of the 8-byte row, mantissa bits 12..0 ignored (Q37). */
-static float q_param(const uint8_t *fb, uint64_t n)
+static inline float q_param(const uint8_t *fb, uint64_t n)
 {
     uint32_t w;
     memcpy(&w, fb + n * 8, 4);
-    return num_bits_to_f32(w & ~0x1FFFu);
+    return fx_f32(w & ~0x1FFFu);
+}
+
+/* The conversions of the common destinations, inline (they give what num_convert gives: round to nearest
+   even; sat: NaN -> +0, +-inf and overflow -> +-largest finite; otherwise NaN -> the canonical NaN and
+   overflow -> +-inf). */
+static inline uint64_t to_f16(uint32_t x, int sat)
+{
+    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7FFFFFFFu;
+    if (ax > 0x7F800000u) return sat ? 0 : 0x7E00u;
+    if (ax >= 0x477FF000u) return sign | (sat ? 0x7BFFu : 0x7C00u);   /* 65520 and up round past 65504 */
+    if (ax >= 0x38800000u) {                                             /* normal: 2^-14 and up */
+        uint32_t m = ax - 0x38000000u;
+        return sign | ((m + 0xFFFu + ((m >> 13) & 1u)) >> 13);
+    }
+    uint32_t e = ax >> 23;
+    if (e < 102) return sign;                                            /* below 2^-25: zero */
+    uint32_t mant = (ax & 0x7FFFFFu) | 0x800000u, sh = 126 - e;        /* subnormal: units of 2^-24 */
+    uint32_t r = mant >> sh, rem = mant & ((1u << sh) - 1), half = 1u << (sh - 1);
+    return sign | (r + (rem > half || (rem == half && (r & 1u))));
+}
+
+static inline uint64_t to_bf16(uint32_t x, int sat)
+{
+    uint32_t ax = x & 0x7FFFFFFFu;
+    if (ax > 0x7F800000u) return sat ? 0 : 0x7FC0u;
+    uint32_t r = (x + 0x7FFFu + ((x >> 16) & 1u)) >> 16;
+    if (sat && (r & 0x7FFFu) == 0x7F80u) r = (r & 0x8000u) | 0x7F7Fu;   /* inf, or rounded past the largest */
+    return r;
+}
+
+/* f32 -> integer of `bits` (<= 32) bits: round to nearest even, clamp to the range, NaN -> 0 (num_to_int with
+   sat). Doubles hold every f32 and both bounds exactly; below 2^51 adding and subtracting 1.5 * 2^52 rounds
+   to an integer, ties to even (round-to-nearest is the launch's mode). */
+static inline uint64_t to_int(float v, unsigned bits, int is_signed)
+{
+    if (v != v) return 0;
+    double d = v, lo = is_signed ? -(double)(1ull << (bits - 1)) : 0.0;
+    double hi = is_signed ? (double)((1ull << (bits - 1)) - 1) : (double)((1ull << bits) - 1);
+    if (fabs(d) < 0x1p51) d = (d + 0x1.8p52) - 0x1.8p52;
+    d = d < lo ? lo : d > hi ? hi : d;
+    return (uint64_t)(int64_t)d & ((1ull << bits) - 1);
 }
 
 /* Produces the destination bit pattern of accumulator value `acc` for output column n. */
-static uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
+static inline uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
 {
     const FixExt *fe = fr->fe;
     CElem ed = fe->ed;
@@ -61,7 +116,7 @@ static uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
         if (fe->eclip.bytes && v > fr->clip_int) v = fr->clip_int;
         return (uint64_t)v & 0xFFFFFFFFu;
     }
-    float v = fe->acc_int ? (float)(int32_t)acc : num_bits_to_f32(acc);
+    float v = fe->acc_int ? (float)(int32_t)acc : fx_f32(acc);
     if (fe->qkind == Q_SCALE) {
         float s = fe->qvec ? q_param(fr->qfb, n) : fr->qs;
         v = (float)((double)v * (double)s);
@@ -73,14 +128,14 @@ static uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
         if (fe->rkind == R_VECTOR) {
             uint32_t w;
             memcpy(&w, fr->rfb + n * 4, 4);
-            al = num_bits_to_f32(w);
+            al = fx_f32(w);
         }
         if (!(v >= 0)) v = (float)((double)al * (double)v);
     }
-    uint32_t fb = v != v ? (uint32_t)num_canonical_nan(NUM_F32) : num_f32_to_bits(v);
+    uint32_t fb = v != v ? 0x7FC00000u : fx_bits(v);
     uint64_t out;
     if (ed.fmt < 0) {
-        out = num_to_int(NUM_F32, fb, NUM_RND_R, ed.bits, ed.is_signed, true);
+        out = ed.bits <= 32 ? to_int(v, ed.bits, ed.is_signed) : num_to_int(NUM_F32, fb, NUM_RND_R, ed.bits, ed.is_signed, true);
         if (fe->eclip.bytes) {
             int64_t y = ed.is_signed ? (int64_t)(out ^ (1ull << (ed.bits - 1))) - (int64_t)(1ull << (ed.bits - 1)) : (int64_t)out;
             if (y > fr->clip_int) out = (uint64_t)fr->clip_int & ((ed.bits >= 64 ? 0 : (1ull << ed.bits)) - 1);
@@ -92,6 +147,10 @@ static uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
         out = fb;   /* f32 destinations keep inf/NaN even under sat (isa-notes §4.10) */
     } else if (v != v && fe->sat == S_SAT_NAN) {
         out = num_canonical_nan(f);
+    } else if (f == NUM_F16) {
+        out = to_f16(fb, !fr->ieee);
+    } else if (f == NUM_BF16) {
+        out = to_bf16(fb, !fr->ieee);
     } else {
         out = num_convert(NUM_F32, fb, f, f == NUM_HIF8 ? NUM_RND_A : NUM_RND_R, !fr->ieee);
     }

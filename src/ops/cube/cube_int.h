@@ -9,6 +9,7 @@
 #include "ops/dma/dma.h"
 #include "ops/scalar/scalar.h"
 #include "base/num.h"
+#include <string.h>
 
 /* An element kind with the facts the cube code reads per element: a float format (fmt >= 0) or an
    integer (fmt = -1). */
@@ -40,6 +41,16 @@ static inline uint64_t nz_off(uint64_t r, uint64_t c, uint64_t pitch, unsigned e
 {
     uint64_t c0 = 32u / e;
     return ((c / c0) * pitch + r) * 32u + (c % c0) * e;
+}
+/* Copies one element of e (1, 2, 4 or 8) bytes with a fixed-size copy the compiler inlines. */
+static inline void elem_copy(uint8_t *d, const uint8_t *s, unsigned e)
+{
+    switch (e) {
+    case 1: d[0] = s[0]; break;
+    case 2: memcpy(d, s, 2); break;
+    case 4: memcpy(d, s, 4); break;
+    default: memcpy(d, s, 8); break;
+    }
 }
 static inline uint64_t pad16(uint64_t v) { return (v + 15) / 16 * 16; }
 static inline uint64_t ceil_div(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

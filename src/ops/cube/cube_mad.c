@@ -19,6 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* How an operand's elements become values (MadExt.dec), chosen at lowering so that the decode loops make no
+   per-element calls: f32 (tf32 rounding inline), f16 and bf16 by bit manipulation, the 8-bit float formats
+   through a 256-entry table, 8-bit integers by extension. */
+enum { DEC_F32, DEC_F16, DEC_BF16, DEC_LUT, DEC_I8, DEC_U8 };
+
 typedef struct MadExt {
     int8_t ia, ib, ic, ibias, im, in, ik;
     uint8_t mode;       /* 0 overwrite, 1 accumulate, 2 bias */
@@ -26,7 +31,10 @@ typedef struct MadExt {
     uint8_t sat;        /* 1 = sat clause */
     uint8_t tf32;       /* 0 none, 1 round_even, 2 round_away */
     uint8_t integer;    /* 8-bit integer inputs, i32 accumulator */
+    uint8_t dec[2];     /* DEC_* of A and B */
     CElem ea, eb;
+    float satmax[2];    /* sat: the largest finite value of A's and B's format (what +-inf becomes) */
+    float lut[2][256];  /* DEC_LUT: the value of every byte (8-bit float formats are exact in f32) */
 } MadExt;
 
 /* tf32_mode (resolutions Q38): the f32 input rounded to 10 mantissa bits; inf/NaN unchanged. */
@@ -38,34 +46,179 @@ static uint32_t tf32_round(uint32_t b, int away)
     return (b + 0xFFFu + lsb) & ~0x1FFFu;
 }
 
-/* Value of one float input element; sat: NaN -> 0 and +-inf -> +-largest finite of its format (Q38). */
-static double in_val(const MadExt *me, CElem e, const uint8_t *p)
+static inline float f32_of(uint32_t u)
 {
-    uint64_t bits = 0;
-    memcpy(&bits, p, e.bytes);
-    NumFormat f = (NumFormat)e.fmt;
-    if (f == NUM_F32 && me->tf32) bits = tf32_round((uint32_t)bits, me->tf32 == 2);
-    if (me->sat) {
-        if (num_is_nan(f, bits)) return 0.0;
-        double v = cube_fval(f, bits);
-        if (isinf(v)) return cube_fval(f, num_convert(NUM_F64, num_f64_to_bits(v), f, NUM_RND_R, true));
-        return v;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t bits_of(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* f16 -> f32, exact: exponent and mantissa shifted into place and scaled by 2^112 (subnormals become
+   normal f32 values exactly); inf and NaN keep an all-ones exponent. */
+static inline float f16_val(uint16_t h)
+{
+    uint32_t em = (uint32_t)(h & 0x7FFFu) << 13, sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t r = bits_of(f32_of(em) * 0x1p112f);
+    if (em >= 0x7C00u << 13) r = 0x7F800000u | em;
+    return f32_of(r | sign);
+}
+
+/* sat: NaN -> 0, +-inf (and overflow, which produced it) -> +-max */
+static inline float sat_to(float v, float max)
+{
+    v = v > max ? max : v;
+    v = v < -max ? -max : v;
+    return v == v ? v : 0.0f;
+}
+
+/* Decodes operand `side` (0: A in L0A, [M,K]; 1: B in L0B, [N,K]; R rows, NZ pitch `pitch`) into dst: A as
+   dst[r*K + k], B transposed as dst[k*ld + r]. An NZ row holds c0 = 32/e consecutive elements of K; each
+   element kind has its own loop (no per-element dispatch). */
+#define DECODE_ROWS(E, VAL)                                                                                    \
+    for (uint64_t r = 0; r < R; r++)                                                                           \
+        for (uint64_t k0 = 0; k0 < K; k0 += 32u / (E)) {                                                         \
+            const uint8_t *row = src + ((k0 / (32u / (E))) * pitch + r) * 32;                                  \
+            uint64_t n = K - k0 < 32u / (E) ? K - k0 : 32u / (E);                                              \
+            float *d = side ? dst + k0 * ld + r : dst + r * K + k0;                                            \
+            uint64_t step = side ? ld : 1;                                                                     \
+            for (uint64_t j = 0; j < n; j++) {                                                                 \
+                const uint8_t *p = row + j * (E);                                                              \
+                float v = VAL;                                                                                 \
+                d[j * step] = sat ? sat_to(v, smax) : v;                                                       \
+            }                                                                                                  \
+        }
+
+static inline uint16_t ld16(const uint8_t *p) { uint16_t h; memcpy(&h, p, 2); return h; }
+static inline uint32_t ld32(const uint8_t *p) { uint32_t w; memcpy(&w, p, 4); return w; }
+
+static void decode_float(const MadExt *me, int side, float *dst, const uint8_t *src, uint64_t R, uint64_t K,
+                         uint64_t pitch, uint64_t ld)
+{
+    int sat = me->sat, away = me->tf32 == 2;
+    float smax = me->satmax[side];
+    const float *lut = me->lut[side];
+    switch (me->dec[side]) {
+    case DEC_F16: DECODE_ROWS(2, f16_val(ld16(p))) break;
+    case DEC_BF16: DECODE_ROWS(2, f32_of((uint32_t)ld16(p) << 16)) break;
+    case DEC_LUT: DECODE_ROWS(1, lut[p[0]]) break;
+    default:
+        if (me->tf32) {
+            DECODE_ROWS(4, f32_of(tf32_round(ld32(p), away)))
+        } else {
+            DECODE_ROWS(4, f32_of(ld32(p)))
+        }
     }
-    return cube_fval(f, bits);
+}
+#undef DECODE_ROWS
+
+static void decode_int(const MadExt *me, int side, int32_t *dst, const uint8_t *src, uint64_t R, uint64_t K,
+                       uint64_t pitch, uint64_t ld)
+{
+    int sgn = me->dec[side] == DEC_I8;
+    for (uint64_t r = 0; r < R; r++)
+        for (uint64_t k0 = 0; k0 < K; k0 += 32) {
+            const uint8_t *row = src + ((k0 / 32) * pitch + r) * 32;
+            uint64_t n = K - k0 < 32 ? K - k0 : 32;
+            for (uint64_t j = 0; j < n; j++) {
+                int32_t v = sgn ? (int32_t)(int8_t)row[j] : (int32_t)row[j];
+                if (side) dst[(k0 + j) * ld + r] = v;
+                else dst[r * K + k0 + j] = v;
+            }
+        }
 }
 
-static int64_t in_int(CElem e, const uint8_t *p)
+/* The inner loops (GCC/Clang vector extensions: SSE2 / NEON at the baseline, whatever the auto-vectoriser
+   decides). A tile of 2 rows of C by 16 columns stays in registers while k runs 0, 1, ..., K-1; each product
+   is rounded to f32, then each sum (never a fused multiply-add: the product is a separate value). */
+typedef float mad_vf __attribute__((vector_size(16)));
+typedef int32_t mad_vi __attribute__((vector_size(16)));
+typedef uint32_t mad_vu __attribute__((vector_size(16)));
+
+/* sat_to on 4 lanes: lanes above FLT_MAX (inf) and below -FLT_MAX clamp, NaN lanes become 0 */
+static inline mad_vf sat_v(mad_vf v)
 {
-    return e.is_signed ? (int64_t)(int8_t)p[0] : (int64_t)p[0];
+    const mad_vf hi = {FLT_MAX, FLT_MAX, FLT_MAX, FLT_MAX}, lo = -hi;
+    mad_vi up = v > hi, down = v < lo, num = v == v;
+    mad_vi r = ((mad_vi)v & ~(up | down)) | ((mad_vi)hi & up) | ((mad_vi)lo & down);
+    return (mad_vf)(r & num);
 }
 
-/* sat: NaN -> 0, +-inf (and overflow, which produced it) -> +-FLT_MAX */
-static float satf(float v)
+#define MAD_TILE(NAME, VT, ET, STEP)                                                                           \
+    static void NAME(ET *restrict c0, ET *restrict c1, const ET *restrict b, const ET *restrict a0,             \
+                     const ET *restrict a1, uint64_t K, uint64_t ld, int two)                                   \
+    {                                                                                                          \
+        VT x0, x1, x2, x3, y0, y1, y2, y3;                                                                     \
+        memcpy(&x0, c0, 16); memcpy(&x1, c0 + 4, 16); memcpy(&x2, c0 + 8, 16); memcpy(&x3, c0 + 12, 16);       \
+        if (!two) c1 = c0;                                                                                     \
+        memcpy(&y0, c1, 16); memcpy(&y1, c1 + 4, 16); memcpy(&y2, c1 + 8, 16); memcpy(&y3, c1 + 12, 16);       \
+        for (uint64_t k = 0; k < K; k++, b += ld) {                                                            \
+            VT b0, b1, b2, b3;                                                                                 \
+            memcpy(&b0, b, 16); memcpy(&b1, b + 4, 16); memcpy(&b2, b + 8, 16); memcpy(&b3, b + 12, 16);      \
+            ET s = a0[k], t = a1[k];                                                                           \
+            VT u = {s, s, s, s}, w = {t, t, t, t};                                                             \
+            VT p0 = u * b0, p1 = u * b1, p2 = u * b2, p3 = u * b3;                                             \
+            VT q0 = w * b0, q1 = w * b1, q2 = w * b2, q3 = w * b3;                                             \
+            STEP(x0, p0); STEP(x1, p1); STEP(x2, p2); STEP(x3, p3);                                            \
+            STEP(y0, q0); STEP(y1, q1); STEP(y2, q2); STEP(y3, q3);                                            \
+        }                                                                                                      \
+        memcpy(c0, &x0, 16); memcpy(c0 + 4, &x1, 16); memcpy(c0 + 8, &x2, 16); memcpy(c0 + 12, &x3, 16);       \
+        if (two) { memcpy(c1, &y0, 16); memcpy(c1 + 4, &y1, 16); memcpy(c1 + 8, &y2, 16); memcpy(c1 + 12, &y3, 16); } \
+    }
+#define STEP_ADD(acc, p) acc = acc + (p)
+#define STEP_SAT(acc, p) acc = sat_v(acc + sat_v(p))
+#define STEP_INT(acc, p) acc = (mad_vi)((mad_vu)(acc) + (mad_vu)(p))
+MAD_TILE(tile_f32, mad_vf, float, STEP_ADD)
+MAD_TILE(tile_f32_sat, mad_vf, float, STEP_SAT)
+MAD_TILE(tile_i32, mad_vi, int32_t, STEP_INT)
+#undef MAD_TILE
+#undef STEP_ADD
+#undef STEP_SAT
+#undef STEP_INT
+
+/* The core's MAD scratch of at least `bytes` (grown on demand), or NULL after a trap. */
+static void *scratch(Exec *x, const Instr *in, size_t bytes)
 {
-    if (v != v) return 0.0f;
-    if (v > FLT_MAX) return FLT_MAX;
-    if (v < -FLT_MAX) return -FLT_MAX;
-    return v;
+    CubeState *cs = x->core->cube;
+    if (cs->scratch_bytes < bytes) {
+        mem_free(cs->scratch);
+        cs->scratch = mem_alloc(bytes);
+        cs->scratch_bytes = cs->scratch ? bytes : 0;
+        if (!cs->scratch) {
+            sim_trap(x, in, DIAG_T_OOM, "out of host memory for a %zu-byte MAD", bytes);
+            return NULL;
+        }
+    }
+    return cs->scratch;
+}
+
+/* MX: fp8 values (exact in double) times their groups' E8M0 scales 2^(s-127); s = 0xFF is NaN. */
+static void decode_mx(const MadExt *me, int side, double *dst, const uint8_t *src, const uint8_t *scale, uint64_t R,
+                      uint64_t K, uint64_t pitch)
+{
+    for (uint64_t r = 0; r < R; r++)
+        for (uint64_t k = 0; k < K; k++) {
+            uint8_t s = scale[(k / 32) * pitch + r];
+            float v = me->lut[side][src[((k / 32) * pitch + r) * 32 + k % 32]];
+            if (me->sat) v = sat_to(v, me->satmax[side]);
+            uint64_t pw = (uint64_t)(s - 127 + 1023) << 52;
+            double f;
+            memcpy(&f, &pw, 8);
+            dst[r * K + k] = s == 0xFF ? (double)NAN : (double)v * f;
+        }
+}
+
+/* Writes accumulator (m, n) to L0C: f32 results with NaN canonical. */
+static inline void put_f32(uint8_t *pc, uint64_t m, uint64_t n, uint64_t Mp, float v)
+{
+    uint32_t r = v != v ? (uint32_t)num_canonical_nan(NUM_F32) : bits_of(v);
+    memcpy(pc + l0c_elem(m, n, Mp) * 4, &r, 4);
 }
 
 static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
@@ -106,63 +259,92 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
         sb = cube_mx_state(x, in, 1, B, G * Np);
         if (!sb) return -1;
     }
-    if (me->integer) {
-        int32_t *ai = mem_alloc(sizeof(int32_t) * (M * K + N * K));
-        if (!ai) { sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory"); return -1; }
-        int32_t *bi = ai + M * K;
-        for (uint64_t m = 0; m < M; m++)
-            for (uint64_t k = 0; k < K; k++) ai[m * K + k] = (int32_t)in_int(me->ea, pa + nz_off(m, k, Mp, 1));
-        for (uint64_t n = 0; n < N; n++)
-            for (uint64_t k = 0; k < K; k++) bi[n * K + k] = (int32_t)in_int(me->eb, pb + nz_off(n, k, Np, 1));
-        for (uint64_t m = 0; m < M; m++)
-            for (uint64_t n = 0; n < N; n++) {
-                uint8_t *cp = pc + l0c_elem(m, n, Mp) * 4;
-                uint32_t acc = 0;
-                if (me->mode == 1) memcpy(&acc, cp, 4);
-                else if (me->mode == 2) memcpy(&acc, pbias + n * 4, 4);
-                for (uint64_t k = 0; k < K; k++) acc += (uint32_t)(ai[m * K + k] * bi[n * K + k]);
-                memcpy(cp, &acc, 4);
-            }
-        mem_free(ai);
-    } else {
-        double *av = mem_alloc(sizeof(double) * (M * K + N * K));
-        if (!av) { sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory"); return -1; }
+    /* The operands are decoded once: A as [M][K], B as [K][N rounded up to 16] (zero padding lanes). Then each
+       row m of C is a row of accumulators over n, stepped through k = 0, 1, ..., K-1 in that order. */
+    uint64_t ld = pad16(N);
+    if (me->mx) {
+        double *av = scratch(x, in, sizeof(double) * (M * K + N * K));
+        if (!av) return -1;
         double *bv = av + M * K;
-        for (uint64_t m = 0; m < M; m++)
-            for (uint64_t k = 0; k < K; k++) {
-                double v = in_val(me, me->ea, pa + nz_off(m, k, Mp, e));
-                if (me->mx) v = sa[(k / 32) * Mp + m] == 0xFF ? NAN : ldexp(v, (int)sa[(k / 32) * Mp + m] - 127);
-                av[m * K + k] = v;
-            }
-        for (uint64_t n = 0; n < N; n++)
-            for (uint64_t k = 0; k < K; k++) {
-                double v = in_val(me, me->eb, pb + nz_off(n, k, Np, e));
-                if (me->mx) v = sb[(k / 32) * Np + n] == 0xFF ? NAN : ldexp(v, (int)sb[(k / 32) * Np + n] - 127);
-                bv[n * K + k] = v;
-            }
+        decode_mx(me, 0, av, pa, sa, M, K, Mp);
+        decode_mx(me, 1, bv, pb, sb, N, K, Np);
         for (uint64_t m = 0; m < M; m++)
             for (uint64_t n = 0; n < N; n++) {
-                uint8_t *cp = pc + l0c_elem(m, n, Mp) * 4;
                 uint32_t ib = 0;
-                if (me->mode == 1) memcpy(&ib, cp, 4);
+                if (me->mode == 1) memcpy(&ib, pc + l0c_elem(m, n, Mp) * 4, 4);
                 else if (me->mode == 2) memcpy(&ib, pbias + n * 4, 4);
-                float acc = num_bits_to_f32(ib);
-                if (me->sat) acc = satf(acc);
+                float acc = f32_of(ib);
+                if (me->sat) acc = sat_to(acc, FLT_MAX);
                 const double *ar = av + m * K, *br = bv + n * K;
                 for (uint64_t k = 0; k < K; k++) {
                     float p = (float)(ar[k] * br[k]);   /* exact product, one rounding to f32 */
-                    if (me->sat) p = satf(p);
-                    float s = acc + p;
-                    acc = me->sat ? satf(s) : s;
+                    if (me->sat) p = sat_to(p, FLT_MAX);
+                    float s2 = acc + p;
+                    acc = me->sat ? sat_to(s2, FLT_MAX) : s2;
                 }
-                uint32_t r = acc != acc ? (uint32_t)num_canonical_nan(NUM_F32) : num_f32_to_bits(acc);
-                memcpy(cp, &r, 4);
+                put_f32(pc, m, n, Mp, acc);
             }
-        mem_free(av);
+    } else if (me->integer) {
+        int32_t *ai = scratch(x, in, 4 * (M * K + K * ld + 2 * ld));
+        if (!ai) return -1;
+        int32_t *bi = ai + M * K, *acc = bi + K * ld;
+        memset(bi, 0, 4 * K * ld);
+        decode_int(me, 0, ai, pa, M, K, Mp, 0);
+        decode_int(me, 1, bi, pb, N, K, Np, ld);
+        for (uint64_t m = 0; m < M; m += 2) {
+            int two = m + 1 < M;
+            for (uint64_t r = 0; r <= (uint64_t)two; r++) {
+                int32_t *row = acc + r * ld;
+                memset(row, 0, 4 * ld);
+                for (uint64_t n = 0; n < N && me->mode; n++)
+                    memcpy(&row[n], me->mode == 1 ? pc + l0c_elem(m + r, n, Mp) * 4 : pbias + n * 4, 4);
+            }
+            for (uint64_t nb = 0; nb < ld; nb += 16)
+                tile_i32(acc + nb, acc + ld + nb, bi + nb, ai + m * K, ai + (m + two) * K, K, ld, two);
+            for (uint64_t r = 0; r <= (uint64_t)two; r++)
+                for (uint64_t n = 0; n < N; n++) memcpy(pc + l0c_elem(m + r, n, Mp) * 4, &acc[r * ld + n], 4);
+        }
+    } else {
+        float *af = scratch(x, in, 4 * (M * K + K * ld + 2 * ld));
+        if (!af) return -1;
+        float *bf = af + M * K, *acc = bf + K * ld;
+        memset(bf, 0, 4 * K * ld);
+        decode_float(me, 0, af, pa, M, K, Mp, 0);
+        decode_float(me, 1, bf, pb, N, K, Np, ld);
+        for (uint64_t m = 0; m < M; m += 2) {
+            int two = m + 1 < M;
+            for (uint64_t r = 0; r <= (uint64_t)two; r++) {
+                float *row = acc + r * ld;
+                memset(row, 0, 4 * ld);
+                for (uint64_t n = 0; n < N && me->mode; n++) {
+                    uint32_t ib;
+                    memcpy(&ib, me->mode == 1 ? pc + l0c_elem(m + r, n, Mp) * 4 : pbias + n * 4, 4);
+                    row[n] = me->sat ? sat_to(f32_of(ib), FLT_MAX) : f32_of(ib);
+                }
+            }
+            for (uint64_t nb = 0; nb < ld; nb += 16)
+                (me->sat ? tile_f32_sat : tile_f32)(acc + nb, acc + ld + nb, bf + nb, af + m * K, af + (m + two) * K, K, ld, two);
+            for (uint64_t r = 0; r <= (uint64_t)two; r++)
+                for (uint64_t n = 0; n < N; n++) put_f32(pc, m + r, n, Mp, acc[r * ld + n]);
+        }
     }
     sim_count(x, x->pipe, M * N * 4);
     x->extra_cost += timing_mad(x->core->sim->timing, me->ea.kind, M, N, K);
     return 0;
+}
+
+/* The decoder of an operand's element type, with its byte table and sat bound. */
+static void choose_decoder(MadExt *me, int side, CElem e)
+{
+    if (e.fmt < 0) {
+        me->dec[side] = e.is_signed ? DEC_I8 : DEC_U8;
+        return;
+    }
+    NumFormat f = (NumFormat)e.fmt;
+    me->dec[side] = f == NUM_F32 ? DEC_F32 : f == NUM_F16 ? DEC_F16 : f == NUM_BF16 ? DEC_BF16 : DEC_LUT;
+    if (e.bytes == 1)
+        for (unsigned v = 0; v < 256; v++) me->lut[side][v] = (float)cube_fval(f, v);
+    me->satmax[side] = (float)cube_fval(f, num_convert(NUM_F64, num_f64_to_bits(INFINITY), f, NUM_RND_R, true));
 }
 
 int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
@@ -206,6 +388,8 @@ int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
         if (ec.fmt >= 0 || ec.bits != 32) return cube_unsupported(in, "integer MAD needs a 32-bit integer accumulator");
         me->integer = 1;
     }
+    choose_decoder(me, 0, me->ea);
+    choose_decoder(me, 1, me->eb);
     if (me->mode == 2) {
         CElem eb = cube_ptr_elem(op, me->ibias);
         if (eb.bytes != 4 || (eb.fmt >= 0) != fa) return cube_unsupported(in, "the bias table must hold the accumulator type");

@@ -118,7 +118,8 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
     uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, "destination");
     x->race_quiet = 0;
     if (!db) return -1;
-    int race = x->core->cl->watch;
+    /* exact rows for the checkers, and for a block's private GM view (the footprint above was not logged) */
+    int race = x->core->cl->watch || (x->core->cl->gm_watch && (p->sas == AS_GM || p->das == AS_GM));
     uint64_t idx[4] = {0, 0, 0, 0};
     uint64_t soff = 0, doff = 0, bytes = 0;
     int contiguous = !p->pad && !p->atomic && p->ss == p->len && p->ds == p->len;

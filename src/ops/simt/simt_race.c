@@ -81,7 +81,7 @@ static SimtShadow *lookup(SimtRace *r, uint64_t key, uint32_t gen)
 static void report(Exec *x, const Instr *in, uint32_t tid, int write, int32_t other, const Instr *oin, int owrite,
                    AddrSpace as, uint64_t addr)
 {
-    DiagList *d = &x->core->sim->ctx->diags;
+    DiagList *d = x->core->sim->diags;
     size_t n0 = d->n;
     sim_warn_once(x, in, DIAG_T_RACE, "SIMT workitem %u %s %s byte 0x%llx that workitem %d %s, with no pto.syncthreads "
                   "between them", tid, write ? "writes" : "reads", as == AS_GM ? "GM" : "UB", (unsigned long long)addr,

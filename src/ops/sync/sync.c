@@ -570,7 +570,7 @@ static void explain_flag(DiagList *d, long di, const Core *c, int src, int e, in
 
 long sync_explain_deadlock(Cluster *cl)
 {
-    DiagList *d = &cl->sim->ctx->diags;
+    DiagList *d = cl->sim->diags;
     char w[48];
     for (int i = 0; i < cl->ncores; i++) {
         const Core *c = &cl->cores[i];

@@ -11,6 +11,16 @@ struct VecState {
 typedef struct VecState VecState;
 
 int vec_lower(LowerView *L, const Op *op, Instr *in);
+
+/* The lane work of an unmasked fast element-wise handler on plain pointers: r = a OP b (vector-vector) or
+   a OP s (vector-scalar: `raw` holds the scalar's bits, b is unused). r may be a or b. */
+typedef void (*ValuCore)(uint8_t *r, const uint8_t *a, const uint8_t *b, uint64_t raw);
+/* The core of the element-wise op `in` when its handler is an unmasked fast one (vec_alu_fast.c), else NULL. */
+ValuCore valu_fast_core(const Instr *in);
+/* Frame offsets of the vector operands a and b (-1: none) and of the scalar (-1: none) of element-wise op in. */
+void valu_fast_operands(const Instr *in, int32_t *a, int32_t *b, int32_t *s);
+/* After a function is lowered: fuses `vlds; [vlds;] compute; vsts` groups into one handler (vec_ls.c). */
+void vec_fuse(LowerView *L, Instr *code, uint32_t n);
 int vec_reset(Core *c);
 
 /* Lane i of width e bytes (1, 2, 4 or 8) of a register or memory image, zero-extended. */

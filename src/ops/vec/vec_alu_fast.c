@@ -148,7 +148,7 @@ static void canon_f32(uint8_t *r)
     VALU_HANDLERS(S, VB, A, P##_max, S##_##P##_max, VT, ET, TAB, PAT)                                           \
     VALU_HANDLERS(S, VB, A, P##_min, S##_##P##_min, VT, ET, TAB, PAT)
 
-#define FS(S, NAME) {S##_##NAME##_vv, S##_##NAME##_vvm, S##_##NAME##_vs, S##_##NAME##_vsm}
+#define FS(S, NAME) {S##_##NAME##_vv, S##_##NAME##_vvm, S##_##NAME##_vs, S##_##NAME##_vsm, S##_##NAME##_cvv, S##_##NAME##_cvs}
 #define VALU_INT_TABLE(S, P)                                                                                  \
     static const FastSet S##_##P##_sets[VOP__COUNT] = {                                                         \
         [VOP_ADD] = FS(S, P##_add), [VOP_SUB] = FS(S, P##_sub), [VOP_MUL] = FS(S, P##_mul),                     \
@@ -157,8 +157,9 @@ static void canon_f32(uint8_t *r)
     };
 
 /* The chunk loop every fast handler shares: r = EXPR per VB-byte chunk c of the 256-byte register, with va the
-   chunk of a (EXPR may use va, c and what PRE declares); NANCHK as below. */
-#define VALU_LOOP(S, VB, VT, NANCHK, PRE, EXPR)                                                               \
+   chunk of a (EXPR may use va, c and what PRE declares); NANCHK as below. A chunk is read before it is
+   written, so r may be a or b itself. */
+#define VALU_CHUNKS(S, VB, VT, NANCHK, PRE, EXPR)                                                             \
     S##_vu32 nan_ = {0};                                                                                      \
     _Pragma("GCC unroll 16") for (unsigned c = 0; c < VREG_BYTES / VB; c++) {                                \
         VT va, vr;                                                                                            \
@@ -168,7 +169,9 @@ static void canon_f32(uint8_t *r)
         if (NANCHK) nan_ |= (S##_vu32)((S##_vf)vr != (S##_vf)vr);                                             \
         memcpy(r + VB * c, &vr, VB);                                                                          \
     }                                                                                                         \
-    if (NANCHK && S##_any(nan_)) canon_f32(r);                                                                \
+    if (NANCHK && S##_any(nan_)) canon_f32(r);
+#define VALU_LOOP(S, VB, VT, NANCHK, PRE, EXPR)                                                               \
+    VALU_CHUNKS(S, VB, VT, NANCHK, PRE, EXPR)                                                                 \
     return valu_done(x, in);
 
 /* The four handlers of one (op, type): vector-vector and vector-scalar, without and with a mask. FN works
@@ -177,11 +180,24 @@ static void canon_f32(uint8_t *r)
    results): the loops OR together the lanes' NaN tests and, only when a NaN appeared, a second pass
    replaces NaNs by the canonical NaN. */
 #define VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, NANCHK)                                         \
+    /* the unmasked forms' lane work on plain pointers (also run by the fused load-compute-store of vec_ls.c) */ \
+    A static inline void S##_##NAME##_cvv(uint8_t *r, const uint8_t *a, const uint8_t *b, uint64_t raw)         \
+    {                                                                                                         \
+        (void)raw;                                                                                            \
+        VALU_CHUNKS(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);, FN(va, vb))                       \
+    }                                                                                                         \
+    A static inline void S##_##NAME##_cvs(uint8_t *r, const uint8_t *a, const uint8_t *b, uint64_t raw)         \
+    {                                                                                                         \
+        (void)b;                                                                                              \
+        ET s;                                                                                                 \
+        memcpy(&s, &raw, sizeof s);                                                                           \
+        VT vs = (VT){0} + s;                                                                                  \
+        VALU_CHUNKS(S, VB, VT, NANCHK, , FN(va, vs))                                                          \
+    }                                                                                                         \
     A static const Instr *S##_##NAME##_vv(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]), *b = FR(x, in->arg[in->imm[EW_B]]);                 \
-        uint8_t *r = FR(x, in->res[0]);                                                                       \
-        VALU_LOOP(S, VB, VT, NANCHK, VT vb; memcpy(&vb, b + VB * c, VB);, FN(va, vb))                         \
+        S##_##NAME##_cvv(FR(x, in->res[0]), FR(x, in->arg[in->imm[EW_A]]), FR(x, in->arg[in->imm[EW_B]]), 0); \
+        return valu_done(x, in);                                                                              \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vvm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -194,13 +210,8 @@ static void canon_f32(uint8_t *r)
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vs(Exec *x, const Instr *in)                                           \
     {                                                                                                         \
-        const uint8_t *a = FR(x, in->arg[in->imm[EW_A]]);                                                     \
-        uint8_t *r = FR(x, in->res[0]);                                                                       \
-        uint64_t raw = ARG(x, in, (unsigned)in->imm[EW_S]);                                                   \
-        ET s;                                                                                                 \
-        memcpy(&s, &raw, sizeof s);                                                                           \
-        VT vs = (VT){0} + s;                                                                                  \
-        VALU_LOOP(S, VB, VT, NANCHK, , FN(va, vs))                                                            \
+        S##_##NAME##_cvs(FR(x, in->res[0]), FR(x, in->arg[in->imm[EW_A]]), NULL, ARG(x, in, (unsigned)in->imm[EW_S])); \
+        return valu_done(x, in);                                                                              \
     }                                                                                                         \
     A static const Instr *S##_##NAME##_vsm(Exec *x, const Instr *in)                                          \
     {                                                                                                         \
@@ -218,7 +229,7 @@ static void canon_f32(uint8_t *r)
 #define VALU_HANDLERS(S, VB, A, NAME, FN, VT, ET, TAB, PAT) VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, 0)
 #define VALU_HANDLERS_F(S, VB, A, NAME, FN, VT, ET, TAB, PAT) VALU_HANDLERS_X(S, VB, A, NAME, FN, VT, ET, TAB, PAT, 1)
 
-typedef struct FastSet { ExecFn vv, vvm, vs, vsm; } FastSet;
+typedef struct FastSet { ExecFn vv, vvm, vs, vsm; ValuCore cvv, cvs; } FastSet;
 
 /* The lane mask of one chunk: the table words of its image bytes, built in a register. */
 typedef uint64_t b_vu64 __attribute__((vector_size(16)));
@@ -249,7 +260,7 @@ VALU_FAST_SET(w, 32, __attribute__((target("avx2"))))
 #endif
 
 /* ---- selection ---- */
-ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar)
+static const FastSet *fast_set(int vop, ElemKind k)
 {
     if (vop < 0 || vop >= VOP__COUNT) return NULL;
     int wide = host_avx2();
@@ -272,6 +283,26 @@ ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar)
     }
 #undef PICK
 #undef WIDE
-    const FastSet *f = &t[vop];
+    return &t[vop];
+}
+
+ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar)
+{
+    const FastSet *f = fast_set(vop, k);
+    if (!f || !f->vv) return NULL;
     return scalar ? (masked ? f->vsm : f->vs) : (masked ? f->vvm : f->vv);
+}
+
+ValuCore valu_fast_core(const Instr *in)
+{
+    const FastSet *f = in->fn ? fast_set((int)in->imm[EW_OP], (ElemKind)in->imm[EW_EK]) : NULL;
+    if (!f || !f->vv) return NULL;
+    return in->fn == f->vv ? f->cvv : in->fn == f->vs ? f->cvs : NULL;
+}
+
+void valu_fast_operands(const Instr *in, int32_t *a, int32_t *b, int32_t *s)
+{
+    *a = in->arg[in->imm[EW_A]];
+    *b = in->imm[EW_B] >= 0 ? in->arg[in->imm[EW_B]] : -1;
+    *s = in->imm[EW_S] >= 0 ? in->arg[in->imm[EW_S]] : -1;
 }

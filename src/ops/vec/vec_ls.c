@@ -338,6 +338,96 @@ X_VSTS_NORM_DEF(_avx2, __attribute__((target("avx2"))), vls_v32, fast_ea)
 X_VSTS_NORM_DEF(_avx2_o64, __attribute__((target("avx2"))), vls_v32, fast_ea64)
 #endif
 
+/* ------------------------------------------------------------------ fused load, compute, store */
+
+/* The common element-wise step `vlds a; [vlds b;] r = a OP b (or a OP s); vsts r` (NORM copies, an unmasked
+   fast compute handler, loaded values and r used by nothing else) runs as one handler on the first load: it
+   computes from UB into UB without the three 256-byte register copies, and does for the group exactly what
+   the separate handlers do (counts, cycles, steps). When any of the fast conditions fails (an address out of
+   the fast range or misaligned, a checker watching, a store mask not full, the store overlapping a source
+   other than exactly, too few steps left) it runs the first load's checked path and the group continues one
+   instruction at a time. */
+typedef struct FuseX {
+    ValuCore core;
+    uint8_t n;          /* instructions in the group: loads, compute, store */
+    uint8_t a_ld, b_ld; /* which load (0, 1) feeds the compute's a and b */
+    int32_t s;          /* frame offset of the scalar operand, -1 for vector-vector */
+} FuseX;
+
+static inline int fuse_addr(const Exec *x, const Instr *in, uint64_t lim, uint64_t *a)
+{
+    *a = fast_ea(x, in);
+    return !(*a & (uint64_t)in->imm[VN_ALIGN_M1]) && *a < lim;
+}
+
+static inline int apart(uint64_t d, uint64_t s) { return d == s || d + 256 <= s || s + 256 <= d; }
+
+static const Instr *x_fused(Exec *x, const Instr *in)
+{
+    const FuseX *f = in->ext2;
+    Core *c = x->core;
+    unsigned n = f->n, nld = n - 2u;
+    const Instr *st = in + n - 1;
+    uint64_t lim = c->ub_fast_lim, la[2] = {0, 0}, sa;
+    if (__builtin_expect(x->left < n || !fuse_addr(x, in, lim, &la[0]) || (nld == 2 && !fuse_addr(x, in + 1, lim, &la[1])) ||
+                         !fuse_addr(x, st, lim, &sa) || !apart(sa, la[0]) || !apart(sa, la[1]) ||
+                         (st->imm[VN_MASK] >= 0 && !mask_full(FR(x, (int32_t)st->imm[VN_MASK]), (uint64_t)st->imm[VN_MASK_PAT])),
+                         0))
+        return vlds_norm_slow(x, in);
+    uint8_t *ub = c->mem[AS_UB];
+    f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
+    c->pipes[PQ_V].ops += n;
+    c->pipes[PQ_V].bytes += 256u * (nld + 1u);
+    x->extra_cost += in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u);
+    x->left -= n - 1;
+    return in + n;
+}
+
+static int is_vlds_norm(const Instr *in)
+{
+    return in->fn == x_vlds_norm || in->fn == x_vlds_norm_o64 || in->fn == x_vlds_norm_avx2 || in->fn == x_vlds_norm_avx2_o64;
+}
+
+static int is_vsts_norm(const Instr *in)
+{
+    return in->fn == x_vsts_norm || in->fn == x_vsts_norm_o64 || in->fn == x_vsts_norm_avx2 || in->fn == x_vsts_norm_avx2_o64;
+}
+
+/* Is `v`, the result of load instruction ld, used only as operands a/b of the compute? */
+static int only_feeds(const Instr *ld, int32_t a, int32_t b)
+{
+    const Value *v = ld->op->results[0];
+    return ld->res[0] == v->slot && v->nuses == (uint32_t)(a == v->slot) + (uint32_t)(b == v->slot);
+}
+
+void vec_fuse(LowerView *L, Instr *code, uint32_t n)
+{
+    for (uint32_t i = 2; i < n; i++) {
+        Instr *st = &code[i], *alu = &code[i - 1];
+        if (!is_vsts_norm(st) || !alu->op || !alu->op->nresults) continue;
+        ValuCore core = valu_fast_core(alu);
+        const Value *r = alu->op->results[0];
+        if (!core || alu->res[0] != r->slot || st->arg[0] != r->slot || r->nuses != 1) continue;
+        int32_t a, b, sc;
+        valu_fast_operands(alu, &a, &b, &sc);
+        unsigned nld = b < 0 || a == b ? 1 : 2;
+        if (i < nld + 1) continue;
+        Instr *first = &code[i - 1 - nld];
+        int ok = 1;
+        for (unsigned k = 0; k < nld; k++) ok &= is_vlds_norm(first + k) && first[k].op && only_feeds(first + k, a, b);
+        if (!ok || (nld == 2 && first[0].res[0] == first[1].res[0])) continue;
+        /* a and b each come from one of the loads */
+        int a_ld = first[0].res[0] == a ? 0 : nld == 2 && first[1].res[0] == a ? 1 : -1;
+        int b_ld = b < 0 ? a_ld : first[0].res[0] == b ? 0 : nld == 2 && first[1].res[0] == b ? 1 : -1;
+        if (a_ld < 0 || b_ld < 0) continue;
+        FuseX *f = lw_alloc(L, first->op, sizeof *f);
+        if (!f) return;
+        *f = (FuseX){core, (uint8_t)(nld + 2), (uint8_t)a_ld, (uint8_t)b_ld, b < 0 ? sc : -1};
+        first->ext2 = f;
+        first->fn = x_fused;
+    }
+}
+
 /* Builds the bytes a store distribution writes (resolutions Q25; MRG* per S). */
 static void store_dist(uint8_t *o, const uint8_t *v, unsigned kind, unsigned w)
 {

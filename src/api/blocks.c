@@ -1,0 +1,450 @@
+/* blocks.c — running the blocks of a launch, on a pool of threads (pto_launch_set_jobs).
+ *
+ * The contract: every result — output bytes, diagnostics and their order, the stats, the time records and
+ * the timing model's cycles — is that of running the blocks one after another in block order, whatever the
+ * number of threads. How:
+ *
+ *  - Each block runs on its own BlockRun: a private Sim (the launch's settings; its own trap flag,
+ *    diagnostics list, warned-op list, stats, time records and checks) and a private cluster (cores,
+ *    on-chip memory, queues, race detector). Nothing a block writes during its run is shared.
+ *  - Blocks are committed strictly in block order, under the launch's mutex: the block's diagnostics are
+ *    appended to the module's list (repeats of once-per-launch warnings dropped as a serial run would,
+ *    sim_diags_merge), its time records, check logs and stats are merged. The cross-block race check
+ *    replays the merged GM logs in block order at the end, as before.
+ *  - GM: a block sees the writes of every block before it, as when blocks run one after another. With
+ *    several threads, a block runs on a private view of GM (exec/gmview.h) that copies pages on first touch
+ *    and logs the bytes the block touches and writes. At its commit it is checked against the writes of the
+ *    blocks committed after it started: if it touched none of those bytes it saw exactly what a serial run
+ *    would have shown it, and its writes are copied to GM. Otherwise (blocks that communicate through GM,
+ *    racy kernels, atomic accumulation into one buffer) the block runs again, now after all its
+ *    predecessors, and the rest of the launch starts each block only after the one before it is committed.
+ *  - A trap (or an out-of-memory stop) is accepted at its block's commit, like everything else: blocks
+ *    after it that already ran are discarded, so the output holds what a serial run leaves at the trap.
+ *  - The last committed block's cluster is kept for pto_launch_mem (`--dump`) and the reports.
+ * The timing model never looks at other blocks (each block's cycles are its own; GM bandwidth is shared by
+ * the launch's block count, a constant), so cycles do not depend on the schedule either. */
+#include "base/alloc.h"
+#include "launch_int.h"
+#include "exec/check.h"
+#include "exec/gmview.h"
+#include "exec/observe.h"
+#include "exec/race.h"
+#include "ops/ops.h"
+#include <fenv.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct BlockRun {
+    Sim sim;                   /* the block's simulation (settings copied from the launch's) */
+    Cluster cl;
+    DiagList diags;
+    Observe *obs;
+    Check *check;
+    GmView *view;              /* private GM (several threads), or NULL */
+    unsigned block;
+    unsigned seen;             /* blocks committed when the run started */
+    int rc;                    /* 0, 2 (out of memory preparing it), 3 (trap) */
+    int inplace;               /* runs again on GM in place (its view ran out of memory) */
+    BlockRun *next;            /* free list */
+};
+
+typedef struct Par {
+    PtoLaunch *l;
+    int kind;                  /* 0 vector, 1 cube, 2 mixed (cluster) */
+    unsigned blocks;
+    int spec;                  /* several threads: blocks run on private GM views */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    pthread_rwlock_t gm_lock;  /* shared: a view copying pages; exclusive: a commit, a run in place */
+    unsigned next;             /* the next block to start */
+    unsigned committed;        /* blocks [0, committed) are committed */
+    unsigned nfree_max;        /* BlockRuns allowed (in flight or waiting for their turn) */
+    int stop;                  /* a committed block trapped or ran out of memory: start nothing more */
+    int serial;                /* a block had to run again: start each block after its predecessor's commit */
+    int rc;
+    BlockRun **done;           /* per block: finished, waiting for its turn */
+    GmSet *wlog;               /* per committed block: the GM bytes it wrote (spec) */
+    BlockRun *free;
+} Par;
+
+/* ------------------------------------------------------------------ one block */
+
+/* Zeroed, 64-byte aligned (a cache line): UB addresses that are 32-byte aligned in the simulated machine
+   stay 32-byte aligned on the host, so the 256-byte register copies never split more lines than needed. */
+static void *zalloc64(size_t n)
+{
+    size_t r = (n + 63) & ~(size_t)63;
+    void *p = mem_aligned(64, r ? r : 64);
+    if (p) memset(p, 0, r ? r : 64);
+    return p;
+}
+
+static int setup_exec(Exec *x, Core *c, uint32_t frame, PipeQ pq)
+{
+    x->core = c;
+    x->pipe = pq;
+    if (!x->frame_base) {
+        x->frame_cap = frame * 64 + 4096;
+        x->frame_base = zalloc64(x->frame_cap);
+        if (!x->frame_base) return -1;
+    }
+    x->frame = x->frame_base;
+    x->frame_top = frame;
+    memset(x->frame_base, 0, frame);
+    x->ncalls = 0;
+    x->steps = 0;
+    return 0;
+}
+
+static int setup_core(const PtoLaunch *l, Sim *s, Core *c, Cluster *cl, CoreType type, int index, int sub, unsigned block)
+{
+    const TargetProfile *tp = s->tp;
+    c->sim = s;
+    c->cl = cl;
+    c->type = type;
+    c->index = index;
+    c->subblock = sub;
+    c->block_idx = block;
+    for (int a = 1; a < AS__COUNT; a++) {
+        /* AIVs own a UB; the AIC owns L1, L0A/B/C, BT and FB (the whole set is cheap, keep it uniform). */
+        if (!c->mem[a]) {
+            c->mem[a] = zalloc64(tp->cap[a]);
+            if (!c->mem[a]) return -1;
+        } else {
+            memset(c->mem[a], 0, tp->cap[a]);   /* on-chip buffers start zeroed (resolutions §2.1) */
+        }
+        c->memsz[a] = tp->cap[a];
+    }
+    c->ub_fast_lim = cl->watch || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
+    uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
+    if (setup_exec(&c->su, c, frame, PQ_S) || setup_exec(&c->v, c, frame, PQ_V)) return -1;
+    c->px.core = c;
+    for (int p = 0; p < PQ__COUNT; p++) {
+        Pipe *pp = &c->pipes[p];
+        pp->head = pp->tail = 0;
+        pp->chead = pp->ctail = 0;
+        pp->t = pp->wake_t = 0;
+        pp->waiting = pp->stalled = 0;
+        pp->busy = pp->wait_since = 0;
+        pp->bytes = pp->ops = 0;
+        memset(pp->stall, 0, sizeof pp->stall);
+    }
+    c->issue_seq = 0;
+    if (ops_core_reset(c)) return -1;
+    c->su_t = 0;
+    c->su_state = 0;
+    c->su_queue_full = 0;
+    c->su_blocked_on = NULL;
+    c->pc = l->entry->entry;
+    for (uint32_t i = 0; i < l->entry->nparams; i++)
+        fr_set_u64(&c->su, l->entry->param_off[i], l->param_vals[i]);
+    return 0;
+}
+
+static BlockRun *run_new(void)
+{
+    BlockRun *r = mem_calloc(1, sizeof *r);
+    if (!r) return NULL;
+    diag_init(&r->diags);
+    r->diags.max_errors = 0;   /* the launch's list applies the cap when the block is merged */
+    r->obs = obs_new();
+    r->check = check_new();
+    if (!r->obs || !r->check) {
+        launch_run_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void launch_run_free(BlockRun *r)
+{
+    if (!r) return;
+    Cluster *cl = &r->cl;
+    for (int i = 0; i < 3; i++) {
+        Core *c = &cl->cores[i];
+        for (int a = 0; a < AS__COUNT; a++) mem_free(c->mem[a]);
+        ops_core_free(c);
+        mem_free(c->su.frame_base);
+        mem_free(c->v.frame_base);
+        mem_free(c->su.calls);
+        mem_free(c->v.calls);
+        for (int p = 0; p < PQ__COUNT; p++) { mem_free(c->pipes[p].q); mem_free(c->pipes[p].caps); }
+    }
+    ops_cluster_free(cl);
+    race_free(cl->race);
+    diag_free(&r->diags);
+    mem_free(r->sim.dkeys);
+    obs_free(r->obs);
+    check_free(r->check);
+    gmv_free(r->view);
+    mem_free(r);
+}
+
+/* The block's Sim: the launch's settings, its own state. */
+static void run_sim(BlockRun *r, const Sim *ls)
+{
+    DiagKey *keys = r->sim.dkeys;
+    size_t cap = r->sim.capdkeys;
+    r->sim = *ls;
+    r->sim.dkeys = keys;
+    r->sim.capdkeys = cap;
+    r->sim.ndkeys = 0;
+    r->sim.diags = &r->diags;
+    r->sim.obs = r->obs;
+    r->sim.check = r->check;
+    r->sim.cl = &r->cl;
+    r->sim.trapped = 0;
+    r->sim.nwarned = 0;
+    memset(&r->sim.stats, 0, sizeof r->sim.stats);
+}
+
+static void oom(BlockRun *r, const PtoLaunch *l, const char *what)
+{
+    diag_add(&r->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing %s", what);
+    r->rc = 2;
+}
+
+/* Runs block b on r: private GM view when `view`, else GM in place. */
+static void run_block(Par *P, BlockRun *r, unsigned b, int view)
+{
+    PtoLaunch *l = P->l;
+    Sim *s = &r->sim;
+    r->block = b;
+    r->rc = 0;
+    diag_clear(&r->diags);
+    run_sim(r, &l->sim);
+    r->obs->trace = l->sim.obs->trace;
+    r->obs->profile = l->sim.obs->profile;
+    if (obs_reset(r->obs, l->prog->ninstr)) {
+        oom(r, l, "the profile");
+        return;
+    }
+    if (view) {
+        if (!r->view) r->view = gmv_new(&P->gm_lock);
+        if (!r->view || gmv_open(r->view, s->gm_mem, s->gm_span)) {
+            oom(r, l, "a block's view of GM");
+            return;
+        }
+        s->view = r->view;
+    }
+    Cluster *cl = &r->cl;
+    cl->sim = s;
+    if (s->race_check && !cl->race) cl->race = race_new();
+    if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
+    cl->watch = cl->race != NULL || s->checks != 0;
+    cl->gm_watch = s->view != NULL;
+    int bad = ops_cluster_reset(cl);
+    if (P->kind == 2) {
+        cl->ncores = 3;
+        bad |= setup_core(l, s, &cl->cores[0], cl, CORE_AIC, 0, 0, b) | setup_core(l, s, &cl->cores[1], cl, CORE_AIV, 1, 0, b) |
+               setup_core(l, s, &cl->cores[2], cl, CORE_AIV, 2, 1, b);
+    } else {
+        cl->ncores = 1;
+        bad |= setup_core(l, s, &cl->cores[0], cl, P->kind == 1 ? CORE_AIC : CORE_AIV, 0, 0, b);
+    }
+    if (bad) {
+        oom(r, l, "the simulated machine");
+        return;
+    }
+    if (cl->race) race_reset(cl->race, cl);
+    if (check_block_begin(r->check, l->sim.check, cl)) {
+        oom(r, l, "the checks");
+        return;
+    }
+    /* the simulator's float arithmetic relies on IEEE round-to-nearest (a thread has its own mode) */
+    int saved_round = fegetround();
+    if (saved_round != FE_TONEAREST) fesetround(FE_TONEAREST);
+    r->rc = sim_run_cluster(cl);
+    if (saved_round != FE_TONEAREST) fesetround(saved_round);
+    if (r->rc == 0) ops_block_done(cl);
+    obs_block_done(r->obs, cl);
+    PtoStats *st = &s->stats;
+    for (int i = 0; i < cl->ncores; i++) {
+        Core *c = &cl->cores[i];
+        for (int p = 0; p < PQ__COUNT; p++) {
+            st->bytes_moved[p] += c->pipes[p].bytes;
+            st->vector_ops += p == PQ_V ? c->pipes[p].ops : 0;
+            if (c->pipes[p].t > st->cycles) st->cycles = c->pipes[p].t;
+        }
+        if (c->su_t > st->cycles) st->cycles = c->su_t;
+        st->ops_executed += c->su.steps + c->v.steps;
+        st->cores++;
+    }
+}
+
+/* ------------------------------------------------------------------ commits, in block order */
+
+/* Appends block r's records to the launch's. */
+static void merge(PtoLaunch *l, BlockRun *r)
+{
+    Sim *s = &l->sim;
+    sim_diags_merge(s->diags, &l->reported, &r->diags, r->sim.dkeys, r->sim.ndkeys);
+    obs_merge(s->obs, r->obs);
+    check_merge(s->check, r->check, s);
+    const PtoStats *b = &r->sim.stats;
+    for (int p = 0; p < 8; p++) s->stats.bytes_moved[p] += b->bytes_moved[p];
+    s->stats.vector_ops += b->vector_ops;
+    s->stats.ops_executed += b->ops_executed;
+    s->gm_gaps_dirty |= r->sim.gm_gaps_dirty;   /* a write left its buffer: refill the gaps next run */
+    s->stats.cores += b->cores;
+    if (b->cycles > s->stats.cycles) s->stats.cycles = b->cycles;
+}
+
+/* Commits the finished blocks whose turn has come (the caller holds the mutex). Returns a block that
+   must run again (its view saw bytes an earlier block wrote after the view opened), or NULL. */
+static BlockRun *commit_ready(Par *P)
+{
+    PtoLaunch *l = P->l;
+    while (!P->stop && P->committed < P->blocks && P->done[P->committed]) {
+        unsigned b = P->committed;
+        BlockRun *r = P->done[b];
+        P->done[b] = NULL;
+        if (r->sim.view && r->rc != 2) {
+            int stale = gmv_failed(r->view);
+            for (unsigned p = r->seen; p < b && !stale; p++) stale = gmv_conflicts(r->view, &P->wlog[p]);
+            int fail = stale;
+            if (!fail) {
+                pthread_rwlock_wrlock(&P->gm_lock);
+                fail = gmv_commit(r->view, &P->wlog[b]);
+                pthread_rwlock_unlock(&P->gm_lock);
+            }
+            if (fail) {
+                P->serial = 1;
+                r->inplace = gmv_failed(r->view);
+                return r;
+            }
+        }
+        merge(l, r);
+        P->committed++;
+        if (r->rc || b + 1 == P->blocks) {
+            if (r->rc) {
+                P->stop = 1;
+                P->rc = r->rc;
+            }
+            l->last = r;   /* kept for pto_launch_mem and the reports */
+        } else {
+            r->next = P->free;
+            P->free = r;
+        }
+    }
+    return NULL;
+}
+
+/* Takes a BlockRun for a new block, or NULL when the launch must wait for commits (or is out of memory:
+   *oom set). The caller holds the mutex. */
+static BlockRun *take_run(Par *P, int *oomp)
+{
+    PtoLaunch *l = P->l;
+    BlockRun *r = P->free;
+    if (r) {
+        P->free = r->next;
+        return r;
+    }
+    if (l->nruns >= P->nfree_max) return NULL;
+    BlockRun **rs = mem_realloc(l->runs, (l->nruns + 1) * sizeof *rs);
+    if (rs) l->runs = rs;
+    r = rs ? run_new() : NULL;
+    if (!r) {
+        /* with runs in flight, wait for one to come back; with none, nothing can run */
+        if (l->nruns) P->nfree_max = l->nruns;
+        else *oomp = 1;
+        return NULL;
+    }
+    l->runs[l->nruns++] = r;
+    return r;
+}
+
+static void *worker(void *arg)
+{
+    Par *P = arg;
+    pthread_mutex_lock(&P->mu);
+    for (;;) {
+        if (P->stop || P->next >= P->blocks) break;
+        int out = 0;
+        BlockRun *r = NULL;
+        if (!(P->serial && P->committed < P->next)) r = take_run(P, &out);
+        if (out) {
+            diag_add(P->l->sim.diags, SEV_ERROR, DIAG_OOM, P->l->entry_op->loc, "out of memory preparing a block");
+            P->stop = 1;
+            P->rc = 2;
+            pthread_cond_broadcast(&P->cv);
+            break;
+        }
+        if (!r) {
+            pthread_cond_wait(&P->cv, &P->mu);
+            continue;
+        }
+        unsigned b = P->next++;
+        r->seen = P->committed;
+        r->inplace = 0;
+        for (;;) {
+            int inplace = P->spec && r->inplace;   /* alone on GM: no view copies pages meanwhile */
+            int view = P->spec && !r->inplace;
+            pthread_mutex_unlock(&P->mu);
+            if (inplace) pthread_rwlock_wrlock(&P->gm_lock);
+            run_block(P, r, b, view);
+            if (inplace) pthread_rwlock_unlock(&P->gm_lock);
+            pthread_mutex_lock(&P->mu);
+            P->done[b] = r;
+            r = commit_ready(P);
+            if (!r) break;
+            b = r->block;   /* its turn has come: run it again, now after all its predecessors */
+            r->seen = P->committed;
+        }
+        pthread_cond_broadcast(&P->cv);
+    }
+    pthread_mutex_unlock(&P->mu);
+    return NULL;
+}
+
+unsigned launch_default_jobs(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 256 ? 256 : (unsigned)n;
+}
+
+int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
+{
+    unsigned jobs = l->jobs ? l->jobs : launch_default_jobs();
+    if (jobs > blocks) jobs = blocks;
+    Par P;
+    memset(&P, 0, sizeof P);
+    P.l = l;
+    P.kind = kind;
+    P.blocks = blocks;
+    P.spec = jobs > 1;
+    P.nfree_max = 2 * jobs + 1;
+    l->last = NULL;   /* the previous run's last cluster is free again */
+    for (unsigned i = 0; i < l->nruns; i++) {
+        l->runs[i]->next = P.free;
+        P.free = l->runs[i];
+    }
+    l->sim.cl = NULL;
+    P.done = mem_calloc(blocks, sizeof *P.done);
+    P.wlog = P.spec ? mem_calloc(blocks, sizeof *P.wlog) : NULL;
+    if (!P.done || (P.spec && !P.wlog)) {
+        mem_free(P.done);
+        mem_free(P.wlog);
+        diag_add(l->sim.diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the blocks");
+        return 2;
+    }
+    pthread_mutex_init(&P.mu, NULL);
+    pthread_cond_init(&P.cv, NULL);
+    pthread_rwlock_init(&P.gm_lock, NULL);
+    pthread_t th[256];
+    unsigned nth = 0;
+    for (unsigned i = 1; i < jobs; i++)
+        if (pthread_create(&th[nth], NULL, worker, &P) == 0) nth++;
+    worker(&P);
+    for (unsigned i = 0; i < nth; i++) pthread_join(th[i], NULL);
+    pthread_rwlock_destroy(&P.gm_lock);
+    pthread_cond_destroy(&P.cv);
+    pthread_mutex_destroy(&P.mu);
+    for (unsigned i = 0; P.wlog && i < blocks; i++) gmset_free(&P.wlog[i]);
+    mem_free(P.wlog);
+    mem_free(P.done);
+    if (l->last) l->sim.cl = &l->last->cl;
+    return P.rc;
+}

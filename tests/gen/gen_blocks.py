@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""gen_blocks.py OUTDIR CASE — inputs and independently computed expected outputs for tests/blocks, the
+launches whose blocks depend on each other through GM. Blocks behave as if they ran one after another in
+block order (docs/semantics.md, "Blocks on threads"), whatever the number of threads, so the expectation is
+the serial one, computed here in plain Python without ptosim.
+
+  chain: a buffer of 9 rows of 64 i32 (row k = pseudo-random values); block b (of 8) loads row b, adds 3 to
+         every lane (wrapping modulo 2^32) and stores it as row b + 1. In block order row k ends as
+         row 0 + 3k; a block that read its row before the block before it wrote it would give row k + 3.
+  trap:  4 blocks copy their 256-byte slice of src to dst; block 1 aims its store past the end of dst and
+         traps (T-OOB, strict GM), so the launch stops there: dst holds block 0's slice and zeros after it.
+  gm_gap: 4 blocks copy their 256-byte slice of src to dst and into dst's gap (dst + 1024 + 256b); block b
+         then copies the gap bytes dst + [1024, 2048) to out[1024b, +1024): slices 0..b, then the gap byte
+         0xA5. Each block's slice also goes to dst + 2 MiB - 128, whose second half lands in out[0, 128)
+         (the next allocation, 2 MiB after dst): after block 0's own out store there, blocks 1..3 overwrite
+         it in turn, so out[0, 128) ends as bytes [128, 256) of slice 3.
+"""
+import os, struct, sys
+
+out, case = sys.argv[1], sys.argv[2]
+
+
+def save(name, data):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(bytes(data))
+
+
+def pattern(n, seed=1):
+    """deterministic pseudo-random bytes (the generator of gen_dma.py)"""
+    x = seed * 2654435761 & 0xffffffff
+    b = bytearray(n)
+    for i in range(n):
+        x = (x * 1103515245 + 12345) & 0x7fffffff
+        b[i] = (x >> 16) & 0xff
+    return b
+
+
+if case == "chain":
+    rows, lanes = 9, 64
+    buf = pattern(rows * lanes * 4, seed=7)
+    save("buf.bin", buf)
+    row0 = struct.unpack("<64I", bytes(buf[:256]))
+    exp = bytearray()
+    for k in range(rows):
+        exp += struct.pack("<64I", *[(v + 3 * k) & 0xffffffff for v in row0])
+    save("expected.bin", exp)
+elif case == "trap":
+    src = pattern(1024, seed=3)
+    save("src.bin", src)
+    save("expected.bin", src[:256] + bytes(768))
+elif case == "gm_gap":
+    src = pattern(1024, seed=5)
+    save("src.bin", src)
+    save("expected_dst.bin", src)
+    sl = [src[256 * b:256 * b + 256] for b in range(4)]
+    res = bytearray()
+    for b in range(4):
+        res += b"".join(sl[:b + 1]) + bytes([0xA5]) * (256 * (3 - b))
+    res[0:128] = sl[3][128:256]
+    save("expected_out.bin", res)
+else:
+    sys.exit("unknown case " + case)
