@@ -258,6 +258,14 @@ static int l0_start_trap(Exec *x, const Instr *in, const uint64_t *a)
     return 1;
 }
 
+/* Transposed 1-byte B [K, N] in L1: fractals of 32 K-rows x 16 N-columns (512 bytes, K0 = 32, N0 = 16), K1
+   outermost, then N1 (n1 = ⌈N/16⌉ fractals per K block), rows of 16 bytes inside a fractal: element (k, n)
+   at ((k/32)·n1 + n/16)·512 + (k%32)·16 + n%16 (the validated MX/hif8 kernels' packing, semantics §8.2). */
+static inline uint64_t b8_off(uint64_t k, uint64_t n, uint64_t n1)
+{
+    return (((k / 32) * n1 + n / 16) * 32 + k % 32) * 16 + n % 16;
+}
+
 static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 {
     int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
@@ -268,7 +276,9 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
-    uint64_t sp = tr ? pad16(K) : dp, slen = tr ? ceil_div(R, c0) * sp * 32 : dlen;
+    /* A transposed 1-byte B is held as [K1][N1] fractals of 32 K-rows x 16 N-bytes (see b8_off). */
+    bool b8 = tr && side && e == 1;
+    uint64_t sp = tr ? pad16(K) : dp, slen = b8 ? ceil_div(K, 32) * ceil_div(R, 16) * 512 : tr ? ceil_div(R, c0) * sp * 32 : dlen;
     const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, "source");
     if (!s) return -1;
     uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dlen, 32, "destination");
@@ -280,8 +290,9 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
             for (uint64_t r = 0; r < R; r++) memcpy(d + (cb * dp + r) * 32, s + (cb * sp + r) * 32, w);
         }
     } else {
+        uint64_t n1 = ceil_div(R, 16);
         for (uint64_t r = 0; r < R; r++)
-            for (uint64_t k = 0; k < K; k++) memcpy(d + nz_off(r, k, dp, e), s + nz_off(k, r, sp, e), e);
+            for (uint64_t k = 0; k < K; k++) memcpy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k, r, n1) : nz_off(k, r, sp, e)), e);
     }
     sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
     return 0;
