@@ -461,6 +461,15 @@ def case_l1_ub():
 
 
 
+def case_l1_ub_fix():
+    """copy_cbuf_to_ubuf of 1 KiB into the UB of AIV0 and AIV1, ordered by set_intra_block on FIX; each AIV
+    stores its UB: the output is the source twice"""
+    r = Rng(61)
+    src = bytes(r.below(256) for _ in range(1024))
+    save("src.bin", src)
+    save("expected.bin", src + src)
+
+
 def case_mixed_n():
     """split_n: AIV s gets columns 32s..32s+31 at columns 0..31 of its rows (dst_stride 32); dst_mode(1):
     AIV1 alone gets normal_relu(C) at UB 8192 (dst_stride 64)"""

@@ -5,6 +5,7 @@
  * alignment, field widths) before it writes a byte, so a trap leaves memory untouched.
  * Semantics, units and their evidence: docs/semantics.md §8. */
 #include "cube_int.h"
+#include "exec/race.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +117,9 @@ static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
     }
     Cluster *cl = x->core->cl;
     if (cl->ncores == 3) b.dcore = &cl->cores[1];
-    return burst_run(x, in, &b);
+    if (burst_run(x, in, &b)) return -1;
+    sim_release(x, RC_BUF, sim_l1ub_key(x->core));   /* a later set on FIX waits for this copy (§8.1) */
+    return 0;
 }
 
 /* mte_l1_fb: len and gaps in parameter-load units of 64 bytes (resolutions Q51, best reading). */
