@@ -764,6 +764,26 @@ static void rel_special(VCtx *V, Op *op, TypeRel rel, int elem_ok)
                   "(%u bits), not %s", v_opname(op), ty_bits(ae), tyn(idx->type, x));
         break;
     }
+    case TR_SHIFT: {
+        /* the current spec (07-binary-vector-ops) takes signed counts of the data's lane count and width; the
+           older form used a count vector of the data type itself (docs/semantics.md §7.4) */
+        Value *b = v_grp(V, op, "b", 0);
+        if (r->type != a->type)
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "'%s' produces the type of its data operand (%s), but result %%%s is %s",
+                  v_opname(op), tyn(a->type, x), v_valname(r), tyn(r->type, y));
+        if (!b || !ty_is_vreg(b->type)) break;
+        const Type *be = b->type->elem;
+        bool sig = is_int(be) && be->sign == SIGN_S && be->bits == ty_bits(ae) && b->type->lanes == a->type->lanes;
+        if (!sig && b->type == a->type)
+            v_warn(V, DIAG_V_DEPRECATED, op_use_loc(op, b), "'%s' with a count vector of the data type %s is the older form; "
+                   "the current spec takes signed counts !pto.vreg<%uxsi%u> (pto.vbitcast them)", v_opname(op),
+                   tyn(b->type, x), a->type->lanes, ty_bits(ae));
+        else if (!sig)
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, b), "the shift counts %%%s of '%s' are %s; they must be "
+                  "!pto.vreg<%uxsi%u> (signed, the data's lane count and width)", v_valname(b), v_opname(op),
+                  tyn(b->type, x), a->type->lanes, ty_bits(ae));
+        break;
+    }
     default:
         break;
     }
