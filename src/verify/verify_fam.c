@@ -272,6 +272,20 @@ static bool is_acc_elem(const Type *e)
     return e && ((e->kind == TY_FLOAT && e->fk == FK_F32) || (e->kind == TY_INT && e->bits == 32));
 }
 
+/* pto.raw_fill_l1 (spec 16-cube-matmul): fill_word_bits is 16 or 32; a constant byte offset is a non-negative
+   multiple of 32 (the 15-bit geometry fields are FIELD rows). */
+static void fam_raw_fill(VCtx *V, Op *op)
+{
+    const Attr *w = op_attr(op, "fill_word_bits");
+    if (!w || w->kind != AT_INT || (w->i != 16 && w->i != 32))
+        v_err(V, DIAG_V_ATTR, w ? v_attr_loc(op, "fill_word_bits") : op->loc,
+              "pto.raw_fill_l1 needs {fill_word_bits = 16 : i64} or {fill_word_bits = 32 : i64}");
+    int64_t off;
+    if (v_const_int(v_grp(V, op, "off", 0), &off) && (off < 0 || off % 32))
+        v_err(V, DIAG_V_ALIGN, gloc(V, op, "off", 0), "the byte offset of pto.raw_fill_l1 is a non-negative multiple of 32, "
+              "not %" PRId64, off);
+}
+
 static void fam_mad(VCtx *V, Op *op)
 {
     char a[96], b2[96];
@@ -1262,6 +1276,7 @@ void verify_family(VCtx *V, Op *op)
     case FAM_CUBE_DMA:
         fam_dma(V, op);
         if (op->kind == OP_MTE_L0C_L1 || op->kind == OP_MTE_L0C_GM || op->kind == OP_MTE_L0C_UB) fam_fixpipe(V, op);
+        if (op->kind == OP_RAW_FILL_L1) fam_raw_fill(V, op);
         break;
     case FAM_MAD: fam_mad(V, op); break;
     case FAM_SYNC: fam_sync(V, op); break;

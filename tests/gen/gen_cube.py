@@ -470,6 +470,19 @@ def case_l1_ub_fix():
     save("expected.bin", src + src)
 
 
+def case_raw_fill():
+    """raw_fill_l1: 16-bit 0xABCD into blocks 1-2, 4-5, 7-8; 32-bit 0x11223344 into blocks 10 and 13 of
+    L1 [0, 512) (little-endian words); the rest zero"""
+    buf = bytearray(512)
+    for r in range(3):
+        for b in range(2):
+            blk = 1 + r * 3 + b
+            buf[blk * 32:(blk + 1) * 32] = bytes([0xCD, 0xAB]) * 16
+    for blk in (10, 13):
+        buf[blk * 32:(blk + 1) * 32] = bytes([0x44, 0x33, 0x22, 0x11]) * 8
+    save("expected.bin", buf)
+
+
 def case_mixed_n():
     """split_n: AIV s gets columns 32s..32s+31 at columns 0..31 of its rows (dst_stride 32); dst_mode(1):
     AIV1 alone gets normal_relu(C) at UB 8192 (dst_stride 64)"""

@@ -184,6 +184,31 @@ static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
     return 0;
 }
 
+/* raw_fill_l1 (spec 16-cube-matmul): from dst + off (32-byte aligned), rep repetitions of blk 32-byte blocks,
+   gap blocks between repetitions; each block holds the low 16 bits of val repeated (fill_word_bits 16, imm[0])
+   or val itself (32), little-endian. */
+static int p_raw_fill(Exec *x, const Instr *in, const uint64_t *a)
+{
+    uint64_t rep = a[3], blk = a[4], gap = a[5];
+    if (cube_field(x, in, "repeat_times", rep, 15) || cube_field(x, in, "block_num_32b", blk, 15) ||
+        cube_field(x, in, "dst_gap_32b", gap, 15))
+        return -1;
+    if (a[1] >> 63) {
+        sim_trap(x, in, DIAG_T_FIELD, "byte offset %" PRId64 " is negative", (int64_t)a[1]);
+        return -1;
+    }
+    if (!rep || !blk) return 0;
+    uint8_t *d = sim_mem(x, in, AS_L1, a[0] + a[1], ((rep - 1) * (blk + gap) + blk) * 32, 32, "destination");
+    if (!d) return -1;
+    uint8_t pat[32];
+    uint32_t v = (uint32_t)a[2];
+    for (unsigned i = 0; i < 32; i++) pat[i] = (uint8_t)(v >> (8 * (i % (in->imm[0] == 16 ? 2u : 4u))));
+    for (uint64_t r = 0; r < rep; r++)
+        for (uint64_t b = 0; b < blk; b++) memcpy(d + (r * (blk + gap) + b) * 32, pat, 32);
+    sim_transfer(x, AS_GM, AS_L1, rep * blk * 32);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ mte_gm_l1_frac */
 
 typedef struct FracExt { int16_t sn, sd, inner, outer, g, s2, s3, s4, smallc0; uint8_t dn, e; } FracExt;
@@ -412,6 +437,12 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
     case OP_MTE_L1_FB:
         in->pfn = p_l1_fb;
         return 0;
+    case OP_RAW_FILL_L1: {
+        const Attr *w = op_attr(op, "fill_word_bits");
+        in->imm[0] = w && w->kind == AT_INT ? w->i : 16;
+        in->pfn = p_raw_fill;
+        return 0;
+    }
     case OP_MTE_L1_BT: {
         CElem s = cube_ptr_elem(op, 0), d = cube_ptr_elem(op, 1);
         if (d.bytes != 4 || !(s.bytes == 4 || (s.bytes == 2 && (s.fmt == NUM_F16 || s.fmt == NUM_BF16) && d.fmt == NUM_F32)))
