@@ -264,6 +264,9 @@ const QEntry *sim_queue_entry(const Core *c, int p, uint32_t k);
    orders by them and the time records draw them as flows. */
 void sim_release(Exec *x, int kind, unsigned key);
 void sim_acquire(Exec *x, int kind, unsigned key);
+/* The accumulating channel (RC_BUF) an L1 -> UB copy releases when it completes; buffer ids use keys
+   index*64 + 0..31. A set on the FIX pipe issued after the copy acquires it (docs/semantics.md §8.1). */
+static inline unsigned sim_l1ub_key(const Core *c) { return (unsigned)(c->index * 64 + 32); }
 
 /* A transfer of `bytes` from one address space to another by the op running on x: counts the bytes and
    adds the path's cycles (timing model) to the op. */

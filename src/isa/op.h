@@ -79,6 +79,7 @@ typedef enum {
     TR_EXPDIF,     /* vexpdif: f16|f32 inputs, f32 result, EVEN|ODD */
     TR_IDX,        /* vselr/vperm: data and result alike, integer index vector of the data width */
     TR_HALF_PART,  /* vmulscvt: a 2:1 narrowing placed by EVEN|ODD */
+    TR_SHIFT,      /* vshl/vshr: result = data type, counts !pto.vreg<NxsiW> (or, deprecated, the data type) */
 } TypeRel;
 typedef enum { TS_SCALAR_NONE, TS_SCALAR_ELEM, TS_SCALAR_SHIFT } TypeScalarRule;
 

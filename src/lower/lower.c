@@ -379,13 +379,29 @@ static void lower_section(Lowering *L, const Op *op)
 
 /* ------------------------------------------------------------------ calls */
 
+/* The function named `name`: its definition when the file has one, else its first declaration. A body-less
+   declaration (func.func private @f(...)) thus resolves to the definition of @f in a sibling module of the
+   same file, as the upstream flow links the modules of one file (docs/semantics.md §12). */
+static const Type *fn_type(const Op *f)
+{
+    const Attr *a = op_attr(f, "function_type");
+    return a && a->kind == AT_TYPE ? a->ty : NULL;
+}
+
 static int find_func(const Lowering *L, const char *name)
 {
+    int decl = -1;
     for (uint32_t i = 0; i < L->nfuncs; i++) {
         const Attr *s = op_attr(L->funcs[i], "sym_name");
-        if (s && !strcmp(s->s, name)) return (int)i;
+        if (s && !strcmp(s->s, name) && !L->funcs[i]->nregions) { decl = (int)i; break; }
     }
-    return -1;
+    for (uint32_t i = 0; i < L->nfuncs; i++) {
+        const Attr *s = op_attr(L->funcs[i], "sym_name");
+        if (!s || strcmp(s->s, name) || !L->funcs[i]->nregions) continue;
+        /* a definition stands in for the declaration only with the same (interned) function type */
+        if (decl < 0 || fn_type(L->funcs[i]) == fn_type(L->funcs[decl])) return (int)i;
+    }
+    return decl;
 }
 
 /* Queues function fi for lowering (once). */

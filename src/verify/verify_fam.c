@@ -272,6 +272,20 @@ static bool is_acc_elem(const Type *e)
     return e && ((e->kind == TY_FLOAT && e->fk == FK_F32) || (e->kind == TY_INT && e->bits == 32));
 }
 
+/* pto.raw_fill_l1 (spec 16-cube-matmul): fill_word_bits is 16 or 32; a constant byte offset is a non-negative
+   multiple of 32 (the 15-bit geometry fields are FIELD rows). */
+static void fam_raw_fill(VCtx *V, Op *op)
+{
+    const Attr *w = op_attr(op, "fill_word_bits");
+    if (!w || w->kind != AT_INT || (w->i != 16 && w->i != 32))
+        v_err(V, DIAG_V_ATTR, w ? v_attr_loc(op, "fill_word_bits") : op->loc,
+              "pto.raw_fill_l1 needs {fill_word_bits = 16 : i64} or {fill_word_bits = 32 : i64}");
+    int64_t off;
+    if (v_const_int(v_grp(V, op, "off", 0), &off) && (off < 0 || off % 32))
+        v_err(V, DIAG_V_ALIGN, gloc(V, op, "off", 0), "the byte offset of pto.raw_fill_l1 is a non-negative multiple of 32, "
+              "not %" PRId64, off);
+}
+
 static void fam_mad(VCtx *V, Op *op)
 {
     char a[96], b2[96];
@@ -764,6 +778,26 @@ static void rel_special(VCtx *V, Op *op, TypeRel rel, int elem_ok)
                   "(%u bits), not %s", v_opname(op), ty_bits(ae), tyn(idx->type, x));
         break;
     }
+    case TR_SHIFT: {
+        /* the current spec (07-binary-vector-ops) takes signed counts of the data's lane count and width; the
+           older form used a count vector of the data type itself (docs/semantics.md §7.4) */
+        Value *b = v_grp(V, op, "b", 0);
+        if (r->type != a->type)
+            v_err(V, DIAG_V_RESULT_TYPE, op->loc, "'%s' produces the type of its data operand (%s), but result %%%s is %s",
+                  v_opname(op), tyn(a->type, x), v_valname(r), tyn(r->type, y));
+        if (!b || !ty_is_vreg(b->type)) break;
+        const Type *be = b->type->elem;
+        bool sig = is_int(be) && be->sign == SIGN_S && be->bits == ty_bits(ae) && b->type->lanes == a->type->lanes;
+        if (!sig && b->type == a->type)
+            v_warn(V, DIAG_V_DEPRECATED, op_use_loc(op, b), "'%s' with a count vector of the data type %s is the older form; "
+                   "the current spec takes signed counts !pto.vreg<%uxsi%u> (pto.vbitcast them)", v_opname(op),
+                   tyn(b->type, x), a->type->lanes, ty_bits(ae));
+        else if (!sig)
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, b), "the shift counts %%%s of '%s' are %s; they must be "
+                  "!pto.vreg<%uxsi%u> (signed, the data's lane count and width)", v_valname(b), v_opname(op),
+                  tyn(b->type, x), a->type->lanes, ty_bits(ae));
+        break;
+    }
     default:
         break;
     }
@@ -1242,6 +1276,7 @@ void verify_family(VCtx *V, Op *op)
     case FAM_CUBE_DMA:
         fam_dma(V, op);
         if (op->kind == OP_MTE_L0C_L1 || op->kind == OP_MTE_L0C_GM || op->kind == OP_MTE_L0C_UB) fam_fixpipe(V, op);
+        if (op->kind == OP_RAW_FILL_L1) fam_raw_fill(V, op);
         break;
     case FAM_MAD: fam_mad(V, op); break;
     case FAM_SYNC: fam_sync(V, op); break;

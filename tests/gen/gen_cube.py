@@ -145,6 +145,18 @@ def transpose(X):
 
 # ---------------------------------------------------------------- cases
 
+def b8_frac(B, K, N):
+    """A 1-byte B [K, N] as the transposed L1 -> L0B load reads it (docs/semantics.md §8.2): fractals of
+    32 K-rows x 16 N-columns, K1 outermost, then N1; element (k, n) at ((k/32)*N1 + n/16)*512 + (k%32)*16
+    + n%16; cells beyond K x N are zero. The validated MX kernels pack B this way."""
+    K1, N1 = (K + 31) // 32, (N + 15) // 16
+    buf = bytearray(K1 * N1 * 512)
+    for k in range(K):
+        for n in range(N):
+            buf[((k // 32) * N1 + n // 16) * 512 + (k % 32) * 16 + n % 16] = B[k][n] & 0xFF
+    return bytes(buf)
+
+
 def case_mad16():
     r = Rng(16)
     A, B = rand_mat(r, 16, 16), rand_mat(r, 16, 16)
@@ -203,7 +215,7 @@ def case_mad_i8():
     A = [[r.below(256) - 128 for _ in range(32)] for _ in range(16)]
     B = [[r.below(256) - 128 for _ in range(16)] for _ in range(32)]
     save_i8("a.bin", A)
-    save_i8("b.bin", B)
+    save("b.bin", b8_frac(B, 32, 16))
     C = [[i32(sum(A[m][k] * B[k][n] for k in range(32))) for n in range(16)] for m in range(16)]
     save_i32("expected.bin", C)
 
@@ -285,7 +297,7 @@ def case_mad_mx():
     sa = [[125 + r.below(5) for _ in range(G)] for _ in range(M)]
     sb = [[125 + r.below(5) for _ in range(N)] for _ in range(G)]
     save("a.bin", bytes(v for row in A for v in row))
-    save("b.bin", bytes(v for row in B for v in row))
+    save("b.bin", b8_frac(B, K, N))
     G2 = (G + 1) // 2
 
     def frag(rows, get):
@@ -449,6 +461,28 @@ def case_l1_ub():
 
 
 
+def case_l1_ub_fix():
+    """copy_cbuf_to_ubuf of 1 KiB into the UB of AIV0 and AIV1, ordered by set_intra_block on FIX; each AIV
+    stores its UB: the output is the source twice"""
+    r = Rng(61)
+    src = bytes(r.below(256) for _ in range(1024))
+    save("src.bin", src)
+    save("expected.bin", src + src)
+
+
+def case_raw_fill():
+    """raw_fill_l1: 16-bit 0xABCD into blocks 1-2, 4-5, 7-8; 32-bit 0x11223344 into blocks 10 and 13 of
+    L1 [0, 512) (little-endian words); the rest zero"""
+    buf = bytearray(512)
+    for r in range(3):
+        for b in range(2):
+            blk = 1 + r * 3 + b
+            buf[blk * 32:(blk + 1) * 32] = bytes([0xCD, 0xAB]) * 16
+    for blk in (10, 13):
+        buf[blk * 32:(blk + 1) * 32] = bytes([0x44, 0x33, 0x22, 0x11]) * 8
+    save("expected.bin", buf)
+
+
 def case_mixed_n():
     """split_n: AIV s gets columns 32s..32s+31 at columns 0..31 of its rows (dst_stride 32); dst_mode(1):
     AIV1 alone gets normal_relu(C) at UB 8192 (dst_stride 64)"""
@@ -540,7 +574,7 @@ def case_fix_int():
     A = [[r.below(256) - 128 for _ in range(32)] for _ in range(16)]
     B = [[r.below(256) - 128 for _ in range(16)] for _ in range(32)]
     save_i8("a.bin", A)
-    save_i8("b.bin", B)
+    save("b.bin", b8_frac(B, 32, 16))
     C = [[i32(sum(A[m][k] * B[k][n] for k in range(32))) for n in range(16)] for m in range(16)]
 
     def rne(v):
@@ -633,9 +667,9 @@ def case_mad_mx_acc():
     save_f16("a0.bin", A0)
     save_f16("b0.bin", B0)
     save("a1.bin", bytes(v for row in A1 for v in row))
-    save("b1.bin", bytes(v for row in B1 for v in row))
+    save("b1.bin", b8_frac(B1, len(B1), N))
     save("a2.bin", bytes(v for row in A2 for v in row))
-    save("b2.bin", bytes(v for row in B2 for v in row))
+    save("b2.bin", b8_frac(B2, len(B2), N))
     save("scales.bin", mx_frag(M, 2, lambda m, g: sa1[m][g]) + mx_frag(N, 2, lambda n, g: sb1[g][n]) +
          mx_frag(M, 4, lambda m, g: sa2[m][g]) + mx_frag(N, 4, lambda n, g: sb2[g][n]))
     C = matmul(A0, B0, M, N, 16)
@@ -671,9 +705,9 @@ def case_mad_mx_bias():
     junk = [rand_f32(r, 20, 24) for _ in range(12)]
     bias2 = [rand_f16(r, 6, 9) for _ in range(N)]
     save("a1.bin", bytes(v for row in A1 for v in row))
-    save("b1.bin", bytes(v for row in B1 for v in row))
+    save("b1.bin", b8_frac(B1, len(B1), N))
     save("a2.bin", bytes(v for row in A2 for v in row))
-    save("b2.bin", bytes(v for row in B2 for v in row))
+    save("b2.bin", b8_frac(B2, len(B2), N))
     save("scales.bin", mx_frag(M, 4, lambda m, g: sa1[m][g]) + mx_frag(N, 4, lambda n, g: sb1[g][n]) +
          mx_frag(M, 2, lambda m, g: sa2[m][g]) + mx_frag(N, 2, lambda n, g: sb2[g][n]))
     gm_bias1 = []

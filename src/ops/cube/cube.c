@@ -6,6 +6,7 @@
  * Semantics, units and their evidence: docs/semantics.md §8. */
 #include "cube_int.h"
 #include "base/alloc.h"
+#include "exec/race.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +118,9 @@ static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
     }
     Cluster *cl = x->core->cl;
     if (cl->ncores == 3) b.dcore = &cl->cores[1];
-    return burst_run(x, in, &b);
+    if (burst_run(x, in, &b)) return -1;
+    sim_release(x, RC_BUF, sim_l1ub_key(x->core));   /* a later set on FIX waits for this copy (§8.1) */
+    return 0;
 }
 
 /* mte_l1_fb: len and gaps in parameter-load units of 64 bytes (resolutions Q51, best reading). */
@@ -179,6 +182,31 @@ static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
             }
         }
     sim_transfer(x, AS_L1, AS_BT, n * len * 4);
+    return 0;
+}
+
+/* raw_fill_l1 (spec 16-cube-matmul): from dst + off (32-byte aligned), rep repetitions of blk 32-byte blocks,
+   gap blocks between repetitions; each block holds the low 16 bits of val repeated (fill_word_bits 16, imm[0])
+   or val itself (32), little-endian. */
+static int p_raw_fill(Exec *x, const Instr *in, const uint64_t *a)
+{
+    uint64_t rep = a[3], blk = a[4], gap = a[5];
+    if (cube_field(x, in, "repeat_times", rep, 15) || cube_field(x, in, "block_num_32b", blk, 15) ||
+        cube_field(x, in, "dst_gap_32b", gap, 15))
+        return -1;
+    if (a[1] >> 63) {
+        sim_trap(x, in, DIAG_T_FIELD, "byte offset %" PRId64 " is negative", (int64_t)a[1]);
+        return -1;
+    }
+    if (!rep || !blk) return 0;
+    uint8_t *d = sim_mem(x, in, AS_L1, a[0] + a[1], ((rep - 1) * (blk + gap) + blk) * 32, 32, "destination");
+    if (!d) return -1;
+    uint8_t pat[32];
+    uint32_t v = (uint32_t)a[2];
+    for (unsigned i = 0; i < 32; i++) pat[i] = (uint8_t)(v >> (8 * (i % (in->imm[0] == 16 ? 2u : 4u))));
+    for (uint64_t r = 0; r < rep; r++)
+        for (uint64_t b = 0; b < blk; b++) memcpy(d + (r * (blk + gap) + b) * 32, pat, 32);
+    sim_transfer(x, AS_GM, AS_L1, rep * blk * 32);
     return 0;
 }
 
@@ -259,6 +287,14 @@ static int l0_start_trap(Exec *x, const Instr *in, const uint64_t *a)
     return 1;
 }
 
+/* Transposed 1-byte B [K, N] in L1: fractals of 32 K-rows x 16 N-columns (512 bytes, K0 = 32, N0 = 16), K1
+   outermost, then N1 (n1 = ⌈N/16⌉ fractals per K block), rows of 16 bytes inside a fractal: element (k, n)
+   at ((k/32)·n1 + n/16)·512 + (k%32)·16 + n%16 (the validated MX/hif8 kernels' packing, semantics §8.2). */
+static inline uint64_t b8_off(uint64_t k, uint64_t n, uint64_t n1)
+{
+    return (((k / 32) * n1 + n / 16) * 32 + k % 32) * 16 + n % 16;
+}
+
 static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 {
     int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
@@ -269,7 +305,9 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
-    uint64_t sp = tr ? pad16(K) : dp, slen = tr ? ceil_div(R, c0) * sp * 32 : dlen;
+    /* A transposed 1-byte B is held as [K1][N1] fractals of 32 K-rows x 16 N-bytes (see b8_off). */
+    bool b8 = tr && side && e == 1;
+    uint64_t sp = tr ? pad16(K) : dp, slen = b8 ? ceil_div(K, 32) * ceil_div(R, 16) * 512 : tr ? ceil_div(R, c0) * sp * 32 : dlen;
     const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, "source");
     if (!s) return -1;
     uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dlen, 32, "destination");
@@ -281,8 +319,9 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
             for (uint64_t r = 0; r < R; r++) memcpy(d + (cb * dp + r) * 32, s + (cb * sp + r) * 32, w);
         }
     } else {
+        uint64_t n1 = ceil_div(R, 16);
         for (uint64_t r = 0; r < R; r++)
-            for (uint64_t k = 0; k < K; k++) elem_copy(d + nz_off(r, k, dp, e), s + nz_off(k, r, sp, e), e);
+            for (uint64_t k = 0; k < K; k++) elem_copy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k, r, n1) : nz_off(k, r, sp, e)), e);
     }
     sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
     return 0;
@@ -402,6 +441,12 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
     case OP_MTE_L1_FB:
         in->pfn = p_l1_fb;
         return 0;
+    case OP_RAW_FILL_L1: {
+        const Attr *w = op_attr(op, "fill_word_bits");
+        in->imm[0] = w && w->kind == AT_INT ? w->i : 16;
+        in->pfn = p_raw_fill;
+        return 0;
+    }
     case OP_MTE_L1_BT: {
         CElem s = cube_ptr_elem(op, 0), d = cube_ptr_elem(op, 1);
         if (d.bytes != 4 || !(s.bytes == 4 || (s.bytes == 2 && (s.fmt == NUM_F16 || s.fmt == NUM_BF16) && d.fmt == NUM_F32)))

@@ -7,6 +7,7 @@
 #include "dma.h"
 #include "base/bits.h"
 #include "base/num.h"
+#include "exec/race.h"
 #include <inttypes.h>
 #include <string.h>
 
@@ -254,7 +255,9 @@ static int p_gap32(Exec *x, const Instr *in, const uint64_t *a)
     /* the cluster's AIC owns L1 */
     if (cl->ncores == 3 && p.sas == AS_L1) p.score = &cl->cores[0];
     if (cl->ncores == 3 && p.das == AS_L1) p.dcore = &cl->cores[0];
-    return dma_run(x, in, &p);
+    if (dma_run(x, in, &p)) return -1;
+    if (in->kind == OP_COPY_CBUF_TO_UBUF) sim_release(x, RC_BUF, sim_l1ub_key(x->core));   /* semantics §8.1 */
+    return 0;
 }
 
 /* ------------------------------------------------------------------ legacy copies with loop registers */

@@ -66,6 +66,22 @@ static int id_in_range(Exec *x, const Instr *in, int64_t v, int64_t n, DiagId id
     return 0;
 }
 
+/* An L1 -> UB copy (copy_cbuf_to_ubuf, mte_l1_ub) is issued to MTE1 but its data passes through the
+   FIXPIPE: a set executed on FIX waits until every such copy issued before it has completed, and is then
+   ordered after it (docs/semantics.md §8.1). Returns 1 while the set must wait. */
+static int fix_set_waits(Exec *x)
+{
+    if (x->pipe != PQ_FIX) return 0;
+    const QEntry *me = sim_queue_head(x->core, PQ_FIX);
+    for (uint32_t k = 0;; k++) {
+        const QEntry *e = sim_queue_entry(x->core, PQ_MTE1, k);
+        if (!e) break;
+        if ((e->in->kind == OP_COPY_CBUF_TO_UBUF || e->in->kind == OP_MTE_L1_UB) && me && e->seq < me->seq) return 1;
+    }
+    sim_acquire(x, RC_BUF, sim_l1ub_key(x->core));
+    return 0;
+}
+
 /* ------------------------------------------------------------------ flags */
 
 static int event_of(Exec *x, const Instr *in, const uint64_t *args)
@@ -86,6 +102,7 @@ static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
 {
     int e = event_of(x, in, args);
     if (e < 0) return -1;
+    if (fix_set_waits(x)) return 1;
     SyncState *s = x->core->sync;
     int src = (int)in->imm[SY_SRC];
     s->flag_sets[src][e]++;
@@ -278,6 +295,7 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
 {
     int k = sem_index(x, in, args);
     if (k < 0) return -1;
+    if (fix_set_waits(x)) return 1;
     uint32_t *s = &x->core->cl->sync->sems[k];
     if (*s >= 15) {
         sim_trap(x, in, DIAG_T_SEM_OVERFLOW, "semaphore %d would exceed its 4-bit counter", k);
