@@ -105,6 +105,10 @@ typedef struct PtoModule {
     uint32_t ncomments;
 } Module;
 
+/* The unit attribute marking what the verifier's vector-scope inference added (an inferred pto.vecscope,
+   a rematerialised producer): the printer prints the input as written. No parsed name can spell it. */
+#define IR_INFERRED "<inferred>"
+
 /* Attribute helpers. */
 const Attr *op_attr(const Op *op, const char *name);          /* by name (pointer or string compare) */
 const Attr *op_token(const Op *op, const char *name);         /* AT_TOKEN attribute or NULL */

@@ -562,6 +562,7 @@ void verify_module(Module *m, PtoTarget target)
     if (!m || !m->top) return;
     VCtx V = {m, m->ctx, &m->ctx->diags, target_profile(target), target};
     Walk W = {NULL, NULL, NULL, NULL};
+    verify_infer_vecscopes(m);
     verify_op(&V, m->top, W);
     verify_align_carriers(&V, m->top);
     verify_sync(&V, m->top);
