@@ -74,6 +74,7 @@ struct Op {
     Block *parent;
     void *aux;                 /* per-pass scratch (verifier, lowering) */
     uint32_t noperands, nresults, nregions, nattrs;
+    uint8_t keyforms;          /* bit a: an operand was written KEY(%v) under the a-th key of its slot (sig.c) */
 };
 
 /* A `//` comment kept for the printer, attached to the op it stays with. */
