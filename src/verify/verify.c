@@ -541,6 +541,8 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     if (op_info[op->kind].syn == SYN_SIG) {
         verify_structural(V, op);
         verify_family(V, op);
+    } else if (op->kind == OP_UNREALIZED_CAST) {
+        verify_family(V, op);
     }
     verify_simt(V, op);
     if (!op->nregions) return;

@@ -1259,8 +1259,23 @@ static void fam_vaddr(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ dispatch */
 
+/* builtin.unrealized_conversion_cast: ptosim runs the casts the compiler leaves between scalar types of one
+   width (i32 -> ui32, index -> i64), as the same bits */
+static void fam_unrealized_cast(VCtx *V, Op *op)
+{
+    char a[96], b[96];
+    const Type *s = op->noperands && op->operands[0] ? op->operands[0]->type : NULL;
+    const Type *d = op->nresults ? op->results[0]->type : NULL;
+    int ok = s && d && (s->kind == TY_INT || s->kind == TY_FLOAT || s->kind == TY_INDEX) &&
+             (d->kind == TY_INT || d->kind == TY_FLOAT || d->kind == TY_INDEX) && ty_bits(s) == ty_bits(d);
+    if (!ok)
+        v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "builtin.unrealized_conversion_cast runs only between scalar types of "
+              "one width (the same bits), not %s to %s", tyn(s, a), tyn(d, b));
+}
+
 void verify_family(VCtx *V, Op *op)
 {
+    if (op->kind == OP_UNREALIZED_CAST) fam_unrealized_cast(V, op);
     if (!op->segs) return;
     check_post_update(V, op);
     fam_vaddr(V, op);

@@ -184,5 +184,10 @@ def case_implicit_vecscope():
     save("expected.bin", struct.pack("<128f", *ys))
 
 
+def case_trap_and_cast():
+    # ui32 bits of i32 -7, then the f32 whose bits are 0x3FC00000 (1.5)
+    save("expected.bin", struct.pack("<I", (-7) & 0xFFFFFFFF) + struct.pack("<f", 1.5))
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 CASES[case]()
