@@ -53,7 +53,7 @@ MAN     := $(B)/ptosim.1
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all run test asan fuzz bench clean unit-bins check-layers man install uninstall
+.PHONY: all run test asan fuzz fuzz-sim bench clean unit-bins check-layers man install uninstall
 all: $(BIN) $(LIB) $(SO_LINKS)
 
 $(B)/obj/%.o: src/%.c
@@ -138,6 +138,13 @@ asan:
 FUZZ_SECONDS ?= 600
 fuzz:
 	@sh tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+# Differential fuzzing of the simulator: random valid kernels (tests/gen/gen_diff.py) under every run
+# variant (race detector, sanitizer, printed forms, -j, fast paths off) must give identical bytes.
+# `make test` runs 60 fixed seeds (tests/diff); this runs fresh seeds for SECONDS.
+SECONDS ?= 600
+fuzz-sim: $(BIN)
+	@python3 tests/diff/test_diff.py --build $(B) --seconds $(SECONDS)
 
 # Throughput ratios (tools/bench.c); the front end on a >= 10 MB module generated from the test kernels,
 # against `wc -w` (tools/bench_front.c); then many small kernels in one Python process vs a process per

@@ -41,7 +41,7 @@ typedef struct CliArgs {
     PtoTarget target;
     const char *entry;
     unsigned blocks;
-    int quiet, race, vag_loops, strict_gm;
+    int quiet, race, vag_loops, strict_gm, no_fast;
     uint64_t steps;
     const char *out;
     int generic, no_verify;

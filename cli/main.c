@@ -20,6 +20,7 @@ static int set_no_unwritten(CliArgs *a, const char *v) { (void)v; a->no_unwritte
 static int set_no_sanitize(CliArgs *a, const char *v) { (void)v; a->race = 0; a->no_initcheck = a->no_unwritten = 1; return 0; }
 static int set_vag_loops(CliArgs *a, const char *v) { (void)v; a->vag_loops = 1; return 0; }
 static int set_strict_gm(CliArgs *a, const char *v) { (void)v; a->strict_gm = 1; return 0; }
+static int set_no_fast(CliArgs *a, const char *v) { (void)v; a->no_fast = 1; return 0; }
 static int set_generic(CliArgs *a, const char *v) { (void)v; a->generic = 1; return 0; }
 static int set_no_verify(CliArgs *a, const char *v) { (void)v; a->no_verify = 1; return 0; }
 static int set_output(CliArgs *a, const char *v) { a->out = v; return 0; }
@@ -117,6 +118,7 @@ static const CliOpt run_opts[] = {
     {0, "no-initcheck", NULL, "do not report reads of on-chip bytes nothing wrote (W-UNINIT)", set_no_initcheck},
     {0, "no-unwritten", NULL, "do not report output bytes the kernel never wrote (W-UNWRITTEN)", set_no_unwritten},
     {0, "no-sanitize", NULL, "none of the checks above (the fastest run)", set_no_sanitize},
+    {0, "no-fast-paths", NULL, "run every op on its reference handler, without the fast paths (same results, slower; for testing them)", set_no_fast},
     {0, "strict-gm", NULL, "a GM access that leaves its buffer traps T-OOB (default: it lands in the flat device GM and is reported, W-GM-OOB / W-GM-CLOBBER)", set_strict_gm},
     {0, "vag-loops", NULL, "pto.vag binds the iteration counts of its enclosing loops (default: they read 0)", set_vag_loops},
     {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},

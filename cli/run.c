@@ -324,6 +324,7 @@ int cli_run(CliArgs *a)
     const char *file = a->operands[0];
     if (cli_dump_check(a)) return 2;
     PtoContext *ctx = pto_context_new();
+    if (ctx && a->no_fast) pto_context_set_fast_paths(ctx, 0);
     if (!ctx) return 2;
     int rc;
     if (cli_apply_warnings(a, ctx)) {

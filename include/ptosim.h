@@ -57,6 +57,10 @@ typedef enum { PTO_WARN_DEFAULT, PTO_WARN_IGNORE, PTO_WARN_ERROR } PtoWarnAction
 int pto_set_warning(PtoContext *ctx, const char *id, PtoWarnAction action);
 size_t pto_promoted_warning_count(const PtoContext *ctx);
 void pto_set_max_errors(PtoContext *ctx, size_t n);
+/* on = 0: launches created afterwards run every op on its reference handler, bypassing the simulator's
+   fast paths (AVX2 and unmasked element-wise handlers, NORM vector loads/stores, constant-mask stores).
+   Results are identical either way; the switch exists to test that (tests/diff). Default 1. */
+void pto_context_set_fast_paths(PtoContext *ctx, int on);
 
 /* ---- front end ---- */
 /* Parses `text` (copied). Returns a module even when there are errors (check pto_error_count);

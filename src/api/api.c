@@ -18,6 +18,7 @@ void pto_free(void *p) { free(p); }
 size_t pto_diag_count(const PtoContext *ctx) { return ctx->diags.n; }
 size_t pto_error_count(const PtoContext *ctx) { return ctx->diags.nerrors; }
 void pto_set_max_errors(PtoContext *ctx, size_t n) { ctx->diags.max_errors = n; }
+void pto_context_set_fast_paths(PtoContext *ctx, int on) { ctx->reference = !on; }
 
 int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out)
 {

@@ -20,6 +20,7 @@ typedef struct PtoCtx {
     _Atomic(SigTab *) sigtab;
     DiagList diags;
     int color;
+    bool reference;            /* lowering takes the reference handlers, never the fast paths (pto_context_set_fast_paths) */
 } PtoCtx;
 
 PtoCtx *ctx_new(void);

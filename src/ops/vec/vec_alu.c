@@ -284,7 +284,7 @@ static int lower_ew(LowerView *L, const Op *op, Instr *in, const EwRule *r)
     in->fn = valu_x_ew;
     /* a constant all-lanes mask (pset PAT_ALL) selects the unmasked handler */
     bool masked = in->imm[EW_MASK] >= 0 && !pred_all_active(op->operands[in->imm[EW_MASK]], ek_bytes(k));
-    ExecFn f = valu_fast(r->vop, k, masked, in->imm[EW_S] >= 0);
+    ExecFn f = L->ctx->reference ? NULL : valu_fast(r->vop, k, masked, in->imm[EW_S] >= 0);
     if (f && in->imm[EW_C] < 0) in->fn = f;
     return 0;
 }

@@ -1123,7 +1123,7 @@ static int lower_vlds(LowerView *L, const Op *op, Instr *in)
     m->align = (uint16_t)al;
     in->ext = m;
     in->fn = x_vlds;
-    if (fast_norm(in, m) && kind == LD_NORM) {
+    if (!L->ctx->reference && fast_norm(in, m) && kind == LD_NORM) {
         bool o64 = in->imm[VN_OFF_MASK] == -1, wide = host_avx2();
         in->fn = o64 ? (wide ? x_vlds_norm_avx2_o64 : x_vlds_norm_o64) : (wide ? x_vlds_norm_avx2 : x_vlds_norm);
     }
@@ -1198,10 +1198,10 @@ static int lower_vsts(LowerView *L, const Op *op, Instr *in)
     m->ms = (uint8_t)ms;
     m->n = (uint16_t)n;
     m->maskpat = lane_pattern(ms);
-    if (mi >= 0 && pred_all_active(op->operands[mi], ms)) m->mask = -1;   /* constant all-lanes mask */
+    if (mi >= 0 && !L->ctx->reference && pred_all_active(op->operands[mi], ms)) m->mask = -1;   /* constant all-lanes mask */
     in->ext = m;
     in->fn = x_vsts;
-    if (fast_norm(in, m) && kind == ST_NORM && os == ms) {
+    if (!L->ctx->reference && fast_norm(in, m) && kind == ST_NORM && os == ms) {
         bool o64 = in->imm[VN_OFF_MASK] == -1, wide = host_avx2();
         in->fn = o64 ? (wide ? x_vsts_norm_avx2_o64 : x_vsts_norm_o64) : (wide ? x_vsts_norm_avx2 : x_vsts_norm);
     }

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""gen_diff.py — random *valid* kernels for the differential tests of the simulator (tests/diff).
+
+    python3 tests/gen/gen_diff.py SEED [OUT.pto]        one kernel (stdout without OUT) + its input file
+
+Plain Python (standard library); it never calls ptosim. A kernel is built from the seed alone:
+
+  MTE2  one `mte_gm_ub` (random burst count, length, GM and UB strides, optional right padding, optional
+        outer loop group) fills UB region A from the input;
+  V     a vector scope loops over A in whole registers, with a tail mask from `plt_b*` on a random element
+        count; each step loads one or two registers (the second at a random lane offset), evaluates a random
+        expression of 1-5 element-wise ops (binary, vector-scalar, unary; masked or not) and stores the result
+        to region C under the tail mask;
+  MTE3  one `mte_ub_gm` (random bursts) copies C to the output;
+  flags order MTE2 -> V -> MTE3 (set_flag/wait_flag), a final barrier ends the kernel.
+
+Every address stays inside its buffer, every op takes the element kind it is given (no verifier error).
+The kernels are judged only against themselves: the same kernel must give identical output bytes under
+every run variant of tests/diff/test_diff.py (race detector on/off, sanitizer off, the canonical and the
+generic printed form, blocks on one or several threads).
+"""
+import random, sys
+
+IN_BYTES = 16384     # the input buffer (random bytes)
+OUT_BYTES = 8192     # the output buffer
+UB_A, UB_C = 0, 65536
+A_MAX = 32768        # bytes of region A the DMA may fill (and the vector loop may read)
+
+# element kind: (type, bytes, mask granularity, float?, scalar constants)
+KINDS = {
+    "f32": ("f32", 4, "b32", True, ["1.5", "-0.25", "3.0e+02", "0.0"]),
+    "f16": ("f16", 2, "b16", True, ["1.5", "-2.0", "0.125", "6.0e+01"]),
+    "i32": ("i32", 4, "b32", False, ["3", "-7", "65537", "0"]),
+    "i16": ("i16", 2, "b16", False, ["5", "-300", "1", "255"]),
+    "i8": ("i8", 1, "b8", False, ["3", "-5", "100", "1"]),
+}
+BIN = ["vadd", "vsub", "vmul", "vmax", "vmin"]
+BIN_INT = ["vand", "vor", "vxor"]
+SCALAR = ["vadds", "vmuls", "vmaxs", "vmins"]
+UNARY = ["vabs", "vneg", "vrelu"]
+UNARY_FLOAT = ["vexp"]
+
+
+def kernel(seed):
+    """Returns (text, input bytes) of kernel SEED."""
+    r = random.Random(seed)
+    name = r.choice(sorted(KINDS))
+    ty, esz, gran, is_float, consts = KINDS[name]
+    lanes = 256 // esz
+    vt, mt = "!pto.vreg<%dx%s>" % (lanes, ty), "!pto.mask<%s>" % gran
+    consts_i64 = set()
+
+    def c64(v):
+        consts_i64.add(v)
+        return "%%c%d_i64" % v
+
+    # ---- MTE2: bursts into region A
+    n = r.randint(1, 8)
+    length = r.choice([r.randint(1, 256), 32 * r.randint(1, 8), esz * r.randint(1, 64)])
+    ub_stride = 32 * ((length + 31) // 32 + r.randint(0, 2))
+    gm_stride = length + r.choice([0, 0, r.randint(1, 300)])
+    loops = r.random() < 0.4
+    lc = r.randint(2, 3) if loops else 1
+    l_gm = n * gm_stride + r.randint(0, 200)
+    l_ub = 32 * ((n * ub_stride + 31) // 32 + r.randint(0, 1))
+    while lc > 1 and ((lc - 1) * l_gm + (n - 1) * gm_stride + length > IN_BYTES or (lc - 1) * l_ub + n * ub_stride > A_MAX):
+        lc -= 1
+    if lc == 1:
+        loops = False
+    pad = r.random() < 0.4
+    pad_value = r.choice(consts)
+    span = (lc - 1) * l_ub + n * ub_stride if loops else n * ub_stride
+    # the vector loop reads whole registers of A: round the region up
+    regs = max(1, (span + 255) // 256)
+    elems = r.randint(1, regs * lanes)
+    off2 = r.choice([0, r.randint(0, lanes - 1)])      # second load: lane offset into A
+    a_regs = regs + (1 if off2 else 0)
+
+    # ---- the expression
+    names = ["%x"]
+    body = []
+    want_y = r.random() < 0.6
+    if want_y:
+        names.append("%y")
+    k = r.randint(1, 5)
+    scal = []
+    for i in range(k):
+        masked = r.random() < 0.5
+        mtail = (", %m", ", " + mt) if masked else ("", "")
+        res = "%%t%d" % i
+        choice = r.random()
+        if choice < 0.45:
+            op = r.choice([o for o in BIN if not (o == "vmul" and esz == 1)] + ([] if is_float else BIN_INT))
+            a, b = r.choice(names), r.choice(names)
+            body.append("%s = pto.%s %s, %s%s : %s, %s%s -> %s" % (res, op, a, b, mtail[0], vt, vt, mtail[1], vt))
+        elif choice < 0.7:
+            op = r.choice([o for o in SCALAR if not (o == "vmuls" and esz == 1)])   # no 8-bit multiply in the ISA
+            s = "%%s%d" % len(scal)
+            scal.append((s, r.choice(consts)))
+            body.append("%s = pto.%s %s, %s%s : %s, %s%s -> %s" % (res, op, r.choice(names), s, mtail[0], vt, ty, mtail[1], vt))
+        else:
+            op = r.choice(UNARY + (UNARY_FLOAT if is_float else []))
+            if op == "vexp":        # the ISA form takes a mask
+                mtail = (", %m", ", " + mt)
+            body.append("%s = pto.%s %s%s : %s%s -> %s" % (res, op, r.choice(names), mtail[0], vt, mtail[1], vt))
+        names.append(res)
+    result = names[-1]
+
+    # ---- MTE3: C to the output in bursts
+    c_bytes = regs * 256
+    on = r.randint(1, 8)
+    olen = max(1, min(c_bytes // on, r.choice([32 * r.randint(1, 8), r.randint(1, 512)])))
+    o_ub_stride = 32 * ((olen + 31) // 32)
+    while on > 1 and (on - 1) * o_ub_stride + olen > c_bytes:
+        on -= 1
+    o_gm_stride = olen + r.choice([0, r.randint(0, 64)])
+    while on > 1 and (on - 1) * o_gm_stride + olen > OUT_BYTES:
+        on -= 1
+    olen = min(olen, OUT_BYTES)
+
+    # ---- text
+    L = []
+    L.append("// gen_diff.py seed %d: %s, MTE2 %d x %d B (GM stride %d, UB stride %d%s%s), %d vector steps over %d "
+             "elements, MTE3 %d x %d B" % (seed, ty, n, length, gm_stride, ub_stride, ", pad" if pad else "",
+                                            ", loop %d" % lc if loops else "", regs, elems, on, olen))
+    L.append('module attributes {pto.target_arch = "a5"} {')
+    L.append("  func.func @diff(%%in: !pto.ptr<%s, gm>, %%out: !pto.ptr<%s, gm>) attributes {pto.kernel} {" % (ty, ty))
+    for v in (0, length, n, gm_stride, ub_stride, UB_C, olen, on, o_gm_stride, o_ub_stride, lc, l_gm, l_ub):
+        c64(v)
+    for v in sorted(consts_i64):
+        L.append("    %%c%d_i64 = arith.constant %d : i64" % (v, v))
+    L.append("    %c0 = arith.constant 0 : index")
+    L.append("    %%cl = arith.constant %d : index" % lanes)
+    L.append("    %%cend = arith.constant %d : index" % (regs * lanes))
+    L.append("    %%coff = arith.constant %d : index" % off2)
+    L.append("    %%celems = arith.constant %d : i32" % elems)
+    for s, v in scal:
+        L.append("    %s = arith.constant %s : %s" % (s, v, ty))
+    L.append("    %%ua = pto.castptr %s : i64 -> !pto.ptr<%s, ub>" % (c64(UB_A), ty))
+    L.append("    %%uc = pto.castptr %s : i64 -> !pto.ptr<%s, ub>" % (c64(UB_C), ty))
+    if pad:
+        L.append("    %%pv = arith.constant %s : %s" % (pad_value, ty))
+    dma = "    pto.mte_gm_ub %%in, %%ua, %s, %s nburst(%s, %s, %s)" % (c64(0), c64(length), c64(n), c64(gm_stride), c64(ub_stride))
+    types = "!pto.ptr<%s, gm>, !pto.ptr<%s, ub>, i64, i64, i64, i64, i64" % (ty, ty)
+    if loops:
+        dma += " loop(%s, %s, %s)" % (c64(lc), c64(l_gm), c64(l_ub))
+        types += ", loop i64, i64, i64"
+    if pad:
+        dma += " pad(%pv)"
+        types += ", pad " + ty
+    L.append(dma)
+    L.append("      : " + types)
+    L.append('    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]')
+    L.append('    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]')
+    L.append("    pto.vecscope {")
+    L.append("      %rest = scf.for %i = %c0 to %cend step %cl iter_args(%left = %celems) -> (i32) {")
+    L.append("        %%m, %%next = pto.plt_%s %%left : i32 -> %s, i32" % (gran, mt))
+    L.append("        %%x = pto.vlds %%ua[%%i] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
+    if want_y:
+        L.append("        %j = arith.addi %i, %coff : index")
+        L.append("        %%y = pto.vlds %%ua[%%j] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
+    for b in body:
+        L.append("        " + b)
+    L.append("        pto.vsts %s, %%uc[%%i], %%m : %s, !pto.ptr<%s, ub>, %s" % (result, vt, ty, mt))
+    L.append("        scf.yield %next : i32")
+    L.append("      }")
+    L.append("    }")
+    L.append('    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]')
+    L.append('    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]')
+    L.append("    pto.mte_ub_gm %%uc, %%out, %s nburst(%s, %s, %s)" % (c64(olen), c64(on), c64(o_ub_stride), c64(o_gm_stride)))
+    L.append("      : !pto.ptr<%s, ub>, !pto.ptr<%s, gm>, i64, i64, i64, i64" % (ty, ty))
+    L.append("    pto.barrier #pto.pipe<PIPE_ALL>")
+    L.append("    return")
+    L.append("  }")
+    L.append("}")
+    data = bytes(r.getrandbits(8) for _ in range(IN_BYTES))
+    if is_float:   # keep the input finite and moderate so vexp and products stay interesting
+        data = bytearray(data)
+        for i in range(0, IN_BYTES, esz):
+            if esz == 4:
+                data[i + 3] = (data[i + 3] & 0x80) | (0x3C + (data[i + 3] & 0x07))
+            else:
+                data[i + 1] = (data[i + 1] & 0x80) | (0x30 + (data[i + 1] & 0x0F))
+        data = bytes(data)
+    return "\n".join(L) + "\n", data
+
+
+def main():
+    seed = int(sys.argv[1])
+    text, data = kernel(seed)
+    if len(sys.argv) > 2:
+        with open(sys.argv[2], "w") as f:
+            f.write(text)
+        with open(sys.argv[2] + ".in", "wb") as f:
+            f.write(data)
+    else:
+        sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
