@@ -53,7 +53,7 @@ MAN     := $(B)/ptosim.1
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all run test asan fuzz fuzz-sim bench clean unit-bins check-layers man install uninstall
+.PHONY: all run test asan oomtest tsan fuzz fuzz-sim bench clean unit-bins check-layers man install uninstall
 all: $(BIN) $(LIB) $(SO_LINKS)
 
 $(B)/obj/%.o: src/%.c
@@ -133,6 +133,37 @@ asan:
 	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 	  LDFLAGS="-fsanitize=address,undefined" STATIC= test
 	@sh tests/fuzz/run.sh $(FUZZ_SMOKE)
+
+# Allocation-failure injection (docs/testing.md): the library built with -DPTOSIM_ALLOC_INJECT under ASan +
+# LSan + UBSan in its own tree; tests/oom/oom_driver fails allocation 1, 2, 3, ... of a session over each
+# kernel (a parse error, a verify error, a DMA run) until one runs clean, each in a forked child.
+# OOM_KERNELS_ALL adds vector, cube, sync, SIMT, deadlock and step-limit kernels (longer).
+OOM_KERNELS ?= tests/parse/fmt_keeps_bad_input.pto tests/verify/addr_space.pto tests/dma/oob_gm.pto
+OOM_KERNELS_ALL := $(OOM_KERNELS) tests/dma/deadlock.pto tests/valu/vadd.pto tests/cube/fix_l1_chain.pto \
+  tests/sync/buf_dyn_double_buffer.pto tests/simt/atomics.pto tests/dma/step_limit.pto
+OOM_OPT := -O1 -g -DPTOSIM_ALLOC_INJECT -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+oomtest:
+	@$(MAKE) --no-print-directory B=build-oom OPT="$(OOM_OPT)" LDFLAGS="-fsanitize=address,undefined" STATIC= \
+	  build-oom/tests/oom_driver
+	@build-oom/tests/oom_driver --known tests/oom/known_gaps.txt $(OOM_KERNELS)
+
+$(B)/tests/oom_driver: tests/oom/oom_driver.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+# ThreadSanitizer (docs/testing.md): the library in its own tree under -fsanitize=thread, and
+# tests/tsan/tsan_driver running one context per thread over these kernels at once (parse, verify, print,
+# run), each compared with the same run alone. TSan reports any race; halt_on_error makes it fail.
+TSAN_KERNELS ?= tests/parse/arith.pto tests/verify/addr_space.pto tests/dma/oob_gm.pto tests/valu/vadd.pto \
+  tests/cube/fix_l1_chain.pto tests/sync/buf_dyn_double_buffer.pto tests/simt/atomics.pto tests/race/missing_wait.pto
+tsan:
+	@$(MAKE) --no-print-directory B=build-tsan OPT="-O1 -g -fsanitize=thread -fno-omit-frame-pointer" \
+	  LDFLAGS="-fsanitize=thread" STATIC= build-tsan/tests/tsan_driver
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66" build-tsan/tests/tsan_driver $(TSAN_KERNELS)
+
+$(B)/tests/tsan_driver: tests/tsan/tsan_driver.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 # libFuzzer over parse + verify (+ run); needs clang. FUZZ_SECONDS bounds the run.
 FUZZ_SECONDS ?= 600

@@ -43,6 +43,8 @@ typedef struct CliArgs {
     unsigned blocks;
     int quiet, race, vag_loops, strict_gm, no_fast;
     uint64_t steps;
+    uint64_t max_memory;       /* --max-memory (0: the library's default) */
+    uint64_t host_bytes;       /* bytes of the buffers loaded so far */
     const char *out;
     int generic, no_verify;
     CliOut diag;

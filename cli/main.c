@@ -80,6 +80,26 @@ static int set_steps(CliArgs *a, const char *v)
     return 0;
 }
 
+/* BYTES, or a count with a K, M or G suffix (binary: 1K = 1024). */
+static int set_max_memory(CliArgs *a, const char *v)
+{
+    char num[32];
+    size_t n = strlen(v), sh = 0;
+    const char *suf = "KMG";
+    const char *k = n ? strchr(suf, v[n - 1]) : NULL;
+    if (k && *k) sh = 10 * (size_t)(k - suf + 1), n--;
+    uint64_t x;
+    if (n == 0 || n >= sizeof num) x = 0;
+    else {
+        memcpy(num, v, n);
+        num[n] = 0;
+        if (cli_parse_u64(num, &x) || x > (UINT64_MAX >> sh)) x = 0;
+    }
+    if (x == 0) return cli_usage_error(a->cmd, "--max-memory needs a positive byte count (suffix K, M or G allowed), got '%s'", v);
+    a->max_memory = x << sh;
+    return 0;
+}
+
 static int set_diag_format(CliArgs *a, const char *v)
 {
     static const char *const names[] = {"text", "json", "sarif"};
@@ -113,6 +133,7 @@ static const CliOpt run_opts[] = {
     {'b', "blocks", "N", "number of blocks to launch, 1..65535 (default 1)", set_blocks},
     {'q', "quiet", NULL, "no summary line on stderr", set_quiet},
     {0, "steps", "N", "per-core step limit that stops runaway loops (default 200000000)", set_steps},
+    {0, "max-memory", "BYTES", "limit on the run's buffers: host copies plus the simulated GM image; K, M, G suffixes (default 8G)", set_max_memory},
     {0, "race", NULL, "detect races between pipes, cores and blocks (W-RACE; the default)", set_race},
     {0, "no-race", NULL, "no race detection (faster)", set_no_race},
     {0, "no-initcheck", NULL, "do not report reads of on-chip bytes nothing wrote (W-UNINIT)", set_no_initcheck},

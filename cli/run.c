@@ -101,6 +101,18 @@ static int looks_scalar(const char *s)
     return end != s && !*end;
 }
 
+/* Counts `bytes` more of host buffer against --max-memory: each buffer is held twice during a run (the host
+   copy and the simulated GM image), so the check happens before anything that size is allocated. */
+static int over_memory_limit(CliArgs *a, const PtoParamInfo *pi, unsigned idx, uint64_t bytes)
+{
+    uint64_t lim = a->max_memory ? a->max_memory : PTO_DEFAULT_MAX_MEMORY;
+    a->host_bytes += bytes;
+    if (a->host_bytes <= lim / 2) return 0;
+    return param_error(a, "E-MEM-LIMIT", idx, pi, "the buffers need at least %llu bytes (host copies and the GM image), "
+                       "over the memory limit of %llu bytes; raise it with --max-memory",
+                       (unsigned long long)a->host_bytes * 2, (unsigned long long)lim);
+}
+
 static int load_pointer_arg(CliArgs *a, const char *arg, const PtoParamInfo *pi, unsigned idx, Buf *b)
 {
     memset(b, 0, sizeof *b);
@@ -130,6 +142,8 @@ static int load_pointer_arg(CliArgs *a, const char *arg, const PtoParamInfo *pi,
         } else {
             out = c1 ? c1 + 1 : NULL;
         }
+        if ((rc = over_memory_limit(a, pi, idx, bytes)) != 0) goto done;
+        rc = 2;
         b->size = (size_t)bytes;
         b->data = malloc(b->size ? b->size : 1);
         if (!b->data) { rc = param_error(a, "E-ARG-SIZE", idx, pi, "cannot allocate %s bytes", p); goto done; }
@@ -151,6 +165,8 @@ static int load_pointer_arg(CliArgs *a, const char *arg, const PtoParamInfo *pi,
         int e = f ? cli_read_all(f, &data, &n) : errno;
         if (f) fclose(f);
         if (e) { rc = param_error(a, "E-IO-READ", idx, pi, "cannot read '%s': %s", s, strerror(e)); goto done; }
+        if ((rc = over_memory_limit(a, pi, idx, n)) != 0) { free(data); goto done; }
+        rc = 2;
         if (ends_with(s, ".npy")) {
             char err[256];
             Npy np;
@@ -347,6 +363,7 @@ int cli_run(CliArgs *a)
     if (a->timing && (rc = cli_load_timing(a, l, ctx, a->timing)) != 0) goto out;
     rc = 2;
     if (a->steps) pto_launch_set_step_limit(l, a->steps);
+    pto_launch_set_memory_limit(l, a->max_memory);
     pto_launch_set_trace(l, a->trace != NULL);
     pto_launch_set_profile(l, a->profile);
     pto_launch_set_race_check(l, a->race);

@@ -120,6 +120,11 @@ int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size);
 int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v);
 int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v);
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 = default */
+/* Limit on the memory a run may need: the simulated GM image (each buffer rounded up to its 2 MiB-aligned
+   slot) plus the bound host buffers. A run over it fails before allocating, with E-MEM-LIMIT (pto_launch_run
+   returns 2). 0 = the default, PTO_DEFAULT_MAX_MEMORY (8 GiB). */
+#define PTO_DEFAULT_MAX_MEMORY (8ull << 30)
+void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes);
 void pto_launch_set_race_check(PtoLaunch *l, int on);
 /* The sanitizer's checks (all off by default in the library; ptosim run turns them all on):
    PTO_CHECK_RACE     races between pipes and cores of a block and between blocks (W-RACE);
@@ -179,6 +184,7 @@ const char *pto_pipe_name(unsigned pipe_index);   /* index into bytes_moved */
 enum { PTO_PIPES = 7 };
 typedef enum {
     PTO_WAIT_FLAG, PTO_WAIT_BARRIER, PTO_WAIT_BUFFER, PTO_WAIT_SEMAPHORE, PTO_WAIT_CROSS_CORE, PTO_WAIT_OTHER,
+    PTO_WAIT_QUEUE,                    /* the scalar unit waited for room in a full pipe queue */
     PTO_WAIT__COUNT
 } PtoWaitCause;
 const char *pto_wait_cause_name(PtoWaitCause c);

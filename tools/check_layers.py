@@ -8,6 +8,10 @@
    of, only files it may include from, and within one folder (and between the families of src/ops)
    the "uses" graph of files has no circle. Uses are read from `nm` (defined vs undefined symbols).
 
+3. Allocation: no file of src/ but src/base/alloc.[ch] calls the C library's allocator (malloc, calloc,
+   realloc, free, aligned_alloc, posix_memalign, strdup, strndup, mmap, munmap) itself: every allocation
+   goes through src/base/alloc.h, where the allocation-failure build (make oomtest) can fail it.
+
 --root DIR checks the tree at DIR instead of this repository (the tests use it on a copy with a
 deliberate violation). Prints every violation and exits 1 if there is any; prints "layers: ok (...)"
 otherwise.
@@ -88,6 +92,29 @@ def check_includes(errors):
                 elif dst.endswith(".h"):
                     edges.append((src, dst))
     return edges
+
+
+LIBC_ALLOC = re.compile(r"(?<![\w.>])(malloc|calloc|realloc|free|aligned_alloc|posix_memalign|strdup|strndup|mmap|munmap)\s*\(")
+
+
+def strip_c(text):
+    """The text with comments and string/character literals blanked (newlines kept, for line numbers)."""
+    def blank(m):
+        return re.sub(r"[^\n]", " ", m.group(0))
+    return re.sub(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', blank, text, flags=re.S)
+
+
+def check_alloc(errors):
+    for src in sources():
+        rel = os.path.relpath(src, ROOT)
+        if not rel.startswith("src" + os.sep) or rel in (os.path.join("src", "base", "alloc.c"),
+                                                         os.path.join("src", "base", "alloc.h")):
+            continue
+        with open(src, encoding="utf-8", errors="replace") as f:
+            text = strip_c(f.read())
+        for n, line in enumerate(text.split("\n"), 1):
+            for m in LIBC_ALLOC.finditer(line):
+                errors.append("%s:%d: calls %s() directly; allocate through base/alloc.h (mem_*)" % (rel, n, m.group(1)))
 
 
 def sccs(nodes, succ):
@@ -194,6 +221,7 @@ def main():
         args = args[2:]
     errors = []
     edges = check_includes(errors)
+    check_alloc(errors)
     # no include circle between folders
     fg = {}
     for s, d in edges:

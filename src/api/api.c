@@ -1,5 +1,6 @@
 /* api.c — the public front-end entry points (ptosim.h) over the internal modules. */
 #include "ptosim.h"
+#include "base/alloc.h"
 #include "isa/ctx.h"
 #include "isa/ir.h"
 #include "front/parse.h"
@@ -13,7 +14,7 @@
 
 PtoContext *pto_context_new(void) { return ctx_new(); }
 void pto_context_free(PtoContext *ctx) { ctx_free(ctx); }
-void pto_free(void *p) { free(p); }
+void pto_free(void *p) { mem_free(p); }
 
 size_t pto_diag_count(const PtoContext *ctx) { return ctx->diags.n; }
 size_t pto_error_count(const PtoContext *ctx) { return ctx->diags.nerrors; }
@@ -56,12 +57,17 @@ void pto_diag_clear(PtoContext *ctx) { diag_clear(&ctx->diags); }
 /* A module whose source text (len bytes and a NUL) lives in its own arena, like the IR built from it. */
 static Module *module_new(PtoContext *ctx, const char *filename, size_t len, char **text)
 {
-    Module *m = calloc(1, sizeof *m);
+    Module *m = mem_calloc(1, sizeof *m);
     if (!m) return NULL;
     arena_init(&m->arena);
     m->ctx = ctx;
     m->file = ctx_intern(ctx, filename ? filename : "<input>", strlen(filename ? filename : "<input>"));
-    *text = arena_alloc(&m->arena, len + 1);   /* zeroed: the NUL is there */
+    *text = arena_try_alloc(&m->arena, len + 1);   /* zeroed: the NUL is there */
+    if (!*text || !m->file) {   /* out of memory: NULL, as pto_parse documents */
+        arena_free(&m->arena);
+        mem_free(m);
+        return NULL;
+    }
     m->text = *text;
     m->len = len;
     return m;
@@ -109,14 +115,14 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
         return parse_text(m);
     }
     size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
+    char *buf = mem_alloc(cap);
     if (!buf) { fclose(f); return NULL; }
     errno = 0;
     for (;;) {
         if (n + 1 >= cap) {
             cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(f); return NULL; }
+            char *nb = mem_realloc(buf, cap);
+            if (!nb) { mem_free(buf); fclose(f); return NULL; }
             buf = nb;
         }
         size_t k = fread(buf + n, 1, cap - 1 - n, f);
@@ -126,12 +132,12 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
     int err = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (err) {
-        free(buf);
+        mem_free(buf);
         diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "cannot read '%s': %s", path, strerror(err));
         return NULL;
     }
     PtoModule *m = pto_parse(ctx, path, buf, n);
-    free(buf);
+    mem_free(buf);
     return m;
 }
 
@@ -141,7 +147,7 @@ void pto_module_free(PtoModule *m)
     /* The diagnostics keep pointing at the text for rendering; detach it first. */
     diag_remove_source(&m->ctx->diags, m->text);
     arena_free(&m->arena);
-    free(m);
+    mem_free(m);
 }
 
 PtoTarget pto_module_target(const PtoModule *m)

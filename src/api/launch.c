@@ -2,6 +2,7 @@
  * (one AIV per block for vector kernels, one AIC for cube kernels, AIC + 2 AIV for mixed ones), and
  * run the blocks one after another on the scheduler. */
 #include "launch_int.h"
+#include "base/alloc.h"
 #include "module.h"
 #include "base/num.h"
 #include "exec/machine.h"
@@ -91,21 +92,21 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
         return NULL;
     }
     if (target == PTO_TARGET_DEFAULT) target = pto_module_target(m);
-    PtoLaunch *l = calloc(1, sizeof *l);
+    PtoLaunch *l = mem_calloc(1, sizeof *l);
     if (!l) return NULL;
     l->m = m;
     l->target = target;
     l->entry_op = f;
     l->prog = lower_program(m->ctx, m, f);
-    if (!l->prog) { free(l); return NULL; }
+    if (!l->prog) { mem_free(l); return NULL; }
     for (uint32_t i = 0; i < l->prog->nfuncs; i++)
         if (l->prog->funcs[i].op == f) l->entry = &l->prog->funcs[i];
     const Block *b = f->regions[0]->block;
     unsigned np = b->nargs;
-    l->param_vals = calloc(np + 1, sizeof *l->param_vals);
-    l->bound = calloc(np + 1, 1);
-    l->info = calloc(np + 1, sizeof *l->info);
-    l->sim.gm = calloc(np + 1, sizeof *l->sim.gm);
+    l->param_vals = mem_calloc(np + 1, sizeof *l->param_vals);
+    l->bound = mem_calloc(np + 1, 1);
+    l->info = mem_calloc(np + 1, sizeof *l->info);
+    l->sim.gm = mem_calloc(np + 1, sizeof *l->sim.gm);
     if (!l->param_vals || !l->bound || !l->info || !l->sim.gm) { pto_launch_free(l); return NULL; }
     for (unsigned i = 0; i < np; i++) api_param_info(m->ctx, b->args[i], &l->info[i]);
     l->sim.ctx = m->ctx;
@@ -113,11 +114,12 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.entry = l->entry;
     l->sim.tp = target_profile(target);
     l->sim.step_limit = DEFAULT_STEP_LIMIT;
+    l->sim.max_memory = PTO_DEFAULT_MAX_MEMORY;
     timing_default(&l->timing, target);
     l->sim.timing = &l->timing;
     l->sim.deadlock_explain = ops_explain_deadlock;
     l->sim.check = check_new();
-    l->binds = calloc(b->nargs + 1, sizeof *l->binds);
+    l->binds = mem_calloc(b->nargs + 1, sizeof *l->binds);
     if (!l->sim.check || !l->binds) {
         pto_launch_free(l);
         return NULL;
@@ -136,31 +138,31 @@ void pto_launch_free(PtoLaunch *l)
     if (l->sim.cl) {
         for (int i = 0; i < 3; i++) {
             Core *c = &l->sim.cl->cores[i];
-            for (int a = 0; a < AS__COUNT; a++) free(c->mem[a]);
+            for (int a = 0; a < AS__COUNT; a++) mem_free(c->mem[a]);
             ops_core_free(c);
-            free(c->su.frame_base);
-            free(c->v.frame_base);
-            free(c->su.calls);
-            free(c->v.calls);
-            for (int p = 0; p < PQ__COUNT; p++) { free(c->pipes[p].q); free(c->pipes[p].caps); }
+            mem_free(c->su.frame_base);
+            mem_free(c->v.frame_base);
+            mem_free(c->su.calls);
+            mem_free(c->v.calls);
+            for (int p = 0; p < PQ__COUNT; p++) { mem_free(c->pipes[p].q); mem_free(c->pipes[p].caps); }
         }
         ops_cluster_free(l->sim.cl);
         race_free(l->sim.cl->race);
-        free(l->sim.cl);
+        mem_free(l->sim.cl);
     }
-    free(l->info);
-    free(l->param_vals);
-    free(l->bound);
-    free(l->sim.gm);
+    mem_free(l->info);
+    mem_free(l->param_vals);
+    mem_free(l->bound);
+    mem_free(l->sim.gm);
     program_free(l->prog);
     timing_free(&l->timing);
     obs_free(l->sim.obs);
     check_free(l->sim.check);
-    free(l->binds);
+    mem_free(l->binds);
     sim_gm_free(&l->sim);
-    free(l->stall_view);
-    free(l->prof);
-    free(l);
+    mem_free(l->stall_view);
+    mem_free(l->prof);
+    mem_free(l);
 }
 
 unsigned pto_launch_num_params(const PtoLaunch *l) { return l->entry ? l->entry->nparams : 0; }
@@ -207,6 +209,7 @@ int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 }
 
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit = steps ? steps : DEFAULT_STEP_LIMIT; }
+void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes) { l->sim.max_memory = bytes ? bytes : PTO_DEFAULT_MAX_MEMORY; }
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
 
 void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on)
@@ -250,7 +253,7 @@ const Cluster *launch_last_cluster(const PtoLaunch *l) { return l->sim.cl && l->
 static void *zalloc64(size_t n)
 {
     size_t r = (n + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, r ? r : 64);
+    void *p = mem_aligned(64, r ? r : 64);
     if (p) memset(p, 0, r ? r : 64);
     return p;
 }
@@ -309,6 +312,7 @@ static int setup_core(PtoLaunch *l, Core *c, Cluster *cl, CoreType type, int ind
     if (ops_core_reset(c)) return -1;
     c->su_t = 0;
     c->su_state = 0;
+    c->su_queue_full = 0;
     c->su_blocked_on = NULL;
     c->pc = l->entry->entry;
     for (uint32_t i = 0; i < l->entry->nparams; i++)
@@ -327,7 +331,14 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
             return 2;
         }
     if (blocks == 0) blocks = 1;
-    if (sim_gm_place(s, l->binds, pto_launch_num_params(l), l->param_vals)) {
+    int placed = sim_gm_place(s, l->binds, pto_launch_num_params(l), l->param_vals);
+    if (placed == -2) {
+        diag_add(&m->ctx->diags, SEV_ERROR, DIAG_MEM_LIMIT, l->entry_op->loc,
+                 "the GM buffers need %llu bytes (device image and host copies), over the memory limit of %llu bytes; "
+                 "raise it with --max-memory", (unsigned long long)s->gm_need, (unsigned long long)s->max_memory);
+        return 2;
+    }
+    if (placed) {
         diag_add(&m->ctx->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory placing the GM buffers");
         return 2;
     }
@@ -341,10 +352,10 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     s->nwarned = 0;
     memset(&s->stats, 0, sizeof s->stats);
     if (!s->cl) {
-        s->cl = calloc(1, sizeof *s->cl);
+        s->cl = mem_calloc(1, sizeof *s->cl);
         if (!s->cl) return 2;
     }
-    free(l->stall_view);
+    mem_free(l->stall_view);
     l->stall_view = NULL;
     l->stall_view_n = 0;
     l->prof_built = 0;

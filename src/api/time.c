@@ -1,6 +1,7 @@
 /* time.c — the public view of a run's time records (ptosim.h, "time"): per-core pipe times, the stall
  * report, the trace and the per-line profile, read from exec/observe.h. */
 #include "launch_int.h"
+#include "base/alloc.h"
 #include "exec/observe.h"
 #include "ops/sync/sync.h"
 #include <stdlib.h>
@@ -62,8 +63,8 @@ int pto_launch_stall(const PtoLaunch *l, size_t i, PtoStall *out)
     const Observe *o = l->sim.obs;
     if (i >= o->nstalls) return -1;
     if (ml->stall_view_n != o->nstalls || !ml->stall_view) {
-        free(ml->stall_view);
-        ml->stall_view = malloc(o->nstalls * sizeof *ml->stall_view);
+        mem_free(ml->stall_view);
+        ml->stall_view = mem_alloc(o->nstalls * sizeof *ml->stall_view);
         if (!ml->stall_view) {
             ml->stall_view_n = 0;
             return -1;
@@ -114,7 +115,7 @@ static int build_profile(PtoLaunch *l)
     const Observe *o = l->sim.obs;
     if (!o->profile || !o->nprof) return -1;
     if (l->prof_built) return 0;
-    free(l->prof);
+    mem_free(l->prof);
     l->prof = NULL;
     l->nprof = 0;
     size_t cap = 0;
@@ -131,7 +132,7 @@ static int build_profile(PtoLaunch *l)
             if (!a) {
                 if (l->nprof == cap) {
                     cap = cap ? cap * 2 : 64;
-                    LineAgg *p = realloc(l->prof, cap * sizeof *p);
+                    LineAgg *p = mem_realloc(l->prof, cap * sizeof *p);
                     if (!p) return -1;
                     l->prof = p;
                 }

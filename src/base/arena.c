@@ -1,6 +1,7 @@
 /* arena.c — chunked bump allocator backing the IR, interned strings and types. */
 #define _DEFAULT_SOURCE        /* MAP_ANONYMOUS, madvise */
 #include "arena.h"
+#include "alloc.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,15 +24,15 @@ struct ArenaChunk {
    (an empty module) touches only the memory it uses. */
 enum { ARENA_CHUNK = 64 * 1024, ARENA_CHUNK_MAX = 4 * 1024 * 1024, HUGE = 2 * 1024 * 1024 };
 
-void arena_init(Arena *a) { a->head = NULL; a->total = 0; }
+void arena_init(Arena *a) { a->head = NULL; a->total = 0; a->oom = NULL; }
 
 static ArenaChunk *chunk_new(size_t cap)
 {
 #if defined(MAP_ANONYMOUS) && defined(MADV_HUGEPAGE)
     if (cap >= HUGE - sizeof(ArenaChunk) && cap <= SIZE_MAX / 2) {
         size_t len = (sizeof(ArenaChunk) + cap + HUGE - 1) & ~(size_t)(HUGE - 1), maplen = len + HUGE;
-        void *m = mmap(NULL, maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m != MAP_FAILED) {
+        void *m = mem_map(maplen);
+        if (m) {
             ArenaChunk *c = (ArenaChunk *)(((uintptr_t)m + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
             madvise(c, len, MADV_HUGEPAGE);   /* advice only: without huge pages this is an ordinary mapping */
             c->map = m;
@@ -41,7 +42,7 @@ static ArenaChunk *chunk_new(size_t cap)
         }
     }
 #endif
-    ArenaChunk *c = malloc(sizeof(ArenaChunk) + cap);
+    ArenaChunk *c = mem_alloc(sizeof(ArenaChunk) + cap);
     if (c) {
         c->cap = cap;
         c->map = NULL;
@@ -54,8 +55,8 @@ void arena_free(Arena *a)
     ArenaChunk *c = a->head;
     while (c) {
         ArenaChunk *n = c->next;
-        if (c->map) munmap(c->map, c->maplen);
-        else free(c);
+        if (c->map) mem_unmap(c->map, c->maplen);
+        else mem_free(c);
         c = n;
     }
     a->head = NULL;
@@ -96,7 +97,8 @@ void *arena_alloc(Arena *a, size_t size)
 {
     void *p = arena_try_alloc(a, size);
     if (!p) {
-        /* Callers that cannot report out-of-memory (the front end, for now) stop here, plainly. */
+        if (a->oom) longjmp(*a->oom, 1);
+        /* No handler: a caller that cannot report running out of memory stops here, plainly. */
         fputs("ptosim: out of memory\n", stderr);
         abort();
     }

@@ -1,5 +1,6 @@
 /* diag.c — diagnostic collection and rendering (the CLI decides where the text goes). */
 #include "diag.h"
+#include "alloc.h"
 #include "strbuf.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,13 +42,13 @@ void diag_init(DiagList *d)
 void diag_free(DiagList *d)
 {
     for (size_t i = 0; i < d->n; i++) {
-        free(d->items[i].msg);
-        for (size_t j = 0; j < d->items[i].nnotes; j++) free(d->items[i].notes[j].msg);
-        free(d->items[i].notes);
+        mem_free(d->items[i].msg);
+        for (size_t j = 0; j < d->items[i].nnotes; j++) mem_free(d->items[i].notes[j].msg);
+        mem_free(d->items[i].notes);
     }
-    free(d->items);
-    for (size_t i = 0; i < d->nsrcs; i++) free(d->srcs[i].lines);
-    free(d->srcs);
+    mem_free(d->items);
+    for (size_t i = 0; i < d->nsrcs; i++) mem_free(d->srcs[i].lines);
+    mem_free(d->srcs);
     memset(d, 0, sizeof *d);
 }
 
@@ -73,7 +74,7 @@ long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char 
     if (sev >= SEV_ERROR && d->max_errors && d->nerrors >= d->max_errors) return -1;
     if (d->n == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
-        Diag *it = realloc(d->items, cap * sizeof *it);
+        Diag *it = mem_realloc(d->items, cap * sizeof *it);
         if (!it) return -1;
         d->items = it;
         d->cap = cap;
@@ -103,7 +104,7 @@ void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
 {
     if (idx < 0 || (size_t)idx >= d->n) return;
     Diag *g = &d->items[idx];
-    DiagNote *nn = realloc(g->notes, (g->nnotes + 1) * sizeof *nn);
+    DiagNote *nn = mem_realloc(g->notes, (g->nnotes + 1) * sizeof *nn);
     if (!nn) return;
     g->notes = nn;
     va_list ap;
@@ -118,7 +119,7 @@ void diag_add_source(DiagList *d, const char *file, const char *text, size_t len
 {
     if (d->nsrcs == d->capsrcs) {
         size_t cap = d->capsrcs ? d->capsrcs * 2 : 4;
-        DiagSource *s = realloc(d->srcs, cap * sizeof *s);
+        DiagSource *s = mem_realloc(d->srcs, cap * sizeof *s);
         if (!s) return;
         d->srcs = s;
         d->capsrcs = cap;
@@ -130,7 +131,7 @@ void diag_remove_source(DiagList *d, const char *text)
 {
     for (size_t i = 0; i < d->nsrcs; i++)
         if (d->srcs[i].text == text) {
-            free(d->srcs[i].lines);
+            mem_free(d->srcs[i].lines);
             memmove(&d->srcs[i], &d->srcs[i + 1], sizeof(DiagSource) * (d->nsrcs - i - 1));
             d->nsrcs--;
             return;
@@ -163,7 +164,7 @@ static int index_lines(DiagSource *s)
     if (s->len >= UINT32_MAX) return 0;
     size_t n = 1;
     for (const char *p = s->text, *end = s->text + s->len; (p = memchr(p, '\n', (size_t)(end - p))); p++) n++;
-    uint32_t *l = malloc(n * sizeof *l);
+    uint32_t *l = mem_alloc(n * sizeof *l);
     if (!l) return 0;
     size_t k = 0;
     l[k++] = 0;

@@ -1,5 +1,6 @@
 /* strbuf.c — growable heap string. */
 #include "strbuf.h"
+#include "alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@ static void sb_reserve(StrBuf *b, size_t extra)
     if (b->n + extra + 1 <= b->cap) return;
     size_t cap = b->cap ? b->cap : 64;
     while (cap < b->n + extra + 1) cap *= 2;
-    char *s = realloc(b->s, cap);
+    char *s = mem_realloc(b->s, cap);
     if (!s) { fputs("ptosim: out of memory\n", stderr); abort(); }
     b->s = s;
     b->cap = cap;

@@ -12,6 +12,7 @@
  * least one a plain write, are W-RACE at the later block's op with a note at the earlier one; atomic
  * accumulations from several blocks are not. */
 #include "check.h"
+#include "base/alloc.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,13 +38,13 @@ struct Check {
     int oom;
 };
 
-Check *check_new(void) { return calloc(1, sizeof(Check)); }
+Check *check_new(void) { return mem_calloc(1, sizeof(Check)); }
 
 static void free_outputs(Check *k)
 {
-    for (uint32_t i = 0; k->out && i < k->ngm; i++) free(k->out[i]);
-    free(k->out);
-    free(k->outsz);
+    for (uint32_t i = 0; k->out && i < k->ngm; i++) mem_free(k->out[i]);
+    mem_free(k->out);
+    mem_free(k->outsz);
     k->out = NULL;
     k->outsz = NULL;
     k->ngm = 0;
@@ -53,10 +54,10 @@ void check_free(Check *k)
 {
     if (!k) return;
     for (int c = 0; c < 3; c++)
-        for (int a = 0; a < AS__COUNT; a++) free(k->init[c][a]);
+        for (int a = 0; a < AS__COUNT; a++) mem_free(k->init[c][a]);
     free_outputs(k);
-    free(k->log);
-    free(k);
+    mem_free(k->log);
+    mem_free(k);
 }
 
 int check_launch_begin(Check *k, const Sim *s)
@@ -65,13 +66,13 @@ int check_launch_begin(Check *k, const Sim *s)
     k->nlog = 0;
     k->oom = 0;
     if (!(s->checks & CHK_UNWRITTEN) || !s->ngm) return 0;
-    k->out = calloc(s->ngm, sizeof *k->out);
-    k->outsz = calloc(s->ngm, sizeof *k->outsz);
+    k->out = mem_calloc(s->ngm, sizeof *k->out);
+    k->outsz = mem_calloc(s->ngm, sizeof *k->outsz);
     if (!k->out || !k->outsz) return -1;
     k->ngm = s->ngm;
     for (uint32_t i = 0; i < s->ngm; i++) {
         if (!s->gm[i].output || !s->gm[i].size) continue;
-        k->out[i] = calloc((size_t)(s->gm[i].size + 7) / 8, 1);
+        k->out[i] = mem_calloc((size_t)(s->gm[i].size + 7) / 8, 1);
         if (!k->out[i]) return -1;
         k->outsz[i] = s->gm[i].size;
     }
@@ -85,8 +86,8 @@ int check_block_begin(Check *k, const Cluster *cl)
         for (int a = 1; a < AS__COUNT; a++) {
             uint64_t sz = cl->cores[c].memsz[a];
             if (k->initsz[c][a] != sz) {
-                free(k->init[c][a]);
-                k->init[c][a] = calloc((size_t)(sz + 7) / 8, 1);
+                mem_free(k->init[c][a]);
+                k->init[c][a] = mem_calloc((size_t)(sz + 7) / 8, 1);
                 k->initsz[c][a] = k->init[c][a] ? sz : 0;
                 if (!k->init[c][a]) return -1;
             } else if (k->dirty[c][a]) {
@@ -160,7 +161,7 @@ static void log_gm(Check *k, const Core *c, const Instr *in, uint32_t buf, uint6
     }
     if (k->nlog == k->caplog) {
         size_t cap = k->caplog ? k->caplog * 2 : 256;
-        GmAcc *g = realloc(k->log, cap * sizeof *g);
+        GmAcc *g = mem_realloc(k->log, cap * sizeof *g);
         if (!g) { k->oom = 1; return; }
         k->log = g;
         k->caplog = cap;
@@ -286,7 +287,7 @@ static void replay_blocks(Check *k, Sim *s)
         int any = 0;
         for (size_t i = 0; i < k->nlog && !any; i++) any = k->log[i].buf == buf;
         if (!any || !sz) continue;
-        ByteRec *r = calloc((size_t)sz, sizeof *r);
+        ByteRec *r = mem_calloc((size_t)sz, sizeof *r);
         if (!r) { k->oom = 1; continue; }
         for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks run one after another */
             const GmAcc *g = &k->log[i];
@@ -307,7 +308,7 @@ static void replay_blocks(Check *k, Sim *s)
                 }
             }
         }
-        free(r);
+        mem_free(r);
     }
 }
 

@@ -9,6 +9,7 @@
  * plain; one that leaves it is performed in the image and reported (W-GM-OOB, W-GM-CLOBBER when a write
  * reaches another buffer), or traps T-OOB in strict mode; one that leaves the device space traps. */
 #include "machine.h"
+#include "base/alloc.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static uint64_t slot_bytes(uint64_t size) { return align_up(align_up(size, 32) +
 int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
 {
     /* group the parameters by overlapping host memory (a zero-size buffer joins a group it touches) */
-    unsigned *grp = calloc(n + 1, sizeof *grp);
+    unsigned *grp = mem_calloc(n + 1, sizeof *grp);
     if (!grp) return -1;
     for (unsigned i = 0; i < n; i++) grp[i] = i;
     for (int merged = 1; merged;) {
@@ -68,12 +69,19 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
         for (unsigned k = i; k < n; k++)
             if (b[k].is_ptr && grp[k] == i) addr[k] = g->base + ((uintptr_t)b[k].data - lo);
     }
-    free(grp);
+    mem_free(grp);
+    uint64_t host = 0;
+    for (uint32_t i = 0; i < s->ngm; i++) host += s->gm[i].size;
+    if (s->max_memory && (span > s->max_memory || host > s->max_memory - span)) {
+        s->gm_need = span + host;
+        s->ngm = 0;
+        return -2;
+    }
     /* the image: kept between runs; the gaps are refilled when the layout changed or a write reached them */
     int relaid = span != s->gm_span;
     if (span > s->gm_cap) {
-        free(s->gm_mem);
-        s->gm_mem = malloc(span ? span : 1);
+        mem_free(s->gm_mem);
+        s->gm_mem = mem_alloc(span ? span : 1);
         s->gm_cap = s->gm_mem ? span : 0;
         if (!s->gm_mem) { s->gm_span = 0; return -1; }
         relaid = 1;
@@ -100,7 +108,7 @@ void sim_gm_copy_out(Sim *s)
 
 void sim_gm_free(Sim *s)
 {
-    free(s->gm_mem);
+    mem_free(s->gm_mem);
     s->gm_mem = NULL;
     s->gm_span = s->gm_cap = 0;
 }

@@ -1,6 +1,7 @@
 /* interp.c — the interpreter's own handlers (interp.h): control flow, calls, and the V-pipe loop that
  * runs a vector scope. These run on the hot path: no lookups, no allocation except the call stack's growth. */
 #include "interp.h"
+#include "base/alloc.h"
 #include "base/bits.h"
 #include "observe.h"
 #include <stdlib.h>
@@ -118,7 +119,7 @@ const Instr *interp_call(Exec *x, const Instr *in)
     }
     if (x->ncalls == x->capcalls) {
         uint32_t cap = x->capcalls ? x->capcalls * 2 : 16;
-        struct CallRec *c = realloc(x->calls, cap * sizeof *c);
+        struct CallRec *c = mem_realloc(x->calls, cap * sizeof *c);
         if (!c) {
             sim_trap(x, in, DIAG_T_OOM, "out of host memory growing the call stack calling '@%s'", F->name);
             return NULL;

@@ -47,6 +47,10 @@ typedef struct QEntry {
     int64_t aux;
 } QEntry;
 
+/* Ops a pipe's queue holds (issued, not yet completed, the executing one included); the scalar unit stalls
+   issuing to a full queue (stall cause "queue full", docs/timing.md). */
+#define PIPE_QUEUE_DEPTH 32
+
 typedef struct Pipe {
     QEntry *q;
     uint32_t head, tail, cap;
@@ -56,7 +60,7 @@ typedef struct Pipe {
     uint64_t wake_t;           /* lower bound after being woken from a wait */
     uint64_t bytes, ops;
     uint64_t busy;             /* cycles spent executing ops */
-    uint64_t stall[6];         /* cycles the head op waited, by WaitCause (observe.h) */
+    uint64_t stall[7];         /* cycles the head op waited, by WaitCause (observe.h) */
     uint64_t wait_since;       /* when the head op (or the SU's current op) first had to wait */
     int waiting;               /* head entry is blocked (wait) */
     int stalled;               /* wait_since is set */
@@ -100,6 +104,7 @@ struct Core {
     Pipe pipes[PQ__COUNT];
     const Instr *pc;           /* SU program counter */
     int su_state;              /* 0 running, 1 blocked, 2 done */
+    int su_queue_full;         /* the SU is blocked because the target pipe's queue holds PIPE_QUEUE_DEPTH ops */
     const Instr *su_blocked_on;
     uint64_t su_t;
     uint32_t issue_seq;
@@ -139,6 +144,8 @@ struct Sim {
     uint64_t *params;          /* entry parameter values (raw bits) */
     unsigned blocks, block_num;
     uint64_t step_limit;
+    uint64_t max_memory;       /* GM image + bound host bytes a run may need (pto_launch_set_memory_limit) */
+    uint64_t gm_need;          /* what the last sim_gm_place needed, when it returned -2 */
     int trapped;
     Cluster *cl;
     PtoStats stats;
@@ -179,7 +186,7 @@ uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t 
 /* ---- GM, one flat device address space (gm.c) ---- */
 /* Places the n parameters' buffers (b[i].is_ptr) and copies them in; addr[i] receives each one's device
    address. s->gm must hold n entries. 0, or -1 when out of memory. */
-int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr);
+int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr);   /* -1 out of memory, -2 over max_memory */
 void sim_gm_copy_out(Sim *s);              /* the allocations' bytes back to the caller's memory */
 void sim_gm_free(Sim *s);
 int sim_gm_find(const Sim *s, uint64_t addr);   /* the allocation whose slot holds addr, or -1 */

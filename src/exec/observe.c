@@ -2,6 +2,7 @@
  * per-instruction profile. Recording never fails a run: when memory runs out the record is marked
  * incomplete (obs->oom) and the run goes on. */
 #include "observe.h"
+#include "base/alloc.h"
 #include "race.h"
 #include "base/strbuf.h"
 #include <inttypes.h>
@@ -18,11 +19,11 @@ struct ObsChannel {
     uint32_t head, tail, cap;
 };
 
-Observe *obs_new(void) { return calloc(1, sizeof(Observe)); }
+Observe *obs_new(void) { return mem_calloc(1, sizeof(Observe)); }
 
 static void chan_clear(Observe *o)
 {
-    for (size_t i = 0; i < o->nchan; i++) free(o->chan[i].q);
+    for (size_t i = 0; i < o->nchan; i++) mem_free(o->chan[i].q);
     o->nchan = 0;
 }
 
@@ -30,14 +31,14 @@ void obs_free(Observe *o)
 {
     if (!o) return;
     chan_clear(o);
-    free(o->chan);
-    free(o->cores);
-    free(o->stalls);
-    free(o->ev);
-    free(o->prof_cycles);
-    free(o->prof_count);
-    free(o->prof_stall);
-    free(o);
+    mem_free(o->chan);
+    mem_free(o->cores);
+    mem_free(o->stalls);
+    mem_free(o->ev);
+    mem_free(o->prof_cycles);
+    mem_free(o->prof_count);
+    mem_free(o->prof_stall);
+    mem_free(o);
 }
 
 int obs_reset(Observe *o, uint32_t ninstr)
@@ -47,11 +48,11 @@ int obs_reset(Observe *o, uint32_t ninstr)
     chan_clear(o);
     if (o->profile) {
         if (o->nprof < ninstr) {
-            uint64_t *c = realloc(o->prof_cycles, ninstr * sizeof *c);
+            uint64_t *c = mem_realloc(o->prof_cycles, ninstr * sizeof *c);
             if (c) o->prof_cycles = c;
-            uint64_t *n = c ? realloc(o->prof_count, ninstr * sizeof *n) : NULL;
+            uint64_t *n = c ? mem_realloc(o->prof_count, ninstr * sizeof *n) : NULL;
             if (n) o->prof_count = n;
-            uint64_t *w = n ? realloc(o->prof_stall, ninstr * sizeof *w) : NULL;
+            uint64_t *w = n ? mem_realloc(o->prof_stall, ninstr * sizeof *w) : NULL;
             if (w) o->prof_stall = w;
             if (!w) return -1;
             o->nprof = ninstr;
@@ -68,7 +69,7 @@ static int grow(Observe *o, void **p, size_t *cap, size_t n, size_t size)
 {
     if (n < *cap) return 0;
     size_t c = *cap ? *cap * 2 : 64;
-    void *q = realloc(*p, c * size);
+    void *q = mem_realloc(*p, c * size);
     if (!q) {
         o->oom = 1;
         return -1;
@@ -102,6 +103,8 @@ void obs_block_done(Observe *o, const Cluster *cl)
     chan_clear(o);
 }
 
+_Static_assert(sizeof ((Pipe *)0)->stall / sizeof(uint64_t) == WC__COUNT, "Pipe.stall has one slot per WaitCause");
+
 WaitCause obs_cause(OpKind k)
 {
     switch (k) {
@@ -116,7 +119,8 @@ WaitCause obs_cause(OpKind k)
 
 const char *obs_cause_name(WaitCause c)
 {
-    static const char *const n[WC__COUNT] = {"flag", "barrier", "buffer token", "semaphore", "cross-core flag", "other"};
+    static const char *const n[WC__COUNT] = {"flag", "barrier", "buffer token", "semaphore", "cross-core flag", "other",
+                                                 "queue full"};
     return c < WC__COUNT ? n[c] : "?";
 }
 
@@ -153,7 +157,7 @@ void obs_release(Exec *x, int kind, unsigned key)
             c->head = 0;
         }
         if (c->tail == c->cap) {
-            ObsRelease *q = realloc(c->q, cap * sizeof *q);
+            ObsRelease *q = mem_realloc(c->q, cap * sizeof *q);
             if (!q) { o->oom = 1; return; }
             c->q = q;
             c->cap = cap;
@@ -209,13 +213,13 @@ void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes)
     o->pending_setter = NULL;
 }
 
-void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, uint64_t cycles)
+void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, WaitCause cause, uint64_t cycles)
 {
     if (o->profile && wait->id < o->nprof) o->prof_stall[wait->id] += cycles;
     StallRec *r = NULL;
     for (size_t i = o->nstalls; i-- > 0 && !r;)
         if (o->stalls[i].wait == wait && o->stalls[i].block == c->block_idx && o->stalls[i].core == c->index &&
-            o->stalls[i].pipe == pq)
+            o->stalls[i].pipe == pq && o->stalls[i].cause == cause)
             r = &o->stalls[i];
     if (!r) {
         if (grow(o, (void **)&o->stalls, &o->capstalls, o->nstalls, sizeof *o->stalls)) return;
@@ -224,7 +228,7 @@ void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, uint64_t cy
         r->block = (unsigned)c->block_idx;
         r->core = (uint8_t)c->index;
         r->pipe = (uint8_t)pq;
-        r->cause = (uint8_t)obs_cause((OpKind)wait->kind);
+        r->cause = (uint8_t)cause;
         r->wait = wait;
     }
     r->cycles += cycles;

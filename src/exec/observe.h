@@ -6,7 +6,7 @@
 #include "machine.h"
 
 /* Why an agent waited. */
-typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC__COUNT } WaitCause;
+typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC_QUEUE, WC__COUNT } WaitCause;
 
 /* Time of one agent (a core's scalar unit or one of its pipes) in one block. */
 typedef struct AgentTime {
@@ -75,7 +75,7 @@ void obs_block_done(Observe *o, const Cluster *cl);
 /* Called by the scheduler. */
 void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes);
 /* Op `wait` of core c's agent pq waited `cycles` before it could run (stall report, profile). */
-void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, uint64_t cycles);
+void obs_stall(Observe *o, const Core *c, int pq, const Instr *wait, WaitCause cause, uint64_t cycles);
 void obs_wait(Core *c, int pq, const Instr *wait, uint64_t t0, uint64_t t1);
 void obs_su_run(Core *c, uint64_t t0, uint64_t t1, uint32_t nops);
 /* Credits cycles to an instruction; `exec` counts one execution (issuing an op to its pipe does not). */

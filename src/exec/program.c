@@ -1,5 +1,6 @@
 /* program.c — the lowering view's helpers (program.h) and the program's lifetime. */
 #include "program.h"
+#include "base/alloc.h"
 #include <stdarg.h>
 #include <stdlib.h>
 
@@ -33,5 +34,5 @@ void program_free(Program *p)
 {
     if (!p) return;
     arena_free(&p->arena);
-    free(p);
+    mem_free(p);
 }

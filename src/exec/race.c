@@ -10,6 +10,7 @@
  * it is not ordered after: overlapping bytes with at least one write are a race, reported once per pair
  * of operations as W-RACE with both locations. Accesses by the same agent are ordered by its queue. */
 #include "race.h"
+#include "base/alloc.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,18 +54,18 @@ struct Race {
 
 static int agent_of(const Core *c, int pq) { return c->index * PQ__COUNT + pq; }
 
-Race *race_new(void) { return calloc(1, sizeof(Race)); }
+Race *race_new(void) { return mem_calloc(1, sizeof(Race)); }
 
 void race_free(Race *r)
 {
     if (!r) return;
-    for (int a = 0; a < RA; a++) free(r->sc[a].v);
-    for (uint32_t i = 0; i < r->nchans; i++) free(r->chans[i].vcs);
-    free(r->chans);
-    free(r->jobs);
-    free(r->pool);
-    free(r->snaps);
-    free(r);
+    for (int a = 0; a < RA; a++) mem_free(r->sc[a].v);
+    for (uint32_t i = 0; i < r->nchans; i++) mem_free(r->chans[i].vcs);
+    mem_free(r->chans);
+    mem_free(r->jobs);
+    mem_free(r->pool);
+    mem_free(r->snaps);
+    mem_free(r);
 }
 
 void race_reset(Race *r, Cluster *cl)
@@ -73,7 +74,7 @@ void race_reset(Race *r, Cluster *cl)
     r->na = cl->ncores * PQ__COUNT;
     memset(r->vc, 0, sizeof r->vc);
     for (int a = 0; a < RA; a++) { r->sc[a].n = 0; r->sc[a].open = 0; }
-    for (uint32_t i = 0; i < r->nchans; i++) free(r->chans[i].vcs);
+    for (uint32_t i = 0; i < r->nchans; i++) mem_free(r->chans[i].vcs);
     r->nchans = 0;
     r->njobs = r->npool = r->nsnaps = 0;
     r->prune_at = 256;
@@ -86,7 +87,7 @@ static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
     if (need <= *cap) return p;
     uint32_t c = *cap ? *cap : 64;
     while (c < need) c *= 2;
-    void *q = realloc(p, c * elem);
+    void *q = mem_realloc(p, c * elem);
     if (!q) return NULL;
     *cap = c;
     return q;
@@ -294,9 +295,9 @@ static void close_job(Race *r, int a)
         else if (overlap(s->v, n, 0, kv, k->n, 1, &ov, &ia, &ib)) report(r, a, ia, (int)k->agent, ib, &ov, 0, 1);
     }
     Job *j = grow(r->jobs, &r->capjobs, r->njobs + 1, sizeof *j);
+    if (j) r->jobs = j;   /* kept at once: the pool's growth below may fail (found by make oomtest) */
     Iv *p = j ? grow(r->pool, &r->cappool, r->npool + n, sizeof *p) : NULL;
     if (!j || !p) { r->disabled = 1; return; }
-    r->jobs = j;
     r->pool = p;
     me.first = r->npool;
     memcpy(&r->pool[r->npool], s->v, n * sizeof(Iv));
@@ -374,7 +375,7 @@ void race_release(Exec *x, int kind, unsigned key)
     if (!ch) { r->disabled = 1; return; }
     if (kind == RC_BUF) {       /* accumulate: a later get_buf sees every release so far */
         if (!ch->cap) {
-            ch->vcs = calloc(RA, sizeof(uint32_t));
+            ch->vcs = mem_calloc(RA, sizeof(uint32_t));
             if (!ch->vcs) { r->disabled = 1; return; }
             ch->cap = 1;
         }
@@ -386,7 +387,7 @@ void race_release(Exec *x, int kind, unsigned key)
                 ch->head = 0;
             } else {
                 uint32_t cap = ch->cap ? ch->cap * 2 : 4;
-                uint32_t *v = realloc(ch->vcs, (size_t)cap * RA * sizeof(uint32_t));
+                uint32_t *v = mem_realloc(ch->vcs, (size_t)cap * RA * sizeof(uint32_t));
                 if (!v) { r->disabled = 1; return; }
                 ch->vcs = v;
                 ch->cap = cap;

@@ -8,6 +8,7 @@
  * the pipe executes the op. If no agent can move while work remains, that is a deadlock: every blocked
  * op is reported with its location. Times come from the ops' cost fields. */
 #include "machine.h"
+#include "base/alloc.h"
 #include "race.h"
 #include "observe.h"
 #include <stdio.h>
@@ -20,21 +21,26 @@ static int q_push(Pipe *p, const QEntry *e, const uint64_t *caps, uint32_t ncap)
 {
     if (p->tail - p->head == p->cap) {
         uint32_t cap = p->cap ? p->cap * 2 : 64;
-        QEntry *q = malloc(cap * sizeof *q);
+        QEntry *q = mem_alloc(cap * sizeof *q);
         if (!q) return -1;
         for (uint32_t i = p->head; i < p->tail; i++) q[i - p->head] = p->q[i % p->cap];
-        free(p->q);
+        mem_free(p->q);
         p->q = q;
         p->tail -= p->head;
         p->head = 0;
         p->cap = cap;
     }
     if (p->ctail + ncap > p->ccap) {
-        if (p->chead == p->ctail) p->chead = p->ctail = 0;
+        if (p->chead) {   /* slide the live entries' captures to the front: the array stays bounded */
+            memmove(p->caps, p->caps + p->chead, (p->ctail - p->chead) * sizeof *p->caps);
+            for (uint32_t i = p->head; i < p->tail; i++) p->q[i % p->cap].cap -= p->chead;
+            p->ctail -= p->chead;
+            p->chead = 0;
+        }
         if (p->ctail + ncap > p->ccap) {
             uint32_t cap = p->ccap ? p->ccap : 256;
             while (cap < p->ctail + ncap) cap *= 2;
-            uint64_t *c = realloc(p->caps, cap * sizeof *c);
+            uint64_t *c = mem_realloc(p->caps, cap * sizeof *c);
             if (!c) return -1;
             p->caps = c;
             p->ccap = cap;
@@ -58,6 +64,8 @@ static void q_pop(Pipe *p)
     if (p->head == p->tail) {
         p->head = p->tail = 0;
         p->chead = p->ctail = 0;
+    } else {
+        p->chead = p->q[p->head % p->cap].cap;   /* captures before the new head are dead */
     }
 }
 
@@ -67,6 +75,10 @@ const Instr *sim_issue(Exec *x, const Instr *in)
 {
     Core *c = x->core;
     Pipe *p = &c->pipes[in->pipe];
+    if (p->tail - p->head >= PIPE_QUEUE_DEPTH) {   /* full: retry when the pipe completes an op */
+        c->su_queue_full = 1;
+        return SIM_BLOCKED;
+    }
     uint64_t buf[INSTR_MAX_ARGS + 1];
     uint64_t *caps = buf;
     uint32_t ncap;
@@ -75,7 +87,7 @@ const Instr *sim_issue(Exec *x, const Instr *in)
     if (cl) {
         ncap = cl->bytes / 8;
         if (ncap > INSTR_MAX_ARGS) {
-            heap = malloc(cl->bytes);
+            heap = mem_alloc(cl->bytes);
             if (!heap) {
                 sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
                 return NULL;
@@ -95,7 +107,7 @@ const Instr *sim_issue(Exec *x, const Instr *in)
     if (in->ifn) e.aux = in->ifn(x, in, caps);
     race_issue(c, &e);
     int r = q_push(p, &e, caps, ncap);
-    free(heap);
+    mem_free(heap);
     if (r) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
         return NULL;
@@ -162,8 +174,10 @@ static void su_stalled(Core *c, const Instr *in, uint64_t since, uint64_t *run_t
 {
     Pipe *p = &c->pipes[PQ_S];
     uint64_t waited = c->su_t - since;
-    p->stall[obs_cause((OpKind)in->kind)] += waited;
-    obs_stall(c->sim->obs, c, PQ_S, in, waited);
+    WaitCause why = c->su_queue_full ? WC_QUEUE : obs_cause((OpKind)in->kind);
+    c->su_queue_full = 0;
+    p->stall[why] += waited;
+    obs_stall(c->sim->obs, c, PQ_S, in, why, waited);
     obs_su_run(c, *run_t0, since, *nops);
     obs_wait(c, PQ_S, in, since, c->su_t);
     *run_t0 = c->su_t;
@@ -262,8 +276,9 @@ static int run_pipe(Core *c, int pq, uint64_t now)
     Observe *o = c->sim->obs;
     if (p->stalled) {
         uint64_t waited = now - p->wait_since;
-        p->stall[obs_cause((OpKind)e->in->kind)] += waited;
-        obs_stall(o, c, pq, e->in, waited);
+        WaitCause why = obs_cause((OpKind)e->in->kind);
+        p->stall[why] += waited;
+        obs_stall(o, c, pq, e->in, why, waited);
         obs_wait(c, pq, e->in, p->wait_since, now);
         p->stalled = 0;
     }
@@ -314,8 +329,8 @@ static void report_deadlock(Cluster *cl)
         else if (c->type == CORE_AIC) snprintf(who, sizeof who, "AIC");
         else snprintf(who, sizeof who, "AIV%d", c->subblock);
         if (c->su_state == 1 && c->su_blocked_on && c->su_blocked_on->op)
-            diag_note(&s->ctx->diags, d, c->su_blocked_on->op->loc, "%s scalar unit is blocked at '%s'", who,
-                      op_info[c->su_blocked_on->op->kind].name);
+            diag_note(&s->ctx->diags, d, c->su_blocked_on->op->loc, "%s scalar unit is blocked at '%s'%s", who,
+                      op_info[c->su_blocked_on->op->kind].name, c->su_queue_full ? " (its pipe's queue is full)" : "");
         for (int p = 1; p < PQ__COUNT; p++) {
             QEntry *e = q_head(&c->pipes[p]);
             if (e && e->in->op)

@@ -1,6 +1,7 @@
 /* timing.c — the timing tables (built-in texts and the parser for user overrides) and the formulas of
  * exec/timing.h. Every number of the built-in tables and its source is listed in docs/timing.md. */
 #include "timing.h"
+#include "base/alloc.h"
 #include "isa/type.h"
 #include <ctype.h>
 #include <math.h>
@@ -89,7 +90,7 @@ void timing_default(Timing *t, PtoTarget target)
 
 void timing_free(Timing *t)
 {
-    free(t->vec);
+    mem_free(t->vec);
     t->vec = NULL;
     t->nvec = t->capvec = 0;
 }
@@ -223,7 +224,7 @@ static int add_vec_row(Timing *T, const TmVecRow *r)
 {
     if (T->nvec == T->capvec) {
         uint32_t cap = T->capvec ? T->capvec * 2 : 64;
-        TmVecRow *v = realloc(T->vec, cap * sizeof *v);
+        TmVecRow *v = mem_realloc(T->vec, cap * sizeof *v);
         if (!v) return -1;
         T->vec = v;
         T->capvec = cap;

@@ -14,6 +14,7 @@
  * through frame slots (registers, masks, scalars); memory dependencies between vector loads and stores
  * are not modelled (the hardware orders them in its queues). */
 #include "vsched.h"
+#include "base/alloc.h"
 #include "interp.h"
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +172,7 @@ typedef struct Annot {
 static int grow(Annot *A, uint32_t n)
 {
     if (n <= A->cap) return 0;
-    VNode *v = realloc(A->nodes, n * sizeof *v);
+    VNode *v = mem_realloc(A->nodes, n * sizeof *v);
     if (!v) return -1;
     A->nodes = v;
     A->cap = n;
@@ -264,7 +265,7 @@ void vsched_annotate(VecSched *out, Program *P, const Timing *T)
     Annot A = {T, out, NULL, 0, {NULL, 0}, 0};
     out->nloops = 0;
     A.R.n = P->max_frame / 8 + 1;
-    A.R.t = malloc(A.R.n * sizeof *A.R.t);
+    A.R.t = mem_alloc(A.R.n * sizeof *A.R.t);
     if (!A.R.t) A.R.n = 0;
     for (uint32_t f = 0; f < P->nfuncs; f++) {
         Instr *code = (Instr *)P->funcs[f].entry;
@@ -286,8 +287,8 @@ void vsched_annotate(VecSched *out, Program *P, const Timing *T)
             }
         }
     }
-    free(A.R.t);
-    free(A.nodes);
+    mem_free(A.R.t);
+    mem_free(A.nodes);
 }
 
 const char *vsched_bound_name(int why)

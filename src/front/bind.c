@@ -2,6 +2,7 @@
  * and binds what was written to the op's compiled signature (op.h). All three forms produce the same
  * Op: operands grouped per signature slot, tokens and flags as named attributes, typed results. */
 #include "parse.h"
+#include "base/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,12 @@ int bind_init(Parser *P)
 
 void bind_free(Parser *P)
 {
-    free(P->bound);
-    free(P->items);
-    free(P->bracket);
-    free(P->types);
-    free(P->rtypes);
-    free(P->isub);
+    mem_free(P->bound);
+    mem_free(P->items);
+    mem_free(P->bracket);
+    mem_free(P->types);
+    mem_free(P->rtypes);
+    mem_free(P->isub);
 }
 
 static void bound_reset(Bound *B)

@@ -3,6 +3,7 @@
  * numbers, strings, punctuation. Every byte is classified through one table; comments are skipped
  * with memchr and remembered (position and the token after them) for the printer. */
 #include "lex.h"
+#include "base/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,7 @@ static void lex_error(Lexer *L, DiagId id, const char *at, const char *msg)
 
 void *front_realloc(void *p, size_t n)
 {
-    void *q = realloc(p, n ? n : 1);
+    void *q = mem_realloc(p, n ? n : 1);
     if (!q) {
         fputs("ptosim: out of memory\n", stderr);
         abort();

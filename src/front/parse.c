@@ -3,6 +3,7 @@
  * handed to bind.c; both build on the primitives of parse_prim.c. Errors are collected; the parser
  * resynchronises at op boundaries. */
 #include "parse.h"
+#include "base/alloc.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -1111,16 +1112,16 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     }
     cm_finish(&P);
     bind_free(&P);
-    for (size_t i = 0; i < P.nchunks; i++) free(P.chunks[i]);
-    for (size_t i = 0; i < P.nspare; i++) free(P.spare[i]);
-    free(P.chunks);
-    free(P.spare);
-    free(P.lx.cm);
-    free(P.names);
-    free(P.nametab);
-    free(P.ops.s);
-    free(P.toks.s);
-    free(P.tys);
-    free(P.scope);
+    for (size_t i = 0; i < P.nchunks; i++) mem_free(P.chunks[i]);
+    for (size_t i = 0; i < P.nspare; i++) mem_free(P.spare[i]);
+    mem_free(P.chunks);
+    mem_free(P.spare);
+    mem_free(P.lx.cm);
+    mem_free(P.names);
+    mem_free(P.nametab);
+    mem_free(P.ops.s);
+    mem_free(P.toks.s);
+    mem_free(P.tys);
+    mem_free(P.scope);
     return top;
 }

@@ -3,6 +3,7 @@
  * Tokens come from a window lexed on demand (parse.h); SSA names and type spellings go through hash
  * tables, so each byte is touched a few times and each op costs the same wherever it is in the file. */
 #include "parse.h"
+#include "base/alloc.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -38,7 +39,7 @@ void P_release(Parser *P)
             if (!P->spare) P->spare = front_realloc(NULL, 16 * sizeof *P->spare);
             P->spare[P->nspare++] = P->chunks[k];
         } else {
-            free(P->chunks[k]);
+            mem_free(P->chunks[k]);
         }
     }
     memmove(P->chunks, P->chunks + c, (P->nchunks - c) * sizeof *P->chunks);
@@ -588,7 +589,7 @@ const Type *P_parse_type(Parser *P)
                 while (x[j].s) j = (j + 1) & (cap - 1);
                 x[j] = P->tys[i];
             }
-        free(P->tys);
+        mem_free(P->tys);
         P->tys = x;
         P->captys = cap;
     }
@@ -770,7 +771,7 @@ const char *P_span_text(Parser *P, size_t from, size_t to)
         for (const char *q = a; q + 1 < b; q++) comment |= q[0] == '/' && q[1] == '/';
     }
     if (!comment) return ctx_intern(P->ctx, s, n);
-    char *buf = malloc(n + 1);
+    char *buf = mem_alloc(n + 1);
     if (!buf) return ctx_intern(P->ctx, s, n);
     size_t k = 0;
     for (size_t i = from; i < to; i++) {
@@ -780,7 +781,7 @@ const char *P_span_text(Parser *P, size_t from, size_t to)
         k += (size_t)(e - b);
     }
     const char *r = ctx_intern(P->ctx, buf, k);
-    free(buf);
+    mem_free(buf);
     return r;
 }
 

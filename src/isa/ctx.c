@@ -1,5 +1,6 @@
 /* ctx.c — context lifetime and string interning. */
 #include "ctx.h"
+#include "base/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,13 +45,21 @@ const char *ctx_intern(PtoCtx *c, const char *s, size_t n)
 
 PtoCtx *ctx_new(void)
 {
-    PtoCtx *c = calloc(1, sizeof *c);
+    PtoCtx *volatile c = mem_calloc(1, sizeof *c);   /* volatile: read after the longjmp below */
     if (!c) return NULL;
     arena_init(&c->arena);
+    jmp_buf oom;   /* out of memory below: NULL, as pto_context_new documents */
+    if (setjmp(oom)) {
+        arena_free(&c->arena);
+        mem_free((void *)c);
+        return NULL;
+    }
+    c->arena.oom = &oom;
     c->types = types_new(&c->arena);
     c->strs = ARENA_NEW(&c->arena, StrTab);
     c->strs->cap = 1024;
     c->strs->slots = ARENA_ARRAY(&c->arena, const char *, c->strs->cap);
+    c->arena.oom = NULL;
     diag_init(&c->diags);
     atomic_init(&c->sigtab, NULL);
     return c;
@@ -60,7 +69,7 @@ const OpSig *const *ctx_sigs_compile(PtoCtx *c)
 {
     SigTab *t = atomic_load_explicit(&c->sigtab, memory_order_acquire);
     if (t) return t->sigs;
-    t = malloc(sizeof *t);
+    t = mem_alloc(sizeof *t);
     if (!t) {
         fputs("ptosim: out of memory\n", stderr);
         abort();
@@ -77,7 +86,7 @@ const OpSig *const *ctx_sigs_compile(PtoCtx *c)
     SigTab *expected = NULL;
     if (!atomic_compare_exchange_strong_explicit(&c->sigtab, &expected, t, memory_order_acq_rel, memory_order_acquire)) {
         arena_free(&t->arena);
-        free(t);
+        mem_free(t);
         t = expected;
     }
     return t->sigs;
@@ -90,8 +99,8 @@ void ctx_free(PtoCtx *c)
     SigTab *t = atomic_load_explicit(&c->sigtab, memory_order_acquire);
     if (t) {
         arena_free(&t->arena);
-        free(t);
+        mem_free(t);
     }
     arena_free(&c->arena);
-    free(c);
+    mem_free(c);
 }

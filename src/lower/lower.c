@@ -4,6 +4,7 @@
  * picks the run-time handlers. The entry function is lowered first, then every function it calls.
  * Nothing here runs while a kernel executes. */
 #include "lower.h"
+#include "base/alloc.h"
 #include "exec/interp.h"
 #include "exec/machine.h"
 #include "ops/ops.h"
@@ -65,11 +66,11 @@ static uint32_t emit(Lowering *L, const Op *op)
 {
     if (L->n == L->cap) {
         uint32_t cap = L->cap * 2;
-        Instr *c = realloc(L->code, cap * sizeof *c);
+        Instr *c = mem_realloc(L->code, cap * sizeof *c);
         if (c) L->code = c;
-        int32_t *j = c ? realloc(L->jmp, cap * sizeof *j) : NULL;
+        int32_t *j = c ? mem_realloc(L->jmp, cap * sizeof *j) : NULL;
         if (j) L->jmp = j;
-        int32_t *j2 = j ? realloc(L->jmp2, cap * sizeof *j2) : NULL;
+        int32_t *j2 = j ? mem_realloc(L->jmp2, cap * sizeof *j2) : NULL;
         if (j2) L->jmp2 = j2;
         if (!j2) {
             if (!L->v.failed) lw_error(&L->v, op, DIAG_OOM, "out of memory lowering the kernel");
@@ -574,7 +575,7 @@ static int collect_funcs(Op *o, void *ud)
 {
     Lowering *L = ud;
     if (o->kind == OP_FUNC) {
-        const Op **f = realloc(L->funcs, (L->nfuncs + 1) * sizeof *f);
+        const Op **f = mem_realloc(L->funcs, (L->nfuncs + 1) * sizeof *f);
         if (!f) return 1;
         L->funcs = f;
         L->funcs[L->nfuncs++] = o;
@@ -587,7 +588,7 @@ Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
     Lowering L;
     memset(&L, 0, sizeof L);
     L.v.ctx = ctx;
-    Program *P = calloc(1, sizeof *P);
+    Program *P = mem_calloc(1, sizeof *P);
     if (!P) {
         diag_add(&ctx->diags, SEV_ERROR, DIAG_OOM, entry->loc, "out of memory lowering the kernel");
         return NULL;
@@ -595,11 +596,11 @@ Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
     arena_init(&P->arena);
     L.v.prog = P;
     L.cap = 256;
-    L.code = malloc(L.cap * sizeof *L.code);
-    L.jmp = malloc(L.cap * sizeof *L.jmp);
-    L.jmp2 = malloc(L.cap * sizeof *L.jmp2);
+    L.code = mem_alloc(L.cap * sizeof *L.code);
+    L.jmp = mem_alloc(L.cap * sizeof *L.jmp);
+    L.jmp2 = mem_alloc(L.cap * sizeof *L.jmp2);
     int walk_failed = ir_walk(m->top, collect_funcs, &L);
-    L.todo = malloc((L.nfuncs ? L.nfuncs : 1) * sizeof *L.todo);
+    L.todo = mem_alloc((L.nfuncs ? L.nfuncs : 1) * sizeof *L.todo);
     P->funcs = lw_alloc(&L.v, entry, sizeof(Func) * (L.nfuncs ? L.nfuncs : 1));
     if (!L.code || !L.jmp || !L.jmp2 || !L.todo || walk_failed || !P->funcs) {
         if (!L.v.failed) lw_error(&L.v, entry, DIAG_OOM, "out of memory lowering the kernel");
@@ -616,11 +617,11 @@ Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
                      "kernel that launches it");
         for (uint32_t t = 0; t < L.ntodo && !L.v.failed; t++) lower_function(&L, L.todo[t]);
     }
-    free(L.code);
-    free(L.jmp);
-    free(L.jmp2);
-    free(L.funcs);
-    free(L.todo);
+    mem_free(L.code);
+    mem_free(L.jmp);
+    mem_free(L.jmp2);
+    mem_free(L.funcs);
+    mem_free(L.todo);
     if (L.v.failed) {
         program_free(P);
         return NULL;

@@ -1,5 +1,6 @@
 /* ops.c — dispatch of op lowering to the families, and the families' state lifetime. */
 #include "ops.h"
+#include "base/alloc.h"
 #include "cube/cube.h"
 #include "dma/dma.h"
 #include "pred/pred.h"
@@ -39,7 +40,7 @@ int ops_lower(LowerView *L, const Op *op, Instr *in)
     }
 }
 
-#define ALLOC_STATE(p) ((p) || ((p) = calloc(1, sizeof *(p))) != NULL)
+#define ALLOC_STATE(p) ((p) || ((p) = mem_calloc(1, sizeof *(p))) != NULL)
 
 int ops_core_reset(Core *c)
 {
@@ -59,12 +60,12 @@ void ops_core_free(Core *c)
 {
     if (c->cube) cube_release(c);
     simt_free(c);
-    free(c->scalar);
-    free(c->sync);
-    free(c->dma);
-    free(c->vec);
-    free(c->cube);
-    free(c->simt);
+    mem_free(c->scalar);
+    mem_free(c->sync);
+    mem_free(c->dma);
+    mem_free(c->vec);
+    mem_free(c->cube);
+    mem_free(c->simt);
     c->scalar = NULL;
     c->sync = NULL;
     c->dma = NULL;
@@ -75,7 +76,7 @@ void ops_core_free(Core *c)
 
 void ops_cluster_free(Cluster *cl)
 {
-    free(cl->sync);
+    mem_free(cl->sync);
     cl->sync = NULL;
 }
 

@@ -10,6 +10,7 @@
  *     out of an scf.if, nor passed across function boundaries           (E-ALIGN-CHAIN)
  * Origins are followed through iter_args and strict_vecscope block arguments. */
 #include "verify_int.h"
+#include "base/alloc.h"
 #include <stdlib.h>
 
 typedef enum { O_UNSEEN, O_STORE, O_LOAD, O_BAD, O_SKIP, O_BUSY } Origin;
@@ -161,9 +162,9 @@ void verify_align_carriers(VCtx *V, Op *root)
 {
     AState A = {V, NULL, NULL, V->m->nvalues};
     if (!A.n) return;
-    A.origin = calloc(A.n, 1);
-    A.first_use = calloc(A.n, sizeof *A.first_use);
+    A.origin = mem_calloc(A.n, 1);
+    A.first_use = mem_calloc(A.n, sizeof *A.first_use);
     if (A.origin && A.first_use) ir_walk(root, visit, &A);
-    free(A.origin);
-    free(A.first_use);
+    mem_free(A.origin);
+    mem_free(A.first_use);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/layers/test_layers.py --build BUILD — the layer rule of docs/internals.md holds, and the
 checker (tools/check_layers.py) catches each kind of violation: a forbidden include, a forbidden
-symbol use, and a circle of files. The violations are planted in throw-away trees."""
+symbol use, a circle of files, and an allocation that bypasses src/base/alloc.h. The violations are planted in throw-away trees."""
 import os, shutil, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -81,6 +81,14 @@ def main():
                                "exec/c2": "int g(void) { return 1; }\n"})
         rc, out = check(["--root", t, obj])
         result("no circle", rc == 0 and "layers: ok" in out, out)
+
+        # 6. a direct call of the C library's allocator outside base/alloc.c is reported at its line;
+        #    the words in comments and strings are not calls
+        obj = compile_tree(t, {"exec/c3": "#include <stdlib.h>\n/* malloc(1) */ const char *s = \"free(p)\";\n"
+                                          "void *h(void) { return malloc(4); }\n"})
+        rc, out = check(["--root", t, obj])
+        result("direct malloc", rc == 1 and "src/exec/c3.c:3: calls malloc() directly" in out
+               and out.count("directly") == 1, out)
 
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

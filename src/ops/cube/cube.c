@@ -5,6 +5,7 @@
  * alignment, field widths) before it writes a byte, so a trap leaves memory untouched.
  * Semantics, units and their evidence: docs/semantics.md §8. */
 #include "cube_int.h"
+#include "base/alloc.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,8 +326,8 @@ int cube_reset(Core *c)
     CubeState *s = c->cube;
     size_t n = (size_t)(c->memsz[AS_L0A] / 32 + c->memsz[AS_L0B] / 32);
     if (s->mx_bytes != n) {
-        free(s->mx_scale);
-        s->mx_scale = malloc(n ? n : 1);
+        mem_free(s->mx_scale);
+        s->mx_scale = mem_alloc(n ? n : 1);
         s->mx_bytes = s->mx_scale ? n : 0;
         if (!s->mx_scale) return -1;
     }
@@ -336,7 +337,7 @@ int cube_reset(Core *c)
 
 void cube_release(Core *c)
 {
-    free(c->cube->mx_scale);
+    mem_free(c->cube->mx_scale);
     c->cube->mx_scale = NULL;
     c->cube->mx_bytes = 0;
 }

@@ -12,6 +12,7 @@
  * hif8 inputs are exact in f32, so only the additions round for them. Integer inputs (i8/ui8) multiply
  * exactly and accumulate in 32-bit two's complement (wrapping). */
 #include "cube_int.h"
+#include "base/alloc.h"
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -106,7 +107,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
         if (!sb) return -1;
     }
     if (me->integer) {
-        int32_t *ai = malloc(sizeof(int32_t) * (M * K + N * K));
+        int32_t *ai = mem_alloc(sizeof(int32_t) * (M * K + N * K));
         if (!ai) { sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory"); return -1; }
         int32_t *bi = ai + M * K;
         for (uint64_t m = 0; m < M; m++)
@@ -122,9 +123,9 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
                 for (uint64_t k = 0; k < K; k++) acc += (uint32_t)(ai[m * K + k] * bi[n * K + k]);
                 memcpy(cp, &acc, 4);
             }
-        free(ai);
+        mem_free(ai);
     } else {
-        double *av = malloc(sizeof(double) * (M * K + N * K));
+        double *av = mem_alloc(sizeof(double) * (M * K + N * K));
         if (!av) { sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory"); return -1; }
         double *bv = av + M * K;
         for (uint64_t m = 0; m < M; m++)
@@ -157,7 +158,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
                 uint32_t r = acc != acc ? (uint32_t)num_canonical_nan(NUM_F32) : num_f32_to_bits(acc);
                 memcpy(cp, &r, 4);
             }
-        free(av);
+        mem_free(av);
     }
     sim_count(x, x->pipe, M * N * 4);
     x->extra_cost += timing_mad(x->core->sim->timing, me->ea.kind, M, N, K);

@@ -7,6 +7,7 @@
  * same op (the active lanes); when only pto.syncthreads remain, all workitems pass it together. Workitems run
  * in increasing linear id, so every run — the order of atomics included — is deterministic. */
 #include "simt_int.h"
+#include "base/alloc.h"
 #include "exec/interp.h"
 #include "exec/observe.h"
 #include <stdio.h>
@@ -243,15 +244,15 @@ static int prepare(Exec *x, SimtState *st, const Func *F, uint32_t n)
     uint32_t S = (stack_bytes(x->core->sim, F) + 31) & ~31u;
     if (!S) S = 32;   /* an empty body still gets a (never read) frame */
     if (n > st->capitems) {
-        SimtItem *v = realloc(st->items, n * sizeof *v);
+        SimtItem *v = mem_realloc(st->items, n * sizeof *v);
         if (!v) return -1;
         memset(v + st->capitems, 0, (n - st->capitems) * sizeof *v);
         st->items = v;
         st->capitems = n;
     }
     if ((size_t)S * n > st->frames_cap) {
-        free(st->frames);
-        st->frames = malloc((size_t)S * n);
+        mem_free(st->frames);
+        st->frames = mem_alloc((size_t)S * n);
         st->frames_cap = st->frames ? (size_t)S * n : 0;
         if (!st->frames) return -1;
     }
@@ -365,7 +366,7 @@ static int launch_job(Exec *x, const Instr *in, const uint64_t *args)
     int rc = run_launch(&R);
     st->cur = NULL;
     for (uint32_t i = 0; i < st->nitems; i++) {
-        free(st->items[i].priv);
+        mem_free(st->items[i].priv);
         st->items[i].priv = NULL;
     }
     x->steps = R.steps;
@@ -444,12 +445,12 @@ void simt_free(Core *c)
     SimtState *st = c->simt;
     if (!st) return;
     for (uint32_t i = 0; i < st->capitems; i++) {
-        free(st->items[i].x.calls);
-        free(st->items[i].priv);
+        mem_free(st->items[i].x.calls);
+        mem_free(st->items[i].priv);
     }
-    free(st->items);
-    free(st->frames);
-    free(st->slots);
-    free(st->persist);
+    mem_free(st->items);
+    mem_free(st->frames);
+    mem_free(st->slots);
+    mem_free(st->persist);
     simt_race_free(st);
 }

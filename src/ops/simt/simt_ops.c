@@ -3,6 +3,7 @@
  * unit), integer and float scalar math, conversions, fences, keep/resume slots and the llvm.* subset.
  * Packed vector<NxT> values live in the low bits of their frame slot, lane 0 lowest. */
 #include "simt_int.h"
+#include "base/alloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,7 +249,7 @@ static const Instr *x_fence(Exec *x, const Instr *in)
 static uint32_t *slot_words(Exec *x, const Instr *in, SimtItem *it)
 {
     SimtState *st = x->core->simt;
-    if (!st->slots && !(st->slots = calloc((size_t)SIMT_MAX_ITEMS * SIMT_SLOTS, sizeof *st->slots))) {
+    if (!st->slots && !(st->slots = mem_calloc((size_t)SIMT_MAX_ITEMS * SIMT_SLOTS, sizeof *st->slots))) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory for the keep/resume slots");
         return NULL;
     }
@@ -291,7 +292,7 @@ static const Instr *x_alloca(Exec *x, const Instr *in)
             sim_trap(x, in, DIAG_T_OOB, "persistent per-workitem memory of %d bytes exhausted", SIMT_PERSIST_BYTES);
             return NULL;
         }
-        if (!st->persist && !(st->persist = calloc(SIMT_MAX_ITEMS, SIMT_PERSIST_BYTES))) {
+        if (!st->persist && !(st->persist = mem_calloc(SIMT_MAX_ITEMS, SIMT_PERSIST_BYTES))) {
             sim_trap(x, in, DIAG_T_OOM, "out of host memory for persistent per-workitem memory");
             return NULL;
         }
@@ -306,7 +307,7 @@ static const Instr *x_alloca(Exec *x, const Instr *in)
         sim_trap(x, in, DIAG_T_OOB, "private memory of workitem %u (%d bytes) exhausted", it->tid, SIMT_PRIV_BYTES);
         return NULL;
     }
-    if (!it->priv && !(it->priv = calloc(1, SIMT_PRIV_BYTES))) {
+    if (!it->priv && !(it->priv = mem_calloc(1, SIMT_PRIV_BYTES))) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory for private workitem memory");
         return NULL;
     }

@@ -5,6 +5,7 @@
  * same epoch is W-RACE — unless both accesses are atomic. The verdict does not depend on the order the
  * scheduler happens to run the workitems in. */
 #include "simt_int.h"
+#include "base/alloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ void simt_race_begin(SimtState *st)
 
 void simt_race_free(SimtState *st)
 {
-    free(st->race.tab);
+    mem_free(st->race.tab);
     st->race.tab = NULL;
     st->race.cap = 0;
 }
@@ -42,7 +43,7 @@ static uint32_t hash(uint64_t k) { return (uint32_t)((k * 0x9E3779B97F4A7C15ull)
 static int grow(SimtRace *r, uint32_t gen)
 {
     uint32_t cap = r->cap ? r->cap * 2 : 4096;
-    SimtShadow *t = calloc(cap, sizeof *t);
+    SimtShadow *t = mem_calloc(cap, sizeof *t);
     if (!t) return -1;
     for (uint32_t i = 0; i < r->cap; i++) {
         SimtShadow *e = &r->tab[i];
@@ -51,7 +52,7 @@ static int grow(SimtRace *r, uint32_t gen)
         while (t[j].key) j = (j + 1) & (cap - 1);
         t[j] = *e;
     }
-    free(r->tab);
+    mem_free(r->tab);
     r->tab = t;
     r->cap = cap;
     return 0;

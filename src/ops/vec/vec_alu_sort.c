@@ -8,6 +8,7 @@
  * (PipeFn); inside a scope they run as ordinary V instructions. The whole footprint is checked before
  * anything is written. */
 #include "vec_alu_int.h"
+#include "base/alloc.h"
 
 /* Cycles to sort `n` elements or records (timing table: sort per8 cycles per group of 8). */
 static uint64_t sort_cycles(const Exec *x, uint64_t n) { return (n + 7) / 8 * x->core->sim->timing->sort_per_elem_x8; }
@@ -105,7 +106,7 @@ static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
         src[k] = sim_mem(x, in, AS_UB, args[1 + k], span * (rep - 1) + 8ull * len[k], 8, what);
         if (!src[k]) return -1;
     }
-    uint8_t *out = malloc(span ? span : 1);
+    uint8_t *out = mem_alloc(span ? span : 1);
     if (!out) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "out of memory");
         return -1;
@@ -137,7 +138,7 @@ static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
         }
         memcpy(dst + r * span, out, (size_t)(8 * n));
     }
-    free(out);
+    mem_free(out);
     for (unsigned k = 0; k < 4; k++) x->core->vec->vms4_sr[k] = (uint16_t)pos[k];
     sim_count(x, x->pipe, span * rep);
     x->extra_cost += sort_cycles(x, span * rep / 8);   /* 8-byte records */

@@ -1,0 +1,69 @@
+/* alloc.c — mappings for large arena chunks and, in the allocation-failure build (PTOSIM_ALLOC_INJECT),
+ * the counting allocator that fails the Nth allocation (alloc.h). */
+#define _DEFAULT_SOURCE        /* MAP_ANONYMOUS */
+#include "alloc.h"
+#include <sys/mman.h>
+
+#ifdef PTOSIM_ALLOC_INJECT
+/* Per-thread injection state: a test thread arms it and runs the library on itself (alloc.h). */
+static _Thread_local uint64_t inj_count, inj_at;
+static _Thread_local int inj_persistent, inj_fired;
+static _Thread_local const void *inj_site;
+
+void alloc_inject_arm(uint64_t n, int persistent)
+{
+    inj_count = 0;
+    inj_at = n;
+    inj_persistent = persistent;
+    inj_fired = 0;
+    inj_site = NULL;
+}
+
+uint64_t alloc_inject_count(void) { return inj_count; }
+int alloc_inject_fired(void) { return inj_fired; }
+const void *alloc_inject_site(void) { return inj_site; }
+
+/* Whether this allocation fails; `site` is the caller of the mem_* function. */
+static int inject(const void *site)
+{
+    if (!inj_at) return 0;
+    uint64_t k = ++inj_count;
+    if (k == inj_at || (inj_persistent && k > inj_at)) {
+        if (!inj_fired) inj_site = site;
+        inj_fired = 1;
+        return 1;
+    }
+    return 0;
+}
+#define SITE __builtin_return_address(0)
+
+__attribute__((noinline)) void *mem_alloc(size_t n) { return inject(SITE) ? NULL : malloc(n); }
+__attribute__((noinline)) void *mem_calloc(size_t n, size_t size) { return inject(SITE) ? NULL : calloc(n, size); }
+__attribute__((noinline)) void *mem_realloc(void *p, size_t n) { return inject(SITE) ? NULL : realloc(p, n); }
+__attribute__((noinline)) void *mem_aligned(size_t align, size_t n) { return inject(SITE) ? NULL : aligned_alloc(align, n); }
+void mem_free(void *p) { free(p); }
+#define MAP_INJECT() if (inject(SITE)) return NULL
+#else
+#define MAP_INJECT() (void)0
+#endif
+
+__attribute__((noinline)) void *mem_map(size_t len)
+{
+#ifdef MAP_ANONYMOUS
+    MAP_INJECT();
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return m == MAP_FAILED ? NULL : m;
+#else
+    (void)len;
+    return NULL;
+#endif
+}
+
+void mem_unmap(void *p, size_t len)
+{
+#ifdef MAP_ANONYMOUS
+    if (p) munmap(p, len);
+#else
+    (void)p, (void)len;
+#endif
+}

@@ -1,0 +1,45 @@
+/* alloc.h — the one place every allocation of the library goes through.
+ *
+ * The normal build maps these straight onto the C library (inline: nothing is added to any path).
+ * The allocation-failure build (`make oomtest`, compiled with -DPTOSIM_ALLOC_INJECT) routes them through
+ * alloc.c, which can make the Nth allocation fail, so a test can fail every allocation site in turn and
+ * check that each failure becomes a clean E-OOM / T-OOM diagnostic with nothing leaked (tests/oom/).
+ * `tools/check_layers.py` rejects a direct malloc/calloc/realloc/free/aligned_alloc/mmap anywhere else. */
+#ifndef PTOSIM_ALLOC_H
+#define PTOSIM_ALLOC_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#ifdef PTOSIM_ALLOC_INJECT
+void *mem_alloc(size_t n);
+void *mem_calloc(size_t n, size_t size);
+void *mem_realloc(void *p, size_t n);
+void *mem_aligned(size_t align, size_t n);     /* n a multiple of align, as for aligned_alloc */
+void  mem_free(void *p);
+/* Anonymous zeroed read-write mapping of len bytes (NULL on failure), and its release. */
+void *mem_map(size_t len);
+void  mem_unmap(void *p, size_t len);
+
+/* Failure injection. The state is per thread (the only mutable state outside a context, and only in this
+   build): the test arms it, runs the library on the same thread, and reads what happened.
+   alloc_inject_arm(n, persistent): from now, count allocations (every mem_* call above except mem_free and
+   mem_unmap); allocation n (1-based) fails, and with `persistent` every later one too; n = 0 disarms. */
+void alloc_inject_arm(uint64_t n, int persistent);
+uint64_t alloc_inject_count(void);     /* allocations counted since alloc_inject_arm */
+int alloc_inject_fired(void);          /* whether an injected failure happened since then */
+/* The call site (return address) of the first injected failure, for counting distinct sites. */
+const void *alloc_inject_site(void);
+#else
+static inline void *mem_alloc(size_t n) { return malloc(n); }
+static inline void *mem_calloc(size_t n, size_t size) { return calloc(n, size); }
+static inline void *mem_realloc(void *p, size_t n) { return realloc(p, n); }
+static inline void *mem_aligned(size_t align, size_t n) { return aligned_alloc(align, n); }
+static inline void  mem_free(void *p) { free(p); }
+void *mem_map(size_t len);
+void  mem_unmap(void *p, size_t len);
+#endif
+
+/* calloc(1, n): one zeroed object. */
+static inline void *mem_zalloc(size_t n) { return mem_calloc(1, n); }
+#endif
