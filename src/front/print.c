@@ -5,6 +5,7 @@
 #include "isa/ctx.h"
 #include "base/strbuf.h"
 #include <stdio.h>
+#include "base/alloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -797,7 +798,7 @@ static int pr_inferred_block(Printer *p, const Block *b)
         else n++;
     }
     if (!any) return 0;
-    const Op **v = malloc((n ? n : 1) * sizeof *v);
+    const Op **v = mem_alloc((n ? n : 1) * sizeof *v);
     if (!v) return 0;
     for (const Op *o = b->first; o; o = o->next) {
         if (!op_attr(o, IR_INFERRED)) v[k++] = o;
@@ -807,7 +808,7 @@ static int pr_inferred_block(Printer *p, const Block *b)
     }
     qsort(v, k, sizeof *v, by_id);
     for (size_t i = 0; i < k; i++) pr_op(p, v[i]);
-    free(v);
+    mem_free(v);
     return 1;
 }
 

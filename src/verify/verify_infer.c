@@ -19,6 +19,7 @@
  *   - before wrapping, a pset/pge/vdup/vbr whose vreg/mask result is used across a Boundary is cloned
  *     into each later stretch that uses it (the compiler's rematerialisation of CSE'd producers). */
 #include "verify_int.h"
+#include "base/alloc.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,22 +99,22 @@ static int edge_visit(Op *o, void *ud)
 
 static int build_users(Blk *K)
 {
-    uint32_t *cnt = calloc((size_t)K->n + 1, sizeof *cnt);
+    uint32_t *cnt = mem_calloc((size_t)K->n + 1, sizeof *cnt);
     if (!cnt) return 0;
     EdgeWalk E = {K, 0, cnt, NULL};
     for (uint32_t j = 0; j < K->n; j++) { E.user = j; ir_walk(K->ops[j], edge_visit, &E); }
-    free(K->ustart);
-    free(K->users);
-    K->ustart = malloc(((size_t)K->n + 1) * sizeof *K->ustart);
+    mem_free(K->ustart);
+    mem_free(K->users);
+    K->ustart = mem_alloc(((size_t)K->n + 1) * sizeof *K->ustart);
     uint32_t tot = 0;
     for (uint32_t i = 0; i < K->n; i++) tot += cnt[i];
-    K->users = malloc(((size_t)tot + 1) * sizeof *K->users);
-    if (!K->ustart || !K->users) { free(cnt); return 0; }
+    K->users = mem_alloc(((size_t)tot + 1) * sizeof *K->users);
+    if (!K->ustart || !K->users) { mem_free(cnt); return 0; }
     for (uint32_t i = 0, s = 0; i <= K->n; i++) { K->ustart[i] = s; if (i < K->n) s += cnt[i]; }
     memcpy(cnt, K->ustart, (size_t)K->n * sizeof *cnt);
     E.fill = cnt;
     for (uint32_t j = 0; j < K->n; j++) { E.user = j; ir_walk(K->ops[j], edge_visit, &E); }
-    free(cnt);
+    mem_free(cnt);
     return 1;
 }
 
@@ -121,11 +122,11 @@ static int load_block(Blk *K)
 {
     K->n = 0;
     for (Op *o = K->b->first; o; o = o->next) K->n++;
-    free(K->ops); free(K->cls); free(K->moved); free(K->hoist);
-    K->ops = malloc(((size_t)K->n + 1) * sizeof *K->ops);
-    K->cls = malloc((size_t)K->n + 1);
-    K->moved = malloc((size_t)K->n + 1);
-    K->hoist = malloc((size_t)K->n + 1);
+    mem_free(K->ops); mem_free(K->cls); mem_free(K->moved); mem_free(K->hoist);
+    K->ops = mem_alloc(((size_t)K->n + 1) * sizeof *K->ops);
+    K->cls = mem_alloc((size_t)K->n + 1);
+    K->moved = mem_alloc((size_t)K->n + 1);
+    K->hoist = mem_alloc((size_t)K->n + 1);
     if (!K->ops || !K->cls || !K->moved || !K->hoist) return 0;
     uint32_t i = 0;
     for (Op *o = K->b->first; o; o = o->next, i++) {
@@ -317,8 +318,8 @@ static Op *clone_before(Blk *K, Op *op, Op *pos, Op **memo)
 /* Returns 1 when it changed the block. */
 static int remat(Blk *K)
 {
-    uint32_t *seg = malloc(((size_t)K->n + 1) * sizeof *seg);
-    Op **memo = calloc((size_t)K->n + 1, sizeof *memo);
+    uint32_t *seg = mem_alloc(((size_t)K->n + 1) * sizeof *seg);
+    Op **memo = mem_calloc((size_t)K->n + 1, sizeof *memo);
     int changed = 0;
     if (!seg || !memo) goto out;
     for (uint32_t i = 0, s = 0; i < K->n; i++) { if (K->cls[i] == C_BOUND) s++; seg[i] = s; }
@@ -345,8 +346,8 @@ static int remat(Blk *K)
         }
     }
 out:
-    free(seg);
-    free(memo);
+    mem_free(seg);
+    mem_free(memo);
     return changed;
 }
 
@@ -370,7 +371,7 @@ static void infer_block(Module *m, Block *b, uint64_t *budget)
     }
     for (uint32_t i = 0; i < K.n; i++) K.ops[i]->aux = NULL;
     *budget = K.budget;
-    free(K.ops); free(K.cls); free(K.moved); free(K.hoist); free(K.ustart); free(K.users);
+    mem_free(K.ops); mem_free(K.cls); mem_free(K.moved); mem_free(K.hoist); mem_free(K.ustart); mem_free(K.users);
     infer_region_ops(m, b, budget);
 }
 
