@@ -19,6 +19,7 @@ typedef struct Bound {
     uint32_t nattrs;
     int clause_seen[16];
     int last_clause;
+    uint8_t keyforms;              /* Op.keyforms: the alternatives of the KEY(%v) keys written */
 } Bound;
 
 /* The binder's scratch lives as long as the parse: no allocation per op. */
@@ -50,6 +51,7 @@ static void bound_reset(Bound *B)
     B->nattrs = 0;
     memset(B->clause_seen, 0, sizeof B->clause_seen);
     B->last_clause = 0;
+    B->keyforms = 0;
 }
 
 /* ------------------------------------------------------------------ item parsing */
@@ -398,11 +400,13 @@ static void bind_seq(Parser *P, Bound *B, const SigSlot *slots, unsigned nslots,
         const Item *it = &items[i];
         if (it->key) {
             const SigSlot *s = NULL;
+            unsigned alt = 0;
             for (unsigned k = 0; k < nslots; k++) {
                 if (slots[k].key && strcmp(slots[k].key, it->key) == 0) s = &slots[k];
                 for (unsigned a = 0; a < slots[k].npkeys; a++)
-                    if (strcmp(slots[k].pkeys[a], it->key) == 0) s = &slots[k];
+                    if (strcmp(slots[k].pkeys[a], it->key) == 0) s = &slots[k], alt = a;
             }
+            if (s && s->npkeys) B->keyforms |= (uint8_t)(1u << (alt < 7 ? alt : 7));
             if (!s) {
                 const char *keys[48];
                 size_t nk = 0;
@@ -531,6 +535,7 @@ static void finish_operands(Parser *P, Op *op, const OpSig *sig, Bound *B)
             }
     }
     op->noperands = k;
+    op->keyforms = B->keyforms;
     if (B->nattrs) {
         Attr *arr = ARENA_ARRAY(&P->m->arena, Attr, op->nattrs + B->nattrs);
         if (op->nattrs) memcpy(arr, op->attrs, sizeof(Attr) * op->nattrs);

@@ -5,6 +5,8 @@
 #include "isa/ctx.h"
 #include "base/strbuf.h"
 #include <stdio.h>
+#include "base/alloc.h"
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct Printer {
@@ -776,9 +778,45 @@ static void pr_op(Printer *p, const Op *op)
     pr_comments(p, op, CM_AFTER, 0);
 }
 
+static int by_id(const void *a, const void *b)
+{
+    uint32_t x = (*(const Op *const *)a)->id, y = (*(const Op *const *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/* A block where vector-scope inference wrapped ops (IR_INFERRED) is printed as written: the inferred scopes'
+   ops and the block's own, in source order (op ids are textual), without what the inference added. */
+static int pr_inferred_block(Printer *p, const Block *b)
+{
+    size_t n = 0, k = 0;
+    int any = 0;
+    for (const Op *o = b->first; o; o = o->next) {
+        int inf = op_attr(o, IR_INFERRED) != NULL;
+        any |= inf;
+        if (inf && o->kind == OP_VECSCOPE)
+            for (const Op *q = o->regions[0]->block->first; q; q = q->next) n++;
+        else n++;
+    }
+    if (!any) return 0;
+    const Op **v = mem_alloc((n ? n : 1) * sizeof *v);
+    if (!v) return 0;
+    for (const Op *o = b->first; o; o = o->next) {
+        if (!op_attr(o, IR_INFERRED)) v[k++] = o;
+        else if (o->kind == OP_VECSCOPE)
+            for (const Op *q = o->regions[0]->block->first; q; q = q->next)
+                if (!op_attr(q, IR_INFERRED)) v[k++] = q;
+    }
+    qsort(v, k, sizeof *v, by_id);
+    for (size_t i = 0; i < k; i++) pr_op(p, v[i]);
+    mem_free(v);
+    return 1;
+}
+
 static void pr_block(Printer *p, const Block *b)
 {
-    for (const Op *o = b->first; o; o = o->next) pr_op(p, o);
+    if (pr_inferred_block(p, b)) return;
+    for (const Op *o = b->first; o; o = o->next)
+        if (!op_attr(o, IR_INFERRED)) pr_op(p, o);
 }
 
 char *print_module(PtoCtx *ctx, const Module *m, int generic)

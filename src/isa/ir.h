@@ -74,6 +74,7 @@ struct Op {
     Block *parent;
     void *aux;                 /* per-pass scratch (verifier, lowering) */
     uint32_t noperands, nresults, nregions, nattrs;
+    uint8_t keyforms;          /* bit a: an operand was written KEY(%v) under the a-th key of its slot (sig.c) */
 };
 
 /* A `//` comment kept for the printer, attached to the op it stays with. */
@@ -104,6 +105,10 @@ typedef struct PtoModule {
     OpComment *comments;       /* sorted by op id, then by place; in the arena */
     uint32_t ncomments;
 } Module;
+
+/* The unit attribute marking what the verifier's vector-scope inference added (an inferred pto.vecscope,
+   a rematerialised producer): the printer prints the input as written. No parsed name can spell it. */
+#define IR_INFERRED "<inferred>"
 
 /* Attribute helpers. */
 const Attr *op_attr(const Op *op, const char *name);          /* by name (pointer or string compare) */

@@ -152,11 +152,12 @@ static void value_slot(SigParser *S, SigSlot *sl, const char *n)
         if (!eat(S, ']')) { sp_fail(S, "expected ']'"); return; }
     }
     mods(S, sl);
-    if (*S->p == '=') {   /* =KEY|KEY: the operand may also be written KEY(%v), in any order */
+    if (*S->p == '=') {   /* =KEY|KEY: the operand may also be written KEY(%v), in any order; the a-th keys of
+                             an op's slots name one operand form (Op.keyforms), an empty key none */
         do {
             S->p++;
             if (sl->npkeys >= SIG_MAX_ALIAS) { sp_fail(S, "too many keys"); return; }
-            sl->pkeys[sl->npkeys++] = name(S);
+            sl->pkeys[sl->npkeys++] = *S->p == '|' ? "" : name(S);
         } while (*S->p == '|');
     }
     sl->group = (int16_t)add_group(S, sl->name);

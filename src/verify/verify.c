@@ -541,6 +541,8 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     if (op_info[op->kind].syn == SYN_SIG) {
         verify_structural(V, op);
         verify_family(V, op);
+    } else if (op->kind == OP_UNREALIZED_CAST) {
+        verify_family(V, op);
     }
     verify_simt(V, op);
     if (!op->nregions) return;
@@ -562,6 +564,7 @@ void verify_module(Module *m, PtoTarget target)
     if (!m || !m->top) return;
     VCtx V = {m, m->ctx, &m->ctx->diags, target_profile(target), target};
     Walk W = {NULL, NULL, NULL, NULL};
+    verify_infer_vecscopes(m);
     verify_op(&V, m->top, W);
     verify_align_carriers(&V, m->top);
     verify_sync(&V, m->top);

@@ -181,6 +181,33 @@ static void dma_capacity(VCtx *V, Op *op)
     }
 }
 
+/* L1 -> L0 loads (the compiler's verifier): operands written KEY(%v) name one form, the shape group's keys
+   (Op.keyforms bit 0) or the full-control group's (bit 1); constant starts are non-negative, and so are the
+   steps and strides of the full group (MX), which the plain loads need positive. */
+static void l1l0_operands(VCtx *V, Op *op, int full)
+{
+    int mx = op->kind == OP_MTE_L1_L0A_MX || op->kind == OP_MTE_L1_L0B_MX;
+    int b = op->kind == OP_MTE_L1_L0B || op->kind == OP_MTE_L1_L0B_MX;
+    static const char *const grp[2][6] = {{"m", "k", "sr", "sc", "fs", "fd"}, {"k", "n", "sr", "sc", "fs", "fd"}};
+    static const char *const nm[3][6] = {
+        {"m", "k", "start_row", "start_col", "", ""},
+        {"m_start", "k_start", "m_step", "k_step", "src_stride", "dst_stride"},
+        {"x_start", "y_start", "x_step", "y_step", "src_stride", "dst_stride"}};
+    if ((op->keyforms & 3) == 3) {
+        v_err(V, DIAG_V_CLAUSE, op->loc, "'%s' cannot mix the shape operands (%s, %s, start_row, start_col) with the "
+              "full-control operands (%s, %s, %s, %s, src_stride, dst_stride)", v_opname(op), b ? "k" : "m",
+              b ? "n" : "k", nm[1 + mx][0], nm[1 + mx][1], nm[1 + mx][2], nm[1 + mx][3]);
+        return;
+    }
+    for (unsigned i = full ? 0 : 2; i < (full ? 6u : 4u); i++) {
+        int64_t x, lo = !full || i < 2 || mx ? 0 : 1;
+        if (!v_const_int(v_grp(V, op, grp[b][i], 0), &x) || x >= lo) continue;
+        const char *name = full ? nm[1 + mx][i] : nm[0][i];
+        v_err(V, DIAG_V_RANGE, gloc(V, op, grp[b][i], 0), "%s of '%s' must be %s (it is %" PRId64 ")", name,
+              v_opname(op), lo ? "greater than zero" : "non-negative", x);
+    }
+}
+
 static void fam_dma(VCtx *V, Op *op)
 {
     char a[96], b[96];
@@ -244,6 +271,7 @@ static void fam_dma(VCtx *V, Op *op)
         if (n != 0 && n != 2 && n != 4)
             v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes the shape group (2 or 4 scalars) or the six full-control "
                   "operands, not %u scalars", v_opname(op), 2 + n);
+        else l1l0_operands(V, op, n == 4);
     }
     if (op->kind == OP_MTE_L1_BT) {
         Value *s = v_grp(V, op, "src", 0), *d = v_grp(V, op, "dst", 0);
@@ -1265,8 +1293,23 @@ static void fam_vaddr(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ dispatch */
 
+/* builtin.unrealized_conversion_cast: ptosim runs the casts the compiler leaves between scalar types of one
+   width (i32 -> ui32, index -> i64), as the same bits */
+static void fam_unrealized_cast(VCtx *V, Op *op)
+{
+    char a[96], b[96];
+    const Type *s = op->noperands && op->operands[0] ? op->operands[0]->type : NULL;
+    const Type *d = op->nresults ? op->results[0]->type : NULL;
+    int ok = s && d && (s->kind == TY_INT || s->kind == TY_FLOAT || s->kind == TY_INDEX) &&
+             (d->kind == TY_INT || d->kind == TY_FLOAT || d->kind == TY_INDEX) && ty_bits(s) == ty_bits(d);
+    if (!ok)
+        v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "builtin.unrealized_conversion_cast runs only between scalar types of "
+              "one width (the same bits), not %s to %s", tyn(s, a), tyn(d, b));
+}
+
 void verify_family(VCtx *V, Op *op)
 {
+    if (op->kind == OP_UNREALIZED_CAST) fam_unrealized_cast(V, op);
     if (!op->segs) return;
     check_post_update(V, op);
     fam_vaddr(V, op);

@@ -176,5 +176,18 @@ def case_vdiv_int():
         save("q%d.exp" % w, struct.pack(fmt, *out))
 
 
+def case_implicit_vecscope():
+    # 128 f32 inputs i/4 - 8 (exact); out = (x + 1.5) * 2 for the first 64, x + 1.5 for the rest (all exact)
+    xs = [i / 4 - 8 for i in range(128)]
+    ys = [(x + 1.5) * 2 if i < 64 else x + 1.5 for i, x in enumerate(xs)]
+    save("x.bin", struct.pack("<128f", *xs))
+    save("expected.bin", struct.pack("<128f", *ys))
+
+
+def case_trap_and_cast():
+    # ui32 bits of i32 -7, then the f32 whose bits are 0x3FC00000 (1.5)
+    save("expected.bin", struct.pack("<I", (-7) & 0xFFFFFFFF) + struct.pack("<f", 1.5))
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 CASES[case]()

@@ -357,6 +357,7 @@ static const Instr *x_query(Exec *x, const Instr *in)
     case OP_SET_CTRL: c->scalar->ctrl = A0; NEXT;
     case OP_SBITSET0: v = A0 & ~(1ull << (A1 & 63)); break;
     case OP_SBITSET1: v = A0 | (1ull << (A1 & 63)); break;
+    case OP_TRAP: sim_trap(x, in, DIAG_T_TRAP, "the kernel trapped the core"); return NULL;
     }
     fr_set_u64(x, in->res[0], v);
     NEXT;
@@ -551,7 +552,7 @@ static int lower_arith_t(LowerView *L, const Op *op, Instr *in, const Type *t)
     case OP_ARITH_FPTOSI: in->imm[CV_KIND] = CV_FPTOSI; break;
     case OP_ARITH_FPTOUI: in->imm[CV_KIND] = CV_FPTOUI; break;
     case OP_ARITH_EXTF: case OP_ARITH_TRUNCF: in->imm[CV_KIND] = CV_FTOF; break;
-    case OP_ARITH_BITCAST: in->imm[CV_KIND] = CV_BITS; break;
+    case OP_ARITH_BITCAST: case OP_UNREALIZED_CAST: in->imm[CV_KIND] = CV_BITS; break;
     default: return -1;
     }
     return 0;

@@ -1,0 +1,401 @@
+/* verify_infer.c — vector scopes left implicit: before the verifier's scope rules run, every function
+ * body's maximal runs of vector operations that stand outside a vector scope are wrapped in an inferred
+ * pto.vecscope, the way the public compiler's PTOInferVPTOVecScope pass does it (docs/semantics.md §12,
+ * "Vector scopes left implicit"). Lowering then sees ordinary scopes, so an implicit kernel runs exactly
+ * as its explicit twin. The inferred scope and the producers it rematerialises carry the attribute
+ * IR_INFERRED, which the printer uses to print the input as written.
+ *
+ * The rule, per block (then recursively inside the regions of the ops left outside scopes):
+ *   - classes: Vector = an op that must be in a scope (F_VEC) or has a vreg/mask/align operand or
+ *     result, or an scf.for/if/while whose regions hold a Vector op and no Boundary op;
+ *     SafeScalar = a pure op without regions (F_PURE), except the block queries; Boundary = the rest
+ *     (explicit scopes, terminators, calls, synchronisation, DMA, ...).
+ *   - clusters: the runs of Vector/SafeScalar ops between Boundary ops. In a cluster, from its first
+ *     op, the longest candidate run that can be wrapped is wrapped: the Vector ops move into the scope
+ *     with the SafeScalar ops whose users all move; the SafeScalar ops the moved ones use stay outside
+ *     and move before the scope (they are pure); a candidate whose moved ops have a user outside
+ *     fails (a scope has no results). A cluster with no wrappable candidate at an op is left alone and
+ *     the verifier reports E-VEC-SCOPE there.
+ *   - before wrapping, a pset/pge/vdup/vbr whose vreg/mask result is used across a Boundary is cloned
+ *     into each later stretch that uses it (the compiler's rematerialisation of CSE'd producers). */
+#include "verify_int.h"
+#include "base/alloc.h"
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_VEC, C_SAFE, C_BOUND };
+
+static int vstate(const Type *t) { return t && (t->kind == TY_VREG || t->kind == TY_MASK || t->kind == TY_ALIGN); }
+
+static int has_vstate(const Op *op)
+{
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (op->operands[i] && vstate(op->operands[i]->type)) return 1;
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (vstate(op->results[i]->type)) return 1;
+    return 0;
+}
+
+static int classify(const Op *op);
+
+/* An scf op is one unit: Vector when its regions hold a Vector op and no Boundary op. */
+static int atomic_cf(const Op *op)
+{
+    if (op->kind != OP_SCF_FOR && op->kind != OP_SCF_IF && op->kind != OP_SCF_WHILE) return 0;
+    int vec = 0;
+    for (uint32_t r = 0; r < op->nregions; r++)
+        for (const Op *o = op->regions[r]->block->first; o; o = o->next) {
+            if (op_info[o->kind].flags & F_TERM) continue;
+            int c = classify(o);
+            if (c == C_BOUND) return 0;
+            vec |= c == C_VEC;
+        }
+    return vec;
+}
+
+static int classify(const Op *op)
+{
+    uint32_t f = op_info[op->kind].flags;
+    if (v_is_vec_interval(op) || (f & F_TERM) || op->kind == OP_CALL || op->kind == OP_BARRIER ||
+        op->kind == OP_PIPE_BARRIER || op->kind == OP_VBITSORT || op->kind == OP_VMRGSORT4 ||
+        op->kind == OP_GET_BLOCK_IDX || op->kind == OP_GET_BLOCK_NUM)
+        return C_BOUND;
+    if (op->kind >= OP__COUNT) return C_BOUND;
+    if (!op->nregions && ((f & F_VEC) || has_vstate(op))) return C_VEC;
+    if (atomic_cf(op)) return C_VEC;
+    if (!op->nregions && (f & F_PURE)) return C_SAFE;
+    return C_BOUND;
+}
+
+/* ------------------------------------------------------------------ one block */
+
+typedef struct Blk {
+    Module *m;
+    Block *b;
+    Op **ops;                  /* the block's ops, in order */
+    uint32_t n;
+    uint8_t *cls;
+    uint32_t *ustart, *users;  /* CSR: top-level users (indices) of op i's results, duplicates allowed */
+    uint8_t *moved, *hoist;
+    uint64_t budget;           /* work left; inference stops (leaving ops unwrapped) when it runs out */
+} Blk;
+
+static uint32_t idx_of(const Op *o) { return (uint32_t)(uintptr_t)o->aux - 1; }
+
+typedef struct EdgeWalk { Blk *K; uint32_t user; uint32_t *cnt; uint32_t *fill; } EdgeWalk;
+
+static int edge_visit(Op *o, void *ud)
+{
+    EdgeWalk *E = ud;
+    for (uint32_t i = 0; i < o->noperands; i++) {
+        const Value *v = o->operands[i];
+        if (!v || !v->def || v->def->parent != E->K->b) continue;
+        uint32_t d = idx_of(v->def);
+        if (E->fill) E->K->users[E->fill[d]++] = E->user;
+        else E->cnt[d]++;
+    }
+    return 0;
+}
+
+static int build_users(Blk *K)
+{
+    uint32_t *cnt = mem_calloc((size_t)K->n + 1, sizeof *cnt);
+    if (!cnt) return 0;
+    EdgeWalk E = {K, 0, cnt, NULL};
+    for (uint32_t j = 0; j < K->n; j++) { E.user = j; ir_walk(K->ops[j], edge_visit, &E); }
+    mem_free(K->ustart);
+    mem_free(K->users);
+    K->ustart = mem_alloc(((size_t)K->n + 1) * sizeof *K->ustart);
+    uint32_t tot = 0;
+    for (uint32_t i = 0; i < K->n; i++) tot += cnt[i];
+    K->users = mem_alloc(((size_t)tot + 1) * sizeof *K->users);
+    if (!K->ustart || !K->users) { mem_free(cnt); return 0; }
+    for (uint32_t i = 0, s = 0; i <= K->n; i++) { K->ustart[i] = s; if (i < K->n) s += cnt[i]; }
+    memcpy(cnt, K->ustart, (size_t)K->n * sizeof *cnt);
+    E.fill = cnt;
+    for (uint32_t j = 0; j < K->n; j++) { E.user = j; ir_walk(K->ops[j], edge_visit, &E); }
+    mem_free(cnt);
+    return 1;
+}
+
+static int load_block(Blk *K)
+{
+    K->n = 0;
+    for (Op *o = K->b->first; o; o = o->next) K->n++;
+    mem_free(K->ops); mem_free(K->cls); mem_free(K->moved); mem_free(K->hoist);
+    K->ops = mem_alloc(((size_t)K->n + 1) * sizeof *K->ops);
+    K->cls = mem_alloc((size_t)K->n + 1);
+    K->moved = mem_alloc((size_t)K->n + 1);
+    K->hoist = mem_alloc((size_t)K->n + 1);
+    if (!K->ops || !K->cls || !K->moved || !K->hoist) return 0;
+    uint32_t i = 0;
+    for (Op *o = K->b->first; o; o = o->next, i++) {
+        K->ops[i] = o;
+        o->aux = (void *)(uintptr_t)(i + 1);
+        K->cls[i] = (uint8_t)classify(o);
+    }
+    return build_users(K);
+}
+
+/* Plans the scope for candidate [b, e): 1 when it can be wrapped (moved/hoist set), else 0. */
+static int plan(Blk *K, uint32_t b, uint32_t e)
+{
+    int any = 0;
+    memset(K->moved, 0, K->n);
+    memset(K->hoist, 0, K->n);
+    for (uint32_t i = b; i < e; i++) if (K->cls[i] == C_VEC) K->moved[i] = 1, any = 1;
+    if (!any) return 0;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = e; i-- > b;) {
+            if (K->moved[i] || K->cls[i] != C_SAFE) continue;
+            int has = 0, all = 1;
+            for (uint32_t u = K->ustart[i]; u < K->ustart[i + 1]; u++) {
+                if (K->moved[K->users[u]]) has = 1;
+                else all = 0;
+            }
+            K->budget -= K->ustart[i + 1] - K->ustart[i] + 1;
+            if (has && all) K->moved[i] = 1, changed = 1;
+        }
+    }
+    for (uint32_t i = b; i < e; i++) {
+        if (!K->moved[i]) continue;
+        K->budget -= K->ustart[i + 1] - K->ustart[i] + 1;
+        for (uint32_t u = K->ustart[i]; u < K->ustart[i + 1]; u++)
+            if (!K->moved[K->users[u]]) return 0;   /* a moved result escapes */
+    }
+    /* the pure ops the moved ones use, and what those use, go before the scope */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (uint32_t i = e; i-- > b;) {
+            if (K->moved[i] || K->hoist[i] || K->cls[i] != C_SAFE) continue;
+            for (uint32_t u = K->ustart[i]; u < K->ustart[i + 1]; u++)
+                if (K->moved[K->users[u]] || K->hoist[K->users[u]]) { K->hoist[i] = 1, changed = 1; break; }
+        }
+    }
+    return 1;
+}
+
+static void unlink_op(Op *o)
+{
+    Block *b = o->parent;
+    if (o->prev) o->prev->next = o->next; else b->first = o->next;
+    if (o->next) o->next->prev = o->prev; else b->last = o->prev;
+    o->prev = o->next = NULL;
+}
+
+static void insert_before(Op *pos, Op *o)
+{
+    Block *b = pos->parent;
+    o->parent = b;
+    o->prev = pos->prev;
+    o->next = pos;
+    if (pos->prev) pos->prev->next = o; else b->first = o;
+    pos->prev = o;
+}
+
+static void append(Block *b, Op *o)
+{
+    o->parent = b;
+    o->prev = b->last;
+    o->next = NULL;
+    if (b->last) b->last->next = o; else b->first = o;
+    b->last = o;
+}
+
+static Attr *marked_attrs(Module *m, const Op *op)
+{
+    Attr *a = ARENA_ARRAY(&m->arena, Attr, op->nattrs + 1);
+    if (op->nattrs) memcpy(a, op->attrs, sizeof *a * op->nattrs);
+    a[op->nattrs].name = IR_INFERRED;
+    a[op->nattrs].kind = AT_UNIT;
+    a[op->nattrs].loc = op->loc;
+    return a;
+}
+
+static void wrap(Blk *K, uint32_t b, uint32_t e)
+{
+    uint32_t first = b;
+    while (!K->moved[first]) first++;
+    Module *m = K->m;
+    Op *scope = ARENA_NEW(&m->arena, Op);
+    scope->kind = OP_VECSCOPE;
+    scope->loc = K->ops[first]->loc;
+    scope->id = m->nops++;
+    scope->attrs = marked_attrs(m, scope);
+    scope->nattrs = 1;
+    scope->results = ARENA_ARRAY(&m->arena, Value *, 1);
+    Region *r = ARENA_NEW(&m->arena, Region);
+    r->parent = scope;
+    r->block = ARENA_NEW(&m->arena, Block);
+    r->block->parent = r;
+    r->block->loc = scope->loc;
+    scope->regions = ARENA_ARRAY(&m->arena, Region *, 1);
+    scope->regions[0] = r;
+    scope->nregions = 1;
+    insert_before(K->ops[first], scope);
+    for (uint32_t i = first; i < e; i++)
+        if (K->hoist[i]) { unlink_op(K->ops[i]); insert_before(scope, K->ops[i]); }
+    for (uint32_t i = first; i < e; i++)
+        if (K->moved[i]) { unlink_op(K->ops[i]); append(r->block, K->ops[i]); }
+}
+
+/* Wraps the cluster [cb, ce) greedily; returns 0 when the work budget ran out. */
+static int wrap_cluster(Blk *K, uint32_t cb, uint32_t ce)
+{
+    for (uint32_t b = cb; b < ce;) {
+        uint32_t e = ce;
+        for (; e > b; e--) {
+            if (K->budget > (uint64_t)1 << 62) return 0;
+            if (plan(K, b, e)) break;
+        }
+        if (e == b) { b++; continue; }
+        wrap(K, b, e);
+        b = e;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ rematerialisation */
+
+static int remat_kind(const Op *op)
+{
+    if (op->nregions || !op->nresults) return 0;
+    if (op_info[op->kind].fam != FAM_PRED_GEN && op->kind != OP_VDUP && op->kind != OP_VBR) return 0;
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (!vstate(op->results[i]->type)) return 0;
+    return 1;
+}
+
+typedef struct Subst { Value *from; Value *to; } Subst;
+
+static int subst_visit(Op *o, void *ud)
+{
+    const Subst *s = ud;
+    for (uint32_t i = 0; i < o->noperands; i++)
+        if (o->operands[i] == s->from) { o->operands[i] = s->to; s->from->nuses--; s->to->nuses++; }
+    return 0;
+}
+
+/* A copy of op (marked), placed before pos; its vreg/mask operands produced by rematerialisable ops of
+   the block are copied too (memo: copies made for this stretch, indexed by the block index). */
+static Op *clone_before(Blk *K, Op *op, Op *pos, Op **memo)
+{
+    uint32_t k = idx_of(op);
+    if (memo[k]) return memo[k];
+    Module *m = K->m;
+    Op *c = ARENA_NEW(&m->arena, Op);
+    *c = *op;
+    c->id = m->nops++;
+    c->aux = NULL;
+    c->operands = ARENA_ARRAY(&m->arena, Value *, op->noperands + 1);
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        Value *v = op->operands[i];
+        if (v && vstate(v->type) && v->def && v->def->parent == K->b && remat_kind(v->def)) {
+            Op *pc = clone_before(K, v->def, pos, memo);
+            v = pc->results[v->index];
+        }
+        c->operands[i] = v;
+        if (v) v->nuses++;
+    }
+    c->results = ARENA_ARRAY(&m->arena, Value *, op->nresults + 1);
+    for (uint32_t i = 0; i < op->nresults; i++) {
+        Value *v = ARENA_NEW(&m->arena, Value);
+        *v = *op->results[i];
+        v->def = c;
+        v->id = m->nvalues++;
+        v->nuses = 0;
+        v->slot = -1;
+        c->results[i] = v;
+    }
+    c->attrs = marked_attrs(m, op);
+    c->nattrs = op->nattrs + 1;
+    insert_before(pos, c);
+    memo[k] = c;
+    return c;
+}
+
+/* Returns 1 when it changed the block. */
+static int remat(Blk *K)
+{
+    uint32_t *seg = mem_alloc(((size_t)K->n + 1) * sizeof *seg);
+    Op **memo = mem_calloc((size_t)K->n + 1, sizeof *memo);
+    int changed = 0;
+    if (!seg || !memo) goto out;
+    for (uint32_t i = 0, s = 0; i < K->n; i++) { if (K->cls[i] == C_BOUND) s++; seg[i] = s; }
+    for (uint32_t i = 0; i < K->n && !changed; i++) {
+        if (K->cls[i] != C_VEC || !remat_kind(K->ops[i])) continue;
+        for (uint32_t u = K->ustart[i]; u < K->ustart[i + 1]; u++) {
+            uint32_t j = K->users[u];
+            if (seg[j] == seg[i] || K->cls[j] == C_BOUND) continue;
+            /* first user in that stretch */
+            uint32_t f = j;
+            for (uint32_t w = K->ustart[i]; w < K->ustart[i + 1]; w++)
+                if (seg[K->users[w]] == seg[j] && K->users[w] < f) f = K->users[w];
+            memset(memo, 0, ((size_t)K->n + 1) * sizeof *memo);
+            Op *c = clone_before(K, K->ops[i], K->ops[f], memo);
+            for (uint32_t w = K->ustart[i]; w < K->ustart[i + 1]; w++) {
+                if (seg[K->users[w]] != seg[j]) continue;
+                for (uint32_t r = 0; r < c->nresults; r++) {
+                    Subst s = {K->ops[i]->results[r], c->results[r]};
+                    ir_walk(K->ops[K->users[w]], subst_visit, &s);
+                }
+            }
+            changed = 1;
+            break;
+        }
+    }
+out:
+    mem_free(seg);
+    mem_free(memo);
+    return changed;
+}
+
+/* ------------------------------------------------------------------ driver */
+
+static void infer_region_ops(Module *m, Block *b, uint64_t *budget);
+
+static void infer_block(Module *m, Block *b, uint64_t *budget)
+{
+    Blk K = {m, b, NULL, 0, NULL, NULL, NULL, NULL, NULL, *budget};
+    int ok = load_block(&K);
+    for (unsigned guard = 0; ok && guard < 256 && remat(&K); guard++) ok = load_block(&K);
+    if (ok) {
+        for (uint32_t i = 0; i < K.n;) {
+            if (K.cls[i] == C_BOUND) { i++; continue; }
+            uint32_t e = i;
+            while (e < K.n && K.cls[e] != C_BOUND) e++;
+            if (!wrap_cluster(&K, i, e)) break;
+            i = e;
+        }
+    }
+    for (uint32_t i = 0; i < K.n; i++) K.ops[i]->aux = NULL;
+    *budget = K.budget;
+    mem_free(K.ops); mem_free(K.cls); mem_free(K.moved); mem_free(K.hoist); mem_free(K.ustart); mem_free(K.users);
+    infer_region_ops(m, b, budget);
+}
+
+static void infer_region_ops(Module *m, Block *b, uint64_t *budget)
+{
+    for (Op *o = b->first; o; o = o->next) {
+        if (v_is_vec_interval(o) || o->kind == OP_STRICT_VECSCOPE || op_attr(o, IR_INFERRED)) continue;
+        for (uint32_t r = 0; r < o->nregions; r++) infer_block(m, o->regions[r]->block, budget);
+    }
+}
+
+static void infer_funcs(Module *m, Op *op, uint64_t *budget)
+{
+    if (op->kind == OP_FUNC) {
+        if (op->nregions) infer_block(m, op->regions[0]->block, budget);
+        return;
+    }
+    if (op->kind != OP_MODULE) return;
+    for (uint32_t r = 0; r < op->nregions; r++)
+        for (Op *o = op->regions[r]->block->first; o; o = o->next) infer_funcs(m, o, budget);
+}
+
+void verify_infer_vecscopes(Module *m)
+{
+    uint64_t budget = (uint64_t)1 << 26;   /* plenty for any real kernel; bounds pathological inputs */
+    if (m && m->top) infer_funcs(m, m->top, &budget);
+}
