@@ -67,6 +67,8 @@ typedef struct Par {
     BlockRun **done;           /* per block: finished, waiting for its turn */
     GmSet *wlog;               /* per committed block: the GM bytes it wrote (spec) */
     BlockRun *free;
+    Sim base;                  /* the launch's Sim as the run starts: what every block's Sim copies (the live one
+                                  changes under the mutex as blocks are committed) */
 } Par;
 
 /* ------------------------------------------------------------------ one block */
@@ -214,7 +216,7 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     r->block = b;
     r->rc = 0;
     diag_clear(&r->diags);
-    run_sim(r, &l->sim);
+    run_sim(r, &P->base);
     r->obs->trace = l->sim.obs->trace;
     r->obs->profile = l->sim.obs->profile;
     if (obs_reset(r->obs, l->prog->ninstr)) {
@@ -422,6 +424,7 @@ int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
         P.free = l->runs[i];
     }
     l->sim.cl = NULL;
+    P.base = l->sim;
     P.done = mem_calloc(blocks, sizeof *P.done);
     P.wlog = P.spec ? mem_calloc(blocks, sizeof *P.wlog) : NULL;
     if (!P.done || (P.spec && !P.wlog)) {

@@ -3,7 +3,7 @@
  * Built with -fsanitize=thread against a ThreadSanitizer build of the library. Each kernel file given is
  * first run alone on the main thread (the reference: diagnostic IDs, return codes and output bytes); then
  * one thread per kernel, all started together, each with its own context, parses, verifies, prints and
- * runs its kernel ROUNDS times and compares every outcome with the reference. ThreadSanitizer reports any
+ * runs its kernel ROUNDS times (3 blocks on a pool of 2 threads) and compares every outcome with the reference. ThreadSanitizer reports any
  * data race between them (the library promises no global mutable state); a differing outcome fails too. */
 #include "ptosim.h"
 #include <pthread.h>
@@ -54,7 +54,8 @@ static unsigned long session(const char *path, char *sig)
         if (l) {
             pto_launch_set_checks(l, PTO_CHECK_ALL, 1);
             pto_launch_set_step_limit(l, 2000000);
-            rc = pto_launch_run(l, 2);
+            pto_launch_set_jobs(l, 2);      /* the blocks also run on the launch's own pool of threads */
+            rc = pto_launch_run(l, 3);
             pto_launch_free(l);
         }
         for (unsigned i = 0; i < MAXP; i++) {
