@@ -127,7 +127,10 @@ static int load_block(Blk *K)
     K->cls = mem_alloc((size_t)K->n + 1);
     K->moved = mem_alloc((size_t)K->n + 1);
     K->hoist = mem_alloc((size_t)K->n + 1);
-    if (!K->ops || !K->cls || !K->moved || !K->hoist) return 0;
+    if (!K->ops || !K->cls || !K->moved || !K->hoist) {
+        K->n = 0;   /* out of memory: nothing loaded (the driver's clean-up walks K->ops[0, n)) */
+        return 0;
+    }
     uint32_t i = 0;
     for (Op *o = K->b->first; o; o = o->next, i++) {
         K->ops[i] = o;
