@@ -73,8 +73,7 @@ typedef struct Par {
 
 /* ------------------------------------------------------------------ one block */
 
-/* Zeroed, 64-byte aligned (a cache line): UB addresses that are 32-byte aligned in the simulated machine
-   stay 32-byte aligned on the host, so the 256-byte register copies never split more lines than needed. */
+/* Zeroed, 64-byte aligned (a cache line), for the register frames. */
 static void *zalloc64(size_t n)
 {
     size_t r = (n + 63) & ~(size_t)63;
@@ -111,13 +110,15 @@ static int setup_core(const PtoLaunch *l, Sim *s, Core *c, Cluster *cl, CoreType
     c->block_idx = block;
     for (int a = 1; a < AS__COUNT; a++) {
         /* AIVs own a UB; the AIC owns L1, L0A/B/C, BT and FB (the whole set is cheap, keep it uniform). */
+        /* On-chip buffers start zeroed (docs/semantics.md). Page mappings: a buffer the kernel never
+           touches costs nothing, and clearing one for the next block costs the pages it used. */
         if (!c->mem[a]) {
-            c->mem[a] = zalloc64(tp->cap[a]);
+            c->mem[a] = mem_pages(tp->cap[a]);
             if (!c->mem[a]) return -1;
+            c->memsz[a] = tp->cap[a];
         } else {
-            memset(c->mem[a], 0, tp->cap[a]);   /* on-chip buffers start zeroed (resolutions §2.1) */
+            mem_pages_zero(c->mem[a], c->memsz[a]);
         }
-        c->memsz[a] = tp->cap[a];
     }
     c->ub_fast_lim = cl->watch || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
     uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
@@ -166,7 +167,7 @@ void launch_run_free(BlockRun *r)
     Cluster *cl = &r->cl;
     for (int i = 0; i < 3; i++) {
         Core *c = &cl->cores[i];
-        for (int a = 0; a < AS__COUNT; a++) mem_free(c->mem[a]);
+        for (int a = 0; a < AS__COUNT; a++) mem_pages_free(c->mem[a], c->memsz[a]);
         ops_core_free(c);
         mem_free(c->su.frame_base);
         mem_free(c->v.frame_base);

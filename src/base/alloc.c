@@ -1,7 +1,8 @@
 /* alloc.c — mappings for large arena chunks and, in the allocation-failure build (PTOSIM_ALLOC_INJECT),
  * the counting allocator that fails the Nth allocation (alloc.h). */
-#define _DEFAULT_SOURCE        /* MAP_ANONYMOUS */
+#define _DEFAULT_SOURCE        /* MAP_ANONYMOUS, madvise */
 #include "alloc.h"
+#include <string.h>
 #include <sys/mman.h>
 
 #ifdef PTOSIM_ALLOC_INJECT
@@ -65,5 +66,40 @@ void mem_unmap(void *p, size_t len)
     if (p) munmap(p, len);
 #else
     (void)p, (void)len;
+#endif
+}
+
+/* Without anonymous mappings the pages come from the allocator, cleared. */
+void *mem_pages(size_t len)
+{
+    len = len ? len : 1;
+#ifdef MAP_ANONYMOUS
+    return mem_map(len);
+#else
+    size_t r = (len + 4095) & ~(size_t)4095;
+    void *p = mem_aligned(4096, r);
+    if (p) memset(p, 0, r);
+    return p;
+#endif
+}
+
+/* Linux drops the pages of a private anonymous mapping on MADV_DONTNEED and reads them back as zeros; a
+   small buffer is cheaper to clear by hand than through the system. */
+void mem_pages_zero(void *p, size_t len)
+{
+    if (!p) return;
+#if defined(MAP_ANONYMOUS) && defined(MADV_DONTNEED) && defined(__linux__)
+    if (len >= 64 * 1024 && madvise(p, len, MADV_DONTNEED) == 0) return;
+#endif
+    memset(p, 0, len);
+}
+
+void mem_pages_free(void *p, size_t len)
+{
+#ifdef MAP_ANONYMOUS
+    mem_unmap(p, len ? len : 1);
+#else
+    (void)len;
+    mem_free(p);
 #endif
 }

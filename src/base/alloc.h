@@ -40,6 +40,14 @@ void *mem_map(size_t len);
 void  mem_unmap(void *p, size_t len);
 #endif
 
+/* Zeroed page-aligned buffers for the simulated on-chip memories: mem_pages(len) maps them (pages cost
+   nothing until touched, so a buffer a kernel never uses is free), mem_pages_zero(p, len) makes the whole
+   buffer zero again (on Linux by returning the touched pages to the system, so clearing costs what was
+   used, not the capacity), mem_pages_free(p, len) releases it. NULL on failure. */
+void *mem_pages(size_t len);
+void  mem_pages_zero(void *p, size_t len);
+void  mem_pages_free(void *p, size_t len);
+
 /* calloc(1, n): one zeroed object. */
 static inline void *mem_zalloc(size_t n) { return mem_calloc(1, n); }
 #endif
