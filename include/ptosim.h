@@ -76,7 +76,8 @@ const char *pto_target_name(PtoTarget t);
 /* Structural, semantic and target-profile verification; returns the number of errors found.
    PTO_TARGET_DEFAULT selects pto_module_target(m). */
 size_t pto_verify(PtoModule *m, PtoTarget target);
-/* Canonical text (generic != 0: pto ops in MLIR's generic form). Caller frees. */
+/* Canonical text (generic != 0: pto ops in MLIR's generic form). Caller frees. NULL, with E-OOM, when out of
+   memory. */
 char *pto_print(const PtoModule *m, int generic);
 
 /* ---- simulation ---- */

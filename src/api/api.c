@@ -30,7 +30,7 @@ int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out)
     out->file = d->loc.file;
     out->line = d->loc.line;
     out->col = d->loc.col;
-    out->message = d->msg;
+    out->message = diag_msg(d);
     out->nnotes = d->nnotes;
     return 0;
 }
@@ -76,7 +76,8 @@ static Module *module_new(PtoContext *ctx, const char *filename, size_t len, cha
 static PtoModule *parse_text(Module *m)
 {
     diag_add_source(&m->ctx->diags, m->file, m->text, m->len);
-    m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);
+    if (!ctx_sigs_compile(m->ctx)) diag_oom(&m->ctx->diags, 0);   /* ctx_sig below needs the table */
+    else m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);
     return m;
 }
 
@@ -168,7 +169,12 @@ size_t pto_verify(PtoModule *m, PtoTarget target)
     return m->ctx->diags.nerrors - before;
 }
 
-char *pto_print(const PtoModule *m, int generic) { return print_module(m->ctx, m, generic); }
+char *pto_print(const PtoModule *m, int generic)
+{
+    char *s = print_module(m->ctx, m, generic);
+    if (!s) diag_oom(&m->ctx->diags, 0);
+    return s;
+}
 
 int pto_set_warning(PtoContext *ctx, const char *id, PtoWarnAction action)
 {

@@ -154,7 +154,7 @@ static BlockRun *run_new(void)
     r->diags.max_errors = 0;   /* the launch's list applies the cap when the block is merged */
     r->obs = obs_new();
     r->check = check_new();
-    if (!r->obs || !r->check) {
+    if (diag_reserve(&r->diags) || !r->obs || !r->check) {
         launch_run_free(r);
         return NULL;
     }
@@ -203,6 +203,7 @@ static void run_sim(BlockRun *r, const Sim *ls)
     memset(&r->sim.stats, 0, sizeof r->sim.stats);
 }
 
+/* Out of memory preparing block r: E-OOM, the block fails (rc 2). */
 static void oom(BlockRun *r, const PtoLaunch *l, const char *what)
 {
     diag_add(&r->diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing %s", what);
@@ -236,6 +237,10 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     cl->sim = s;
     if (s->race_check && !cl->race) cl->race = race_new();
     if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
+    if (s->race_check && !cl->race) {
+        oom(r, l, "the race detector");
+        return;
+    }
     cl->watch = cl->race != NULL || s->checks != 0;
     cl->gm_watch = s->view != NULL;
     int bad = ops_cluster_reset(cl);
@@ -261,6 +266,12 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     if (saved_round != FE_TONEAREST) fesetround(FE_TONEAREST);
     r->rc = sim_run_cluster(cl);
     if (saved_round != FE_TONEAREST) fesetround(saved_round);
+    /* A checker or recorder that lost an allocation stopped recording: the block fails with T-OOM (a run
+       never passes with a check silently off). */
+    if (race_oom(cl->race) || r->obs->oom || check_oom(r->check) || (s->view && gmv_failed(s->view))) {
+        diag_oom(&r->diags, 1);
+        r->rc = 2;
+    }
     if (r->rc == 0) ops_block_done(cl);
     obs_block_done(r->obs, cl);
     PtoStats *st = &s->stats;
@@ -349,10 +360,8 @@ static BlockRun *take_run(Par *P, int *oomp)
     BlockRun **rs = mem_realloc(l->runs, (l->nruns + 1) * sizeof *rs);
     if (rs) l->runs = rs;
     r = rs ? run_new() : NULL;
-    if (!r) {
-        /* with runs in flight, wait for one to come back; with none, nothing can run */
-        if (l->nruns) P->nfree_max = l->nruns;
-        else *oomp = 1;
+    if (!r) {   /* out of memory: the launch fails with E-OOM (never quietly with fewer blocks in flight) */
+        *oomp = 1;
         return NULL;
     }
     l->runs[l->nruns++] = r;

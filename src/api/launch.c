@@ -92,12 +92,12 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     }
     if (target == PTO_TARGET_DEFAULT) target = pto_module_target(m);
     PtoLaunch *l = mem_calloc(1, sizeof *l);
-    if (!l) return NULL;
+    if (!l) goto oom;
     l->m = m;
     l->target = target;
     l->entry_op = f;
     l->prog = lower_program(m->ctx, m, f);
-    if (!l->prog) { mem_free(l); return NULL; }
+    if (!l->prog) goto oom;   /* lowering's E-OOM is there already: diag_oom adds no second one */
     for (uint32_t i = 0; i < l->prog->nfuncs; i++)
         if (l->prog->funcs[i].op == f) l->entry = &l->prog->funcs[i];
     const Block *b = f->regions[0]->block;
@@ -106,8 +106,9 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->bound = mem_calloc(np + 1, 1);
     l->info = mem_calloc(np + 1, sizeof *l->info);
     l->sim.gm = mem_calloc(np + 1, sizeof *l->sim.gm);
-    if (!l->param_vals || !l->bound || !l->info || !l->sim.gm) { pto_launch_free(l); return NULL; }
-    for (unsigned i = 0; i < np; i++) api_param_info(m->ctx, b->args[i], &l->info[i]);
+    if (!l->param_vals || !l->bound || !l->info || !l->sim.gm) goto oom;
+    for (unsigned i = 0; i < np; i++)
+        if (api_param_info(m->ctx, b->args[i], &l->info[i])) goto oom;
     l->sim.ctx = m->ctx;
     l->sim.diags = &m->ctx->diags;
     l->sim.prog = l->prog;
@@ -115,21 +116,18 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->sim.tp = target_profile(target);
     l->sim.step_limit = DEFAULT_STEP_LIMIT;
     l->sim.max_memory = PTO_DEFAULT_MAX_MEMORY;
-    timing_default(&l->timing, target);
+    if (timing_default(&l->timing, target)) goto oom;
     l->sim.timing = &l->timing;
     l->sim.deadlock_explain = ops_explain_deadlock;
     l->sim.check = check_new();
     l->binds = mem_calloc(b->nargs + 1, sizeof *l->binds);
-    if (!l->sim.check || !l->binds) {
-        pto_launch_free(l);
-        return NULL;
-    }
     l->sim.obs = obs_new();
-    if (!l->sim.obs) {
-        pto_launch_free(l);
-        return NULL;
-    }
+    if (!l->sim.check || !l->binds || !l->sim.obs) goto oom;
     return l;
+oom:   /* every failure above is an allocation's */
+    diag_oom(&m->ctx->diags, 0);
+    pto_launch_free(l);
+    return NULL;
 }
 
 void pto_launch_free(PtoLaunch *l)
@@ -259,7 +257,10 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     s->params = l->param_vals;
     s->blocks = blocks;
     if (!l->timed) {
-        vsched_annotate(&l->vsched, l->prog, &l->timing);
+        if (vsched_annotate(&l->vsched, l->prog, &l->timing)) {
+            diag_oom(&m->ctx->diags, 0);
+            return 2;
+        }
         l->timed = 1;
     }
     s->trapped = 0;
@@ -283,5 +284,9 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     int rc = launch_run_blocks(l, blocks, kind);
     sim_gm_copy_out(s);   /* the committed blocks' bytes (a trap: up to the trapping block) */
     if (rc != 2) check_launch_end(s->check, s);
+    if (s->obs->oom || check_oom(s->check)) {   /* merging the blocks' records lost an allocation: T-OOM */
+        diag_oom(&m->ctx->diags, 1);
+        rc = 2;
+    }
     return rc;
 }

@@ -9,7 +9,7 @@ int api_is_kernel_func(const Op *f)
     return op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore") || op_attr(f, "pto.entry");
 }
 
-void api_param_info(struct PtoCtx *ctx, const Value *arg, PtoParamInfo *out)
+int api_param_info(struct PtoCtx *ctx, const Value *arg, PtoParamInfo *out)
 {
     const Type *t = arg->type;
     char tn[128];
@@ -23,6 +23,9 @@ void api_param_info(struct PtoCtx *ctx, const Value *arg, PtoParamInfo *out)
     out->kind = t->kind == TY_PTR ? PTO_PARAM_PTR : t->kind == TY_FLOAT ? PTO_PARAM_FLOAT
               : (t->kind == TY_INT || t->kind == TY_INDEX) ? PTO_PARAM_INT : PTO_PARAM_OTHER;
     out->space = t->kind == TY_PTR ? as_name((AddrSpace)t->space) : NULL;
+    if (out->type) return 0;
+    diag_oom(&ctx->diags, 0);
+    return -1;
 }
 
 /* The function with a body at position `want` in source order (counting in `seen`). */
@@ -73,6 +76,5 @@ int pto_module_func_param(const PtoModule *m, size_t i, unsigned j, PtoParamInfo
     const Op *f = nth_func(m, i, NULL);
     const Block *b = f ? f->regions[0]->block : NULL;
     if (!b || j >= b->nargs) return -1;
-    api_param_info(m->ctx, b->args[j], out);
-    return 0;
+    return api_param_info(m->ctx, b->args[j], out);
 }

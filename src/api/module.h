@@ -7,6 +7,7 @@
 
 /* Does the function carry pto.kernel (or its older spellings pto.aicore, pto.entry)? */
 int api_is_kernel_func(const Op *f);
-/* Fills `out` for the block argument `arg` of a function; the type spelling is interned in `ctx`. */
-void api_param_info(struct PtoCtx *ctx, const Value *arg, PtoParamInfo *out);
+/* Fills `out` for the block argument `arg` of a function; the type spelling is interned in `ctx`.
+   -1 when out of memory for it (E-OOM added). */
+int api_param_info(struct PtoCtx *ctx, const Value *arg, PtoParamInfo *out);
 #endif

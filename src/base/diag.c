@@ -22,6 +22,17 @@ static const char *const diag_ids[] = {
 #undef DIAG
 };
 
+static const char *const diag_summaries[] = {
+#define DIAG(e, id, s) s,
+#include "diag.def"
+#undef DIAG
+};
+
+const char *diag_msg(const Diag *g)
+{
+    return g->msg ? g->msg : (unsigned)g->id < DIAG__COUNT ? diag_summaries[g->id] : "";
+}
+
 const char *diag_id_str(DiagId id) { return (unsigned)id < DIAG__COUNT ? diag_ids[id] : "E-?"; }
 
 int diag_id_lookup(const char *name)
@@ -39,13 +50,46 @@ void diag_init(DiagList *d)
     d->max_errors = 50;
 }
 
-void diag_free(DiagList *d)
+/* Diagnostics keep one spare slot for the out-of-memory diagnostic: a list holding n items has cap > n. */
+static int grow_items(DiagList *d, size_t need)
+{
+    if (need < d->cap) return 0;
+    size_t cap = d->cap ? d->cap : 16;
+    while (cap <= need) cap *= 2;
+    Diag *it = mem_realloc(d->items, cap * sizeof *it);
+    if (!it) return -1;
+    d->items = it;
+    d->cap = cap;
+    return 0;
+}
+
+int diag_reserve(DiagList *d) { return grow_items(d, d->n); }
+
+void diag_oom(DiagList *d, int run)
+{
+    if (d->oom) return;
+    d->oom = 1;
+    if (d->n >= d->cap) return;   /* never reserved (diag_reserve failed): nowhere to say it */
+    Diag *g = &d->items[d->n++];
+    memset(g, 0, sizeof *g);
+    g->sev = run ? SEV_TRAP : SEV_ERROR;
+    g->id = run ? DIAG_T_OOM : DIAG_OOM;
+    d->nerrors++;
+}
+
+static void free_items(DiagList *d)
 {
     for (size_t i = 0; i < d->n; i++) {
         mem_free(d->items[i].msg);
         for (size_t j = 0; j < d->items[i].nnotes; j++) mem_free(d->items[i].notes[j].msg);
         mem_free(d->items[i].notes);
     }
+    d->n = 0;
+}
+
+void diag_free(DiagList *d)
+{
+    free_items(d);
     mem_free(d->items);
     for (size_t i = 0; i < d->nsrcs; i++) mem_free(d->srcs[i].lines);
     mem_free(d->srcs);
@@ -71,20 +115,21 @@ long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char 
             promoted = 1;
         }
     }
-    if (sev >= SEV_ERROR && d->max_errors && d->nerrors >= d->max_errors) return -1;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? d->cap * 2 : 16;
-        Diag *it = mem_realloc(d->items, cap * sizeof *it);
-        if (!it) return -1;
-        d->items = it;
-        d->cap = cap;
+    int oom = id == DIAG_OOM || id == DIAG_T_OOM;
+    if (oom && d->oom) return -1;   /* one out-of-memory diagnostic per list */
+    if (sev >= SEV_ERROR && d->max_errors && d->nerrors >= d->max_errors && !oom) return -1;
+    char *msg = grow_items(d, d->n + 1) ? NULL : vfmt(fmt, ap);
+    if (!msg) {   /* the spare slot takes the out-of-memory diagnostic instead */
+        diag_oom(d, sev == SEV_TRAP);
+        return -1;
     }
     Diag *g = &d->items[d->n];
     memset(g, 0, sizeof *g);
     g->sev = sev;
     g->id = id;
     g->loc = loc;
-    g->msg = vfmt(fmt, ap);
+    g->msg = msg;
+    d->oom |= (uint8_t)oom;
     if (sev >= SEV_ERROR) d->nerrors++;
     else if (sev == SEV_WARNING) d->nwarnings++;
     d->npromoted += (size_t)promoted;
@@ -105,13 +150,17 @@ void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
     if (idx < 0 || (size_t)idx >= d->n) return;
     Diag *g = &d->items[idx];
     DiagNote *nn = mem_realloc(g->notes, (g->nnotes + 1) * sizeof *nn);
-    if (!nn) return;
-    g->notes = nn;
+    if (nn) g->notes = nn;
     va_list ap;
     va_start(ap, fmt);
-    nn[g->nnotes].loc = loc;
-    nn[g->nnotes].msg = vfmt(fmt, ap);
+    char *msg = nn ? vfmt(fmt, ap) : NULL;
     va_end(ap);
+    if (!msg) {
+        diag_oom(d, g->sev == SEV_TRAP);
+        return;
+    }
+    nn[g->nnotes].loc = loc;
+    nn[g->nnotes].msg = msg;
     g->nnotes++;
 }
 
@@ -120,7 +169,10 @@ void diag_add_source(DiagList *d, const char *file, const char *text, size_t len
     if (d->nsrcs == d->capsrcs) {
         size_t cap = d->capsrcs ? d->capsrcs * 2 : 4;
         DiagSource *s = mem_realloc(d->srcs, cap * sizeof *s);
-        if (!s) return;
+        if (!s) {
+            diag_oom(d, 0);
+            return;
+        }
         d->srcs = s;
         d->capsrcs = cap;
     }
@@ -140,20 +192,9 @@ void diag_remove_source(DiagList *d, const char *text)
 
 void diag_clear(DiagList *d)
 {
-    DiagSource *s = d->srcs;
-    size_t ns = d->nsrcs, cs = d->capsrcs, me = d->max_errors;
-    uint8_t warn[DIAG__COUNT], warn_all = d->warn_all;   /* the warning settings stay */
-    memcpy(warn, d->warn, sizeof warn);
-    d->srcs = NULL;
-    d->nsrcs = 0;
-    diag_free(d);
-    diag_init(d);
-    memcpy(d->warn, warn, sizeof warn);
-    d->warn_all = warn_all;
-    d->srcs = s;
-    d->nsrcs = ns;
-    d->capsrcs = cs;
-    d->max_errors = me;
+    free_items(d);   /* the item array (with its spare slot), sources and settings stay */
+    d->nerrors = d->nwarnings = d->npromoted = 0;
+    d->oom = 0;
 }
 
 /* The line-start index of a source: one pass over the text, on the first diagnostic rendered against it.
@@ -246,7 +287,7 @@ char *diag_render(const DiagList *d, size_t i, int color)
     if (i >= d->n) return sb_take(&b);
     const Diag *g = &d->items[i];
     static const char *const words[] = {"note", "warning", "error", "trap"};
-    render_one(&b, d, g->loc, words[g->sev], g->msg, diag_id_str(g->id), color);
+    render_one(&b, d, g->loc, words[g->sev], diag_msg(g), diag_id_str(g->id), color);
     for (size_t j = 0; j < g->nnotes; j++)
         render_one(&b, d, g->notes[j].loc, "note", g->notes[j].msg, NULL, color);
     return sb_take(&b);

@@ -54,11 +54,24 @@ typedef struct DiagList {
     size_t npromoted;          /* warnings reported as errors */
     DiagSource *srcs;          /* registered buffers, for caret rendering */
     size_t nsrcs, capsrcs;
+    /* Out of memory, sticky until diag_clear: the list holds its one E-OOM / T-OOM diagnostic. The item
+       array always keeps a spare slot (diag_reserve), so that diagnostic needs no allocation: it goes in
+       the spare, with no message of its own (diag_msg gives the static text of diag.def). */
+    uint8_t oom;
 } DiagList;
 
 void diag_init(DiagList *d);
+/* Allocates the item array with its spare slot: call once after diag_init; -1 when out of memory (the list
+   is then unusable for diag_oom, and its owner must fail to be created). */
+int diag_reserve(DiagList *d);
 void diag_free(DiagList *d);
-/* Adds a diagnostic and returns its index (or -1 when capped). */
+/* Records that memory ran out (run != 0: while running, T-OOM; else E-OOM): adds the list's one
+   out-of-memory diagnostic, without allocating, unless one is there already. Every allocation failure that
+   cannot add a diagnostic of its own ends here (an allocation failure never passes silently). */
+void diag_oom(DiagList *d, int run);
+/* The message of g: its own, or the static description of its ID (the allocation-free OOM diagnostic). */
+const char *diag_msg(const Diag *g);
+/* Adds a diagnostic and returns its index (or -1 when capped or out of memory: diag_oom then ran). */
 long diag_add(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char *fmt, va_list ap);
@@ -72,7 +85,7 @@ const char *diag_id_str(DiagId id);
 /* The ID of a stable spelling ("W-RACE", or the short lower-case form "race"); -1 if none. */
 int diag_id_lookup(const char *name);
 /* Renders one diagnostic as "FILE:LINE:COL: error: msg [ID]" + source line + caret + notes.
-   Returns a malloc'd string the caller frees. The source line is found in O(log lines) through a
+   Returns a malloc'd string the caller frees (NULL when out of memory). The source line is found in O(log lines) through a
    line index built once per source; a long line is shown as a window around the caret. */
 char *diag_render(const DiagList *d, size_t i, int color);
 #endif

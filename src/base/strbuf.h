@@ -1,4 +1,5 @@
-/* strbuf.h — growable heap string used by printers and renderers. */
+/* strbuf.h — growable heap string used by printers and renderers. When memory runs out the buffer is marked
+   failed: later writes do nothing and sb_take returns NULL, so the one check is at the end. */
 #ifndef PTOSIM_STRBUF_H
 #define PTOSIM_STRBUF_H
 #include <stdarg.h>
@@ -7,6 +8,7 @@
 typedef struct StrBuf {
     char *s;
     size_t n, cap;
+    int failed;                /* an allocation failed: the text is incomplete */
 } StrBuf;
 
 void sb_init(StrBuf *b);
@@ -15,5 +17,6 @@ void sb_puts(StrBuf *b, const char *s);
 void sb_putn(StrBuf *b, const char *s, size_t n);
 void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
-char *sb_take(StrBuf *b);   /* returns the NUL-terminated buffer; b is reset */
+/* Returns the NUL-terminated buffer, or NULL (nothing to free) when an allocation failed; b is reset. */
+char *sb_take(StrBuf *b);
 #endif

@@ -40,6 +40,7 @@ struct Check {
 };
 
 Check *check_new(void) { return mem_calloc(1, sizeof(Check)); }
+int check_oom(const Check *k) { return k && k->oom; }
 
 static void free_outputs(Check *k)
 {

@@ -12,6 +12,8 @@ typedef struct Check Check;
 enum { CHK_INIT = 1, CHK_UNWRITTEN = 2, CHK_BLOCKS = 4 };
 
 Check *check_new(void);
+/* Whether k lost an allocation while recording (its reports would be incomplete: the run fails with T-OOM). */
+int check_oom(const Check *k);
 void check_free(Check *k);
 /* Start of a launch: a GM allocation is an output when its `output` is set (W-UNWRITTEN). 0, or -1 out of
    memory. */

@@ -117,7 +117,7 @@ void sim_diags_merge(DiagList *dst, SimReported *rep, const DiagList *src, const
         const Diag *g = &src->items[i];
         while (k < nkeys && keys[k].idx < (long)i) k++;
         if (k < nkeys && keys[k].idx == (long)i && repeat(rep, &keys[k])) continue;
-        long d = diag_add(dst, g->sev, g->id, g->loc, "%s", g->msg);
+        long d = diag_add(dst, g->sev, g->id, g->loc, "%s", diag_msg(g));
         for (size_t j = 0; j < g->nnotes; j++) diag_note(dst, d, g->notes[j].loc, "%s", g->notes[j].msg);
     }
 }

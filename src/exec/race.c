@@ -50,11 +50,13 @@ struct Race {
     uint32_t nsnaps, capsnaps;
     const Instr *reported[MAX_REPORTS][2];
     int nreported, disabled;
+    int oom;                   /* disabled because an allocation failed (the run then fails with T-OOM) */
 };
 
 static int agent_of(const Core *c, int pq) { return c->index * PQ__COUNT + pq; }
 
 Race *race_new(void) { return mem_calloc(1, sizeof(Race)); }
+int race_oom(const Race *r) { return r && r->oom; }
 
 void race_free(Race *r)
 {
@@ -78,7 +80,7 @@ void race_reset(Race *r, Cluster *cl)
     r->nchans = 0;
     r->njobs = r->npool = r->nsnaps = 0;
     r->prune_at = 256;
-    r->disabled = 0;
+    r->disabled = r->oom = 0;
     r->nreported = 0;   /* repeats across blocks are dropped when the blocks' diagnostics are merged */
     for (int a = 0; a < r->na; a++) r->vc[a][a] = 1;
 }
@@ -128,7 +130,7 @@ void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t a
         s->compact_at = 2 * s->n;
     }
     Iv *v = grow(s->v, &s->cap, s->n + 1, sizeof *v);
-    if (!v) { r->disabled = 1; return; }
+    if (!v) { r->disabled = r->oom = 1; return; }
     s->v = v;
     s->v[s->n++] = (Iv){addr, addr + len, in, key, (uint8_t)write};
 }
@@ -299,7 +301,7 @@ static void close_job(Race *r, int a)
     Job *j = grow(r->jobs, &r->capjobs, r->njobs + 1, sizeof *j);
     if (j) r->jobs = j;   /* kept at once: the pool's growth below may fail (found by make oomtest) */
     Iv *p = j ? grow(r->pool, &r->cappool, r->npool + n, sizeof *p) : NULL;
-    if (!j || !p) { r->disabled = 1; return; }
+    if (!j || !p) { r->disabled = r->oom = 1; return; }
     r->pool = p;
     me.first = r->npool;
     memcpy(&r->pool[r->npool], s->v, n * sizeof(Iv));
@@ -324,7 +326,7 @@ void race_issue(Core *c, QEntry *e)
     int su = agent_of(c, PQ_S);
     close_job(r, su);
     uint32_t *s = grow(r->snaps, &r->capsnaps, (r->nsnaps + 1) * RA, sizeof *s);
-    if (!s) { r->disabled = 1; return; }
+    if (!s) { r->disabled = r->oom = 1; return; }
     r->snaps = s;
     memcpy(&r->snaps[r->nsnaps * RA], r->vc[su], RA * sizeof(uint32_t));
     e->race_snap = r->nsnaps++;
@@ -374,11 +376,11 @@ void race_release(Exec *x, int kind, unsigned key)
     int a = agent_of(x->core, x->pipe);
     if (x->pipe == PQ_S) close_job(r, a);
     Chan *ch = chan(r, kind, key);
-    if (!ch) { r->disabled = 1; return; }
+    if (!ch) { r->disabled = r->oom = 1; return; }
     if (kind == RC_BUF) {       /* accumulate: a later get_buf sees every release so far */
         if (!ch->cap) {
             ch->vcs = mem_calloc(RA, sizeof(uint32_t));
-            if (!ch->vcs) { r->disabled = 1; return; }
+            if (!ch->vcs) { r->disabled = r->oom = 1; return; }
             ch->cap = 1;
         }
         join(ch->vcs, r->vc[a], r->na);
@@ -390,7 +392,7 @@ void race_release(Exec *x, int kind, unsigned key)
             } else {
                 uint32_t cap = ch->cap ? ch->cap * 2 : 4;
                 uint32_t *v = mem_realloc(ch->vcs, (size_t)cap * RA * sizeof(uint32_t));
-                if (!v) { r->disabled = 1; return; }
+                if (!v) { r->disabled = r->oom = 1; return; }
                 ch->vcs = v;
                 ch->cap = cap;
             }
@@ -408,7 +410,7 @@ void race_acquire(Exec *x, int kind, unsigned key)
     int a = agent_of(x->core, x->pipe);
     if (x->pipe == PQ_S) close_job(r, a);
     Chan *ch = chan(r, kind, key);
-    if (!ch) { r->disabled = 1; return; }
+    if (!ch) { r->disabled = r->oom = 1; return; }
     if (kind == RC_BUF) {
         if (ch->cap) join(r->vc[a], ch->vcs, r->na);
     } else if (ch->n) {

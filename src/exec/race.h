@@ -10,6 +10,8 @@
 typedef struct Race Race;
 
 Race *race_new(void);
+/* Whether r stopped checking because an allocation failed (the run must then fail with T-OOM). */
+int race_oom(const Race *r);
 void race_free(Race *r);
 void race_reset(Race *r, Cluster *cl);           /* start of a block */
 void race_finish(Race *r, Cluster *cl);          /* end of a block: close and check open jobs */

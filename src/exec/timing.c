@@ -80,12 +80,14 @@ const char *timing_default_text(PtoTarget target)
     return common_text;
 }
 
-void timing_default(Timing *t, PtoTarget target)
+int timing_default(Timing *t, PtoTarget target)
 {
     memset(t, 0, sizeof *t);
     const char *s = timing_default_text(target);
-    /* the built-in text is checked by the test suite; a failure here is a programming error */
-    if (timing_parse(t, "<built-in timing>", s, strlen(s), NULL) != 0) t->clock_hz = 1.85e9;
+    /* the built-in text is checked by the test suite: a failure here is running out of memory */
+    if (timing_parse(t, "<built-in timing>", s, strlen(s), NULL) == 0) return 0;
+    t->clock_hz = 1.85e9;
+    return -1;
 }
 
 void timing_free(Timing *t)
@@ -308,7 +310,8 @@ static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
     }
     TmVecRow r = {(uint16_t)op, (int8_t)form, (int8_t)src, {(uint16_t)lat, (uint16_t)ii, (uint8_t)(unit < 0 ? (int)timing_vec_unit((OpKind)op) : unit)}};
     if (add_vec_row(T, &r)) {
-        terr(P, tk[0].s, "out of memory%s", "");
+        P->errors++;
+        if (P->d) diag_oom(P->d, 0);
         return -1;
     }
     return 0;

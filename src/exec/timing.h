@@ -63,7 +63,7 @@ typedef struct Timing {
 } Timing;
 
 /* Fills t with the built-in table of the target (cpu uses a5's). */
-void timing_default(Timing *t, PtoTarget target);
+int timing_default(Timing *t, PtoTarget target);   /* -1 when out of memory */
 void timing_free(Timing *t);
 /* The built-in table's text. */
 const char *timing_default_text(PtoTarget target);

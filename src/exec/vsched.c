@@ -260,13 +260,13 @@ static void time_scope(Annot *A, Instr *body, Instr *end)
     time_run(A, run, end);
 }
 
-void vsched_annotate(VecSched *out, Program *P, const Timing *T)
+int vsched_annotate(VecSched *out, Program *P, const Timing *T)
 {
     Annot A = {T, out, NULL, 0, {NULL, 0}, 0};
     out->nloops = 0;
     A.R.n = P->max_frame / 8 + 1;
     A.R.t = mem_alloc(A.R.n * sizeof *A.R.t);
-    if (!A.R.t) A.R.n = 0;
+    if (!A.R.t) return -1;
     for (uint32_t f = 0; f < P->nfuncs; f++) {
         Instr *code = (Instr *)P->funcs[f].entry;
         uint32_t n = P->funcs[f].ncode;
@@ -289,6 +289,7 @@ void vsched_annotate(VecSched *out, Program *P, const Timing *T)
     }
     mem_free(A.R.t);
     mem_free(A.nodes);
+    return A.failed ? -1 : 0;
 }
 
 const char *vsched_bound_name(int why)

@@ -22,6 +22,6 @@ typedef struct VecSched {
 } VecSched;
 
 /* Sets Instr.cost of every instruction of P under table T, and records the analysed loops. */
-void vsched_annotate(VecSched *out, Program *P, const Timing *T);
+int vsched_annotate(VecSched *out, Program *P, const Timing *T);   /* -1 when out of memory */
 const char *vsched_bound_name(int why);
 #endif

@@ -25,13 +25,13 @@ typedef struct Bound {
 /* The binder's scratch lives as long as the parse: no allocation per op. */
 int bind_init(Parser *P)
 {
-    P->bound = front_realloc(NULL, sizeof *P->bound);
-    P->items = front_realloc(NULL, MAX_ITEMS * sizeof *P->items);
-    P->bracket = front_realloc(NULL, MAX_ITEMS * sizeof *P->bracket);
-    P->types = front_realloc(NULL, MAX_TYPES * sizeof *P->types);
-    P->rtypes = front_realloc(NULL, MAX_TYPES * sizeof *P->rtypes);
+    P->bound = front_realloc(P->lx.oom, NULL, sizeof *P->bound);
+    P->items = front_realloc(P->lx.oom, NULL, MAX_ITEMS * sizeof *P->items);
+    P->bracket = front_realloc(P->lx.oom, NULL, MAX_ITEMS * sizeof *P->bracket);
+    P->types = front_realloc(P->lx.oom, NULL, MAX_TYPES * sizeof *P->types);
+    P->rtypes = front_realloc(P->lx.oom, NULL, MAX_TYPES * sizeof *P->rtypes);
     P->capisub = 64;
-    P->isub = front_realloc(NULL, P->capisub * sizeof *P->isub);
+    P->isub = front_realloc(P->lx.oom, NULL, P->capisub * sizeof *P->isub);
     return 0;
 }
 
@@ -157,7 +157,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
             /* `it` stays valid: the caller's list is not P->isub */
             if (P->nisub + ns > P->capisub) {
                 while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
-                P->isub = front_realloc(P->isub, P->capisub * sizeof *P->isub);
+                P->isub = front_realloc(P->lx.oom, P->isub, P->capisub * sizeof *P->isub);
             }
             if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
             it->sub = (uint32_t)P->nisub;

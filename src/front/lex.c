@@ -69,13 +69,10 @@ static void lex_error(Lexer *L, DiagId id, const char *at, const char *msg)
     diag_add(L->d, SEV_ERROR, id, loc, "%s", msg);
 }
 
-void *front_realloc(void *p, size_t n)
+void *front_realloc(jmp_buf *oom, void *p, size_t n)
 {
     void *q = mem_realloc(p, n ? n : 1);
-    if (!q) {
-        fputs("ptosim: out of memory\n", stderr);
-        abort();
-    }
+    if (!q) longjmp(*oom, 1);
     return q;
 }
 
@@ -83,7 +80,7 @@ static void add_comment(Lexer *L, const char *s, const char *e)
 {
     if (L->ncm == L->capcm) {
         L->capcm = L->capcm ? L->capcm * 2 : 64;
-        L->cm = front_realloc(L->cm, L->capcm * sizeof *L->cm);
+        L->cm = front_realloc(L->oom, L->cm, L->capcm * sizeof *L->cm);
     }
     while (e > s && is(e[-1], C_BLANK)) e--;
     L->cm[L->ncm++] = (Comment){s, (uint32_t)(e - s), L->line, L->ntok, L->nl};

@@ -1,6 +1,7 @@
 /* lex.h — tokens of the .pto text format (MLIR-flavoured), produced on demand. */
 #ifndef PTOSIM_LEX_H
 #define PTOSIM_LEX_H
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "base/diag.h"
@@ -45,6 +46,7 @@ typedef struct Lexer {
     size_t ntok;               /* tokens produced so far */
     Comment *cm;               /* every comment seen so far (malloc'd; the owner frees it) */
     size_t ncm, capcm;
+    jmp_buf *oom;              /* where front_realloc goes when memory runs out (parse_module_text's handler) */
 } Lexer;
 
 /* Starts lexing text[0, len); text[len] must be readable and 0 (a sentinel the scanning loops stop at). */
@@ -54,7 +56,7 @@ void lex_init(Lexer *L, const char *file, const char *text, size_t len, DiagList
    reported to the DiagList and skipped. Returns 0 only when out of memory for the comment list. */
 size_t lex_fill(Lexer *L, Token *out, size_t n);
 const char *tok_kind_name(TokKind k);
-/* realloc that aborts with a message when out of memory (as the arena does): the front end's growable
-   tables use it. */
-void *front_realloc(void *p, size_t n);
+/* realloc for the front end's growable tables: when memory runs out it longjmps to *oom (the parser's
+   handler, which reports E-OOM and frees the tables), as arena_alloc does. */
+void *front_realloc(jmp_buf *oom, void *p, size_t n);
 #endif

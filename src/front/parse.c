@@ -918,7 +918,7 @@ static int lookup_op(Parser *P, const char *s, uint32_t n)
 #undef OP
 #undef ALIAS
         };
-        P_sym_init(&P->ops, OP__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]));
+        P_sym_init(P->lx.oom, &P->ops, OP__COUNT + (uint32_t)(sizeof aliases / sizeof aliases[0]));
         for (int k = 0; k < OP__COUNT; k++) P_sym_add(&P->ops, op_info[k].name, 0, k);
         for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++) P_sym_add(&P->ops, aliases[i].name, 0, aliases[i].kind);
     }
@@ -1065,6 +1065,50 @@ static Op *parse_op(Parser *P)
 /* ------------------------------------------------------------------ entry */
 
 /* A file holds one module op, or bare top-level ops that get an implicit module. */
+static Op *parse_all(Parser *P)
+{
+    Op *top;
+    SrcLoc loc = P_loc(P, P_cur(P));
+    if (P_is_ident(P, "module") || P_is_ident(P, "builtin.module")) {
+        size_t lead = P->ncms;
+        while (cm_pending(P, P->pos)) cm_attach(P, NULL, CM_BEFORE, 0);
+        size_t lead_end = P->ncms;
+        P->pos++;
+        top = parse_module(P, loc);
+        for (size_t i = lead; i < lead_end; i++) P->cms[i].op = top;
+        cm_after_op(P, top);
+        while (!P_is(P, TK_EOF) && !P->fatal) {
+            P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "unexpected text after the module");
+            recover(P);
+            if (P_is(P, TK_RBRACE)) P->pos++;
+            break;
+        }
+        while (cm_pending(P, P->pos)) cm_attach(P, top, CM_AFTER, 0);
+    } else {
+        top = P_new_op(P, OP_MODULE, loc);
+        P_set_results(P, top, NULL, 0);
+        Region *r = new_region(P, top);
+        add_region(P, top, r);
+        while (!P_is(P, TK_EOF) && !P->fatal) {
+            size_t before = P->pos;
+            if (P_is(P, TK_RBRACE)) {
+                P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "unbalanced '}'");
+                P->pos++;
+                continue;
+            }
+            Op *op = parse_block_op(P);
+            if (op) append_op(r->block, op);
+            if (P->pos == before) P->pos++;
+        }
+        while (cm_pending(P, P->pos)) cm_attach(P, top, CM_END, 0);
+    }
+    cm_finish(P);
+    return top;
+}
+
+/* Parses a module. Out of memory anywhere below (the arenas and front_realloc longjmp to the handler
+   here): the one E-OOM diagnostic, the parser's tables freed, and no top op (what the arena holds stays
+   with the module and goes with it). */
 Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text, size_t len)
 {
     Parser P;
@@ -1073,44 +1117,18 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     P.m = m;
     P.d = &ctx->diags;
     P.file = file;
-    lex_init(&P.lx, file, text, len, P.d);
-    bind_init(&P);
-    Op *top;
-    SrcLoc loc = P_loc(&P, P_cur(&P));
-    if (P_is_ident(&P, "module") || P_is_ident(&P, "builtin.module")) {
-        size_t lead = P.ncms;
-        while (cm_pending(&P, P.pos)) cm_attach(&P, NULL, CM_BEFORE, 0);
-        size_t lead_end = P.ncms;
-        P.pos++;
-        top = parse_module(&P, loc);
-        for (size_t i = lead; i < lead_end; i++) P.cms[i].op = top;
-        cm_after_op(&P, top);
-        while (!P_is(&P, TK_EOF) && !P.fatal) {
-            P_error(&P, DIAG_PARSE_EXPECTED, P_loc(&P, P_cur(&P)), "unexpected text after the module");
-            recover(&P);
-            if (P_is(&P, TK_RBRACE)) P.pos++;
-            break;
-        }
-        while (cm_pending(&P, P.pos)) cm_attach(&P, top, CM_AFTER, 0);
+    jmp_buf oom;
+    Op *volatile top = NULL;
+    if (setjmp(oom)) {
+        diag_oom(&ctx->diags, 0);
+        top = NULL;
     } else {
-        top = P_new_op(&P, OP_MODULE, loc);
-        P_set_results(&P, top, NULL, 0);
-        Region *r = new_region(&P, top);
-        add_region(&P, top, r);
-        while (!P_is(&P, TK_EOF) && !P.fatal) {
-            size_t before = P.pos;
-            if (P_is(&P, TK_RBRACE)) {
-                P_error(&P, DIAG_PARSE_EXPECTED, P_loc(&P, P_cur(&P)), "unbalanced '}'");
-                P.pos++;
-                continue;
-            }
-            Op *op = parse_block_op(&P);
-            if (op) append_op(r->block, op);
-            if (P.pos == before) P.pos++;
-        }
-        while (cm_pending(&P, P.pos)) cm_attach(&P, top, CM_END, 0);
+        lex_init(&P.lx, file, text, len, P.d);
+        P.lx.oom = m->arena.oom = ctx->arena.oom = &oom;
+        bind_init(&P);
+        top = parse_all(&P);
     }
-    cm_finish(&P);
+    m->arena.oom = ctx->arena.oom = NULL;
     bind_free(&P);
     for (size_t i = 0; i < P.nchunks; i++) mem_free(P.chunks[i]);
     for (size_t i = 0; i < P.nspare; i++) mem_free(P.spare[i]);

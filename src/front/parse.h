@@ -149,7 +149,7 @@ Value *P_new_value(Parser *P, Value *v, const Type *t, const char *name, SrcLoc 
 Value *P_use_at(Parser *P, SrcLoc *loc);            /* P_use, also returning where the use is written */
 
 /* name tables (op names and aliases) */
-void P_sym_init(SymTab *t, uint32_t n);
+void P_sym_init(jmp_buf *oom, SymTab *t, uint32_t n);
 void P_sym_add(SymTab *t, const char *name, int32_t key, int32_t val);
 int32_t P_sym_find(const SymTab *t, const char *s, uint32_t n, int32_t key);
 

@@ -20,9 +20,9 @@ void P_fill(Parser *P, size_t i)
         if (c == P->nchunks) {
             if (P->nchunks == P->capchunks) {
                 P->capchunks = P->capchunks ? P->capchunks * 2 : 8;
-                P->chunks = front_realloc(P->chunks, P->capchunks * sizeof *P->chunks);
+                P->chunks = front_realloc(P->lx.oom, P->chunks, P->capchunks * sizeof *P->chunks);
             }
-            P->chunks[P->nchunks++] = P->nspare ? P->spare[--P->nspare] : front_realloc(NULL, TKC_N * sizeof(Token));
+            P->chunks[P->nchunks++] = P->nspare ? P->spare[--P->nspare] : front_realloc(P->lx.oom, NULL, TKC_N * sizeof(Token));
         }
         P->nlexed += lex_fill(&P->lx, &P->chunks[c][off], TKC_N - off);
     }
@@ -36,7 +36,7 @@ void P_release(Parser *P)
     if (!c) return;
     for (size_t k = 0; k < c; k++) {
         if (P->nspare < 16) {
-            if (!P->spare) P->spare = front_realloc(NULL, 16 * sizeof *P->spare);
+            if (!P->spare) P->spare = front_realloc(P->lx.oom, NULL, 16 * sizeof *P->spare);
             P->spare[P->nspare++] = P->chunks[k];
         } else {
             mem_free(P->chunks[k]);
@@ -226,7 +226,7 @@ int32_t P_name_index(Parser *P, const char *s, uint32_t n, int create)
 {
     if (P->nnames * 2 >= P->captab) {
         uint32_t cap = P->captab ? P->captab * 2 : 1024;
-        int32_t *t = front_realloc(P->nametab, cap * sizeof *t);
+        int32_t *t = front_realloc(P->lx.oom, P->nametab, cap * sizeof *t);
         for (uint32_t i = 0; i < cap; i++) t[i] = -1;
         for (uint32_t i = 0; i < P->nnames; i++) {
             uint32_t j = P->names[i].hash & (cap - 1);
@@ -244,7 +244,7 @@ int32_t P_name_index(Parser *P, const char *s, uint32_t n, int create)
     if (!create) return -1;
     if (P->nnames == P->capnames) {
         P->capnames = P->capnames ? P->capnames * 2 : 512;
-        P->names = front_realloc(P->names, P->capnames * sizeof *P->names);
+        P->names = front_realloc(P->lx.oom, P->names, P->capnames * sizeof *P->names);
     }
     P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1};
     P->nametab[j] = (int32_t)P->nnames;
@@ -279,7 +279,7 @@ void P_scope_def(Parser *P, int32_t name, Value **vals, uint32_t n, SrcLoc loc)
     }
     if (P->nscope == P->capscope) {
         P->capscope = P->capscope ? P->capscope * 2 : 256;
-        P->scope = front_realloc(P->scope, P->capscope * sizeof *P->scope);
+        P->scope = front_realloc(P->lx.oom, P->scope, P->capscope * sizeof *P->scope);
     }
     int32_t prev = P->names[name].bind;
     P->names[name].bind = (int32_t)P->nscope;
@@ -496,11 +496,11 @@ static const Type *dialect_type(Parser *P, Token *t)
 
 /* ------------------------------------------------------------------ token and type tables */
 
-void P_sym_init(SymTab *t, uint32_t n)
+void P_sym_init(jmp_buf *oom, SymTab *t, uint32_t n)
 {
     t->cap = 64;
     while (t->cap < 2 * n) t->cap *= 2;
-    t->s = front_realloc(NULL, t->cap * sizeof *t->s);
+    t->s = front_realloc(oom, NULL, t->cap * sizeof *t->s);
     for (uint32_t i = 0; i < t->cap; i++) t->s[i].name = NULL;
 }
 
@@ -529,7 +529,7 @@ int P_tok_lookup(Parser *P, int set, const char *s, uint32_t n)
         const char *spell;
         unsigned nal = 0;
         while (tok_alias(nal, &aset, &spell) >= 0) nal++;
-        P_sym_init(&P->toks, T__COUNT + nal);
+        P_sym_init(P->lx.oom, &P->toks, T__COUNT + nal);
         for (int i = 0; i < T__COUNT; i++) P_sym_add(&P->toks, tok_spelling(i), tok_set(i), i);
         for (unsigned i = 0; i < nal; i++) {
             int tok = tok_alias(i, &aset, &spell);
@@ -581,7 +581,7 @@ const Type *P_parse_type(Parser *P)
     if (!ty || P->quiet || P->d->n != errs || last->s + last->len != s + n) return ty;
     if (2 * (P->ntys + 1) > P->captys) {
         uint32_t cap = P->captys ? P->captys * 2 : 256;
-        TypeName *x = front_realloc(NULL, cap * sizeof *x);
+        TypeName *x = front_realloc(P->lx.oom, NULL, cap * sizeof *x);
         for (uint32_t i = 0; i < cap; i++) x[i].s = NULL;
         for (uint32_t i = 0; i < P->captys; i++)
             if (P->tys[i].s) {

@@ -17,12 +17,21 @@ static uint64_t hash_str(const char *s, size_t n)
     return h;
 }
 
+/* Out of memory: longjmps to the arena's handler when there is one (the front end), else NULL. */
+static void *intern_alloc(PtoCtx *c, size_t n)
+{
+    void *p = arena_try_alloc(&c->arena, n);
+    if (!p && c->arena.oom) longjmp(*c->arena.oom, 1);
+    return p;
+}
+
 const char *ctx_intern(PtoCtx *c, const char *s, size_t n)
 {
     StrTab *t = c->strs;
     if (t->n * 2 >= t->cap) {
         unsigned cap = t->cap * 2;
-        const char **sl = ARENA_ARRAY(&c->arena, const char *, cap);
+        const char **sl = intern_alloc(c, sizeof(const char *) * cap);
+        if (!sl) return NULL;
         for (unsigned i = 0; i < t->cap; i++) {
             if (!t->slots[i]) continue;
             unsigned j = (unsigned)hash_str(t->slots[i], strlen(t->slots[i])) & (cap - 1);
@@ -37,7 +46,9 @@ const char *ctx_intern(PtoCtx *c, const char *s, size_t n)
         if (strncmp(t->slots[j], s, n) == 0 && t->slots[j][n] == 0) return t->slots[j];
         j = (j + 1) & (t->cap - 1);
     }
-    const char *d = arena_strndup(&c->arena, s, n);
+    char *d = intern_alloc(c, n + 1);
+    if (!d) return NULL;
+    memcpy(d, s, n);
     t->slots[j] = d;
     t->n++;
     return d;
@@ -61,22 +72,36 @@ PtoCtx *ctx_new(void)
     c->strs->slots = ARENA_ARRAY(&c->arena, const char *, c->strs->cap);
     c->arena.oom = NULL;
     diag_init(&c->diags);
+    if (diag_reserve(&c->diags)) longjmp(oom, 1);
     atomic_init(&c->sigtab, NULL);
     return c;
+}
+
+/* A compiled signature table, or NULL when out of memory (nothing kept). */
+static SigTab *sigtab_new(char *err, unsigned nerr)
+{
+    SigTab *volatile t = mem_alloc(sizeof *t);
+    if (!t) return NULL;
+    arena_init(&t->arena);
+    jmp_buf oom;
+    if (setjmp(oom)) {
+        arena_free(&t->arena);
+        mem_free(t);
+        return NULL;
+    }
+    t->arena.oom = &oom;
+    t->sigs = sig_compile_all(&t->arena, err, nerr);
+    t->arena.oom = NULL;
+    return t;
 }
 
 const OpSig *const *ctx_sigs_compile(PtoCtx *c)
 {
     SigTab *t = atomic_load_explicit(&c->sigtab, memory_order_acquire);
     if (t) return t->sigs;
-    t = mem_alloc(sizeof *t);
-    if (!t) {
-        fputs("ptosim: out of memory\n", stderr);
-        abort();
-    }
-    arena_init(&t->arena);
     char err[256];
-    t->sigs = sig_compile_all(&t->arena, err, sizeof err);
+    t = sigtab_new(err, sizeof err);
+    if (!t) return NULL;
     if (!t->sigs) {
         /* The op table is part of the program; a malformed row is a build defect caught by `make test`. */
         fprintf(stderr, "ptosim: internal error: %s\n", err);

@@ -25,9 +25,12 @@ typedef struct PtoCtx {
 
 PtoCtx *ctx_new(void);
 void ctx_free(PtoCtx *c);
+/* NULL when out of memory (without an arena handler: under one, it longjmps). */
 const char *ctx_intern(PtoCtx *c, const char *s, size_t n);
 
-/* Compiles the signature table once (thread-safe: a context may be shared by threads that only read it). */
+/* Compiles the signature table once (thread-safe: a context may be shared by threads that only read it).
+   NULL when out of memory: the API's entry points compile it first and report E-OOM, so ctx_sig below is
+   only reached with the table there. */
 const OpSig *const *ctx_sigs_compile(PtoCtx *c);
 struct SigTab { Arena arena; const OpSig *const *sigs; };
 static inline const OpSig *ctx_sig(const PtoCtx *c, int kind)

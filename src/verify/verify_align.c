@@ -165,6 +165,7 @@ void verify_align_carriers(VCtx *V, Op *root)
     A.origin = mem_calloc(A.n, 1);
     A.first_use = mem_calloc(A.n, sizeof *A.first_use);
     if (A.origin && A.first_use) ir_walk(root, visit, &A);
+    else diag_oom(V->d, 0);
     mem_free(A.origin);
     mem_free(A.first_use);
 }

@@ -78,6 +78,7 @@ typedef struct Blk {
     uint32_t *ustart, *users;  /* CSR: top-level users (indices) of op i's results, duplicates allowed */
     uint8_t *moved, *hoist;
     uint64_t budget;           /* work left; inference stops (leaving ops unwrapped) when it runs out */
+    int oom;                   /* an allocation failed: inference stopped, verification reports E-OOM */
 } Blk;
 
 static uint32_t idx_of(const Op *o) { return (uint32_t)(uintptr_t)o->aux - 1; }
@@ -100,7 +101,7 @@ static int edge_visit(Op *o, void *ud)
 static int build_users(Blk *K)
 {
     uint32_t *cnt = mem_calloc((size_t)K->n + 1, sizeof *cnt);
-    if (!cnt) return 0;
+    if (!cnt) return !(K->oom = 1);
     EdgeWalk E = {K, 0, cnt, NULL};
     for (uint32_t j = 0; j < K->n; j++) { E.user = j; ir_walk(K->ops[j], edge_visit, &E); }
     mem_free(K->ustart);
@@ -109,7 +110,7 @@ static int build_users(Blk *K)
     uint32_t tot = 0;
     for (uint32_t i = 0; i < K->n; i++) tot += cnt[i];
     K->users = mem_alloc(((size_t)tot + 1) * sizeof *K->users);
-    if (!K->ustart || !K->users) { mem_free(cnt); return 0; }
+    if (!K->ustart || !K->users) { mem_free(cnt); return !(K->oom = 1); }
     for (uint32_t i = 0, s = 0; i <= K->n; i++) { K->ustart[i] = s; if (i < K->n) s += cnt[i]; }
     memcpy(cnt, K->ustart, (size_t)K->n * sizeof *cnt);
     E.fill = cnt;
@@ -129,7 +130,7 @@ static int load_block(Blk *K)
     K->hoist = mem_alloc((size_t)K->n + 1);
     if (!K->ops || !K->cls || !K->moved || !K->hoist) {
         K->n = 0;   /* out of memory: nothing loaded (the driver's clean-up walks K->ops[0, n)) */
-        return 0;
+        return !(K->oom = 1);
     }
     uint32_t i = 0;
     for (Op *o = K->b->first; o; o = o->next, i++) {
@@ -324,7 +325,10 @@ static int remat(Blk *K)
     uint32_t *seg = mem_alloc(((size_t)K->n + 1) * sizeof *seg);
     Op **memo = mem_calloc((size_t)K->n + 1, sizeof *memo);
     int changed = 0;
-    if (!seg || !memo) goto out;
+    if (!seg || !memo) {
+        K->oom = 1;
+        goto out;
+    }
     for (uint32_t i = 0, s = 0; i < K->n; i++) { if (K->cls[i] == C_BOUND) s++; seg[i] = s; }
     for (uint32_t i = 0; i < K->n && !changed; i++) {
         if (K->cls[i] != C_VEC || !remat_kind(K->ops[i])) continue;
@@ -360,7 +364,7 @@ static void infer_region_ops(Module *m, Block *b, uint64_t *budget);
 
 static void infer_block(Module *m, Block *b, uint64_t *budget)
 {
-    Blk K = {m, b, NULL, 0, NULL, NULL, NULL, NULL, NULL, *budget};
+    Blk K = {m, b, NULL, 0, NULL, NULL, NULL, NULL, NULL, *budget, 0};
     int ok = load_block(&K);
     for (unsigned guard = 0; ok && guard < 256 && remat(&K); guard++) ok = load_block(&K);
     if (ok) {
@@ -373,6 +377,7 @@ static void infer_block(Module *m, Block *b, uint64_t *budget)
         }
     }
     for (uint32_t i = 0; i < K.n; i++) K.ops[i]->aux = NULL;
+    if (K.oom) diag_oom(&m->ctx->diags, 0);
     *budget = K.budget;
     mem_free(K.ops); mem_free(K.cls); mem_free(K.moved); mem_free(K.hoist); mem_free(K.ustart); mem_free(K.users);
     infer_region_ops(m, b, budget);
