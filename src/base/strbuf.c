@@ -31,6 +31,13 @@ void sb_putn(StrBuf *b, const char *s, size_t n)
     b->n += n;
     b->s[b->n] = 0;
 }
+void sb_truncate(StrBuf *b, size_t n)
+{
+    if (!b->s || n > b->n) return;   /* a failed buffer may hold nothing */
+    b->n = n;
+    b->s[n] = 0;
+}
+
 void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
 void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 

@@ -17,6 +17,7 @@ void sb_puts(StrBuf *b, const char *s);
 void sb_putn(StrBuf *b, const char *s, size_t n);
 void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
+void sb_truncate(StrBuf *b, size_t n);   /* back to the first n bytes (n <= b->n) */
 /* Returns the NUL-terminated buffer, or NULL (nothing to free) when an allocation failed; b is reset. */
 char *sb_take(StrBuf *b);
 #endif

@@ -366,7 +366,7 @@ static void pr_sig_op(Printer *p, const Op *op)
             /* peek: print the separating space only if the slot prints */
             size_t n0 = p->b.n;
             sb_putc(&p->b, ' ');
-            if (!pr_slot(p, &c, s, 1)) { p->b.n = n0; p->b.s[n0] = 0; continue; }
+            if (!pr_slot(p, &c, s, 1)) { sb_truncate(&p->b, n0); continue; }
             first = 0;
         } else {
             pr_slot(p, &c, s, 0);
@@ -388,7 +388,7 @@ static void pr_sig_op(Printer *p, const Op *op)
             int f = 1;
             for (unsigned j = 0; j < cl->nslots; j++)
                 if (pr_slot(p, &c, &cl->slots[j], f)) f = 0;
-            if (f) { p->b.n = n0; p->b.s[n0] = 0; }
+            if (f) sb_truncate(&p->b, n0);
             else sb_putc(&p->b, ')');
         }
     }
@@ -423,7 +423,7 @@ static void pr_sig_op(Printer *p, const Op *op)
         sb_puts(&p->b, " : ");
         size_t n1 = p->b.n;
         pr_types_in_order(p, op, sig);
-        if (p->b.n == n1) { p->b.n = n0; p->b.s[n0] = 0; }
+        if (p->b.n == n1) sb_truncate(&p->b, n0);
         else typed = 1;
     }
     if (op->nresults) {
