@@ -18,6 +18,8 @@
 #include "vec.h"
 #include "base/bits.h"
 #include "base/host.h"
+#include "exec/interp.h"
+#include "exec/observe.h"
 #include "ops/pred/pred.h"
 #include <inttypes.h>
 #include <string.h>
@@ -351,6 +353,7 @@ typedef struct FuseX {
     ValuCore core;
     uint8_t n;          /* instructions in the group: loads, compute, store */
     uint8_t a_ld, b_ld; /* which load (0, 1) feeds the compute's a and b */
+    uint8_t loop;       /* the group is the whole body of a 64-bit scf.for: its step follows and jumps back */
     int32_t s;          /* frame offset of the scalar operand, -1 for vector-vector */
 } FuseX;
 
@@ -362,25 +365,78 @@ static inline int fuse_addr(const Exec *x, const Instr *in, uint64_t lim, uint64
 
 static inline int apart(uint64_t d, uint64_t s) { return d == s || d + 256 <= s || s + 256 <= d; }
 
+/* Whether the group at `in` can run fused now; its load and store addresses in la[] and *sa. */
+/* The fused group's range check is that of the checked paths (a 256-byte access inside UB), also while a
+   checker watches: the group then reports its three accesses itself (fuse_watch). */
+static inline int fuse_addrs(const Exec *x, const Instr *in, unsigned n, uint64_t la[2], uint64_t *sa)
+{
+    const Instr *st = in + n - 1;
+    uint64_t sz = x->core->memsz[AS_UB], lim = sz >= 256 ? sz - 255 : 0;
+    return fuse_addr(x, in, lim, &la[0]) && (n == 3 || fuse_addr(x, in + 1, lim, &la[1])) &&
+           fuse_addr(x, st, lim, sa) && apart(*sa, la[0]) && apart(*sa, la[1]);
+}
+
+static inline int fuse_ready(const Exec *x, const Instr *in, unsigned n, uint64_t la[2], uint64_t *sa)
+{
+    const Instr *st = in + n - 1;
+    return x->left >= n && fuse_addrs(x, in, n, la, sa) &&
+           (st->imm[VN_MASK] < 0 || mask_full(FR(x, (int32_t)st->imm[VN_MASK]), (uint64_t)st->imm[VN_MASK_PAT]));
+}
+
+/* A loop whose body is one group runs here until it ends or a fast condition fails: each further trip
+   does what the interpreter's loop would (the step's and the group's cycles and steps, the induction
+   variable), and a trip that cannot run fused goes back to the interpreter at the group's first load. */
+/* What the checked paths report for the group's accesses, in their order: the loads, then the store. */
+static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2], uint64_t sa)
+{
+    Core *c = x->core;
+    sim_access(x, in, c, AS_UB, la[0], 256, ACC_READ);
+    if (n == 4) sim_access(x, in + 1, c, AS_UB, la[1], 256, ACC_READ);
+    sim_access(x, in + n - 1, c, AS_UB, sa, 256, ACC_WRITE);
+}
+
+/* Cycles of instructions this handler does beyond the one dispatched: to the op, and with the profile on
+   to each instruction (the interpreter's loop credits only what it dispatches). */
+static inline void fuse_credit(Exec *x, const Instr *from, unsigned k)
+{
+    for (unsigned i = 0; i < k; i++) {
+        x->extra_cost += from[i].cost;
+        if (__builtin_expect(x->prof != NULL, 0)) {
+            obs_profile(x->prof, from + i, from[i].cost, 1);
+            x->attributed += from[i].cost;
+        }
+    }
+}
+
 static const Instr *x_fused(Exec *x, const Instr *in)
 {
     const FuseX *f = in->ext2;
     Core *c = x->core;
     unsigned n = f->n, nld = n - 2u;
-    const Instr *st = in + n - 1;
-    uint64_t lim = c->ub_fast_lim, la[2] = {0, 0}, sa;
-    if (__builtin_expect(x->left < n || !fuse_addr(x, in, lim, &la[0]) || (nld == 2 && !fuse_addr(x, in + 1, lim, &la[1])) ||
-                         !fuse_addr(x, st, lim, &sa) || !apart(sa, la[0]) || !apart(sa, la[1]) ||
-                         (st->imm[VN_MASK] >= 0 && !mask_full(FR(x, (int32_t)st->imm[VN_MASK]), (uint64_t)st->imm[VN_MASK_PAT])),
-                         0))
-        return vlds_norm_slow(x, in);
+    uint64_t la[2] = {0, 0}, sa;
+    if (__builtin_expect(!fuse_ready(x, in, n, la, &sa), 0)) return vlds_norm_slow(x, in);
     uint8_t *ub = c->mem[AS_UB];
-    f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
-    c->pipes[PQ_V].ops += n;
-    c->pipes[PQ_V].bytes += 256u * (nld + 1u);
-    x->extra_cost += in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u);
-    x->left -= n - 1;
-    return in + n;
+    const Instr *step = in + n;
+    int watch = c->cl->watch;
+    for (;;) {
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa);
+        f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
+        c->pipes[PQ_V].ops += n;
+        c->pipes[PQ_V].bytes += 256u * (nld + 1u);
+        fuse_credit(x, in + 1, n - 1);
+        x->left -= n - 1;
+        /* the step, as the interpreter would run it (interp_for_next64), with room left for a whole trip */
+        if (!f->loop || x->left <= 2u * n + 2u) return step;
+        x->left--;
+        fuse_credit(x, step, 1);
+        uint64_t iv = fr_u64(x, step->arg[3]) + ARG(x, step, 2);
+        fr_set_u64(x, step->arg[3], iv);
+        if ((int64_t)iv >= (int64_t)ARG(x, step, 1)) return step + 1;
+        /* the store's mask is not written by the group or the step: it is still full */
+        if (!fuse_addrs(x, in, n, la, &sa)) return in;
+        x->left--;   /* the group's first load, dispatched */
+        fuse_credit(x, in, 1);
+    }
 }
 
 static int is_vlds_norm(const Instr *in)
@@ -422,7 +478,8 @@ void vec_fuse(LowerView *L, Instr *code, uint32_t n)
         if (a_ld < 0 || b_ld < 0) continue;
         FuseX *f = lw_alloc(L, first->op, sizeof *f);
         if (!f) return;
-        *f = (FuseX){core, (uint8_t)(nld + 2), (uint8_t)a_ld, (uint8_t)b_ld, b < 0 ? sc : -1};
+        int loop = i + 1 < n && code[i + 1].fn == interp_for_next64 && code[i + 1].jump == first;
+        *f = (FuseX){core, (uint8_t)(nld + 2), (uint8_t)a_ld, (uint8_t)b_ld, (uint8_t)loop, b < 0 ? sc : -1};
         first->ext2 = f;
         first->fn = x_fused;
     }
