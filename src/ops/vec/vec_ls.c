@@ -386,13 +386,48 @@ static inline int fuse_ready(const Exec *x, const Instr *in, unsigned n, uint64_
 /* A loop whose body is one group runs here until it ends or a fast condition fails: each further trip
    does what the interpreter's loop would (the step's and the group's cycles and steps, the induction
    variable), and a trip that cannot run fused goes back to the interpreter at the group's first load. */
-/* What the checked paths report for the group's accesses, in their order: the loads, then the store. */
-static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2], uint64_t sa)
+/* What the checked paths report for the group's accesses, in their order: the loads, then the store. The
+   race detector keeps, per vector-scope job, only the union of each op's ranges by kind (race.c), so the
+   streams' ranges are gathered over the trips while they stay contiguous and handed over in one call
+   each; initcheck sees every access in order (a later trip may read what an earlier one wrote). */
+typedef struct FuseSpans { uint64_t lo[3], hi[3]; uint8_t on[3]; } FuseSpans;
+
+static void fuse_spans_flush(Exec *x, const Instr *in, unsigned n, FuseSpans *sp)
+{
+    for (unsigned j = 0; j < 3; j++) {
+        if (!sp->on[j]) continue;
+        const Instr *op = j == 2 ? in + n - 1 : in + j;
+        race_access(x, op, x->core, AS_UB, sp->lo[j], sp->hi[j] - sp->lo[j], j == 2);
+        sp->on[j] = 0;
+    }
+}
+
+static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2], uint64_t sa, FuseSpans *sp)
 {
     Core *c = x->core;
-    sim_access(x, in, c, AS_UB, la[0], 256, ACC_READ);
-    if (n == 4) sim_access(x, in + 1, c, AS_UB, la[1], 256, ACC_READ);
-    sim_access(x, in + n - 1, c, AS_UB, sa, 256, ACC_WRITE);
+    if (c->cl->race && !x->race_quiet) {
+        const uint64_t addr[3] = {la[0], la[1], sa};
+        for (unsigned j = 0; j < 3; j++) {
+            if (j == 1 && n == 3) continue;
+            if (sp->on[j] && addr[j] <= sp->hi[j] && addr[j] + 256 >= sp->lo[j]) {
+                if (addr[j] < sp->lo[j]) sp->lo[j] = addr[j];
+                if (addr[j] + 256 > sp->hi[j]) sp->hi[j] = addr[j] + 256;
+                continue;
+            }
+            if (sp->on[j]) {   /* a jump in this stream: hand over what it has */
+                const Instr *op = j == 2 ? in + n - 1 : in + j;
+                race_access(x, op, c, AS_UB, sp->lo[j], sp->hi[j] - sp->lo[j], j == 2);
+            }
+            sp->lo[j] = addr[j];
+            sp->hi[j] = addr[j] + 256;
+            sp->on[j] = 1;
+        }
+    }
+    if (c->sim->checks) {
+        check_access(x, in, c, AS_UB, la[0], 256, ACC_READ);
+        if (n == 4) check_access(x, in + 1, c, AS_UB, la[1], 256, ACC_READ);
+        check_access(x, in + n - 1, c, AS_UB, sa, 256, ACC_WRITE);
+    }
 }
 
 /* Cycles of instructions this handler does beyond the one dispatched: to the op, and with the profile on
@@ -408,6 +443,41 @@ static inline void fuse_credit(Exec *x, const Instr *from, unsigned k)
     }
 }
 
+/* x_fused's loop without the profile: the same trips with the counters kept in locals and added once at the
+   end (T groups, S steps, T - 1 first loads dispatched again); `watch`: the checkers see every trip. */
+static const Instr *fused_loop(Exec *x, const Instr *in, const FuseX *f, uint64_t la[2], uint64_t sa, int watch)
+{
+    Core *c = x->core;
+    unsigned n = f->n;
+    uint8_t *ub = c->mem[AS_UB];
+    const Instr *step = in + n, *ret;
+    const uint64_t bound = ARG(x, step, 1), inc = ARG(x, step, 2), room = 2u * n + 2u;
+    uint64_t left = x->left, iv = fr_u64(x, step->arg[3]), T = 0, S = 0;
+    ValuCore core = f->core;
+    const int32_t s_off = f->s;
+    FuseSpans sp = {{0}, {0}, {0}};
+    for (;;) {
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &sp);
+        core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], s_off >= 0 ? fr_u64(x, s_off) : 0);
+        T++;
+        left -= n - 1;
+        if (left <= room) { ret = step; break; }
+        left--;
+        S++;
+        iv += inc;
+        fr_set_u64(x, step->arg[3], iv);
+        if ((int64_t)iv >= (int64_t)bound) { ret = step + 1; break; }
+        if (!fuse_addrs(x, in, n, la, &sa)) { ret = in; break; }
+        left--;
+    }
+    if (watch) fuse_spans_flush(x, in, n, &sp);
+    c->pipes[PQ_V].ops += n * T;
+    c->pipes[PQ_V].bytes += 256u * (n - 1u) * T;
+    x->extra_cost += (in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u)) * T + step->cost * S + in->cost * (T - 1);
+    x->left = left;
+    return ret;
+}
+
 static const Instr *x_fused(Exec *x, const Instr *in)
 {
     const FuseX *f = in->ext2;
@@ -418,25 +488,30 @@ static const Instr *x_fused(Exec *x, const Instr *in)
     uint8_t *ub = c->mem[AS_UB];
     const Instr *step = in + n;
     int watch = c->cl->watch;
+    if (f->loop && !x->prof) return fused_loop(x, in, f, la, sa, watch);
+    FuseSpans sp = {{0}, {0}, {0}};
+    const Instr *ret;
     for (;;) {
-        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa);
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &sp);
         f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
         c->pipes[PQ_V].ops += n;
         c->pipes[PQ_V].bytes += 256u * (nld + 1u);
         fuse_credit(x, in + 1, n - 1);
         x->left -= n - 1;
         /* the step, as the interpreter would run it (interp_for_next64), with room left for a whole trip */
-        if (!f->loop || x->left <= 2u * n + 2u) return step;
+        if (!f->loop || x->left <= 2u * n + 2u) { ret = step; break; }
         x->left--;
         fuse_credit(x, step, 1);
         uint64_t iv = fr_u64(x, step->arg[3]) + ARG(x, step, 2);
         fr_set_u64(x, step->arg[3], iv);
-        if ((int64_t)iv >= (int64_t)ARG(x, step, 1)) return step + 1;
+        if ((int64_t)iv >= (int64_t)ARG(x, step, 1)) { ret = step + 1; break; }
         /* the store's mask is not written by the group or the step: it is still full */
-        if (!fuse_addrs(x, in, n, la, &sa)) return in;
+        if (!fuse_addrs(x, in, n, la, &sa)) { ret = in; break; }
         x->left--;   /* the group's first load, dispatched */
         fuse_credit(x, in, 1);
     }
+    if (watch) fuse_spans_flush(x, in, n, &sp);
+    return ret;
 }
 
 static int is_vlds_norm(const Instr *in)
