@@ -18,6 +18,7 @@
 #include "vec.h"
 #include "base/bits.h"
 #include "base/host.h"
+#include "exec/check.h"
 #include "exec/interp.h"
 #include "exec/observe.h"
 #include "ops/pred/pred.h"
@@ -386,48 +387,76 @@ static inline int fuse_ready(const Exec *x, const Instr *in, unsigned n, uint64_
 /* A loop whose body is one group runs here until it ends or a fast condition fails: each further trip
    does what the interpreter's loop would (the step's and the group's cycles and steps, the induction
    variable), and a trip that cannot run fused goes back to the interpreter at the group's first load. */
-/* What the checked paths report for the group's accesses, in their order: the loads, then the store. The
-   race detector keeps, per vector-scope job, only the union of each op's ranges by kind (race.c), so the
-   streams' ranges are gathered over the trips while they stay contiguous and handed over in one call
-   each; initcheck sees every access in order (a later trip may read what an earlier one wrote). */
-typedef struct FuseSpans { uint64_t lo[3], hi[3]; uint8_t on[3]; } FuseSpans;
+/* What the checked paths report for the group's accesses, in their order: the loads, then the store (for
+   UB: the race detector and initcheck). The race detector keeps, per vector-scope job, only the union of
+   each op's ranges by kind (race.c), so the streams' ranges are gathered over the trips while they stay
+   contiguous and handed over in one call each. Initcheck sees every access in order (a later trip may
+   read what an earlier one wrote): the bits are tested and set here, and only a read that meets an
+   unwritten byte goes to check_access for its report; a load that has reported (once per op) needs no
+   further test. */
+typedef struct FuseWatch {
+    uint64_t lo[3], hi[3];
+    uint8_t on[3];             /* race spans of load 0, load 1, the store */
+    uint8_t race;
+    uint8_t quiet[2];          /* load j: 0 tested here, 1 nothing to test (reported, or no initcheck), 2 to check_access */
+    uint8_t *init;             /* initcheck's bits of this core's UB, or NULL */
+} FuseWatch;
 
-static void fuse_spans_flush(Exec *x, const Instr *in, unsigned n, FuseSpans *sp)
-{
-    for (unsigned j = 0; j < 3; j++) {
-        if (!sp->on[j]) continue;
-        const Instr *op = j == 2 ? in + n - 1 : in + j;
-        race_access(x, op, x->core, AS_UB, sp->lo[j], sp->hi[j] - sp->lo[j], j == 2);
-        sp->on[j] = 0;
-    }
-}
-
-static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2], uint64_t sa, FuseSpans *sp)
+static void fuse_watch_begin(Exec *x, const Instr *in, FuseWatch *w)
 {
     Core *c = x->core;
-    if (c->cl->race && !x->race_quiet) {
-        const uint64_t addr[3] = {la[0], la[1], sa};
-        for (unsigned j = 0; j < 3; j++) {
-            if (j == 1 && n == 3) continue;
-            if (sp->on[j] && addr[j] <= sp->hi[j] && addr[j] + 256 >= sp->lo[j]) {
-                if (addr[j] < sp->lo[j]) sp->lo[j] = addr[j];
-                if (addr[j] + 256 > sp->hi[j]) sp->hi[j] = addr[j] + 256;
-                continue;
-            }
-            if (sp->on[j]) {   /* a jump in this stream: hand over what it has */
-                const Instr *op = j == 2 ? in + n - 1 : in + j;
-                race_access(x, op, c, AS_UB, sp->lo[j], sp->hi[j] - sp->lo[j], j == 2);
-            }
-            sp->lo[j] = addr[j];
-            sp->hi[j] = addr[j] + 256;
-            sp->on[j] = 1;
-        }
+    uint64_t sz = 0;
+    memset(w, 0, sizeof *w);
+    w->race = c->cl->race && !x->race_quiet;
+    w->init = check_init_bits(x, c, AS_UB, &sz);
+    if (w->init && sz < c->memsz[AS_UB]) w->init = NULL;   /* not this core's UB: let check_access decide */
+    for (unsigned j = 0; j < 2; j++)
+        w->quiet[j] = w->init ? (uint8_t)sim_warned(x, in + j, DIAG_T_UNINIT) : c->sim->checks ? 2 : 1;
+}
+
+static inline int bits_all256(const uint8_t *b, uint64_t a)
+{
+    uint64_t w[4];
+    memcpy(w, b + (a >> 3), 32);
+    return (w[0] & w[1] & w[2] & w[3]) == ~0ull;
+}
+
+static void fuse_race_span(Exec *x, const Instr *op, FuseWatch *w, unsigned j, uint64_t a)
+{
+    if (w->on[j] && a <= w->hi[j] && a + 256 >= w->lo[j]) {
+        if (a < w->lo[j]) w->lo[j] = a;
+        if (a + 256 > w->hi[j]) w->hi[j] = a + 256;
+        return;
     }
-    if (c->sim->checks) {
-        check_access(x, in, c, AS_UB, la[0], 256, ACC_READ);
-        if (n == 4) check_access(x, in + 1, c, AS_UB, la[1], 256, ACC_READ);
-        check_access(x, in + n - 1, c, AS_UB, sa, 256, ACC_WRITE);
+    if (w->on[j]) race_access(x, op, x->core, AS_UB, w->lo[j], w->hi[j] - w->lo[j], j == 2);   /* a jump */
+    w->lo[j] = a;
+    w->hi[j] = a + 256;
+    w->on[j] = 1;
+}
+
+static void fuse_watch_end(Exec *x, const Instr *in, unsigned n, FuseWatch *w)
+{
+    for (unsigned j = 0; j < 3; j++)
+        if (w->on[j]) race_access(x, j == 2 ? in + n - 1 : in + j, x->core, AS_UB, w->lo[j], w->hi[j] - w->lo[j], j == 2);
+}
+
+static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2], uint64_t sa, FuseWatch *w)
+{
+    Core *c = x->core;
+    const Instr *st = in + n - 1;
+    if (w->race) {
+        fuse_race_span(x, in, w, 0, la[0]);
+        if (n == 4) fuse_race_span(x, in + 1, w, 1, la[1]);
+        fuse_race_span(x, st, w, 2, sa);
     }
+    for (unsigned j = 0; j < n - 2u; j++) {
+        if (w->quiet[j] == 1) continue;
+        if (w->quiet[j] == 0 && !(la[j] & 7) && bits_all256(w->init, la[j])) continue;
+        check_access(x, in + j, c, AS_UB, la[j], 256, ACC_READ);
+        if (w->quiet[j] == 0) w->quiet[j] = (uint8_t)sim_warned(x, in + j, DIAG_T_UNINIT);
+    }
+    if (w->init && !(sa & 7)) memset(w->init + (sa >> 3), 0xFF, 32);
+    else if (c->sim->checks) check_access(x, st, c, AS_UB, sa, 256, ACC_WRITE);
 }
 
 /* Cycles of instructions this handler does beyond the one dispatched: to the op, and with the profile on
@@ -455,9 +484,10 @@ static const Instr *fused_loop(Exec *x, const Instr *in, const FuseX *f, uint64_
     uint64_t left = x->left, iv = fr_u64(x, step->arg[3]), T = 0, S = 0;
     ValuCore core = f->core;
     const int32_t s_off = f->s;
-    FuseSpans sp = {{0}, {0}, {0}};
+    FuseWatch w;
+    if (watch) fuse_watch_begin(x, in, &w);
     for (;;) {
-        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &sp);
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w);
         core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], s_off >= 0 ? fr_u64(x, s_off) : 0);
         T++;
         left -= n - 1;
@@ -470,7 +500,7 @@ static const Instr *fused_loop(Exec *x, const Instr *in, const FuseX *f, uint64_
         if (!fuse_addrs(x, in, n, la, &sa)) { ret = in; break; }
         left--;
     }
-    if (watch) fuse_spans_flush(x, in, n, &sp);
+    if (watch) fuse_watch_end(x, in, n, &w);
     c->pipes[PQ_V].ops += n * T;
     c->pipes[PQ_V].bytes += 256u * (n - 1u) * T;
     x->extra_cost += (in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u)) * T + step->cost * S + in->cost * (T - 1);
@@ -489,10 +519,11 @@ static const Instr *x_fused(Exec *x, const Instr *in)
     const Instr *step = in + n;
     int watch = c->cl->watch;
     if (f->loop && !x->prof) return fused_loop(x, in, f, la, sa, watch);
-    FuseSpans sp = {{0}, {0}, {0}};
+    FuseWatch w;
+    if (watch) fuse_watch_begin(x, in, &w);
     const Instr *ret;
     for (;;) {
-        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &sp);
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w);
         f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
         c->pipes[PQ_V].ops += n;
         c->pipes[PQ_V].bytes += 256u * (nld + 1u);
@@ -510,7 +541,7 @@ static const Instr *x_fused(Exec *x, const Instr *in)
         x->left--;   /* the group's first load, dispatched */
         fuse_credit(x, in, 1);
     }
-    if (watch) fuse_spans_flush(x, in, n, &sp);
+    if (watch) fuse_watch_end(x, in, n, &w);
     return ret;
 }
 
