@@ -364,7 +364,7 @@ int cube_reset(Core *c)
 {
     CubeState *s = c->cube;
     size_t n = (size_t)(c->memsz[AS_L0A] / 32 + c->memsz[AS_L0B] / 32);
-    if (s->mx_bytes != n) {
+    if (s->mx_bytes != n || !s->mx_scale) {   /* (a failed allocation left none, whatever n is) */
         mem_free(s->mx_scale);
         s->mx_scale = mem_alloc(n ? n : 1);
         s->mx_bytes = s->mx_scale ? n : 0;
