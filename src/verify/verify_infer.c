@@ -79,6 +79,8 @@ typedef struct Blk {
     uint8_t *moved, *hoist;
     uint64_t budget;           /* work left; inference stops (leaving ops unwrapped) when it runs out */
     int oom;                   /* an allocation failed: inference stopped, verification reports E-OOM */
+    uint32_t *seg;             /* remat's work arrays, here so that an out-of-memory jump frees them */
+    Op **memo;
 } Blk;
 
 static uint32_t idx_of(const Op *o) { return (uint32_t)(uintptr_t)o->aux - 1; }
@@ -322,8 +324,8 @@ static Op *clone_before(Blk *K, Op *op, Op *pos, Op **memo)
 /* Returns 1 when it changed the block. */
 static int remat(Blk *K)
 {
-    uint32_t *seg = mem_alloc(((size_t)K->n + 1) * sizeof *seg);
-    Op **memo = mem_calloc((size_t)K->n + 1, sizeof *memo);
+    uint32_t *seg = K->seg = mem_alloc(((size_t)K->n + 1) * sizeof *seg);
+    Op **memo = K->memo = mem_calloc((size_t)K->n + 1, sizeof *memo);
     int changed = 0;
     if (!seg || !memo) {
         K->oom = 1;
@@ -355,6 +357,8 @@ static int remat(Blk *K)
 out:
     mem_free(seg);
     mem_free(memo);
+    K->seg = NULL;
+    K->memo = NULL;
     return changed;
 }
 
@@ -362,24 +366,39 @@ out:
 
 static void infer_region_ops(Module *m, Block *b, uint64_t *budget);
 
-static void infer_block(Module *m, Block *b, uint64_t *budget)
+static void infer_ops(Blk *K)
 {
-    Blk K = {m, b, NULL, 0, NULL, NULL, NULL, NULL, NULL, *budget, 0};
-    int ok = load_block(&K);
-    for (unsigned guard = 0; ok && guard < 256 && remat(&K); guard++) ok = load_block(&K);
+    int ok = load_block(K);
+    for (unsigned guard = 0; ok && guard < 256 && remat(K); guard++) ok = load_block(K);
     if (ok) {
-        for (uint32_t i = 0; i < K.n;) {
-            if (K.cls[i] == C_BOUND) { i++; continue; }
+        for (uint32_t i = 0; i < K->n;) {
+            if (K->cls[i] == C_BOUND) { i++; continue; }
             uint32_t e = i;
-            while (e < K.n && K.cls[e] != C_BOUND) e++;
-            if (!wrap_cluster(&K, i, e)) break;
+            while (e < K->n && K->cls[e] != C_BOUND) e++;
+            if (!wrap_cluster(K, i, e)) break;
             i = e;
         }
     }
+}
+
+static void infer_block(Module *m, Block *b, uint64_t *budget)
+{
+    Blk K = {m, b, NULL, 0, NULL, NULL, NULL, NULL, NULL, *budget, 0, NULL, NULL};
+    /* The new scopes and clones come from the module's arena: out of memory there lands here (every
+       allocation of a scope or clone happens before it is linked in, so the IR stays whole), E-OOM below. */
+    jmp_buf oom, *outer = m->arena.oom;
+    if (setjmp(oom)) {
+        K.oom = 1;
+    } else {
+        m->arena.oom = &oom;
+        infer_ops(&K);
+    }
+    m->arena.oom = outer;
     for (uint32_t i = 0; i < K.n; i++) K.ops[i]->aux = NULL;
     if (K.oom) diag_oom(&m->ctx->diags, 0);
     *budget = K.budget;
     mem_free(K.ops); mem_free(K.cls); mem_free(K.moved); mem_free(K.hoist); mem_free(K.ustart); mem_free(K.users);
+    mem_free(K.seg); mem_free(K.memo);
     infer_region_ops(m, b, budget);
 }
 
