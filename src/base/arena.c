@@ -98,7 +98,7 @@ void *arena_alloc(Arena *a, size_t size)
     void *p = arena_try_alloc(a, size);
     if (!p) {
         if (a->oom) longjmp(*a->oom, 1);
-        /* No handler: a caller that cannot report running out of memory stops here, plainly. */
+        /* No handler: a defect (every caller runs under one; make oomtest fails on this stop). */
         fputs("ptosim: out of memory\n", stderr);
         abort();
     }

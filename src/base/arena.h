@@ -9,9 +9,10 @@ typedef struct Arena {
     ArenaChunk *head;
     size_t total;          /* bytes handed out, for statistics */
     /* Where arena_alloc goes when memory runs out: code that allocates from the arena without checking
-       (the front end) runs under a setjmp and points this at it; the handler reports E-OOM and frees what
-       the unfinished work held. NULL: arena_alloc aborts. An arena stays consistent after a failed
-       allocation (nothing is half-added). */
+       (the parser, the signature compiler, vector-scope inference, interning) runs under a setjmp and points
+       this at it; the handler reports E-OOM and frees what the unfinished work held. NULL: arena_alloc
+       aborts, which only a caller outside every handler (a defect `make oomtest` reports) can reach. An
+       arena stays consistent after a failed allocation (nothing is half-added). */
     jmp_buf *oom;
 } Arena;
 
