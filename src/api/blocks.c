@@ -472,6 +472,13 @@ int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
     pthread_cond_destroy(&P.cv);
     pthread_mutex_destroy(&P.mu);
     for (unsigned i = 0; P.wlog && i < blocks; i++) gmset_free(&P.wlog[i]);
+    /* A block that ran beside a failing one and is never committed still ran out of memory: the launch
+       fails with T-OOM too (no allocation failure passes unreported). */
+    for (unsigned i = 0; i < blocks; i++)
+        if (P.done[i] && P.done[i]->diags.oom) {
+            diag_oom(l->sim.diags, 1);
+            P.rc = 2;
+        }
     mem_free(P.wlog);
     mem_free(P.done);
     if (l->last) l->sim.cl = &l->last->cl;
