@@ -46,7 +46,8 @@ int pto_diag_get(const PtoContext *ctx, size_t i, PtoDiagInfo *out);   /* 0 on s
    location (file NULL when it has none) and message; nnotes = 0. 0 on success, -1 when i or j is out
    of range. */
 int pto_diag_note_get(const PtoContext *ctx, size_t i, size_t j, PtoDiagInfo *out);
-/* "FILE:LINE:COL: error: message [ID]" + source line + caret + notes; caller frees. */
+/* "FILE:LINE:COL: error: message [ID]" + source line + caret + notes; caller frees. NULL when out of
+   memory. */
 char *pto_diag_render(const PtoContext *ctx, size_t i, int color);
 void pto_diag_clear(PtoContext *ctx);
 /* Warning control, as a compiler's -Wno-ID / -Werror=ID / -Werror / -w: `id` is a warning's stable ID
@@ -155,7 +156,8 @@ int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size
 /* The built-in timing table of a target, as text (static storage). */
 const char *pto_timing_default(PtoTarget target);
 /* Runs `blocks` blocks. Returns 0 when the kernel completed, 3 on a run-time trap (diagnostic
-   added), 2 when the launch is not fully bound. */
+   added), 2 when the launch is not fully bound or memory ran out (E-OOM, or T-OOM when a checker or
+   recorder lost an allocation during the run: a run never completes with a check silently off). */
 int pto_launch_run(PtoLaunch *l, unsigned blocks);
 
 /* On-chip memory after a run, for debugging (`ptosim run --dump`). */
