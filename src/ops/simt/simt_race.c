@@ -99,8 +99,9 @@ void simt_race_access(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uin
     int reported = 0;
     for (uint64_t b = 0; b < len; b++) {
         SimtShadow *e = lookup(r, ((uint64_t)as << 56 | (addr + b)) + 1, gen);
-        if (!e) {
+        if (!e) {   /* out of memory: the run fails (T-OOM) rather than go on unchecked */
             r->off = 1;
+            sim_trap(x, in, DIAG_T_OOM, "out of host memory for the SIMT race detector");
             return;
         }
         if (!reported) {
