@@ -341,9 +341,12 @@ static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
         cube_field(x, in, "k_step", kst, 8) || cube_field(x, in, "src_stride", ss, 16) || cube_field(x, in, "dst_stride", ds, 16))
         return -1;
     if (!mst || !kst) return 0;
-    uint64_t shi = ((ks + kst - 1) * ss + ms + mst) * 512, dhi = (tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], shi, 32, "source");
+    /* source footprint from the first fractal read to the end of the last */
+    uint64_t slo = ks * ss + ms, shi = ((ks + kst - 1) * ss + ms + mst) * 512 - slo * 512;
+    uint64_t dhi = (tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0] + slo * 512, shi, 32, "source");
     if (!s) return -1;
+    s -= slo * 512;
     uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dhi, 32, "destination");
     if (!d) return -1;
     for (uint64_t j = 0; j < kst; j++)
