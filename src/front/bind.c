@@ -691,6 +691,22 @@ static void strip_attr(Op *op, const char *name)
         }
 }
 
+/* Number of positional value slots of a signature (bracket slots included). */
+static unsigned pos_values(const OpSig *sig)
+{
+    unsigned n = 0;
+    for (unsigned j = 0; j < sig->npos; j++) n += sig->pos[j].kind == SL_VALUE || sig->pos[j].kind == SL_MEM;
+    return n;
+}
+
+/* Two rows spelled alike (ops.def FORM): the one whose positional operand count is `n`, else `kind`. */
+static int pick_form(Parser *P, int kind, unsigned n)
+{
+    int other = op_other_form(kind);
+    if (other < 0 || pos_values(ctx_sig(P->ctx, kind)) == n) return kind;
+    return pos_values(ctx_sig(P->ctx, other)) == n ? other : kind;
+}
+
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres)
 {
@@ -797,6 +813,12 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             } else {
                 pos[npos++] = *it;
             }
+        }
+        int form = pick_form(P, kind, npos + nbr);
+        if (form != kind) {   /* the same spelling with another operand list (no clauses: FORM rows have none) */
+            kind = form;
+            op->kind = (OpKind)form;
+            sig = ctx_sig(P->ctx, form);
         }
         /* bracket slots vs positional slots */
         SigSlot br[16], ps[48];
@@ -909,6 +931,11 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         if (vals[i]->type != ft->params[i])
             P_error(P, DIAG_PARSE_TYPE_MISMATCH, vlocs[i], "operand %u has a different type than the function type says", i);
     /* distribute operands over groups: operandSegmentSizes, or one per group when unambiguous */
+    if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups && pick_form(P, kind, n) != kind) {
+        kind = pick_form(P, kind, n);
+        op->kind = (OpKind)kind;
+        sig = ctx_sig(P->ctx, kind);
+    }
     Bound *B = P->bound;
     bound_reset(B);
     const Attr *seg = NULL;
