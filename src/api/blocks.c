@@ -43,6 +43,8 @@ struct BlockRun {
     Observe *obs;
     Check *check;
     GmView *view;              /* private GM (several threads), or NULL */
+    uint8_t *onchip;           /* every core's on-chip buffers, one page mapping (setup_onchip) */
+    size_t onchip_len;
     unsigned block;
     unsigned seen;             /* blocks committed when the run started */
     int rc;                    /* 0, 2 (out of memory preparing it), 3 (trap) */
@@ -99,27 +101,41 @@ static int setup_exec(Exec *x, Core *c, uint32_t frame, PipeQ pq)
     return 0;
 }
 
+/* The on-chip buffers of the three cores (L1, L0A/B/C, BT, FB, UB each; the whole set is kept uniform) in
+   one zeroed page mapping, on huge pages where the system has them: a kernel then pays a few faults for
+   the buffers it touches instead of one per 4 KiB, and nothing for the rest. They start zeroed for every
+   block (docs/semantics.md); clearing them again for the next block returns the pages used. */
+static size_t onchip_slice(const TargetProfile *tp, int a) { return ((size_t)tp->cap[a] + 4095) & ~(size_t)4095; }
+
+static int setup_onchip(BlockRun *r, const TargetProfile *tp)
+{
+    if (r->onchip) {
+        mem_pages_zero(r->onchip, r->onchip_len);
+        return 0;
+    }
+    size_t len = 0;
+    for (int a = 1; a < AS__COUNT; a++) len += onchip_slice(tp, a);
+    r->onchip = mem_pages(3 * len);
+    if (!r->onchip) return -1;
+    r->onchip_len = 3 * len;
+    uint8_t *p = r->onchip;
+    for (int i = 0; i < 3; i++)
+        for (int a = 1; a < AS__COUNT; a++) {
+            r->cl.cores[i].mem[a] = p;
+            r->cl.cores[i].memsz[a] = tp->cap[a];
+            p += onchip_slice(tp, a);
+        }
+    return 0;
+}
+
 static int setup_core(const PtoLaunch *l, Sim *s, Core *c, Cluster *cl, CoreType type, int index, int sub, unsigned block)
 {
-    const TargetProfile *tp = s->tp;
     c->sim = s;
     c->cl = cl;
     c->type = type;
     c->index = index;
     c->subblock = sub;
     c->block_idx = block;
-    for (int a = 1; a < AS__COUNT; a++) {
-        /* AIVs own a UB; the AIC owns L1, L0A/B/C, BT and FB (the whole set is cheap, keep it uniform). */
-        /* On-chip buffers start zeroed (docs/semantics.md). Page mappings: a buffer the kernel never
-           touches costs nothing, and clearing one for the next block costs the pages it used. */
-        if (!c->mem[a]) {
-            c->mem[a] = mem_pages(tp->cap[a]);
-            if (!c->mem[a]) return -1;
-            c->memsz[a] = tp->cap[a];
-        } else {
-            mem_pages_zero(c->mem[a], c->memsz[a]);
-        }
-    }
     c->ub_fast_lim = cl->watch || c->memsz[AS_UB] < 256 ? 0 : c->memsz[AS_UB] - 255;
     uint32_t frame = l->prog->max_frame ? l->prog->max_frame : 32;
     if (setup_exec(&c->su, c, frame, PQ_S) || setup_exec(&c->v, c, frame, PQ_V)) return -1;
@@ -167,7 +183,6 @@ void launch_run_free(BlockRun *r)
     Cluster *cl = &r->cl;
     for (int i = 0; i < 3; i++) {
         Core *c = &cl->cores[i];
-        for (int a = 0; a < AS__COUNT; a++) mem_pages_free(c->mem[a], c->memsz[a]);
         ops_core_free(c);
         mem_free(c->su.frame_base);
         mem_free(c->v.frame_base);
@@ -175,6 +190,7 @@ void launch_run_free(BlockRun *r)
         mem_free(c->v.calls);
         for (int p = 0; p < PQ__COUNT; p++) { mem_free(c->pipes[p].q); mem_free(c->pipes[p].caps); }
     }
+    mem_pages_free(r->onchip, r->onchip_len);
     ops_cluster_free(cl);
     race_free(cl->race);
     diag_free(&r->diags);
@@ -238,7 +254,7 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
     cl->watch = cl->race != NULL || s->checks != 0;
     cl->gm_watch = s->view != NULL;
-    int bad = ops_cluster_reset(cl);
+    int bad = ops_cluster_reset(cl) | setup_onchip(r, s->tp);
     if (P->kind == 2) {
         cl->ncores = 3;
         bad |= setup_core(l, s, &cl->cores[0], cl, CORE_AIC, 0, 0, b) | setup_core(l, s, &cl->cores[1], cl, CORE_AIV, 1, 0, b) |

@@ -74,6 +74,21 @@ void *mem_pages(size_t len)
 {
     len = len ? len : 1;
 #ifdef MAP_ANONYMOUS
+#ifdef MADV_HUGEPAGE
+    /* 2 MiB and more: mapped on a 2 MiB boundary (the slack around it unmapped again) with huge pages
+       requested, so touching a buffer costs one fault per 2 MiB instead of one per 4 KiB */
+    enum { HUGE = 2 * 1024 * 1024 };
+    if (len >= HUGE && len <= SIZE_MAX / 2) {
+        size_t full = (len + HUGE - 1) & ~(size_t)(HUGE - 1);
+        uint8_t *m = mem_map(full + HUGE);
+        if (!m) return NULL;
+        uint8_t *p = (uint8_t *)(((uintptr_t)m + HUGE - 1) & ~(uintptr_t)(HUGE - 1));
+        if (p > m) munmap(m, (size_t)(p - m));
+        if (m + full + HUGE > p + full) munmap(p + full, (size_t)(m + full + HUGE - (p + full)));
+        madvise(p, full, MADV_HUGEPAGE);   /* advice only */
+        return p;
+    }
+#endif
     return mem_map(len);
 #else
     size_t r = (len + 4095) & ~(size_t)4095;
@@ -97,6 +112,9 @@ void mem_pages_zero(void *p, size_t len)
 void mem_pages_free(void *p, size_t len)
 {
 #ifdef MAP_ANONYMOUS
+#ifdef MADV_HUGEPAGE
+    if (len >= 2 * 1024 * 1024 && len <= SIZE_MAX / 2) len = (len + 2 * 1024 * 1024 - 1) & ~(size_t)(2 * 1024 * 1024 - 1);
+#endif
     mem_unmap(p, len ? len : 1);
 #else
     (void)len;

@@ -101,6 +101,16 @@ int check_block_begin(Check *k, const Check *launch, const Cluster *cl)
     return 0;
 }
 
+uint8_t *check_init_bits(Exec *x, const Core *owner, AddrSpace as, uint64_t *size)
+{
+    Sim *s = x->core->sim;
+    Check *k = s->check;
+    if (!k || !(s->checks & CHK_INIT) || (unsigned)owner->index > 2 || as == AS_GM || x->race_quiet) return NULL;
+    *size = k->initsz[owner->index][as];
+    k->dirty[owner->index][as] = 1;
+    return k->init[owner->index][as];
+}
+
 /* ------------------------------------------------------------------ bit ranges */
 
 static void bits_set(uint8_t *b, uint64_t lo, uint64_t hi)

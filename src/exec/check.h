@@ -21,6 +21,10 @@ int check_launch_begin(Check *k, const Sim *s);
 int check_block_begin(Check *k, const Check *launch, const Cluster *cl);
 /* Merges block `blk`'s GM accesses into the launch's `k` (blocks are merged in block order). */
 void check_merge(Check *k, Check *blk, const Sim *s);
+/* initcheck's bits for the on-chip space `as` of the core `owner` (one per byte, set when written in this
+   launch) and their count, for a handler that tests and sets them itself on its hot path (what it cannot
+   decide there it hands to check_access); NULL when initcheck is off. The bits are marked as used. */
+uint8_t *check_init_bits(Exec *x, const Core *owner, AddrSpace as, uint64_t *size);
 /* check_access (declared in machine.h for sim_access): an access by the op `in` running on x to
    [addr, addr+len) of space `as` owned by core `owner`. */
 /* End of the launch: the unwritten output ranges, and the races between blocks, in block order. */

@@ -168,40 +168,28 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     /* the hot loop: handlers return NULL at the end of the body or after raising a trap; `left` counts
-       down the steps still allowed (x->left in the plain loop, where a handler that does the work of the
-       next instructions too takes their steps; the profiling loop keeps x->left at 0, so none does) */
+       down the steps still allowed (x->left; a handler that does the work of the next instructions too
+       takes their steps). With the profile on, every instruction's cycles are credited to it: here for
+       the instructions dispatched, by such a handler for those it does (x->prof). */
     uint64_t left = limit - steps + 1, cycles = 0;
     Observe *o = x->core->sim->obs;
-    if (__builtin_expect(o->profile, 0)) {
-        /* the same loop, crediting every instruction's cycles to it */
-        x->left = 0;
-        while (pc) {
-            if (--left == 0) {
-                x->steps = limit;
-                sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope",
-                         (unsigned long long)limit);
-                return -1;
-            }
-            cycles += pc->cost;
-            obs_profile(o, pc, pc->cost, 1);
-            pc = pc->fn(x, pc);
-        }
-        x->steps = limit + 1 - left;
-        x->extra_cost += cycles;
-        x->attributed += cycles;
-        return x->core->sim->trapped ? -1 : 0;
-    }
+    x->prof = o->profile ? o : NULL;
     x->left = left;
     while (pc) {
         if (__builtin_expect(--x->left == 0, 0)) {
             x->steps = limit;
+            x->left = 0;
+            x->prof = NULL;
             sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope",
                      (unsigned long long)limit);
             return -1;
         }
         cycles += pc->cost;
+        if (__builtin_expect(x->prof != NULL, 0)) obs_profile(o, pc, pc->cost, 1);
         pc = pc->fn(x, pc);
     }
+    if (x->prof) x->attributed += cycles;
+    x->prof = NULL;
     left = x->left;
     x->left = 0;
     x->steps = limit + 1 - left;

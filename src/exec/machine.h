@@ -81,6 +81,8 @@ struct Exec {
     uint64_t steps;
     uint64_t left;             /* V interpreter: steps still allowed + 1 (interp_vecscope); a handler that does the
                                   work of several instructions takes their steps from it. 0 outside that loop. */
+    struct Observe *prof;      /* V interpreter with the profile on: such a handler credits every instruction it
+                                  does (obs_profile) and adds their cycles to `attributed` too; else NULL */
     PipeQ pipe;                /* which agent this context belongs to */
     const Instr *cur;          /* the op being executed by the agent (SU or pipe job) */
     uint64_t now;              /* the cycle at which it started */

@@ -40,7 +40,9 @@ def one(seed, tmp):
         f.write(text)
     with open(inp, "wb") as f:
         f.write(data)
-    variants = [("default", [], k), ("--no-race", ["--no-race"], k), ("--no-sanitize", ["--no-sanitize"], k)]
+    # the default run and the reference-path run also print the timing view: both must agree on it too
+    view = ["--stats", "--profile"] if "--no-fast-paths" in OPTIONS else []
+    variants = [("default", view, k), ("--no-race", ["--no-race"], k), ("--no-sanitize", ["--no-sanitize"], k)]
     for form, extra in (("fmt", []), ("fmt --generic", ["--generic"])):
         out = k + (".generic" if extra else ".fmt") + ".pto"
         p = run(["fmt", "-o", out] + extra + [k])
@@ -51,8 +53,8 @@ def one(seed, tmp):
     if "--jobs" in OPTIONS:
         variants += [("-b 2 -j 1", ["-b", "2", "-j", "1", "-Wno-race"], k), ("-b 2 -j 2", ["-b", "2", "-j", "2", "-Wno-race"], k)]
     if "--no-fast-paths" in OPTIONS:
-        variants.append(("--no-fast-paths", ["--no-fast-paths"], k))
-    ref = None
+        variants.append(("--no-fast-paths", ["--no-fast-paths"] + view, k))
+    ref = ref_err = ref_view = None
     for name, extra, src in variants:
         out = os.path.join(tmp, "k%d.%s.out" % (seed, name.replace(" ", "_").replace("-", "")))
         p = run(["run", "-q"] + extra + [src, inp, "zeros:%d:%s" % (gen_diff.OUT_BYTES, out)])
@@ -62,8 +64,13 @@ def one(seed, tmp):
         with open(out, "rb") as f:
             got = f.read()
         if ref is None:
-            ref = got
+            ref, ref_err, ref_view = got, p.stderr, p.stdout
             continue
+        if name == "--no-fast-paths":   # same kernel text: the sanitizer's reports and the view must match too
+            check(p.stderr == ref_err, "seed %d: %s reports what the default run reports" % (seed, name),
+                  "default:\n%s\n%s:\n%s" % (ref_err.decode(), name, p.stderr.decode()))
+            check(p.stdout == ref_view, "seed %d: %s prints the default run's --stats --profile" % (seed, name),
+                  "default:\n%s\n%s:\n%s" % (ref_view.decode(), name, p.stdout.decode()))
         first = next((i for i in range(len(got)) if got[i] != ref[i]), -1)
         check(got == ref, "seed %d: %s gives the bytes of the default run" % (seed, name),
               "first difference at byte %d; reproduce with tests/gen/gen_diff.py %d" % (first, seed))

@@ -49,6 +49,9 @@ static NumRound rnd_of(int tok)
 static uint64_t cvt_one(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
 {
     if (ek_float(s) && ek_float(d)) {
+        /* f32 -> f16/bf16, nearest-even, no saturation: the f32 value is exact in a double, and fenc rounds
+           it once with the same overflow (inf), NaN (canonical) and subnormal rules as num_convert */
+        if (s == EK_F32 && (d == EK_F16 || d == EK_BF16) && rm == NUM_RND_R && !sat) return fenc(d, fdec(s, v));
         bool narrowing = ek_bits(d) < ek_bits(s) || is_f4(d) || (s == EK_BF16 && d == EK_F16);
         return num_convert(ek_fmt(s), v, ek_fmt(d), rm, narrowing && sat);
     }

@@ -186,6 +186,18 @@ const Instr *valu_x_ew(Exec *x, const Instr *in)
         if (sw < 64) s &= (1ull << sw) - 1;
     }
     uint8_t out[VREG_BYTES];
+    if (k == EK_F32 && !b && !c && slot == 0) {
+        /* one-operand f32 math (vexp, vln, vsqrt, ...): the same evaluation, with the operation and the
+           element kind constant through the loop */
+        for (unsigned i = 0; i < 64; i++) {
+            uint32_t r = 0, va;
+            memcpy(&va, a + 4 * i, 4);
+            if (mask_on(m, 4, i)) r = (uint32_t)float_eval(op, EK_F32, va, 0, 0);
+            memcpy(out + 4 * i, &r, 4);
+        }
+        memcpy(FR(x, in->res[0]), out, VREG_BYTES);
+        return valu_done(x, in);
+    }
     for (unsigned i = 0; i < n; i++) {
         uint64_t r = 0;
         if (mask_on(m, e, i)) {

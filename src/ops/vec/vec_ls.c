@@ -18,6 +18,9 @@
 #include "vec.h"
 #include "base/bits.h"
 #include "base/host.h"
+#include "exec/check.h"
+#include "exec/interp.h"
+#include "exec/observe.h"
 #include "ops/pred/pred.h"
 #include <inttypes.h>
 #include <string.h>
@@ -351,6 +354,7 @@ typedef struct FuseX {
     ValuCore core;
     uint8_t n;          /* instructions in the group: loads, compute, store */
     uint8_t a_ld, b_ld; /* which load (0, 1) feeds the compute's a and b */
+    uint8_t loop;       /* the group is the whole body of a 64-bit scf.for: its step follows and jumps back */
     int32_t s;          /* frame offset of the scalar operand, -1 for vector-vector */
 } FuseX;
 
@@ -362,25 +366,183 @@ static inline int fuse_addr(const Exec *x, const Instr *in, uint64_t lim, uint64
 
 static inline int apart(uint64_t d, uint64_t s) { return d == s || d + 256 <= s || s + 256 <= d; }
 
+/* Whether the group at `in` can run fused now; its load and store addresses in la[] and *sa. */
+/* The fused group's range check is that of the checked paths (a 256-byte access inside UB), also while a
+   checker watches: the group then reports its three accesses itself (fuse_watch). */
+static inline int fuse_addrs(const Exec *x, const Instr *in, unsigned n, uint64_t la[2], uint64_t *sa)
+{
+    const Instr *st = in + n - 1;
+    uint64_t sz = x->core->memsz[AS_UB], lim = sz >= 256 ? sz - 255 : 0;
+    return fuse_addr(x, in, lim, &la[0]) && (n == 3 || fuse_addr(x, in + 1, lim, &la[1])) &&
+           fuse_addr(x, st, lim, sa) && apart(*sa, la[0]) && apart(*sa, la[1]);
+}
+
+static inline int fuse_ready(const Exec *x, const Instr *in, unsigned n, uint64_t la[2], uint64_t *sa)
+{
+    const Instr *st = in + n - 1;
+    return x->left >= n && fuse_addrs(x, in, n, la, sa) &&
+           (st->imm[VN_MASK] < 0 || mask_full(FR(x, (int32_t)st->imm[VN_MASK]), (uint64_t)st->imm[VN_MASK_PAT]));
+}
+
+/* A loop whose body is one group runs here until it ends or a fast condition fails: each further trip
+   does what the interpreter's loop would (the step's and the group's cycles and steps, the induction
+   variable), and a trip that cannot run fused goes back to the interpreter at the group's first load. */
+/* What the checked paths report for the group's accesses, in their order: the loads, then the store (for
+   UB: the race detector and initcheck). The race detector keeps, per vector-scope job, only the union of
+   each op's ranges by kind (race.c), so the streams' ranges are gathered over the trips while they stay
+   contiguous and handed over in one call each. Initcheck sees every access in order (a later trip may
+   read what an earlier one wrote): the bits are tested and set here, and only a read that meets an
+   unwritten byte goes to check_access for its report; a load that has reported (once per op) needs no
+   further test. */
+typedef struct FuseWatch {
+    uint64_t lo[3], hi[3];
+    uint8_t on[3];             /* race spans of load 0, load 1, the store */
+    uint8_t race;
+    uint8_t quiet[2];          /* load j: 0 tested here, 1 nothing to test (reported, or no initcheck), 2 to check_access */
+    uint8_t *init;             /* initcheck's bits of this core's UB, or NULL */
+} FuseWatch;
+
+static void fuse_watch_begin(Exec *x, const Instr *in, FuseWatch *w)
+{
+    Core *c = x->core;
+    uint64_t sz = 0;
+    memset(w, 0, sizeof *w);
+    w->race = c->cl->race && !x->race_quiet;
+    w->init = check_init_bits(x, c, AS_UB, &sz);
+    if (w->init && sz < c->memsz[AS_UB]) w->init = NULL;   /* not this core's UB: let check_access decide */
+    for (unsigned j = 0; j < 2; j++)
+        w->quiet[j] = w->init ? (uint8_t)sim_warned(x, in + j, DIAG_T_UNINIT) : c->sim->checks ? 2 : 1;
+}
+
+static inline int bits_all256(const uint8_t *b, uint64_t a)
+{
+    uint64_t w[4];
+    memcpy(w, b + (a >> 3), 32);
+    return (w[0] & w[1] & w[2] & w[3]) == ~0ull;
+}
+
+static void fuse_race_span(Exec *x, const Instr *op, FuseWatch *w, unsigned j, uint64_t a)
+{
+    if (w->on[j] && a <= w->hi[j] && a + 256 >= w->lo[j]) {
+        if (a < w->lo[j]) w->lo[j] = a;
+        if (a + 256 > w->hi[j]) w->hi[j] = a + 256;
+        return;
+    }
+    if (w->on[j]) race_access(x, op, x->core, AS_UB, w->lo[j], w->hi[j] - w->lo[j], j == 2);   /* a jump */
+    w->lo[j] = a;
+    w->hi[j] = a + 256;
+    w->on[j] = 1;
+}
+
+static void fuse_watch_end(Exec *x, const Instr *in, unsigned n, FuseWatch *w)
+{
+    for (unsigned j = 0; j < 3; j++)
+        if (w->on[j]) race_access(x, j == 2 ? in + n - 1 : in + j, x->core, AS_UB, w->lo[j], w->hi[j] - w->lo[j], j == 2);
+}
+
+static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2], uint64_t sa, FuseWatch *w)
+{
+    Core *c = x->core;
+    const Instr *st = in + n - 1;
+    if (w->race) {
+        fuse_race_span(x, in, w, 0, la[0]);
+        if (n == 4) fuse_race_span(x, in + 1, w, 1, la[1]);
+        fuse_race_span(x, st, w, 2, sa);
+    }
+    for (unsigned j = 0; j < n - 2u; j++) {
+        if (w->quiet[j] == 1) continue;
+        if (w->quiet[j] == 0 && !(la[j] & 7) && bits_all256(w->init, la[j])) continue;
+        check_access(x, in + j, c, AS_UB, la[j], 256, ACC_READ);
+        if (w->quiet[j] == 0) w->quiet[j] = (uint8_t)sim_warned(x, in + j, DIAG_T_UNINIT);
+    }
+    if (w->init && !(sa & 7)) memset(w->init + (sa >> 3), 0xFF, 32);
+    else if (c->sim->checks) check_access(x, st, c, AS_UB, sa, 256, ACC_WRITE);
+}
+
+/* Cycles of instructions this handler does beyond the one dispatched: to the op, and with the profile on
+   to each instruction (the interpreter's loop credits only what it dispatches). */
+static inline void fuse_credit(Exec *x, const Instr *from, unsigned k)
+{
+    for (unsigned i = 0; i < k; i++) {
+        x->extra_cost += from[i].cost;
+        if (__builtin_expect(x->prof != NULL, 0)) {
+            obs_profile(x->prof, from + i, from[i].cost, 1);
+            x->attributed += from[i].cost;
+        }
+    }
+}
+
+/* x_fused's loop without the profile: the same trips with the counters kept in locals and added once at the
+   end (T groups, S steps, T - 1 first loads dispatched again); `watch`: the checkers see every trip. */
+static const Instr *fused_loop(Exec *x, const Instr *in, const FuseX *f, uint64_t la[2], uint64_t sa, int watch)
+{
+    Core *c = x->core;
+    unsigned n = f->n;
+    uint8_t *ub = c->mem[AS_UB];
+    const Instr *step = in + n, *ret;
+    const uint64_t bound = ARG(x, step, 1), inc = ARG(x, step, 2), room = 2u * n + 2u;
+    uint64_t left = x->left, iv = fr_u64(x, step->arg[3]), T = 0, S = 0;
+    ValuCore core = f->core;
+    const int32_t s_off = f->s;
+    FuseWatch w;
+    if (watch) fuse_watch_begin(x, in, &w);
+    for (;;) {
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w);
+        core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], s_off >= 0 ? fr_u64(x, s_off) : 0);
+        T++;
+        left -= n - 1;
+        if (left <= room) { ret = step; break; }
+        left--;
+        S++;
+        iv += inc;
+        fr_set_u64(x, step->arg[3], iv);
+        if ((int64_t)iv >= (int64_t)bound) { ret = step + 1; break; }
+        if (!fuse_addrs(x, in, n, la, &sa)) { ret = in; break; }
+        left--;
+    }
+    if (watch) fuse_watch_end(x, in, n, &w);
+    c->pipes[PQ_V].ops += n * T;
+    c->pipes[PQ_V].bytes += 256u * (n - 1u) * T;
+    x->extra_cost += (in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u)) * T + step->cost * S + in->cost * (T - 1);
+    x->left = left;
+    return ret;
+}
+
 static const Instr *x_fused(Exec *x, const Instr *in)
 {
     const FuseX *f = in->ext2;
     Core *c = x->core;
     unsigned n = f->n, nld = n - 2u;
-    const Instr *st = in + n - 1;
-    uint64_t lim = c->ub_fast_lim, la[2] = {0, 0}, sa;
-    if (__builtin_expect(x->left < n || !fuse_addr(x, in, lim, &la[0]) || (nld == 2 && !fuse_addr(x, in + 1, lim, &la[1])) ||
-                         !fuse_addr(x, st, lim, &sa) || !apart(sa, la[0]) || !apart(sa, la[1]) ||
-                         (st->imm[VN_MASK] >= 0 && !mask_full(FR(x, (int32_t)st->imm[VN_MASK]), (uint64_t)st->imm[VN_MASK_PAT])),
-                         0))
-        return vlds_norm_slow(x, in);
+    uint64_t la[2] = {0, 0}, sa;
+    if (__builtin_expect(!fuse_ready(x, in, n, la, &sa), 0)) return vlds_norm_slow(x, in);
     uint8_t *ub = c->mem[AS_UB];
-    f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
-    c->pipes[PQ_V].ops += n;
-    c->pipes[PQ_V].bytes += 256u * (nld + 1u);
-    x->extra_cost += in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u);
-    x->left -= n - 1;
-    return in + n;
+    const Instr *step = in + n;
+    int watch = c->cl->watch;
+    if (f->loop && !x->prof) return fused_loop(x, in, f, la, sa, watch);
+    FuseWatch w;
+    if (watch) fuse_watch_begin(x, in, &w);
+    const Instr *ret;
+    for (;;) {
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w);
+        f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
+        c->pipes[PQ_V].ops += n;
+        c->pipes[PQ_V].bytes += 256u * (nld + 1u);
+        fuse_credit(x, in + 1, n - 1);
+        x->left -= n - 1;
+        /* the step, as the interpreter would run it (interp_for_next64), with room left for a whole trip */
+        if (!f->loop || x->left <= 2u * n + 2u) { ret = step; break; }
+        x->left--;
+        fuse_credit(x, step, 1);
+        uint64_t iv = fr_u64(x, step->arg[3]) + ARG(x, step, 2);
+        fr_set_u64(x, step->arg[3], iv);
+        if ((int64_t)iv >= (int64_t)ARG(x, step, 1)) { ret = step + 1; break; }
+        /* the store's mask is not written by the group or the step: it is still full */
+        if (!fuse_addrs(x, in, n, la, &sa)) { ret = in; break; }
+        x->left--;   /* the group's first load, dispatched */
+        fuse_credit(x, in, 1);
+    }
+    if (watch) fuse_watch_end(x, in, n, &w);
+    return ret;
 }
 
 static int is_vlds_norm(const Instr *in)
@@ -422,7 +584,8 @@ void vec_fuse(LowerView *L, Instr *code, uint32_t n)
         if (a_ld < 0 || b_ld < 0) continue;
         FuseX *f = lw_alloc(L, first->op, sizeof *f);
         if (!f) return;
-        *f = (FuseX){core, (uint8_t)(nld + 2), (uint8_t)a_ld, (uint8_t)b_ld, b < 0 ? sc : -1};
+        int loop = i + 1 < n && code[i + 1].fn == interp_for_next64 && code[i + 1].jump == first;
+        *f = (FuseX){core, (uint8_t)(nld + 2), (uint8_t)a_ld, (uint8_t)b_ld, (uint8_t)loop, b < 0 ? sc : -1};
         first->ext2 = f;
         first->fn = x_fused;
     }
