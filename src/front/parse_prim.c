@@ -961,7 +961,13 @@ Op *P_new_op(Parser *P, int kind, SrcLoc loc)
 /* The result pointers and the values themselves in one allocation. */
 void P_set_results(Parser *P, Op *op, const Type *const *types, uint32_t n)
 {
-    size_t head = ((size_t)(n ? n : 1) * sizeof(Value *) + 15) & ~(size_t)15;
+    if (!n) {   /* most ops: one shared array instead of 16 bytes each */
+        if (!P->noresults) P->noresults = arena_alloc(&P->m->arena, sizeof(Value *));
+        op->results = P->noresults;
+        op->nresults = 0;
+        return;
+    }
+    size_t head = ((size_t)n * sizeof(Value *) + 15) & ~(size_t)15;
     char *mem = arena_alloc(&P->m->arena, head + (size_t)n * sizeof(Value));
     op->results = (Value **)(void *)mem;
     op->nresults = n;
