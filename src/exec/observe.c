@@ -298,6 +298,13 @@ void obs_profile(Observe *o, const Instr *in, uint64_t cycles, int exec)
     o->prof_count[in->id] += exec != 0;
 }
 
+void obs_profile_n(Observe *o, const Instr *in, uint64_t cycles, uint64_t count)
+{
+    if (in->id >= o->nprof) return;
+    o->prof_cycles[in->id] += cycles;
+    o->prof_count[in->id] += count;
+}
+
 /* ------------------------------------------------------------------ Chrome trace JSON */
 
 static void json_str(StrBuf *b, const char *s)

@@ -84,6 +84,8 @@ void obs_wait(Core *c, int pq, const Instr *wait, uint64_t t0, uint64_t t1);
 void obs_su_run(Core *c, uint64_t t0, uint64_t t1, uint32_t nops);
 /* Credits cycles to an instruction; `exec` counts one execution (issuing an op to its pipe does not). */
 void obs_profile(Observe *o, const Instr *in, uint64_t cycles, int exec);
+/* `count` executions of `in` taking `cycles` in all (a handler that does many trips of a loop). */
+void obs_profile_n(Observe *o, const Instr *in, uint64_t cycles, uint64_t count);
 /* Synchronisation edges (flags, semaphores, buffer tokens, cross-core): a release by the op running on x,
    an acquire by the op running on x. */
 void obs_release(Exec *x, int kind, unsigned key);

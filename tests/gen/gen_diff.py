@@ -10,7 +10,9 @@ Plain Python (standard library); it never calls ptosim. A kernel is built from t
   V     a vector scope loops over A in whole registers, with a tail mask from `plt_b*` on a random element
         count; each step loads one or two registers (the second at a random lane offset), evaluates a random
         expression of 1-5 element-wise ops (binary, vector-scalar, unary; masked or not) and stores the result
-        to region C under the tail mask;
+        to region C under the tail mask; or (4 seeds in 10) a streaming loop: one or two loads (the second of
+        the same row or of a fixed one), one binary or vector-scalar op and a store, all under an all-lanes
+        mask, stepping one or two registers a trip;
   MTE3  one `mte_ub_gm` (random bursts) copies C to the output;
   flags order MTE2 -> V -> MTE3 (set_flag/wait_flag), a final barrier ends the kernel.
 
@@ -106,6 +108,19 @@ def kernel(seed):
         names.append(res)
     result = names[-1]
 
+    # ---- a streaming loop instead of the expression (a separate generator: the draws above are unchanged)
+    rs = random.Random(seed * 7919 + 17)
+    stream = None
+    if rs.random() < 0.4:
+        sop = rs.choice([o for o in BIN if not (o == "vmul" and esz == 1)] + ([] if is_float else BIN_INT) +
+                        [o for o in SCALAR if not (o == "vmuls" and esz == 1)])
+        s2 = None if rs.random() < 0.7 else rs.randrange(regs) * lanes   # second load: the same row, or a fixed one
+        stream = (sop, s2, lanes * rs.choice([1, 1, 2]))
+        if sop in SCALAR and not scal:
+            scal.append(("%s0", rs.choice(consts)))
+        elif sop in SCALAR:
+            scal[0] = ("%s0", scal[0][1])
+
     # ---- MTE3: C to the output in bursts
     c_bytes = regs * 256
     on = r.randint(1, 8)
@@ -133,6 +148,10 @@ def kernel(seed):
     L.append("    %%cl = arith.constant %d : index" % lanes)
     L.append("    %%cend = arith.constant %d : index" % (regs * lanes))
     L.append("    %%coff = arith.constant %d : index" % off2)
+    if stream:
+        L.append("    %%cs%d = arith.constant %d : index" % (stream[2], stream[2]))
+        if stream[1] is not None:
+            L.append("    %%ck%d = arith.constant %d : index" % (stream[1], stream[1]))
     L.append("    %%celems = arith.constant %d : i32" % elems)
     for s, v in scal:
         L.append("    %s = arith.constant %s : %s" % (s, v, ty))
@@ -153,18 +172,34 @@ def kernel(seed):
     L.append('    pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]')
     L.append('    pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]')
     L.append("    pto.vecscope {")
-    L.append("      %rest = scf.for %i = %c0 to %cend step %cl iter_args(%left = %celems) -> (i32) {")
-    L.append("        %%m, %%next = pto.plt_%s %%left : i32 -> %s, i32" % (gran, mt))
-    L.append("        %%x = pto.vlds %%ua[%%i] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
-    if want_y:
-        L.append("        %j = arith.addi %i, %coff : index")
-        L.append("        %%y = pto.vlds %%ua[%%j] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
-    for b in body:
-        L.append("        " + b)
-    L.append("        pto.vsts %s, %%uc[%%i], %%m : %s, !pto.ptr<%s, ub>, %s" % (result, vt, ty, mt))
-    L.append("        scf.yield %next : i32")
-    L.append("      }")
-    L.append("    }")
+    if stream:
+        # a streaming loop: the body is one load, [a second load,] one op, one store under an all-lanes
+        # mask, with no loop-carried value (the shape the simulator runs as one fused handler)
+        sop, s2, sstep = stream
+        L.append("      %%mall = pto.pset_%s \"PAT_ALL\" : %s" % (gran, mt))
+        L.append("      scf.for %%i = %%c0 to %%cend step %%cs%d {" % sstep)
+        L.append("        %%x = pto.vlds %%ua[%%i] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
+        if sop in SCALAR:
+            L.append("        %%z = pto.%s %%x, %%s0, %%mall : %s, %s, %s -> %s" % (sop, vt, ty, mt, vt))
+        else:
+            L.append("        %%y = pto.vlds %%ua[%s] : !pto.ptr<%s, ub> -> %s" % ("%i" if s2 is None else "%%ck%d" % s2, ty, vt))
+            L.append("        %%z = pto.%s %%x, %%y, %%mall : %s, %s, %s -> %s" % (sop, vt, vt, mt, vt))
+        L.append("        pto.vsts %%z, %%uc[%%i], %%mall : %s, !pto.ptr<%s, ub>, %s" % (vt, ty, mt))
+        L.append("      }")
+        L.append("    }")
+    else:
+        L.append("      %rest = scf.for %i = %c0 to %cend step %cl iter_args(%left = %celems) -> (i32) {")
+        L.append("        %%m, %%next = pto.plt_%s %%left : i32 -> %s, i32" % (gran, mt))
+        L.append("        %%x = pto.vlds %%ua[%%i] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
+        if want_y:
+            L.append("        %j = arith.addi %i, %coff : index")
+            L.append("        %%y = pto.vlds %%ua[%%j] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
+        for b in body:
+            L.append("        " + b)
+        L.append("        pto.vsts %s, %%uc[%%i], %%m : %s, !pto.ptr<%s, ub>, %s" % (result, vt, ty, mt))
+        L.append("        scf.yield %next : i32")
+        L.append("      }")
+        L.append("    }")
     L.append('    pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]')
     L.append('    pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]')
     L.append("    pto.mte_ub_gm %%uc, %%out, %s nburst(%s, %s, %s)" % (c64(olen), c64(on), c64(o_ub_stride), c64(o_gm_stride)))

@@ -355,6 +355,8 @@ typedef struct FuseX {
     uint8_t n;          /* instructions in the group: loads, compute, store */
     uint8_t a_ld, b_ld; /* which load (0, 1) feeds the compute's a and b */
     uint8_t loop;       /* the group is the whole body of a 64-bit scf.for: its step follows and jumps back */
+    uint8_t stride;     /* with `loop`: every member's offset is the loop's 64-bit induction variable with one
+                           shift, and the scalar operand is not: the addresses move by step << shift a trip */
     int32_t s;          /* frame offset of the scalar operand, -1 for vector-vector */
 } FuseX;
 
@@ -421,7 +423,7 @@ static inline int bits_all256(const uint8_t *b, uint64_t a)
     return (w[0] & w[1] & w[2] & w[3]) == ~0ull;
 }
 
-static void fuse_race_span(Exec *x, const Instr *op, FuseWatch *w, unsigned j, uint64_t a)
+static inline void fuse_race_span(Exec *x, const Instr *op, FuseWatch *w, unsigned j, uint64_t a)
 {
     if (w->on[j] && a <= w->hi[j] && a + 256 >= w->lo[j]) {
         if (a < w->lo[j]) w->lo[j] = a;
@@ -440,11 +442,12 @@ static void fuse_watch_end(Exec *x, const Instr *in, unsigned n, FuseWatch *w)
         if (w->on[j]) race_access(x, j == 2 ? in + n - 1 : in + j, x->core, AS_UB, w->lo[j], w->hi[j] - w->lo[j], j == 2);
 }
 
-static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2], uint64_t sa, FuseWatch *w)
+static inline __attribute__((always_inline)) void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2],
+                                                            uint64_t sa, FuseWatch *w, const int spans)
 {
     Core *c = x->core;
     const Instr *st = in + n - 1;
-    if (w->race) {
+    if (spans && w->race) {
         fuse_race_span(x, in, w, 0, la[0]);
         if (n == 4) fuse_race_span(x, in + 1, w, 1, la[1]);
         fuse_race_span(x, st, w, 2, sa);
@@ -455,8 +458,24 @@ static void fuse_watch(Exec *x, const Instr *in, unsigned n, const uint64_t la[2
         check_access(x, in + j, c, AS_UB, la[j], 256, ACC_READ);
         if (w->quiet[j] == 0) w->quiet[j] = (uint8_t)sim_warned(x, in + j, DIAG_T_UNINIT);
     }
-    if (w->init && !(sa & 7)) memset(w->init + (sa >> 3), 0xFF, 32);
-    else if (c->sim->checks) check_access(x, st, c, AS_UB, sa, 256, ACC_WRITE);
+    if (w->init && !(sa & 7)) {
+        static const uint64_t ones[4] = {~0ull, ~0ull, ~0ull, ~0ull};
+        memcpy(w->init + (sa >> 3), ones, 32);
+    } else if (c->sim->checks) {
+        check_access(x, st, c, AS_UB, sa, 256, ACC_WRITE);
+    }
+}
+
+/* A strided loop's race ranges, handed over once it has run: T trips from the first addresses a0[], d apart
+   (contiguous when d <= 256: one range per stream). */
+static void fuse_race_strided(Exec *x, const Instr *in, unsigned n, const uint64_t a0[3], uint64_t d, uint64_t T)
+{
+    for (unsigned j = 0; j < 3; j++) {
+        if (j == 1 && n == 3) continue;
+        const Instr *op = j == 2 ? in + n - 1 : in + j;
+        if (d <= 256) race_access(x, op, x->core, AS_UB, a0[j], (T - 1) * d + 256, j == 2);
+        else for (uint64_t t = 0; t < T; t++) race_access(x, op, x->core, AS_UB, a0[j] + t * d, 256, j == 2);
+    }
 }
 
 /* Cycles of instructions this handler does beyond the one dispatched: to the op, and with the profile on
@@ -472,40 +491,76 @@ static inline void fuse_credit(Exec *x, const Instr *from, unsigned k)
     }
 }
 
-/* x_fused's loop without the profile: the same trips with the counters kept in locals and added once at the
-   end (T groups, S steps, T - 1 first loads dispatched again); `watch`: the checkers see every trip. */
-static const Instr *fused_loop(Exec *x, const Instr *in, const FuseX *f, uint64_t la[2], uint64_t sa, int watch)
+/* x_fused's loop: the trips with the counters kept in locals and added once at the end (T groups, S steps,
+   T - 1 first loads dispatched again; with the profile on, credited to each instruction the same way).
+   `watch`: the checkers see every trip. `strided`: the addresses move by d a trip (FuseX.stride, d aligned
+   for every member), so alignment and the distances between them hold on every trip and only the range
+   is checked (an address that wraps below 0 fails it too); else they are computed from the frame again.
+   The flags are constants in each of the four instances. */
+static inline __attribute__((always_inline)) const Instr *fused_trips(Exec *x, const Instr *in, const FuseX *f,
+                                                                     uint64_t la[2], uint64_t sa, uint64_t d,
+                                                                     const int watch, const int strided)
 {
     Core *c = x->core;
-    unsigned n = f->n;
+    const unsigned n = f->n;
     uint8_t *ub = c->mem[AS_UB];
     const Instr *step = in + n, *ret;
     const uint64_t bound = ARG(x, step, 1), inc = ARG(x, step, 2), room = 2u * n + 2u;
+    const uint64_t sz = c->memsz[AS_UB], lim = sz >= 256 ? sz - 255 : 0;
     uint64_t left = x->left, iv = fr_u64(x, step->arg[3]), T = 0, S = 0;
-    ValuCore core = f->core;
+    const ValuCore core = f->core;
     const int32_t s_off = f->s;
+    const uint64_t sv = strided && s_off >= 0 ? fr_u64(x, s_off) : 0;
     FuseWatch w;
+    const uint64_t a0[3] = {la[0], la[1], sa};
     if (watch) fuse_watch_begin(x, in, &w);
     for (;;) {
-        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w);
-        core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], s_off >= 0 ? fr_u64(x, s_off) : 0);
+        if (watch) fuse_watch(x, in, n, la, sa, &w, !strided);
+        core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], strided ? sv : s_off >= 0 ? fr_u64(x, s_off) : 0);
         T++;
         left -= n - 1;
         if (left <= room) { ret = step; break; }
         left--;
         S++;
         iv += inc;
-        fr_set_u64(x, step->arg[3], iv);
+        if (!strided) fr_set_u64(x, step->arg[3], iv);
         if ((int64_t)iv >= (int64_t)bound) { ret = step + 1; break; }
-        if (!fuse_addrs(x, in, n, la, &sa)) { ret = in; break; }
+        if (strided) {
+            la[0] += d;
+            la[1] += d;
+            sa += d;
+            if (la[0] >= lim || (n == 4 && la[1] >= lim) || sa >= lim) { ret = in; break; }
+        } else if (!fuse_addrs(x, in, n, la, &sa)) {
+            ret = in;
+            break;
+        }
         left--;
     }
-    if (watch) fuse_watch_end(x, in, n, &w);
+    if (strided) fr_set_u64(x, step->arg[3], iv);
+    if (watch && strided && w.race) fuse_race_strided(x, in, n, a0, d, T);
+    if (watch && !strided) fuse_watch_end(x, in, n, &w);
     c->pipes[PQ_V].ops += n * T;
     c->pipes[PQ_V].bytes += 256u * (n - 1u) * T;
-    x->extra_cost += (in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u)) * T + step->cost * S + in->cost * (T - 1);
+    uint64_t cyc = (in[1].cost + in[2].cost + (n == 4 ? in[3].cost : 0u)) * T + step->cost * S + in->cost * (T - 1);
+    x->extra_cost += cyc;
+    if (__builtin_expect(x->prof != NULL, 0)) {
+        for (unsigned k = 1; k < n; k++) obs_profile_n(x->prof, in + k, in[k].cost * T, T);
+        obs_profile_n(x->prof, step, step->cost * S, S);
+        obs_profile_n(x->prof, in, in->cost * (T - 1), T - 1);
+        x->attributed += cyc;
+    }
     x->left = left;
     return ret;
+}
+
+static const Instr *fused_loop(Exec *x, const Instr *in, const FuseX *f, uint64_t la[2], uint64_t sa, int watch)
+{
+    uint64_t d = f->stride ? ARG(x, in + f->n, 2) << in->imm[VN_SHIFT] : 0;
+    int strided = f->stride;
+    for (unsigned j = 0; j < f->n && strided; j++)
+        if (j != f->n - 2u && (d & (uint64_t)in[j].imm[VN_ALIGN_M1])) strided = 0;
+    if (strided) return watch ? fused_trips(x, in, f, la, sa, d, 1, 1) : fused_trips(x, in, f, la, sa, d, 0, 1);
+    return watch ? fused_trips(x, in, f, la, sa, 0, 1, 0) : fused_trips(x, in, f, la, sa, 0, 0, 0);
 }
 
 static const Instr *x_fused(Exec *x, const Instr *in)
@@ -518,12 +573,12 @@ static const Instr *x_fused(Exec *x, const Instr *in)
     uint8_t *ub = c->mem[AS_UB];
     const Instr *step = in + n;
     int watch = c->cl->watch;
-    if (f->loop && !x->prof) return fused_loop(x, in, f, la, sa, watch);
+    if (f->loop) return fused_loop(x, in, f, la, sa, watch);
     FuseWatch w;
     if (watch) fuse_watch_begin(x, in, &w);
     const Instr *ret;
     for (;;) {
-        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w);
+        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w, 1);
         f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
         c->pipes[PQ_V].ops += n;
         c->pipes[PQ_V].bytes += 256u * (nld + 1u);
@@ -585,7 +640,13 @@ void vec_fuse(LowerView *L, Instr *code, uint32_t n)
         FuseX *f = lw_alloc(L, first->op, sizeof *f);
         if (!f) return;
         int loop = i + 1 < n && code[i + 1].fn == interp_for_next64 && code[i + 1].jump == first;
-        *f = (FuseX){core, (uint8_t)(nld + 2), (uint8_t)a_ld, (uint8_t)b_ld, (uint8_t)loop, b < 0 ? sc : -1};
+        int stride = loop && sc != code[i + 1].arg[3];
+        for (unsigned k = 0; k < nld + 2 && stride; k++) {
+            const Instr *m = k == nld ? NULL : k < nld ? first + k : st;   /* the loads and the store */
+            stride = !m || (m->imm[VN_OFF] == code[i + 1].arg[3] && m->imm[VN_OFF_MASK] == -1 &&
+                            m->imm[VN_SHIFT] == first->imm[VN_SHIFT]);
+        }
+        *f = (FuseX){core, (uint8_t)(nld + 2), (uint8_t)a_ld, (uint8_t)b_ld, (uint8_t)loop, (uint8_t)stride, b < 0 ? sc : -1};
         first->ext2 = f;
         first->fn = x_fused;
     }
