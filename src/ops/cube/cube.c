@@ -370,7 +370,7 @@ int cube_reset(Core *c)
         s->mx_bytes = s->mx_scale ? n : 0;
         if (!s->mx_scale) return -1;
     }
-    memset(s->mx_scale, 0, n);
+    if (n) memset(s->mx_scale, 0, n);   /* n = 0 when the block's memories could not be mapped */
     return 0;
 }
 
