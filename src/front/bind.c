@@ -518,23 +518,25 @@ static const char *pos_key_slot(const OpSig *sig, const char *s, uint32_t n)
 /* After all items are bound: groups -> operand array + segment sizes. */
 static void finish_operands(Parser *P, Op *op, const OpSig *sig, Bound *B)
 {
-    uint32_t total = B->n;
-    /* operands, their positions and the group sizes in one allocation */
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < B->n; i++) total += B->grp[i] >= 0 && (unsigned)B->grp[i] < sig->ngroups;
+    /* operands, their positions (op_oploc) and the group sizes in one allocation */
     size_t vb = (size_t)total * sizeof(Value *), lb = (size_t)total * sizeof(uint32_t);
     char *mem = arena_alloc(&P->m->arena, vb + lb + (sig->ngroups ? sig->ngroups : 1));
     op->operands = (Value **)(void *)mem;
-    op->oploc = total ? (uint32_t *)(void *)(mem + vb) : NULL;
+    op->noperands = total;
+    if (total) op->flags |= OPF_OPLOC;
+    uint32_t *oploc = (uint32_t *)(void *)(mem + vb);
     op->segs = (uint8_t *)(mem + vb + lb);
     uint32_t k = 0;
     for (unsigned g = 0; g < sig->ngroups; g++) {
         for (uint32_t i = 0; i < B->n; i++)
             if (B->grp[i] == (int)g) {
-                op->oploc[k] = op_pack_loc(op->loc, B->loc[i]);
+                oploc[k] = op_pack_loc(op->loc, B->loc[i]);
                 op->operands[k++] = B->vals[i];
                 op->segs[g]++;
             }
     }
-    op->noperands = k;
     op->keyforms = B->keyforms;
     if (B->nattrs) {
         Attr *arr = ARENA_ARRAY(&P->m->arena, Attr, op->nattrs + B->nattrs);
