@@ -334,6 +334,19 @@ static int bind_args(CliArgs *a, PtoLaunch *l, Buf *bufs, unsigned np)
     return 0;
 }
 
+/* Exit status of a launch that could not be prepared: 1 when an error the verifier could have reported was found
+   while lowering (E-CALL, E-SIMT-ENTRY, ...: the kernel is invalid, as for check), else 2 (E-ENTRY: no or no
+   unique entry for the command line; E-OOM; a form the simulator cannot lower). */
+static int lowering_rc(const PtoContext *ctx, size_t d0)
+{
+    for (size_t i = d0; i < pto_diag_count(ctx); i++) {
+        PtoDiagInfo di;
+        if (pto_diag_get(ctx, i, &di) || di.severity != PTO_SEV_ERROR || strncmp(di.id, "E-", 2) != 0) continue;
+        if (strcmp(di.id, "E-ENTRY") != 0 && strcmp(di.id, "E-OOM") != 0) return 1;
+    }
+    return 2;
+}
+
 int cli_run(CliArgs *a)
 {
     if (!a->noperands) return cli_usage_error(a->cmd, "run needs a KERNEL.pto");
@@ -356,7 +369,10 @@ int cli_run(CliArgs *a)
     l = pto_launch_new(m, a->entry, a->target);
     cli_print_diags(&a->diag, ctx, d0);
     rc = 2;
-    if (!l) goto out;
+    if (!l) {
+        rc = lowering_rc(ctx, d0);
+        goto out;
+    }
     np = pto_launch_num_params(l);
     bufs = calloc(np + 1, sizeof *bufs);
     if (!bufs || bind_args(a, l, bufs, np)) goto out;

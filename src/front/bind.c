@@ -518,23 +518,25 @@ static const char *pos_key_slot(const OpSig *sig, const char *s, uint32_t n)
 /* After all items are bound: groups -> operand array + segment sizes. */
 static void finish_operands(Parser *P, Op *op, const OpSig *sig, Bound *B)
 {
-    uint32_t total = B->n;
-    /* operands, their positions and the group sizes in one allocation */
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < B->n; i++) total += B->grp[i] >= 0 && (unsigned)B->grp[i] < sig->ngroups;
+    /* operands, their positions (op_oploc) and the group sizes in one allocation */
     size_t vb = (size_t)total * sizeof(Value *), lb = (size_t)total * sizeof(uint32_t);
     char *mem = arena_alloc(&P->m->arena, vb + lb + (sig->ngroups ? sig->ngroups : 1));
     op->operands = (Value **)(void *)mem;
-    op->oploc = total ? (uint32_t *)(void *)(mem + vb) : NULL;
+    op->noperands = total;
+    if (total) op->flags |= OPF_OPLOC;
+    uint32_t *oploc = (uint32_t *)(void *)(mem + vb);
     op->segs = (uint8_t *)(mem + vb + lb);
     uint32_t k = 0;
     for (unsigned g = 0; g < sig->ngroups; g++) {
         for (uint32_t i = 0; i < B->n; i++)
             if (B->grp[i] == (int)g) {
-                op->oploc[k] = op_pack_loc(op->loc, B->loc[i]);
+                oploc[k] = op_pack_loc(op->loc, B->loc[i]);
                 op->operands[k++] = B->vals[i];
                 op->segs[g]++;
             }
     }
-    op->noperands = k;
     op->keyforms = B->keyforms;
     if (B->nattrs) {
         Attr *arr = ARENA_ARRAY(&P->m->arena, Attr, op->nattrs + B->nattrs);
@@ -691,6 +693,22 @@ static void strip_attr(Op *op, const char *name)
         }
 }
 
+/* Number of positional value slots of a signature (bracket slots included). */
+static unsigned pos_values(const OpSig *sig)
+{
+    unsigned n = 0;
+    for (unsigned j = 0; j < sig->npos; j++) n += sig->pos[j].kind == SL_VALUE || sig->pos[j].kind == SL_MEM;
+    return n;
+}
+
+/* Two rows spelled alike (ops.def FORM): the one whose positional operand count is `n`, else `kind`. */
+static int pick_form(Parser *P, int kind, unsigned n)
+{
+    int other = op_other_form(kind);
+    if (other < 0 || pos_values(ctx_sig(P->ctx, kind)) == n) return kind;
+    return pos_values(ctx_sig(P->ctx, other)) == n ? other : kind;
+}
+
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres)
 {
@@ -797,6 +815,12 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             } else {
                 pos[npos++] = *it;
             }
+        }
+        int form = pick_form(P, kind, npos + nbr);
+        if (form != kind) {   /* the same spelling with another operand list (no clauses: FORM rows have none) */
+            kind = form;
+            op->kind = (OpKind)form;
+            sig = ctx_sig(P->ctx, form);
         }
         /* bracket slots vs positional slots */
         SigSlot br[16], ps[48];
@@ -909,6 +933,11 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         if (vals[i]->type != ft->params[i])
             P_error(P, DIAG_PARSE_TYPE_MISMATCH, vlocs[i], "operand %u has a different type than the function type says", i);
     /* distribute operands over groups: operandSegmentSizes, or one per group when unambiguous */
+    if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups && pick_form(P, kind, n) != kind) {
+        kind = pick_form(P, kind, n);
+        op->kind = (OpKind)kind;
+        sig = ctx_sig(P->ctx, kind);
+    }
     Bound *B = P->bound;
     bound_reset(B);
     const Attr *seg = NULL;

@@ -58,6 +58,7 @@ typedef struct Parser {
     uint32_t captab;
     SymTab ops;                /* op names and aliases */
     SymTab toks;               /* enum tokens and aliases */
+    Value **noresults;         /* the (zeroed) result array every op without results shares */
     TypeName *tys;             /* spellings of the types parsed so far */
     uint32_t captys, ntys;
     uint32_t depth;

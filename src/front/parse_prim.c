@@ -952,7 +952,7 @@ int P_parse_attr_dict(Parser *P, Attr **out, uint32_t *n)
 Op *P_new_op(Parser *P, int kind, SrcLoc loc)
 {
     Op *op = ARENA_NEW(&P->m->arena, Op);
-    op->kind = (OpKind)kind;
+    op->kind = (uint16_t)kind;
     op->loc = loc;
     op->id = P->m->nops++;
     return op;
@@ -961,7 +961,13 @@ Op *P_new_op(Parser *P, int kind, SrcLoc loc)
 /* The result pointers and the values themselves in one allocation. */
 void P_set_results(Parser *P, Op *op, const Type *const *types, uint32_t n)
 {
-    size_t head = ((size_t)(n ? n : 1) * sizeof(Value *) + 15) & ~(size_t)15;
+    if (!n) {   /* most ops: one shared array instead of 16 bytes each */
+        if (!P->noresults) P->noresults = arena_alloc(&P->m->arena, sizeof(Value *));
+        op->results = P->noresults;
+        op->nresults = 0;
+        return;
+    }
+    size_t head = ((size_t)n * sizeof(Value *) + 15) & ~(size_t)15;
     char *mem = arena_alloc(&P->m->arena, head + (size_t)n * sizeof(Value));
     op->results = (Value **)(void *)mem;
     op->nresults = n;
@@ -980,8 +986,10 @@ void P_set_operands(Parser *P, Op *op, Value *const *v, const SrcLoc *locs, uint
     op->operands = (Value **)(void *)mem;
     if (n) memcpy(op->operands, v, bytes);
     op->noperands = n;
+    op->flags &= (uint8_t)~OPF_OPLOC;
     if (locs && n) {
-        op->oploc = (uint32_t *)(void *)(mem + bytes);
-        for (uint32_t i = 0; i < n; i++) op->oploc[i] = op_pack_loc(op->loc, locs[i]);
+        uint32_t *oploc = (uint32_t *)(void *)(mem + bytes);
+        op->flags |= OPF_OPLOC;
+        for (uint32_t i = 0; i < n; i++) oploc[i] = op_pack_loc(op->loc, locs[i]);
     }
 }

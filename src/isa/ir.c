@@ -39,8 +39,9 @@ uint32_t op_pack_loc(SrcLoc op, SrcLoc use)
 
 SrcLoc op_operand_loc(const Op *op, unsigned i)
 {
-    if (!op->oploc || i >= op->noperands || !op->oploc[i]) return op->loc;
-    return (SrcLoc){op->loc.file, op->loc.line + (op->oploc[i] >> 24), op->oploc[i] & 0xFFFFFFu};
+    const uint32_t *pl = op_oploc(op);
+    if (!pl || i >= op->noperands || !pl[i]) return op->loc;
+    return (SrcLoc){op->loc.file, op->loc.line + (pl[i] >> 24), pl[i] & 0xFFFFFFu};
 }
 
 SrcLoc op_use_loc(const Op *op, const Value *v)

@@ -60,13 +60,16 @@ struct Region {
     Op *parent;
 };
 
+/* 112 bytes on x86-64: the op kind and the flag bytes share a word, and the operand positions have no
+   pointer of their own (they follow the operand pointers in the same allocation, see op_oploc). */
 struct Op {
-    OpKind kind;
+    uint16_t kind;             /* OpKind */
+    uint8_t keyforms;          /* bit a: an operand was written KEY(%v) under the a-th key of its slot (sig.c) */
+    uint8_t flags;             /* OPF_ */
     uint32_t id;               /* unique within the module, in textual (pre-)order */
     SrcLoc loc;                /* the op's name */
-    Value **operands;
+    Value **operands;          /* when OPF_OPLOC, followed by noperands packed positions (op_oploc) */
     uint8_t *segs;             /* operand count per signature group (sig->ngroups entries) */
-    uint32_t *oploc;           /* where each operand is written, packed (read with op_operand_loc); may be NULL */
     Value **results;
     Region **regions;
     Attr *attrs;
@@ -74,8 +77,14 @@ struct Op {
     Block *parent;
     void *aux;                 /* per-pass scratch (verifier, lowering) */
     uint32_t noperands, nresults, nregions, nattrs;
-    uint8_t keyforms;          /* bit a: an operand was written KEY(%v) under the a-th key of its slot (sig.c) */
 };
+enum { OPF_OPLOC = 1 };        /* the operand array is followed by where each operand is written */
+
+/* Where each operand is written, packed (op_pack_loc), or NULL: read with op_operand_loc. */
+static inline uint32_t *op_oploc(const Op *op)
+{
+    return (op->flags & OPF_OPLOC) ? (uint32_t *)(void *)(op->operands + op->noperands) : NULL;
+}
 
 /* A `//` comment kept for the printer, attached to the op it stays with. */
 typedef enum {
@@ -122,7 +131,7 @@ SrcLoc op_operand_loc(const Op *op, unsigned i);
 SrcLoc op_use_loc(const Op *op, const Value *v);
 /* Where operand i of signature group `group` is written (op_operand_loc of its index). */
 SrcLoc op_group_loc(const Op *op, unsigned group, unsigned i);
-/* Packs a use position relative to the op's location for Op.oploc; 0 (= unknown) when it does not fit. */
+/* Packs a use position relative to the op's location (op_oploc); 0 (= unknown) when it does not fit. */
 uint32_t op_pack_loc(SrcLoc op, SrcLoc use);
 
 /* Operand access by signature group. */

@@ -30,6 +30,26 @@ int op_lookup(const char *name, unsigned len)
     return -1;
 }
 
+static const struct { int a, b; } forms[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define FORM(id, other) {OP_##id, OP_##other},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef FORM
+    {-1, -1}
+};
+
+int op_other_form(int kind)
+{
+    for (int i = 0; forms[i].a >= 0; i++) {
+        if (forms[i].a == kind) return forms[i].b;
+        if (forms[i].b == kind) return forms[i].a;
+    }
+    return -1;
+}
+
 const OpTypes op_types[OP__COUNT] = {
 #define OP(id, name, fam, pipe, syn, flags, sig)
 #define ALIAS(name, id)

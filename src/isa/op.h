@@ -65,6 +65,8 @@ typedef struct OpInfo {
 
 extern const OpInfo op_info[OP__COUNT];
 int op_lookup(const char *name, unsigned len);     /* OpKind or -1 */
+/* The other operand form of `kind` (ops.def FORM rows: two rows with one spelling), or -1. */
+int op_other_form(int kind);
 
 /* ---- element types of vector ops (ops.def TYPES rows) ---- */
 typedef enum {

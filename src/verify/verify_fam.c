@@ -208,6 +208,33 @@ static void l1l0_operands(VCtx *V, Op *op, int full)
     }
 }
 
+static bool is_fp4(const Type *e) { return e && e->kind == TY_FLOAT && (e->fk == FK_F4E2M1X2 || e->fk == FK_F4E1M2X2); }
+
+/* load_cbuf_to_ca/cb and their _s4 forms (the compiler's verifier): steps and strides are positive (the 8- and
+   16-bit widths are FIELD rows); the _s4 forms move packed fp4 of one kind, the plain forms anything else. */
+static void lcb_operands(VCtx *V, Op *op)
+{
+    static const char *const grp[4] = {"mst", "kst", "fs", "fd"};
+    static const char *const nm[4] = {"m_step", "k_step", "src_stride", "dst_stride"};
+    for (unsigned i = 0; i < 4; i++) {
+        int64_t x;
+        if (v_const_int(v_grp(V, op, grp[i], 0), &x) && x == 0)
+            v_err(V, DIAG_V_RANGE, gloc(V, op, grp[i], 0), "%s of '%s' must be greater than zero", nm[i], v_opname(op));
+    }
+    Value *s = v_grp(V, op, "src", 0), *d = v_grp(V, op, "dst", 0);
+    if (!s || !d || !ty_is_ptr(s->type) || !ty_is_ptr(d->type)) return;
+    const Type *se = s->type->elem, *de = d->type->elem;
+    char a[96], b[96];
+    if (op->kind == OP_LOAD_CBUF_TO_CA_S4 || op->kind == OP_LOAD_CBUF_TO_CB_S4) {
+        if (!is_fp4(se) || !is_fp4(de) || se != de)
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' moves packed fp4 (f4E2M1x2 or f4E1M2x2) of one kind on both sides, "
+                  "not %s -> %s", v_opname(op), tyn(se, a), tyn(de, b));
+    } else if (is_fp4(se) || is_fp4(de)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' of packed fp4 (%s -> %s) is written with the _s4 load", v_opname(op),
+              tyn(se, a), tyn(de, b));
+    }
+}
+
 static void fam_dma(VCtx *V, Op *op)
 {
     char a[96], b[96];
@@ -273,6 +300,9 @@ static void fam_dma(VCtx *V, Op *op)
                   "operands, not %u scalars", v_opname(op), 2 + n);
         else l1l0_operands(V, op, n == 4);
     }
+    if (op->kind == OP_LOAD_CBUF_TO_CA || op->kind == OP_LOAD_CBUF_TO_CB || op->kind == OP_LOAD_CBUF_TO_CA_S4 ||
+        op->kind == OP_LOAD_CBUF_TO_CB_S4)
+        lcb_operands(V, op);
     if (op->kind == OP_MTE_L1_BT) {
         Value *s = v_grp(V, op, "src", 0), *d = v_grp(V, op, "dst", 0);
         if (s && d && ty_is_ptr(s->type) && ty_is_ptr(d->type)) {

@@ -294,7 +294,11 @@ static Op *clone_before(Blk *K, Op *op, Op *pos, Op **memo)
     *c = *op;
     c->id = m->nops++;
     c->aux = NULL;
-    c->operands = ARENA_ARRAY(&m->arena, Value *, op->noperands + 1);
+    /* the operand pointers, then (as in the original) where each is written */
+    const uint32_t *oploc = op_oploc(op);
+    size_t vb = (size_t)op->noperands * sizeof(Value *);
+    c->operands = arena_alloc(&m->arena, vb + (oploc ? op->noperands * sizeof(uint32_t) : 0));
+    if (oploc) memcpy(op_oploc(c), oploc, op->noperands * sizeof(uint32_t));
     for (uint32_t i = 0; i < op->noperands; i++) {
         Value *v = op->operands[i];
         if (v && vstate(v->type) && v->def && v->def->parent == K->b && remat_kind(v->def)) {

@@ -720,6 +720,44 @@ def case_mad_mx_bias():
     save("expected.bin", pack("I", [f32_bits(v) for row in C1 + C2 for v in row]))
 
 
+def frac_vals(r, nfrac):
+    """nfrac raw 16 x 16 f16 fractals (row-major inside each), small integers so every sum is exact"""
+    return [[[float(r.next() % 9 - 4) for _ in range(16)] for _ in range(16)] for _ in range(nfrac)]
+
+
+def case_full_ctrl():
+    """load_cbuf_to_ca / load_cbuf_to_cb (full control, semantics §8.3) fed by the six-operand copy_gm_to_cbuf.
+    L1 A region: 6 fractals; GM a.bin holds fractals 0-2 at byte 0 and 3-5 at byte 2048 (two bursts of 1536 bytes,
+    GM stride 2048, L1 stride 1536). load_cbuf_to_ca m_start 1, k_start 1, m_step 1, k_step 2, src_stride 2,
+    dst_stride 1: L0A k-block j = L1 fractal (1 + j)*2 + 1. L1 B region: 3 fractals of B' [48, 16] (row k, column
+    n); load_cbuf_to_cb with transpose, m_start 1, k_start 0, m_step 2, k_step 1, src_stride 3, dst_stride 1:
+    L0B k-block i = L1 fractal 1 + i transposed, so B[k][n] = fracB[1 + k/16][k%16][n]. C = A . B, 16 x 16 x 32."""
+    r = Rng(91)
+    fa, fb = frac_vals(r, 6), frac_vals(r, 3)
+    gm = [0.0] * (1792)
+    for f in range(6):
+        base = (f * 256) if f < 3 else (1024 + (f - 3) * 256)
+        for i in range(16):
+            for j in range(16):
+                gm[base + i * 16 + j] = fa[f][i][j]
+    save("a.bin", pack("H", [f16_bits(v) for v in gm]))
+    save("b.bin", pack("H", [f16_bits(fb[f][i][j]) for f in range(3) for i in range(16) for j in range(16)]))
+    A = [[fa[(1 + k // 16) * 2 + 1][m][k % 16] for k in range(32)] for m in range(16)]
+    B = [[fb[1 + k // 16][k % 16][n] for n in range(16)] for k in range(32)]
+    save_f32("expected.bin", matmul(A, B, 16, 16, 32))
+
+
+def case_gemv_contig():
+    """GEMV (semantics §8.4): m = 1 without disable_gemv reads A as a contiguous row of K = 48 f16 (loaded raw by
+    one full-control fractal copy); with disable_gemv the MAD reads the NZ tile mte_l1_l0a wrote. Same A . B."""
+    r = Rng(92)
+    A, B = rand_mat(r, 1, 48), rand_mat(r, 48, 16)
+    save_f16("a.bin", A)
+    save_f16("b.bin", B)
+    C = matmul(A, B, 1, 16, 48)
+    save_f32("expected.bin", C + C)
+
+
 CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
 if case not in CASES:
     sys.exit("unknown case %s (have %s)" % (case, ", ".join(sorted(CASES))))

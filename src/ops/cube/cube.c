@@ -123,13 +123,14 @@ static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
     return 0;
 }
 
-/* mte_l1_fb: len and gaps in parameter-load units of 64 bytes (resolutions Q51, best reading). */
+/* mte_l1_fb, copy_cbuf_to_fbuf: len and gaps in parameter-load units of 64 bytes (resolutions Q51, best reading).
+   Instr.imm holds the operand indices of len, n, sg, dg (the two ops write n and len in different orders). */
 enum { FB_UNIT = 64 };
 static int p_l1_fb(Exec *x, const Instr *in, const uint64_t *a)
 {
     Burst b;
     memset(&b, 0, sizeof b);
-    uint64_t len = a[2], n = a[3], sg = a[4], dg = a[5];
+    uint64_t len = a[in->imm[0]], n = a[in->imm[1]], sg = a[in->imm[2]], dg = a[in->imm[3]];
     if (cube_field(x, in, "len_burst (64-byte parameter-load units)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
         cube_field(x, in, "source gap (64-byte units)", sg, 16) || cube_field(x, in, "destination gap (64-byte units)", dg, 16))
         return -1;
@@ -327,6 +328,44 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
     return 0;
 }
 
+/* Full-control loads (semantics §8.3): a fractal is 16 rows of 32 bytes (512 bytes). For i < m_step, j < k_step the
+   source fractal ((k_start + j)·src_stride + m_start + i) is copied to destination fractal (j·dst_stride + i), or
+   with transpose, transposed as a 16 x 16 matrix of 2-byte elements, to fractal (i·dst_stride + j). This is how
+   the compiler expands the shape form: steps = the fractal counts, strides = the NZ pitches in fractals. */
+static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
+{
+    const uint64_t *f = a + in->imm[L0_SR];
+    uint64_t ms = f[0], ks = f[1], mst = f[2], kst = f[3], ss = f[4], ds = f[5];
+    int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
+    if (cube_field(x, in, "m_start", ms, 16) || cube_field(x, in, "k_start", ks, 16) || cube_field(x, in, "m_step", mst, 8) ||
+        cube_field(x, in, "k_step", kst, 8) || cube_field(x, in, "src_stride", ss, 16) || cube_field(x, in, "dst_stride", ds, 16))
+        return -1;
+    if (!mst || !kst) return 0;
+    /* source footprint from the first fractal read to the end of the last */
+    uint64_t slo = ks * ss + ms, shi = ((ks + kst - 1) * ss + ms + mst) * 512 - slo * 512;
+    uint64_t dhi = (tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0] + slo * 512, shi, 32, "source");
+    if (!s) return -1;
+    s -= slo * 512;
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dhi, 32, "destination");
+    if (!d) return -1;
+    for (uint64_t j = 0; j < kst; j++)
+        for (uint64_t i = 0; i < mst; i++) {
+            const uint8_t *sf = s + ((ks + j) * ss + ms + i) * 512;
+            uint8_t *df = d + (tr ? i * ds + j : j * ds + i) * 512;
+            if (!tr) {
+                memmove(df, sf, 512);
+                continue;
+            }
+            uint8_t t[512];
+            for (unsigned r = 0; r < 16; r++)
+                for (unsigned c = 0; c < 16; c++) memcpy(t + c * 32 + r * 2, sf + r * 32 + c * 2, 2);
+            memcpy(df, t, 512);
+        }
+    sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, mst * kst * 512);
+    return 0;
+}
+
 /* MX scales (resolutions Q40): one E8M0 byte per 32-element K group. L1 holds them in 32-byte fragments of
    16 rows x 2 groups: scale (r, g) at ((r/16)·⌈G/2⌉ + g/2)·32 + (r%16)·2 + g%2, r = m (left) or n (right);
    for G = 2 this is the [m][g] / [n][g] row-major order of Q40. They are stored as state associated with
@@ -389,17 +428,38 @@ void cube_release(Core *c)
 /* The six-operand full-control form of the L1 -> L0 loads (spec 16-cube-matmul) selects fractal blocks by start,
    step and stride; its fifth operand (src_stride) is what sets it apart from the shape form. */
 static bool full_control(LowerView *L, const Op *op) { return lw_group_index(L, op, "fs", 0) >= 0; }
-static const char full_control_msg[] = "the full-control form (start, step and stride operands) is not simulated: how its "
-                                       "block coordinates and strides map to L1/L0 bytes is not published";
+static const char full_control_msg[] = "the full-control form of the MX scale loads is not simulated: how its block "
+                                       "coordinates and strides map to the scale layout is not published";
+
+/* Lowers a full-control L1 -> L0A/L0B load (mte_l1_l0a/b with six operands, load_cbuf_to_ca/cb, their _s4 forms):
+   imm[L0_E], imm[L0_TRANS], imm[L0_SIDE] as the shape form, imm[L0_SR] = the operand index of m_start (the six
+   control operands follow in order). */
+static int lower_l1_l0_full(const Op *op, Instr *in)
+{
+    CElem e = cube_ptr_elem(op, 1);
+    int s4 = op->kind == OP_LOAD_CBUF_TO_CA_S4 || op->kind == OP_LOAD_CBUF_TO_CB_S4;
+    if (s4 || e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
+    const Attr *tr = op_attr(op, "transpose");
+    in->imm[L0_TRANS] = tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);
+    if (!e.bytes || e.bytes > 4 || (in->imm[L0_TRANS] && e.bytes != 2))
+        return cube_unsupported(in, "the full-control L1->L0 load is simulated for 1-, 2- and 4-byte elements without "
+                                    "transpose and 2-byte elements with it: how the transposing hardware pairs fractals "
+                                    "of other widths is not published");
+    in->imm[L0_E] = e.bytes;
+    in->imm[L0_SIDE] = op->kind == OP_MTE_L1_L0B || op->kind == OP_LOAD_CBUF_TO_CB;
+    in->imm[L0_SR] = 2;
+    in->pfn = p_l1_l0_full;
+    return 0;
+}
 
 int cube_lower(LowerView *L, const Op *op, Instr *in)
 {
     switch (op->kind) {
     case OP_MAD: case OP_MAD_ACC: case OP_MAD_BIAS: case OP_MAD_MX: case OP_MAD_MX_ACC: case OP_MAD_MX_BIAS:
         return cube_lower_mad(L, op, in);
-    case OP_MTE_L0C_L1: case OP_MTE_L0C_GM: case OP_MTE_L0C_UB:
+    case OP_MTE_L0C_L1: case OP_MTE_L0C_GM: case OP_MTE_L0C_UB: case OP_COPY_MATRIX_CC_TO_UB:
         return cube_lower_fix(L, op, in);
-    case OP_MTE_GM_L1:
+    case OP_MTE_GM_L1: case OP_COPY_GM_TO_CBUF_NB:
         return dma_lower_grouped(L, op, in);
     case OP_MTE_GM_L1_FRAC: {
         FracExt *fe = lw_alloc(L, op, sizeof(FracExt));
@@ -438,7 +498,11 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         in->pfn = p_l1_ub;
         return 0;
     }
-    case OP_MTE_L1_FB:
+    case OP_MTE_L1_FB: case OP_COPY_CBUF_TO_FBUF:
+        in->imm[0] = lw_group_index(L, op, "len", 0);
+        in->imm[1] = lw_group_index(L, op, "n", 0);
+        in->imm[2] = lw_group_index(L, op, "sg", 0);
+        in->imm[3] = lw_group_index(L, op, "dg", 0);
         in->pfn = p_l1_fb;
         return 0;
     case OP_RAW_FILL_L1: {
@@ -458,8 +522,10 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         in->pfn = p_l1_bt;
         return 0;
     }
+    case OP_LOAD_CBUF_TO_CA: case OP_LOAD_CBUF_TO_CB: case OP_LOAD_CBUF_TO_CA_S4: case OP_LOAD_CBUF_TO_CB_S4:
+        return lower_l1_l0_full(op, in);
     case OP_MTE_L1_L0A: case OP_MTE_L1_L0B: {
-        if (full_control(L, op)) return cube_unsupported(in, full_control_msg);
+        if (full_control(L, op)) return lower_l1_l0_full(op, in);
         CElem e = cube_ptr_elem(op, 1);
         if (!e.bytes || e.bytes > 4) return cube_unsupported(in, "this L1->L0 element type is not simulated");
         if (e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");

@@ -216,22 +216,25 @@ static uint64_t src_elem(const Geo *g, uint64_t r, uint64_t m, uint64_t n)
     return l0c_elem(m, n, g->ss) + r * g->l3s * 16;   /* loop3 source stride in 16-accumulator rows (as Q36) */
 }
 
-static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
+/* The run-time operand values of one writeback: from the operands (p_fix) or from the packed config words of
+   copy_matrix_cc_to_ub (p_fix_cfg). Absent values are 0 (loop3 count 1). */
+typedef struct FixArgs { uint64_t src, dst, M, N, ss, ds, l3c, l3s, l3d, sid, l2c, sub, dnss, nzsplit, qp, rp, clip; } FixArgs;
+
+static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
 {
-    const FixExt *fe = in->ext;
     Core *c = x->core;
     Cluster *cl = c->cl;
     Geo g;
     memset(&g, 0, sizeof g);
-    g.M = a[fe->m];
-    g.N = a[fe->n];
-    g.ss = a[fe->ss];
-    g.ds = a[fe->ds];
+    g.M = v->M;
+    g.N = v->N;
+    g.ss = v->ss;
+    g.ds = v->ds;
     g.layout = fe->layout;
     g.split = fe->split;
-    g.l3c = fe->l3c >= 0 ? a[fe->l3c] : 1;
-    g.l3s = fe->l3c >= 0 ? a[fe->l3s] : 0;
-    g.l3d = fe->l3c >= 0 ? a[fe->l3d] : 0;
+    g.l3c = v->l3c;
+    g.l3s = v->l3s;
+    g.l3d = v->l3d;
     unsigned ed = fe->ed.bytes;
     g.c0 = 32u / ed;
     if (cube_field(x, in, "m", g.M, 16) || cube_field(x, in, "n", g.N, 16) ||
@@ -239,15 +242,15 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
         cube_field(x, in, "dst_stride (elements)", g.ds, 32) || cube_field(x, in, "loop3 count", g.l3c, 16) ||
         cube_field(x, in, "loop3 source stride", g.l3s, 16) || cube_field(x, in, "loop3 destination stride", g.l3d, 32))
         return -1;
-    if (fe->sid >= 0 && (cube_field(x, in, "sid", a[fe->sid], 2) || cube_field(x, in, "l2_cache_ctrl", a[fe->l2c], 4)))
+    if (fe->sid >= 0 && (cube_field(x, in, "sid", v->sid, 2) || cube_field(x, in, "l2_cache_ctrl", v->l2c, 4)))
         return -1;
-    if (fe->layout == L_DN && a[fe->dnss] != 1) {
+    if (fe->layout == L_DN && v->dnss != 1) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "nz2dn(%" PRIu64 ") is not simulated: only nz2dn(1) has a known meaning "
-                 "(resolutions §2.7)", a[fe->dnss]);
+                 "(resolutions §2.7)", v->dnss);
         return -1;
     }
     if (fe->layout == L_NZNZ) {
-        uint64_t sp = a[fe->nzsplit];
+        uint64_t sp = v->nzsplit;
         if (sp > 1) {
             sim_trap(x, in, DIAG_T_FIELD, "nz2nz split = %" PRIu64 " is outside 0..1", sp);
             return -1;
@@ -274,7 +277,7 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
                 return -1;
             }
         } else {
-            uint64_t sub = a[fe->sub];
+            uint64_t sub = v->sub;
             if (sub > 1 || (sub == 1 && cl->ncores != 3)) {
                 sim_trap(x, in, DIAG_T_FIELD, "dst_mode(%" PRIu64 "): subblock %" PRIu64 " does not exist%s", sub, sub,
                          cl->ncores != 3 ? " (not a mixed cube+vector kernel)" : "");
@@ -311,13 +314,13 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
             dhi[t] = (d1 > d2 ? d1 : d2) + 1;
         }
     }
-    const uint8_t *s = sim_mem(x, in, AS_L0C, a[fe->src], shi * 4, 32, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L0C, v->src, shi * 4, 32, "source");
     if (!s) return -1;
     uint8_t *d[2] = {NULL, NULL};
     unsigned dal = fe->space == AS_GM ? 1 : 32;
     for (int t = 0; t < 2; t++)
         if (used[t]) {
-            d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, a[fe->dst], dhi[t] * ed, dal,
+            d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, v->dst, dhi[t] * ed, dal,
                                 fe->atomic ? "atomic destination" : "destination");
             if (!d[t]) return -1;
         }
@@ -330,28 +333,28 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
     fr.ieee = fe->sat == S_NOSAT ? 1 : fe->sat == S_DEFAULT ? bit48 : 0;
     if (fe->qkind == Q_SCALE) {
         if (fe->qvec) {
-            fr.qfb = sim_mem(x, in, AS_FB, a[fe->qp], g.N * 8, 32, "quant parameters");
+            fr.qfb = sim_mem(x, in, AS_FB, v->qp, g.N * 8, 32, "quant parameters");
             if (!fr.qfb) return -1;
         } else {
-            fr.qs = (float)cube_fval((NumFormat)fe->qfmt, a[fe->qp]);
+            fr.qs = (float)cube_fval((NumFormat)fe->qfmt, v->qp);
         }
     }
-    if (fe->rkind == R_SCALAR) fr.ra = (float)cube_fval((NumFormat)fe->rfmt, a[fe->rp]);
+    if (fe->rkind == R_SCALAR) fr.ra = (float)cube_fval((NumFormat)fe->rfmt, v->rp);
     if (fe->rkind == R_VECTOR) {
-        fr.rfb = sim_mem(x, in, AS_FB, a[fe->rp], g.N * 4, 32, "relu parameters");
+        fr.rfb = sim_mem(x, in, AS_FB, v->rp, g.N * 4, 32, "relu parameters");
         if (!fr.rfb) return -1;
     }
     if (fe->eclip.bytes) {
-        uint64_t cv = a[fe->clip];
+        uint64_t cv = v->clip;
         if (fe->ed.fmt >= 0) {
             fr.clip_bits = fe->eclip.fmt >= 0 ? num_convert((NumFormat)fe->eclip.fmt, cv, (NumFormat)fe->ed.fmt, NUM_RND_R, false)
                                               : num_from_int(cv, fe->eclip.bits, fe->eclip.is_signed, (NumFormat)fe->ed.fmt, NUM_RND_R);
         } else {
             unsigned w = fe->eclip.bits;
-            int64_t v = fe->eclip.fmt >= 0 ? (int64_t)num_to_int((NumFormat)fe->eclip.fmt, cv, NUM_RND_R, 64, true, true)
+            int64_t ci = fe->eclip.fmt >= 0 ? (int64_t)num_to_int((NumFormat)fe->eclip.fmt, cv, NUM_RND_R, 64, true, true)
                       : fe->eclip.is_signed && w < 64 ? (int64_t)((cv & ((1ull << w) - 1)) ^ (1ull << (w - 1))) - (int64_t)(1ull << (w - 1))
                       : (int64_t)(w < 64 ? cv & ((1ull << w) - 1) : cv);
-            fr.clip_int = v;
+            fr.clip_int = ci;
         }
     }
     for (uint64_t r = 0; r < g.l3c; r++)
@@ -370,6 +373,69 @@ static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
     sim_transfer(x, AS_L0C, fe->space, bytes);
     x->extra_cost += x->core->sim->timing->fix_head;
     return 0;
+}
+
+static inline uint64_t opnd(const uint64_t *a, int i) { return i >= 0 ? a[i] : 0; }
+
+static int p_fix(Exec *x, const Instr *in, const uint64_t *a)
+{
+    const FixExt *fe = in->ext;
+    FixArgs v = {a[fe->src], a[fe->dst], a[fe->m], a[fe->n], a[fe->ss], a[fe->ds], fe->l3c >= 0 ? a[fe->l3c] : 1,
+                 opnd(a, fe->l3s), opnd(a, fe->l3d), opnd(a, fe->sid), opnd(a, fe->l2c), opnd(a, fe->sub),
+                 opnd(a, fe->dnss), opnd(a, fe->nzsplit), opnd(a, fe->qp), opnd(a, fe->rp), opnd(a, fe->clip)};
+    return fix_run(x, in, fe, &v);
+}
+
+/* copy_matrix_cc_to_ub %src, %dst, %config0, %config1: the fields the compiler packs when it expands mte_l0c_ub
+   (docs/semantics.md §8.5). config0: n bits 4..15, m bits 16..31, dst_stride bits 32..63. config1: src_stride
+   bits 0..15, dual destination mode bits 16..17 (0 one subblock, 1 split_m, 2 split_n), subblock bit 18, clip
+   bits 30..31, quant mode bits 34..38 with bit 5 at bit 29, relu mode bits 39..41, channel split bit 42, nz2nd
+   bit 43, nz2dn bit 62; both layout bits clear is nz2nz(channel split). The parameters the expansion keeps in
+   registers (quant scale, relu slope, clip value, loop3, the nz2dn channel stride) are not modelled: a word
+   that needs them traps T-UNSUPPORTED, and loop3 runs once. */
+static int p_fix_cfg(Exec *x, const Instr *in, const uint64_t *a)
+{
+    uint64_t c0 = a[2], c1 = a[3];
+    FixExt f = *(const FixExt *)in->ext;
+    FixArgs v;
+    memset(&v, 0, sizeof v);
+    v.src = a[0];
+    v.dst = a[1];
+    v.N = (c0 >> 4) & 0xFFF;
+    v.M = (c0 >> 16) & 0xFFFF;
+    v.ds = c0 >> 32;
+    v.ss = c1 & 0xFFFF;
+    v.l3c = 1;
+    v.sub = (c1 >> 18) & 1;
+    v.nzsplit = (c1 >> 42) & 1;
+    unsigned dual = (unsigned)(c1 >> 16) & 3, clip = (unsigned)(c1 >> 30) & 3, relu = (unsigned)(c1 >> 39) & 7;
+    unsigned quant = (unsigned)((c1 >> 34) & 0x1F) | (unsigned)((c1 >> 29) & 1) << 5;
+    int nd = (int)(c1 >> 43) & 1, dn = (int)(c1 >> 62) & 1;
+    const char *why = dual == 3 ? "dual destination mode 3 has no meaning"
+                    : clip ? "clip takes its value from a register ptosim does not model"
+                    : relu > 1 ? "scalar/vector relu take their slopes from registers ptosim does not model"
+                    : dn ? "nz2dn takes its channel stride from a register ptosim does not model"
+                    : nd && v.nzsplit ? "nz2nd with channel split is not a layout"
+                    : !(quant == 0 || quant == 1 || quant == 16) ? "quant modes with parameters read them from registers ptosim does not model"
+                    : NULL;
+    if (why) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "config1 0x%" PRIx64 ": %s", c1, why);
+        return -1;
+    }
+    f.layout = nd ? L_ND : L_NZNZ;
+    f.split = dual == 1 ? SP_M : dual == 2 ? SP_N : SP_NONE;
+    f.rkind = relu ? R_NORMAL : R_NONE;
+    f.qkind = quant ? Q_CONV : Q_NONE;
+    CElem ed = f.ed;
+    int ok = f.acc_int ? !quant && ed.fmt < 0 && ed.bits == 32
+           : quant == 1 ? ed.fmt == NUM_F16 : quant == 16 ? ed.fmt == NUM_BF16
+           : ed.fmt == NUM_F32 || ed.fmt == NUM_F16 || ed.fmt == NUM_BF16;
+    if (!ok) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "quant mode %u does not turn %s accumulators into %s elements", quant,
+                 f.acc_int ? "32-bit integer" : "f32", cube_elem_name(ed));
+        return -1;
+    }
+    return fix_run(x, in, &f, &v);
 }
 
 /* ---------------------------------------------------------------- lowering */
@@ -394,6 +460,7 @@ int cube_lower_fix(LowerView *L, const Op *op, Instr *in)
 {
     FixExt *fe = lw_alloc(L, op, sizeof(FixExt));
     if (!fe) return -1;
+    memset(fe, 0, sizeof *fe);
     fe->src = (int8_t)lw_group_index(L, op, "src", 0);
     fe->dst = (int8_t)lw_group_index(L, op, "dst", 0);
     fe->m = (int8_t)lw_group_index(L, op, "m", 0);
@@ -412,18 +479,20 @@ int cube_lower_fix(LowerView *L, const Op *op, Instr *in)
     fe->l3s = (int8_t)lw_group_index(L, op, "l3s", 0);
     fe->l3d = (int8_t)lw_group_index(L, op, "l3d", 0);
     fe->space = op->kind == OP_MTE_L0C_GM ? AS_GM : op->kind == OP_MTE_L0C_L1 ? AS_L1 : AS_UB;
+    int cfg = op->kind == OP_COPY_MATRIX_CC_TO_UB;   /* the packed-config form: decoded when it runs */
     in->ext = fe;
-    in->pfn = p_fix;
+    in->pfn = cfg ? p_fix_cfg : p_fix;
     in->ifn = fix_capture_ctrl;
     CElem ea = cube_ptr_elem(op, fe->src);
     fe->ed = cube_ptr_elem(op, fe->dst);
-    if (fe->src < 0 || fe->dst < 0 || fe->m < 0 || fe->n < 0 || fe->ss < 0 || fe->ds < 0)
+    if (fe->src < 0 || fe->dst < 0 || (!cfg && (fe->m < 0 || fe->n < 0 || fe->ss < 0 || fe->ds < 0)))
         return cube_unsupported(in, "this form of FIXPIPE writeback is not simulated");
     if (!(ea.fmt == NUM_F32 || (ea.fmt < 0 && ea.bits == 32)))
         return cube_unsupported(in, "FIXPIPE reads f32 or 32-bit integer accumulators only");
     fe->acc_int = ea.fmt < 0;
     if (!fe->ed.bytes || fe->ed.bytes > 4 || fe->ed.packed4 || fe->ed.fmt == NUM_E8M0 || (fe->ed.fmt < 0 && fe->ed.bits < 8))
         return cube_unsupported(in, "FIXPIPE writeback to this destination element type is not simulated");
+    if (cfg) return 0;
     /* layout */
     fe->layout = op_has_unit(op, "nz2nd") ? L_ND : op_has_unit(op, "nz2dn") ? L_DN : op_has_unit(op, "nz2nz") ? L_NZNZ : L_NZ;
     if (fe->layout == L_DN && fe->dnss < 0) return cube_unsupported(in, "nz2dn without its operand");

@@ -31,6 +31,7 @@ typedef struct MadExt {
     uint8_t sat;        /* 1 = sat clause */
     uint8_t tf32;       /* 0 none, 1 round_even, 2 round_away */
     uint8_t integer;    /* 8-bit integer inputs, i32 accumulator */
+    uint8_t gemv;       /* GEMV mode allowed (no disable_gemv; not MX): with m = 1, A is a contiguous K-vector */
     uint8_t dec[2];     /* DEC_* of A and B */
     CElem ea, eb;
     float satmax[2];    /* sat: the largest finite value of A's and B's format (what +-inf becomes) */
@@ -233,7 +234,10 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     }
     unsigned e = me->ea.bytes;
     uint64_t Mp = pad16(M), Np = pad16(N), K1 = ceil_div(K, 32u / e);
-    const uint8_t *pa = sim_mem(x, in, AS_L0A, A, K1 * Mp * 32, 32, "left operand");
+    /* GEMV (m = 1 without disable_gemv, semantics §8.4): A is read as one contiguous row of K elements, i.e. the NZ
+       layout with pitch 1 */
+    uint64_t Ap = me->gemv && M == 1 ? 1 : Mp;
+    const uint8_t *pa = sim_mem(x, in, AS_L0A, A, K1 * Ap * 32, 32, "left operand");
     if (!pa) return -1;
     const uint8_t *pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, "right operand");
     if (!pb) return -1;
@@ -289,7 +293,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
         if (!ai) return -1;
         int32_t *bi = ai + M * K, *acc = bi + K * ld;
         memset(bi, 0, 4 * K * ld);
-        decode_int(me, 0, ai, pa, M, K, Mp, 0);
+        decode_int(me, 0, ai, pa, M, K, Ap, 0);
         decode_int(me, 1, bi, pb, N, K, Np, ld);
         for (uint64_t m = 0; m < M; m += 2) {
             int two = m + 1 < M;
@@ -309,7 +313,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
         if (!af) return -1;
         float *bf = af + M * K, *acc = bf + K * ld;
         memset(bf, 0, 4 * K * ld);
-        decode_float(me, 0, af, pa, M, K, Mp, 0);
+        decode_float(me, 0, af, pa, M, K, Ap, 0);
         decode_float(me, 1, bf, pb, N, K, Np, ld);
         for (uint64_t m = 0; m < M; m += 2) {
             int two = m + 1 < M;
@@ -360,6 +364,7 @@ int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
     me->ik = (int8_t)lw_group_index(L, op, "k", 0);
     me->mode = op->kind == OP_MAD_ACC || op->kind == OP_MAD_MX_ACC ? 1 : op->kind == OP_MAD_BIAS || op->kind == OP_MAD_MX_BIAS ? 2 : 0;
     me->mx = op->kind == OP_MAD_MX || op->kind == OP_MAD_MX_ACC || op->kind == OP_MAD_MX_BIAS;
+    me->gemv = !op_has_unit(op, "disable_gemv") && !me->mx;
     me->sat = op_has_unit(op, "sat");
     int tf = op_token_id(op, "tf32");
     me->tf32 = !op_has_unit(op, "tf32_mode") ? 0 : tf == T_TF32_ROUND_AWAY ? 2 : 1;

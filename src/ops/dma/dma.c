@@ -32,7 +32,7 @@ typedef struct DmaPlan {
 typedef struct DmaOps {
     int8_t loop0, nloops;      /* first loop operand (counts, then source strides, then destination strides) */
     int8_t pv, pl, pr;         /* pad value, left and right pad counts */
-    int8_t n, len;             /* nburst count (then source, destination stride), burst length */
+    int8_t n, len, ss, ds;     /* nburst count, burst length, source and destination stride */
     uint8_t padb;              /* pad element bytes (grouped), destination element bytes (legacy) */
     uint8_t sas, das;          /* AddrSpace of source and destination */
 } DmaOps;
@@ -183,8 +183,8 @@ static int p_grouped(Exec *x, const Instr *in, const uint64_t *a)
     p.dst = a[1];
     p.len = a[o->len];
     p.n = a[o->n];
-    p.ss = a[o->n + 1];
-    p.ds = a[o->n + 2];
+    p.ss = a[o->ss];
+    p.ds = a[o->ds];
     p.sas = (AddrSpace)o->sas;
     p.das = (AddrSpace)o->das;
     if (p.das == AS_GM) p.atomic = store_atomic(x->core);
@@ -384,7 +384,7 @@ static DmaOps *dma_ops(LowerView *L, const Op *op)
     const Type *s = ptr_type(op, 0), *d = ptr_type(op, 1);
     o->sas = (uint8_t)(s && s->kind == TY_PTR ? s->space : AS_GM);
     o->das = (uint8_t)(d && d->kind == TY_PTR ? d->space : AS_GM);
-    o->pv = o->pl = o->pr = o->n = o->len = o->loop0 = -1;
+    o->pv = o->pl = o->pr = o->n = o->len = o->ss = o->ds = o->loop0 = -1;
     return o;
 }
 
@@ -406,6 +406,8 @@ int dma_lower_grouped(LowerView *L, const Op *op, Instr *in)
     o->padb = (uint8_t)(o->pv >= 0 ? ty_bytes(op->operands[o->pv]->type) : 0);
     o->n = (int8_t)lw_group_index(L, op, "n", 0);
     o->len = (int8_t)lw_group_index(L, op, "len", 0);
+    o->ss = (int8_t)lw_group_index(L, op, "ss", 0);
+    o->ds = (int8_t)lw_group_index(L, op, "ds", 0);
     if (o->pl >= 0 && o->pr < 0) {
         lw_error(L, op, DIAG_V_CLAUSE, "pad(...) takes one or three operands");
         return -1;
