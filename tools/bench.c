@@ -278,7 +278,7 @@ static double run_sim_blocks(const char *name, const char *text, void *buf, size
         PtoDiagInfo di;
         if (pto_diag_get(ctx, i, &di) || di.severity < PTO_SEV_ERROR) continue;
         char *s = pto_diag_render(ctx, i, 0);
-        fputs(s, stderr);
+        fputs(s ? s : "bench: out of memory rendering a diagnostic\n", stderr);
         pto_free(s);
     }
     pto_module_free(m);
