@@ -76,8 +76,7 @@ static Module *module_new(PtoContext *ctx, const char *filename, size_t len, cha
 static PtoModule *parse_text(Module *m)
 {
     diag_add_source(&m->ctx->diags, m->file, m->text, m->len);
-    if (!ctx_sigs_compile(m->ctx)) diag_oom(&m->ctx->diags, 0);   /* ctx_sig below needs the table */
-    else m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);
+    m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);   /* compiles the signatures on first need */
     return m;
 }
 

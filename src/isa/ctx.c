@@ -117,6 +117,15 @@ const OpSig *const *ctx_sigs_compile(PtoCtx *c)
     return t->sigs;
 }
 
+const OpSig *const *ctx_sigs_need(PtoCtx *c)
+{
+    const OpSig *const *s = ctx_sigs_compile(c);
+    if (s) return s;
+    if (c->arena.oom) longjmp(*c->arena.oom, 1);
+    fputs("ptosim: out of memory compiling the signature table\n", stderr);
+    abort();
+}
+
 void ctx_free(PtoCtx *c)
 {
     if (!c) return;

@@ -29,13 +29,16 @@ void ctx_free(PtoCtx *c);
 const char *ctx_intern(PtoCtx *c, const char *s, size_t n);
 
 /* Compiles the signature table once (thread-safe: a context may be shared by threads that only read it).
-   NULL when out of memory: the API's entry points compile it first and report E-OOM, so ctx_sig below is
-   only reached with the table there. */
+   NULL when out of memory. It is compiled when the parser first needs a signature (a module without ops
+   never pays for it); every later use is of an op the parser bound, so the table is there. */
 const OpSig *const *ctx_sigs_compile(PtoCtx *c);
+/* The same for ctx_sig's first use: out of memory longjmps to the handler of the context's arena (the
+   parser's: E-OOM); without one it is a defect and stops. */
+const OpSig *const *ctx_sigs_need(PtoCtx *c);
 struct SigTab { Arena arena; const OpSig *const *sigs; };
 static inline const OpSig *ctx_sig(const PtoCtx *c, int kind)
 {
     SigTab *t = atomic_load_explicit(&((PtoCtx *)c)->sigtab, memory_order_acquire);
-    return (t ? t->sigs : ctx_sigs_compile((PtoCtx *)c))[kind];
+    return (t ? t->sigs : ctx_sigs_need((PtoCtx *)c))[kind];
 }
 #endif
