@@ -570,34 +570,22 @@ static const Instr *x_fused(Exec *x, const Instr *in)
     unsigned n = f->n, nld = n - 2u;
     uint64_t la[2] = {0, 0}, sa;
     if (__builtin_expect(!fuse_ready(x, in, n, la, &sa), 0)) return vlds_norm_slow(x, in);
-    uint8_t *ub = c->mem[AS_UB];
-    const Instr *step = in + n;
     int watch = c->cl->watch;
     if (f->loop) return fused_loop(x, in, f, la, sa, watch);
-    FuseWatch w;
-    if (watch) fuse_watch_begin(x, in, &w);
-    const Instr *ret;
-    for (;;) {
-        if (__builtin_expect(watch, 0)) fuse_watch(x, in, n, la, sa, &w, 1);
-        f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
-        c->pipes[PQ_V].ops += n;
-        c->pipes[PQ_V].bytes += 256u * (nld + 1u);
-        fuse_credit(x, in + 1, n - 1);
-        x->left -= n - 1;
-        /* the step, as the interpreter would run it (interp_for_next64), with room left for a whole trip */
-        if (!f->loop || x->left <= 2u * n + 2u) { ret = step; break; }
-        x->left--;
-        fuse_credit(x, step, 1);
-        uint64_t iv = fr_u64(x, step->arg[3]) + ARG(x, step, 2);
-        fr_set_u64(x, step->arg[3], iv);
-        if ((int64_t)iv >= (int64_t)ARG(x, step, 1)) { ret = step + 1; break; }
-        /* the store's mask is not written by the group or the step: it is still full */
-        if (!fuse_addrs(x, in, n, la, &sa)) { ret = in; break; }
-        x->left--;   /* the group's first load, dispatched */
-        fuse_credit(x, in, 1);
+    /* one group: the interpreter runs what follows it */
+    uint8_t *ub = c->mem[AS_UB];
+    if (__builtin_expect(watch, 0)) {
+        FuseWatch w;
+        fuse_watch_begin(x, in, &w);
+        fuse_watch(x, in, n, la, sa, &w, 1);
+        fuse_watch_end(x, in, n, &w);
     }
-    if (watch) fuse_watch_end(x, in, n, &w);
-    return ret;
+    f->core(ub + sa, ub + la[f->a_ld], ub + la[f->b_ld], f->s >= 0 ? fr_u64(x, f->s) : 0);
+    c->pipes[PQ_V].ops += n;
+    c->pipes[PQ_V].bytes += 256u * (nld + 1u);
+    fuse_credit(x, in + 1, n - 1);
+    x->left -= n - 1;
+    return in + n;
 }
 
 static int is_vlds_norm(const Instr *in)
