@@ -75,6 +75,27 @@ static Item *push_item(Parser *P, Item *items, uint32_t *n, SrcLoc loc)
 
 static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested, int stop_at_colon);
 
+/* The constant path of %s[1, 0] (pto.struct_get / struct_set): integer literals up to the ']'. */
+static void parse_path(Parser *P, Item *it)
+{
+    int64_t v[64];
+    uint32_t n = 0;
+    do {
+        Token *t = P_cur(P);
+        if (!P_is(P, TK_INT)) {
+            P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, t), "expected an integer field index in the path '%%s[...]'");
+            break;
+        }
+        if (!P_int_literal(P, t, &v[n < 64 ? n : 63])) P_error(P, DIAG_LEX_NUMBER, P_loc(P, t), "integer literal does not fit in 64 bits");
+        else if (n == 64) P_error(P, DIAG_PARSE_LIMIT, P_loc(P, t), "a field path has at most 64 indices");
+        P->pos++;
+        if (n < 64) n++;
+    } while (P_eat(P, TK_COMMA));
+    while (!P_is(P, TK_RBRACK) && !P_is(P, TK_EOF) && !P_cur(P)->nl_before) P->pos++;
+    it->path = arena_dup(&P->m->arena, v, sizeof(int64_t) * n);
+    it->npath = n;
+}
+
 /* One item; returns 0 when the current token cannot start an item. */
 static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested)
 {
@@ -100,6 +121,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
             it->kind = IT_MEM;
             it->offloc = P_loc(P, P_cur(P));
             if (P_is(P, TK_SSA)) it->off = P_use(P);
+            else if (P_is(P, TK_INT)) parse_path(P, it);
             else {
                 P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "the offset in '%%base[...]' must be an SSA value");
                 while (!P_is(P, TK_RBRACK) && !P_is(P, TK_EOF)) P->pos++;
@@ -261,9 +283,10 @@ static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
                                       "an integer", "a float", "a scalar", "a pointer", "a vector register",
-                                      "a mask", "an alignment state", "a scalar or packed vector"};
+                                      "a mask", "an alignment state", "a scalar or packed vector", "a struct"};
     if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
+    else if (s->kind == SL_MEM && s->off_path) snprintf(b, n, "a struct with a field path '%%%s[i, ...]'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
     else snprintf(b, n, "%s for '%s'", tcn[s->tc], s->name);
     return b;
@@ -318,6 +341,7 @@ static int tc_ok(const Value *v, const SigSlot *s)
     case TC_MASK: return t->kind == TY_MASK;
     case TC_ALIGN: return t->kind == TY_ALIGN;
     case TC_SVAL: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT || t->kind == TY_VEC;
+    case TC_STRUCT: return t->kind == TY_STRUCT;
     }
     return 1;
 }
@@ -327,7 +351,9 @@ static int fits(Parser *P, const Item *it, const SigSlot *s)
 {
     switch (s->kind) {
     case SL_VALUE: return it->kind == IT_VALUE && (!(s->optional || s->variadic) || tc_ok(it->v, s));
-    case SL_MEM: return it->kind == IT_MEM || it->kind == IT_VALUE;
+    case SL_MEM:
+        if (s->off_path) return it->kind == IT_MEM && !it->off;   /* the path is required */
+        return (it->kind == IT_MEM && !it->npath) || it->kind == IT_VALUE;
     case SL_INT: return it->kind == IT_INT;
     case SL_TOKEN: return it->kind == IT_TOKEN && P_tok_lookup(P, s->tokset, it->s, it->slen) >= 0;
     }
@@ -341,6 +367,16 @@ static void bind_token(Parser *P, Bound *B, const SigSlot *s, const Item *it)
     a->s = tok_spelling((int)a->i);
 }
 
+/* The generic spelling of a path attribute, "array<i64: 1, 0>", in the module arena. */
+static const char *path_text(Parser *P, const int64_t *v, uint32_t n)
+{
+    char b[64 * 22 + 16];
+    int k = snprintf(b, sizeof b, "array<i64");
+    for (uint32_t i = 0; i < n; i++) k += snprintf(b + k, sizeof b - (size_t)k, "%s%lld", i ? ", " : ": ", (long long)v[i]);
+    snprintf(b + k, sizeof b - (size_t)k, ">");
+    return arena_strndup(&P->m->arena, b, strlen(b));
+}
+
 static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
 {
     switch (s->kind) {
@@ -349,7 +385,14 @@ static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
         break;
     case SL_MEM:
         add_value(B, it->v, s->group, !s->untyped, it->loc);
-        if (it->kind == IT_MEM) add_value(B, it->off, s->group + 1, s->off_typed, it->offloc);
+        if (s->off_path) {
+            Attr *a = add_attr(P, B, s->off_name, AT_INTS, it->offloc);
+            a->ints = it->path;
+            a->nints = it->npath;
+            a->s = path_text(P, it->path, it->npath);
+        } else if (it->kind == IT_MEM) {
+            add_value(B, it->off, s->group + 1, s->off_typed, it->offloc);
+        }
         break;
     case SL_INT: {
         Attr *a = add_attr(P, B, s->name, AT_INT, it->loc);

@@ -88,6 +88,8 @@ struct Item {
     SrcLoc loc;
     SrcLoc offloc;             /* IT_MEM: where the offset is written */
     Value *v, *off;            /* IT_VALUE, IT_MEM */
+    const int64_t *path;       /* IT_MEM written %s[1, 0]: the constant path (off is NULL), in the module arena */
+    uint32_t npath;
     const char *s;             /* IT_TOKEN spelling / IT_CLAUSE keyword / key of a keyed clause item */
     uint32_t slen;
     int64_t i;                 /* IT_INT */

@@ -449,6 +449,41 @@ static const Type *lanes_x_elem(Parser *P, const char *what, unsigned *lanes)
     return e;
 }
 
+/* '<' field (',' field)* '>' of !pto.struct: each field an 8/16/32/64-bit integer, f16/bf16/f32/f64 or a struct. */
+static const Type *struct_type(Parser *P, SrcLoc loc)
+{
+    const Type *f[64];
+    unsigned n = 0;
+    int bad = 0;
+    if (!P_expect(P, TK_LANGLE, "'<' after !pto.struct")) return NULL;
+    if (P_is(P, TK_RANGLE)) {
+        P_error(P, DIAG_V_STRUCT_FIELD, P_loc(P, P_cur(P)), "'!pto.struct' needs at least one field");
+        return NULL;
+    }
+    do {
+        SrcLoc fl = P_loc(P, P_cur(P));
+        const Type *e = P_parse_type(P);
+        if (!e) return NULL;
+        if (!ty_struct_field_ok(e) && !bad) {
+            char b[96];
+            ty_format(e, b, sizeof b);
+            P_error(P, DIAG_V_STRUCT_FIELD, fl, "'!pto.struct' field %u has type %s, which is not scalar-storable: a field "
+                    "is an 8/16/32/64-bit integer (signless, signed or unsigned), f16, bf16, f32, f64 or a nested "
+                    "!pto.struct", n, b);
+            bad = 1;
+        }
+        if (n == 64) {
+            P_error(P, DIAG_PARSE_LIMIT, fl, "a !pto.struct has at most 64 fields");
+            return NULL;
+        }
+        f[n++] = e;
+    } while (P_eat(P, TK_COMMA));
+    if (!P_expect(P, TK_RANGLE, "'>' closing !pto.struct<...>") || bad) return NULL;
+    const Type *t = ty_struct(P->ctx->types, f, n);
+    if (!t) P_error(P, DIAG_PARSE_LIMIT, loc, "a !pto.struct has at most 4096 scalar fields in all");
+    return t;
+}
+
 static const Type *dialect_type(Parser *P, Token *t)
 {
     TypeTable *T = P->ctx->types;
@@ -483,6 +518,7 @@ static const Type *dialect_type(Parser *P, Token *t)
         int gran = granularity(P, 0, "vector-address granularity must be b8, b16 or b32");
         return gran < 0 ? NULL : ty_vaddr(T, (unsigned)gran);
     }
+    if (IS("pto.struct")) return struct_type(P, loc);
     if (IS("pto.align")) return ty_align(T);
     if (IS("pto.hif8")) return ty_float(T, FK_HIF8);
     if (IS("pto.f4E2M1x2") || IS("pto.f4e2m1x2")) return ty_float(T, FK_F4E2M1X2);

@@ -68,8 +68,13 @@ static void pr_comments(Printer *p, const Op *op, CommentPlace place, unsigned r
 static void pr_type(Printer *p, const Type *t)
 {
     char buf[256];
-    ty_format(t, buf, sizeof buf);
-    sb_puts(&p->b, buf);
+    int k = ty_format(t, buf, sizeof buf);
+    if (k < (int)sizeof buf) { sb_puts(&p->b, buf); return; }
+    char *big = mem_alloc((size_t)k + 1);     /* a long struct type */
+    if (!big) { p->b.failed = 1; return; }
+    ty_format(t, big, (unsigned)k + 1);
+    sb_puts(&p->b, big);
+    mem_free(big);
 }
 
 /* A value that belongs to a multi-result group (%r:2) is written %r#k. */
@@ -228,6 +233,14 @@ static int pr_slot(Printer *p, SigCtx *c, const SigSlot *s, int first)
         if (!v) return 0;
         if (!first) sb_puts(&p->b, ", ");
         pr_value(p, v);
+        if (s->off_path) {
+            const Attr *pa = op_attr(c->op, s->off_name);
+            sb_putc(&p->b, '[');
+            for (uint32_t i = 0; pa && pa->kind == AT_INTS && i < pa->nints; i++)
+                sb_printf(&p->b, "%s%lld", i ? ", " : "", (long long)pa->ints[i]);
+            sb_putc(&p->b, ']');
+            return 1;
+        }
         Value *o = next_in_group(c, s->group + 1);
         if (o) { sb_putc(&p->b, '['); pr_value(p, o); sb_putc(&p->b, ']'); }
         return 1;
@@ -264,7 +277,10 @@ static unsigned clause_count(const Op *op, const SigClause *cl)
 static int is_sig_attr(const Attr *a, const void *ud)
 {
     const OpSig *sig = ud;
-    for (unsigned i = 0; i < sig->npos; i++) if (sig->pos[i].kind != SL_VALUE && sig->pos[i].kind != SL_MEM && !strcmp(sig->pos[i].name, a->name)) return 1;
+    for (unsigned i = 0; i < sig->npos; i++) {
+        if (sig->pos[i].kind != SL_VALUE && sig->pos[i].kind != SL_MEM && !strcmp(sig->pos[i].name, a->name)) return 1;
+        if (sig->pos[i].off_path && !strcmp(sig->pos[i].off_name, a->name)) return 1;
+    }
     for (unsigned i = 0; i < sig->ndict; i++) if (!strcmp(sig->dict[i].name, a->name)) return 1;
     for (unsigned c = 0; c < sig->ncl; c++) {
         if (!strcmp(sig->cl[c].kw, a->name)) return 1;
@@ -304,7 +320,7 @@ static void pr_types_in_order(Printer *p, const Op *op, const OpSig *sig)
         Value *v;
         while ((v = next_in_group(&c, s->group))) {
             if (!s->untyped) PT(v, (const char *)NULL);
-            if (s->kind == SL_MEM) {
+            if (s->kind == SL_MEM && !s->off_path) {
                 Value *o = next_in_group(&c, s->group + 1);
                 if (o && s->off_typed) PT(o, (const char *)NULL);
             }
@@ -427,7 +443,7 @@ static void pr_sig_op(Printer *p, const Op *op)
         else typed = 1;
     }
     if (op->nresults) {
-        sb_puts(&p->b, typed ? " -> " : " : ");
+        sb_puts(&p->b, typed || (sig->nres && sig->res[0].arrow) ? " -> " : " : ");
         /* ops whose results are fully implied still print them, for readability */
         for (uint32_t i = 0; i < op->nresults; i++) {
             if (i) sb_puts(&p->b, ", ");

@@ -109,7 +109,8 @@ extern const unsigned op_nfields;
 typedef enum {
     TC_ANY, TC_I1, TC_I8, TC_I16, TC_I32, TC_I64, TC_INDEX, TC_INT, TC_FLOAT, TC_SCALAR,
     TC_PTR, TC_VREG, TC_MASK, TC_ALIGN,
-    TC_SVAL        /* a scalar (integer, index, float) or a packed vector<NxT> of the SIMT surface */
+    TC_SVAL,       /* a scalar (integer, index, float) or a packed vector<NxT> of the SIMT surface */
+    TC_STRUCT      /* a stack-local !pto.struct */
 } TypeClass;
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
@@ -125,9 +126,11 @@ typedef struct SigSlot {
     int16_t tokset;            /* SL_TOKEN */
     uint8_t style;             /* TokStyle */
     bool optional, variadic, untyped, off_typed, in_bracket, has_def, is_bool;
+    bool arrow;                /* result: printed `-> T` even without operand types (pto.declare_struct -> T) */
+    bool off_path;             /* SL_MEM written %base[i, j, ...]: off_name is an integer-list attribute, no group */
     int64_t def;               /* default token id / int */
     int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
-    const char *off_name;      /* SL_MEM offset group name */
+    const char *off_name;      /* SL_MEM offset group name (off_path: the attribute's name) */
     const char *pkeys[SIG_MAX_ALIAS];   /* positional value slot: names under which it may be written KEY(%v) */
     uint8_t npkeys;
 } SigSlot;

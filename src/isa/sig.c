@@ -2,8 +2,10 @@
  *
  * Signature language (whitespace separates items):
  *   sig     := pos-list? (clause | dict | results)*
- *   pos     := NAME ':' TC ('[' NAME (':T')? ']')? MODS ('=' KEY ('|' KEY)*)?
- *                                                            value, or memory operand %base[%off]; a value
+ *   pos     := NAME ':' TC ('[' NAME (':T')? ']' | '[#' NAME ']')? MODS ('=' KEY ('|' KEY)*)?
+ *                                                            value, memory operand %base[%off], or a value
+ *                                                            with a constant path %s[1, 0] (attribute NAME,
+ *                                                            generic form NAME = array<i64: 1, 0>); a value
  *                                                            with keys may also be written KEY(%v), anywhere
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
@@ -13,9 +15,10 @@
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
  *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
- *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align | ptr('.' SPACE ('|' SPACE)*)?
+ *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align struct | ptr('.' SPACE ('|' SPACE)*)?
  *              (sval: a scalar or a packed vector<NxT>)
- *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list)*
+ *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list
+ *               | '>' (a result) its type is printed after '->' even when no operand type precedes it)*
  *   STYLE   := '/a' angle | '/h' hash | '/b' bare   (default: quoted)
  * '^' on a clause: its keyword is repeated in the type list ("loop i64, i64, i64"). */
 #include "op.h"
@@ -67,7 +70,7 @@ static int add_group(SigParser *S, const char *n)
 static const struct { const char *n; TypeClass tc; } tcs[] = {
     {"any", TC_ANY}, {"i1", TC_I1}, {"i8", TC_I8}, {"i16", TC_I16}, {"i32", TC_I32}, {"i64", TC_I64},
     {"index", TC_INDEX}, {"int", TC_INT}, {"float", TC_FLOAT}, {"scalar", TC_SCALAR}, {"vreg", TC_VREG},
-    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR}, {"sval", TC_SVAL},
+    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR}, {"sval", TC_SVAL}, {"struct", TC_STRUCT},
 };
 
 static void type_class(SigParser *S, SigSlot *sl)
@@ -94,6 +97,7 @@ static void mods(SigParser *S, SigSlot *sl)
         if (*S->p == '?') sl->optional = 1;
         else if (*S->p == '*') sl->variadic = 1;
         else if (*S->p == '~') sl->untyped = 1;
+        else if (*S->p == '>') sl->arrow = 1;
         else break;
         S->p++;
     }
@@ -147,6 +151,7 @@ static void value_slot(SigParser *S, SigSlot *sl, const char *n)
     if (*S->p == '[') {
         S->p++;
         sl->kind = SL_MEM;
+        if (*S->p == '#') { S->p++; sl->off_path = 1; }
         sl->off_name = name(S);
         if (*S->p == ':' && S->p[1] == 'T') { sl->off_typed = 1; S->p += 2; }
         if (!eat(S, ']')) { sp_fail(S, "expected ']'"); return; }
@@ -161,7 +166,7 @@ static void value_slot(SigParser *S, SigSlot *sl, const char *n)
         } while (*S->p == '|');
     }
     sl->group = (int16_t)add_group(S, sl->name);
-    if (sl->kind == SL_MEM) add_group(S, sl->off_name);
+    if (sl->kind == SL_MEM && !sl->off_path) add_group(S, sl->off_name);
 }
 
 static void int_slot(SigParser *S, SigSlot *sl)

@@ -157,6 +157,42 @@ const Type *ty_func(TypeTable *t, const Type *const *in, unsigned nin, const Typ
     return intern(t, &k);
 }
 
+const Type *ty_struct(TypeTable *t, const Type *const *fields, unsigned n)
+{
+    if (n == 0 || n > 64) return NULL;
+    unsigned leaves = 0;
+    for (unsigned i = 0; i < n; i++) leaves += fields[i]->kind == TY_STRUCT ? fields[i]->lanes : 1;
+    if (leaves > 4096) return NULL;
+    Type k = {.kind = TY_STRUCT, .params = fields, .nin = (uint16_t)n, .lanes = (uint16_t)leaves};
+    return intern(t, &k);
+}
+
+bool ty_struct_field_ok(const Type *f)
+{
+    if (f->kind == TY_STRUCT) return true;
+    if (f->kind == TY_INT) return f->bits == 8 || f->bits == 16 || f->bits == 32 || f->bits == 64;
+    return f->kind == TY_FLOAT && (f->fk == FK_F16 || f->fk == FK_BF16 || f->fk == FK_F32 || f->fk == FK_F64);
+}
+
+int ty_struct_path(const Type *s, const int64_t *path, unsigned n, const Type **leaf, unsigned *depth)
+{
+    int idx = 0;
+    const Type *cur = s;
+    *depth = 0;
+    *leaf = s;
+    if (n == 0) return SP_EMPTY;
+    for (unsigned d = 0; d < n; d++) {
+        *depth = d;
+        *leaf = cur;
+        if (cur->kind != TY_STRUCT) return SP_NOT_STRUCT;
+        if (path[d] < 0 || path[d] >= cur->nin) return SP_RANGE;
+        for (int64_t i = 0; i < path[d]; i++) idx += cur->params[i]->kind == TY_STRUCT ? cur->params[i]->lanes : 1;
+        cur = cur->params[path[d]];
+    }
+    *leaf = cur;
+    return cur->kind == TY_STRUCT ? SP_AGGREGATE : idx;
+}
+
 unsigned ty_bits(const Type *t)
 {
     switch (t->kind) {
@@ -167,8 +203,19 @@ unsigned ty_bits(const Type *t)
     case TY_VADDR: return 32;   /* the ABI value is <1 x i32> */
     case TY_VEC: return t->lanes * ty_bits(t->elem);
     case TY_LLPTR: return 64;
+    case TY_STRUCT: return 64;   /* the value is the address of its storage */
     default: return 0;
     }
+}
+
+/* Appends `sep` then (if t) the spelling of t at offset k of buf[n]; returns the new length (as snprintf counts). */
+static int fmt_at(char *buf, unsigned n, int k, const char *sep, const Type *t)
+{
+    unsigned at = (unsigned)k < n ? (unsigned)k : n;
+    k += snprintf(buf + at, n - at, "%s", sep);
+    at = (unsigned)k < n ? (unsigned)k : n;
+    if (t) k += ty_format(t, buf + at, n - at);
+    return k;
 }
 
 int ty_format(const Type *t, char *buf, unsigned n)
@@ -197,20 +244,17 @@ int ty_format(const Type *t, char *buf, unsigned n)
         return snprintf(buf, n, "vector<%ux%s>", t->lanes, e);
     case TY_LLPTR:
         return t->space ? snprintf(buf, n, "!llvm.ptr<%u>", t->space) : snprintf(buf, n, "!llvm.ptr");
+    case TY_STRUCT: {     /* fields are written in place: a nesting can be longer than any fixed buffer */
+        int k = snprintf(buf, n, "!pto.struct<");
+        for (unsigned i = 0; i < t->nin; i++) k = fmt_at(buf, n, k, i ? ", " : "", t->params[i]);
+        return fmt_at(buf, n, k, ">", NULL);
+    }
     case TY_FUNC: {
         int k = snprintf(buf, n, "(");
-        for (unsigned i = 0; i < t->nin; i++) {
-            ty_format(t->params[i], e, sizeof e);
-            k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, "%s%s", i ? ", " : "", e);
-        }
-        k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, ") -> ");
-        if (t->nout != 1) k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, "(");
-        for (unsigned i = 0; i < t->nout; i++) {
-            ty_format(t->params[t->nin + i], e, sizeof e);
-            k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, "%s%s", i ? ", " : "", e);
-        }
-        if (t->nout != 1) k += snprintf(buf + (k < (int)n ? k : (int)n), n > (unsigned)k ? n - (unsigned)k : 0, ")");
-        return k;
+        for (unsigned i = 0; i < t->nin; i++) k = fmt_at(buf, n, k, i ? ", " : "", t->params[i]);
+        k = fmt_at(buf, n, k, t->nout != 1 ? ") -> (" : ") -> ", NULL);
+        for (unsigned i = 0; i < t->nout; i++) k = fmt_at(buf, n, k, i ? ", " : "", t->params[t->nin + i]);
+        return t->nout != 1 ? fmt_at(buf, n, k, ")", NULL) : k;
     }
     }
     return snprintf(buf, n, "?");

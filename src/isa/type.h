@@ -6,9 +6,10 @@
 #include "base/arena.h"
 
 /* TY_VEC: a packed scalar vector<NxT> of the SIMT surface (lanes, elem; gran 1 = the spelling !pto.hif8x2);
-   TY_LLPTR: an opaque !llvm.ptr<N> (space = the numeric address space N; 0 = a workitem's private memory). */
+   TY_LLPTR: an opaque !llvm.ptr<N> (space = the numeric address space N; 0 = a workitem's private memory);
+   TY_STRUCT: a stack-local !pto.struct<T, ...> (params = the nin field types; lanes = its scalar leaves). */
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
-               TY_LLPTR } TypeKind;
+               TY_LLPTR, TY_STRUCT } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
 /* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
 typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0 } FloatKind;
@@ -25,8 +26,8 @@ struct Type {
     uint16_t bits;             /* TY_INT/TY_FLOAT width (f4x2 containers count 8) */
     uint16_t lanes;            /* TY_VREG */
     const Type *elem;          /* TY_PTR, TY_VREG */
-    const Type *const *params; /* TY_FUNC inputs then results */
-    uint16_t nin, nout;        /* TY_FUNC */
+    const Type *const *params; /* TY_FUNC inputs then results; TY_STRUCT fields */
+    uint16_t nin, nout;        /* TY_FUNC; TY_STRUCT: nin = number of fields */
 };
 
 typedef struct TypeTable TypeTable;
@@ -46,6 +47,15 @@ const Type *ty_none(TypeTable *t);
 const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2);
 const Type *ty_llptr(TypeTable *t, unsigned space);
 const Type *ty_func(TypeTable *t, const Type *const *in, unsigned nin, const Type *const *out, unsigned nout);
+/* !pto.struct<fields...> (1..64 fields; NULL beyond). Field types are not checked here: ty_struct_field_ok. */
+const Type *ty_struct(TypeTable *t, const Type *const *fields, unsigned n);
+/* A type a struct field may have: an 8/16/32/64-bit integer of any signedness, f16/bf16/f32/f64, a struct. */
+bool ty_struct_field_ok(const Type *f);
+/* The scalar leaf a constant field path reaches: returns the index of the leaf in depth-first order (the
+   struct's leaves are numbered 0..lanes-1) and its type in *leaf, or a negative StructPathError with
+   *depth = the path position at fault and *leaf = the type reached there. */
+typedef enum { SP_EMPTY = -1, SP_RANGE = -2, SP_NOT_STRUCT = -3, SP_AGGREGATE = -4 } StructPathError;
+int ty_struct_path(const Type *s, const int64_t *path, unsigned n, const Type **leaf, unsigned *depth);
 
 static inline bool ty_is_int(const Type *t) { return t && t->kind == TY_INT; }
 static inline bool ty_is_intlike(const Type *t) { return t && (t->kind == TY_INT || t->kind == TY_INDEX); }
@@ -55,6 +65,7 @@ static inline bool ty_is_vreg(const Type *t) { return t && t->kind == TY_VREG; }
 static inline bool ty_is_mask(const Type *t) { return t && t->kind == TY_MASK; }
 static inline bool ty_is_vaddr(const Type *t) { return t && t->kind == TY_VADDR; }
 static inline bool ty_is_vec(const Type *t) { return t && t->kind == TY_VEC; }
+static inline bool ty_is_struct(const Type *t) { return t && t->kind == TY_STRUCT; }
 /* Storage width in bits of a scalar or element type (index = 64). */
 unsigned ty_bits(const Type *t);
 static inline unsigned ty_bytes(const Type *t) { unsigned b = ty_bits(t); return b < 8 ? 1 : b / 8; }

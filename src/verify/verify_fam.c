@@ -1185,7 +1185,7 @@ static void va_offsets(VCtx *V, Op *op)
     char a[96];
     for (unsigned j = 0; j < sig->npos; j++) {
         const SigSlot *s = &sig->pos[j];
-        if (s->kind != SL_MEM) continue;
+        if (s->kind != SL_MEM || s->off_path) continue;
         Value *o = op_group_operand(op, (unsigned)s->group + 1, 0);
         if (va && !o)
             v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' addresses %%%s[%%vaddr]: the vector address from pto.vag is "

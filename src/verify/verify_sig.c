@@ -29,6 +29,7 @@ static bool tc_match(TypeClass tc, const Type *t)
     case TC_MASK: return t->kind == TY_MASK;
     case TC_ALIGN: return t->kind == TY_ALIGN;
     case TC_SVAL: return ty_is_intlike(t) || t->kind == TY_FLOAT || t->kind == TY_VEC;
+    case TC_STRUCT: return t->kind == TY_STRUCT;
     }
     return true;
 }
@@ -37,7 +38,7 @@ static const char *tc_desc(TypeClass tc)
 {
     static const char *const d[] = {"a value", "i1", "i8", "i16", "i32", "i64", "index", "an integer or index",
                                     "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align",
-                                    "a scalar or a packed vector<NxT>"};
+                                    "a scalar or a packed vector<NxT>", "a !pto.struct"};
     return (unsigned)tc < sizeof d / sizeof d[0] ? d[tc] : "?";
 }
 
@@ -70,7 +71,7 @@ static void check_value_slot(VCtx *V, Op *op, const SigSlot *s, const char *clau
     }
     /* An offset is an index or integer, or a !pto.vaddr; which of the two an op takes is a family rule
        (verify_fam.c, vector-address forms). */
-    if (s->kind == SL_MEM) {
+    if (s->kind == SL_MEM && !s->off_path) {
         unsigned no = op_group_len(op, (unsigned)s->group + 1), fo = op_group_start(op, (unsigned)s->group + 1);
         for (unsigned i = 0; i < no; i++) {
             Value *v = op->operands[fo + i];
