@@ -247,11 +247,7 @@ static void check_scopes(VCtx *V, Op *op, const Walk *W)
 
 /* ------------------------------------------------------------------ terminators, scf, func */
 
-static const Type *func_type(const Op *f)
-{
-    const Attr *a = op_attr(f, "function_type");
-    return a && a->kind == AT_TYPE && a->ty && a->ty->kind == TY_FUNC ? a->ty : NULL;
-}
+static const Type *func_type(const Op *f) { return v_func_type(f); }
 
 static int region_index(const Op *parent, const Block *b)
 {
@@ -545,6 +541,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
         verify_family(V, op);
     }
     verify_simt(V, op);
+    verify_struct(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {
         W.func = op;

@@ -58,6 +58,7 @@ bool v_block_within(const Block *b, const Op *ancestor); /* b is inside one of a
 bool v_is_vec_interval(const Op *op);
 bool v_is_kernel(const Op *f);                         /* pto.kernel, legacy pto.aicore, pto.entry */
 Op *v_enclosing_func(const Op *op);
+const Type *v_func_type(const Op *f);                  /* a func.func's function_type, or NULL */
 
 /* Element helpers. */
 static inline const Type *v_elem(const Type *t) { return t && (t->kind == TY_PTR || t->kind == TY_VREG) ? t->elem : NULL; }
@@ -69,5 +70,6 @@ void verify_structural(VCtx *V, Op *op);               /* signature-driven, one 
 void verify_family(VCtx *V, Op *op);                   /* relational rules per op family */
 void verify_align_carriers(VCtx *V, Op *root);         /* !pto.align chain rules */
 void verify_sync(VCtx *V, Op *root);                   /* static flag balance (verify_sync.c) */
-void verify_simt(VCtx *V, Op *op);                     /* SIMT placement, launch, type and slot rules */
+void verify_simt(VCtx *V, Op *op);
+void verify_struct(VCtx *V, Op *op);                   /* !pto.struct origin, escape and path rules */                     /* SIMT placement, launch, type and slot rules */
 #endif

@@ -184,3 +184,9 @@ Op *v_enclosing_func(const Op *op)
     while (p && p->kind != OP_FUNC) p = ir_parent_op(p);
     return p;
 }
+
+const Type *v_func_type(const Op *f)
+{
+    const Attr *a = op_attr(f, "function_type");
+    return a && a->kind == AT_TYPE && a->ty && a->ty->kind == TY_FUNC ? a->ty : NULL;
+}
