@@ -97,6 +97,10 @@ void program_free(Program *p);
  * A hook receives the op and its Instr with operands (arg/res), the op table's pipe, the default
  * "not simulated" handlers and cost 1 already filled in; it picks handlers and decodes constants. It
  * returns 0, or -1 after lw_error (an op the simulator cannot execute in this form). */
+/* Frame storage of a !pto.struct: one 8-byte slot per scalar leaf (depth-first order, values zero-extended like
+   every scalar), then one 64-bit word of "written" bits per 64 leaves (the sanitizer's W-UNINIT). */
+static inline uint32_t struct_frame_bytes(const Type *t) { return 8u * t->lanes + 8u * ((t->lanes + 63u) / 64u); }
+
 typedef struct LowerView {
     PtoCtx *ctx;
     Program *prog;

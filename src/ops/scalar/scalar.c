@@ -6,6 +6,7 @@
 #include "scalar.h"
 #include "base/bits.h"
 #include "base/num.h"
+#include "exec/check.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -558,6 +559,72 @@ static int lower_arith_t(LowerView *L, const Op *op, Instr *in, const Type *t)
     return 0;
 }
 
+/* ------------------------------------------------------------------ stack-local structs */
+
+/* Instr.imm of struct_get / struct_set: the frame offset of the word holding the leaf's written bit, the bit. */
+enum { SF_BITS_OFF, SF_BIT };
+
+static const Instr *x_struct_set(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], A0);
+    fr_set_u64(x, (int32_t)in->imm[SF_BITS_OFF], fr_u64(x, (int32_t)in->imm[SF_BITS_OFF]) | 1ull << in->imm[SF_BIT]);
+    NEXT;
+}
+
+static const Instr *x_struct_get(Exec *x, const Instr *in)
+{
+    if ((x->core->sim->checks & CHK_INIT) && !(fr_u64(x, (int32_t)in->imm[SF_BITS_OFF]) >> in->imm[SF_BIT] & 1))
+        sim_warn_once(x, in, DIAG_T_UNINIT, "reads a struct field that nothing wrote (its storage reads as 0)");
+    fr_set_u64(x, in->res[0], A0);
+    NEXT;
+}
+
+static const Instr *x_nop(Exec *x, const Instr *in) { (void)x; NEXT; }
+
+/* Whether `v` is defined outside the innermost vector scope or SIMT section around `op` (whose body runs as a
+   separate job on a copy of the values it captures). */
+static int captured(const Op *op, const Value *v)
+{
+    const Op *job = NULL;
+    for (const Op *p = ir_parent_op(op); p && !job; p = ir_parent_op(p))
+        if (p->kind == OP_VECSCOPE || p->kind == OP_STRICT_VECSCOPE || p->kind == OP_SECTION_SIMT ||
+            (p->kind == OP_SCF_FOR && op_attr(p, "llvm.loop.aivector_scope")))
+            job = p;
+    if (!job || !v->def) return 0;
+    for (const Op *p = v->def; p; p = ir_parent_op(p))
+        if (p == job) return 0;
+    return 1;
+}
+
+/* get / set: the leaf's frame slot replaces the struct operand; x_copy-like moves do the rest. */
+static int lower_struct(LowerView *L, const Op *op, Instr *in)
+{
+    if (op->kind == OP_DECLARE_STRUCT) { in->fn = x_nop; return 0; }
+    const Value *s = op->operands[0];
+    const Attr *pa = op_attr(op, "path");
+    const Type *leaf;
+    unsigned depth;
+    int k = pa && pa->kind == AT_INTS ? ty_struct_path(s->type, pa->ints, pa->nints, &leaf, &depth) : SP_EMPTY;
+    if (k < 0) return 0;   /* the verifier rejects it */
+    int32_t at = s->slot + 8 * k;
+    in->imm[SF_BITS_OFF] = s->slot + 8 * (int32_t)s->type->lanes + 8 * (k / 64);
+    in->imm[SF_BIT] = k % 64;
+    if (op->kind == OP_STRUCT_GET) {
+        in->arg[0] = at;
+        in->fn = x_struct_get;
+        return 0;
+    }
+    if (captured(op, s)) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "pto.struct_set writes a struct declared outside the vector scope or SIMT "
+                 "section it stands in; ptosim copies a struct into such a scope (reads see it) but cannot write it back");
+        return 0;
+    }
+    in->res[0] = at;
+    in->arg[0] = in->arg[1];
+    in->fn = x_struct_set;
+    return 0;
+}
+
 static unsigned elem_bytes(const Type *p) { return p->kind == TY_PTR ? ty_bytes(p->elem) : 1; }
 
 int scalar_reset(Core *c)
@@ -589,6 +656,8 @@ int scalar_lower(LowerView *L, const Op *op, Instr *in)
         in->imm[AP_ELEM_BYTES] = elem_bytes(op->operands[0]->type);
         in->imm[AP_OFF_BITS] = ty_bits(op->operands[1]->type);
         return 0;
+    case OP_DECLARE_STRUCT: case OP_STRUCT_GET: case OP_STRUCT_SET:
+        return lower_struct(L, op, in);
     case OP_LOAD_SCALAR: case OP_LD_DEV: case OP_STORE_SCALAR: case OP_ST_DEV: {
         int st = op->kind == OP_STORE_SCALAR || op->kind == OP_ST_DEV;
         const Type *pt = op->operands[st]->type;

@@ -1,0 +1,30 @@
+#!/usr/bin/env python3
+"""gen_struct.py OUTDIR MODE — expected bytes of the stack-local struct run tests in tests/struct/ (Python
+standard library only; nothing here runs ptosim).
+
+  run     struct_run.pto: exp_run.bin, 10 i64 slots: each leaf as written (the last write wins), integers
+          sign-extended, f32 3.5 and bf16 1.5 as their bit patterns, 7 + 300, and 0 + 1 + 2 + 3 + 4."""
+import os, struct, sys
+
+
+def write_i64(path, vals):
+    with open(path, "wb") as f:
+        f.write(struct.pack("<%dQ" % len(vals), *[v & (2 ** 64 - 1) for v in vals]))
+
+
+def f32_bits(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def main():
+    out, mode = sys.argv[1], sys.argv[2]
+    if mode == "run":
+        bf16_15 = f32_bits(1.5) >> 16          # 1.5 is exact in bf16: the top half of its f32 pattern
+        vals = [7, f32_bits(3.5), 21, -3, 100, bf16_15, 300, 0x1122334455667788, 7 + 300, sum(range(5))]
+        write_i64(os.path.join(out, "exp_run.bin"), vals)
+    else:
+        sys.exit("unknown mode " + mode)
+
+
+if __name__ == "__main__":
+    main()
