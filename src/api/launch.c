@@ -96,8 +96,17 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     l->m = m;
     l->target = target;
     l->entry_op = f;
+    size_t d0 = m->ctx->diags.n;
     l->prog = lower_program(m->ctx, m, f);
-    if (!l->prog) goto oom;   /* lowering's E-OOM is there already: diag_oom adds no second one */
+    if (!l->prog) {
+        /* a form the simulator cannot lower (T-UNSUPPORTED, ...) was reported as such: no E-OOM besides */
+        for (size_t i = d0; i < m->ctx->diags.n; i++)
+            if (m->ctx->diags.items[i].id != DIAG_OOM && m->ctx->diags.items[i].sev == SEV_ERROR) {
+                pto_launch_free(l);
+                return NULL;
+            }
+        goto oom;   /* lowering's E-OOM is there already: diag_oom adds no second one */
+    }
     for (uint32_t i = 0; i < l->prog->nfuncs; i++)
         if (l->prog->funcs[i].op == f) l->entry = &l->prog->funcs[i];
     const Block *b = f->regions[0]->block;
