@@ -4,7 +4,8 @@ standard library only; nothing here runs ptosim).
 
   run     struct_run.pto: exp_run.bin, 10 i64 slots: each leaf as written (the last write wins), integers
           sign-extended, f32 3.5 and bf16 1.5 as their bit patterns, 7 + 300, and 0 + 1 + 2 + 3 + 4.
-  uninit  struct_uninit.pto: exp_uninit.bin, [0, 5]: the unwritten field reads as 0, the written one as 5."""
+  uninit  struct_uninit.pto: exp_uninit.bin, [0, 5]: the unwritten field reads as 0, the written one as 5.
+  scope   struct_scope_read.pto: exp_scope.bin, 64 f32 lanes of 2.5 (the value the field held at issue)."""
 import os, struct, sys
 
 
@@ -25,6 +26,9 @@ def main():
         write_i64(os.path.join(out, "exp_run.bin"), vals)
     elif mode == "uninit":
         write_i64(os.path.join(out, "exp_uninit.bin"), [0, 5])
+    elif mode == "scope":
+        with open(os.path.join(out, "exp_scope.bin"), "wb") as f:
+            f.write(struct.pack("<64f", *([2.5] * 64)))
     else:
         sys.exit("unknown mode " + mode)
 
