@@ -290,10 +290,28 @@ static int cmd_check(CliArgs *a)
     }
     int worst = 0;
     for (int i = 0; i < a->noperands; i++) {
+        /* Checked as parsed: each nested module is verified and freed in turn (pto_check). */
+        const char *path = a->operands[i];
+        size_t d0 = pto_diag_count(ctx);
+        long errors;
         int st;
-        PtoModule *m = cli_load(a, ctx, a->operands[i], 1, &st);
+        if (!strcmp(path, "-")) {
+            uint8_t *text;
+            size_t n;
+            int e = cli_read_all(stdin, &text, &n);
+            if (e) {
+                st = cli_error(&a->diag, "E-IO-READ", "cannot read standard input: %s", strerror(e));
+                if (st > worst) worst = st;
+                continue;
+            }
+            errors = pto_check(ctx, "<stdin>", (const char *)text, n, a->target);
+            free(text);
+        } else {
+            errors = pto_check_file(ctx, path, a->target);
+        }
+        cli_print_diags(&a->diag, ctx, d0);
+        st = errors < 0 ? 2 : errors > 0 ? 1 : 0;
         if (st > worst) worst = st;
-        pto_module_free(m);
     }
     pto_context_free(ctx);
     return worst;

@@ -77,6 +77,13 @@ const char *pto_target_name(PtoTarget t);
 /* Structural, semantic and target-profile verification; returns the number of errors found.
    PTO_TARGET_DEFAULT selects pto_module_target(m). */
 size_t pto_verify(PtoModule *m, PtoTarget target);
+/* Parses and verifies (when parsing found no error) without keeping the module: the diagnostics of
+   pto_parse + pto_verify, in the same order, but each module nested directly in the top module is verified
+   as soon as it is parsed and then freed, so memory holds the text and one nested module at a time. Returns
+   the number of errors added, or -1 when the text cannot be held (out of memory) or, for pto_check_file,
+   the file cannot be read (E-IO-READ). */
+long pto_check(PtoContext *ctx, const char *filename, const char *text, size_t len, PtoTarget target);
+long pto_check_file(PtoContext *ctx, const char *path, PtoTarget target);
 /* Canonical text (generic != 0: pto ops in MLIR's generic form). Caller frees. NULL, with E-OOM, when out of
    memory. */
 char *pto_print(const PtoModule *m, int generic);

@@ -89,7 +89,9 @@ PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, si
     return parse_text(m);
 }
 
-PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
+/* A module holding the file's text, not parsed yet; NULL with E-IO-READ when it cannot be read (or when out
+   of memory). */
+static Module *read_file(PtoContext *ctx, const char *path)
 {
     FILE *f = fopen(path, "rb");
     SrcLoc none = {0, 0, 0};
@@ -112,7 +114,7 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
             diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "error while reading '%s'", path);
             return NULL;
         }
-        return parse_text(m);
+        return m;
     }
     size_t cap = 65536, n = 0;
     char *buf = mem_alloc(cap);
@@ -136,9 +138,17 @@ PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
         diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "cannot read '%s': %s", path, strerror(err));
         return NULL;
     }
-    PtoModule *m = pto_parse(ctx, path, buf, n);
+    char *text;
+    Module *m = module_new(ctx, path, n, &text);
+    if (m && n) memcpy(text, buf, n);
     mem_free(buf);
     return m;
+}
+
+PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
+{
+    Module *m = read_file(ctx, path);
+    return m ? parse_text(m) : NULL;
 }
 
 void pto_module_free(PtoModule *m)
@@ -150,15 +160,15 @@ void pto_module_free(PtoModule *m)
     mem_free(m);
 }
 
-PtoTarget pto_module_target(const PtoModule *m)
+static PtoTarget target_of(const Op *top)
 {
-    if (m->top) {
-        const Attr *a = op_attr(m->top, "pto.target_arch");
-        PtoTarget t;
-        if (a && (a->kind == AT_STR || a->kind == AT_TOKEN) && pto_target_from_name(a->s, &t) == 0) return t;
-    }
+    const Attr *a = top ? op_attr(top, "pto.target_arch") : NULL;
+    PtoTarget t;
+    if (a && (a->kind == AT_STR || a->kind == AT_TOKEN) && pto_target_from_name(a->s, &t) == 0) return t;
     return PTO_TARGET_A5;
 }
+
+PtoTarget pto_module_target(const PtoModule *m) { return target_of(m->top); }
 
 size_t pto_verify(PtoModule *m, PtoTarget target)
 {
@@ -166,6 +176,61 @@ size_t pto_verify(PtoModule *m, PtoTarget target)
     size_t before = m->ctx->diags.nerrors;
     if (m->top) verify_module(m, target);
     return m->ctx->diags.nerrors - before;
+}
+
+/* Checking while parsing: each nested module is verified into `pending`, whose diagnostics join the
+   context's only if the whole parse reports no error (pto_verify's rule: nothing is verified then). */
+typedef struct CheckRun {
+    PtoTarget target;          /* PTO_TARGET_DEFAULT: the top module's, known once its header is parsed */
+    DiagList pending;
+} CheckRun;
+
+static void check_unit(Module *m, Op *top, Op *unit, void *data)
+{
+    CheckRun *c = data;
+    verify_nested(m, unit, c->target == PTO_TARGET_DEFAULT ? target_of(top) : c->target, &c->pending);
+}
+
+static long check_text(Module *m, PtoTarget target)
+{
+    DiagList *d = &m->ctx->diags;
+    size_t before = d->nerrors;
+    CheckRun c;
+    c.target = target;
+    diag_init(&c.pending);
+    memcpy(c.pending.warn, d->warn, sizeof d->warn);
+    c.pending.warn_all = d->warn_all;
+    c.pending.max_errors = 0;   /* the cap applies when they join the context's list */
+    if (diag_reserve(&c.pending)) {
+        pto_module_free(m);
+        diag_oom(d, 0);
+        return -1;
+    }
+    m->on_unit = check_unit;
+    m->on_unit_data = &c;
+    parse_text(m);
+    if (d->nerrors == before) {
+        diag_append(d, &c.pending);
+        if (m->top) verify_module(m, target == PTO_TARGET_DEFAULT ? target_of(m->top) : target);
+    }
+    diag_free(&c.pending);
+    pto_module_free(m);
+    return (long)(d->nerrors - before);
+}
+
+long pto_check(PtoContext *ctx, const char *filename, const char *text, size_t len, PtoTarget target)
+{
+    char *copy;
+    Module *m = module_new(ctx, filename, len, &copy);
+    if (!m) return -1;
+    if (len) memcpy(copy, text, len);
+    return check_text(m, target);
+}
+
+long pto_check_file(PtoContext *ctx, const char *path, PtoTarget target)
+{
+    Module *m = read_file(ctx, path);
+    return m ? check_text(m, target) : -1;
 }
 
 char *pto_print(const PtoModule *m, int generic)

@@ -282,6 +282,7 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     if (saved_round != FE_TONEAREST) fesetround(FE_TONEAREST);
     r->rc = sim_run_cluster(cl);
     if (saved_round != FE_TONEAREST) fesetround(saved_round);
+    obs_block_done(r->obs, cl);
     /* A checker or recorder that lost an allocation stopped recording: the block fails with T-OOM (a run
        never passes with a check silently off). */
     if (race_oom(cl->race) || r->obs->oom || check_oom(r->check) || (s->view && gmv_failed(s->view))) {
@@ -289,7 +290,6 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
         r->rc = 2;
     }
     if (r->rc == 0) ops_block_done(cl);
-    obs_block_done(r->obs, cl);
     PtoStats *st = &s->stats;
     for (int i = 0; i < cl->ncores; i++) {
         Core *c = &cl->cores[i];

@@ -77,13 +77,20 @@ void diag_oom(DiagList *d, int run)
     d->nerrors++;
 }
 
+static void free_item(Diag *g)
+{
+    mem_free(g->msg);
+    mem_free(g->q.text);
+    for (size_t j = 0; j < g->nnotes; j++) {
+        mem_free(g->notes[j].msg);
+        mem_free(g->notes[j].q.text);
+    }
+    mem_free(g->notes);
+}
+
 static void free_items(DiagList *d)
 {
-    for (size_t i = 0; i < d->n; i++) {
-        mem_free(d->items[i].msg);
-        for (size_t j = 0; j < d->items[i].nnotes; j++) mem_free(d->items[i].notes[j].msg);
-        mem_free(d->items[i].notes);
-    }
+    for (size_t i = 0; i < d->n; i++) free_item(&d->items[i]);
     d->n = 0;
 }
 
@@ -94,6 +101,34 @@ void diag_free(DiagList *d)
     for (size_t i = 0; i < d->nsrcs; i++) mem_free(d->srcs[i].lines);
     mem_free(d->srcs);
     memset(d, 0, sizeof *d);
+}
+
+void diag_append(DiagList *dst, DiagList *src)
+{
+    if (src->n && grow_items(dst, dst->n + src->n)) {
+        free_items(src);
+        diag_oom(dst, 0);
+    }
+    for (size_t i = 0; i < src->n; i++) {
+        Diag *g = &src->items[i];
+        int oom = g->id == DIAG_OOM || g->id == DIAG_T_OOM;
+        int capped = g->sev >= SEV_ERROR && dst->max_errors && dst->nerrors >= dst->max_errors;
+        if (oom) {
+            diag_oom(dst, g->id == DIAG_T_OOM);
+            continue;
+        }
+        if (capped) {   /* dropped, as diag_add would have */
+            free_item(g);
+            continue;
+        }
+        dst->items[dst->n++] = *g;
+        if (g->sev >= SEV_ERROR) dst->nerrors++;
+        else if (g->sev == SEV_WARNING) dst->nwarnings++;
+    }
+    dst->npromoted += src->npromoted;
+    src->n = 0;
+    src->nerrors = src->nwarnings = src->npromoted = 0;
+    src->oom = 0;
 }
 
 static char *vfmt(const char *fmt, va_list ap)
@@ -159,6 +194,7 @@ void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
         diag_oom(d, g->sev == SEV_TRAP);
         return;
     }
+    memset(&nn[g->nnotes], 0, sizeof nn[g->nnotes]);
     nn[g->nnotes].loc = loc;
     nn[g->nnotes].msg = msg;
     g->nnotes++;
@@ -179,16 +215,6 @@ void diag_add_source(DiagList *d, const char *file, const char *text, size_t len
     d->srcs[d->nsrcs++] = (DiagSource){file, text, len, NULL, 0};
 }
 
-void diag_remove_source(DiagList *d, const char *text)
-{
-    for (size_t i = 0; i < d->nsrcs; i++)
-        if (d->srcs[i].text == text) {
-            mem_free(d->srcs[i].lines);
-            memmove(&d->srcs[i], &d->srcs[i + 1], sizeof(DiagSource) * (d->nsrcs - i - 1));
-            d->nsrcs--;
-            return;
-        }
-}
 
 void diag_clear(DiagList *d)
 {
@@ -216,6 +242,17 @@ static int index_lines(DiagSource *s)
     return 1;
 }
 
+/* Line `line` of an indexed source (without its end), or 0 past its end. */
+static int line_of(const DiagSource *s, uint32_t line, const char **start, size_t *n)
+{
+    if (line > s->nlines) return 0;
+    const char *p = s->text + s->lines[line - 1], *end = s->text + s->len, *q = p;
+    while (q < end && *q != '\n' && *q != '\r') q++;
+    *start = p;
+    *n = (size_t)(q - p);
+    return 1;
+}
+
 /* Finds line `line` of `file` among the registered sources. The index is a cache: building it does not
    change what the list holds, hence the cast. */
 static int find_line(const DiagList *d, SrcLoc loc, const char **start, size_t *n)
@@ -224,13 +261,7 @@ static int find_line(const DiagList *d, SrcLoc loc, const char **start, size_t *
     for (size_t i = d->nsrcs; i-- > 0;) {
         DiagSource *s = (DiagSource *)&d->srcs[i];
         if (s->file != loc.file && strcmp(s->file, loc.file) != 0) continue;
-        if (!index_lines(s) || loc.line > s->nlines) return 0;
-        const char *p = s->text + s->lines[loc.line - 1], *end = s->text + s->len;
-        const char *q = p;
-        while (q < end && *q != '\n' && *q != '\r') q++;
-        *start = p;
-        *n = (size_t)(q - p);
-        return 1;
+        return index_lines(s) && line_of(s, loc.line, start, n);
     }
     return 0;
 }
@@ -238,8 +269,79 @@ static int find_line(const DiagList *d, SrcLoc loc, const char **start, size_t *
 /* Lines longer than LINE_LONG bytes are shown as a window of LINE_SHOWN bytes around the caret. */
 enum { LINE_LONG = 200, LINE_SHOWN = 160, LINE_BEFORE = 80 };
 
-static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const char *sevword, const char *msg,
-                       const char *id, int color)
+/* The quoted line as shown (into b): a line over LINE_LONG bytes is cut to a window around the caret, '...'
+   marking each cut; control bytes (a NUL would end the rendered text) shown as '?'. Returns the caret's
+   column in what was written. */
+static uint32_t quote_line(StrBuf *b, const char *line, size_t n, uint32_t col)
+{
+    size_t caret = col ? col - 1 : 0, from = 0, to = n;
+    if (caret > n) caret = n;
+    if (n > LINE_LONG) {
+        from = caret > LINE_BEFORE ? caret - LINE_BEFORE : 0;
+        while (from > 0 && ((unsigned char)line[from] & 0xC0) == 0x80) from--;   /* whole UTF-8 characters */
+        to = from + LINE_SHOWN < n ? from + LINE_SHOWN : n;
+        while (to < n && ((unsigned char)line[to] & 0xC0) == 0x80) to++;
+    }
+    if (from) sb_puts(b, "...");
+    for (size_t i = from; i < to; i++) {
+        unsigned char ch = (unsigned char)line[i];
+        sb_putc(b, ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7F ? '?' : (char)ch);
+    }
+    if (to < n) sb_puts(b, "...");
+    return (uint32_t)(caret - from + (from ? 3 : 0));
+}
+
+static int in_source(const DiagSource *s, SrcLoc loc)
+{
+    return loc.file && loc.line && (loc.file == s->file || strcmp(loc.file, s->file) == 0);
+}
+
+/* Keeps the quoted line of loc when it lies in source s (whose line index is built). */
+static void keep_quote(DiagList *d, DiagSource *s, SrcLoc loc, DiagQuote *q)
+{
+    const char *line;
+    size_t n;
+    if (q->text || !in_source(s, loc) || !line_of(s, loc.line, &line, &n)) return;
+    StrBuf b;
+    sb_init(&b);
+    uint32_t caret = quote_line(&b, line, n, loc.col);
+    q->text = sb_take(&b);
+    q->caret = caret;
+    if (!q->text) diag_oom(d, 0);
+}
+
+void diag_remove_source(DiagList *d, const char *text)
+{
+    for (size_t i = 0; i < d->nsrcs; i++) {
+        DiagSource *s = &d->srcs[i];
+        if (s->text != text) continue;
+        /* Quoting finds the newest source of a name: an older one has nothing to keep. */
+        int keep = 1;
+        for (size_t k = i + 1; k < d->nsrcs; k++)
+            if (!strcmp(d->srcs[k].file, s->file)) keep = 0;
+        int quoted = 0;
+        for (size_t j = 0; keep && !quoted && j < d->n; j++) {
+            quoted = in_source(s, d->items[j].loc);
+            for (size_t k = 0; k < d->items[j].nnotes; k++) quoted |= in_source(s, d->items[j].notes[k].loc);
+        }
+        if (quoted && !index_lines(s)) {
+            if (s->len < UINT32_MAX) diag_oom(d, 0);   /* else never quoted */
+            quoted = 0;
+        }
+        for (size_t j = 0; quoted && j < d->n; j++) {
+            Diag *g = &d->items[j];
+            keep_quote(d, s, g->loc, &g->q);
+            for (size_t k = 0; k < g->nnotes; k++) keep_quote(d, s, g->notes[k].loc, &g->notes[k].q);
+        }
+        mem_free(s->lines);
+        memmove(&d->srcs[i], &d->srcs[i + 1], sizeof(DiagSource) * (d->nsrcs - i - 1));
+        d->nsrcs--;
+        return;
+    }
+}
+
+static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const DiagQuote *q, const char *sevword,
+                       const char *msg, const char *id, int color)
 {
     const char *on = "", *off = "";
     if (color) {
@@ -257,27 +359,19 @@ static void render_one(StrBuf *b, const DiagList *d, SrcLoc loc, const char *sev
     sb_putc(b, '\n');
     const char *line;
     size_t n;
+    uint32_t caret;
     if (find_line(d, loc, &line, &n)) {
-        size_t caret = loc.col ? loc.col - 1 : 0, from = 0, to = n;
-        if (caret > n) caret = n;
-        if (n > LINE_LONG) {
-            from = caret > LINE_BEFORE ? caret - LINE_BEFORE : 0;
-            while (from > 0 && ((unsigned char)line[from] & 0xC0) == 0x80) from--;   /* whole UTF-8 characters */
-            to = from + LINE_SHOWN < n ? from + LINE_SHOWN : n;
-            while (to < n && ((unsigned char)line[to] & 0xC0) == 0x80) to++;
-        }
         sb_printf(b, "%5u | ", loc.line);
-        if (from) sb_puts(b, "...");
-        for (size_t i = from; i < to; i++) {   /* control bytes (a NUL would end the rendered text) shown as '?' */
-            unsigned char ch = (unsigned char)line[i];
-            sb_putc(b, ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7F ? '?' : (char)ch);
-        }
-        if (to < n) sb_puts(b, "...");
-        sb_puts(b, "\n      | ");
-        if (from) sb_puts(b, "   ");
-        for (size_t c = from; c < caret; c++) sb_putc(b, ' ');
-        sb_printf(b, "%s^%s\n", on, off);
+        caret = quote_line(b, line, n, loc.col);
+    } else if (q->text) {
+        sb_printf(b, "%5u | %s", loc.line, q->text);
+        caret = q->caret;
+    } else {
+        return;
     }
+    sb_puts(b, "\n      | ");
+    for (uint32_t c = 0; c < caret; c++) sb_putc(b, ' ');
+    sb_printf(b, "%s^%s\n", on, off);
 }
 
 char *diag_render(const DiagList *d, size_t i, int color)
@@ -287,8 +381,8 @@ char *diag_render(const DiagList *d, size_t i, int color)
     if (i >= d->n) return sb_take(&b);
     const Diag *g = &d->items[i];
     static const char *const words[] = {"note", "warning", "error", "trap"};
-    render_one(&b, d, g->loc, words[g->sev], diag_msg(g), diag_id_str(g->id), color);
+    render_one(&b, d, g->loc, &g->q, words[g->sev], diag_msg(g), diag_id_str(g->id), color);
     for (size_t j = 0; j < g->nnotes; j++)
-        render_one(&b, d, g->notes[j].loc, "note", g->notes[j].msg, NULL, color);
+        render_one(&b, d, g->notes[j].loc, &g->notes[j].q, "note", g->notes[j].msg, NULL, color);
     return sb_take(&b);
 }

@@ -19,9 +19,17 @@ typedef struct SrcLoc {
     uint32_t line, col;        /* 1-based; 0 = unknown */
 } SrcLoc;
 
+/* The quoted source line of a diagnostic whose source was removed (diag_remove_source): the line as shown
+   (cut around the caret when long) and the caret's column in it. */
+typedef struct DiagQuote {
+    char *text;
+    uint32_t caret;
+} DiagQuote;
+
 typedef struct DiagNote {
     SrcLoc loc;
     char *msg;
+    DiagQuote q;
 } DiagNote;
 
 typedef struct Diag {
@@ -31,6 +39,7 @@ typedef struct Diag {
     char *msg;
     DiagNote *notes;
     size_t nnotes;
+    DiagQuote q;
 } Diag;
 
 typedef struct DiagSource {
@@ -65,6 +74,9 @@ void diag_init(DiagList *d);
    is then unusable for diag_oom, and its owner must fail to be created). */
 int diag_reserve(DiagList *d);
 void diag_free(DiagList *d);
+/* Moves src's diagnostics to the end of dst, as if added there in the same order (dst's error cap
+   applies; an out-of-memory diagnostic stays one); src is left empty. */
+void diag_append(DiagList *dst, DiagList *src);
 /* Records that memory ran out (run != 0: while running, T-OOM; else E-OOM): adds the list's one
    out-of-memory diagnostic, without allocating, unless one is there already. Every allocation failure that
    cannot add a diagnostic of its own ends here (an allocation failure never passes silently). */
@@ -78,7 +90,9 @@ long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char 
 void diag_note(DiagList *d, long idx, SrcLoc loc, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_add_source(DiagList *d, const char *file, const char *text, size_t len);
-void diag_remove_source(DiagList *d, const char *text);   /* before `text` is freed */
+/* Before `text` is freed: the diagnostics that quote it keep their lines (DiagQuote), so they render the same
+   afterwards. */
+void diag_remove_source(DiagList *d, const char *text);
 /* Drops every diagnostic; keeps the registered sources and the error cap. */
 void diag_clear(DiagList *d);
 const char *diag_id_str(DiagId id);

@@ -87,6 +87,7 @@ static int cm_pending(Parser *P, size_t tok)
 static void cm_attach(Parser *P, const Op *op, CommentPlace place, unsigned region)
 {
     const Comment *c = &P->lx.cm[P->cmnext++];
+    if (P->m->on_unit) return;   /* checked only, never printed: no comments kept */
     if (P->ncms == P->capcms) {
         size_t cap = P->capcms ? P->capcms * 2 : 64;
         OpComment *x = arena_alloc(&P->m->arena, cap * sizeof *x);
@@ -144,6 +145,27 @@ static Op *parse_block_op(Parser *P)
     return op;
 }
 
+/* Streaming (Module.on_unit set): a module nested directly in the top module is parsed into an arena of its
+   own, handed to on_unit (unless the parse has reported an error: nothing is verified then), and freed; it
+   is never linked into the top module. Nothing outside the nested module points into its arena: its SSA
+   names go out of scope with it, types and spellings live in the context, and no comments are kept. */
+static void parse_unit(Parser *P, Block *top)
+{
+    Module *m = P->m;
+    P->outer = m->arena;
+    arena_init(&m->arena);
+    m->arena.oom = P->outer.oom;
+    P->in_unit = 1;
+    Op *op = parse_block_op(P);
+    if (op && P->d->nerrors == P->errors0) {
+        op->parent = top;   /* as if linked: the verifier walks up from ops to their module */
+        m->on_unit(m, top->parent->parent, op, m->on_unit_data);
+    }
+    arena_free(&m->arena);
+    m->arena = P->outer;
+    P->in_unit = 0;
+}
+
 /* Parses ops until '}' into block b (the '{' is already consumed). */
 static void parse_block_body(Parser *P, Block *b)
 {
@@ -154,8 +176,12 @@ static void parse_block_body(Parser *P, Block *b)
     }
     while (!P_is(P, TK_RBRACE) && !P_is(P, TK_EOF) && !P->fatal) {
         size_t before = P->pos;
-        Op *op = parse_block_op(P);
-        if (op) append_op(b, op);
+        if (P->nesting == 1 && P->m->on_unit && (P_is_ident(P, "module") || P_is_ident(P, "builtin.module")))
+            parse_unit(P, b);
+        else {
+            Op *op = parse_block_op(P);
+            if (op) append_op(b, op);
+        }
         if (P->pos == before) P->pos++;   /* guarantee progress */
     }
 }
@@ -1122,9 +1148,15 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     if (setjmp(oom)) {
         diag_oom(&ctx->diags, 0);
         top = NULL;
+        if (P.in_unit) {   /* the nested module being parsed goes now; the module's own arena stays */
+            arena_free(&m->arena);
+            m->arena = P.outer;
+        }
     } else {
         lex_init(&P.lx, file, text, len, P.d);
         P.lx.oom = m->arena.oom = ctx->arena.oom = &oom;
+        P.errors0 = P.d->nerrors;
+        P.noresults = arena_alloc(&m->arena, sizeof(Value *));   /* in the module's own arena (parse_unit) */
         bind_init(&P);
         top = parse_all(&P);
     }

@@ -78,6 +78,10 @@ typedef struct Parser {
     const char *dps_names[64];
     SrcLoc dps_locs[64];
     uint32_t ndps;
+    /* Streaming (Module.on_unit): the module's own arena while a nested module is parsed into a fresh one */
+    Arena outer;
+    int in_unit;
+    size_t errors0;            /* errors in the list when the parse began */
 } Parser;
 
 /* Parsed but not yet bound pieces of a custom-form op. */

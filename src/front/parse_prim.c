@@ -998,7 +998,6 @@ Op *P_new_op(Parser *P, int kind, SrcLoc loc)
 void P_set_results(Parser *P, Op *op, const Type *const *types, uint32_t n)
 {
     if (!n) {   /* most ops: one shared array instead of 16 bytes each */
-        if (!P->noresults) P->noresults = arena_alloc(&P->m->arena, sizeof(Value *));
         op->results = P->noresults;
         op->nresults = 0;
         return;

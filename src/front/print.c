@@ -815,7 +815,10 @@ static int pr_inferred_block(Printer *p, const Block *b)
     }
     if (!any) return 0;
     const Op **v = mem_alloc((n ? n : 1) * sizeof *v);
-    if (!v) return 0;
+    if (!v) {   /* the text would show the inferred scopes: fail it (pto_print: NULL, E-OOM) */
+        p->b.failed = 1;
+        return 1;
+    }
     for (const Op *o = b->first; o; o = o->next) {
         if (!op_attr(o, IR_INFERRED)) v[k++] = o;
         else if (o->kind == OP_VECSCOPE)

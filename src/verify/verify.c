@@ -11,6 +11,7 @@
  * Every rule, its ID and its evidence are listed in docs/verifier.md. The parser guarantees
  * def-before-use and lexical scoping, so SSA dominance needs no separate check here. */
 #include "verify_int.h"
+#include "base/alloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -556,13 +557,56 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     walk_regions(V, op, W);
 }
 
+/* Verifies `root` whole: vector-scope inference, the walk, the alignment chains, the static sync rules. */
+static void verify_root(Module *m, Op *root, PtoTarget target, DiagList *d)
+{
+    VCtx V = {m, m->ctx, d, target_profile(target), target};
+    Walk W = {NULL, NULL, NULL, NULL};
+    verify_infer_vecscopes(m, root);
+    verify_op(&V, root, W);
+    verify_align_carriers(&V, root);
+    verify_sync(&V, root);
+}
+
+/* Makes ops[0..n) block b's list, leaving out modules when asked. */
+static void relink(Block *b, Op **ops, size_t n, int skip_modules)
+{
+    b->first = b->last = NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (skip_modules && ops[i]->kind == OP_MODULE) continue;
+        ops[i]->prev = b->last;
+        ops[i]->next = NULL;
+        if (b->last) b->last->next = ops[i];
+        else b->first = ops[i];
+        b->last = ops[i];
+    }
+}
+
+void verify_nested(Module *m, Op *unit, PtoTarget target, DiagList *d) { verify_root(m, unit, target, d); }
+
 void verify_module(Module *m, PtoTarget target)
 {
     if (!m || !m->top) return;
-    VCtx V = {m, m->ctx, &m->ctx->diags, target_profile(target), target};
-    Walk W = {NULL, NULL, NULL, NULL};
-    verify_infer_vecscopes(m);
-    verify_op(&V, m->top, W);
-    verify_align_carriers(&V, m->top);
-    verify_sync(&V, m->top);
+    Op *top = m->top;
+    Block *b = top->nregions ? top->regions[0]->block : NULL;
+    size_t n = 0, k = 0;
+    int nested = 0;
+    for (Op *o = b ? b->first : NULL; o; o = o->next, n++) nested |= o->kind == OP_MODULE;
+    if (!nested) {
+        verify_root(m, top, target, &m->ctx->diags);
+        return;
+    }
+    /* Nested modules first, each whole; then the top module without them (unlinked meanwhile). */
+    Op **ops = mem_alloc(n * sizeof *ops);
+    if (!ops) {
+        diag_oom(&m->ctx->diags, 0);
+        return;
+    }
+    for (Op *o = b->first; o; o = o->next) ops[k++] = o;
+    for (size_t i = 0; i < n; i++)
+        if (ops[i]->kind == OP_MODULE) verify_root(m, ops[i], target, &m->ctx->diags);
+    relink(b, ops, n, 1);
+    verify_root(m, top, target, &m->ctx->diags);
+    relink(b, ops, n, 0);   /* as written: inference adds ops inside functions only */
+    mem_free(ops);
 }

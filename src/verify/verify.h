@@ -3,8 +3,14 @@
 #define PTOSIM_VERIFY_H
 #include "isa/ir.h"
 #include "ptosim.h"
+/* Verifies a parsed module. A module nested directly in the top module is a unit: it is verified whole
+   (inference, rules, alignment chains, sync) before the next, all of them before the rest of the top module,
+   so diagnostics come unit by unit; without nested modules the module is one unit. */
 void verify_module(Module *m, PtoTarget target);
-/* Wraps vector operations left outside a vector scope in inferred scopes (verify_infer.c); verify_module
-   runs it first. */
-void verify_infer_vecscopes(Module *m);
+/* One unit, as verify_module verifies it, with its diagnostics into `d`: for checking while parsing
+   (Module.on_unit), before the top module is complete. */
+void verify_nested(Module *m, Op *unit, PtoTarget target, DiagList *d);
+/* Wraps vector operations left outside a vector scope under `root` in inferred scopes (verify_infer.c);
+   verification runs it first on each unit. */
+void verify_infer_vecscopes(Module *m, Op *root);
 #endif

@@ -17,10 +17,64 @@ typedef enum { O_UNSEEN, O_STORE, O_LOAD, O_BAD, O_SKIP, O_BUSY } Origin;
 
 typedef struct AState {
     VCtx *V;
-    uint8_t *origin;           /* per value id */
-    Op **first_use;            /* per value id */
-    uint32_t n;
+    Op *root;
+    uint32_t *ids;             /* ids of the alignment states under the root, sorted; built at the first use */
+    uint8_t *origin;           /* per entry of ids */
+    Op **first_use;            /* the same */
+    uint32_t n, cap;
+    int built, failed;         /* failed: the tables could not be allocated (E-OOM reported) */
 } AState;
+
+static int is_align(const Value *v) { return v && v->type && v->type->kind == TY_ALIGN; }
+
+static void collect(AState *A, const Value *v)
+{
+    if (!is_align(v) || A->failed) return;
+    if (A->n == A->cap) {
+        uint32_t cap = A->cap ? A->cap * 2 : 16;
+        uint32_t *ids = mem_realloc(A->ids, cap * sizeof *ids);
+        if (!ids) { A->failed = 1; return; }
+        A->ids = ids;
+        A->cap = cap;
+    }
+    A->ids[A->n++] = v->id;
+}
+
+static int collect_op(Op *op, void *ud)
+{
+    for (uint32_t i = 0; i < op->nresults; i++) collect(ud, op->results[i]);
+    for (uint32_t k = 0; k < op->nregions; k++) {
+        const Block *b = op->regions[k]->block;
+        for (uint32_t i = 0; i < b->nargs; i++) collect(ud, b->args[i]);
+    }
+    return 0;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The table entry of the state v, or -1 (not a state defined under the root, or no tables). The tables
+   hold only the states under the root, built when the first one is used: most units have none. */
+static long slot(AState *A, const Value *v)
+{
+    if (!A->built) {
+        A->built = 1;
+        ir_walk(A->root, collect_op, A);
+        A->origin = mem_calloc(A->n ? A->n : 1, 1);
+        A->first_use = mem_calloc(A->n ? A->n : 1, sizeof *A->first_use);
+        if (A->failed || !A->origin || !A->first_use) {
+            A->failed = 1;
+            diag_oom(A->V->d, 0);
+        }
+        if (A->n > 1) qsort(A->ids, A->n, sizeof *A->ids, cmp_id);
+    }
+    if (A->failed || !v) return -1;
+    const uint32_t *hit = A->n ? bsearch(&v->id, A->ids, A->n, sizeof *A->ids, cmp_id) : NULL;
+    return hit ? (long)(hit - A->ids) : -1;
+}
 
 static Origin origin_of(AState *A, const Value *v);
 
@@ -56,13 +110,14 @@ static Origin compute_origin(AState *A, const Value *v)
 
 static Origin origin_of(AState *A, const Value *v)
 {
-    if (!v || v->id >= A->n) return O_SKIP;
-    uint8_t o = A->origin[v->id];
+    long i = slot(A, v);
+    if (i < 0) return O_SKIP;
+    uint8_t o = A->origin[i];
     if (o == O_BUSY) return O_SKIP;
     if (o != O_UNSEEN) return (Origin)o;
-    A->origin[v->id] = O_BUSY;
+    A->origin[i] = O_BUSY;
     Origin r = compute_origin(A, v);
-    A->origin[v->id] = (uint8_t)r;
+    A->origin[i] = (uint8_t)r;
     return r;
 }
 
@@ -104,14 +159,15 @@ static void consume(AState *A, Op *use, const Value *v)
 {
     VCtx *V = A->V;
     int crossed = check_crossing(A, use, v);
-    if (v->id < A->n) {
-        Op *first = A->first_use[v->id];
+    long i = slot(A, v);
+    if (i >= 0) {
+        Op *first = A->first_use[i];
         if (first && !crossed) {
             long d = v_err(V, DIAG_V_ALIGN_REUSE, use->loc, "alignment state %%%s is consumed a second time; each state "
                            "feeds exactly one chain step: use the state the previous step returned", v_valname(v));
             v_note(V, d, first->loc, "first consumed here");
         }
-        if (!first) A->first_use[v->id] = use;
+        if (!first) A->first_use[i] = use;
     }
     OpKind k = use->kind;
     if (is_store_step(k) || k == OP_VLDUS || k == OP_VALDU) {
@@ -137,7 +193,7 @@ static int visit(Op *op, void *ud)
     AState *A = ud;
     for (uint32_t i = 0; i < op->noperands; i++) {
         const Value *v = op->operands[i];
-        if (v && v->type && v->type->kind == TY_ALIGN) consume(A, op, v);
+        if (is_align(v)) consume(A, op, v);
     }
     if (op->kind == OP_SCF_IF)
         for (uint32_t i = 0; i < op->nresults; i++)
@@ -160,12 +216,9 @@ static int visit(Op *op, void *ud)
 
 void verify_align_carriers(VCtx *V, Op *root)
 {
-    AState A = {V, NULL, NULL, V->m->nvalues};
-    if (!A.n) return;
-    A.origin = mem_calloc(A.n, 1);
-    A.first_use = mem_calloc(A.n, sizeof *A.first_use);
-    if (A.origin && A.first_use) ir_walk(root, visit, &A);
-    else diag_oom(V->d, 0);
+    AState A = {V, root, NULL, NULL, NULL, 0, 0, 0, 0};
+    ir_walk(root, visit, &A);
+    mem_free(A.ids);
     mem_free(A.origin);
     mem_free(A.first_use);
 }

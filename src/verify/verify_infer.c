@@ -425,8 +425,8 @@ static void infer_funcs(Module *m, Op *op, uint64_t *budget)
         for (Op *o = op->regions[r]->block->first; o; o = o->next) infer_funcs(m, o, budget);
 }
 
-void verify_infer_vecscopes(Module *m)
+void verify_infer_vecscopes(Module *m, Op *root)
 {
-    uint64_t budget = (uint64_t)1 << 26;   /* plenty for any real kernel; bounds pathological inputs */
-    if (m && m->top) infer_funcs(m, m->top, &budget);
+    uint64_t budget = (uint64_t)1 << 26;   /* per unit: plenty for any real kernel; bounds pathological inputs */
+    if (m && root) infer_funcs(m, root, &budget);
 }

@@ -2,8 +2,9 @@
  *
  * Built only against the injection build of the library (-DPTOSIM_ALLOC_INJECT, ASan + LSan). For each
  * kernel file given, the session below (parse, verify, print, then launch and run the default entry with
- * every pointer bound to a zeroed buffer, every checker on) runs once without injection (the baseline),
- * then with allocation N failing for N = 1, 2, 3, ... until a session completes with no injected failure.
+ * every pointer bound to a zeroed buffer, every checker on; then the same text through pto_check) runs once
+ * without injection (the baseline), then with allocation N failing for N = 1, 2, 3, ... until a session
+ * completes with no injected failure.
  * Each time it asserts: no crash (ASan aborts the process otherwise); when a failure was injected, the
  * session reports a clean out-of-memory diagnostic (E-OOM or T-OOM, with its ID) or returns NULL from a
  * function documented to do so only when out of memory; and the same context, injection off, then runs
@@ -72,7 +73,11 @@ static int session(PtoContext *ctx, const char *name, const char *text, size_t l
         for (unsigned i = 0; i < 64; i++) free(bufs[i]);
     }
     pto_module_free(m);
-    int n = snprintf(sig, SIG, "verify=%lld run=%d:", verrs == (size_t)-1 ? -1LL : (long long)verrs, rc);
+    /* The checking path (`ptosim check`): nested modules verified as parsed, each in an arena of its own. */
+    long cerrs = pto_check(ctx, name, text, len, PTO_TARGET_DEFAULT);
+    if (cerrs < 0) null_oom = 1;   /* the text could not be held: documented for out of memory only */
+    int n = snprintf(sig, SIG, "verify=%lld run=%d check=%ld:", verrs == (size_t)-1 ? -1LL : (long long)verrs, rc,
+                     cerrs);
     for (size_t i = d0; i < pto_diag_count(ctx) && n > 0 && n < SIG - 32; i++) {
         PtoDiagInfo di;
         if (!pto_diag_get(ctx, i, &di)) n += snprintf(sig + n, (size_t)(SIG - n), " %s", di.id);
@@ -182,7 +187,10 @@ int main(int argc, char **argv)
         PtoContext *ctx = pto_context_new();
         session(ctx, argv[a], text, len, base);
         pto_context_free(ctx);
-        uint64_t n = 1;
+        /* OOM_FIRST=N starts at allocation N (to look at one failure again). */
+        const char *first = getenv("OOM_FIRST");
+        uint64_t n = first ? strtoull(first, NULL, 10) : 1;
+        if (!n) n = 1;
         for (;; n++) {
             int fds[2];
             if (pipe(fds)) { perror("pipe"); return 2; }
