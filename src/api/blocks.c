@@ -210,6 +210,7 @@ static void run_sim(BlockRun *r, const Sim *ls)
     r->sim.dkeys = keys;
     r->sim.capdkeys = cap;
     r->sim.ndkeys = 0;
+    r->sim.dkeys_oom = 0;
     r->sim.diags = &r->diags;
     r->sim.obs = r->obs;
     r->sim.check = r->check;
@@ -285,11 +286,17 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     obs_block_done(r->obs, cl);
     /* A checker or recorder that lost an allocation stopped recording: the block fails with T-OOM (a run
        never passes with a check silently off). */
-    if (race_oom(cl->race) || r->obs->oom || check_oom(r->check) || (s->view && gmv_failed(s->view))) {
+    if (race_oom(cl->race) || r->obs->oom || check_oom(r->check) || (s->view && gmv_failed(s->view)) || s->dkeys_oom) {
         diag_oom(&r->diags, 1);
         r->rc = 2;
     }
-    if (r->rc == 0) ops_block_done(cl);
+    if (r->rc == 0) {
+        ops_block_done(cl);   /* end-of-block warnings, whose keys may fail too */
+        if (s->dkeys_oom) {
+            diag_oom(&r->diags, 1);
+            r->rc = 2;
+        }
+    }
     PtoStats *st = &s->stats;
     for (int i = 0; i < cl->ncores; i++) {
         Core *c = &cl->cores[i];

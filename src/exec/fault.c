@@ -80,7 +80,10 @@ void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b, Diag
     if (s->ndkeys == s->capdkeys) {
         size_t cap = s->capdkeys ? s->capdkeys * 2 : 16;
         DiagKey *k = mem_realloc(s->dkeys, cap * sizeof *k);
-        if (!k) return;   /* the repeat is then kept: an extra warning, never a lost one */
+        if (!k) {   /* the block's merge would keep a repeat: the run fails instead (T-OOM) */
+            s->dkeys_oom = 1;
+            return;
+        }
         s->dkeys = k;
         s->capdkeys = cap;
     }

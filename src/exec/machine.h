@@ -156,6 +156,7 @@ struct Sim {
     DiagList *diags;           /* where the block's run-time diagnostics go */
     DiagKey *dkeys;            /* their repeat keys, in diagnostic order */
     size_t ndkeys, capdkeys;
+    uint8_t dkeys_oom;         /* a key could not be recorded: the block fails with T-OOM */
     struct GmView *view;       /* the block's private view of GM (gmview.h), or NULL: GM is accessed in place */
     const Program *prog;
     const Func *entry;

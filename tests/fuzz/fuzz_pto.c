@@ -1,6 +1,7 @@
 /* fuzz_pto.c — libFuzzer target: arbitrary bytes through parse, verify, print; a printed module must
  * re-parse to the same text (fixed point), and a valid module is run for a bounded number of steps with
- * small zeroed buffers. Any crash, sanitizer report, leak, hang or broken fixed point is a finding. */
+ * small zeroed buffers; checking while parsing (pto_check) must report exactly what parse + verify report.
+ * Any crash, sanitizer report, leak, hang, broken fixed point or difference is a finding. */
 #include "ptosim.h"
 #include <stdint.h>
 #include <stdlib.h>
@@ -8,9 +9,31 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* pto_check against pto_parse + pto_verify on fresh contexts: the same rendered diagnostics, in order. */
+static void check_same(const uint8_t *data, size_t size)
+{
+    PtoContext *a = pto_context_new(), *b = pto_context_new();
+    pto_set_max_errors(a, 20);
+    pto_set_max_errors(b, 20);
+    PtoModule *m = pto_parse(a, "fuzz.pto", (const char *)data, size);
+    if (m && pto_error_count(a) == 0) pto_verify(m, PTO_TARGET_DEFAULT);
+    long e = pto_check(b, "fuzz.pto", (const char *)data, size, PTO_TARGET_DEFAULT);
+    if (!m || e < 0 || (size_t)e != pto_error_count(a) || pto_diag_count(a) != pto_diag_count(b)) abort();
+    for (size_t i = 0; i < pto_diag_count(a); i++) {
+        char *x = pto_diag_render(a, i, 0), *y = pto_diag_render(b, i, 0);
+        if (!x || !y || strcmp(x, y) != 0) abort();
+        pto_free(x);
+        pto_free(y);
+    }
+    pto_module_free(m);
+    pto_context_free(a);
+    pto_context_free(b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 1 << 16) return 0;
+    check_same(data, size);
     PtoContext *ctx = pto_context_new();
     pto_set_max_errors(ctx, 20);
     PtoModule *m = pto_parse(ctx, "fuzz.pto", (const char *)data, size);
