@@ -122,6 +122,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
             it->offloc = P_loc(P, P_cur(P));
             if (P_is(P, TK_SSA)) it->off = P_use(P);
             else if (P_is(P, TK_INT)) parse_path(P, it);
+            else if (P_is(P, TK_RBRACK)) it->npath = 0;   /* %s[]: an empty path (the verifier reports it) */
             else {
                 P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "the offset in '%%base[...]' must be an SSA value");
                 while (!P_is(P, TK_RBRACK) && !P_is(P, TK_EOF)) P->pos++;
@@ -353,7 +354,7 @@ static int fits(Parser *P, const Item *it, const SigSlot *s)
     case SL_VALUE: return it->kind == IT_VALUE && (!(s->optional || s->variadic) || tc_ok(it->v, s));
     case SL_MEM:
         if (s->off_path) return it->kind == IT_MEM && !it->off;   /* the path is required */
-        return (it->kind == IT_MEM && !it->npath) || it->kind == IT_VALUE;
+        return (it->kind == IT_MEM && it->off) || it->kind == IT_VALUE;
     case SL_INT: return it->kind == IT_INT;
     case SL_TOKEN: return it->kind == IT_TOKEN && P_tok_lookup(P, s->tokset, it->s, it->slen) >= 0;
     }
