@@ -7,7 +7,7 @@ import numpy as np
 
 from . import _lib
 
-__all__ = ["load", "Module", "Kernel", "Param", "RunResult", "Stats", "CoreTime", "PipeTime", "Stall",
+__all__ = ["load", "check", "Module", "Kernel", "Param", "RunResult", "Stats", "CoreTime", "PipeTime", "Stall",
            "ProfileLine", "LoopTime", "Diagnostic", "Note", "DiagnosticError", "ArgumentError", "TrapError",
            "library_path", "program_path", "default_timing_table"]
 
@@ -428,6 +428,24 @@ def load(source, target=None, *, name=None):
         inst.close()
         raise DiagnosticError(diags)
     return Module(text, name, code, inst, diags)
+
+
+def check(source, target=None, *, name=None):
+    """Parses and verifies like load(), without keeping the module: each module nested in the top module is
+    verified as soon as it is parsed and then freed (the `ptosim check` path), so a large file of kernels
+    takes little memory. Returns every diagnostic (warnings, and errors in file order); nothing is raised for
+    errors in the kernel text (see DiagnosticError.errors for the filter). An unreadable path raises
+    DiagnosticError (E-IO-READ)."""
+    text, name = _read_source(source, name)
+    code = _target_code(target)
+    ctx = _L.pto_context_new()
+    if not ctx:
+        raise MemoryError("ptosim: out of memory creating a context")
+    try:
+        _L.pto_check(ctx, name.encode(), text, len(text), code)
+        return _diagnostics(ctx)
+    finally:
+        _L.pto_context_free(ctx)
 
 
 class Module:

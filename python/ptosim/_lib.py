@@ -13,7 +13,7 @@ BINDIR, the source tree's build/ptosim, then PATH.
 ctypes.CDLL releases the GIL around every call, so a kernel running on one thread never stops Python
 threads (nor kernels on other threads) from running."""
 import ctypes, os, shutil
-from ctypes import POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int64, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
+from ctypes import POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int64, c_long, c_size_t, c_uint, c_uint32, c_uint64, c_void_p
 
 SONAME = "libptosim.so.0"
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -120,6 +120,7 @@ PROTOTYPES = {
     "pto_target_from_name": (c_int, [c_char_p, POINTER(c_int)]),
     "pto_target_name": (c_char_p, [c_int]),
     "pto_verify": (c_size_t, [_P, c_int]),
+    "pto_check": (c_long, [_P, c_char_p, c_char_p, c_size_t, c_int]),
     "pto_module_func_count": (c_size_t, [_P]),
     "pto_module_func": (c_int, [_P, c_size_t, POINTER(FuncInfo)]),
     "pto_module_func_param": (c_int, [_P, c_size_t, c_uint, POINTER(ParamInfo)]),

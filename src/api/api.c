@@ -183,12 +183,18 @@ size_t pto_verify(PtoModule *m, PtoTarget target)
 typedef struct CheckRun {
     PtoTarget target;          /* PTO_TARGET_DEFAULT: the top module's, known once its header is parsed */
     DiagList pending;
+    int keeping;               /* a unit needed the whole module: it and every later unit are kept */
 } CheckRun;
 
-static void check_unit(Module *m, Op *top, Op *unit, void *data)
+/* A unit that calls out of itself (a function of the top module, perhaps written later) is kept, with all
+   later units, and verified at the end as pto_verify would, after the units verified here: the order stays. */
+static int check_unit(Module *m, Op *top, Op *unit, void *data)
 {
     CheckRun *c = data;
+    if (!c->keeping && !verify_unit_closed(unit)) c->keeping = 1;
+    if (c->keeping) return 1;
     verify_nested(m, unit, c->target == PTO_TARGET_DEFAULT ? target_of(top) : c->target, &c->pending);
+    return 0;
 }
 
 static long check_text(Module *m, PtoTarget target)
@@ -197,6 +203,7 @@ static long check_text(Module *m, PtoTarget target)
     size_t before = d->nerrors;
     CheckRun c;
     c.target = target;
+    c.keeping = 0;
     diag_init(&c.pending);
     memcpy(c.pending.warn, d->warn, sizeof d->warn);
     c.pending.warn_all = d->warn_all;

@@ -105,6 +105,25 @@ void *arena_alloc(Arena *a, size_t size)
     return p;
 }
 
+void arena_adopt(Arena *dst, Arena *src)
+{
+    ArenaChunk *c = src->head;
+    if (c) {
+        /* src's chunks go behind dst's current one, which stays the one allocations come from */
+        ArenaChunk *last = c;
+        while (last->next) last = last->next;
+        if (dst->head) {
+            last->next = dst->head->next;
+            dst->head->next = c;
+        } else {
+            dst->head = c;
+        }
+    }
+    dst->total += src->total;
+    src->head = NULL;
+    src->total = 0;
+}
+
 void *arena_dup(Arena *a, const void *p, size_t size)
 {
     void *q = arena_alloc(a, size);

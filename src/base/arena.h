@@ -21,6 +21,8 @@ void  arena_free(Arena *a);
 void *arena_try_alloc(Arena *a, size_t size);          /* zeroed, 16-byte aligned; NULL when out of memory */
 void *arena_alloc(Arena *a, size_t size);              /* the same, but longjmps to a->oom when out of memory */
 void *arena_dup(Arena *a, const void *p, size_t size);
+/* Moves every chunk of src into dst (what src handed out now lives as long as dst); src is left empty. */
+void  arena_adopt(Arena *dst, Arena *src);
 char *arena_strndup(Arena *a, const char *s, size_t n);
 
 #define ARENA_NEW(a, T)        ((T *)arena_alloc((a), sizeof(T)))

@@ -146,8 +146,9 @@ static Op *parse_block_op(Parser *P)
 }
 
 /* Streaming (Module.on_unit set): a module nested directly in the top module is parsed into an arena of its
-   own, handed to on_unit (unless the parse has reported an error: nothing is verified then), and freed; it
-   is never linked into the top module. Nothing outside the nested module points into its arena: its SSA
+   own, handed to on_unit (unless the parse has reported an error: nothing is verified then), and freed,
+   never linked into the top module — unless on_unit keeps it: then it is linked and its arena joins the
+   module's. Nothing outside the nested module points into its arena: its SSA
    names go out of scope with it, types and spellings live in the context, and no comments are kept. */
 static void parse_unit(Parser *P, Block *top)
 {
@@ -157,13 +158,20 @@ static void parse_unit(Parser *P, Block *top)
     m->arena.oom = P->outer.oom;
     P->in_unit = 1;
     Op *op = parse_block_op(P);
+    int keep = 0;
     if (op && P->d->nerrors == P->errors0) {
         op->parent = top;   /* as if linked: the verifier walks up from ops to their module */
-        m->on_unit(m, top->parent->parent, op, m->on_unit_data);
+        keep = m->on_unit(m, top->parent->parent, op, m->on_unit_data);
     }
-    arena_free(&m->arena);
+    Arena unit = m->arena;
     m->arena = P->outer;
     P->in_unit = 0;
+    if (keep) {
+        append_op(top, op);
+        arena_adopt(&m->arena, &unit);
+    } else {
+        arena_free(&unit);
+    }
 }
 
 /* Parses ops until '}' into block b (the '{' is already consumed). */

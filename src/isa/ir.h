@@ -114,9 +114,10 @@ typedef struct PtoModule {
     OpComment *comments;       /* sorted by op id, then by place; in the arena */
     uint32_t ncomments;
     /* Set before parsing to check without keeping the IR: each module nested directly in the top module is
-       passed here once parsed (`top` is the top module, not yet complete), then freed and never linked into
-       the top module; no comments are kept. NULL: the whole module is kept. */
-    void (*on_unit)(struct PtoModule *m, Op *top, Op *unit, void *data);
+       passed here once parsed (`top` is the top module, not yet complete); when it returns 0 the unit is
+       freed and never linked into the top module, else it is kept as usual. No comments are kept. NULL: the
+       whole module is kept. */
+    int (*on_unit)(struct PtoModule *m, Op *top, Op *unit, void *data);
     void *on_unit_data;
 } Module;
 

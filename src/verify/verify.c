@@ -582,6 +582,29 @@ static void relink(Block *b, Op **ops, size_t n, int skip_modules)
     }
 }
 
+typedef struct Closed {
+    Op *unit;
+    bool closed;
+} Closed;
+
+static int callee_inside(Op *op, void *ud)
+{
+    Closed *c = ud;
+    const Attr *a = op_attr(op, "callee");
+    if (!a || !a->s) return 0;
+    for (Op *p = ir_parent_op(op); p; p = p == c->unit ? NULL : ir_parent_op(p))
+        if (p->kind == OP_MODULE && find_func(p, a->s)) return 0;
+    c->closed = false;
+    return 1;
+}
+
+bool verify_unit_closed(Op *unit)
+{
+    Closed c = {unit, true};
+    ir_walk(unit, callee_inside, &c);
+    return c.closed;
+}
+
 void verify_nested(Module *m, Op *unit, PtoTarget target, DiagList *d) { verify_root(m, unit, target, d); }
 
 void verify_module(Module *m, PtoTarget target)

@@ -10,6 +10,9 @@ void verify_module(Module *m, PtoTarget target);
 /* One unit, as verify_module verifies it, with its diagnostics into `d`: for checking while parsing
    (Module.on_unit), before the top module is complete. */
 void verify_nested(Module *m, Op *unit, PtoTarget target, DiagList *d);
+/* Does every callee named in `unit` resolve inside it? Else verifying it needs the whole top module (a call
+   may name a function of the top module written after the unit), and checking keeps it. */
+bool verify_unit_closed(Op *unit);
 /* Wraps vector operations left outside a vector scope under `root` in inferred scopes (verify_infer.c);
    verification runs it first on each unit. */
 void verify_infer_vecscopes(Module *m, Op *root);

@@ -62,6 +62,28 @@ UNIT_D = """  module {
     }
   }
 """
+# Unit E calls a function of the top module written after it (valid: callees are looked up through the
+# enclosing modules), with a wrong argument count (E-CALL, which needs the callee), so checking must keep
+# it until the top module is complete; unit F after it has an error of its own.
+UNIT_E = """  module {
+    func.func @e() attributes {pto.kernel} {
+      %v = arith.constant 1 : i64
+      %r = func.call @helper(%v, %v) : (i64, i64) -> i64
+      return
+    }
+  }
+"""
+UNIT_F = """  module {
+    func.func @f() -> i32 attributes {pto.kernel} {
+      %c = arith.constant 2 : i32
+      return %c : i32
+    }
+  }
+"""
+HELPER = """  func.func @helper(%x: i64) -> i64 {
+    return %x : i64
+  }
+"""
 BAD_PARSE = """  module {
     func.func @e() {
       %x = arith.addi %nope, %nope : i32
@@ -136,6 +158,29 @@ check(rc == 1 and got and all(d[4].startswith("E-SSA") or d[4].startswith("E-PAR
       and got[0][1:3] == nope, "a parse error in a later unit: only the parse error", err)
 rc2, err2 = ptosim("fmt", bpath, "-o", os.devnull)
 check(err == err2, "... as the whole-module path reports", "check:\n%s\nfmt:\n%s" % (err, err2))
+
+# A unit that calls out of itself: the same diagnostics and order as the whole-module path (units A, E, F,
+# then the top module's function), and no error for a call that resolves.
+calls = module(UNIT_A, UNIT_E, UNIT_F, TOP_FUNC, HELPER)
+cpath = os.path.join(tmp, "calls.pto")
+with open(cpath, "w") as f:
+    f.write(calls)
+ce, cf, ct = where(calls, "func.call @helper"), where(calls, "func.func @f"), where(calls, "func.func @top")
+ca = where(calls, "func.func @a")
+cexpect = [(cpath, ca[0], ca[1], "error", "E-ENTRY"), (cpath, ce[0], ce[1], "error", "E-CALL"),
+           (cpath, cf[0], cf[1], "error", "E-ENTRY"), (cpath, ct[0], ct[1], "error", "E-ENTRY")]
+rc, err = ptosim("check", cpath)
+got = [d for d in diags(err) if d[3] != "note"]
+check(got == cexpect, "a unit calling into the top module", err)
+rc2, err2 = ptosim("fmt", cpath, "-o", os.devnull)
+check(err == err2, "... as the whole-module path reports", "check:\n%s\nfmt:\n%s" % (err, err2))
+ok = module(UNIT_A.replace("-> i32 ", "").replace("      %c = arith.constant 0 : i32\n", "").replace("return %c : i32", "return"),
+            UNIT_E.replace("(%v, %v) : (i64, i64)", "(%v) : (i64)"), HELPER)
+opath = os.path.join(tmp, "calls_ok.pto")
+with open(opath, "w") as f:
+    f.write(ok)
+rc, err = ptosim("check", opath)
+check(rc == 0 and err == "", "a call from a unit to a later function of the top module resolves", err)
 
 # Warning settings reach the units.
 rc, err = ptosim("check", "-Werror=W-DEPRECATED", path)

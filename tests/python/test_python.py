@@ -113,6 +113,19 @@ def test_load_errors():
     check(m.name == "<string>" and "axpy" in m.kernels, "load: bytes are kernel text")
 
 
+def test_check():
+    # tests/parse/units.pto: two nested modules, the second's kernel returns a value (E-ENTRY at its
+    # func.func); check() reports what load() raises, without keeping the module.
+    path = os.path.join(ROOT, "tests", "parse", "units.pto")
+    line, col = line_col(path, "func.func @unit2")
+    got = ptosim.check(path)
+    check([(d.id, d.file, d.line, d.col) for d in got] == [("E-ENTRY", path, line, col)], "check: the error of the second unit", got)
+    e = raises(lambda: ptosim.load(path), ptosim.DiagnosticError)
+    check(e is not None and [str(d) for d in e.diagnostics] == [str(d) for d in got], "check: what load raises", e)
+    text = open(path).read().replace("-> i32 attributes", "attributes").replace("      %c = arith.constant 0 : i32\n", "")
+    check(ptosim.check(text.replace("return %c : i32", "return"), target="a5") == [], "check: a clean text, no diagnostics")
+
+
 def test_load_warnings():
     text = ('module attributes {pto.target_arch = "a5"} {\n'
             '  func.func @k(%s: !pto.ptr<ui8, gm>) attributes {pto.kernel} {\n'
@@ -472,7 +485,7 @@ def test_readme():
         check(p.returncode == 0 and b"axpy on a5" in p.stdout, "README: the Python example runs", (p.stdout + p.stderr).decode()[-2000:])
 
 
-for t in (test_readme, test_load_errors, test_load_warnings, test_functions, test_axpy_in_place, test_binding_checks, test_trap, test_warnings, test_views,
+for t in (test_readme, test_load_errors, test_check, test_load_warnings, test_functions, test_axpy_in_place, test_binding_checks, test_trap, test_warnings, test_views,
           test_entries_and_blocks, test_threads, test_main):
     try:
         t()
