@@ -751,6 +751,14 @@ static Op *parse_scf_while(Parser *P, SrcLoc loc, uint32_t nres)
         return NULL;
     }
     if (nres && ft->nout != nres) P_error(P, DIAG_PARSE_RESULTS, loc, "scf.while produces %u values but %u names are bound", ft->nout, nres);
+    for (uint32_t i = 0; i < n; i++)   /* the before region's arguments take the written types */
+        if (v[i]->type != ft->params[i]) {
+            char b[96];
+            ty_format(v[i]->type, b, sizeof b);
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i], "loop-carried value %u is initialised with a value of type %s, not "
+                    "the written type", i, b);
+            break;
+        }
     P_set_operands(P, op, v, vl, n);
     P_set_results(P, op, ft->params + ft->nin, ft->nout);
     add_region(P, op, parse_region(P, op, ft->params, names, NULL, n, 1));
