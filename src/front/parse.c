@@ -184,7 +184,7 @@ static void parse_block_body(Parser *P, Block *b)
     }
     while (!P_is(P, TK_RBRACE) && !P_is(P, TK_EOF) && !P->fatal) {
         size_t before = P->pos;
-        if (P->nesting == 1 && P->m->on_unit && (P_is_ident(P, "module") || P_is_ident(P, "builtin.module")))
+        if (P->nesting == 1 && P->stream && (P_is_ident(P, "module") || P_is_ident(P, "builtin.module")))
             parse_unit(P, b);
         else {
             Op *op = parse_block_op(P);
@@ -1116,6 +1116,7 @@ static Op *parse_all(Parser *P)
         while (cm_pending(P, P->pos)) cm_attach(P, NULL, CM_BEFORE, 0);
         size_t lead_end = P->ncms;
         P->pos++;
+        P->stream = P->m->on_unit != NULL;   /* regions at nesting 1 are then the top module's (parse_unit) */
         top = parse_module(P, loc);
         for (size_t i = lead; i < lead_end; i++) P->cms[i].op = top;
         cm_after_op(P, top);

@@ -80,6 +80,7 @@ typedef struct Parser {
     uint32_t ndps;
     /* Streaming (Module.on_unit): the module's own arena while a nested module is parsed into a fresh one */
     Arena outer;
+    int stream;                /* on_unit is set and the file is one module op: its nested modules are units */
     int in_unit;
     size_t errors0;            /* errors in the list when the parse began */
 } Parser;

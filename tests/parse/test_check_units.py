@@ -182,6 +182,18 @@ with open(opath, "w") as f:
 rc, err = ptosim("check", opath)
 check(rc == 0 and err == "", "a call from a unit to a later function of the top module resolves", err)
 
+# A file without one enclosing module (bare top-level ops: an implicit top module) holding a module with
+# nested modules: those are not units of the top module, so nothing is freed early and the order is the
+# whole-module path's (a fuzzer finding: check reported the inner module's error first).
+bare = "pto.barrier #pto.pipe<PIPE_ALL>\n" + 'module attributes {pto.target_arch = "a9"} {\n' + UNIT_A + "}\n"
+bpath2 = os.path.join(tmp, "bare.pto")
+with open(bpath2, "w") as f:
+    f.write(bare)
+rc, err = ptosim("check", bpath2)
+rc2, err2 = ptosim("fmt", bpath2, "-o", os.devnull)
+check(rc == 1 and len(diags(err)) == 3 and err == err2, "bare top-level ops around a module of modules: as fmt",
+      "check:\n%s\nfmt:\n%s" % (err, err2))
+
 # Warning settings reach the units.
 rc, err = ptosim("check", "-Werror=W-DEPRECATED", path)
 got = diags(err)
