@@ -84,6 +84,8 @@ inline void ptosim_arg(bfloat16_t v) { ptosim_arg_float((float)v); }
 ACL_H = r"""
 #pragma once
 #include <stddef.h>
+#include <stdint.h>
+typedef uint16_t aclFloat16;   /* the runtime's half type: 16 raw bits */
 typedef int aclError;
 typedef void *aclrtStream;
 enum { ACL_SUCCESS = 0, ACL_ERROR_FAILURE = 1 };
