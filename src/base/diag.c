@@ -124,8 +124,8 @@ void diag_append(DiagList *dst, DiagList *src)
         dst->items[dst->n++] = *g;
         if (g->sev >= SEV_ERROR) dst->nerrors++;
         else if (g->sev == SEV_WARNING) dst->nwarnings++;
+        dst->npromoted += g->promoted;
     }
-    dst->npromoted += src->npromoted;
     src->n = 0;
     src->nerrors = src->nwarnings = src->npromoted = 0;
     src->oom = 0;
@@ -164,6 +164,7 @@ long diag_addv(DiagList *d, DiagSeverity sev, DiagId id, SrcLoc loc, const char 
     g->id = id;
     g->loc = loc;
     g->msg = msg;
+    g->promoted = (uint8_t)promoted;
     d->oom |= (uint8_t)oom;
     if (sev >= SEV_ERROR) d->nerrors++;
     else if (sev == SEV_WARNING) d->nwarnings++;

@@ -40,6 +40,7 @@ typedef struct Diag {
     DiagNote *notes;
     size_t nnotes;
     DiagQuote q;
+    uint8_t promoted;          /* a warning reported as an error (-Werror) */
 } Diag;
 
 typedef struct DiagSource {

@@ -346,7 +346,9 @@ def rewrite_launch(src):
             if not p or p == "void":
                 continue
             mm = re.search(r"(\w+)\s*$", p)
-            if mm and p[:mm.start()].strip() and not TYPE_WORD.match(mm.group(1)):
+            head = p[:mm.start()].strip() if mm else ""
+            # a word after '*' or '&' is a name even when it looks like a type (`float *value_t`)
+            if mm and head and (head[-1] in "*&" or not TYPE_WORD.match(mm.group(1))):
                 names.append(mm.group(1))
                 decls.append(p)
             else:   # an unnamed parameter
