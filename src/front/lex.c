@@ -174,9 +174,17 @@ size_t lex_fill(Lexer *L, Token *out, size_t n)
         switch (c) {
         case '%': case '^': case '@': case '!': case '#': {
             const char *q = s + 1;
-            if (c == '%') {
-                /* SSA names may be numeric (%0) and carry a #N result suffix (%r#1). */
-                while ((cls[(unsigned char)*q] & C_ID) || (*q == '#' && is(q[1], C_DIGIT))) q++;
+            if (c == '%' || c == '^') {
+                /* SSA values and blocks: digits (%0), or a name of letters, digits and "$._-" not starting
+                   with a digit (%c-128_f32, as MLIR spells negative constants). Values may carry a #N result
+                   suffix (%r#1). */
+                if (is(*q, C_DIGIT)) {
+                    while (is(*q, C_DIGIT)) q++;
+                } else {
+                    while ((cls[(unsigned char)*q] & C_ID) || *q == '-') q++;
+                }
+                if (c == '%' && *q == '#' && is(q[1], C_DIGIT))
+                    for (q++; is(*q, C_DIGIT); q++) {}
             } else if (c == '@' && *q == '"') {   /* @"quoted symbol" */
                 q++;
                 while (q < end && *q != '"' && *q != '\n') q++;

@@ -6,8 +6,9 @@ long.pto      a 1.3 MB line holding 40,000 constants and, at its end, a misspell
 ctrl.pto      comments holding a NUL, a carriage return inside the text and a CRLF line end;
 ctrl.expected what fmt prints for it, written out here: control bytes in a comment print as '?', the
               line-end '\\r' is not part of the comment.
+ssa_names.expected  the two f32 values tests/parse/ssa_names.pto stores: -128.0 and 3.0, little-endian.
 """
-import os, sys
+import os, struct, sys
 
 out = sys.argv[1]
 line = "".join("%%v%d = arith.constant 0 : i64 " % i for i in range(40000)) + "%w = pto.vaddd %v0"
@@ -28,3 +29,4 @@ exp = ("module {\n"
        "}\n")
 open(os.path.join(out, "ctrl.pto"), "wb").write(src)
 open(os.path.join(out, "ctrl.expected"), "w").write(exp)
+open(os.path.join(out, "ssa_names.expected"), "wb").write(struct.pack("<2f", -128.0, 3.0))
