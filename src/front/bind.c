@@ -61,6 +61,12 @@ static int is_clause_kw(const OpSig *sig, const Token *t)
     return t->kind == TK_IDENT && sig_clause_index(sig, t->s, t->len) >= 0;
 }
 
+/* `loc(` ends the op (a trailing source location) unless the op has a clause of that name. */
+static int at_loc(Parser *P, const OpSig *sig)
+{
+    return P_is_ident(P, "loc") && P_at(P, 1)->kind == TK_LPAREN && !is_clause_kw(sig, P_cur(P));
+}
+
 static Item *push_item(Parser *P, Item *items, uint32_t *n, SrcLoc loc)
 {
     if (*n >= MAX_ITEMS) {
@@ -217,7 +223,8 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
            (an op never starts with a string there; a generic-form op starts its own line) */
         if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
         /* `word(` without a dot cannot start an op: it is a clause (possibly one this op lacks) */
-        if (!nested && P_is(P, TK_IDENT) && P_at(P, 1)->kind == TK_LPAREN && !memchr(P_cur(P)->s, '.', P_cur(P)->len))
+        if (!nested && P_is(P, TK_IDENT) && P_at(P, 1)->kind == TK_LPAREN && !memchr(P_cur(P)->s, '.', P_cur(P)->len) &&
+            !at_loc(P, sig))
             continue;
         return 1;
     }
@@ -807,7 +814,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                                               !P_is_ident(P, "return") && !P_is_ident(P, "attributes"));
         /* An operand never starts a new line unless the previous line ended with a comma (a clause
            keyword of this op may: DMA clauses are often written on their own lines). */
-        if (starts && t->nl_before && !is_clause_kw(sig, t)) starts = 0;
+        if (starts && ((t->nl_before && !is_clause_kw(sig, t)) || at_loc(P, sig))) starts = 0;
         if (starts) parse_item_list(P, sig, items, &nitems, 0, 1);
     }
     if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))

@@ -140,6 +140,7 @@ static Op *parse_block_op(Parser *P)
     size_t lead_end = P->ncms;
     Op *op = parse_op(P);
     if (!op) return NULL;
+    P_skip_loc(P);   /* a trailing source location (MLIR's debug info) is accepted and dropped */
     for (size_t i = lead; i < lead_end; i++) P->cms[i].op = op;
     cm_after_op(P, op);
     return op;
@@ -237,6 +238,7 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
                 if (!P_expect(P, TK_COLON, "':'")) break;
                 const Type *ty = P_parse_type(P);
                 if (!ty) break;
+                P_skip_loc(P);
                 if (na < 64) {
                     argv[na] = P_new_value(P, ARENA_NEW(&P->m->arena, Value), ty, P_def_str(P, nt),
                                          P_loc(P, nt));
@@ -307,6 +309,20 @@ static Op *parse_module(Parser *P, SrcLoc loc)
     return op;
 }
 
+/* After an error in a function's parameter list: the rest of the header and the body go unparsed (the body
+   would only repeat the error as uses of undefined parameters). */
+static void skip_func(Parser *P)
+{
+    recover(P);
+    if (!P_eat(P, TK_RPAREN)) return;
+    while (!P_is(P, TK_EOF) && !P_is(P, TK_LBRACE) && !P_cur(P)->nl_before) {
+        if (P_is(P, TK_LPAREN)) P_skip_balanced(P);
+        else if (P_eat_ident(P, "attributes") && P_is(P, TK_LBRACE)) P_skip_balanced(P);
+        else P->pos++;
+    }
+    if (P_is(P, TK_LBRACE) && !P_cur(P)->nl_before) P_skip_balanced(P);
+}
+
 /* func.func [private] @name(%a: T [{attrs}], ...) [-> T | (T, ...)] [attributes {...}] [{ body }] */
 static Op *parse_func(Parser *P, SrcLoc loc)
 {
@@ -339,12 +355,13 @@ static Op *parse_func(Parser *P, SrcLoc loc)
                 if (!P_expect(P, TK_COLON, "':' after a parameter name")) { recover(P); return NULL; }
             }
             const Type *ty = P_parse_type(P);
-            if (!ty) { recover(P); return NULL; }
+            if (!ty) { skip_func(P); return NULL; }
             if (P_is(P, TK_LBRACE)) {   /* per-argument attributes are accepted and dropped */
                 Attr *tmp = NULL;
                 uint32_t nt2 = 0;
                 P_parse_attr_dict(P, &tmp, &nt2);
             }
+            P_skip_loc(P);
             if (nin >= 64) { P_error(P, DIAG_PARSE_LIMIT, P_loc(P, an), "more than 64 parameters"); recover(P); return NULL; }
             names[nin] = aname;
             argl[nin] = P_loc(P, an);
@@ -1110,6 +1127,7 @@ static Op *parse_op(Parser *P)
 static Op *parse_all(Parser *P)
 {
     Op *top;
+    while (P_at_alias_def(P) && !P->fatal) P_parse_alias_def(P);
     SrcLoc loc = P_loc(P, P_cur(P));
     if (P_is_ident(P, "module") || P_is_ident(P, "builtin.module")) {
         size_t lead = P->ncms;
@@ -1118,8 +1136,10 @@ static Op *parse_all(Parser *P)
         P->pos++;
         P->stream = P->m->on_unit != NULL;   /* regions at nesting 1 are then the top module's (parse_unit) */
         top = parse_module(P, loc);
+        P_skip_loc(P);
         for (size_t i = lead; i < lead_end; i++) P->cms[i].op = top;
         cm_after_op(P, top);
+        while (P_at_alias_def(P) && !P->fatal) P_parse_alias_def(P);   /* MLIR prints location aliases last */
         while (!P_is(P, TK_EOF) && !P->fatal) {
             P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "unexpected text after the module");
             recover(P);
@@ -1137,6 +1157,10 @@ static Op *parse_all(Parser *P)
             if (P_is(P, TK_RBRACE)) {
                 P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, P_cur(P)), "unbalanced '}'");
                 P->pos++;
+                continue;
+            }
+            if (P_at_alias_def(P)) {
+                P_parse_alias_def(P);
                 continue;
             }
             Op *op = parse_block_op(P);
@@ -1189,6 +1213,7 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     mem_free(P.ops.s);
     mem_free(P.toks.s);
     mem_free(P.tys);
+    mem_free(P.aliases);
     mem_free(P.scope);
     return top;
 }

@@ -34,6 +34,10 @@ typedef struct SymTab { Sym *s; uint32_t cap; } SymTab;
 /* Types by their source text: a type written before is not parsed again. */
 typedef struct TypeName { const char *s; uint32_t len, hash; const Type *t; } TypeName;
 
+/* A file-level alias: `!name = type` or `#name = attribute` (a location alias `#name = loc(...)` keeps
+   nothing: locations are skipped). */
+typedef struct Alias { const char *s; uint32_t len; uint8_t is_type; const Type *ty; Attr attr; } Alias;
+
 typedef struct Bound Bound;
 typedef struct Item Item;
 typedef struct TypeItem TypeItem;
@@ -60,6 +64,8 @@ typedef struct Parser {
     SymTab toks;               /* enum tokens and aliases */
     Value **noresults;         /* the (zeroed) result array every op without results shares */
     TypeName *tys;             /* spellings of the types parsed so far */
+    Alias *aliases;            /* file-level aliases, in definition order */
+    uint32_t naliases, capaliases;
     uint32_t captys, ntys;
     uint32_t depth;
     uint32_t nesting;          /* region nesting, bounded against stack exhaustion */
@@ -144,6 +150,9 @@ int P_expect_kw(Parser *P, const char *s);
 void P_tok_desc(const Token *t, char *buf, size_t n);   /* "'text'" or "end of file", for messages */
 void P_release(Parser *P);                           /* drops the token chunks wholly before the current token */
 void P_skip_balanced(Parser *P);                     /* skips a bracketed group */
+int P_skip_loc(Parser *P);                           /* skips a `loc(...)` source location; 1 if one was there */
+int P_at_alias_def(Parser *P);                       /* `!name =` or `#name =` starts here */
+void P_parse_alias_def(Parser *P);                   /* one alias definition (P_at_alias_def holds) */
 const char *P_span_text(Parser *P, size_t from, size_t to);   /* source text of tokens [from, to) */
 
 /* SSA names and scopes (parse_prim.c) */

@@ -484,6 +484,8 @@ static const Type *struct_type(Parser *P, SrcLoc loc)
     return t;
 }
 
+static const Alias *alias_find(Parser *P, int is_type, const char *s, uint32_t n);
+
 static const Type *dialect_type(Parser *P, Token *t)
 {
     TypeTable *T = P->ctx->types;
@@ -527,7 +529,68 @@ static const Type *dialect_type(Parser *P, Token *t)
     if (IS("pto.f8E4M3FN") || IS("pto.f8e4m3")) return ty_float(T, FK_E4M3FN);
     if (IS("pto.f8E5M2") || IS("pto.f8e5m2")) return ty_float(T, FK_E5M2);
 #undef IS
-    return bad_type(P, loc, "unknown dialect type");
+    const Alias *al = alias_find(P, 1, t->s, t->len);
+    if (al) return al->ty;
+    P_error(P, DIAG_PARSE_TYPE, loc, "unknown dialect type or undefined type alias '!%.*s'", (int)t->len, t->s);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ aliases and locations */
+
+static const Alias *alias_find(Parser *P, int is_type, const char *s, uint32_t n)
+{
+    for (uint32_t i = 0; i < P->naliases; i++) {
+        const Alias *a = &P->aliases[i];
+        if (a->is_type == is_type && a->len == n && memcmp(a->s, s, n) == 0) return a;
+    }
+    return NULL;
+}
+
+int P_skip_loc(Parser *P)
+{
+    if (!P_is_ident(P, "loc") || P_at(P, 1)->kind != TK_LPAREN) return 0;
+    P->pos++;
+    P_skip_balanced(P);
+    return 1;
+}
+
+int P_at_alias_def(Parser *P)
+{
+    TokKind k = P_cur(P)->kind;
+    return (k == TK_BANG || k == TK_HASH) && P_at(P, 1)->kind == TK_EQUAL;
+}
+
+/* `!name = type` | `#name = attribute` | `#name = loc(...)`. Names are MLIR's: no '.' (that would be a
+   dialect's namespace); each is defined once. A type alias must be defined before its first use. */
+void P_parse_alias_def(Parser *P)
+{
+    Token *t = P_cur(P);
+    int is_type = t->kind == TK_BANG;
+    SrcLoc loc = P_loc(P, t);
+    P->pos += 2;
+    if (memchr(t->s, '.', t->len)) {
+        P_error(P, DIAG_PARSE_EXPECTED, loc, "an alias name may not contain '.' (it would name a dialect)");
+    } else if (alias_find(P, is_type, t->s, t->len)) {
+        P_error(P, DIAG_PARSE_EXPECTED, loc, "alias '%c%.*s' is defined twice", is_type ? '!' : '#', (int)t->len, t->s);
+    }
+    if (!is_type && P_skip_loc(P)) return;
+    Alias a;
+    memset(&a, 0, sizeof a);
+    a.s = t->s;
+    a.len = (uint32_t)t->len;
+    a.is_type = (uint8_t)is_type;
+    if (is_type) {
+        a.ty = P_parse_type(P);
+        if (!a.ty) return;
+    } else {
+        a.attr = P_parse_attr_value(P, NULL);
+    }
+    if (P->naliases == P->capaliases) {
+        uint32_t cap = P->capaliases ? 2 * P->capaliases : 8;
+        P->aliases = front_realloc(P->lx.oom, P->aliases, cap * sizeof *P->aliases);
+        P->capaliases = cap;
+    }
+    P->aliases[P->naliases++] = a;
 }
 
 /* ------------------------------------------------------------------ token and type tables */
@@ -901,7 +964,15 @@ Attr P_parse_attr_value(Parser *P, const char *name)
         a.s = P_text(P, t);
         P->pos++;
         return a;
-    case TK_HASH:
+    case TK_HASH: {
+        const Alias *al = alias_find(P, 0, t->s, t->len);
+        if (al) {   /* #name of an attribute alias: its value */
+            P->pos++;
+            Attr v = al->attr;
+            v.name = name;
+            v.loc = a.loc;
+            return v;
+        }
         /* #dialect.name<VALUE> — keep the inner identifier as the token text, the whole as raw */
         P->pos++;
         if (P_is(P, TK_LANGLE)) {
@@ -919,6 +990,7 @@ Attr P_parse_attr_value(Parser *P, const char *name)
         a.kind = AT_RAW;
         a.s = P_span_text(P, start, P->pos);
         return a;
+    }
     case TK_LANGLE:
         /* <IDENT> shorthand token */
         if (P_at(P, 1)->kind == TK_IDENT && P_at(P, 2)->kind == TK_RANGLE) {

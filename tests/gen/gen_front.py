@@ -7,6 +7,8 @@ ctrl.pto      comments holding a NUL, a carriage return inside the text and a CR
 ctrl.expected what fmt prints for it, written out here: control bytes in a comment print as '?', the
               line-end '\\r' is not part of the comment.
 ssa_names.expected  the two f32 values tests/parse/ssa_names.pto stores: -128.0 and 3.0, little-endian.
+aliases.expected    2.5 as f32 (tests/parse/aliases.pto).
+locations.expected  what tests/parse/locations.pto stores: i32 values 7, then 1 + 2 + 3 = 6 (a loop over 1..3).
 """
 import os, struct, sys
 
@@ -30,3 +32,5 @@ exp = ("module {\n"
 open(os.path.join(out, "ctrl.pto"), "wb").write(src)
 open(os.path.join(out, "ctrl.expected"), "w").write(exp)
 open(os.path.join(out, "ssa_names.expected"), "wb").write(struct.pack("<2f", -128.0, 3.0))
+open(os.path.join(out, "locations.expected"), "wb").write(struct.pack("<2i", 7, 6))
+open(os.path.join(out, "aliases.expected"), "wb").write(struct.pack("<f", 2.5))
