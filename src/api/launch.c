@@ -40,7 +40,7 @@ static int find_entry(Op *o, void *ud)
         if (s && !strcmp(s->s, fe->name) && fe->nfound < 8) fe->found[fe->nfound++] = o;
         return 0;
     }
-    if (api_is_kernel_func(o)) {
+    if (op_is_kernel(o)) {
         if (fe->nfound < 8) fe->found[fe->nfound++] = o;
         size_t n = strlen(fe->kernels);
         if (n + 8 < sizeof fe->kernels)

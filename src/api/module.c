@@ -4,11 +4,6 @@
 #include "isa/ctx.h"
 #include <string.h>
 
-int api_is_kernel_func(const Op *f)
-{
-    return op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore") || op_attr(f, "pto.entry");
-}
-
 int api_param_info(struct PtoCtx *ctx, const Value *arg, PtoParamInfo *out)
 {
     const Type *t = arg->type;
@@ -63,7 +58,7 @@ int pto_module_func(const PtoModule *m, size_t i, PtoFuncInfo *out)
     if (!f) return -1;
     const Attr *s = op_attr(f, "sym_name");
     out->name = s ? s->s : NULL;
-    out->is_kernel = api_is_kernel_func(f);
+    out->is_kernel = op_is_kernel(f);
     out->nparams = f->regions[0]->block ? f->regions[0]->block->nargs : 0;
     out->file = f->loc.file;
     out->line = f->loc.line;

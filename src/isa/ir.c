@@ -11,6 +11,11 @@ const Attr *op_attr(const Op *op, const char *name)
     return NULL;
 }
 
+int op_is_kernel(const Op *f)
+{
+    return f && f->kind == OP_FUNC && (op_attr(f, "pto.kernel") || op_attr(f, "pto.aicore") || op_attr(f, "pto.entry"));
+}
+
 const Attr *op_token(const Op *op, const char *name)
 {
     const Attr *a = op_attr(op, name);

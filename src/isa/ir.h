@@ -127,6 +127,7 @@ typedef struct PtoModule {
 
 /* Attribute helpers. */
 const Attr *op_attr(const Op *op, const char *name);          /* by name (pointer or string compare) */
+int op_is_kernel(const Op *f);   /* a function marked pto.kernel (or the older pto.aicore, pto.entry) */
 const Attr *op_token(const Op *op, const char *name);         /* AT_TOKEN attribute or NULL */
 int op_token_id(const Op *op, const char *name);             /* token id or -1 */
 bool op_has_unit(const Op *op, const char *name);

@@ -86,7 +86,6 @@ static void check_scope(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ entries and launches */
 
-static bool is_kernel(const Op *f) { return v_has(f, "pto.kernel") || v_has(f, "pto.aicore") || v_has(f, "pto.entry"); }
 
 static const Type *func_type(const Op *f)
 {
@@ -109,7 +108,7 @@ static void check_entry_func(VCtx *V, Op *f)
     if (ft && ft->nout)
         v_err(V, DIAG_V_SIMT_ENTRY, f->loc, "a pto.simt_entry function returns no values (its type lists %u result(s))",
               ft->nout);
-    if (is_kernel(f))
+    if (v_is_kernel(f))
         v_err(V, DIAG_V_SIMT_ENTRY, f->loc, "a pto.simt_entry function is launched by a kernel; it cannot be the kernel "
               "(pto.kernel, pto.aicore or pto.entry) itself");
 }

@@ -175,7 +175,7 @@ bool v_is_fp8ish(const Type *t)
 
 bool v_is_kernel(const Op *f)
 {
-    return f && f->kind == OP_FUNC && (v_has(f, "pto.kernel") || v_has(f, "pto.aicore") || v_has(f, "pto.entry"));
+    return op_is_kernel(f);
 }
 
 Op *v_enclosing_func(const Op *op)
