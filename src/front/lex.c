@@ -19,8 +19,9 @@ const char *tok_kind_name(TokKind k)
 }
 
 /* Byte classes. NUL belongs to none but C_STREND, so the scanning loops stop at the sentinel after the
-   text; C_STREND marks the bytes a string literal's scan stops at. */
-enum { C_ID0 = 1, C_ID = 2, C_DIGIT = 4, C_HEX = 8, C_BLANK = 16, C_STREND = 32 };
+   text; C_STREND marks the bytes a string literal's scan stops at; C_DASH is '-', which SSA and block
+   names may hold besides the identifier bytes. */
+enum { C_ID0 = 1, C_ID = 2, C_DIGIT = 4, C_HEX = 8, C_BLANK = 16, C_STREND = 32, C_DASH = 64 };
 
 static const uint8_t cls[256] = {
     ['a'] = C_ID0 | C_ID | C_HEX, ['b'] = C_ID0 | C_ID | C_HEX, ['c'] = C_ID0 | C_ID | C_HEX,
@@ -38,7 +39,7 @@ static const uint8_t cls[256] = {
     ['0'] = C_ID | C_DIGIT | C_HEX, ['1'] = C_ID | C_DIGIT | C_HEX, ['2'] = C_ID | C_DIGIT | C_HEX,
     ['3'] = C_ID | C_DIGIT | C_HEX, ['4'] = C_ID | C_DIGIT | C_HEX, ['5'] = C_ID | C_DIGIT | C_HEX,
     ['6'] = C_ID | C_DIGIT | C_HEX, ['7'] = C_ID | C_DIGIT | C_HEX, ['8'] = C_ID | C_DIGIT | C_HEX,
-    ['9'] = C_ID | C_DIGIT | C_HEX, ['_'] = C_ID0 | C_ID, ['.'] = C_ID, ['$'] = C_ID, [' '] = C_BLANK,
+    ['9'] = C_ID | C_DIGIT | C_HEX, ['_'] = C_ID0 | C_ID, ['.'] = C_ID, ['$'] = C_ID, ['-'] = C_DASH, [' '] = C_BLANK,
     [0] = C_STREND, ['"'] = C_STREND, ['\\'] = C_STREND, ['\n'] = C_STREND,
     ['\t'] = C_BLANK, ['\r'] = C_BLANK, ['\f'] = C_BLANK, ['\v'] = C_BLANK,
 };
@@ -181,7 +182,7 @@ size_t lex_fill(Lexer *L, Token *out, size_t n)
                 if (is(*q, C_DIGIT)) {
                     while (is(*q, C_DIGIT)) q++;
                 } else {
-                    while ((cls[(unsigned char)*q] & C_ID) || *q == '-') q++;
+                    while (cls[(unsigned char)*q] & (C_ID | C_DASH)) q++;
                 }
                 if (c == '%' && *q == '#' && is(q[1], C_DIGIT))
                     for (q++; is(*q, C_DIGIT); q++) {}
