@@ -64,7 +64,7 @@ static int is_clause_kw(const OpSig *sig, const Token *t)
 /* `loc(` ends the op (a trailing source location) unless the op has a clause of that name. */
 static int at_loc(Parser *P, const OpSig *sig)
 {
-    return P_is_ident(P, "loc") && P_at(P, 1)->kind == TK_LPAREN && !is_clause_kw(sig, P_cur(P));
+    return P_at_loc(P) && !is_clause_kw(sig, P_cur(P));
 }
 
 static Item *push_item(Parser *P, Item *items, uint32_t *n, SrcLoc loc)

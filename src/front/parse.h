@@ -150,6 +150,7 @@ int P_expect_kw(Parser *P, const char *s);
 void P_tok_desc(const Token *t, char *buf, size_t n);   /* "'text'" or "end of file", for messages */
 void P_release(Parser *P);                           /* drops the token chunks wholly before the current token */
 void P_skip_balanced(Parser *P);                     /* skips a bracketed group */
+int P_at_loc(Parser *P);                             /* `loc(` starts here */
 int P_skip_loc(Parser *P);                           /* skips a `loc(...)` source location; 1 if one was there */
 int P_at_alias_def(Parser *P);                       /* `!name =` or `#name =` starts here */
 void P_parse_alias_def(Parser *P);                   /* one alias definition (P_at_alias_def holds) */

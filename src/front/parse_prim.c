@@ -546,9 +546,11 @@ static const Alias *alias_find(Parser *P, int is_type, const char *s, uint32_t n
     return NULL;
 }
 
+int P_at_loc(Parser *P) { return P_is_ident(P, "loc") && P_at(P, 1)->kind == TK_LPAREN; }
+
 int P_skip_loc(Parser *P)
 {
-    if (!P_is_ident(P, "loc") || P_at(P, 1)->kind != TK_LPAREN) return 0;
+    if (!P_at_loc(P)) return 0;
     P->pos++;
     P_skip_balanced(P);
     return 1;
