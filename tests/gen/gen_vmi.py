@@ -1,0 +1,550 @@
+#!/usr/bin/env python3
+"""gen_vmi.py — kernels, inputs and independently computed expected outputs for the VMI tests in tests/vmi/
+(`pto.vmi.*` logical vectors: docs/vmi.md, docs/semantics.md §13).
+
+  python3 gen_vmi.py OUTDIR FILE     write the inputs and expected outputs of tests/vmi/FILE.pto (and check
+                                     that the .pto file is what --emit writes today)
+  python3 gen_vmi.py --emit DIR      (re)write every generated tests/vmi/*.pto
+
+Every kernel has the same frame: one GM input buffer of bytes (`%gin`) copied to UB [0, IN), one GM output
+buffer (`%gout`, pre-filled with 0xA5 bytes by the RUN line) copied to UB [OUT_BASE, ...) so that bytes no
+store writes stay visible, MTE2 -> V flag, one pto.vecscope with the VMI ops under test, V -> MTE3 flag, the
+output region back to GM. Each result is stored with pto.vmi.vstore into its own region; masks are made
+visible with vsel into ui8 lanes.
+
+Expected values are computed here lane by lane from the spec's C semantics (PTO-Gym
+docs/PTO-vmi-Instruction-SPEC.md) and the readings docs/semantics.md §13 settles (element-wise ops ignore
+their mask, vector-scalar ops zero inactive lanes, vcmp ANDs the seed, signless integers are unsigned, float
+compares are ordered, the fold-then-tree reduction order, narrowing stores write low bytes). Lane numerics
+come from gen_valu_ref.py (exact rationals, decimal exp/ln) and the lane references of gen_valu.py; nothing
+here calls or reads ptosim.
+"""
+import os
+import random
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_valu_ref as R  # noqa: E402
+import gen_valu as GV  # noqa: E402
+from gen_valu_ref import V, fin, inf, Fraction  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TESTDIR = os.path.join(ROOT, "tests", "vmi")
+PREFILL = 0xA5
+OUT_BASE = 128 * 1024
+
+# ---------------------------------------------------------------- element types (VMI readings)
+# Signless integers are unsigned in VMI (semantics §13 "Signless integers"): `signed` below is the VMI
+# reading, not the micro one.
+
+
+def _ty(name, mlir, bits, kind, signed=False, fmt=None):
+    t = GV.Ty(name, mlir, bits, kind, signed, fmt)
+    return t
+
+
+T = {}
+for _b in (8, 16, 32):
+    T["i%d" % _b] = _ty("i%d" % _b, "i%d" % _b, _b, "i", False)
+    T["si%d" % _b] = _ty("si%d" % _b, "si%d" % _b, _b, "i", True)
+    T["ui%d" % _b] = _ty("ui%d" % _b, "ui%d" % _b, _b, "i", False)
+T["f16"] = _ty("f16", "f16", 16, "f", fmt=R.F16)
+T["bf16"] = _ty("bf16", "bf16", 16, "f", fmt=R.BF16)
+T["f32"] = _ty("f32", "f32", 32, "f", fmt=R.F32)
+T["e4m3"] = _ty("e4m3", "f8E4M3FN", 8, "f", fmt=R.E4M3)
+T["e5m2"] = _ty("e5m2", "f8E5M2", 8, "f", fmt=R.E5M2)
+T["hif8"] = _ty("hif8", "!pto.hif8", 8, "f", fmt=R.HIF8)
+T["f4e2m1"] = _ty("f4e2m1", "!pto.f4E2M1x2", 8, "f", fmt=R.F4E2M1)
+T["f4e1m2"] = _ty("f4e1m2", "!pto.f4E1M2x2", 8, "f", fmt=R.F4E1M2)
+T["bf16x2"] = _ty("bf16x2", "!pto.bf16x2", 32, "i", False)
+# the same integer widths read signed (extsi / fptosi / sitofp spell the signedness in the op name)
+SIGNED_VIEW = {b: _ty("s%d" % b, "i%d" % b, b, "i", True) for b in (8, 16, 32)}
+
+INTS = ["i8", "si8", "ui8", "i16", "si16", "ui16", "i32", "si32", "ui32"]
+FLOATS = ["f16", "bf16", "f32"]
+
+
+def vreg(t, L):
+    return "!pto.vmi.vreg<%dx%s>" % (L, t.mlir)
+
+
+def mtype(L):
+    return "!pto.vmi.mask<%dxpred>" % L
+
+
+def ptrty(t, space="ub"):
+    return "!pto.ptr<%s, %s>" % (t.mlir, space)
+
+
+def pack(t, codes):
+    return GV.pack(t, codes)
+
+
+def hexf(t, code):
+    """an arith.constant literal of type t holding `code`"""
+    if t.isf:
+        return "0x%0*X" % (t.bits // 4, code)
+    v = R.sext(code, t.bits) if t.bits > 1 else code
+    return str(v)
+
+
+# ---------------------------------------------------------------- kernels
+
+
+class Kern:
+    """One kernel: input bytes, expected output bytes, and the op lines of its vector scope."""
+
+    def __init__(self, name, doc=""):
+        self.name, self.doc = name, doc
+        self.inp = bytearray()
+        self.exp = bytearray()
+        self.consts = []          # definition lines of constants (outside the scope)
+        self.cnames = {}
+        self.ptrdefs = []
+        self.pnames = {}
+        self.body = []            # lines inside pto.vecscope
+        self.funcs = []           # extra functions (text) in the kernel's module
+        self.n = 0
+        self.scope = True         # wrap the body in pto.vecscope
+
+    # names and constants
+    def tmp(self, p="v"):
+        self.n += 1
+        return "%%%s%d" % (p, self.n)
+
+    def const(self, mlir_ty, lit):
+        key = (mlir_ty, lit)
+        if key not in self.cnames:
+            nm = "%%k%d" % len(self.cnames)
+            self.cnames[key] = nm
+            self.consts.append("%s = arith.constant %s : %s" % (nm, lit, mlir_ty))
+        return self.cnames[key]
+
+    def idx(self, n):
+        return self.const("index", str(n))
+
+    def cint(self, bits, n):
+        return self.const("i%d" % bits, str(n))
+
+    def scalar(self, t, code):
+        """a scalar constant of element type t (its own spelling: i16, si16, ui16, f32, ...)"""
+        if t.isf:
+            return self.const(t.mlir, hexf(t, code))
+        code &= t.mask
+        return self.const(t.mlir, str(code if t.mlir.startswith("ui") else R.sext(code, t.bits)))
+
+    def ptr(self, t, addr):
+        key = (t.mlir, addr)
+        if key not in self.pnames:
+            a = self.const("i64", str(addr))
+            nm = "%%p%d" % len(self.pnames)
+            self.pnames[key] = nm
+            self.ptrdefs.append("%s = pto.castptr %s : i64 -> %s" % (nm, a, ptrty(t)))
+        return self.pnames[key]
+
+    # memory
+    def put(self, data, align=32):
+        while len(self.inp) % align:
+            self.inp.append(0)
+        a = len(self.inp)
+        self.inp += data
+        assert len(self.inp) <= OUT_BASE
+        return a
+
+    def out(self, nbytes, align=32):
+        while len(self.exp) % align:
+            self.exp.append(PREFILL)
+        a = len(self.exp)
+        self.exp += bytes([PREFILL]) * nbytes
+        assert OUT_BASE + len(self.exp) <= 256 * 1024
+        return OUT_BASE + a
+
+    def expect(self, addr, data):
+        o = addr - OUT_BASE
+        self.exp[o:o + len(data)] = data
+
+    def emit(self, line):
+        self.body.append(line)
+
+    # VMI helpers
+    def load(self, t, codes, L=None):
+        """a logical vector of the given lanes (continuous vload from its own UB region)"""
+        L = L or len(codes)
+        a = self.put(pack(t, codes))
+        v = self.tmp("x")
+        self.emit("%s = pto.vmi.vload %s[%s] : %s -> %s" % (v, self.ptr(t, a), self.idx(0), ptrty(t), vreg(t, L)))
+        return v
+
+    def store(self, v, t, L, codes, active=None, mask=None, pt=None):
+        """vstore v (L lanes of t) to a fresh region through a pointer to pt (default t); the expected lanes
+        are `codes` where active (default all), the pre-fill elsewhere; pt narrower: low bytes"""
+        pt = pt or t
+        a = self.out(L * pt.bytes)
+        p = self.ptr(pt, a)
+        if mask:
+            self.emit("pto.vmi.vstore %s, %s[%s], %s : %s, %s, %s" % (v, p, self.idx(0), mask, vreg(t, L), ptrty(pt),
+                                                                    mtype(L)))
+        else:
+            self.emit("pto.vmi.vstore %s, %s[%s] : %s, %s" % (v, p, self.idx(0), vreg(t, L), ptrty(pt)))
+        for i in range(L):
+            if active is None or active[i]:
+                self.expect(a + i * pt.bytes, (codes[i] & ((1 << (8 * pt.bytes)) - 1)).to_bytes(pt.bytes, "little"))
+        return a
+
+    def store_mask(self, m, L, bits):
+        """make mask m visible: vsel(m, 1, 0) over i8 lanes, stored as L bytes"""
+        one, zero = self.brc_u8(L, 1), self.brc_u8(L, 0)
+        r = self.tmp("ms")
+        u8 = T["i8"]
+        self.emit("%s = pto.vmi.vsel %s, %s, %s : %s, %s, %s -> %s" % (r, m, one, zero, mtype(L), vreg(u8, L),
+                                                                       vreg(u8, L), vreg(u8, L)))
+        self.store(r, u8, L, [1 if b else 0 for b in bits])
+
+    def brc_u8(self, L, val):
+        key = ("brc_u8", L, val)
+        if key not in self.cnames:
+            r = self.tmp("b")
+            self.emit("%s = pto.vmi.vbrc %s : i8 -> %s" % (r, self.cint(8, val), vreg(T["i8"], L)))
+            self.cnames[key] = r
+        return self.cnames[key]
+
+    def tail_mask(self, L, n):
+        m = self.tmp("m")
+        self.emit("%s = pto.vmi.create_mask %s : index -> %s" % (m, self.idx(n), mtype(L)))
+        return m, [i < n for i in range(L)]
+
+    def holes_mask(self, rng, L, n, dens=0.7):
+        """create_mask n AND a selector (i8 lanes, vcmps gt 0): a tail and holes"""
+        tm, _ = self.tail_mask(L, n)
+        sel = [1 if rng.random() < dens else 0 for _ in range(L)]
+        sv = self.load(T["i8"], sel)
+        m = self.tmp("m")
+        self.emit('%s = pto.vmi.vcmps %s, %s, %s {cmp = "gt"} : %s, i8, %s -> %s'
+                  % (m, sv, self.cint(8, 0), tm, vreg(T["i8"], L), mtype(L), mtype(L)))
+        return m, [i < n and sel[i] == 1 for i in range(L)]
+
+    # text
+    def text(self):
+        L = []
+        L += self.funcs
+        L.append("func.func @%s(%%gin: !pto.ptr<ui8, gm>, %%gout: !pto.ptr<ui8, gm>) attributes {pto.kernel} {"
+                 % self.name)
+        nin = max(len(self.inp), 32)
+        while len(self.inp) < nin or len(self.inp) % 32:
+            self.inp.append(0)
+        nin = len(self.inp)
+        while len(self.exp) % 32 or not self.exp:
+            self.exp.append(PREFILL)
+        nout = len(self.exp)
+        c0, c1 = self.const("i64", "0"), self.const("i64", "1")
+        cin, cout, cob = self.const("i64", str(nin)), self.const("i64", str(nout)), self.const("i64", str(OUT_BASE))
+        body = ["  " + d for d in self.consts]
+        body.append("  %%uin = pto.castptr %s : i64 -> !pto.ptr<ui8, ub>" % c0)
+        body.append("  %%uout = pto.castptr %s : i64 -> !pto.ptr<ui8, ub>" % cob)
+        body.append("  pto.mte_gm_ub %%gin, %%uin, %s, %s nburst(%s, %s, %s)" % (c0, cin, c1, cin, cin))
+        body.append("    : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64")
+        body.append("  pto.mte_gm_ub %%gout, %%uout, %s, %s nburst(%s, %s, %s)" % (c0, cout, c1, cout, cout))
+        body.append("    : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64")
+        body += ["  " + d for d in self.ptrdefs]
+        body.append('  pto.set_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]')
+        body.append('  pto.wait_flag["PIPE_MTE2", "PIPE_V", "EVENT_ID0"]')
+        if self.scope:
+            body.append("  pto.vecscope {")
+            body += ["    " + b for b in self.body]
+            body.append("  }")
+        else:
+            body += ["  " + b for b in self.body]
+        body.append('  pto.set_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]')
+        body.append('  pto.wait_flag["PIPE_V", "PIPE_MTE3", "EVENT_ID0"]')
+        body.append("  pto.mte_ub_gm %%uout, %%gout, %s nburst(%s, %s, %s)" % (cout, c1, cout, cout))
+        body.append("    : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64")
+        body.append("  pto.barrier #pto.pipe<PIPE_ALL>")
+        body.append("  return")
+        L += ["  " + b for b in body]
+        L.append("}")
+        return "\n".join(L)
+
+    def run_lines(self):
+        return ["// RUN: ptosim run %%s -q -e %s -- %%t/%s.in fill:%d:%d:%%t/%s.out"
+                % (self.name, self.name, len(self.exp), PREFILL, self.name),
+                "// CMP: %%t/%s.out %%t/%s.exp" % (self.name, self.name)]
+
+
+# ---------------------------------------------------------------- values
+
+
+def vals(rng, t, n, kind="any"):
+    """n lane codes of t: the type's special values first (shuffled in), then random ones"""
+    if t.isf and t.fmt in (R.F32, R.F16, R.BF16):
+        out = GV.input_vals(rng, t, n, kind)
+    elif t.isf:
+        out = [rng.getrandbits(8) for _ in range(n)]
+    else:
+        sp = GV.i_codes(t)
+        out = [sp[i] if i < len(sp) else GV.rand_code(rng, t) for i in range(n)]
+    rng.shuffle(out)
+    return out
+
+
+def ew(op, t, a, b=0, c=0):
+    return GV.ref_ew(op, t, a, b, c)
+
+
+# ---------------------------------------------------------------- element-wise (spec group 3.1-3.4)
+
+INT_BIN = ["add", "sub", "mul", "max", "min", "and", "or", "xor", "shl", "shr"]
+FLT_BIN = ["add", "sub", "mul", "div", "max", "min"]
+EW_LEN = {8: 320, 16: 192, 32: 192}       # 1.25, 1.5 and 3 registers
+
+
+def int_ops(t):
+    """the element-wise ops the spec and the compiler's verifier allow on integer type t"""
+    ops = [o for o in INT_BIN if not (o == "mul" and t.bits == 8)]
+    un = ["not", "neg"] + (["abs"] if t.signed else []) + (["relu"] if t.name == "si32" else [])
+    return ops, un
+
+
+def float_ops(t):
+    ops = [o for o in FLT_BIN if not (o == "div" and t.name == "bf16")]
+    un = ["abs", "neg", "relu", "exp", "ln", "sqrt"] if t.name != "bf16" else []
+    return ops, un
+
+
+def shift_counts(rng, t, n):
+    return [rng.randrange(t.bits) if rng.random() < 0.85 else rng.choice([t.bits, t.bits + 1, t.mask, 1 << (t.bits - 1)])
+            for _ in range(n)]
+
+
+def build_ew():
+    ks = []
+    for tn in INTS + FLOATS:
+        t = T[tn]
+        rng = random.Random("ew-" + tn)
+        k = Kern("ew_" + tn, "element-wise ops on %s" % tn)
+        if t.isf:
+            a, b = GV.pair_vals(rng, t, 576)
+            L = 576
+            bins, uns = float_ops(t)
+        else:
+            L = EW_LEN[t.bits]
+            a, b = GV.pair_vals(rng, t, L)
+            bins, uns = int_ops(t)
+        va, vb = k.load(t, a), k.load(t, b)
+        vs = None
+        # the mask of an element-wise op does not change its result (semantics §13): half the ops take one
+        m, _ = k.holes_mask(rng, L, L - 37)
+        for j, op in enumerate(bins):
+            src_b, bb = vb, b
+            if op in ("shl", "shr"):
+                if vs is None:
+                    sc = shift_counts(rng, t, L)
+                    vs = k.load(t, sc)
+                src_b, bb = vs, sc
+            r = k.tmp("r")
+            mop = (", " + m) if j % 2 else ""
+            mty = (", " + mtype(L)) if j % 2 else ""
+            pm = ' {pmode = "merge"}' if j % 4 == 3 else ""
+            k.emit("%s = pto.vmi.v%s %s, %s%s%s : %s, %s%s -> %s" % (r, op, va, src_b, mop, pm, vreg(t, L), vreg(t, L),
+                                                                   mty, vreg(t, L)))
+            k.store(r, t, L, [ew(op, t, a[i], bb[i]) for i in range(L)])
+        for j, op in enumerate(uns):
+            src = a
+            vsrc = va
+            if op in ("exp", "ln", "sqrt"):
+                src = GV.input_vals(rng, t, L, "exp" if op == "exp" else "pos")
+                vsrc = k.load(t, src)
+            r = k.tmp("r")
+            mop, mty = ((", " + m), (", " + mtype(L))) if j % 2 else ("", "")
+            k.emit("%s = pto.vmi.v%s %s%s : %s%s -> %s" % (r, op, vsrc, mop, vreg(t, L), mty, vreg(t, L)))
+            k.store(r, t, L, [ew(op, t, x) for x in src])
+        ks.append(k)
+    return ks
+
+
+# ---------------------------------------------------------------- vector-scalar (spec group 3.5)
+
+
+def scalar_set(rng, t, op):
+    if op in ("shl", "shr"):
+        return [0, 1, t.bits - 1, t.bits, 0xFFFF]          # an i16 count, read unsigned (>= width: all out)
+    if t.isf:
+        f = t.fmt
+        c = [f.encode(fin(Fraction(3, 2))), f.encode(fin(Fraction(-5, 4))), 0, 1 << (t.bits - 1),
+             f.encode(inf(False)), f.cnan]
+        return c
+    return [1, t.mask, 1 << (t.bits - 1), rng.getrandbits(t.bits)]
+
+
+def build_vs():
+    ks = []
+    for tn in INTS + FLOATS:
+        t = T[tn]
+        rng = random.Random("vs-" + tn)
+        k = Kern("vs_" + tn, "vector-scalar ops on %s" % tn)
+        L = EW_LEN[t.bits] if not t.isf else {16: 320, 32: 192}[t.bits]
+        a = vals(rng, t, L)
+        va = k.load(t, a)
+        m, act = k.holes_mask(rng, L, L - 21)
+        ops = ["adds", "muls", "maxs", "mins"] + (["shls", "shrs"] if not t.isf else [])
+        if t.bits == 8:
+            ops.remove("muls")
+        for op in ops:
+            base = op[:-1]
+            for j, sc in enumerate(scalar_set(rng, t, base)):
+                if base in ("shl", "shr"):
+                    sname, sty = k.cint(16, R.sext(sc, 16)), "i16"
+                else:
+                    sname, sty = k.scalar(t, sc), t.mlir
+                merge = j == 1
+                r = k.tmp("r")
+                k.emit("%s = pto.vmi.v%s %s, %s, %s%s : %s, %s, %s -> %s"
+                       % (r, op, va, sname, m, ' {pmode = "merge"}' if merge else "", vreg(t, L), sty, mtype(L),
+                          vreg(t, L)))
+                exp = [ew(base, t, a[i], sc) if act[i] else (a[i] if merge else 0) for i in range(L)]
+                k.store(r, t, L, exp)
+        ks.append(k)
+    return ks
+
+
+# ---------------------------------------------------------------- compare and select (spec group 3.6)
+
+PREDS = ["eq", "ne", "lt", "le", "gt", "ge"]
+
+
+def cmp_ref(t, tok, a, b):
+    """ordered float compares (a NaN lane is false for every predicate, ne included: semantics §13);
+    integers by the VMI signedness"""
+    tok = tok[1:] if tok.startswith("o") else tok
+    if t.isf:
+        A, B = GV.fdec(t, a), GV.fdec(t, b)
+        if A.isnan() or B.isnan():
+            return False
+        x, y = GV.fkey(A), GV.fkey(B)
+    else:
+        x, y = (R.sext(a, t.bits), R.sext(b, t.bits)) if t.signed else (a & t.mask, b & t.mask)
+    return {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y}[tok]
+
+
+def build_cmp():
+    ks = []
+    for tn in INTS + FLOATS:
+        t = T[tn]
+        rng = random.Random("cmp-" + tn)
+        k = Kern("cmp_" + tn, "vcmp / vcmps / vsel on %s" % tn)
+        L = {8: 320, 16: 192, 32: 128}[t.bits] if not t.isf else 576
+        a, b = GV.pair_vals(rng, t, L)
+        if not t.isf:   # equal lanes too
+            for i in range(0, L, 5):
+                b[i] = a[i]
+        va, vb = k.load(t, a), k.load(t, b)
+        seed, act = k.holes_mask(rng, L, L - 9, 0.85)
+        preds = PREDS + (["o" + p for p in PREDS] if t.isf else [])
+        for p in preds:
+            r = k.tmp("c")
+            k.emit('%s = pto.vmi.vcmp %s, %s, %s {cmp = "%s"} : %s, %s, %s -> %s'
+                   % (r, va, vb, seed, p, vreg(t, L), vreg(t, L), mtype(L), mtype(L)))
+            k.store_mask(r, L, [act[i] and cmp_ref(t, p, a[i], b[i]) for i in range(L)])
+        scs = [a[3], b[7]] + ([t.fmt.cnan] if t.isf else [])
+        for sc in scs:
+            for p in PREDS:
+                r = k.tmp("c")
+                k.emit('%s = pto.vmi.vcmps %s, %s, %s {cmp = "%s"} : %s, %s, %s -> %s'
+                       % (r, va, k.scalar(t, sc), seed, p, vreg(t, L), t.mlir, mtype(L), mtype(L)))
+                k.store_mask(r, L, [act[i] and cmp_ref(t, p, a[i], sc) for i in range(L)])
+        # vsel: m ? a : b, with the seed as selector and with a compare result
+        r = k.tmp("s")
+        k.emit("%s = pto.vmi.vsel %s, %s, %s : %s, %s, %s -> %s" % (r, seed, va, vb, mtype(L), vreg(t, L), vreg(t, L),
+                                                                   vreg(t, L)))
+        k.store(r, t, L, [a[i] if act[i] else b[i] for i in range(L)])
+        c = k.tmp("c")
+        k.emit('%s = pto.vmi.vcmp %s, %s, %s {cmp = "lt"} : %s, %s, %s -> %s'
+               % (c, va, vb, seed, vreg(t, L), vreg(t, L), mtype(L), mtype(L)))
+        r = k.tmp("s")
+        k.emit('%s = pto.vmi.vsel %s, %s, %s {pmode = "merge"} : %s, %s, %s -> %s'
+               % (r, c, vb, va, mtype(L), vreg(t, L), vreg(t, L), vreg(t, L)))
+        k.store(r, t, L, [b[i] if act[i] and cmp_ref(t, "lt", a[i], b[i]) else a[i] for i in range(L)])
+        ks.append(k)
+    # vselr: r[i] = src[idx[i]], the shapes the spec allows; idx of the same width
+    k = Kern("vselr", "vselr")
+    rng = random.Random("vselr")
+    for tn, ix, Ls in (("i8", "ui8", (64, 128, 256)), ("f16", "ui16", (64, 128)), ("bf16", "i16", (128,)),
+                       ("si16", "ui16", (64,)), ("f32", "ui32", (64,)), ("i32", "i32", (64,))):
+        t, it = T[tn], T[ix]
+        for L in Ls:
+            src = vals(rng, t, L)
+            idx = [rng.randrange(L) for _ in range(L)]
+            idx[:4] = [0, L - 1, 0, L - 1]
+            vsv, vix = k.load(t, src), k.load(it, idx)
+            r = k.tmp("r")
+            k.emit("%s = pto.vmi.vselr %s, %s : %s, %s -> %s" % (r, vsv, vix, vreg(t, L), vreg(it, L), vreg(t, L)))
+            k.store(r, t, L, [src[j] for j in idx])
+    ks.append(k)
+    return ks
+
+
+# ---------------------------------------------------------------- files
+
+def files():
+    return {
+        "vs": (build_vs, "VMI vector-scalar ops (vadds vmuls vmaxs vmins vshls vshrs) on every legal element type with "
+               "a tail+holes mask: inactive lanes are 0, or the source lane with pmode merge (semantics §13); scalars "
+               "include NaN, inf, -0, integer min/max and shift counts >= the width (an i16 read unsigned)."),
+        "cmp": (build_cmp, "VMI vcmp/vcmps with every predicate (and the o-spellings on floats) on every legal element "
+                "type, NaN lanes and scalars included: result = seed AND compare, floats ordered (NaN false, ne "
+                "too), signless integers unsigned (semantics §13); vsel (plain and merge), vselr on the spec's shapes."),
+        "ew": (build_ew, "VMI element-wise ops (vadd vsub vmul vdiv vmax vmin vand vor vxor vshl vshr vnot vneg vabs "
+               "vrelu vexp vln vsqrt) on every legal element type: i8/i16/i32 signless (read unsigned), si, ui, f16, "
+               "bf16, f32; L = 1.25, 1.5, 3 and 4.5/9 registers; every pair of special values; half the ops carry a "
+               "tail+holes mask (and pmode merge), which does not change the result (semantics §13)."),
+    }
+
+
+def module_text(ks):
+    lines = ['module attributes {pto.target_arch = "a5"} {']
+    for k in ks:
+        lines.append("  module attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {")
+        lines += ["    " + l if l else l for l in k.text().split("\n")]
+        lines.append("  }")
+    lines.append("}")
+    return lines
+
+
+def file_text(key):
+    build, doc = files()[key]
+    ks = build()
+    lines = ["// %s" % doc, "// Generated by tests/gen/gen_vmi.py --emit; expected values computed there, never by ptosim.",
+             "// GEN: gen_vmi.py %s" % key]
+    body = module_text(ks)      # fixes the buffers' padded sizes before the RUN lines are written
+    for k in ks:
+        lines += k.run_lines()
+    return ks, "\n".join(lines + body) + "\n"
+
+
+def write_data(outdir, key):
+    ks, text = file_text(key)
+    path = os.path.join(TESTDIR, key + ".pto")
+    with open(path) as f:
+        if f.read() != text:
+            sys.exit("tests/vmi/%s.pto is not what gen_vmi.py --emit writes: re-emit it" % key)
+    for k in ks:
+        with open(os.path.join(outdir, k.name + ".in"), "wb") as f:
+            f.write(k.inp)
+        with open(os.path.join(outdir, k.name + ".exp"), "wb") as f:
+            f.write(k.exp)
+
+
+def emit(testdir, only=None):
+    os.makedirs(testdir, exist_ok=True)
+    for key in sorted(files()):
+        if only and key not in only:
+            continue
+        _, text = file_text(key)
+        with open(os.path.join(testdir, key + ".pto"), "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--emit":
+        emit(sys.argv[2], sys.argv[3:])
+    else:
+        write_data(sys.argv[1], sys.argv[2])
