@@ -213,6 +213,16 @@ class Kern:
         self.emit("%s = pto.vmi.create_mask %s : index -> %s" % (m, self.idx(n), mtype(L)))
         return m, [i < n for i in range(L)]
 
+    def sel_mask(self, sel, n):
+        """create_mask n AND (sel[i] != 0) through vcmps on an i8 selector"""
+        L = len(sel)
+        tm, _ = self.tail_mask(L, n)
+        sv = self.load(T["i8"], sel)
+        m = self.tmp("m")
+        self.emit('%s = pto.vmi.vcmps %s, %s, %s {cmp = "gt"} : %s, i8, %s -> %s'
+                  % (m, sv, self.cint(8, 0), tm, vreg(T["i8"], L), mtype(L), mtype(L)))
+        return m, [i < n and sel[i] != 0 for i in range(L)]
+
     def holes_mask(self, rng, L, n, dens=0.7):
         """create_mask n AND a selector (i8 lanes, vcmps gt 0): a tail and holes"""
         tm, _ = self.tail_mask(L, n)
@@ -482,10 +492,133 @@ def build_cmp():
     return ks
 
 
+# ---------------------------------------------------------------- reductions (spec group 5)
+
+
+def fold_tree_sum(t, lanes):
+    """float sum of one group in the order of semantics §13 "Reduction order": cut the group into units of
+    U bytes (256 when the group is whole registers, else 32), add the units lane by lane in order (each step
+    rounded), then the pairwise tree over the unit; a group that is not whole VLanes: the pairwise tree over
+    its lanes padded with +0 to a power of two. `lanes` are codes, inactive ones already +0."""
+    S, E = len(lanes), t.bytes
+    W = S * E
+    U = 256 if W % 256 == 0 else 32 if W % 32 == 0 else 0
+    if not U:
+        n = 1
+        while n < S:
+            n *= 2
+        return GV.tree_sum(t, lanes + [0] * (n - S))
+    n = U // E
+    acc = list(lanes[:n])
+    for u in range(1, W // U):
+        acc = [ew("add", t, acc[i], lanes[u * n + i]) for i in range(n)]
+    return GV.tree_sum(t, acc)
+
+
+def red_ref(op, t, codes, act, C):
+    S = len(codes) // C
+    out = []
+    for g in range(C):
+        lane = range(g * S, (g + 1) * S)
+        if op == "add":
+            if t.isf:
+                out.append(fold_tree_sum(t, [codes[i] if act[i] else 0 for i in lane]))
+            else:
+                out.append(sum(codes[i] for i in lane if act[i]) & t.mask)
+        else:
+            wm = op == "max"
+            best = None
+            for i in lane:
+                if act[i] and (best is None or GV.better(t, codes[i], best, wm)):
+                    best = codes[i]
+            out.append(GV.canon(t, best) if best is not None else GV.empty_ext(t, wm))
+    return out
+
+
+RED_CFG = {   # (L, C): groups 1/2/4/8, non-powers of two, units of registers, VLanes and sub-VLane groups
+    8: [(320, 1), (256, 8), (192, 6), (256, 2), (128, 4)],
+    16: [(256, 1), (192, 1), (256, 8), (192, 3), (256, 2), (128, 16), (192, 12), (320, 4)],
+    32: [(256, 1), (192, 1), (256, 8), (192, 2), (192, 6), (256, 4), (64, 16), (192, 64), (64, 8)],
+}
+
+
+def red_vals(rng, t, n, op):
+    if not t.isf:
+        return [GV.rand_code(rng, t) for _ in range(n)]
+    if op == "add":     # finite, mixed magnitudes and signs: the order of the additions shows
+        return [GV.rand_code(rng, t, "mod") for _ in range(n)]
+    return vals(rng, t, n)
+
+
+def build_red():
+    ks = []
+    for tn in ["i8", "si8", "ui8", "i16", "si16", "ui16", "i32", "si32", "ui32", "f16", "f32"]:
+        t = T[tn]
+        rng = random.Random("red-" + tn)
+        k = Kern("red_" + tn, "vcadd / vcmax / vcmin on %s" % tn)
+        ops = ["add"] + (["max", "min"] if t.bits >= 16 else [])
+        for ci, (L, C) in enumerate(RED_CFG[t.bits]):
+            S = L // C
+            for op in ops:
+                x = red_vals(rng, t, L, op)
+                if t.isf and op == "add" and (L, C) == (64, 8):
+                    x[:8] = [1 << (t.bits - 1)] * 8            # a group of -0: its sum is -0
+                if t.isf and op == "add" and (L, C) == (192, 64):
+                    x[:3] = [1 << (t.bits - 1)] * 3            # padded with +0: the sum is +0
+                if t.isf and op != "add":
+                    if C > 1:
+                        x[S + 1] = t.fmt.cnan                  # a NaN in group 1 wins (if active)
+                    x[2] = 1 << (t.bits - 1)
+                    x[3] = 0                                   # -0 and +0 in group 0
+                vx = k.load(t, x)
+                variant = (ci + ops.index(op)) % 3
+                if variant == 0:
+                    m, act = k.tail_mask(L, L)                 # all active
+                elif variant == 1:
+                    m, act = k.tail_mask(L, L - S // 2 - 1)    # a tail inside the last group
+                else:
+                    sel = [1 if rng.random() < 0.75 else 0 for _ in range(L)]
+                    if C > 1:
+                        sel[S:2 * S] = [0] * S                 # an empty group
+                    m, act = k.sel_mask(sel, L - 3)
+                if t.isf and op == "add" and (L, C) in ((64, 8), (192, 64)):
+                    m, act = k.tail_mask(L, L)
+                attrs = []
+                if C > 1 or ci % 2:
+                    attrs.append("group = %d" % C)
+                if t.isf and op == "add":
+                    attrs.append("reassoc")
+                r = k.tmp("r")
+                k.emit("%s = pto.vmi.vc%s %s, %s%s : %s, %s -> %s"
+                       % (r, op, vx, m, " {%s}" % ", ".join(attrs) if attrs else "", vreg(t, L), mtype(L), vreg(t, C)))
+                k.store(r, t, C, red_ref(op, t, x, act, C))
+        ks.append(k)
+    # the compiler's earlier grouped spellings
+    k = Kern("red_legacy", "group_reduce_*")
+    rng = random.Random("red-legacy")
+    for name, tn, op, L, C in (("addi", "i32", "add", 256, 8), ("addf", "f32", "add", 256, 4), ("maxi", "si16", "max", 256, 8),
+                               ("maxf", "f16", "max", 256, 2), ("mini", "ui32", "min", 128, 4), ("minf", "f32", "min", 192, 6)):
+        t = T[tn]
+        x = red_vals(rng, t, L, op)
+        vx = k.load(t, x)
+        sel = [1 if rng.random() < 0.8 else 0 for _ in range(L)]
+        m, act = k.sel_mask(sel, L - 5)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.group_reduce_%s %s, %s {num_groups = %d} : %s, %s -> %s"
+               % (r, name, vx, m, C, vreg(t, L), mtype(L), vreg(t, C)))
+        k.store(r, t, C, red_ref(op, t, x, act, C))
+    ks.append(k)
+    return ks
+
+
 # ---------------------------------------------------------------- files
 
 def files():
     return {
+        "red": (build_red, "VMI reductions vcadd/vcmax/vcmin (and the group_reduce_* spellings) on i8..i32 (every "
+                "signedness) and f16/f32: groups 1, 2, 4, 8, 3, 6, 12, 16, 64; groups of whole registers, of VLanes and "
+                "smaller; all-active, tail and holes masks, an empty group; integer sums wrap in the element type, "
+                "float sums in the fold-then-tree order, NaN and -0/+0 in max/min (semantics §13)."),
         "vs": (build_vs, "VMI vector-scalar ops (vadds vmuls vmaxs vmins vshls vshrs) on every legal element type with "
                "a tail+holes mask: inactive lanes are 0, or the source lane with pmode merge (semantics §13); scalars "
                "include NaN, inf, -0, integer min/max and shift counts >= the width (an i16 read unsigned)."),
