@@ -611,10 +611,153 @@ def build_red():
     return ks
 
 
+# ---------------------------------------------------------------- conversions (spec group 6)
+
+
+def cvt_ref(s, d, code, rm, sat):
+    """one lane: docs/semantics.md §7.5 through §13 "Conversions" (one rounding; SAT clamps float narrowing,
+    NaN -> +0; float -> int rounds then always saturates, NaN -> 0; int -> int NOSAT keeps the low bits;
+    signless integers unsigned)"""
+    return GV.cvt_ref(s, d, code, {"H": "A"}.get(rm, rm), sat)
+
+
+# (source, destination, attributes, lanes); attributes as written; the rounding the lane uses follows
+CVT_PAIRS = [
+    ("f32", "f16", 'saturate = "SAT"', 256), ("f32", "f16", 'saturate = "NOSAT"', 192),
+    ("f32", "f16", 'rounding = "A", saturate = "NOSAT"', 256), ("f32", "f16", 'rounding = "Z", saturate = "SAT"', 256),
+    ("f32", "f16", 'rounding = "H", saturate = "SAT"', 256),
+    ("f32", "bf16", 'saturate = "SAT"', 256), ("f32", "bf16", 'saturate = "NOSAT"', 320),
+    ("f32", "bf16", 'rounding = "Z", saturate = "NOSAT"', 256),
+    ("f32", "e4m3", 'saturate = "SAT"', 512), ("f32", "e4m3", 'saturate = "NOSAT"', 320),
+    ("f32", "e5m2", 'saturate = "SAT"', 512), ("f32", "e5m2", 'saturate = "NOSAT"', 256),
+    ("f16", "hif8", 'saturate = "SAT"', 512), ("f16", "hif8", 'saturate = "NOSAT"', 256),
+    ("bf16", "f16", 'saturate = "SAT"', 256),
+    ("f16", "f32", "", 320), ("bf16", "f32", "", 256), ("e4m3", "f32", "", 256), ("e5m2", "f32", "", 256),
+    ("e4m3", "f16", "", 256), ("hif8", "f32", "", 256),
+    ("f32", "si32", 'saturate = "SAT"', 256), ("f32", "si16", 'saturate = "SAT"', 256),
+    ("f16", "si8", 'saturate = "SAT"', 256), ("f16", "ui8", 'saturate = "SAT"', 320),
+    ("f16", "si16", 'saturate = "SAT"', 256), ("f16", "si32", "", 256), ("bf16", "si32", 'saturate = "SAT"', 256),
+    ("f32", "si32", 'rounding = "Z", saturate = "SAT"', 128),
+    ("si32", "f32", "", 256), ("i32", "f32", "", 256), ("ui32", "f32", "", 128), ("si16", "f16", "", 256),
+    ("si32", "si8", 'saturate = "NOSAT"', 256), ("si32", "si8", 'saturate = "SAT"', 320),
+    ("si32", "ui8", 'saturate = "SAT"', 256), ("i32", "ui8", 'saturate = "SAT"', 256), ("i32", "i8", 'saturate = "NOSAT"', 192),
+    ("si32", "si16", 'saturate = "SAT"', 256), ("ui32", "ui16", 'saturate = "SAT"', 256),
+    ("i16", "i8", 'saturate = "SAT"', 320),
+    ("ui8", "i16", "", 320), ("si8", "si32", "", 256), ("i8", "i32", "", 256), ("si16", "ui32", "", 256),
+    ("ui8", "ui32", "", 64), ("si16", "si32", "", 192),
+]
+
+
+def cvt_rm(s, d, attrs):
+    for r in ("R", "A", "Z", "H"):
+        if 'rounding = "%s"' % r in attrs:
+            return r
+    return "A" if d.name == "hif8" else "R"
+
+
+def build_cvt():
+    ks = []
+    k = None
+    for n, (sn, dn, attrs, L) in enumerate(CVT_PAIRS):
+        if n % 8 == 0:
+            k = Kern("cvt_%d" % (n // 8), "vcvt")
+            ks.append(k)
+        s, d = T[sn], T[dn]
+        rng = random.Random("cvt-%d" % n)
+        x = GV.cvt_inputs(rng, s, d, L)
+        vx = k.load(s, x)
+        rm, sat = cvt_rm(s, d, attrs), '"SAT"' in attrs
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.vcvt %s%s : %s -> %s" % (r, vx, " {%s}" % attrs if attrs else "", vreg(s, L), vreg(d, L)))
+        k.store(r, d, L, [cvt_ref(s, d, c, rm, sat) for c in x])
+    # bf16x2 <-> f4x2: each bf16 half to its nibble (low first), and back
+    k = Kern("cvt_f4", "vcvt bf16x2 <-> f4x2")
+    ks.append(k)
+    rng = random.Random("cvt-f4")
+    bf = T["bf16"]
+    for fn in ("f4e1m2", "f4e2m1"):
+        f4 = T[fn]
+        # every bf16 value near the f4 grid: the grid, midpoints, neighbours, beyond max, specials
+        pts = []
+        for c in range(16):
+            v = f4.fmt.decode(c)
+            b = bf.fmt.encode(v)
+            pts += [b, b + 1, (b - 1) & 0xFFFF]
+            if c < 7:
+                w = f4.fmt.decode(c + 1)
+                mid = bf.fmt.encode(V("f", v.neg, (v.mag + w.mag) / 2))
+                pts += [mid, mid | 0x8000, mid + 1]
+        pts += GV.f_codes(bf)
+        while len(pts) % 2 or len(pts) < 256:
+            pts.append(GV.rand_code(rng, bf))
+        pts = pts[:256]
+        L = len(pts) // 2
+        words = [pts[2 * i] | pts[2 * i + 1] << 16 for i in range(L)]
+        for attrs in ('rounding = "R"', 'rounding = "A"', 'rounding = "Z"', 'rounding = "R", saturate = "SAT"'):
+            rm, sat = cvt_rm(bf, f4, attrs), '"SAT"' in attrs
+            src = k.load(T["bf16"], pts)
+            pair = k.tmp("w")
+            k.emit("%s = pto.vmi.vinterpret_cast %s : %s -> %s" % (pair, src, vreg(bf, 2 * L), vreg(T["bf16x2"], L)))
+            r = k.tmp("r")
+            k.emit("%s = pto.vmi.vcvt %s {%s} : %s -> %s" % (r, pair, attrs, vreg(T["bf16x2"], L), vreg(f4, L)))
+            exp = [(cvt_ref(bf, f4, w & 0xFFFF, rm, sat) & 15) | (cvt_ref(bf, f4, w >> 16, rm, sat) & 15) << 4
+                   for w in words]
+            k.store(r, f4, L, exp)
+        codes = list(range(256))
+        rng.shuffle(codes)
+        vq = k.load(f4, codes)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.vcvt %s : %s -> %s" % (r, vq, vreg(f4, 256), vreg(T["bf16x2"], 256)))
+        k.store(r, T["bf16x2"], 256, [cvt_ref(f4, bf, c & 15, "R", False) | cvt_ref(f4, bf, c >> 4, "R", False) << 16
+                                      for c in codes])
+    # the compiler's earlier per-direction spellings: the op name says the signedness
+    k = Kern("cvt_legacy", "extf truncf fptosi fptoui sitofp extsi extui trunci")
+    ks.append(k)
+    rng = random.Random("cvt-legacy")
+    S8, S16, S32 = SIGNED_VIEW[8], SIGNED_VIEW[16], SIGNED_VIEW[32]
+    for op, sn, dn, attrs, sref, dref in (
+            ("extf", "f16", "f32", "", None, None), ("truncf", "f32", "bf16", 'saturate = "SAT"', None, None),
+            ("fptosi", "f32", "i32", 'saturate = "SAT"', None, S32), ("fptosi", "f16", "i16", 'saturate = "SAT"', None, S16),
+            ("fptoui", "f16", "ui8", 'saturate = "SAT"', None, None),
+            ("sitofp", "i32", "f32", "", S32, None), ("sitofp", "i16", "f16", "", S16, None),
+            ("extsi", "i8", "i32", "", S8, None), ("extsi", "i16", "i32", "", S16, None), ("extui", "i8", "i32", "", None, None),
+            ("extui", "ui16", "ui32", "", None, None), ("trunci", "i32", "i8", 'saturate = "NOSAT"', None, None),
+            ("trunci", "i32", "i16", 'saturate = "NOSAT"', None, None)):
+        s, d = T[sn], T[dn]
+        L = 256
+        x = GV.cvt_inputs(rng, sref or s, dref or d, L)
+        vx = k.load(s, x)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.%s %s%s : %s -> %s" % (r, op, vx, " {%s}" % attrs if attrs else "", vreg(s, L), vreg(d, L)))
+        k.store(r, d, L, [cvt_ref(sref or s, dref or d, c, "R", '"SAT"' in attrs) for c in x])
+    # vinterpret_cast / bitcast: the same bytes, another lane view (the lane count changes with the width)
+    k = Kern("cast", "vinterpret_cast")
+    ks.append(k)
+    rng = random.Random("cast")
+    for sn, Ls, dn, Ld, op in (("f32", 64, "bf16", 128, "vinterpret_cast"), ("f32", 192, "i8", 768, "vinterpret_cast"),
+                               ("i8", 256, "si32", 64, "vinterpret_cast"), ("f16", 128, "ui16", 128, "vinterpret_cast"),
+                               ("bf16", 192, "bf16x2", 96, "vinterpret_cast"), ("ui16", 64, "f32", 32, "vinterpret_cast"),
+                               ("si32", 128, "f32", 128, "bitcast")):
+        s, d = T[sn], T[dn]
+        x = [rng.getrandbits(s.bits) for _ in range(Ls)]
+        vx = k.load(s, x)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.%s %s : %s -> %s" % (r, op, vx, vreg(s, Ls), vreg(d, Ld)))
+        raw = pack(s, x)
+        k.store(r, d, Ld, [int.from_bytes(raw[i * d.bytes:(i + 1) * d.bytes], "little") for i in range(Ld)])
+    return ks
+
+
 # ---------------------------------------------------------------- files
 
 def files():
     return {
+        "cvt": (build_cvt, "VMI conversions at their rounding and saturation edges (inputs at, beside and between "
+                "the destination's codes): f32->f16/bf16/e4m3/e5m2, f16->hif8 (default rounding A), bf16->f16, widening "
+                "float pairs, fp8/hif8->f32, float->int (RN, saturating, NaN->0), int<->int SAT/NOSAT and extension "
+                "(signless unsigned), int->float, bf16x2<->f4x2 (E1M2/E2M1, R/A/Z, low nibble first), the earlier "
+                "per-direction spellings (signedness from the op name), vinterpret_cast/bitcast with lane-count "
+                "changes (semantics §13 Conversions)."),
         "red": (build_red, "VMI reductions vcadd/vcmax/vcmin (and the group_reduce_* spellings) on i8..i32 (every "
                 "signedness) and f16/f32: groups 1, 2, 4, 8, 3, 6, 12, 16, 64; groups of whole registers, of VLanes and "
                 "smaller; all-active, tail and holes masks, an empty group; integer sums wrap in the element type, "
