@@ -1037,6 +1037,17 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
     bound_reset(B);
     const Attr *seg = NULL;
     for (uint32_t i = 0; i < nd; i++) if (strcmp(dict[i].name, "operandSegmentSizes") == 0) seg = &dict[i];
+    /* a memory operand's offset is an operand of its own here, so two FORM rows (pto.vmi.vload and its
+       block-strided form) are told apart by their group count: the sizes' count, else one per operand */
+    if (op_other_form(kind) >= 0) {
+        unsigned want = seg && seg->kind == AT_INTS ? seg->nints : n;
+        int other = op_other_form(kind);
+        if (sig->ngroups != want && ctx_sig(P->ctx, other)->ngroups == want) {
+            kind = other;
+            op->kind = (OpKind)kind;
+            sig = ctx_sig(P->ctx, kind);
+        }
+    }
     int16_t grp[MAX_ITEMS];
     if (seg) {
         int64_t sum = 0;

@@ -106,6 +106,7 @@ class Kern:
         self.funcs = []           # extra functions (text) in the kernel's module
         self.n = 0
         self.scope = True         # wrap the body in pto.vecscope
+        self.regions = []         # (address, bytes, body line count when allocated): for debugging
 
     # names and constants
     def tmp(self, p="v"):
@@ -156,6 +157,7 @@ class Kern:
             self.exp.append(PREFILL)
         a = len(self.exp)
         self.exp += bytes([PREFILL]) * nbytes
+        self.regions.append((OUT_BASE + a, nbytes, len(self.body)))
         assert OUT_BASE + len(self.exp) <= 256 * 1024
         return OUT_BASE + a
 
@@ -748,10 +750,176 @@ def build_cvt():
     return ks
 
 
+# ---------------------------------------------------------------- loads and stores (spec group 1)
+
+
+def rnd_codes(rng, t, n):
+    return [rng.getrandbits(t.bits) for _ in range(n)]
+
+
+def build_mem():
+    ks = []
+    # continuous forms at element offsets (element-aligned, not 32-byte aligned), masked stores, the earlier
+    # load/store spellings, narrowing stores and widening loads
+    k = Kern("mem_cont", "vload/vstore continuous")
+    ks.append(k)
+    rng = random.Random("mem-cont")
+    for tn, L, off, doff in (("f32", 192, 3, 5), ("f16", 192, 5, 1), ("i8", 320, 7, 9), ("bf16", 64, 1, 0),
+                             ("si32", 64, 0, 2), ("ui16", 320, 2, 3)):
+        t = T[tn]
+        buf = rnd_codes(rng, t, L + off + 4)
+        a = k.put(pack(t, buf))
+        v = k.tmp("x")
+        k.emit("%s = pto.vmi.vload %s[%s] : %s -> %s" % (v, k.ptr(t, a), k.idx(off), ptrty(t), vreg(t, L)))
+        want = buf[off:off + L]
+        # unmasked at an element offset: the L elements after doff, nothing else
+        o = k.out((L + doff + 3) * t.bytes)
+        k.emit("pto.vmi.vstore %s, %s[%s] : %s, %s" % (v, k.ptr(t, o), k.idx(doff), vreg(t, L), ptrty(t)))
+        k.expect(o + doff * t.bytes, pack(t, want))
+        # masked (tail + holes): inactive lanes keep memory
+        m, act = k.holes_mask(rng, L, L - 11)
+        o = k.out(L * t.bytes)
+        k.emit("pto.vmi.vstore %s, %s[%s], %s : %s, %s, %s" % (v, k.ptr(t, o), k.idx(0), m, vreg(t, L), ptrty(t), mtype(L)))
+        for i in range(L):
+            if act[i]:
+                k.expect(o + i * t.bytes, pack(t, [want[i]]))
+        # the earlier spellings
+        v2 = k.tmp("x")
+        k.emit("%s = pto.vmi.load %s[%s] : %s -> %s" % (v2, k.ptr(t, a), k.idx(off + 1), ptrty(t), vreg(t, L)))
+        o = k.out(L * t.bytes)
+        k.emit("pto.vmi.store %s, %s[%s] : %s, %s" % (v2, k.ptr(t, o), k.idx(0), vreg(t, L), ptrty(t)))
+        k.expect(o, pack(t, buf[off + 1:off + 1 + L]))
+    # narrowing stores: each lane's low bytes
+    for tn, pn, L in (("i32", "ui8", 64), ("si32", "si16", 192), ("ui16", "ui8", 320), ("f32", "ui16", 64)):
+        t, pt = T[tn], T[pn]
+        x = rnd_codes(rng, t, L)
+        v = k.load(t, x)
+        k.store(v, t, L, x, pt=pt)
+    # widening loads: dist_mode "unpack", or implied by a narrower pointer: zero-extended
+    for pn, tn, L, attr in (("ui8", "ui16", 192, ' {dist_mode = "unpack"}'), ("ui16", "ui32", 128, ' {dist_mode = "unpack"}'),
+                            ("ui8", "ui32", 64, ""), ("i8", "i16", 320, ' {dist_mode = "unpack"}')):
+        pt, t = T[pn], T[tn]
+        buf = rnd_codes(rng, pt, L + 8)
+        a = k.put(pack(pt, buf))
+        v = k.tmp("x")
+        k.emit("%s = pto.vmi.vload %s[%s]%s : %s -> %s" % (v, k.ptr(pt, a), k.idx(3), attr, ptrty(pt), vreg(t, L)))
+        k.store(v, t, L, buf[3:3 + L])
+
+    k = Kern("mem_dist", "brc, dintlv and group forms")
+    ks.append(k)
+    rng = random.Random("mem-dist")
+    # brc: the element at the offset in every lane
+    for tn, L, off in (("f32", 192, 9), ("i8", 320, 33), ("bf16", 128, 2)):
+        t = T[tn]
+        buf = rnd_codes(rng, t, 48)
+        a = k.put(pack(t, buf))
+        v = k.tmp("x")
+        k.emit('%s = pto.vmi.vload %s[%s] {dist_mode = "brc"} : %s -> %s' % (v, k.ptr(t, a), k.idx(off), ptrty(t), vreg(t, L)))
+        k.store(v, t, L, [buf[off]] * L)
+    # dintlv load: 2L elements, even ones to the first result, odd ones to the second; dintlv store: the inverse
+    for tn, L in (("f32", 64), ("i16", 192), ("ui8", 320), ("f32", 256)):
+        t = T[tn]
+        buf = rnd_codes(rng, t, 2 * L + 2)
+        a = k.put(pack(t, buf))
+        lo, hi = k.tmp("lo"), k.tmp("hi")
+        k.emit('%s, %s = pto.vmi.vload %s[%s] {dist_mode = "dintlv"} : %s -> %s, %s'
+               % (lo, hi, k.ptr(t, a), k.idx(2), ptrty(t), vreg(t, L), vreg(t, L)))
+        ev, od = buf[2:2 + 2 * L:2], buf[3:3 + 2 * L:2]
+        k.store(lo, t, L, ev)
+        k.store(hi, t, L, od)
+        o = k.out(2 * L * t.bytes)
+        k.emit('pto.vmi.vstore %s, %s, %s[%s] {dist_mode = "dintlv"} : %s, %s, %s'
+               % (hi, lo, k.ptr(t, o), k.idx(0), vreg(t, L), vreg(t, L), ptrty(t)))
+        k.expect(o, pack(t, [x for i in range(L) for x in (od[i], ev[i])]))
+        m, act = k.holes_mask(rng, L, L - 5)
+        o = k.out(2 * L * t.bytes)
+        k.emit('pto.vmi.vstore %s, %s, %s[%s], %s {dist_mode = "dintlv"} : %s, %s, %s, %s'
+               % (lo, hi, k.ptr(t, o), k.idx(0), m, vreg(t, L), vreg(t, L), ptrty(t), mtype(L)))
+        for i in range(L):
+            if act[i]:
+                k.expect(o + 2 * i * t.bytes, pack(t, [ev[i], od[i]]))
+    # group loads: C rows of L/C lanes, row g at offset + g*stride (elements); a slot load when L == C; with
+    # dist_mode brc each row's first element fills its lanes
+    for tn, L, C, stride, off, attr in (("f32", 64, 8, 20, 1, ""), ("f16", 128, 4, 40, 3, ""), ("si32", 8, 8, 3, 2, ""),
+                                        ("f32", 4, 4, 64, 0, ""), ("i8", 256, 8, 33, 1, ""),
+                                        ("f32", 64, 8, 1, 5, 'dist_mode = "brc", '),
+                                        ("bf16", 256, 8, 5, 0, 'dist_mode = "brc", ')):
+        t = T[tn]
+        S = L // C
+        buf = rnd_codes(rng, t, off + (C - 1) * stride + S + 2)
+        a = k.put(pack(t, buf))
+        v = k.tmp("x")
+        k.emit("%s = pto.vmi.vload %s[%s], %s {%sgroup = %d} : %s -> %s"
+               % (v, k.ptr(t, a), k.idx(off), k.idx(stride), attr, C, ptrty(t), vreg(t, L)))
+        if attr:
+            want = [buf[off + g * stride] for g in range(C) for _ in range(S)]
+        else:
+            want = [buf[off + g * stride + j] for g in range(C) for j in range(S)]
+        k.store(v, t, L, want)
+    # group stores: C rows of L/C lanes at offset + g*stride; a slot store when L == C
+    for tn, L, C, stride, off in (("f32", 64, 8, 16, 2), ("i16", 128, 4, 50, 0), ("f32", 8, 8, 4, 1), ("ui8", 320, 5, 70, 3)):
+        t = T[tn]
+        S = L // C
+        x = rnd_codes(rng, t, L)
+        v = k.load(t, x)
+        o = k.out((off + (C - 1) * stride + S) * t.bytes)
+        k.emit("pto.vmi.vstore %s, %s[%s], %s {group = %d} : %s, %s"
+               % (v, k.ptr(t, o), k.idx(off), k.idx(stride), C, vreg(t, L), ptrty(t)))
+        for g in range(C):
+            k.expect(o + (off + g * stride) * t.bytes, pack(t, x[g * S:(g + 1) * S]))
+
+    # block-strided forms (one register: the compiler lowers only one physical chunk): block b (32 bytes) at
+    # address + b*block_stride*32; a store writes a block when the block's first lane is active
+    k = Kern("mem_block", "block-strided loads and stores, vsstb")
+    ks.append(k)
+    rng = random.Random("mem-block")
+    for tn, L, bs, rs in (("f32", 64, 2, 0), ("f16", 128, 3, 5), ("i8", 64, 1, 7), ("bf16", 64, 4, 0)):
+        t = T[tn]
+        nblk = (L * t.bytes + 31) // 32
+        buf = rnd_codes(rng, t, (bs * (nblk - 1) + 1) * 32 // t.bytes + 8)
+        a = k.put(pack(t, buf))
+        v = k.tmp("x")
+        k.emit("%s = pto.vmi.vload %s[%s], %s, %s : %s -> %s"
+               % (v, k.ptr(t, a), k.idx(0), k.cint(16, bs), k.cint(16, rs), ptrty(t), vreg(t, L)))
+        per = 32 // t.bytes
+        want = [buf[(b * bs * 32) // t.bytes + j] for b in range(nblk) for j in range(per)][:L]
+        k.store(v, t, L, want)
+    for tn, L, bs, rs, form in (("f32", 64, 2, 0, "vstore"), ("f16", 128, 3, 1, "vstore"), ("f32", 64, 1, 0, "vsstb"),
+                                ("i8", 256, 2, 0, "vsstb"), ("bf16", 96, 3, 0, "vsstb")):
+        t = T[tn]
+        per = 32 // t.bytes
+        nblk = (L + per - 1) // per
+        x = rnd_codes(rng, t, L)
+        v = k.load(t, x)
+        # block 1's first lane off (not written), block 2's other lanes off (written whole), a tail
+        sel = [1] * L
+        sel[per] = 0
+        for j in range(1, per):
+            sel[2 * per + j] = 0
+        m, act = k.sel_mask(sel, L - per - 1)
+        o = k.out((bs * (nblk - 1) + 1) * 32)
+        if form == "vstore":
+            k.emit("pto.vmi.vstore %s, %s[%s], %s, %s, %s : %s, %s, %s"
+                   % (v, k.ptr(t, o), k.idx(0), k.cint(16, bs), k.cint(16, rs), m, vreg(t, L), ptrty(t), mtype(L)))
+        else:
+            k.emit("pto.vmi.vsstb %s, %s[%s], %s, %s : %s, %s, %s"
+                   % (v, k.ptr(t, o), k.idx(0), k.cint(16, bs), m, vreg(t, L), ptrty(t), mtype(L)))
+        raw = pack(t, x) + bytes(32)
+        for b in range(nblk):
+            if act[b * per]:
+                k.expect(o + b * bs * 32, raw[b * 32:(b + 1) * 32])
+    return ks
+
+
 # ---------------------------------------------------------------- files
 
 def files():
     return {
+        "mem": (build_mem, "VMI loads and stores in every mode: continuous at element offsets (element alignment, a "
+                "vector touches exactly its L elements), masked stores (inactive lanes keep memory), load/store "
+                "spellings, narrowing stores (low bytes) and widening loads (zero extension), brc, dintlv load and "
+                "store (plain and masked), group row/slot loads (and brc rows), group stores, block-strided load and "
+                "store and vsstb (a block written iff its first lane is active) — semantics §13."),
         "cvt": (build_cvt, "VMI conversions at their rounding and saturation edges (inputs at, beside and between "
                 "the destination's codes): f32->f16/bf16/e4m3/e5m2, f16->hif8 (default rounding A), bf16->f16, widening "
                 "float pairs, fp8/hif8->f32, float->int (RN, saturating, NaN->0), int<->int SAT/NOSAT and extension "
