@@ -911,10 +911,311 @@ def build_mem():
     return ks
 
 
+# ---------------------------------------------------------------- index generation, broadcast, rearrangement
+
+
+def ci_ref(t, base, j, desc):
+    if t.isf:
+        v = t.fmt.decode(base).value() + (-j if desc else j)
+        return t.fmt.encode(fin(v))
+    return (base + (-j if desc else j)) & t.mask
+
+
+def build_gen():
+    ks = []
+    k = Kern("gen_ci_brc", "vci, vbrc, group_broadcast")
+    ks.append(k)
+    rng = random.Random("gen")
+    # vci: base +- (i mod L/C); integers wrap, floats the exact value rounded to nearest-even
+    for tn, L, base, order, C in (("i32", 192, 0x7FFFFFF0, "ASC", 1), ("i16", 192, 5, "DESC", 1), ("i8", 320, 250, "ASC", 1),
+                                  ("i32", 256, 100, "DESC", 4), ("si16", 128, -3, "ASC", 2), ("i8", 256, 7, "DESC", 8),
+                                  ("f32", 192, Fraction(3, 2), "DESC", 1), ("f16", 256, 2040, "ASC", 1),
+                                  ("f16", 192, Fraction(-7, 4), "ASC", 3), ("f32", 64, 16777200, "ASC", 2)):
+        t = T[tn]
+        code = t.fmt.encode(fin(base)) if t.isf else base & t.mask
+        attrs = ['order = "%s"' % order] + (["group = %d" % C] if C > 1 else [])
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.vci %s {%s} : %s -> %s" % (r, k.scalar(t, code), ", ".join(attrs), t.mlir, vreg(t, L)))
+        S = L // C
+        k.store(r, t, L, [ci_ref(t, code, i % S, order == "DESC") for i in range(L)])
+    # vbrc: a scalar over L lanes; a 1-lane vector; grouped slots over L/C lanes each; group_broadcast
+    for tn, L in (("f32", 192), ("i16", 320), ("si8", 320), ("bf16", 64)):
+        t = T[tn]
+        c = GV.rand_code(rng, t)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.vbrc %s : %s -> %s" % (r, k.scalar(t, c), t.mlir, vreg(t, L)))
+        k.store(r, t, L, [c] * L)
+    for tn, C, L, form in (("f16", 1, 256, "vbrc"), ("f32", 8, 256, "vbrc"), ("si32", 6, 192, "vbrc"), ("bf16", 4, 128, "vbrc"),
+                           ("ui8", 8, 256, "vbrc"), ("f32", 8, 64, "group_broadcast"), ("i16", 2, 128, "group_broadcast")):
+        t = T[tn]
+        x = [GV.rand_code(rng, t) for _ in range(C)]
+        v = k.load(t, x)
+        r = k.tmp("r")
+        if form == "vbrc":
+            at = " {group = %d}" % C if C > 1 else ""
+        else:
+            at = " {num_groups = %d}" % C
+        k.emit("%s = pto.vmi.%s %s%s : %s -> %s" % (r, form, v, at, vreg(t, C), vreg(t, L)))
+        k.store(r, t, L, [x[i // (L // C)] for i in range(L)])
+
+    # vintlv / vdintlv (the true inverse: a ++ b split into even and odd lanes); the mask does not change them
+    k = Kern("gen_intlv", "vintlv, vdintlv")
+    ks.append(k)
+    rng = random.Random("intlv")
+    for tn, L in (("f32", 64), ("f32", 256), ("i16", 192), ("ui8", 320), ("bf16", 128)):
+        t = T[tn]
+        a, b = rnd_codes(rng, t, L), rnd_codes(rng, t, L)
+        va, vb = k.load(t, a), k.load(t, b)
+        m, _ = k.holes_mask(rng, L, L // 2)
+        lo, hi = k.tmp("lo"), k.tmp("hi")
+        k.emit("%s, %s = pto.vmi.vintlv %s, %s, %s : %s, %s, %s -> %s, %s"
+               % (lo, hi, va, vb, m, vreg(t, L), vreg(t, L), mtype(L), vreg(t, L), vreg(t, L)))
+        H = L // 2
+        k.store(lo, t, L, [(a if i % 2 == 0 else b)[i // 2] for i in range(L)])
+        k.store(hi, t, L, [(a if i % 2 == 0 else b)[H + i // 2] for i in range(L)])
+        e, o = k.tmp("ev"), k.tmp("od")
+        k.emit("%s, %s = pto.vmi.vdintlv %s, %s, %s : %s, %s, %s -> %s, %s"
+               % (e, o, va, vb, m, vreg(t, L), vreg(t, L), mtype(L), vreg(t, L), vreg(t, L)))
+        st = a + b
+        k.store(e, t, L, st[0::2])
+        k.store(o, t, L, st[1::2])
+        # the round trip recovers (a, b)
+        e2, o2 = k.tmp("ev"), k.tmp("od")
+        k.emit("%s, %s = pto.vmi.vdintlv %s, %s, %s : %s, %s, %s -> %s, %s"
+               % (e2, o2, lo, hi, m, vreg(t, L), vreg(t, L), mtype(L), vreg(t, L), vreg(t, L)))
+        k.store(e2, t, L, a)
+        k.store(o2, t, L, b)
+
+    # histograms over 8-bit lanes read unsigned; counts added to acc, wrapping at 16 bits; bins past the
+    # result dropped; vchist adds the running count
+    k = Kern("gen_hist", "vdhist, vchist")
+    ks.append(k)
+    rng = random.Random("hist")
+    for op in ("vdhist", "vchist"):
+        for sn, an, bins in (("ui8", "ui16", 256), ("i8", "i16", 256), ("ui8", "ui16", 128)):
+            st, at = T[sn], T[an]
+            src = [rng.choice([0, 1, 127, 128, 200, 255]) if rng.random() < 0.3 else rng.getrandbits(8) for _ in range(256)]
+            acc = [rng.choice([0, 0xFFFF, 0xFFF0, 5]) if rng.random() < 0.4 else rng.getrandbits(16) for _ in range(bins)]
+            vs, va = k.load(st, src), k.load(at, acc)
+            m, act = k.holes_mask(rng, 256, 231)
+            cnt = [0] * 256
+            for i in range(256):
+                if act[i]:
+                    cnt[src[i]] += 1
+            run, exp = 0, []
+            for bn in range(bins):
+                run += cnt[bn]
+                exp.append((acc[bn] + (run if op == "vchist" else cnt[bn])) & 0xFFFF)
+            r = k.tmp("h")
+            k.emit("%s = pto.vmi.%s %s, %s, %s : %s, %s, %s -> %s"
+                   % (r, op, va, vs, m, vreg(at, bins), vreg(st, 256), mtype(256), vreg(at, bins)))
+            k.store(r, at, bins, exp)
+
+    # gathers and scatters: element offsets (vgather, vscatter) or byte offsets (vgatherb); inactive gather
+    # lanes 0; scatter writes active lanes in lane order (the last of two equal offsets wins)
+    k = Kern("gen_gather", "vgather, vgatherb, vscatter")
+    ks.append(k)
+    rng = random.Random("gather")
+    i32 = T["i32"]
+    for tn, L, n in (("f32", 64, 100), ("f16", 128, 300), ("i8", 256, 1000), ("si32", 192, 64)):
+        t = T[tn]
+        tab = rnd_codes(rng, t, n)
+        a = k.put(pack(t, tab))
+        idx = [rng.randrange(n) for _ in range(L)]
+        vi = k.load(i32, idx)
+        m, act = k.holes_mask(rng, L, L - 3)
+        r = k.tmp("g")
+        k.emit("%s = pto.vmi.vgather %s, %s, %s : %s, %s, %s -> %s"
+               % (r, k.ptr(t, a), vi, m, ptrty(t), vreg(i32, L), mtype(L), vreg(t, L)))
+        k.store(r, t, L, [tab[idx[i]] if act[i] else 0 for i in range(L)])
+    for tn, L, n, al in (("i8", 256, 700, 1), ("f32", 64, 400, 4), ("ui16", 128, 300, 2)):
+        t = T[tn]
+        raw = bytes(rng.getrandbits(8) for _ in range(n))
+        a = k.put(raw)
+        off = [rng.randrange(0, n - t.bytes, al) for _ in range(L)]
+        vi = k.load(i32, off)
+        m, act = k.holes_mask(rng, L, L - 1)
+        r = k.tmp("g")
+        k.emit("%s = pto.vmi.vgatherb %s, %s, %s : %s, %s, %s -> %s"
+               % (r, k.ptr(t, a), vi, m, ptrty(t), vreg(i32, L), mtype(L), vreg(t, L)))
+        k.store(r, t, L, [int.from_bytes(raw[off[i]:off[i] + t.bytes], "little") if act[i] else 0 for i in range(L)])
+    for tn, L, n in (("f32", 64, 80), ("i16", 192, 500), ("ui8", 256, 300)):
+        t = T[tn]
+        x = rnd_codes(rng, t, L)
+        idx = rng.sample(range(n), L)
+        idx[5] = idx[40]                               # two lanes, one offset: lane 40 is written last
+        v, vi = k.load(t, x), k.load(i32, idx)
+        m, act = k.holes_mask(rng, L, L - 2)
+        act[40] = act[40]
+        o = k.out(n * t.bytes)
+        k.emit("pto.vmi.vscatter %s, %s, %s, %s : %s, %s, %s, %s" % (v, k.ptr(t, o), vi, m, vreg(t, L), ptrty(t),
+                                                                     vreg(i32, L), mtype(L)))
+        for i in range(L):
+            if act[i]:
+                k.expect(o + idx[i] * t.bytes, pack(t, [x[i]]))
+    return ks
+
+
+# ---------------------------------------------------------------- masks (spec group 8)
+
+PATTERNS = {"PAT_ALL": lambda i, n: True, "PAT_ALLF": lambda i, n: False, "PAT_H": lambda i, n: i < n // 2,
+            "PAT_Q": lambda i, n: i < n // 4, "PAT_M3": lambda i, n: i % 3 == 0, "PAT_M4": lambda i, n: i % 4 == 0,
+            "PAT_VL1": lambda i, n: i < 1, "PAT_VL3": lambda i, n: i < 3, "PAT_VL8": lambda i, n: i < 8,
+            "PAT_VL16": lambda i, n: i < 16, "PAT_VL32": lambda i, n: i < 32}
+
+
+def build_mask():
+    k = Kern("masks", "mask producers and mask boolean ops")
+    rng = random.Random("masks")
+    bits = {}
+    for L, n in ((256, 0), (256, 256), (256, 1000), (192, 77), (320, 319), (64, 1)):
+        m, act = k.tail_mask(L, n)
+        k.store_mask(m, L, act)
+    for L, C, n in ((256, 8, 5), (256, 8, 32), (192, 6, 31), (128, 4, 0), (320, 5, 100)):
+        S = L // C
+        m = k.tmp("m")
+        k.emit("%s = pto.vmi.create_group_mask %s {num_groups = %d, group_size = %d} : index -> %s"
+               % (m, k.idx(n), C, S, mtype(L)))
+        k.store_mask(m, L, [i % S < n for i in range(L)])
+    for op in ("pset", "pge"):
+        for pat, L, C in (("PAT_ALL", 256, 1), ("PAT_ALLF", 128, 1), ("PAT_H", 192, 1), ("PAT_Q", 256, 1), ("PAT_M3", 320, 1),
+                          ("PAT_M4", 64, 1), ("PAT_VL8", 256, 1), ("PAT_VL8", 256, 8), ("PAT_H", 256, 4), ("PAT_VL3", 192, 6),
+                          ("PAT_M3", 128, 2), ("PAT_VL16", 128, 4)):
+            m = k.tmp("m")
+            k.emit('%s = pto.vmi.%s "%s"%s : %s' % (m, op, pat, " {group = %d}" % C if C > 1 else "", mtype(L)))
+            S = L // C
+            k.store_mask(m, L, [PATTERNS[pat](i % S, S) for i in range(L)])
+    # plt: lanes i < n and the remainder n - L (0 when n <= L), chained as the loop idiom does
+    L = 128
+    m1, r1 = k.tmp("m"), k.tmp("s")
+    k.emit("%s, %s = pto.vmi.plt %s : i32 -> %s, i32" % (m1, r1, k.cint(32, 300), mtype(L)))
+    m2, r2 = k.tmp("m"), k.tmp("s")
+    k.emit("%s, %s = pto.vmi.plt %s : i32 -> %s, i32" % (m2, r2, r1, mtype(L)))
+    m3, r3 = k.tmp("m"), k.tmp("s")
+    k.emit("%s, %s = pto.vmi.plt %s : i32 -> %s, i32" % (m3, r3, r2, mtype(L)))
+    m4, r4 = k.tmp("m"), k.tmp("s")
+    k.emit("%s, %s = pto.vmi.plt %s : i32 -> %s, i32" % (m4, r4, r3, mtype(L)))
+    for m, n in ((m1, 300), (m2, 172), (m3, 44), (m4, 0)):
+        k.store_mask(m, L, [i < n for i in range(L)])
+    ix = k.tmp("i")
+    k.emit("%s = arith.index_cast %s : i32 to index" % (ix, r2))     # 44 lanes
+    m5 = k.tmp("m")
+    k.emit("%s = pto.vmi.create_mask %s : index -> %s" % (m5, ix, mtype(256)))
+    k.store_mask(m5, 256, [i < 44 for i in range(256)])
+    # constant_mask (the compiler's generic form)
+    for L in (64, 96):
+        b = [rng.random() < 0.5 for _ in range(L)]
+        m = k.tmp("m")
+        k.emit('%s = "pto.vmi.constant_mask"() {value = dense<[%s]> : tensor<%dxi1>} : () -> %s'
+               % (m, ", ".join("true" if x else "false" for x in b), L, mtype(L)))
+        k.store_mask(m, L, b)
+        bits[L] = (m, b)
+    # boolean ops on masks
+    for L in (192, 320):
+        ma, aa = k.holes_mask(rng, L, L - 10, 0.5)
+        mb, ab = k.holes_mask(rng, L, L - 50, 0.5)
+        for op, f in (("vand", lambda x, y: x and y), ("vor", lambda x, y: x or y), ("vxor", lambda x, y: x != y)):
+            r = k.tmp("q")
+            k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (r, op, ma, mb, mtype(L), mtype(L), mtype(L)))
+            k.store_mask(r, L, [f(aa[i], ab[i]) for i in range(L)])
+        r = k.tmp("q")
+        k.emit("%s = pto.vmi.vnot %s : %s -> %s" % (r, ma, mtype(L), mtype(L)))
+        k.store_mask(r, L, [not x for x in aa])
+    return [k]
+
+
+# ---------------------------------------------------------------- SFU (spec group 7)
+
+
+def build_sfu():
+    ks = []
+    k = Kern("sfu_float", "vexpdif, vaxpy, vlrelu, vprelu, vmula")
+    ks.append(k)
+    rng = random.Random("sfu")
+    f32 = T["f32"]
+    for tn, L in (("f32", 192), ("f16", 320)):
+        t = T[tn]
+        # vexpdif: exp(x - max) to f32, the difference exact, one rounding; inactive lanes 0
+        x = GV.input_vals(rng, t, L, "exp")
+        mx = []
+        for c in x:
+            v = GV.fdec(t, c)
+            if v.kind == "f" and rng.random() < 0.8:
+                mx.append(f32.fmt.encode(fin(v.value() + Fraction(rng.randrange(-3000, 3000), 512))))
+            else:
+                mx.append(GV.rand_code(rng, f32) if rng.random() < 0.5 else rng.choice(GV.f_codes(f32)))
+        vx, vm = k.load(t, x), k.load(f32, mx)
+        m, act = k.holes_mask(rng, L, L - 7)
+        r = k.tmp("e")
+        k.emit("%s = pto.vmi.vexpdif %s, %s, %s : %s, %s, %s -> %s" % (r, vx, vm, m, vreg(t, L), vreg(f32, L), mtype(L),
+                                                                      vreg(f32, L)))
+        k.store(r, f32, L, [R.f_exp_of(R.F32, R.v_sub(GV.fdec(t, x[i]), GV.fdec(f32, mx[i]))) if act[i] else 0
+                            for i in range(L)])
+        # vaxpy alpha*x + acc, fused (one rounding); vlrelu / vprelu as max(x,0) + min(x,0)*slope, each step
+        # rounded; vmula acc + a*b fused. The mask of these element-wise ops does not change them.
+        a, b = GV.pair_vals(rng, t, L)
+        c = vals(rng, t, L)
+        va, vb, vc = k.load(t, a), k.load(t, b), k.load(t, c)
+        for al in (t.fmt.encode(fin(Fraction(3, 4))), t.fmt.encode(fin(Fraction(-5, 2)))):
+            r = k.tmp("y")
+            k.emit("%s = pto.vmi.vaxpy %s, %s, %s, %s : %s, %s, %s, %s -> %s"
+                   % (r, va, vb, k.scalar(t, al), m, vreg(t, L), vreg(t, L), t.mlir, mtype(L), vreg(t, L)))
+            k.store(r, t, L, [ew("axpy", t, a[i], b[i], al) for i in range(L)])
+
+        def relu_slope(xc, sl):
+            return ew("add", t, ew("max", t, xc, 0), ew("mul", t, ew("min", t, xc, 0), sl))
+        for sl in (t.fmt.encode(fin(Fraction(1, 8))), t.fmt.encode(fin(Fraction(-3, 2)))):
+            r = k.tmp("y")
+            k.emit("%s = pto.vmi.vlrelu %s, %s, %s : %s, %s, %s -> %s"
+                   % (r, va, k.scalar(t, sl), m, vreg(t, L), t.mlir, mtype(L), vreg(t, L)))
+            k.store(r, t, L, [relu_slope(a[i], sl) for i in range(L)])
+        r = k.tmp("y")
+        k.emit("%s = pto.vmi.vprelu %s, %s, %s : %s, %s, %s -> %s" % (r, va, vc, m, vreg(t, L), vreg(t, L), mtype(L),
+                                                                     vreg(t, L)))
+        k.store(r, t, L, [relu_slope(a[i], c[i]) for i in range(L)])
+    for tn, L in (("f32", 192), ("f16", 320), ("bf16", 192), ("i32", 128), ("si16", 192)):
+        t = T[tn]
+        acc, a = vals(rng, t, L), vals(rng, t, L)
+        b = vals(rng, t, L)
+        vacc, va, vb = k.load(t, acc), k.load(t, a), k.load(t, b)
+        m, _ = k.holes_mask(rng, L, L - 30)
+        r = k.tmp("y")
+        k.emit("%s = pto.vmi.vmula %s, %s, %s, %s : %s, %s, %s, %s -> %s"
+               % (r, vacc, va, vb, m, vreg(t, L), vreg(t, L), vreg(t, L), mtype(L), vreg(t, L)))
+        k.store(r, t, L, [ew("mula", t, acc[i], a[i], b[i]) for i in range(L)])
+    # vmull: the 64-bit product in (low, high); i32 signed (the spec), ui32 unsigned; inactive lanes 0 in both
+    k = Kern("sfu_vmull", "vmull")
+    ks.append(k)
+    rng = random.Random("vmull")
+    for tn, L, sg in (("i32", 64, True), ("si32", 192, True), ("ui32", 128, False)):
+        t = T[tn]
+        a, b = GV.pair_vals(rng, t, L)
+        va, vb = k.load(t, a), k.load(t, b)
+        m, act = k.holes_mask(rng, L, L - 5)
+        lo, hi = k.tmp("lo"), k.tmp("hi")
+        k.emit("%s, %s = pto.vmi.vmull %s, %s, %s : %s, %s, %s -> %s, %s"
+               % (lo, hi, va, vb, m, vreg(t, L), vreg(t, L), mtype(L), vreg(t, L), vreg(t, L)))
+        p = [((R.sext(a[i], 32) * R.sext(b[i], 32)) if sg else a[i] * b[i]) & (2 ** 64 - 1) if act[i] else 0
+             for i in range(L)]
+        k.store(lo, t, L, [x & 0xFFFFFFFF for x in p])
+        k.store(hi, t, L, [x >> 32 for x in p])
+    return ks
+
+
 # ---------------------------------------------------------------- files
 
 def files():
     return {
+        "gen": (build_gen, "VMI index generation and rearrangement: vci ASC/DESC with groups (integers wrap, floats "
+                "round to nearest-even), vbrc of a scalar, of a 1-lane vector and of C group slots (C = 1, 2, 4, 6, 8), "
+                "group_broadcast, vintlv/vdintlv and their round trip, vdhist/vchist (256 and 128 bins, 16-bit wrap), "
+                "vgather/vgatherb/vscatter with masks and a repeated scatter offset (semantics §13)."),
+        "mask": (build_mask, "VMI masks: create_mask (0, partial, L, beyond L), create_group_mask, pset/pge patterns "
+                 "per group, plt chained through its remainder (and into create_mask via index_cast), constant_mask, "
+                 "vand/vor/vxor/vnot on masks; each mask made visible with vsel."),
+        "sfu": (build_sfu, "VMI fused and SFU ops: vexpdif (f16/f32 x, f32 max, one rounding, inactive lanes 0), vaxpy "
+                "and vmula (fused), vlrelu/vprelu (the compiler's max + min*slope expansion, each step rounded), vmull "
+                "(signed i32/si32, unsigned ui32, inactive lanes 0); element-wise masks do not change results."),
         "mem": (build_mem, "VMI loads and stores in every mode: continuous at element offsets (element alignment, a "
                 "vector touches exactly its L elements), masked stores (inactive lanes keep memory), load/store "
                 "spellings, narrowing stores (low bytes) and widening loads (zero extension), brc, dintlv load and "
