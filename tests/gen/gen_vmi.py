@@ -1202,10 +1202,98 @@ def build_sfu():
     return ks
 
 
+# ---------------------------------------------------------------- control flow: scf.for, scf.if, func.call
+
+
+def build_flow(call=False):
+    k = Kern("flow_call" if call else "flow", "VMI values through scf.for iter_args, scf.if results (and func.call)")
+    rng = random.Random("flow")
+    t, L, N = T["f32"], 192, 4
+    x = [GV.rand_code(rng, t, "mod") for _ in range(L * N)]
+    a = k.put(pack(t, x))
+    p = k.ptr(t, a)
+    o_copy, o_call = k.out(L * N * 4), k.out(L * N * 4)
+    pc, pk = k.ptr(t, o_copy), k.ptr(t, o_call)
+    init = [GV.rand_code(rng, t, "mod") for _ in range(L)]
+    vinit = k.load(t, init)
+    m0, act0 = k.holes_mask(rng, L, L, 0.5)
+    two = t.fmt.encode(fin(2))
+    half = t.fmt.encode(fin(Fraction(1, 2)))
+    # the callee (private, no results: its body gets an inferred vector scope, as in the compiler's flow):
+    # masked scaling (vector-scalar: inactive lanes 0) stored at the caller's offset
+    if call:
+        k.funcs += [
+            "func.func private @scale_store(%%x: %s, %%m: %s, %%s: f32, %%dst: %s, %%off: index) {"
+            % (vreg(t, L), mtype(L), ptrty(t)),
+            "  %%r = pto.vmi.vmuls %%x, %%s, %%m : %s, f32, %s -> %s" % (vreg(t, L), mtype(L), vreg(t, L)),
+            "  pto.vmi.vstore %%r, %%dst[%%off] : %s, %s" % (vreg(t, L), ptrty(t)),
+            "  return",
+            "}"]
+    c2 = k.idx(2)
+    k.emit("%%acc, %%mf, %%rem = scf.for %%i = %s to %s step %s iter_args(%%a = %s, %%m = %s, %%r = %s) -> (%s, %s, index) {"
+           % (k.idx(0), k.idx(N), k.idx(1), vinit, m0, k.idx(700), vreg(t, L), mtype(L)))
+    body = [
+        "%%off = arith.muli %%i, %s : index" % k.idx(L),
+        "%%x = pto.vmi.vload %s[%%off] : %s -> %s" % (p, ptrty(t), vreg(t, L)),
+        "%%tail = pto.vmi.create_mask %%r : index -> %s" % mtype(L),
+        "pto.vmi.vstore %%x, %s[%%off], %%tail : %s, %s, %s" % (pc, vreg(t, L), ptrty(t), mtype(L)),
+        "%%par = arith.remui %%i, %s : index" % c2,
+        "%%even = arith.cmpi eq, %%par, %s : index" % k.idx(0),
+        "%%na = scf.if %%even -> (%s) {" % vreg(t, L),
+        "  %%s1 = pto.vmi.vadd %%a, %%x : %s, %s -> %s" % (vreg(t, L), vreg(t, L), vreg(t, L)),
+        "  scf.yield %%s1 : %s" % vreg(t, L),
+        "} else {",
+        "  %%s2 = pto.vmi.vsub %%a, %%x : %s, %s -> %s" % (vreg(t, L), vreg(t, L), vreg(t, L)),
+        "  scf.yield %%s2 : %s" % vreg(t, L),
+        "}",
+        "%%sc = pto.vmi.vmuls %%na, %s, %%m : %s, f32, %s -> %s" % (k.scalar(t, half), vreg(t, L), mtype(L), vreg(t, L)),
+        ("func.call @scale_store(%%na, %%m, %s, %s, %%off) : (%s, %s, f32, %s, index) -> ()"
+         % (k.scalar(t, half), pk, vreg(t, L), mtype(L), ptrty(t))) if call else
+        ("pto.vmi.vstore %%sc, %s[%%off] : %s, %s" % (pk, vreg(t, L), ptrty(t))),
+        "%%nm = pto.vmi.vnot %%m : %s -> %s" % (mtype(L), mtype(L)),
+        "%%nr = arith.subi %%r, %s : index" % k.idx(L),
+        "scf.yield %%sc, %%nm, %%nr : %s, %s, index" % (vreg(t, L), mtype(L)),
+    ]
+    for b in body:
+        k.emit("  " + b)
+    k.emit("}")
+    k.emit("%%fin = pto.vmi.vmuls %%acc, %s, %%mf : %s, f32, %s -> %s" % (k.scalar(t, two), vreg(t, L), mtype(L), vreg(t, L)))
+    # reference
+    acc, m, rem = list(init), list(act0), 700
+    for i in range(N):
+        xi = x[i * L:(i + 1) * L]
+        for j in range(L):
+            if j < rem:
+                k.expect(o_copy + (i * L + j) * 4, pack(t, [xi[j]]))
+        op = "add" if i % 2 == 0 else "sub"
+        na = [ew(op, t, acc[j], xi[j]) for j in range(L)]
+        acc = [ew("mul", t, na[j], half) if m[j] else 0 for j in range(L)]
+        k.expect(o_call + i * L * 4, pack(t, acc))
+        m = [not b for b in m]
+        rem -= L
+    k.store("%acc", t, L, acc)
+    k.store_mask("%mf", L, m)
+    k.store("%fin", t, L, [ew("mul", t, acc[j], two) if m[j] else 0 for j in range(L)])
+    mneg = k.tmp("m")
+    k.emit("%s = pto.vmi.create_mask %%rem : index -> %s" % (mneg, mtype(64)))   # 700 - 4*192 < 0
+    k.store_mask(mneg, 64, [True] * 64)      # a negative count reads as a huge unsigned one: every lane
+    return [k]
+
+
 # ---------------------------------------------------------------- files
+
+# Tests that fail today for a ptosim bug the lead was told about: not in make test; `--pending DIR` writes them.
+PENDING = {
+    "flow_call": (lambda: build_flow(True), "the flow test with the masked scaling in a private callee called from "
+                  "inside the vector scope (VMI vector, mask, pointer and index arguments)."),
+}
+
 
 def files():
     return {
+        "flow": (build_flow, "VMI vectors and masks as scf.for iter_args, scf.if results and func.call arguments "
+                 "(a private callee), with a masked store in the loop driven by a create_mask of the loop's "
+                 "remaining count."),
         "gen": (build_gen, "VMI index generation and rearrangement: vci ASC/DESC with groups (integers wrap, floats "
                 "round to nearest-even), vbrc of a scalar, of a 1-lane vector and of C group slots (C = 1, 2, 4, 6, 8), "
                 "group_broadcast, vintlv/vdintlv and their round trip, vdhist/vchist (256 and 128 bins, 16-bit wrap), "
@@ -1255,7 +1343,7 @@ def module_text(ks):
 
 
 def file_text(key):
-    build, doc = files()[key]
+    build, doc = files()[key] if key in files() else PENDING[key]
     ks = build()
     lines = ["// %s" % doc, "// Generated by tests/gen/gen_vmi.py --emit; expected values computed there, never by ptosim.",
              "// GEN: gen_vmi.py %s" % key]
@@ -1269,7 +1357,7 @@ def write_data(outdir, key):
     ks, text = file_text(key)
     path = os.path.join(TESTDIR, key + ".pto")
     with open(path) as f:
-        if f.read() != text:
+        if f.read() != text and key not in PENDING:
             sys.exit("tests/vmi/%s.pto is not what gen_vmi.py --emit writes: re-emit it" % key)
     for k in ks:
         with open(os.path.join(outdir, k.name + ".in"), "wb") as f:
@@ -1291,5 +1379,10 @@ def emit(testdir, only=None):
 if __name__ == "__main__":
     if sys.argv[1] == "--emit":
         emit(sys.argv[2], sys.argv[3:])
+    elif sys.argv[1] == "--pending":
+        for key in PENDING:
+            _, text = file_text(key)
+            with open(os.path.join(sys.argv[2], key + ".pto"), "w") as f:
+                f.write(text)
     else:
         write_data(sys.argv[1], sys.argv[2])
