@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "base/arena.h"
 #include "tokens.h"
+#include "type.h"
 
 typedef enum {
     FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
@@ -106,12 +107,19 @@ extern const OpField op_fields[];
 extern const unsigned op_nfields;
 
 /* ---- compiled signatures ---- */
+/* Signature type classes: tclass.def. */
 typedef enum {
-    TC_ANY, TC_I1, TC_I8, TC_I16, TC_I32, TC_I64, TC_INDEX, TC_INT, TC_FLOAT, TC_SCALAR,
-    TC_PTR, TC_VREG, TC_MASK, TC_ALIGN,
-    TC_SVAL,       /* a scalar (integer, index, float) or a packed vector<NxT> of the SIMT surface */
-    TC_STRUCT      /* a stack-local !pto.struct */
+#define TCLASS(id, name, desc, match, implied) TC_##id,
+#include "tclass.def"
+#undef TCLASS
+    TC__COUNT
 } TypeClass;
+/* Whether type t belongs to class tc (a NULL type belongs to every class). */
+bool tc_match(TypeClass tc, const Type *t);
+/* "an integer or index", ... for messages. */
+const char *tc_desc(TypeClass tc);
+/* The type a result of class tc has when none is written, or NULL. */
+const Type *tc_implied(TypeClass tc, struct TypeTable *T);
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
 enum { SIG_MAX_ALIAS = 3 };

@@ -10,38 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool tc_match(TypeClass tc, const Type *t)
-{
-    if (!t) return true;
-    switch (tc) {
-    case TC_ANY: return true;
-    case TC_I1: return t->kind == TY_INT && t->bits == 1;
-    case TC_I8: return t->kind == TY_INT && t->bits == 8;
-    case TC_I16: return t->kind == TY_INT && t->bits == 16;
-    case TC_I32: return t->kind == TY_INT && t->bits == 32;
-    case TC_I64: return t->kind == TY_INT && t->bits == 64;
-    case TC_INDEX: return t->kind == TY_INDEX;
-    case TC_INT: return ty_is_intlike(t);
-    case TC_FLOAT: return t->kind == TY_FLOAT;
-    case TC_SCALAR: return ty_is_intlike(t) || t->kind == TY_FLOAT;
-    case TC_PTR: return t->kind == TY_PTR;
-    case TC_VREG: return t->kind == TY_VREG;
-    case TC_MASK: return t->kind == TY_MASK;
-    case TC_ALIGN: return t->kind == TY_ALIGN;
-    case TC_SVAL: return ty_is_intlike(t) || t->kind == TY_FLOAT || t->kind == TY_VEC;
-    case TC_STRUCT: return t->kind == TY_STRUCT;
-    }
-    return true;
-}
-
-static const char *tc_desc(TypeClass tc)
-{
-    static const char *const d[] = {"a value", "i1", "i8", "i16", "i32", "i64", "index", "an integer or index",
-                                    "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align",
-                                    "a scalar or a packed vector<NxT>", "a !pto.struct"};
-    return (unsigned)tc < sizeof d / sizeof d[0] ? d[tc] : "?";
-}
-
 static void spaces_desc(uint16_t spaces, char *buf, size_t n)
 {
     size_t k = 0;
