@@ -14,8 +14,25 @@ typedef enum {
     FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM__COUNT
 } OpFamily;
 
-/* Pipes as the scheduler sees them; PIPE_DYN = given by the op's pipe token. */
-typedef enum { PIPE_NONE, PIPE_S_, PIPE_V_, PIPE_MTE1_, PIPE_MTE2_, PIPE_MTE3_, PIPE_M_, PIPE_FIX_, PIPE_DYN } OpPipe;
+/* The op table's pipe column (pipes.def): PIPE_ID_ = the pipe's queue + 1; PIPE_NONE = structure, PIPE_DYN =
+   given by the op's pipe token. */
+enum { PIPE__COUNT = 0
+#define PIPE(id, spell, short_name, queue) + 1
+#include "pipes.def"
+#undef PIPE
+};
+typedef enum {
+    PIPE_NONE,
+#define PIPE(id, spell, short_name, queue) PIPE_##id##_ = (queue) + 1,
+#include "pipes.def"
+#undef PIPE
+    PIPE_DYN = PIPE__COUNT + 1
+} OpPipe;
+/* Names of the pipe with queue index q (pipes.def): "PIPE_MTE2" and "MTE2"; "?" out of range. */
+const char *pipe_name(unsigned q);
+const char *pipe_short_name(unsigned q);
+/* Queue index of a PIPE token naming a pipe of the machine, or -1 (PIPE_ALL, names no pipe runs, others). */
+int pipe_of_token(int tok);
 
 /* How the custom form is written; SYN_SIG = driven by the signature string. */
 typedef enum {
