@@ -206,12 +206,8 @@ static int lookup(const TTok *t, const char *const *names, int n)
 static int form_of(const TTok *t)
 {
     if (is_word(t, "*")) return -1;
-    for (int k = 0; k < EK__COUNT; k++)
-        if (is_word(t, ek_name((ElemKind)k))) return k;
-    static const char *const signless[] = {"i8", "i16", "i32", "i64"};
-    for (int i = 0; i < 4; i++)
-        if (is_word(t, signless[i])) return EK_S8 + 2 * i;
-    return -2;
+    int k = ek_lookup(t->s, t->n);
+    return k >= 0 ? k : -2;
 }
 
 static int op_of(const TTok *t)

@@ -995,8 +995,6 @@ static int elem_bit(const Type *e)
    integers share a bit and print as iN; runs of widths print as ranges, as the spec writes them. */
 static const char *elem_set_str(uint32_t m, char *buf, size_t n)
 {
-    static const char *const fl[] = {"f16", "bf16", "f32", "f8E4M3FN", "f8E5M2", "hif8", "f4E2M1x2", "f4E1M2x2",
-                                     "e8m0"};
     static const unsigned w[] = {8, 16, 32, 64};
     size_t k = 0;
     buf[0] = 0;
@@ -1018,7 +1016,7 @@ static const char *elem_set_str(uint32_t m, char *buf, size_t n)
     int all8 = (m & ES_FP8) == ES_FP8;   /* printed as one item after the 16/32-bit floats */
     if (all8) m &= ~(uint32_t)ES_FP8;
     for (int b = EK_F16; b < EK__COUNT && k < n; b++)
-        if (m & (1u << b)) k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", fl[b - EK_F16]);
+        if (m & (1u << b)) k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", ek_name((ElemKind)b));
     if (all8 && k < n) snprintf(buf + k, n - k, "%sfp8/f4 kinds", k ? ", " : "");
     return buf;
 }

@@ -166,11 +166,8 @@ bool v_is_fp8ish(const Type *t)
 {
     if (!t) return false;
     if (t->kind == TY_PTR || t->kind == TY_VREG) t = t->elem;
-    if (!t || t->kind != TY_FLOAT) return false;
-    switch ((FloatKind)t->fk) {
-    case FK_E4M3FN: case FK_E5M2: case FK_HIF8: case FK_F4E2M1X2: case FK_F4E1M2X2: case FK_E8M0: return true;
-    default: return false;
-    }
+    ElemKind k = elem_kind(t);
+    return k != EK_BAD && (ES_FP8 & EK_BIT(k)) != 0;
 }
 
 bool v_is_kernel(const Op *f)
