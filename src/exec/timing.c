@@ -490,14 +490,12 @@ uint64_t timing_mad(const Timing *t, ElemKind a, uint64_t m, uint64_t n, uint64_
 
 TmUnit timing_vec_unit(OpKind op)
 {
-    const char *n = op_info[op].name + 4;   /* after "pto." */
-    static const char *const loads[] = {"vld", "vgather", "pld", "vald", "uvld", "vsld", "plds"};
-    static const char *const stores[] = {"vst", "vscatter", "pst", "vast", "vsst", "sprst"};
-    for (unsigned i = 0; i < sizeof loads / sizeof loads[0]; i++)
-        if (!strncmp(n, loads[i], strlen(loads[i]))) return TU_LOAD;
-    for (unsigned i = 0; i < sizeof stores / sizeof stores[0]; i++)
-        if (!strncmp(n, stores[i], strlen(stores[i]))) return TU_STORE;
-    return op_info[op].fam == FAM_PRED_GEN || op == OP_INIT_ALIGN ? TU_ISSUE : TU_EXU;
+    switch ((OpUnit)op_unit[op]) {   /* the op table's UNIT column */
+    case OU_LOAD: return TU_LOAD;
+    case OU_STORE: return TU_STORE;
+    case OU_ISSUE: return TU_ISSUE;
+    default: return TU_EXU;
+    }
 }
 
 TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src)

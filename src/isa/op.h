@@ -59,6 +59,7 @@ enum {
     F_REGIONS  = 1u << 12,  /* op owns regions */
     F_SCALARMEM= 1u << 13,  /* scalar-unit memory access */
     F_CONVERTS = 1u << 14,  /* a copy whose two sides may hold different element types (cube data paths) */
+    F_SIMT     = 1u << 15,  /* only a SIMT workitem executes it: inside a pto.simt_entry function or pto.section.simt */
 };
 #define F_A5ONLY (F_NOCPU | F_NOA2A3)
 #define F_A2A3ONLY (F_NOCPU | F_NOA5)
@@ -112,6 +113,22 @@ typedef struct OpTypes {
     const char *of;            /* value whose kind isa/sim constrain (NULL: first vreg operand, else result) */
 } OpTypes;
 extern const OpTypes op_types[OP__COUNT];   /* all zero for ops without a TYPES row */
+
+/* ---- per-op facts (ops.def UNIT, ALIGN_ROLE, GRAN, HINT, CVT rows) ---- */
+typedef enum { OU_EXU, OU_LOAD, OU_STORE, OU_ISSUE } OpUnit;
+extern const uint8_t op_unit[OP__COUNT];           /* OpUnit; OU_EXU without a UNIT row */
+typedef enum { AL_NONE, AL_STORE_START, AL_LOAD_START, AL_STORE_STEP, AL_LOAD_STEP, AL_FLUSH, AL_PASS } AlignRole;
+extern const uint8_t op_align_role[OP__COUNT];     /* AlignRole; AL_NONE without an ALIGN_ROLE row */
+extern const uint8_t op_gran[OP__COUNT];           /* bytes per predicate lane the name fixes; 0 without a GRAN row */
+typedef enum { HINT_ANY, HINT_A5, HINT_A2A3, HINT_CPU, HINT_LEGACY } OpHintWhen;
+/* The replacement hint of op `kind` for E-TARGET-OP on a target (HINT_A5 ...; a HINT_ANY row serves every target)
+   or for W-DEPRECATED (HINT_LEGACY); NULL if none. */
+const char *op_hint(int kind, OpHintWhen when);
+typedef enum { CVT_NONE, CVT_ISA, CVT_SIM } CvtStatus;
+/* Whether converting op `kind` takes the element-kind pair (src, dst) (ElemKind values; CVT rows). */
+CvtStatus op_cvt(int kind, int src, int dst);
+/* Whether op `kind` has CVT rows at all. */
+bool op_has_cvt(int kind);
 
 /* ---- documented field widths of constant operands (ops.def FIELD rows) ---- */
 typedef struct OpField {

@@ -598,16 +598,6 @@ static void fam_sync(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ predicates */
 
-static unsigned pred_suffix_gran(OpKind k)
-{
-    switch (k) {
-    case OP_PSET_B8: case OP_PGE_B8: case OP_PLT_B8: case OP_PLTM_B8: case OP_PINTLV_B8: case OP_PDINTLV_B8: return 1;
-    case OP_PSET_B16: case OP_PGE_B16: case OP_PLT_B16: case OP_PLTM_B16: case OP_PINTLV_B16: case OP_PDINTLV_B16: return 2;
-    case OP_PSET_B32: case OP_PGE_B32: case OP_PLT_B32: case OP_PLTM_B32: case OP_PINTLV_B32: case OP_PDINTLV_B32: return 4;
-    default: return 0;
-    }
-}
-
 /* All masks of the op at one granularity; `want` (bytes, 0 = any) fixes it. */
 static void mask_all_same(VCtx *V, Op *op, unsigned want)
 {
@@ -632,7 +622,7 @@ static void mask_all_same(VCtx *V, Op *op, unsigned want)
 static void fam_pred(VCtx *V, Op *op)
 {
     char a[96], b[96];
-    unsigned sg = pred_suffix_gran(op->kind);
+    unsigned sg = op_gran[op->kind];
     switch (op->kind) {
     case OP_PSET_B8: case OP_PSET_B16: case OP_PSET_B32: case OP_PGE_B8: case OP_PGE_B16: case OP_PGE_B32: {
         mask_all_same(V, op, sg);
@@ -691,15 +681,6 @@ static void fam_pred(VCtx *V, Op *op)
 /* ------------------------------------------------------------------ vector ops */
 
 
-/* Fused compute+convert ops: legal (source, destination) pairs (M vaddreluconv: f32 -> f16, f16 -> i8;
-   vmulconv: f16 -> i8). ui8 destinations are simulated (saturating like i8). */
-static const struct { OpKind op; uint32_t src, isa, sim; } conv_pairs[] = {
-    {OP_VADDRELUCONV, EK(F32), EK(F16), 0},
-    {OP_VADDRELUCONV, EK(F16), EK(S8), EK(U8)},
-    {OP_VMULCONV, EK(F16), EK(S8), EK(U8)},
-    {OP_VMULSCVT, EK(F32), EK(F16), EK(BF16)},   /* PTOAS vpto-spec §13: f32 -> f16 "primary documented pair" */
-};
-
 static void rel_same(VCtx *V, Op *op, int results_too)
 {
     const OpSig *sig = ctx_sig(V->ctx, op->kind);
@@ -730,40 +711,15 @@ static void rel_same(VCtx *V, Op *op, int results_too)
     }
 }
 
-/* vcvt element key: "si16", "ui8", "f32", "e4m3", ... (signless integers count as signed, Q49). */
-static void cvt_key(const Type *e, char *buf, size_t n)
-{
-    if (!e) { snprintf(buf, n, "?"); return; }
-    if (e->kind == TY_INT) { snprintf(buf, n, "%s%u", e->sign == SIGN_U ? "ui" : "si", e->bits); return; }
-    static const char *const fk[] = {"f16", "bf16", "f32", "f64", "e4m3", "e5m2", "hif8", "f4e2m1", "f4e1m2", "e8m0"};
-    snprintf(buf, n, "%s", e->kind == TY_FLOAT && e->fk < sizeof fk / sizeof fk[0] ? fk[e->fk] : "?");
-}
-
-/* Legal vcvt pairs: the S §9 list, the per-op page additions and the pairs of resolutions §2.4 (Q26). */
-static const char *const cvt_pairs[] = {
-    "f32>si64", "f32>si32", "f32>si16", "f16>si32", "f16>si16", "f16>si8", "f16>ui8", "bf16>si32",
-    "f32>f16", "f32>bf16", "bf16>f16", "f16>f32", "bf16>f32",
-    "ui8>f16", "si8>f16", "si16>f16", "si16>f32", "si32>f32", "ui32>f32",
-    "ui8>ui16", "ui8>ui32", "si8>si16", "si8>si32", "ui16>ui32", "si16>ui32", "si16>si32", "si32>si64",
-    "ui16>ui8", "si16>ui8", "ui32>ui8", "ui32>ui16", "ui32>si16", "si32>ui8", "si32>ui16", "si32>si16",
-    "si64>f32", "e4m3>f32", "e5m2>f32", "hif8>f32", "f32>e4m3", "f32>e5m2", "f32>hif8",
-    "f4e1m2>bf16", "f4e2m1>bf16", "bf16>f4e1m2", "bf16>f4e2m1",
-};
-
-static int is_f4(const Type *e) { return is_float(e) && (e->fk == FK_F4E2M1X2 || e->fk == FK_F4E1M2X2); }
+static int is_f4(const Type *e) { return ek_packed4(elem_kind(e)); }
 
 static void rel_cvt(VCtx *V, Op *op)
 {
     Value *a = v_grp(V, op, "a", 0);
     if (!a || !op->nresults || !ty_is_vreg(a->type) || !ty_is_vreg(op->results[0]->type)) return;
     const Type *s = a->type->elem, *d = op->results[0]->type->elem;
-    char ks[16], kd[16], pair[40], x[96], y[96];
-    cvt_key(s, ks, sizeof ks);
-    cvt_key(d, kd, sizeof kd);
-    snprintf(pair, sizeof pair, "%s>%s", ks, kd);
-    int legal = 0;
-    for (unsigned i = 0; i < sizeof cvt_pairs / sizeof cvt_pairs[0]; i++) legal |= strcmp(cvt_pairs[i], pair) == 0;
-    if (!legal) {
+    char x[96], y[96];
+    if (!op_cvt(OP_VCVT, elem_kind(s), elem_kind(d))) {   /* the op table's CVT rows (signless counts as signed, Q49) */
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "pto.vcvt has no conversion from %s to %s", tyn(s, x), tyn(d, y));
         return;
     }
@@ -1057,17 +1013,11 @@ static int vec_elem(VCtx *V, Op *op, const OpTypes *r)
     /* fused compute+convert ops: the (source, destination) pair */
     const Value *res = op->nresults ? op->results[0] : NULL;
     int bd = res && ty_is_vreg(res->type) ? elem_bit(res->type->elem) : -1;
-    int any = 0, found = 0;
-    for (unsigned i = 0; i < sizeof conv_pairs / sizeof conv_pairs[0]; i++) {
-        if (conv_pairs[i].op != op->kind) continue;
-        any = 1;
-        if (!(conv_pairs[i].src & k) || bd < 0) continue;
-        if (conv_pairs[i].isa & (1u << bd)) found = 2;
-        else if ((conv_pairs[i].sim & (1u << bd)) && !found) found = 1;
-    }
-    if (!any || bd < 0 || found == 2) return 1;
+    /* the op table's CVT rows of the fused compute+convert ops */
+    int found = bd < 0 ? CVT_NONE : (int)op_cvt(op->kind, b, bd);
+    if (!op_has_cvt(op->kind) || bd < 0 || found == CVT_ISA) return 1;
     char y[96];
-    if (found == 1) {
+    if (found == CVT_SIM) {
         v_warn(V, DIAG_V_ELEM_EXT, op->loc, "'%s' from %s to %s is not defined by the ISA; ptosim simulates it as an "
                "extension", v_opname(op), tyn(e, x), tyn(res->type->elem, y));
         return 1;
