@@ -6,7 +6,8 @@
  *      element types the target profile lacks);
  *   2. target-profile availability of the op (E-TARGET-OP) and deprecation warnings;
  *   3. region rules: vector intervals, strict capture, sections, terminators, scf/func typing;
- *   4. the signature-driven structural pass (verify_sig.c) and the family rules (verify_fam.c).
+ *   4. the signature-driven structural pass (verify_sig.c) and the family rules (verify_fam.c,
+ *      verify_mem.c, verify_vec.c).
  * The !pto.align chain analysis (verify_align.c) runs afterwards over the whole module.
  * Every rule, its ID and its evidence are listed in docs/verifier.md. The parser guarantees
  * def-before-use and lexical scoping, so SSA dominance needs no separate check here. */

@@ -4,7 +4,7 @@
  * address space; for every result slot the result's type class. Then the documented field widths of
  * constant operands (the op table's FIELD rows, E-FIELD-WIDTH) and 32-byte alignment of constant
  * local-buffer addresses handed to DMA and cube ops (E-ALIGN). No per-op code lives
- * here; relational rules (types that must agree, clause combinations) are in verify_fam.c. */
+ * here; relational rules (types that must agree, clause combinations) are in verify_fam.c, verify_mem.c, verify_vec.c. */
 #include "verify_int.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,7 +38,7 @@ static void check_value_slot(VCtx *V, Op *op, const SigSlot *s, const char *clau
         }
     }
     /* An offset is an index or integer, or a !pto.vaddr; which of the two an op takes is a family rule
-       (verify_fam.c, vector-address forms). */
+       (verify_vec.c, vector-address forms). */
     if (s->kind == SL_MEM && !s->off_path) {
         unsigned no = op_group_len(op, (unsigned)s->group + 1), fo = op_group_start(op, (unsigned)s->group + 1);
         for (unsigned i = 0; i < no; i++) {
