@@ -11,7 +11,7 @@
 typedef enum {
     FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
     FAM_PRED_GEN, FAM_MISC, FAM_VLS, FAM_VMAT, FAM_VUN, FAM_VBIN, FAM_VSCAL, FAM_VCVT, FAM_VRED,
-    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM__COUNT
+    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM_VMI, FAM__COUNT
 } OpFamily;
 
 /* The op table's pipe column (pipes.def): PIPE_ID_ = the pipe's queue + 1; PIPE_NONE = structure, PIPE_DYN =
@@ -86,6 +86,11 @@ extern const OpInfo op_info[OP__COUNT];
 int op_lookup(const char *name, unsigned len);     /* OpKind or -1 */
 /* The other operand form of `kind` (ops.def FORM rows: two rows with one spelling), or -1. */
 int op_other_form(int kind);
+/* The form of `kind` taken when the attribute dictionary holds `attr` (ops.def FORM_IF rows): the
+   first such row of `kind` for which has_attr(attr, arg) is true, else -1. */
+int op_attr_form(int kind, int (*has_attr)(const char *attr, void *arg), void *arg);
+/* The micro op a VMI op stands for (ops_vmi.def VMI rows), or -1. */
+int op_vmi_micro(int kind);
 
 /* ---- element types of vector ops (ops.def TYPES rows) ---- */
 typedef enum {
@@ -153,7 +158,7 @@ bool tc_match(TypeClass tc, const Type *t);
 /* "an integer or index", ... for messages. */
 const char *tc_desc(TypeClass tc);
 /* The type a result of class tc has when none is written, or NULL. */
-const Type *tc_implied(TypeClass tc, struct TypeTable *T);
+const Type *tc_implied(TypeClass tc, TypeTable *T);
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
 enum { SIG_MAX_ALIAS = 3 };

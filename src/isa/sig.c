@@ -15,7 +15,8 @@
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
  *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
- *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align struct | ptr('.' SPACE ('|' SPACE)*)?
+ *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align struct vvreg vmask vval
+ *              | ptr('.' SPACE ('|' SPACE)*)?
  *              (sval: a scalar or a packed vector<NxT>)
  *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list
  *               | '>' (a result) its type is printed after '->' even when no operand type precedes it)*
