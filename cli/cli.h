@@ -55,6 +55,10 @@ typedef struct CliArgs {
     const char *warn[64];      /* -W settings in command-line order: "error", "error=ID", "no-ID"; "" = -w */
     unsigned nwarn;
     int stats, profile;
+    int stats_json;            /* --stats-format=json (or a --stats-file ending in .json) */
+    int stats_format_set;
+    const char *stats_file;    /* --stats-file FILE: stats and profile go there */
+    const char *report;        /* --report FILE: the HTML report */
     int no_initcheck, no_unwritten;
 } CliArgs;
 
@@ -116,4 +120,9 @@ int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path)
 int cli_write_trace(CliArgs *a, const PtoLaunch *l, const char *path);
 void cli_print_stats(const PtoLaunch *l, FILE *out);
 void cli_print_profile(const PtoLaunch *l, FILE *out);
+/* --stats / --profile output after a run: text or JSON, to --stats-file, else stdout, else (when stdout carries
+   json or sarif diagnostics) stderr; 0, or 2 after reporting. */
+int cli_write_stats(CliArgs *a, const PtoLaunch *l);
+/* --report FILE: the HTML report; 0, or 2 after reporting. */
+int cli_write_report(CliArgs *a, const PtoLaunch *l);
 #endif

@@ -59,6 +59,24 @@ int cli_apply_warnings(CliArgs *a, PtoContext *ctx)
 static int set_timing(CliArgs *a, const char *v) { a->timing = v; return 0; }
 static int set_stats(CliArgs *a, const char *v) { (void)v; a->stats = 1; return 0; }
 static int set_profile(CliArgs *a, const char *v) { (void)v; a->profile = 1; return 0; }
+static int set_report(CliArgs *a, const char *v) { a->report = v; return 0; }
+static int set_stats_file(CliArgs *a, const char *v)
+{
+    a->stats_file = v;
+    a->stats = 1;
+    size_t n = strlen(v);
+    if (!a->stats_format_set) a->stats_json = n >= 5 && !strcmp(v + n - 5, ".json");
+    return 0;
+}
+static int set_stats_format(CliArgs *a, const char *v)
+{
+    if (strcmp(v, "text") && strcmp(v, "json"))
+        return cli_usage_error(a->cmd, "unknown stats format '%s' (expected text or json)", v);
+    a->stats_json = !strcmp(v, "json");
+    a->stats_format_set = 1;
+    a->stats = 1;
+    return 0;
+}
 
 static int set_target(CliArgs *a, const char *v)
 {
@@ -152,9 +170,12 @@ static const CliOpt run_opts[] = {
     {0, "strict-gm", NULL, "a GM access that leaves its buffer traps T-OOB (default: it lands in the flat device GM and is reported, W-GM-OOB / W-GM-CLOBBER)", set_strict_gm},
     {0, "vag-loops", NULL, "pto.vag binds the iteration counts of its enclosing loops (default: they read 0)", set_vag_loops},
     {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},
-    {0, "stats", NULL, "print the timing model's view on stdout: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits", set_stats},
-    {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound on stdout", set_profile},
+    {0, "stats", NULL, "print the timing model's view: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits (stdout; stderr when stdout carries json or sarif diagnostics)", set_stats},
+    {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound (where --stats goes)", set_profile},
+    {0, "stats-format", "FORMAT", "text (default) or json (one document, docs/stats.schema.json; with --profile it holds the profile); implies --stats", set_stats_format},
+    {0, "stats-file", "FILE", "write --stats and --profile to FILE ('-': stdout; a name ending in .json selects json); implies --stats", set_stats_file},
     {0, "trace", "FILE", "write a Chrome trace (JSON; open in Perfetto or chrome://tracing): a track per pipe, arrows from releases to waits", set_trace},
+    {0, "report", "FILE", "write an HTML report (one offline file): timeline per core and pipe, waits, source annotated with cycles, loops", set_report},
     {0, "timing", "FILE", "apply a timing table (docs/timing.md) over the target's built-in one", set_timing},
     OPT_W, OPT_NOWARN, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST,
 };

@@ -264,6 +264,17 @@ typedef struct PtoLoopTime {
 size_t pto_launch_loop_count(const PtoLaunch *l);
 int pto_launch_loop(const PtoLaunch *l, size_t i, PtoLoopTime *out);
 
+/* ---- reports of the last run ----
+   The timing model's view of the last run as one JSON document (schema: docs/stats.schema.json): totals, per
+   core and pipe busy and stalled cycles by cause, bytes, every waiting op with its releaser, the vector loops,
+   and with the profile on (pto_launch_set_profile) the per-line profile. malloc'd (pto_free); NULL before a
+   run or when out of memory. */
+char *pto_launch_stats_json(const PtoLaunch *l);
+/* One self-contained HTML page (inline CSS and script, no network): the timeline per core and pipe (with
+   the trace on), the waits, the kernel's source annotated with the profile's cycles (with the profile on) and
+   the vector loops. malloc'd (pto_free); NULL before a run or when out of memory. */
+char *pto_launch_report_html(const PtoLaunch *l);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -331,7 +331,7 @@ static const char *core_name(unsigned idx, unsigned ncores_in_block, int type)
 static uint64_t tunits(uint64_t cycles, double units_per_cycle) { return (uint64_t)((double)cycles * units_per_cycle + 0.5); }
 static void put_units(StrBuf *b, uint64_t u) { sb_printf(b, "%" PRIu64 ".%04u", u / 10000, (unsigned)(u % 10000)); }
 
-static void ev_name(char *w, size_t n, const TraceEv *e)
+void obs_ev_name(char *w, size_t n, const TraceEv *e)
 {
     const char *name = e->kind == TE_SU ? "scalar" : e->in && e->in->op ? op_info[e->in->kind].name : "end";
     switch (e->kind) {
@@ -385,7 +385,7 @@ char *obs_trace_json(const Observe *o, const Sim *s)
         sb_puts(&b, ",\"dur\":");
         put_units(&b, u1 - u0);
         char w[160];
-        ev_name(w, sizeof w, e);
+        obs_ev_name(w, sizeof w, e);
         sb_puts(&b, ",\"name\":");
         json_str(&b, w);
         sb_printf(&b, ",\"cat\":\"%s\",\"args\":{\"cycles\":%" PRIu64 ",\"start\":%" PRIu64, ev_cat(e->kind), e->t1 - e->t0, e->t0);

@@ -107,6 +107,9 @@ const char *obs_cause_name(WaitCause c);
 /* A slice inside the vector scope x is running (kind TE_LOOP or TE_ITER; see TraceEv), times in cycles. */
 void obs_scope_slice(Exec *x, int kind, const Instr *in, uint64_t t0, uint64_t t1, uint32_t a, uint32_t b);
 
+/* The name a trace event is shown with ("pto.vlds", "waiting: pto.wait_flag", "iteration 3", ...). */
+void obs_ev_name(char *w, size_t n, const TraceEv *e);
+
 /* Chrome trace event JSON of the recorded trace; malloc'd, NULL when out of memory. */
 char *obs_trace_json(const Observe *o, const Sim *s);
 #endif
