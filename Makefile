@@ -225,6 +225,9 @@ install: all $(MAN)
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION).0|' tools/ptosim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/ptosim.pc
 	install -m 644 $(PY_SRCS) $(DESTDIR)$(PYTHONDIR)/ptosim/
+	install -d $(DESTDIR)$(PYTHONDIR)/ptosim/case_runtime/acl
+	install -m 644 $(wildcard python/ptosim/case_runtime/*.*) $(DESTDIR)$(PYTHONDIR)/ptosim/case_runtime/
+	install -m 644 python/ptosim/case_runtime/acl/acl.h $(DESTDIR)$(PYTHONDIR)/ptosim/case_runtime/acl/
 	printf '# Written by make install: where this copy of the package finds the library and the tool.\nLIBRARY = "%s"\nPROGRAM = "%s"\n' \
 	  '$(LIBDIR)/$(SONAME)' '$(BINDIR)/ptosim' > $(DESTDIR)$(PYTHONDIR)/ptosim/_installed.py
 	@echo "installed into $(DESTDIR)$(PREFIX); the Python package is in $(DESTDIR)$(PYTHONDIR)"

@@ -102,6 +102,9 @@ int cli_read_all(FILE *f, uint8_t **data, size_t *size);
 /* Parses and verifies one file ("-": standard input); returns the module (or NULL) and sets *status to 0/1/2. */
 PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, int *status);
 
+/* ---- case.c: `ptosim case`, handed to the Python driver ptosim.case (argv: the words after "case") ---- */
+int cli_case(int argc, char **argv);
+
 /* ---- run.c, dump.c ---- */
 int cli_run(CliArgs *a);
 int cli_dump_add(CliArgs *a, const char *spec);    /* --dump: parses and records one spec */

@@ -180,6 +180,21 @@ static const CliOpt run_opts[] = {
     OPT_W, OPT_NOWARN, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST,
 };
 
+/* `ptosim case`: the driver (python/ptosim/case.py) parses these; the table gives the help and the man page */
+static int set_noop(CliArgs *a, const char *v) { (void)a; (void)v; return 0; }
+static const CliOpt case_opts[] = {
+    {0, "filter", "TEXT", "only cases whose path contains TEXT (repeatable)", set_noop},
+    {'j', "jobs", "N", "cases run in parallel (default 1)", set_noop},
+    {0, "keep", "DIR", "copy each case's work directory (data, host program, ptosim's outputs) under DIR", set_noop},
+    {0, "stats", NULL, "print each launch's --stats after its case's line", set_noop},
+    {0, "profile", NULL, "with --stats: the per-line profile too", set_noop},
+    {0, "report", "DIR", "write an HTML report of each launch (ptosim run --report) into DIR", set_noop},
+    {0, "ptosim", "FILE", "the ptosim to launch kernels with (default: this one)", set_noop},
+    {0, "cxx", "FILE", "the host C++ compiler (default: $CXX, else g++)", set_noop},
+    {'v', "verbose", NULL, "print the warnings of passing cases too", set_noop},
+    OPT_HELP, OPT_LIST,
+};
+
 static const CliOpt top_opts[] = {
     OPT_HELP,
     {'V', "version", NULL, "print the version and exit", set_version},
@@ -228,9 +243,24 @@ static const CliCmd run_cmd = {
     run_opts, N_OF(run_opts), 1, cli_run, NULL,
 };
 
+static const CliCmd case_cmd = {
+    "case", "DIR... [RUN OPTION]...", "validate case directories (as DEVICE=SIM does)",
+    "Runs each PTOAS / PTO-Gym style case directory under the DIRs (kernel .pto, golden.py or gen_data.py, "
+    "compare.py, main.cpp, launch.cpp; tile system tests with cases.py and st_common.py one level up) the way "
+    "the vendor flow validates them on its simulator: the data script runs, the case's host program is built "
+    "against ptosim's stand-in device runtime (each kernel launch runs ptosim run), and the case's compare "
+    "script judges. One PASS/FAIL line per case, then 'N passed, M failed'. Needs python3 with numpy "
+    "(PTOSIM_PYTHON picks another) and a C++17 compiler.",
+    "Other options (--no-race, --no-initcheck, --strict-gm, -Werror, --timing FILE, ...) are passed to every\n"
+    "ptosim run of the cases.\n"
+    "\n"
+    "exit status: 0 every case passed, 1 a case failed, 2 usage error or no case found\n",
+    case_opts, N_OF(case_opts), 0, NULL, NULL,
+};
+
 static const CliCmd help_cmd = {"help", "[COMMAND]", "describe a command (ptosim help run)", "", NULL, NULL, 0, 0, NULL, NULL};
 
-static const CliCmd *const commands[] = {&check_cmd, &fmt_cmd, &run_cmd, &help_cmd, NULL};
+static const CliCmd *const commands[] = {&check_cmd, &fmt_cmd, &run_cmd, &case_cmd, &help_cmd, NULL};
 
 static const CliCmd top_cmd = {
     "", "COMMAND [ARG]...", "",
@@ -368,7 +398,7 @@ static int print_help_of(const char *name)
     for (const CliCmd *const *c = commands; *c; c++)
         if (!strcmp((*c)->name, name) && (*c)->opts) { opt_help(*c, stdout); return 0; }
     if (!strcmp(name, "help")) { opt_help(&top_cmd, stdout); return 0; }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, help)", name);
+    return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, case, help)", name);
 }
 
 static int dispatch_version(void)
@@ -390,9 +420,16 @@ static int dispatch(int argc, char **argv)
     for (const CliCmd *const *c = commands; *c && !cmd; c++)
         if (!strcmp((*c)->name, name) && (*c)->run) cmd = *c;
     if (!strcmp(name, "help"))
-        return argc > 3 ? cli_usage_error(NULL, "help takes at most one COMMAND") : argc == 3 ? print_help_of(argv[2]) : print_help_of("help");
+        return argc > 3 ? cli_usage_error(NULL, "help takes at most one COMMAND")
+             : argc == 3 ? print_help_of(argv[2]) : print_help_of("help");
     if (!strcmp(name, "version")) return dispatch_version();
-    if (!cmd && name[0] != '-') return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, help)", name);
+    if (!strcmp(name, "case")) {   /* help from the table; the run goes to the driver */
+        for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+            if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { opt_help(&case_cmd, stdout); return 0; }
+            else if (!strcmp(argv[i], "--list-options")) { opt_list(&case_cmd, stdout); return 0; }
+        return cli_case(argc - 2, argv + 2);
+    }
+    if (!cmd && name[0] != '-') return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, case, help)", name);
     int rc = opt_parse(cmd ? cmd : &top_cmd, argc - 2 + !cmd, argv + 2 - !cmd, &a);
     if (!rc && a.version) rc = dispatch_version();
     else if (!rc && !cmd) rc = cli_usage_error(NULL, "%s", a.noperands ? "options go after the COMMAND" : "no COMMAND given");
