@@ -57,6 +57,7 @@ typedef struct CliArgs {
     int stats, profile;
     int stats_json;            /* --stats-format=json (or a --stats-file ending in .json) */
     int stats_format_set;
+    size_t top;                /* --top N: profile lines shown (0: all) */
     const char *stats_file;    /* --stats-file FILE: stats and profile go there */
     const char *report;        /* --report FILE: the HTML report */
     int no_initcheck, no_unwritten;
@@ -122,7 +123,7 @@ int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path)
 /* Writes the recorded trace; 0, or 2 after reporting. */
 int cli_write_trace(CliArgs *a, const PtoLaunch *l, const char *path);
 void cli_print_stats(const PtoLaunch *l, FILE *out);
-void cli_print_profile(const PtoLaunch *l, FILE *out);
+void cli_print_profile(const PtoLaunch *l, FILE *out, size_t top);   /* top: lines shown, 0 = all */
 /* --stats / --profile output after a run: text or JSON, to --stats-file, else stdout, else (when stdout carries
    json or sarif diagnostics) stderr; 0, or 2 after reporting. */
 int cli_write_stats(CliArgs *a, const PtoLaunch *l);

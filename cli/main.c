@@ -60,6 +60,14 @@ static int set_timing(CliArgs *a, const char *v) { a->timing = v; return 0; }
 static int set_stats(CliArgs *a, const char *v) { (void)v; a->stats = 1; return 0; }
 static int set_profile(CliArgs *a, const char *v) { (void)v; a->profile = 1; return 0; }
 static int set_report(CliArgs *a, const char *v) { a->report = v; return 0; }
+static int set_top(CliArgs *a, const char *v)
+{
+    uint64_t n;
+    if (cli_parse_u64(v, &n) || n == 0) return cli_usage_error(a->cmd, "--top needs a positive line count, got '%s'", v);
+    a->top = (size_t)n;
+    a->profile = 1;
+    return 0;
+}
 static int set_stats_file(CliArgs *a, const char *v)
 {
     a->stats_file = v;
@@ -172,6 +180,7 @@ static const CliOpt run_opts[] = {
     {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},
     {0, "stats", NULL, "print the timing model's view: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits (stdout; stderr when stdout carries json or sarif diagnostics)", set_stats},
     {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound (where --stats goes)", set_profile},
+    {0, "top", "N", "--profile shows the N costliest lines (implies --profile)", set_top},
     {0, "stats-format", "FORMAT", "text (default) or json (one document, docs/stats.schema.json; with --profile it holds the profile); implies --stats", set_stats_format},
     {0, "stats-file", "FILE", "write --stats and --profile to FILE ('-': stdout; a name ending in .json selects json); implies --stats", set_stats_file},
     {0, "trace", "FILE", "write a Chrome trace (JSON; open in Perfetto or chrome://tracing): a track per pipe, arrows from releases to waits", set_trace},
