@@ -146,8 +146,8 @@ def doc_examples(doc):
                     last = None
                     continue
                 argv = ["sh", "-e", "-c", script]
-            p = subprocess.run(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-            out = p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
+            p = subprocess.run(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+            out = p.stdout.decode(errors="replace")     # both streams, in the order they were written
             check(p.returncode == 0, "%s example %d runs verbatim" % (doc, i + 1),
                   "$ %s\nexit %d\n%s" % (script.replace("\n", "\n$ "), p.returncode, out[-3000:]))
             last = (i + 1, out)
