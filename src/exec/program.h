@@ -101,6 +101,21 @@ void program_free(Program *p);
    every scalar), then one 64-bit word of "written" bits per 64 leaves (the sanitizer's W-UNINIT). */
 static inline uint32_t struct_frame_bytes(const Type *t) { return 8u * t->lanes + 8u * ((t->lanes + 63u) / 64u); }
 
+/* Bytes of the frame slot that holds a value of type t (the layouts above; VMI values: ops/vmi). */
+static inline uint32_t value_frame_bytes(const Type *t)
+{
+    switch (t->kind) {
+    case TY_VREG: return VREG_BYTES;
+    case TY_MASK: return MASK_BYTES;
+    case TY_ALIGN: return ALIGN_BYTES;
+    case TY_VEC: return ty_bytes(t) <= 8 ? 8 : (ty_bytes(t) + 7) & ~7u;   /* packed SIMT values */
+    case TY_STRUCT: return struct_frame_bytes(t);   /* its leaves, then their written bits (ops/scalar) */
+    case TY_VMI_VREG: return ty_vmi_regs(t) * VREG_BYTES;   /* K registers, logical lanes contiguous */
+    case TY_VMI_MASK: return (t->lanes + 255u) / 256u * MASK_BYTES;   /* one bit per logical lane */
+    default: return 8;
+    }
+}
+
 typedef struct LowerView {
     PtoCtx *ctx;
     Program *prog;

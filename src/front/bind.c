@@ -56,6 +56,23 @@ static void bound_reset(Bound *B)
 
 /* ------------------------------------------------------------------ item parsing */
 
+/* At a line that starts with SSA names: are they operands continued from the op's line (not the results of
+   the next op, `%a, %b = ...` or `%r:2 = ...`)? */
+static int ssa_operands_follow(Parser *P)
+{
+    uint32_t k = 0;
+    if (P_at(P, 0)->kind != TK_SSA) return 0;
+    for (;;) {
+        if (P_at(P, k)->kind != TK_SSA) return 1;
+        k++;
+        TokKind n = P_at(P, k)->kind;
+        if (n == TK_EQUAL) return 0;
+        if (n == TK_COLON && P_at(P, k + 1)->kind == TK_INT && P_at(P, k + 2)->kind == TK_EQUAL) return 0;
+        if (n != TK_COMMA) return 1;
+        k++;
+    }
+}
+
 static int is_clause_kw(const OpSig *sig, const Token *t)
 {
     return t->kind == TK_IDENT && sig_clause_index(sig, t->s, t->len) >= 0;
@@ -350,6 +367,9 @@ static int tc_ok(const Value *v, const SigSlot *s)
     case TC_ALIGN: return t->kind == TY_ALIGN;
     case TC_SVAL: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT || t->kind == TY_VEC;
     case TC_STRUCT: return t->kind == TY_STRUCT;
+    case TC_VVREG: return t->kind == TY_VMI_VREG;
+    case TC_VMASK: return t->kind == TY_VMI_MASK;
+    case TC_VVAL: return ty_is_vmi(t);
     }
     return 1;
 }
@@ -760,6 +780,16 @@ static int pick_form(Parser *P, int kind, unsigned n)
     return pos_values(ctx_sig(P->ctx, other)) == n ? other : kind;
 }
 
+/* An attribute dictionary as op_attr_form sees it (ops.def FORM_IF rows). */
+typedef struct DictView { const Attr *a; uint32_t n; } DictView;
+static int dict_has(const char *name, void *arg)
+{
+    const DictView *d = arg;
+    for (uint32_t i = 0; i < d->n; i++)
+        if (strcmp(d->a[i].name, name) == 0) return 1;
+    return 0;
+}
+
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres)
 {
@@ -814,7 +844,9 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                                               !P_is_ident(P, "return") && !P_is_ident(P, "attributes"));
         /* An operand never starts a new line unless the previous line ended with a comma (a clause
            keyword of this op may: DMA clauses are often written on their own lines). */
-        if (starts && ((t->nl_before && !is_clause_kw(sig, t)) || at_loc(P, sig))) starts = 0;
+        if (starts && ((t->nl_before && !is_clause_kw(sig, t) && !(sig->npos && ssa_operands_follow(P))) ||
+                       at_loc(P, sig)))
+            starts = 0;
         if (starts) parse_item_list(P, sig, items, &nitems, 0, 1);
     }
     if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))
@@ -868,6 +900,9 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             }
         }
         int form = pick_form(P, kind, npos + nbr);
+        DictView dv = {dict, ndict};
+        int aform = op_attr_form(kind, dict_has, &dv);
+        if (aform >= 0) form = aform;
         if (form != kind) {   /* the same spelling with another operand list (no clauses: FORM rows have none) */
             kind = form;
             op->kind = (OpKind)form;
@@ -984,6 +1019,15 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         if (vals[i]->type != ft->params[i])
             P_error(P, DIAG_PARSE_TYPE_MISMATCH, vlocs[i], "operand %u has a different type than the function type says", i);
     /* distribute operands over groups: operandSegmentSizes, or one per group when unambiguous */
+    {
+        DictView dv = {dict, nd};
+        int af = op_attr_form(kind, dict_has, &dv);
+        if (af >= 0) {
+            kind = af;
+            op->kind = (OpKind)kind;
+            sig = ctx_sig(P->ctx, kind);
+        }
+    }
     if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups && pick_form(P, kind, n) != kind) {
         kind = pick_form(P, kind, n);
         op->kind = (OpKind)kind;

@@ -419,7 +419,13 @@ static int granularity(Parser *P, int placeholder_ok, const char *what)
 
 /* '<' NxT '>' of !pto.vreg<NxT> and vector<NxT>. The lexer splits "64xf32" into 64 and "xf32", and
    "64x!pto.hif8" into 64, "x", !pto.hif8. Returns the element type (NULL after an error). */
+static const Type *lanes_x_elem_max(Parser *P, const char *what, unsigned *lanes, int64_t max);
 static const Type *lanes_x_elem(Parser *P, const char *what, unsigned *lanes)
+{
+    return lanes_x_elem_max(P, what, lanes, 4096);
+}
+
+static const Type *lanes_x_elem_max(Parser *P, const char *what, unsigned *lanes, int64_t max)
 {
     char msg[80];
     snprintf(msg, sizeof msg, "'<' after %s", what);
@@ -427,7 +433,7 @@ static const Type *lanes_x_elem(Parser *P, const char *what, unsigned *lanes)
     Token *n = P_cur(P);
     int64_t k;
     snprintf(msg, sizeof msg, "expected a lane count in %s<NxT>", what);
-    if (n->kind != TK_INT || !P_int_literal(P, n, &k) || k <= 0 || k > 4096) return bad_type(P, P_loc(P, n), msg);
+    if (n->kind != TK_INT || !P_int_literal(P, n, &k) || k <= 0 || k > max) return bad_type(P, P_loc(P, n), msg);
     P->pos++;
     Token *x = P_cur(P);
     const Type *e = NULL;
@@ -486,6 +492,31 @@ static const Type *struct_type(Parser *P, SrcLoc loc)
 
 static const Alias *alias_find(Parser *P, int is_type, const char *s, uint32_t n);
 
+/* '<' L ('x' (pred | b8 | b16 | b32))? '>' of !pto.vmi.mask. */
+static const Type *vmi_mask_type(Parser *P)
+{
+    if (!P_expect(P, TK_LANGLE, "'<' after !pto.vmi.mask")) return NULL;
+    Token *n = P_cur(P);
+    int64_t k;
+    if (n->kind != TK_INT || !P_int_literal(P, n, &k) || k <= 0 || k > VMI_MAX_LANES)
+        return bad_type(P, P_loc(P, n), "expected a lane count (1 to 16384) in !pto.vmi.mask<LxG>");
+    P->pos++;
+    unsigned gran = 0;
+    Token *g = P_cur(P);
+    if (g->kind == TK_IDENT && g->s[0] == 'x') {
+        const char *q = g->s + 1;
+        unsigned len = g->len - 1;
+        if (len == 4 && !memcmp(q, "pred", 4)) gran = 0;
+        else if (len == 2 && !memcmp(q, "b8", 2)) gran = 1;
+        else if (len == 3 && !memcmp(q, "b16", 3)) gran = 2;
+        else if (len == 3 && !memcmp(q, "b32", 3)) gran = 4;
+        else return bad_type(P, P_loc(P, g), "VMI mask granularity must be pred, b8, b16 or b32");
+        P->pos++;
+    }
+    if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
+    return ty_vmi_mask(P->ctx->types, (unsigned)k, gran);
+}
+
 static const Type *dialect_type(Parser *P, Token *t)
 {
     TypeTable *T = P->ctx->types;
@@ -510,6 +541,13 @@ static const Type *dialect_type(Parser *P, Token *t)
         return P_expect(P, TK_RANGLE, "'>'") ? ty_llptr(T, (unsigned)as) : NULL;
     }
     if (IS("pto.hif8x2")) return ty_vec(T, 2, ty_float(T, FK_HIF8), true);
+    if (IS("pto.vmi.vreg")) {
+        unsigned lanes;
+        const Type *e = lanes_x_elem_max(P, "!pto.vmi.vreg", &lanes, VMI_MAX_LANES);
+        return e ? ty_vmi_vreg(T, lanes, e) : NULL;
+    }
+    if (IS("pto.vmi.mask")) return vmi_mask_type(P);
+    if (IS("pto.bf16x2")) return ty_float(T, FK_BF16X2);
     if (IS("pto.mask")) {
         if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
         int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
@@ -922,6 +960,22 @@ Attr P_parse_attr_value(Parser *P, const char *name)
             return a;
         }
         if (P_is_ident(P, "unit")) { a.kind = AT_UNIT; P->pos++; return a; }
+        if ((P_is_ident(P, "dense") || P_is_ident(P, "dense_resource")) && P_at(P, 1)->kind == TK_LANGLE) {
+            /* dense<[...]> : tensor<NxT>, kept verbatim (the consumer re-reads the elements) */
+            P->pos++;
+            P_skip_balanced(P);
+            if (P_eat(P, TK_COLON)) {
+                if ((P_is_ident(P, "tensor") || P_is_ident(P, "vector")) && P_at(P, 1)->kind == TK_LANGLE) {
+                    P->pos++;
+                    P_skip_balanced(P);
+                } else {
+                    a.ty = P_parse_type(P);
+                }
+            }
+            a.kind = AT_RAW;
+            a.s = P_span_text(P, start, P->pos);
+            return a;
+        }
         if (P_is_ident(P, "array")) {      /* array<i32: 1, 2, 3> */
             P->pos++;
             if (P_eat(P, TK_LANGLE)) {

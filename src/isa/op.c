@@ -50,6 +50,36 @@ int op_other_form(int kind)
     return -1;
 }
 
+static const struct { int a, b; const char *attr; } attr_forms[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define FORM_IF(id, other, attr) {OP_##id, OP_##other, attr},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef FORM_IF
+    {-1, -1, NULL}
+};
+
+int op_attr_form(int kind, int (*has_attr)(const char *attr, void *arg), void *arg)
+{
+    for (int i = 0; attr_forms[i].a >= 0; i++)
+        if (attr_forms[i].a == kind && has_attr(attr_forms[i].attr, arg)) return attr_forms[i].b;
+    return -1;
+}
+
+static const int16_t vmi_micro[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define VMI(id, micro) [OP_##id] = OP_##micro + 1,
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef VMI
+};
+
+int op_vmi_micro(int kind) { return kind >= 0 && kind < OP__COUNT ? vmi_micro[kind] - 1 : -1; }
+
 const OpTypes op_types[OP__COUNT] = {
 #define OP(id, name, fam, pipe, syn, flags, sig)
 #define ALIAS(name, id)

@@ -10,7 +10,7 @@
 typedef enum {
     FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
     FAM_PRED_GEN, FAM_MISC, FAM_VLS, FAM_VMAT, FAM_VUN, FAM_VBIN, FAM_VSCAL, FAM_VCVT, FAM_VRED,
-    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM__COUNT
+    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM_VMI, FAM__COUNT
 } OpFamily;
 
 /* Pipes as the scheduler sees them; PIPE_DYN = given by the op's pipe token. */
@@ -67,6 +67,11 @@ extern const OpInfo op_info[OP__COUNT];
 int op_lookup(const char *name, unsigned len);     /* OpKind or -1 */
 /* The other operand form of `kind` (ops.def FORM rows: two rows with one spelling), or -1. */
 int op_other_form(int kind);
+/* The form of `kind` taken when the attribute dictionary holds `attr` (ops.def FORM_IF rows): the
+   first such row of `kind` for which has_attr(attr, arg) is true, else -1. */
+int op_attr_form(int kind, int (*has_attr)(const char *attr, void *arg), void *arg);
+/* The micro op a VMI op stands for (ops_vmi.def VMI rows), or -1. */
+int op_vmi_micro(int kind);
 
 /* ---- element types of vector ops (ops.def TYPES rows) ---- */
 typedef enum {
@@ -110,7 +115,10 @@ typedef enum {
     TC_ANY, TC_I1, TC_I8, TC_I16, TC_I32, TC_I64, TC_INDEX, TC_INT, TC_FLOAT, TC_SCALAR,
     TC_PTR, TC_VREG, TC_MASK, TC_ALIGN,
     TC_SVAL,       /* a scalar (integer, index, float) or a packed vector<NxT> of the SIMT surface */
-    TC_STRUCT      /* a stack-local !pto.struct */
+    TC_STRUCT,     /* a stack-local !pto.struct */
+    TC_VVREG,      /* a VMI logical vector !pto.vmi.vreg */
+    TC_VMASK,      /* a VMI logical mask !pto.vmi.mask */
+    TC_VVAL        /* either (VMI bitwise ops take masks too) */
 } TypeClass;
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;

@@ -15,7 +15,8 @@
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
  *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
- *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align struct | ptr('.' SPACE ('|' SPACE)*)?
+ *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align struct vvreg vmask vval
+ *              | ptr('.' SPACE ('|' SPACE)*)?
  *              (sval: a scalar or a packed vector<NxT>)
  *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list
  *               | '>' (a result) its type is printed after '->' even when no operand type precedes it)*
@@ -71,6 +72,7 @@ static const struct { const char *n; TypeClass tc; } tcs[] = {
     {"any", TC_ANY}, {"i1", TC_I1}, {"i8", TC_I8}, {"i16", TC_I16}, {"i32", TC_I32}, {"i64", TC_I64},
     {"index", TC_INDEX}, {"int", TC_INT}, {"float", TC_FLOAT}, {"scalar", TC_SCALAR}, {"vreg", TC_VREG},
     {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR}, {"sval", TC_SVAL}, {"struct", TC_STRUCT},
+    {"vvreg", TC_VVREG}, {"vmask", TC_VMASK}, {"vval", TC_VVAL},
 };
 
 static void type_class(SigParser *S, SigSlot *sl)

@@ -16,8 +16,8 @@ static const struct { const char *name; AddrSpace as; } as_alias[] = {
     {"acc", AS_L0C}, {"bias", AS_BT}, {"scaling", AS_FB}, {"fbuf", AS_FB},
 };
 static const char *const fk_names[] = {"f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2", "!pto.hif8",
-                                       "!pto.f4E2M1x2", "!pto.f4E1M2x2", "!pto.e8m0"};
-static const unsigned fk_bits[] = {16, 16, 32, 64, 8, 8, 8, 8, 8, 8};
+                                       "!pto.f4E2M1x2", "!pto.f4E1M2x2", "!pto.e8m0", "!pto.bf16x2"};
+static const unsigned fk_bits[] = {16, 16, 32, 64, 8, 8, 8, 8, 8, 8, 32};
 
 const char *as_name(AddrSpace as) { return as < AS__COUNT ? as_names[as] : "?"; }
 
@@ -137,6 +137,16 @@ const Type *ty_none(TypeTable *t)
     if (!t->none) { Type k = {.kind = TY_NONE}; t->none = intern(t, &k); }
     return t->none;
 }
+const Type *ty_vmi_vreg(TypeTable *t, unsigned lanes, const Type *elem)
+{
+    Type k = {.kind = TY_VMI_VREG, .elem = elem, .lanes = (uint16_t)lanes};
+    return intern(t, &k);
+}
+const Type *ty_vmi_mask(TypeTable *t, unsigned lanes, unsigned gran)
+{
+    Type k = {.kind = TY_VMI_MASK, .lanes = (uint16_t)lanes, .gran = (uint8_t)gran};
+    return intern(t, &k);
+}
 const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2)
 {
     Type k = {.kind = TY_VEC, .elem = elem, .lanes = (uint16_t)lanes, .gran = (uint8_t)hif8x2};
@@ -204,6 +214,8 @@ unsigned ty_bits(const Type *t)
     case TY_VEC: return t->lanes * ty_bits(t->elem);
     case TY_LLPTR: return 64;
     case TY_STRUCT: return 64;   /* the value is the address of its storage */
+    case TY_VMI_VREG: return t->lanes * ty_bits(t->elem);
+    case TY_VMI_MASK: return t->lanes;
     default: return 0;
     }
 }
@@ -242,6 +254,12 @@ int ty_format(const Type *t, char *buf, unsigned n)
         if (t->gran) return snprintf(buf, n, "!pto.hif8x2");
         ty_format(t->elem, e, sizeof e);
         return snprintf(buf, n, "vector<%ux%s>", t->lanes, e);
+    case TY_VMI_VREG:
+        ty_format(t->elem, e, sizeof e);
+        return snprintf(buf, n, "!pto.vmi.vreg<%ux%s>", t->lanes, e);
+    case TY_VMI_MASK:
+        if (!t->gran) return snprintf(buf, n, "!pto.vmi.mask<%uxpred>", t->lanes);
+        return snprintf(buf, n, "!pto.vmi.mask<%uxb%u>", t->lanes, t->gran * 8u);
     case TY_LLPTR:
         return t->space ? snprintf(buf, n, "!llvm.ptr<%u>", t->space) : snprintf(buf, n, "!llvm.ptr");
     case TY_STRUCT: {     /* fields are written in place: a nesting can be longer than any fixed buffer */

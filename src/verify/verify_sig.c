@@ -30,6 +30,9 @@ static bool tc_match(TypeClass tc, const Type *t)
     case TC_ALIGN: return t->kind == TY_ALIGN;
     case TC_SVAL: return ty_is_intlike(t) || t->kind == TY_FLOAT || t->kind == TY_VEC;
     case TC_STRUCT: return t->kind == TY_STRUCT;
+    case TC_VVREG: return t->kind == TY_VMI_VREG;
+    case TC_VMASK: return t->kind == TY_VMI_MASK;
+    case TC_VVAL: return ty_is_vmi(t);
     }
     return true;
 }
@@ -38,7 +41,8 @@ static const char *tc_desc(TypeClass tc)
 {
     static const char *const d[] = {"a value", "i1", "i8", "i16", "i32", "i64", "index", "an integer or index",
                                     "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align",
-                                    "a scalar or a packed vector<NxT>", "a !pto.struct"};
+                                    "a scalar or a packed vector<NxT>", "a !pto.struct",
+                                    "a !pto.vmi.vreg", "a !pto.vmi.mask", "a !pto.vmi.vreg or !pto.vmi.mask"};
     return (unsigned)tc < sizeof d / sizeof d[0] ? d[tc] : "?";
 }
 
