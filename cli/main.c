@@ -267,7 +267,7 @@ static const CliCmd case_cmd = {
     case_opts, N_OF(case_opts), 0, NULL, NULL,
 };
 
-static const CliCmd help_cmd = {"help", "[COMMAND]", "describe a command (ptosim help run)", "", NULL, NULL, 0, 0, NULL, NULL};
+static const CliCmd help_cmd = {"help", "[COMMAND | OP]", "describe a command (ptosim help run) or an op (ptosim help pto.vadd)", "", NULL, NULL, 0, 0, NULL, NULL};
 
 static const CliCmd *const commands[] = {&check_cmd, &fmt_cmd, &run_cmd, &case_cmd, &help_cmd, NULL};
 
@@ -407,7 +407,16 @@ static int print_help_of(const char *name)
     for (const CliCmd *const *c = commands; *c; c++)
         if (!strcmp((*c)->name, name) && (*c)->opts) { opt_help(*c, stdout); return 0; }
     if (!strcmp(name, "help")) { opt_help(&top_cmd, stdout); return 0; }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, case, help)", name);
+    PtoContext *ctx = pto_context_new();   /* not a command: an op of the op table (docs/ops.md) */
+    char *ref = ctx ? pto_op_reference(ctx, name) : NULL;
+    pto_context_free(ctx);
+    if (ref) {
+        fputs(ref, stdout);
+        pto_free(ref);
+        return 0;
+    }
+    return cli_usage_error(NULL, "'%s' is neither a command (check, fmt, run, case, help) nor an op of the op table "
+                           "(docs/ops.md lists them)", name);
 }
 
 static int dispatch_version(void)

@@ -264,6 +264,17 @@ typedef struct PtoLoopTime {
 size_t pto_launch_loop_count(const PtoLaunch *l);
 int pto_launch_loop(const PtoLaunch *l, size_t i, PtoLoopTime *out);
 
+/* ---- op reference ----
+   The ops of the op table: pto_op_count() rows, pto_op_name(i) the spelling of row i (static; an op written
+   in several forms has one row per form, under one spelling). pto_op_reference describes the op spelled `name`
+   (or an alias of it): what its family does, its pipe, targets, aliases, the syntax and operands of each form
+   (type classes, address spaces, documented field widths), its element types, and the section of
+   docs/semantics.md that reads it — the entry `ptosim help OP` prints and docs/ops.md lists. malloc'd
+   (pto_free); NULL for an unknown name or when out of memory. */
+size_t pto_op_count(void);
+const char *pto_op_name(size_t i);
+char *pto_op_reference(PtoContext *ctx, const char *name);
+
 /* ---- reports of the last run ----
    The timing model's view of the last run as one JSON document (schema: docs/stats.schema.json): totals, per
    core and pipe busy and stalled cycles by cause, bytes, every waiting op with its releaser, the vector loops,

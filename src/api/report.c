@@ -3,6 +3,7 @@
  * waits, the source annotated with the profile, vector loops). Both read only what the other public
  * functions of the launch read (time.c), so they say the same as --stats and --profile. */
 #include "launch_int.h"
+#include "base/alloc.h"
 #include "base/strbuf.h"
 #include "exec/observe.h"
 #include "exec/pipe.h"
@@ -212,9 +213,9 @@ static void report_data(const PtoLaunch *l, StrBuf *b)
             if (idx[k] >= 0) continue;
             if (nnames == cap) {
                 size_t nc = cap ? cap * 2 : 64;
-                const char **nn = realloc(names, nc * sizeof *nn);
+                const char **nn = mem_realloc(names, nc * sizeof *nn);
                 if (nn) names = nn;
-                char (*no)[96] = nn ? realloc(own, nc * sizeof *no) : NULL;
+                char (*no)[96] = nn ? mem_realloc(own, nc * sizeof *no) : NULL;
                 if (!no) { b->failed = 1; break; }
                 own = no;
                 cap = nc;
@@ -233,8 +234,8 @@ static void report_data(const PtoLaunch *l, StrBuf *b)
         sb_puts(b, j ? "," : "");
         jstr(b, names[j], 1);
     }
-    free(names);
-    free(own);
+    mem_free(names);
+    mem_free(own);
     sb_puts(b, "],\n\"flows\":[");
     for (size_t i = 0; i < o->nflows; i++) {
         const TraceFlow *f = &o->flows[i];
