@@ -65,7 +65,26 @@ void cli_print_stats(const PtoLaunch *l, FILE *out)
         uint64_t end = 0;
         for (int p = 0; p < PTO_PIPES; p++)
             if (ct.pipe[p].end > end) end = ct.pipe[p].end;
-        fprintf(out, "block %u %s: %" PRIu64 " cycles\n", ct.block, ct.core, end);
+        /* blocks whose cores spent their time alike (every block of a uniform kernel): one table for the run of
+           them. Cores of a block are n apart (n: cores per block, the distance to the next same-named core). */
+        size_t step = 1, same = 0;
+        while (i + step < nc) {
+            PtoCoreTime nx;
+            if (pto_launch_core_time(l, i + step, &nx) || !strcmp(nx.core, ct.core)) break;
+            step++;
+        }
+        for (size_t k = i + step; k < nc; k += step) {
+            PtoCoreTime nx;
+            if (pto_launch_core_time(l, k, &nx) || strcmp(nx.core, ct.core) || memcmp(nx.pipe, ct.pipe, sizeof nx.pipe)) break;
+            same++;
+        }
+        if (same && step == 1) {
+            fprintf(out, "blocks %u..%u %s (%zu blocks, each): %" PRIu64 " cycles\n", ct.block, ct.block + (unsigned)same,
+                    ct.core, same + 1, end);
+            i += same;
+        } else {
+            fprintf(out, "block %u %s: %" PRIu64 " cycles\n", ct.block, ct.core, end);
+        }
         fprintf(out, "  %-9s %10s %6s %10s  %-34s %10s %9s\n", "pipe", "busy", "util", "stalled", "stalls by cause",
                 "bytes", "GB/s");
         for (int p = 0; p < PTO_PIPES; p++) {

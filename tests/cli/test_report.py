@@ -135,6 +135,11 @@ try:
     check(ok, "--diagnostics-format=sarif --stats-format=json: stdout is one SARIF log", out[:1500] + err[:500])
     check('"format":"ptosim-stats"' in err, "... and the stats document is on stderr", err[:500])
 
+    # ---------------------------------------------------------------- -b 8: one table for blocks alike
+    code, out, err = ptosim("run", "-q", "-b", "8", "--stats", *ABS_ARGS, cwd=tmp)
+    check(code == 0 and out.count("blocks 0..7 AIV (8 blocks, each):") == 1 and not re.search(r"^block \d", out, re.M),
+          "-b 8 --stats: the 8 blocks, all alike, get one table", out[:800])
+
     # ---------------------------------------------------------------- the closing warnings line
     code, out, err = ptosim("run", "-q", race, "zeros:256", "zeros:256", cwd=tmp)
     nw = len(re.findall(r"warning: .*\[W-", err))
