@@ -226,7 +226,6 @@ void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
 void pto_launch_set_gm_strict(PtoLaunch *l, int on) { l->sim.gm_strict = on != 0; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 const char *pto_pipe_name(unsigned i) { return pq_name(i); }
-const char *pto_pipe_short_name(unsigned i) { return pipe_short_name(i); }
 
 int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len)
 {

@@ -5,7 +5,7 @@
 #include "isa/op.h"
 
 typedef enum {
-#define PIPE(id, spell, short_name, queue) PQ_##id = queue,
+#define PIPE(id, spell, queue) PQ_##id = queue,
 #include "isa/pipes.def"
 #undef PIPE
     PQ__COUNT = PIPE__COUNT, PQ_ALL = 15

@@ -1059,6 +1059,7 @@ static Op *parse_op(Parser *P)
         char hint[160];
         suggest_op(P, nt->s, nt->len, hint, sizeof hint);
         P_error(P, DIAG_PARSE_UNKNOWN_OP, loc, "unknown operation '%.*s'%s", (int)nt->len, nt->s, hint);
+        for (uint32_t g = 0; g < ngroups; g++) P->names[rnames[g]].of_unknown_op = 1;
         P->pos++;
         recover_at(P, 1);
         return NULL;

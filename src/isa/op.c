@@ -11,19 +11,18 @@ const OpInfo op_info[OP__COUNT] = {
 #undef ALIAS
 };
 
-static const struct { const char *name, *short_name; } pipes[PIPE__COUNT] = {
-#define PIPE(id, spell, short_name, queue) [queue] = {spell, short_name},
+static const struct { const char *name; } pipes[PIPE__COUNT] = {
+#define PIPE(id, spell, queue) [queue] = {spell},
 #include "pipes.def"
 #undef PIPE
 };
 
 const char *pipe_name(unsigned q) { return q < PIPE__COUNT ? pipes[q].name : "?"; }
-const char *pipe_short_name(unsigned q) { return q < PIPE__COUNT ? pipes[q].short_name : "?"; }
 
 int pipe_of_token(int tok)
 {
     switch (tok) {
-#define PIPE(id, spell, short_name, queue) case T_PIPE_##id: return queue;
+#define PIPE(id, spell, queue) case T_PIPE_##id: return queue;
 #include "pipes.def"
 #undef PIPE
     default: return -1;

@@ -17,20 +17,19 @@ typedef enum {
 /* The op table's pipe column (pipes.def): PIPE_ID_ = the pipe's queue + 1; PIPE_NONE = structure, PIPE_DYN =
    given by the op's pipe token. */
 enum { PIPE__COUNT = 0
-#define PIPE(id, spell, short_name, queue) + 1
+#define PIPE(id, spell, queue) + 1
 #include "pipes.def"
 #undef PIPE
 };
 typedef enum {
     PIPE_NONE,
-#define PIPE(id, spell, short_name, queue) PIPE_##id##_ = (queue) + 1,
+#define PIPE(id, spell, queue) PIPE_##id##_ = (queue) + 1,
 #include "pipes.def"
 #undef PIPE
     PIPE_DYN = PIPE__COUNT + 1
 } OpPipe;
-/* Names of the pipe with queue index q (pipes.def): "PIPE_MTE2" and "MTE2"; "?" out of range. */
+/* Name of the pipe with queue index q (pipes.def): "PIPE_MTE2"; "?" out of range. */
 const char *pipe_name(unsigned q);
-const char *pipe_short_name(unsigned q);
 /* Queue index of a PIPE token naming a pipe of the machine, or -1 (PIPE_ALL, names no pipe runs, others). */
 int pipe_of_token(int tok);
 

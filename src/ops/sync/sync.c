@@ -353,6 +353,7 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
             }
         for (int s = 0; s < 2; s++) {
             cl->sync->cross_c2v[s][e]++;   /* broadcast to both AIVs */
+            cl->sync->cross_ready_c2v[s][e] = x->now + in->cost;
             sim_release(x, RC_CROSS, (unsigned)(s * 16 + e));
         }
     } else {
@@ -361,6 +362,8 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
             return -1;
         }
         cl->sync->cross_v2c[e]++;
+        uint64_t *r = &cl->sync->cross_ready_v2c[e];
+        if (*r < x->now + in->cost) *r = x->now + in->cost;   /* the reduce form waits for the later AIV */
         sim_release(x, RC_CROSS, (unsigned)(32 + e));
     }
     sim_signal(x->core, now_of(x));
@@ -379,11 +382,20 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
     if (x->core->type == CORE_AIC) {
         uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
         if (cl->sync->cross_v2c[e] < need) return 1;
+        if (x->now < cl->sync->cross_ready_v2c[e]) {   /* set later in simulated time than this wait runs */
+            x->retry_at = cl->sync->cross_ready_v2c[e];
+            return 1;
+        }
         cl->sync->cross_v2c[e] -= need;
         for (uint32_t i = 0; i < need; i++) sim_acquire(x, RC_CROSS, (unsigned)(32 + e));
     } else {
         uint32_t *c = &cl->sync->cross_c2v[x->core->subblock & 1][e];
         if (!*c) return 1;
+        uint64_t ready = cl->sync->cross_ready_c2v[x->core->subblock & 1][e];
+        if (x->now < ready) {
+            x->retry_at = ready;
+            return 1;
+        }
         (*c)--;
         sim_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
     }
