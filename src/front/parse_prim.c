@@ -812,7 +812,22 @@ static const Type *parse_type_uncached(Parser *P)
         return memref_type(P, loc);
     if (t->kind == TK_IDENT) {
         const Type *ty = builtin_type(P, t->s, t->len);
-        if (!ty) return bad_type(P, loc, "unknown type");
+        if (!ty) {
+            /* the C spellings users reach for first */
+            static const struct { const char *c, *mlir; } cnames[] = {
+                {"float", "f32"}, {"half", "f16"}, {"double", "f64"}, {"bfloat16", "bf16"}, {"int", "i32"},
+                {"short", "i16"}, {"char", "i8"}, {"long", "i64"}, {"bool", "i1"}, {"float32", "f32"},
+                {"float16", "f16"}, {"int32", "i32"}, {"int16", "i16"}, {"int8", "i8"}, {"uint8", "ui8"},
+                {"uint16", "ui16"}, {"uint32", "ui32"}, {"int64", "i64"}, {"size_t", "index"},
+            };
+            for (unsigned i = 0; i < sizeof cnames / sizeof cnames[0]; i++)
+                if (strlen(cnames[i].c) == t->len && memcmp(cnames[i].c, t->s, t->len) == 0) {
+                    P_error(P, DIAG_PARSE_TYPE, loc, "unknown type '%s'; did you mean '%s'?", cnames[i].c, cnames[i].mlir);
+                    return NULL;
+                }
+            P_error(P, DIAG_PARSE_TYPE, loc, "unknown type '%.*s'", (int)t->len, t->s);
+            return NULL;
+        }
         P->pos++;
         return ty;
     }
