@@ -10,7 +10,9 @@
 static void apply_mask(const VmiX *v, uint8_t *out, const uint8_t *m, const uint8_t *src)
 {
     if (!m || v->mode == VM_ALL) return;
-    for (uint32_t i = 0; i < v->L; i++)
+    uint32_t i0 = 0;   /* leading whole bytes of active lanes need nothing */
+    while (i0 / 8 < v->L / 8 && m[i0 / 8] == 0xFF) i0 += 8;
+    for (uint32_t i = i0; i < v->L; i++)
         if (!vm_bit(m, i)) lane_set(out, v->e2, i, v->mode == VM_MERGE && src ? lane_get(src, v->e2, i) : 0);
 }
 
