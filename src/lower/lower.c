@@ -425,7 +425,7 @@ static int callee_of(Lowering *L, const Op *op)
         return -1;
     }
     /* a call inside a vector scope runs its callee inside that scope (the compiler inlines it): the callee's
-       scope variant, Program.funcs[nfuncs/2 + fi] (docs/semantics.md §12 "Calls") */
+       scope variant, Program.funcs[nfuncs/2 + fi] (docs/semantics.md §12 "Calls inside a vector scope") */
     if (L->in_scope && !L->in_simt) fi += (int)L->nfuncs;
     want_func(L, (uint32_t)fi);
     return fi;
