@@ -1,6 +1,7 @@
-/* verify_infer.c — vector scopes left implicit: before the verifier's scope rules run, every function
- * body's maximal runs of vector operations that stand outside a vector scope are wrapped in an inferred
- * pto.vecscope, the way the public compiler's PTOInferVPTOVecScope pass does it (docs/semantics.md §12,
+/* normalize.c — the normalisation pass (normalize.h), run by the API between parse and verify; the only
+ * place outside the parser that rewrites the IR. It makes vector scopes left implicit explicit: every
+ * function body's maximal runs of vector operations that stand outside a vector scope are wrapped in an
+ * inferred pto.vecscope, the way the public compiler's PTOInferVPTOVecScope pass does it (docs/semantics.md §12,
  * "Vector scopes left implicit"). Lowering then sees ordinary scopes, so an implicit kernel runs exactly
  * as its explicit twin. The inferred scope and the producers it rematerialises carry the attribute
  * IR_INFERRED, which the printer uses to print the input as written.
@@ -18,6 +19,7 @@
  *     the verifier reports E-VEC-SCOPE there.
  *   - before wrapping, a pset/pge/vdup/vbr whose vreg/mask result is used across a Boundary is cloned
  *     into each later stretch that uses it (the compiler's rematerialisation of CSE'd producers). */
+#include "normalize.h"
 #include "verify_int.h"
 #include "base/alloc.h"
 #include <stdlib.h>
@@ -414,7 +416,9 @@ static void infer_region_ops(Module *m, Block *b, uint64_t *budget)
     }
 }
 
-static void infer_funcs(Module *m, Op *op, uint64_t *budget)
+/* A unit's functions (and those of modules nested in it); with skip_units, the top module's own functions
+   only (its units are normalised each on its own). */
+static void infer_funcs(Module *m, Op *op, uint64_t *budget, int skip_units)
 {
     if (op->kind == OP_FUNC) {
         if (op->nregions) infer_block(m, op->regions[0]->block, budget);
@@ -422,11 +426,31 @@ static void infer_funcs(Module *m, Op *op, uint64_t *budget)
     }
     if (op->kind != OP_MODULE) return;
     for (uint32_t r = 0; r < op->nregions; r++)
-        for (Op *o = op->regions[r]->block->first; o; o = o->next) infer_funcs(m, o, budget);
+        for (Op *o = op->regions[r]->block->first; o; o = o->next)
+            if (!(skip_units && o->kind == OP_MODULE)) infer_funcs(m, o, budget, 0);
 }
 
-void verify_infer_vecscopes(Module *m, Op *root)
+/* Work budget per unit: plenty for any real kernel; bounds pathological inputs. */
+static void norm_root(Module *m, Op *root, int skip_units)
 {
-    uint64_t budget = (uint64_t)1 << 26;   /* per unit: plenty for any real kernel; bounds pathological inputs */
-    if (m && root) infer_funcs(m, root, &budget);
+    uint64_t budget = (uint64_t)1 << 26;
+    infer_funcs(m, root, &budget, skip_units);
+}
+
+void norm_unit(Module *m, Op *unit)
+{
+    if (m && unit) norm_root(m, unit, 0);
+}
+
+void norm_module(Module *m)
+{
+    if (!m || !m->top) return;
+    Op *top = m->top;
+    int nested = 0;
+    for (Op *o = top->nregions ? top->regions[0]->block->first : NULL; o; o = o->next)
+        if (o->kind == OP_MODULE) {
+            norm_root(m, o, 0);
+            nested = 1;
+        }
+    norm_root(m, top, nested);
 }
