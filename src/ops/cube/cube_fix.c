@@ -314,14 +314,14 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
             dhi[t] = (d1 > d2 ? d1 : d2) + 1;
         }
     }
-    const uint8_t *s = sim_mem(x, in, AS_L0C, v->src, shi * 4, 32, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L0C, v->src, shi * 4, 32, ACC_READ, "source");
     if (!s) return -1;
     uint8_t *d[2] = {NULL, NULL};
     unsigned dal = fe->space == AS_GM ? 1 : 32;
     for (int t = 0; t < 2; t++)
         if (used[t]) {
             d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, v->dst, dhi[t] * ed, dal,
-                                fe->atomic ? "atomic destination" : "destination");
+                                fe->atomic ? ACC_ATOMIC : ACC_WRITE, fe->atomic ? "atomic destination" : "destination");
             if (!d[t]) return -1;
         }
     FixRun fr;
@@ -333,7 +333,7 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
     fr.ieee = fe->sat == S_NOSAT ? 1 : fe->sat == S_DEFAULT ? bit48 : 0;
     if (fe->qkind == Q_SCALE) {
         if (fe->qvec) {
-            fr.qfb = sim_mem(x, in, AS_FB, v->qp, g.N * 8, 32, "quant parameters");
+            fr.qfb = sim_mem(x, in, AS_FB, v->qp, g.N * 8, 32, ACC_READ, "quant parameters");
             if (!fr.qfb) return -1;
         } else {
             fr.qs = (float)cube_fval((NumFormat)fe->qfmt, v->qp);
@@ -341,7 +341,7 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
     }
     if (fe->rkind == R_SCALAR) fr.ra = (float)cube_fval((NumFormat)fe->rfmt, v->rp);
     if (fe->rkind == R_VECTOR) {
-        fr.rfb = sim_mem(x, in, AS_FB, v->rp, g.N * 4, 32, "relu parameters");
+        fr.rfb = sim_mem(x, in, AS_FB, v->rp, g.N * 4, 32, ACC_READ, "relu parameters");
         if (!fr.rfb) return -1;
     }
     if (fe->eclip.bytes) {

@@ -237,18 +237,19 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     /* GEMV (m = 1 without disable_gemv, semantics §8.4): A is read as one contiguous row of K elements, i.e. the NZ
        layout with pitch 1 */
     uint64_t Ap = me->gemv && M == 1 ? 1 : Mp;
-    const uint8_t *pa = sim_mem(x, in, AS_L0A, A, K1 * Ap * 32, 32, "left operand");
+    const uint8_t *pa = sim_mem(x, in, AS_L0A, A, K1 * Ap * 32, 32, ACC_READ, "left operand");
     if (!pa) return -1;
-    const uint8_t *pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, "right operand");
+    const uint8_t *pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, ACC_READ, "right operand");
     if (!pb) return -1;
-    /* C: written; mad_acc also reads it first (a read-modify-write) */
+    /* C: written; mad_acc also reads it first (a read-modify-write, not atomic: the read here, the write below) */
     uint64_t clen = ceil_div(N, 16) * Mp * 16 * 4;
-    uint8_t *pc = sim_mem(x, in, AS_L0C, C, clen, 32, me->mode == 1 ? "accumulator" : "accumulator destination");
+    uint8_t *pc = sim_mem(x, in, AS_L0C, C, clen, 32, me->mode == 1 ? ACC_READ : ACC_WRITE,
+                          me->mode == 1 ? "accumulator" : "accumulator destination");
     if (!pc) return -1;
     if (me->mode == 1 && x->core->cl->watch) sim_access(x, in, x->core, AS_L0C, C, clen, ACC_WRITE);
     const uint8_t *pbias = NULL;
     if (me->mode == 2) {
-        pbias = sim_mem(x, in, AS_BT, a[me->ibias], N * 4, 32, "bias");
+        pbias = sim_mem(x, in, AS_BT, a[me->ibias], N * 4, 32, ACC_READ, "bias");
         if (!pbias) return -1;
     }
     uint64_t G = ceil_div(K, 32);

@@ -63,15 +63,16 @@ static inline uint64_t fr(const Exec *x, int32_t off) { return fr_u64(x, off); }
 
 /* Host pointer into this core's UB for [a, a+len) with the given power-of-two alignment, or NULL after the
    trap (sim_mem raises T-OOB / T-MISALIGNED with its standard message). */
-static inline uint8_t *ubp(Exec *x, const Instr *in, uint64_t a, uint64_t len, unsigned align, const char *what)
+static inline uint8_t *ubp(Exec *x, const Instr *in, uint64_t a, uint64_t len, unsigned align, int mode,
+                           const char *what)
 {
     Core *c = x->core;
     uint64_t sz = c->memsz[AS_UB];
     if (!(a & (align - 1)) && a <= sz && len <= sz - a) {
-        if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, a, len, sim_access_mode(x, what));
+        if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, a, len, mode);
         return c->mem[AS_UB] + a;
     }
-    return sim_mem(x, in, AS_UB, a, len, align, what);
+    return sim_mem(x, in, AS_UB, a, len, align, mode, what);
 }
 
 /* Effective address of a `base[off]` operand; a post-update form accesses base and writes base + off·unit
@@ -189,7 +190,7 @@ static const Instr *vlds_norm_slow(Exec *x, const Instr *in)
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
     uint64_t al = (uint64_t)in->imm[VN_ALIGN_M1] + 1;   /* element alignment, see lower_vlds */
-    const uint8_t *s = ubp(x, in, a, 256, (unsigned)al, "vector load source");
+    const uint8_t *s = ubp(x, in, a, 256, (unsigned)al, ACC_READ, "vector load source");
     if (!s) return NULL;
     memcpy(FR(x, in->res[0]), s, 256);
     c->pipes[PQ_V].ops++;
@@ -272,7 +273,7 @@ static const Instr *x_vlds(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
     uint64_t a = ea(x, m);
-    const uint8_t *s = ubp(x, in, a, m->foot, m->align, "vector load source");
+    const uint8_t *s = ubp(x, in, a, m->foot, m->align, ACC_READ, "vector load source");
     if (!s) return NULL;
     uint8_t tmp[256];
     load_dist(tmp, s, m->kind, m->w);
@@ -307,7 +308,7 @@ static const Instr *vsts_norm_slow(Exec *x, const Instr *in)
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
     uint64_t al = (uint64_t)in->imm[VN_ALIGN_M1] + 1;
-    uint8_t *d = ubp(x, in, a, 256, (unsigned)al, "vector store destination");
+    uint8_t *d = ubp(x, in, a, 256, (unsigned)al, ACC_WRITE, "vector store destination");
     if (!d) return NULL;
     const uint8_t *v = FR(x, in->arg[0]);
     if (in->imm[VN_MASK] < 0 || mask_full(FR(x, (int32_t)in->imm[VN_MASK]), (uint64_t)in->imm[VN_MASK_PAT])) {
@@ -673,7 +674,7 @@ static const Instr *x_vsts(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
     uint64_t a = ea(x, m);
-    uint8_t *d = ubp(x, in, a, m->foot, m->align, "vector store destination");
+    uint8_t *d = ubp(x, in, a, m->foot, m->align, ACC_WRITE, "vector store destination");
     if (!d) return NULL;
     const uint8_t *v = FR(x, in->arg[0]);
     uint8_t tmp[256];
@@ -694,7 +695,7 @@ static const Instr *x_vldsx2(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
     uint64_t a = ea(x, m);
-    const uint8_t *s = ubp(x, in, a, 512, 32, "vector load source");
+    const uint8_t *s = ubp(x, in, a, 512, 32, ACC_READ, "vector load source");
     if (!s) return NULL;
     uint8_t lo[256], hi[256];
     if (m->kind == LDX_BDINTLV) {
@@ -715,7 +716,7 @@ static const Instr *x_vstsx2(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
     uint64_t a = ea(x, m);
-    uint8_t *d = ubp(x, in, a, 512, 32, "vector store destination");
+    uint8_t *d = ubp(x, in, a, 512, 32, ACC_WRITE, "vector store destination");
     if (!d) return NULL;
     const uint8_t *lo = FR(x, in->arg[0]), *hi = FR(x, in->arg[1]);
     uint8_t o[512];
@@ -737,7 +738,8 @@ static int block_addrs(Exec *x, const Instr *in, const VlsX *m, uint64_t *addr, 
     if (m->pn >= 0) fr_set_u64(x, m->pn, p + rs * 32);
     else first = p + rs * 32;
     if (p & 31) {
-        sim_mem(x, in, AS_UB, p, 32, 32, m->kind ? "block store destination" : "block load source");
+        sim_mem(x, in, AS_UB, p, 32, 32, m->kind ? ACC_WRITE : ACC_READ,
+                m->kind ? "block store destination" : "block load source");
         return -1;
     }
     *img = FR(x, m->mask);
@@ -757,7 +759,7 @@ static const Instr *x_vsldb(Exec *x, const Instr *in)
             memset(r + 32 * b, 0, 32);   /* masked-off block: zero, no access, no fault (S) */
             continue;
         }
-        const uint8_t *s = ubp(x, in, addr[b], 32, 32, "block load source");
+        const uint8_t *s = ubp(x, in, addr[b], 32, 32, ACC_READ, "block load source");
         if (!s) return NULL;
         memcpy(r + 32 * b, s, 32);
     }
@@ -776,7 +778,7 @@ static const Instr *x_vsstb(Exec *x, const Instr *in)
     for (unsigned b = 0; b < 8; b++) {
         d[b] = NULL;
         if (!img_bit(img, 4 * b)) continue;   /* masked-off block: not written */
-        if (!(d[b] = ubp(x, in, addr[b], 32, 32, "block store destination"))) return NULL;
+        if (!(d[b] = ubp(x, in, addr[b], 32, 32, ACC_WRITE, "block store destination"))) return NULL;
     }
     const uint8_t *v = FR(x, in->arg[0]);
     for (unsigned b = 0; b < 8; b++)
@@ -788,9 +790,9 @@ static const Instr *x_vsstb(Exec *x, const Instr *in)
 /* ------------------------------------------------------------------ gathers and scatter (Q22, §2.6) */
 
 /* Traps for the first active lane whose element address is outside UB or misaligned. */
-static void lane_trap(Exec *x, const Instr *in, uint64_t a, unsigned e, const char *what)
+static void lane_trap(Exec *x, const Instr *in, uint64_t a, unsigned e, int mode, const char *what)
 {
-    sim_mem(x, in, AS_UB, a, e, e, what);
+    sim_mem(x, in, AS_UB, a, e, e, mode, what);
 }
 
 /* vgather2 / vgather2_bc: lane i (N = index lanes, lane width W = 256/N) loads the E-byte element at
@@ -812,7 +814,7 @@ static const Instr *x_vgather2(Exec *x, const Instr *in)
             if (!img_bit(img, W * i)) continue;
             uint64_t a = base + lane_get(idx, iw, i) * e;
             if ((a & (e - 1)) || a > sz || e > sz - a) {
-                lane_trap(x, in, a, e, "gather source element");
+                lane_trap(x, in, a, e, ACC_READ, "gather source element");
                 return NULL;
             }
             if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, a, e, ACC_READ);
@@ -834,7 +836,7 @@ static const Instr *x_vgatherb(Exec *x, const Instr *in)
     uint64_t base = fr(x, m->base);
     const uint8_t *off = FR(x, m->a2), *img = FR(x, m->mask);
     if (base & 31) {
-        sim_mem(x, in, AS_UB, base, 32, 32, "block gather base");
+        sim_mem(x, in, AS_UB, base, 32, 32, ACC_READ, "block gather base");
         return NULL;
     }
     uint8_t r[256];
@@ -844,7 +846,7 @@ static const Instr *x_vgatherb(Exec *x, const Instr *in)
             memset(r + 32 * k, 0, 32);
             continue;
         }
-        const uint8_t *s = ubp(x, in, base + lane_get(off, 4, k), 32, 32, "block gather source");
+        const uint8_t *s = ubp(x, in, base + lane_get(off, 4, k), 32, 32, ACC_READ, "block gather source");
         if (!s) return NULL;
         memcpy(r + 32 * k, s, 32);
         active++;
@@ -895,7 +897,7 @@ static const Instr *x_vscatter(Exec *x, const Instr *in)
         if (!img_bit(img, w * i)) continue;
         uint64_t a = base + lane_get(idx, iw, i) * e;
         if ((a & (e - 1)) || a > sz || e > sz - a) {
-            lane_trap(x, in, a, e, "scatter destination element");
+            lane_trap(x, in, a, e, ACC_WRITE, "scatter destination element");
             return NULL;
         }
         addr[i] = a;
@@ -932,7 +934,7 @@ static int store_state(Exec *x, const Instr *in, const AlignState *st)
 static const Instr *x_vldas(Exec *x, const Instr *in)
 {
     uint64_t p = ea(x, X_OF(in));
-    if (!ubp(x, in, p & ~(uint64_t)31, 32, 32, "unaligned-load priming block")) return NULL;
+    if (!ubp(x, in, p & ~(uint64_t)31, 32, 32, ACC_READ, "unaligned-load priming block")) return NULL;
     AlignState st;
     memset(&st, 0, sizeof st);
     st.init = 1;
@@ -960,7 +962,7 @@ static int unaligned_load(Exec *x, const Instr *in, const VlsX *m, uint64_t p)
                  " (prime it with pto.vldas or pto.valda at this address)", st.block, p, p & ~(uint64_t)31);
         return -1;
     }
-    const uint8_t *s = ubp(x, in, p, 256, 1, "unaligned load source");
+    const uint8_t *s = ubp(x, in, p, 256, 1, ACC_READ, "unaligned load source");
     if (!s) return -1;
     memcpy(FR(x, in->res[0]), s, 256);
     st.block = (p + 256) & ~(uint64_t)31;
@@ -988,7 +990,7 @@ static const Instr *x_vldus(Exec *x, const Instr *in)
 static const Instr *x_uvld(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
-    const uint8_t *s = ubp(x, in, ea(x, m), 256, 1, "unaligned load source");
+    const uint8_t *s = ubp(x, in, ea(x, m), 256, 1, ACC_READ, "unaligned load source");
     if (!s) return NULL;
     memcpy(FR(x, in->res[0]), s, 256);
     count(x, 256);
@@ -1126,7 +1128,7 @@ static const Instr *x_sprst(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
     uint64_t a = ea(x, m);
-    uint8_t *d = ubp(x, in, a, 4, 4, "SPR store destination");
+    uint8_t *d = ubp(x, in, a, 4, 4, ACC_WRITE, "SPR store destination");
     if (!d) return NULL;
     uint32_t v = spr_ar(x->core);
     memcpy(d, &v, 4);
