@@ -13,7 +13,8 @@
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
                TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
-/* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
+/* Float kinds. Their order is not num.h's NumFormat order (NUM_F32 comes first there, NUM_F64 last): a
+   FloatKind becomes a NumFormat through a table (numfmt in ops/scalar/scalar.c) or the element kinds (elem.h). */
 /* FK_BF16X2: !pto.bf16x2, a 32-bit container of two bf16 values (low half first), a VMI element type. */
 typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0,
                FK_BF16X2 } FloatKind;
