@@ -159,8 +159,9 @@ def main():
                     "ptosim run kernel.pto in.npy zeros:4096:out.npy 128\n"
                     "ptosim fmt - < kernel.pto | ptosim check -") + "\n.fi")
     w(".SH SEE ALSO")
-    w("README.md and the docs/ folder of the ptosim source tree; the Python package \\fBptosim\\fR "
-      "(\\fBpython3 \\-m ptosim\\fR runs this tool).")
+    w("README.md and docs/ (docs/tutorial.md: a first kernel; docs/ops.md: every op, as \\fBptosim help\\fR "
+      "\\fIOP\\fR prints it), in \\fIPREFIX\\fR/share/doc/ptosim after \\fBmake install\\fR and in the source "
+      "tree; the Python package \\fBptosim\\fR (\\fBpython3 \\-m ptosim\\fR runs this tool).")
     sys.stdout.write("\n".join(out) + "\n")
 
 

@@ -3,12 +3,14 @@
  * handed to bind.c; both build on the primitives of parse_prim.c. Errors are collected; the parser
  * resynchronises at op boundaries. */
 #include "parse.h"
+#include "isa/elem.h"
 #include "base/alloc.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 enum { MAX_NESTING = 200, MAX_RESULTS = 64 };
@@ -865,6 +867,19 @@ static Op *parse_arith_const(Parser *P, SrcLoc loc)
         a.s = P_text(P, t);
         a.f = (double)a.i;
     }
+    /* a finite literal that rounds to infinity in its type is an error, as in MLIR (nearest-even, the
+       literal first read as a double) */
+    if (a.kind == AT_FLOAT && a.s && isfinite(a.f) && ty->kind == TY_FLOAT && elem_kind(ty) != EK_BAD &&
+        ty_bits(ty) <= 32) {
+        NumFormat f = ek_fmt(elem_kind(ty));
+        uint64_t r = num_convert(NUM_F64, num_f64_to_bits(a.f), f, NUM_RND_R, false);
+        uint64_t mx = num_convert(NUM_F64, num_f64_to_bits(1e300), f, NUM_RND_Z, false);   /* the largest finite */
+        if ((r & ~(1ull << (num_format_bits(f) - 1))) > (mx & ~(1ull << (num_format_bits(f) - 1)))) {
+            char tb[48];
+            ty_format(ty, tb, sizeof tb);
+            P_error(P, DIAG_LEX_NUMBER, a.loc, "float literal %s is out of range for %s (it would round to infinity)", a.s, tb);
+        }
+    }
     a.ty = ty;
     push_attr(P, op, a);
     P_set_results(P, op, &ty, 1);
@@ -1044,6 +1059,7 @@ static Op *parse_op(Parser *P)
         char hint[160];
         suggest_op(P, nt->s, nt->len, hint, sizeof hint);
         P_error(P, DIAG_PARSE_UNKNOWN_OP, loc, "unknown operation '%.*s'%s", (int)nt->len, nt->s, hint);
+        for (uint32_t g = 0; g < ngroups; g++) P->names[rnames[g]].of_unknown_op = 1;
         P->pos++;
         recover_at(P, 1);
         return NULL;

@@ -16,6 +16,7 @@ typedef struct NameEnt {
     const char *name;          /* interned, without '%' */
     uint32_t len, hash;
     int32_t bind;
+    uint8_t of_unknown_op;     /* a result of an op the parser did not know: its uses are not reported again */
 } NameEnt;
 
 /* One entry of the SSA scope: a name bound to a run of values (%r:2 binds two). */

@@ -151,28 +151,37 @@ int P_int_literal(Parser *P, const Token *t, int64_t *out)
 
 /* ------------------------------------------------------------------ did you mean */
 
-/* Levenshtein distance of two short strings, or a value above `cap` once it cannot stay within it. */
+/* Edit distance of two short strings, counting a swap of two adjacent characters as one edit (vlsd for
+   vlds), or a value above `cap` once it cannot stay within it. */
 static unsigned edit_distance(const char *a, size_t na, const char *b, size_t nb, unsigned cap)
 {
     enum { MAXW = 64 };
     if (na > MAXW || nb > MAXW) return cap + 1;
     if ((na > nb ? na - nb : nb - na) > cap) return cap + 1;
-    unsigned row[MAXW + 1];
-    for (size_t j = 0; j <= nb; j++) row[j] = (unsigned)j;
+    unsigned prev2[MAXW + 1], prev[MAXW + 1], row[MAXW + 1];
+    for (size_t j = 0; j <= nb; j++) prev[j] = (unsigned)j;
     for (size_t i = 1; i <= na; i++) {
-        unsigned diag = row[0], best = row[0] = (unsigned)i;
+        unsigned best = row[0] = (unsigned)i;
         for (size_t j = 1; j <= nb; j++) {
-            unsigned up = row[j];
-            unsigned c = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < c) c = up + 1;
+            unsigned c = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < c) c = prev[j] + 1;
             if (row[j - 1] + 1 < c) c = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < c) c = prev2[j - 2] + 1;
             row[j] = c;
-            diag = up;
             if (c < best) best = c;
         }
         if (best > cap) return cap + 1;
+        memcpy(prev2, prev, (nb + 1) * sizeof *prev);
+        memcpy(prev, row, (nb + 1) * sizeof *row);
     }
-    return row[nb];
+    return prev[nb];
+}
+
+static size_t common_prefix(const char *a, size_t na, const char *b)
+{
+    size_t k = 0;
+    while (k < na && b[k] && a[k] == b[k]) k++;
+    return k;
 }
 
 const char *P_suggest(const char *word, size_t n, const char *const *cands, size_t ncands)
@@ -183,18 +192,24 @@ const char *P_suggest(const char *word, size_t n, const char *const *cands, size
     if (cap > 4) cap = 4;
     const char *best = NULL;
     unsigned bd = cap + 1;
+    size_t bp = 0;
     for (size_t i = 0; i < ncands; i++) {
         if (!cands[i]) continue;
         size_t m = strlen(cands[i]);
-        unsigned d = edit_distance(word, n, cands[i], m, bd - 1 < cap ? bd - 1 : cap);
+        unsigned d = edit_distance(word, n, cands[i], m, cap);
         /* letter case alone counts as one edit (pipe_v for PIPE_V) */
         if (d > cap && m == n) {
             size_t k = 0;
             while (k < n && (word[k] | 0x20) == (cands[i][k] | 0x20)) k++;
             if (k == n) d = 1;
         }
-        if (d < bd) {
+        /* the word is the candidate without its prefix (MTE2 for PIPE_MTE2, vadd for pto.vadd) */
+        if (d > cap && n >= 2 && m > n && !memcmp(cands[i] + m - n, word, n) && strchr("_.", cands[i][m - n - 1])) d = 1;
+        /* equally close: the candidate sharing the longer prefix with the word (pto.vadd, not pto.vag, for pto.vad) */
+        size_t p = common_prefix(word, n, cands[i]);
+        if (d < bd || (d == bd && d <= cap && p > bp)) {
             bd = d;
+            bp = p;
             best = cands[i];
         }
     }
@@ -246,7 +261,7 @@ int32_t P_name_index(Parser *P, const char *s, uint32_t n, int create)
         P->capnames = P->capnames ? P->capnames * 2 : 512;
         P->names = front_realloc(P->lx.oom, P->names, P->capnames * sizeof *P->names);
     }
-    P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1};
+    P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1, 0};
     P->nametab[j] = (int32_t)P->nnames;
     return (int32_t)P->nnames++;
 }
@@ -320,7 +335,9 @@ Value *P_use(Parser *P)
     ScopeEnt *e = scope_find(P, P_name_index(P, t->s, nlen, 0));
     SrcLoc loc = P_loc(P, t);
     if (!e) {
-        P_error(P, DIAG_PARSE_UNDEF, loc, "use of undefined value '%%%.*s'", (int)nlen, t->s);
+        int32_t ni = P_name_index(P, t->s, nlen, 0);
+        if (ni < 0 || !P->names[ni].of_unknown_op)   /* else reported once, as the unknown op that defines it */
+            P_error(P, DIAG_PARSE_UNDEF, loc, "use of undefined value '%%%.*s'", (int)nlen, t->s);
         return NULL;
     }
     const char *name = P->names[e->name].name;
@@ -354,14 +371,8 @@ static const Type *builtin_type(Parser *P, const char *s, unsigned n)
     memcpy(b, s, n);
     b[n] = 0;
     if (!strcmp(b, "index")) return ty_index(T);
-    if (!strcmp(b, "f16")) return ty_float(T, FK_F16);
-    if (!strcmp(b, "bf16")) return ty_float(T, FK_BF16);
-    if (!strcmp(b, "f32")) return ty_float(T, FK_F32);
-    if (!strcmp(b, "f64")) return ty_float(T, FK_F64);
-    if (!strcmp(b, "f8E4M3FN") || !strcmp(b, "f8E4M3")) return ty_float(T, FK_E4M3FN);
-    if (!strcmp(b, "f8E5M2")) return ty_float(T, FK_E5M2);
-    if (!strcmp(b, "f8E8M0FNU")) return ty_float(T, FK_E8M0);
-    if (!strcmp(b, "f4E2M1FN")) return ty_float(T, FK_F4E2M1X2);
+    int fk = fk_lookup(b, n, 0);
+    if (fk >= 0) return ty_float(T, (FloatKind)fk);
     if (!strcmp(b, "none")) return ty_none(T);
     IntSign sg = SIGN_LESS;
     const char *d = b;
@@ -547,7 +558,6 @@ static const Type *dialect_type(Parser *P, Token *t)
         return e ? ty_vmi_vreg(T, lanes, e) : NULL;
     }
     if (IS("pto.vmi.mask")) return vmi_mask_type(P);
-    if (IS("pto.bf16x2")) return ty_float(T, FK_BF16X2);
     if (IS("pto.mask")) {
         if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
         int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
@@ -560,13 +570,9 @@ static const Type *dialect_type(Parser *P, Token *t)
     }
     if (IS("pto.struct")) return struct_type(P, loc);
     if (IS("pto.align")) return ty_align(T);
-    if (IS("pto.hif8")) return ty_float(T, FK_HIF8);
-    if (IS("pto.f4E2M1x2") || IS("pto.f4e2m1x2")) return ty_float(T, FK_F4E2M1X2);
-    if (IS("pto.f4E1M2x2") || IS("pto.f4e1m2x2")) return ty_float(T, FK_F4E1M2X2);
-    if (IS("pto.e8m0") || IS("pto.f8E8M0")) return ty_float(T, FK_E8M0);
-    if (IS("pto.f8E4M3FN") || IS("pto.f8e4m3")) return ty_float(T, FK_E4M3FN);
-    if (IS("pto.f8E5M2") || IS("pto.f8e5m2")) return ty_float(T, FK_E5M2);
 #undef IS
+    int fk = fk_lookup(t->s, t->len, 1);
+    if (fk >= 0) return ty_float(T, (FloatKind)fk);
     const Alias *al = alias_find(P, 1, t->s, t->len);
     if (al) return al->ty;
     P_error(P, DIAG_PARSE_TYPE, loc, "unknown dialect type or undefined type alias '!%.*s'", (int)t->len, t->s);
@@ -806,7 +812,22 @@ static const Type *parse_type_uncached(Parser *P)
         return memref_type(P, loc);
     if (t->kind == TK_IDENT) {
         const Type *ty = builtin_type(P, t->s, t->len);
-        if (!ty) return bad_type(P, loc, "unknown type");
+        if (!ty) {
+            /* the C spellings users reach for first */
+            static const struct { const char *c, *mlir; } cnames[] = {
+                {"float", "f32"}, {"half", "f16"}, {"double", "f64"}, {"bfloat16", "bf16"}, {"int", "i32"},
+                {"short", "i16"}, {"char", "i8"}, {"long", "i64"}, {"bool", "i1"}, {"float32", "f32"},
+                {"float16", "f16"}, {"int32", "i32"}, {"int16", "i16"}, {"int8", "i8"}, {"uint8", "ui8"},
+                {"uint16", "ui16"}, {"uint32", "ui32"}, {"int64", "i64"}, {"size_t", "index"},
+            };
+            for (unsigned i = 0; i < sizeof cnames / sizeof cnames[0]; i++)
+                if (strlen(cnames[i].c) == t->len && memcmp(cnames[i].c, t->s, t->len) == 0) {
+                    P_error(P, DIAG_PARSE_TYPE, loc, "unknown type '%s'; did you mean '%s'?", cnames[i].c, cnames[i].mlir);
+                    return NULL;
+                }
+            P_error(P, DIAG_PARSE_TYPE, loc, "unknown type '%.*s'", (int)t->len, t->s);
+            return NULL;
+        }
         P->pos++;
         return ty;
     }
