@@ -406,6 +406,33 @@ static Op *parse_func(Parser *P, SrcLoc loc)
     return op;
 }
 
+/* `%a, %b, ...`: appends the values to v/vl from *n on, at most cap in all (the rest are parsed and dropped). */
+static void parse_value_list(Parser *P, Value **v, SrcLoc *vl, uint32_t *n, uint32_t cap)
+{
+    do {
+        SrcLoc l;
+        Value *x = P_use_at(P, &l);
+        if (x && *n < cap) { vl[*n] = l; v[(*n)++] = x; }
+    } while (P_eat(P, TK_COMMA));
+}
+
+/* The operands of a terminator, `[%a, ... [: T, ...]]` on the op's line: appended as parse_value_list does; the
+   types written are checked against the values from index `first` on (`ret`: they are returned values). */
+static void parse_typed_values(Parser *P, Value **v, SrcLoc *vl, uint32_t *n, uint32_t cap, uint32_t first, int ret)
+{
+    if (!P_is(P, TK_SSA) || P_cur(P)->nl_before) return;
+    parse_value_list(P, v, vl, n, cap);
+    if (!P_eat(P, TK_COLON)) return;
+    uint32_t k = first;
+    do {
+        const Type *t = P_parse_type(P);
+        if (t && k < *n && v[k]->type != t)
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "%s %u has a different type%s", ret ? "returned value" : "value", k,
+                    ret ? "" : " than written");
+        k++;
+    } while (P_eat(P, TK_COMMA));
+}
+
 /* [func.]return [%a, ... : T, ...] */
 static Op *parse_return(Parser *P, SrcLoc loc, int kind)
 {
@@ -414,22 +441,7 @@ static Op *parse_return(Parser *P, SrcLoc loc, int kind)
     Value *v[64];
     SrcLoc vl[64];
     uint32_t n = 0;
-    if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
-        do {
-            SrcLoc l;
-            Value *x = P_use_at(P, &l);
-            if (n < 64 && x) { vl[n] = l; v[n++] = x; }
-        } while (P_eat(P, TK_COMMA));
-        if (P_eat(P, TK_COLON)) {
-            uint32_t k = 0;
-            do {
-                const Type *t = P_parse_type(P);
-                if (t && k < n && v[k]->type != t)
-                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "returned value %u has a different type", k);
-                k++;
-            } while (P_eat(P, TK_COMMA));
-        }
-    }
+    parse_typed_values(P, v, vl, &n, 64, 0, 1);
     P_set_operands(P, op, v, vl, n);
     return op;
 }
@@ -447,13 +459,7 @@ static Op *parse_call(Parser *P, SrcLoc loc, uint32_t nres)
     SrcLoc vl[64];
     uint32_t n = 0;
     P_expect(P, TK_LPAREN, "'('");
-    if (!P_is(P, TK_RPAREN)) {
-        do {
-            SrcLoc l;
-            Value *x = P_use_at(P, &l);
-            if (x && n < 64) { vl[n] = l; v[n++] = x; }
-        } while (P_eat(P, TK_COMMA));
-    }
+    if (!P_is(P, TK_RPAREN)) parse_value_list(P, v, vl, &n, 64);
     P_expect(P, TK_RPAREN, "')'");
     P_set_operands(P, op, v, vl, n);
     if (!P_expect(P, TK_COLON, "':' and the callee type")) { recover(P); return NULL; }
@@ -484,13 +490,7 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
     SrcLoc vl[64];
     uint32_t n = 0;
     if (P_eat(P, TK_LPAREN)) {
-        if (!P_is(P, TK_RPAREN)) {
-            do {
-                SrcLoc l;
-                Value *x = P_use_at(P, &l);
-                if (x && n < 64) { vl[n] = l; v[n++] = x; }
-            } while (P_eat(P, TK_COMMA));
-        }
+        if (!P_is(P, TK_RPAREN)) parse_value_list(P, v, vl, &n, 64);
         P_expect(P, TK_RPAREN, "')'");
     }
     P_set_operands(P, op, v, vl, n);
@@ -806,22 +806,7 @@ static Op *parse_values_terminator(Parser *P, int kind, SrcLoc loc)
         P_expect(P, TK_RPAREN, "')'");
         if (!v[0]) { recover(P); return NULL; }
     }
-    if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
-        do {
-            SrcLoc l;
-            Value *x = P_use_at(P, &l);
-            if (x && n < 65) { vl[n] = l; v[n++] = x; }
-        } while (P_eat(P, TK_COMMA));
-        if (P_eat(P, TK_COLON)) {
-            uint32_t k = kind == OP_SCF_CONDITION;
-            do {
-                const Type *t = P_parse_type(P);
-                if (t && k < n && v[k]->type != t)
-                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "value %u has a different type than written", k);
-                k++;
-            } while (P_eat(P, TK_COMMA));
-        }
-    }
+    parse_typed_values(P, v, vl, &n, 65, kind == OP_SCF_CONDITION, 0);
     P_set_operands(P, op, v, vl, n);
     return op;
 }

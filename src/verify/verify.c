@@ -12,7 +12,6 @@
  * Every rule, its ID and its evidence are listed in docs/verifier.md. The parser guarantees
  * def-before-use and lexical scoping, so SSA dominance needs no separate check here. */
 #include "verify_int.h"
-#include "base/alloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -459,6 +458,7 @@ static void check_module(VCtx *V, Op *mod)
               "#pto.kernel_kind<cube>");
     if (!mod->nregions) return;
     for (Op *o = mod->regions[0]->block->first; o; o = o->next) {
+        if (v_skipped_unit(V, o)) continue;
         if (o->kind != OP_FUNC && o->kind != OP_MODULE) {
             v_err(V, DIAG_V_REGION, o->loc, "'%s' cannot appear at module level; only func.func and module may",
                   v_opname(o));
@@ -480,7 +480,8 @@ static void verify_op(VCtx *V, Op *op, Walk W);
 static void walk_regions(VCtx *V, Op *op, Walk W)
 {
     for (uint32_t r = 0; r < op->nregions; r++)
-        for (Op *o = op->regions[r]->block->first; o; o = o->next) verify_op(V, o, W);
+        for (Op *o = op->regions[r]->block->first; o; o = o->next)
+            if (!v_skipped_unit(V, o)) verify_op(V, o, W);
 }
 
 static void verify_op(VCtx *V, Op *op, Walk W)
@@ -520,29 +521,18 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     walk_regions(V, op, W);
 }
 
-/* Verifies `root` whole: vector-scope inference, the walk, the alignment chains, the static sync rules. */
-static void verify_root(Module *m, Op *root, PtoTarget target, DiagList *d)
+/* Verifies `root` whole: the walk, the alignment chains, the static sync rules. With skip_units, the modules
+   nested directly in root are left out (verify_module verifies each of them first, whole). The rules take
+   `Op *` only because ir_walk and the family rules are not const-qualified; nothing under here writes the
+   IR (what rewrites it runs before, in normalize.c). */
+static void verify_root(const Module *m, const Op *root, int skip_units, PtoTarget target, DiagList *d)
 {
-    VCtx V = {m, m->ctx, d, target_profile(target), target};
+    VCtx V = {m, m->ctx, d, target_profile(target), target, skip_units ? root : NULL};
     Walk W = {NULL, NULL, NULL, NULL};
-    verify_infer_vecscopes(m, root);
-    verify_op(&V, root, W);
-    verify_align_carriers(&V, root);
-    verify_sync(&V, root);
-}
-
-/* Makes ops[0..n) block b's list, leaving out modules when asked. */
-static void relink(Block *b, Op **ops, size_t n, int skip_modules)
-{
-    b->first = b->last = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (skip_modules && ops[i]->kind == OP_MODULE) continue;
-        ops[i]->prev = b->last;
-        ops[i]->next = NULL;
-        if (b->last) b->last->next = ops[i];
-        else b->first = ops[i];
-        b->last = ops[i];
-    }
+    Op *r = (Op *)(uintptr_t)root;
+    verify_op(&V, r, W);
+    verify_align_carriers(&V, r);
+    verify_sync(&V, r);
 }
 
 typedef struct Closed {
@@ -568,31 +558,21 @@ bool verify_unit_closed(Op *unit)
     return c.closed;
 }
 
-void verify_nested(Module *m, Op *unit, PtoTarget target, DiagList *d) { verify_root(m, unit, target, d); }
+void verify_nested(const Module *m, const Op *unit, PtoTarget target, DiagList *d)
+{
+    verify_root(m, unit, 0, target, d);
+}
 
-void verify_module(Module *m, PtoTarget target)
+void verify_module(const Module *m, PtoTarget target)
 {
     if (!m || !m->top) return;
-    Op *top = m->top;
-    Block *b = top->nregions ? top->regions[0]->block : NULL;
-    size_t n = 0, k = 0;
+    const Op *top = m->top;
     int nested = 0;
-    for (Op *o = b ? b->first : NULL; o; o = o->next, n++) nested |= o->kind == OP_MODULE;
-    if (!nested) {
-        verify_root(m, top, target, &m->ctx->diags);
-        return;
-    }
-    /* Nested modules first, each whole; then the top module without them (unlinked meanwhile). */
-    Op **ops = mem_alloc(n * sizeof *ops);
-    if (!ops) {
-        diag_oom(&m->ctx->diags, 0);
-        return;
-    }
-    for (Op *o = b->first; o; o = o->next) ops[k++] = o;
-    for (size_t i = 0; i < n; i++)
-        if (ops[i]->kind == OP_MODULE) verify_root(m, ops[i], target, &m->ctx->diags);
-    relink(b, ops, n, 1);
-    verify_root(m, top, target, &m->ctx->diags);
-    relink(b, ops, n, 0);   /* as written: inference adds ops inside functions only */
-    mem_free(ops);
+    /* Nested modules first, each whole; then the top module without them. */
+    for (const Op *o = top->nregions ? top->regions[0]->block->first : NULL; o; o = o->next)
+        if (o->kind == OP_MODULE) {
+            verify_root(m, o, 0, target, &m->ctx->diags);
+            nested = 1;
+        }
+    verify_root(m, top, nested, target, &m->ctx->diags);
 }

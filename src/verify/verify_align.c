@@ -63,7 +63,7 @@ static long slot(AState *A, const Value *v)
 {
     if (!A->built) {
         A->built = 1;
-        ir_walk(A->root, collect_op, A);
+        v_walk(A->V, A->root, collect_op, A);
         A->origin = mem_calloc(A->n ? A->n : 1, 1);
         A->first_use = mem_calloc(A->n ? A->n : 1, sizeof *A->first_use);
         if (A->failed || !A->origin || !A->first_use) {
@@ -208,7 +208,7 @@ static int visit(Op *op, void *ud)
 void verify_align_carriers(VCtx *V, Op *root)
 {
     AState A = {V, root, NULL, NULL, NULL, 0, 0, 0, 0};
-    ir_walk(root, visit, &A);
+    v_walk(V, root, visit, &A);
     mem_free(A.ids);
     mem_free(A.origin);
     mem_free(A.first_use);

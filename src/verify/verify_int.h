@@ -11,12 +11,21 @@
 #include "verify.h"
 
 typedef struct VCtx {
-    Module *m;
+    const Module *m;
     PtoCtx *ctx;
     DiagList *d;
     const TargetProfile *tp;
     PtoTarget target;
+    const Op *units_of;        /* non-NULL: the modules nested directly in this op are not walked (verified apart) */
 } VCtx;
+
+/* Is o a unit the current walk leaves out (a module nested directly in V->units_of)? */
+static inline bool v_skipped_unit(const VCtx *V, const Op *o)
+{
+    return V->units_of && o->kind == OP_MODULE && ir_parent_op(o) == V->units_of;
+}
+/* ir_walk over root, leaving out the units of V->units_of. */
+int v_walk(const VCtx *V, Op *root, OpVisit fn, void *ud);
 
 /* Diagnostics: errors and warnings return the index for diag_note (-1 when capped). */
 long v_err(VCtx *V, DiagId id, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

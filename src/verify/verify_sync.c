@@ -108,4 +108,4 @@ static int visit(Op *op, void *ud)
     return 0;
 }
 
-void verify_sync(VCtx *V, Op *root) { ir_walk(root, visit, V); }
+void verify_sync(VCtx *V, Op *root) { v_walk(V, root, visit, V); }

@@ -190,6 +190,17 @@ const Type *v_func_type(const Op *f)
     return a && a->kind == AT_TYPE && a->ty && a->ty->kind == TY_FUNC ? a->ty : NULL;
 }
 
+/* Units sit directly under the walk's root (V->units_of): below the root the walk is ir_walk's. */
+int v_walk(const VCtx *V, Op *root, OpVisit fn, void *ud)
+{
+    if (!V->units_of) return ir_walk(root, fn, ud);
+    if (fn(root, ud)) return 1;
+    for (uint32_t r = 0; r < root->nregions; r++)
+        for (Op *o = root->regions[r]->block->first; o; o = o->next)
+            if (!v_skipped_unit(V, o) && ir_walk(o, fn, ud)) return 1;
+    return 0;
+}
+
 /* ------------------------------------------------------------------ shared by the family rules */
 
 /* Where operand i of a named signature group is written, else the op's location. */

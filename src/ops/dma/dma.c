@@ -115,8 +115,8 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
     unsigned salign = p->sas == AS_GM ? 1 : 32, dalign = p->das == AS_GM ? 1 : 32;
     /* the footprint check covers the gaps between rows; the race detector gets the exact rows below */
     x->race_quiet = 1;
-    uint8_t *sb = p->len ? sim_mem_core(x, sc, in, p->sas, p->src, shi, salign, "source") : NULL;
-    uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, "destination");
+    uint8_t *sb = p->len ? sim_mem_core(x, sc, in, p->sas, p->src, shi, salign, ACC_READ, "source") : NULL;
+    uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, ACC_WRITE, "destination");
     x->race_quiet = 0;
     if (!db) return -1;
     /* exact rows for the checkers, and for a block's private GM view (the footprint above was not logged) */

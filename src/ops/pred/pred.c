@@ -247,7 +247,7 @@ static const Instr *x_pld(Exec *x, const Instr *in)
     pred_addr(x, in, &addr, &next);
     int d = (int)in->imm[PM_DIST];
     unsigned len = d == D_NORM ? 32 : d == D_US ? 16 : 64;
-    const uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate source");
+    const uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, ACC_READ, "predicate source");
     if (!m) return NULL;
     uint8_t img[MASK_BYTES];
     if (d == D_NORM) {
@@ -282,7 +282,7 @@ static const Instr *x_pst(Exec *x, const Instr *in)
     } else {
         memcpy(buf, img, MASK_BYTES);
     }
-    uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate destination");
+    uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, ACC_WRITE, "predicate destination");
     if (!m) return NULL;
     memcpy(m, buf, len);
     if (in->imm[PM_POST]) fr_set_u64(x, in->res[in->imm[PM_POST_RES]], next);
