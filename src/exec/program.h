@@ -100,6 +100,10 @@ void program_free(Program *p);
 /* Frame storage of a !pto.struct: one 8-byte slot per scalar leaf (depth-first order, values zero-extended like
    every scalar), then one 64-bit word of "written" bits per 64 leaves (the sanitizer's W-UNINIT). */
 static inline uint32_t struct_frame_bytes(const Type *t) { return 8u * t->lanes + 8u * ((t->lanes + 63u) / 64u); }
+/* Frame storage of the tile layer's values (docs/tile.md): a !pto.tile_buf is its byte address in its space
+   (8 bytes), then its valid rows and columns (4 bytes each); a tensor or partition view its GM byte address,
+   then shape[5] and strides[5] in elements (8 bytes each; only the type's rank is used). */
+enum { TILE_SLOT_BYTES = 16, VIEW_SLOT_BYTES = 88 };
 
 typedef struct LowerView {
     PtoCtx *ctx;

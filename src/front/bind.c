@@ -73,6 +73,21 @@ static int ssa_operands_follow(Parser *P)
     }
 }
 
+/* A positional slot written KEY = ... (tile-layer ops: alloc_tile addr = %a, make_tensor_view shape = [...]). */
+static const SigSlot *keyed_pos(const OpSig *sig, const char *s, uint32_t n)
+{
+    if (!sig || !sig->has_keyed) return NULL;
+    for (unsigned j = 0; j < sig->npos; j++)
+        if (sig->pos[j].key && strlen(sig->pos[j].key) == n && memcmp(sig->pos[j].key, s, n) == 0) return &sig->pos[j];
+    return NULL;
+}
+
+static int at_keyed(Parser *P, const OpSig *sig)
+{
+    const Token *t = P_cur(P);
+    return t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL && keyed_pos(sig, t->s, t->len);
+}
+
 static int is_clause_kw(const OpSig *sig, const Token *t)
 {
     return t->kind == TK_IDENT && sig_clause_index(sig, t->s, t->len) >= 0;
@@ -126,13 +141,33 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     SrcLoc loc = P_loc(P, t);
     const char *key = NULL;
     SrcLoc keyloc = loc;
-    if (nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) {
+    if ((nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) || (!nested && at_keyed(P, sig))) {
         key = P_text(P, t);
         P->pos += 2;
         t = P_cur(P);
         loc = P_loc(P, t);
     }
     Item *it;
+    if (key && !nested && t->kind == TK_LBRACK) {     /* KEY = [%a, %b, ...] */
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_LIST;
+        it->key = key;
+        it->keyloc = keyloc;
+        P->pos++;
+        Item sub[MAX_ITEMS];
+        uint32_t ns = 0;
+        if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, sub, &ns, 1, 0);
+        P_expect(P, TK_RBRACK, "']' closing the list");
+        if (P->nisub + ns > P->capisub) {
+            while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
+            P->isub = front_realloc(P->lx.oom, P->isub, P->capisub * sizeof *P->isub);
+        }
+        if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
+        it->sub = (uint32_t)P->nisub;
+        it->nsub = ns;
+        P->nisub += ns;
+        return 1;
+    }
     switch (t->kind) {
     case TK_SSA: {
         Value *v = P_use(P);
@@ -236,6 +271,7 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         if (!parse_item(P, sig, items, n, nested)) return 0;
         if (P_eat(P, TK_COMMA)) continue;
         if (!nested && is_clause_kw(sig, P_cur(P))) continue;
+        if (!nested && at_keyed(P, sig)) continue;   /* alloc_tile addr = %a valid_row = %r */
         /* a quoted token on the same line may follow an operand without a comma: pto.dcci %p "SINGLE_CACHE_LINE"
            (an op never starts with a string there; a generic-form op starts its own line) */
         if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
@@ -370,6 +406,10 @@ static int tc_ok(const Value *v, const SigSlot *s)
     case TC_VVREG: return t->kind == TY_VMI_VREG;
     case TC_VMASK: return t->kind == TY_VMI_MASK;
     case TC_VVAL: return ty_is_vmi(t);
+    case TC_TILE: return t->kind == TY_TILE_BUF;
+    case TC_VIEW: return ty_is_view(t);
+    case TC_TVIEW: return t->kind == TY_TENSOR_VIEW;
+    case TC_PVIEW: return t->kind == TY_PART_VIEW;
     }
     return 1;
 }
@@ -377,6 +417,7 @@ static int tc_ok(const Value *v, const SigSlot *s)
 /* Does `it` fit slot `s`? Optional value slots also require the right type class. */
 static int fits(Parser *P, const Item *it, const SigSlot *s)
 {
+    if (s->list) return it->kind == IT_LIST;
     switch (s->kind) {
     case SL_VALUE: return it->kind == IT_VALUE && (!(s->optional || s->variadic) || tc_ok(it->v, s));
     case SL_MEM:
@@ -407,6 +448,17 @@ static const char *path_text(Parser *P, const int64_t *v, uint32_t n)
 
 static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
 {
+    if (it->kind == IT_LIST) {
+        for (uint32_t i = 0; i < it->nsub; i++) {
+            const Item *e = &P->isub[it->sub + i];
+            if (e->kind != IT_VALUE || e->key) {
+                P_error(P, DIAG_PARSE_OPERANDS, e->loc, "'%s = [...]' lists values", s->key);
+                return;
+            }
+            add_value(B, e->v, s->group, !s->untyped, e->loc);
+        }
+        return;
+    }
     switch (s->kind) {
     case SL_VALUE:
         add_value(B, it->v, s->group, !s->untyped, it->loc);
@@ -817,10 +869,21 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
         dps = 1;
         P->pos += 2;
-        if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
+        if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON) && !P_is(P, TK_LBRACE)) parse_item_list(P, sig, items, &nitems, 1, 1);
+        if (sig->has_outs && P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &dict, &ndict);   /* ins(%a, %b {cmpMode = ...} : ...) */
         if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
         P_expect(P, TK_RPAREN, "')' closing ins(...)");
-        if (P_eat_ident(P, "outs")) {
+        if (sig->has_outs) {
+            /* the tile layer's form: outs(...) lists operands the op writes, not results */
+            if (P_eat_ident(P, "outs")) {
+                P_expect(P, TK_LPAREN, "'(' after outs");
+                if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
+                if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
+                P_expect(P, TK_RPAREN, "')' closing outs(...)");
+            } else {
+                P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "'%s' needs outs(...) after ins(...)", opname);
+            }
+        } else if (P_eat_ident(P, "outs")) {
             P_expect(P, TK_LPAREN, "'('");
             P->ndps = 0;
             if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) {

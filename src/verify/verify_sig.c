@@ -33,6 +33,10 @@ static bool tc_match(TypeClass tc, const Type *t)
     case TC_VVREG: return t->kind == TY_VMI_VREG;
     case TC_VMASK: return t->kind == TY_VMI_MASK;
     case TC_VVAL: return ty_is_vmi(t);
+    case TC_TILE: return t->kind == TY_TILE_BUF;
+    case TC_VIEW: return ty_is_view(t);
+    case TC_TVIEW: return t->kind == TY_TENSOR_VIEW;
+    case TC_PVIEW: return t->kind == TY_PART_VIEW;
     }
     return true;
 }
@@ -42,7 +46,9 @@ static const char *tc_desc(TypeClass tc)
     static const char *const d[] = {"a value", "i1", "i8", "i16", "i32", "i64", "index", "an integer or index",
                                     "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align",
                                     "a scalar or a packed vector<NxT>", "a !pto.struct",
-                                    "a !pto.vmi.vreg", "a !pto.vmi.mask", "a !pto.vmi.vreg or !pto.vmi.mask"};
+                                    "a !pto.vmi.vreg", "a !pto.vmi.mask", "a !pto.vmi.vreg or !pto.vmi.mask",
+                                    "a !pto.tile_buf", "a tensor or partition view", "a !pto.tensor_view",
+                                    "a !pto.partition_tensor_view"};
     return (unsigned)tc < sizeof d / sizeof d[0] ? d[tc] : "?";
 }
 
