@@ -199,6 +199,7 @@ enum { PTO_PIPES = 7 };
 typedef enum {
     PTO_WAIT_FLAG, PTO_WAIT_BARRIER, PTO_WAIT_BUFFER, PTO_WAIT_SEMAPHORE, PTO_WAIT_CROSS_CORE, PTO_WAIT_OTHER,
     PTO_WAIT_QUEUE,                    /* the scalar unit waited for room in a full pipe queue */
+    PTO_WAIT_AUTOSYNC,                 /* a tile op waited for the ops auto-sync ordered it after (docs/tile.md) */
     PTO_WAIT__COUNT
 } PtoWaitCause;
 const char *pto_wait_cause_name(PtoWaitCause c);

@@ -25,6 +25,7 @@
  * the launch's block count, a constant), so cycles do not depend on the schedule either. */
 #include "base/alloc.h"
 #include "launch_int.h"
+#include "exec/autosync.h"
 #include "exec/check.h"
 #include "exec/gmview.h"
 #include "exec/observe.h"
@@ -151,6 +152,7 @@ static int setup_core(const PtoLaunch *l, Sim *s, Core *c, Cluster *cl, CoreType
         memset(pp->stall, 0, sizeof pp->stall);
     }
     c->issue_seq = 0;
+    autosync_reset(c);
     if (ops_core_reset(c)) return -1;
     c->su_t = 0;
     c->su_state = 0;
@@ -184,6 +186,7 @@ void launch_run_free(BlockRun *r)
     for (int i = 0; i < 3; i++) {
         Core *c = &cl->cores[i];
         ops_core_free(c);
+        autosync_free(c);
         mem_free(c->su.frame_base);
         mem_free(c->v.frame_base);
         mem_free(c->su.calls);

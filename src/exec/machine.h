@@ -60,7 +60,7 @@ typedef struct Pipe {
     uint64_t wake_t;           /* lower bound after being woken from a wait */
     uint64_t bytes, ops;
     uint64_t busy;             /* cycles spent executing ops */
-    uint64_t stall[7];         /* cycles the head op waited, by WaitCause (observe.h) */
+    uint64_t stall[8];         /* cycles the head op waited, by WaitCause (observe.h) */
     uint64_t wait_since;       /* when the head op (or the SU's current op) first had to wait */
     int waiting;               /* head entry is blocked (wait) */
     int stalled;               /* wait_since is set */
@@ -118,6 +118,7 @@ struct Core {
     struct VecState *vec;
     struct CubeState *cube;
     struct SimtState *simt;    /* SIMT launches (ops/simt/) */
+    struct AutoSync *as;       /* auto-sync records (exec/autosync.c), NULL until first used */
 };
 
 struct Cluster {

@@ -31,6 +31,10 @@ typedef const Instr *(*ExecFn)(Exec *x, const Instr *in);
 typedef int (*PipeFn)(Exec *x, const Instr *in, const uint64_t *args);
 /* Issue hook: runs in the SU when a queued op is issued; its result is the queue entry's aux value. */
 typedef int64_t (*IssueFn)(Exec *x, const Instr *in, const uint64_t *args);
+/* Footprint of a queued op in an auto-sync function (exec/autosync.h): what it will touch, from its captured
+   values. */
+struct AsFoot;
+typedef void (*FootFn)(const Instr *in, const uint64_t *args, struct AsFoot *f);
 
 extern const Instr exec_blocked_marker;
 #define SIM_BLOCKED (&exec_blocked_marker)
@@ -52,6 +56,7 @@ struct Instr {
     ExecFn fn;                 /* immediate execution (SU or V interpreter) */
     PipeFn pfn;                /* queued execution, when queued */
     IssueFn ifn;               /* optional, at issue time */
+    FootFn foot;               /* auto-sync functions: the queued op's footprint (exec/autosync.h), else NULL */
     const Op *op;              /* source, for locations and diagnostics (NULL for synthetic ends) */
     const CaptureList *caps;   /* queued jobs that capture frame slots (vector scopes); NULL: the operands */
     uint16_t kind;             /* OpKind */
@@ -75,6 +80,7 @@ typedef struct Func {
     const Instr *entry;        /* NULL until lowered (only functions reachable from the entry are) */
     uint32_t ncode;            /* instructions in the function's array (scope bodies included) */
     uint32_t frame_size;
+    uint8_t autosync;          /* tile ops and no explicit synchronisation: auto-sync orders its queued ops */
     uint32_t nparams;
     int32_t *param_off;
     const Type *const *param_types;

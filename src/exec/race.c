@@ -377,7 +377,7 @@ void race_release(Exec *x, int kind, unsigned key)
     if (x->pipe == PQ_S) close_job(r, a);
     Chan *ch = chan(r, kind, key);
     if (!ch) { r->disabled = r->oom = 1; return; }
-    if (kind == RC_BUF) {       /* accumulate: a later get_buf sees every release so far */
+    if (kind == RC_BUF || kind == RC_AUTO) {   /* accumulate: a later get_buf sees every release so far */
         if (!ch->cap) {
             ch->vcs = mem_calloc(RA, sizeof(uint32_t));
             if (!ch->vcs) { r->disabled = r->oom = 1; return; }
@@ -411,7 +411,7 @@ void race_acquire(Exec *x, int kind, unsigned key)
     if (x->pipe == PQ_S) close_job(r, a);
     Chan *ch = chan(r, kind, key);
     if (!ch) { r->disabled = r->oom = 1; return; }
-    if (kind == RC_BUF) {
+    if (kind == RC_BUF || kind == RC_AUTO) {
         if (ch->cap) join(r->vc[a], ch->vcs, r->na);
     } else if (ch->n) {
         join(r->vc[a], ch->vcs + (size_t)ch->head * RA, r->na);
