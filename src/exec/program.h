@@ -111,6 +111,23 @@ static inline uint32_t struct_frame_bytes(const Type *t) { return 8u * t->lanes 
    then shape[5] and strides[5] in elements (8 bytes each; only the type's rank is used). */
 enum { TILE_SLOT_BYTES = 16, VIEW_SLOT_BYTES = 88 };
 
+/* Bytes of the frame slot that holds a value of type t (the layouts above; VMI values: ops/vmi). */
+static inline uint32_t value_frame_bytes(const Type *t)
+{
+    switch (t->kind) {
+    case TY_VREG: return VREG_BYTES;
+    case TY_MASK: return MASK_BYTES;
+    case TY_ALIGN: return ALIGN_BYTES;
+    case TY_VEC: return ty_bytes(t) <= 8 ? 8 : (ty_bytes(t) + 7) & ~7u;   /* packed SIMT values */
+    case TY_STRUCT: return struct_frame_bytes(t);   /* its leaves, then their written bits (ops/scalar) */
+    case TY_VMI_VREG: return ty_vmi_regs(t) * VREG_BYTES;   /* K registers, logical lanes contiguous */
+    case TY_VMI_MASK: return (t->lanes + 255u) / 256u * MASK_BYTES;   /* one bit per logical lane */
+    case TY_TILE_BUF: return TILE_SLOT_BYTES;       /* address, valid rows and columns (ops/tile) */
+    case TY_TENSOR_VIEW: case TY_PART_VIEW: return VIEW_SLOT_BYTES;   /* address, shape, strides */
+    default: return 8;
+    }
+}
+
 typedef struct LowerView {
     PtoCtx *ctx;
     Program *prog;

@@ -1082,6 +1082,15 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         if (vals[i]->type != ft->params[i])
             P_error(P, DIAG_PARSE_TYPE_MISMATCH, vlocs[i], "operand %u has a different type than the function type says", i);
     /* distribute operands over groups: operandSegmentSizes, or one per group when unambiguous */
+    {
+        DictView dv = {dict, nd};
+        int af = op_attr_form(kind, dict_has, &dv);
+        if (af >= 0) {
+            kind = af;
+            op->kind = (OpKind)kind;
+            sig = ctx_sig(P->ctx, kind);
+        }
+    }
     if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups && pick_form(P, kind, n) != kind) {
         kind = pick_form(P, kind, n);
         op->kind = (OpKind)kind;

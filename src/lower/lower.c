@@ -29,19 +29,7 @@ typedef struct Lowering {
 
 /* ------------------------------------------------------------------ frame slots */
 
-static uint32_t slot_size(const Type *t)
-{
-    switch (t->kind) {
-    case TY_VREG: return VREG_BYTES;
-    case TY_MASK: return MASK_BYTES;
-    case TY_ALIGN: return ALIGN_BYTES;
-    case TY_VEC: return ty_bytes(t) <= 8 ? 8 : (ty_bytes(t) + 7) & ~7u;   /* packed SIMT values */
-    case TY_STRUCT: return struct_frame_bytes(t);   /* its leaves, then their written bits (ops/scalar) */
-    case TY_TILE_BUF: return TILE_SLOT_BYTES;       /* address, valid rows and columns (ops/tile) */
-    case TY_TENSOR_VIEW: case TY_PART_VIEW: return VIEW_SLOT_BYTES;   /* address, shape, strides */
-    default: return 8;
-    }
-}
+static uint32_t slot_size(const Type *t) { return value_frame_bytes(t); }
 
 static void assign(Lowering *L, Value *v)
 {

@@ -54,35 +54,42 @@ static const Instr *x_pset(Exec *x, const Instr *in)
     return pred_done(x, in);
 }
 
+int pred_pattern(int tok, unsigned n, unsigned *vl)
+{
+    *vl = 0;
+    switch (tok) {
+    case T_PAT_ALL: *vl = n; return 0;
+    case T_PAT_ALLF: return 0;
+    case T_PAT_H: *vl = n / 2; return 0;
+    case T_PAT_Q: *vl = n / 4; return 0;
+    case T_PAT_M3: return 1;
+    case T_PAT_M4: return 2;
+    case T_PAT_VL1: *vl = 1; break;
+    case T_PAT_VL2: *vl = 2; break;
+    case T_PAT_VL3: *vl = 3; break;
+    case T_PAT_VL4: *vl = 4; break;
+    case T_PAT_VL8: *vl = 8; break;
+    case T_PAT_VL16: *vl = 16; break;
+    case T_PAT_VL32: *vl = 32; break;
+    case T_PAT_VL64: *vl = 64; break;
+    case T_PAT_VL128: *vl = 128; break;
+    default: return -1;
+    }
+    if (*vl > n) *vl = n;   /* the verifier rejects PAT_VLn with n > lanes (Q5) */
+    return 0;
+}
+
+int pred_pattern_on(int kind, unsigned vl, unsigned i) { return kind == 0 ? i < vl : kind == 1 ? i % 3 == 0 : i % 4 == 0; }
+
 /* Lane set of a pattern token at lane count n (resolutions Q4, Q5). Returns -1 for an unknown token. */
 static int pattern_image(int tok, unsigned g, uint8_t img[MASK_BYTES])
 {
-    unsigned n = 256 / g, vl = 0;
-    int kind;   /* 0 prefix of vl lanes, 1 M3, 2 M4 */
-    switch (tok) {
-    case T_PAT_ALL: kind = 0; vl = n; break;
-    case T_PAT_ALLF: kind = 0; vl = 0; break;
-    case T_PAT_H: kind = 0; vl = n / 2; break;
-    case T_PAT_Q: kind = 0; vl = n / 4; break;
-    case T_PAT_M3: kind = 1; break;
-    case T_PAT_M4: kind = 2; break;
-    case T_PAT_VL1: kind = 0; vl = 1; break;
-    case T_PAT_VL2: kind = 0; vl = 2; break;
-    case T_PAT_VL3: kind = 0; vl = 3; break;
-    case T_PAT_VL4: kind = 0; vl = 4; break;
-    case T_PAT_VL8: kind = 0; vl = 8; break;
-    case T_PAT_VL16: kind = 0; vl = 16; break;
-    case T_PAT_VL32: kind = 0; vl = 32; break;
-    case T_PAT_VL64: kind = 0; vl = 64; break;
-    case T_PAT_VL128: kind = 0; vl = 128; break;
-    default: return -1;
-    }
-    if (vl > n) vl = n;   /* the verifier rejects PAT_VLn with n > lanes (Q5) */
+    unsigned n = 256 / g, vl;
+    int kind = pred_pattern(tok, n, &vl);
+    if (kind < 0) return -1;
     memset(img, 0, MASK_BYTES);
-    for (unsigned i = 0; i < n; i++) {
-        unsigned on = kind == 0 ? i < vl : kind == 1 ? i % 3 == 0 : i % 4 == 0;
-        if (on) img_put(img, g * i, 1);
-    }
+    for (unsigned i = 0; i < n; i++)
+        if (pred_pattern_on(kind, vl, i)) img_put(img, g * i, 1);
     return 0;
 }
 

@@ -97,7 +97,7 @@ static const Instr *x_carry(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ compare and select */
 
-static int cmp_lane(int tok, ElemKind k, uint64_t a, uint64_t b)
+int lane_cmp(int tok, ElemKind k, uint64_t a, uint64_t b)
 {
     int lt, eq, un = 0;
     if (ek_int(k)) {
@@ -147,7 +147,7 @@ static const Instr *x_cmp(Exec *x, const Instr *in)
     uint8_t out[MASK_BYTES];
     memset(out, 0, sizeof out);
     for (unsigned i = 0; i < n; i++)
-        if (mask_on(seed, e, i) && cmp_lane(tok, k, lane_get(a, e, i), b ? lane_get(b, e, i) : s)) mask_set(out, e, i);
+        if (mask_on(seed, e, i) && lane_cmp(tok, k, lane_get(a, e, i), b ? lane_get(b, e, i) : s)) mask_set(out, e, i);
     memcpy(FR(x, in->res[0]), out, MASK_BYTES);
     return valu_done(x, in);
 }
@@ -244,6 +244,11 @@ static const EwRule ew_rules[OP__COUNT] = {
 #undef UN
 #undef BIN
 #undef SCAL
+
+int valu_op_of(int kind)
+{
+    return kind >= 0 && kind < OP__COUNT && ew_rules[kind].acc != TA_NONE ? (int)ew_rules[kind].vop : -1;
+}
 
 static int accepts(int acc, ElemKind k)
 {

@@ -30,7 +30,7 @@ static int cvt_legal(ElemKind s, ElemKind d)
 
 static int is_f4(ElemKind k) { return k == EK_F4E2M1 || k == EK_F4E1M2; }
 
-static NumRound rnd_of(int tok)
+NumRound lane_rnd(int tok)
 {
     switch (tok) {
     case T_RND_A: return NUM_RND_A;
@@ -46,7 +46,7 @@ static NumRound rnd_of(int tok)
 
 /* Converts a value of kind s (raw bits) to kind d. Float->int always saturates (NaN -> 0);
    int->int clamps with sat, else keeps the low bits; widening float conversions are exact. */
-static uint64_t cvt_one(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
+uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
 {
     if (ek_float(s) && ek_float(d)) {
         /* f32 -> f16/bf16, nearest-even, no saturation: the f32 value is exact in a double, and fenc rounds
@@ -108,31 +108,31 @@ static const Instr *x_vcvt(Exec *x, const Instr *in)
     switch ((int)in->imm[VC_SHAPE]) {
     case SH_SAME:
         for (unsigned i = 0; i < VREG_BYTES / es; i++)
-            if (mask_on(m, es, i)) lane_set(out, ed, i, cvt_one(s, d, lane_get(a, es, i), rm, sat));
+            if (mask_on(m, es, i)) lane_set(out, ed, i, lane_cvt(s, d, lane_get(a, es, i), rm, sat));
         break;
     case SH_WIDEN:   /* destination lane j from source lane r*j + p */
         for (unsigned j = 0; j < VREG_BYTES / ed; j++) {
             unsigned i = r * j + p;
-            if (mask_on(m, es, i)) lane_set(out, ed, j, cvt_one(s, d, lane_get(a, es, i), rm, sat));
+            if (mask_on(m, es, i)) lane_set(out, ed, j, lane_cvt(s, d, lane_get(a, es, i), rm, sat));
         }
         break;
     case SH_NARROW:  /* source lane j to destination lane r*j + p; the other lanes stay 0 */
         for (unsigned j = 0; j < VREG_BYTES / es; j++)
-            if (mask_on(m, es, j)) lane_set(out, ed, r * j + p, cvt_one(s, d, lane_get(a, es, j), rm, sat));
+            if (mask_on(m, es, j)) lane_set(out, ed, r * j + p, lane_cvt(s, d, lane_get(a, es, j), rm, sat));
         break;
     case SH_F4_WIDEN:   /* byte 4j+p holds two f4 values: low nibble -> bf16 lane 2j, high -> 2j+1 */
         for (unsigned j = 0; j < 64; j++) {
             unsigned i = 4 * j + p;
             if (!mask_on(m, 1, i)) continue;
             uint64_t b = a[i];
-            lane_set(out, 2, 2 * j, cvt_one(s, d, b & 0xF, rm, sat));
-            lane_set(out, 2, 2 * j + 1, cvt_one(s, d, b >> 4, rm, sat));
+            lane_set(out, 2, 2 * j, lane_cvt(s, d, b & 0xF, rm, sat));
+            lane_set(out, 2, 2 * j + 1, lane_cvt(s, d, b >> 4, rm, sat));
         }
         break;
     case SH_F4_NARROW:  /* bf16 lanes 2j, 2j+1 -> low, high nibble of byte 4j+p */
         for (unsigned j = 0; j < 64; j++) {
-            uint64_t lo = mask_on(m, 2, 2 * j) ? cvt_one(s, d, lane_get(a, 2, 2 * j), rm, sat) & 0xF : 0;
-            uint64_t hi = mask_on(m, 2, 2 * j + 1) ? cvt_one(s, d, lane_get(a, 2, 2 * j + 1), rm, sat) & 0xF : 0;
+            uint64_t lo = mask_on(m, 2, 2 * j) ? lane_cvt(s, d, lane_get(a, 2, 2 * j), rm, sat) & 0xF : 0;
+            uint64_t hi = mask_on(m, 2, 2 * j + 1) ? lane_cvt(s, d, lane_get(a, 2, 2 * j + 1), rm, sat) & 0xF : 0;
             out[4 * j + p] = (uint8_t)(lo | hi << 4);
         }
         break;
@@ -178,7 +178,7 @@ static int lower_vcvt(LowerView *L, const Op *op, Instr *in)
     in->imm[VC_SRC] = s;
     in->imm[VC_DST] = d;
     in->imm[VC_MASK] = valu_operand(L, op, "m");
-    in->imm[VC_RND] = rnd_of(op_token_id(op, "rnd"));
+    in->imm[VC_RND] = lane_rnd(op_token_id(op, "rnd"));
     in->imm[VC_SAT] = op_token_id(op, "sat") == T_SAT_SAT;
     in->imm[VC_PART] = pi;
     in->imm[VC_SHAPE] = shape;
@@ -216,6 +216,13 @@ enum {
 };
 
 /* Lane i = base + i (base - i): integers wrap, floats are the exact value rounded once to nearest-even. */
+uint64_t lane_ci(ElemKind k, uint64_t base, uint64_t i, int desc)
+{
+    if (ek_int(k)) return (desc ? base - i : base + i) & ek_mask(k);
+    double fb = fdec(k, base & ek_mask(k));
+    return fenc(k, desc ? fb - (double)i : fb + (double)i);
+}
+
 static const Instr *x_vci(Exec *x, const Instr *in)
 {
     const ElemKind k = (ElemKind)in->imm[CI_EK];
@@ -223,13 +230,7 @@ static const Instr *x_vci(Exec *x, const Instr *in)
     const int desc = (int)in->imm[CI_DESC];
     uint64_t base = ARG(x, in, 0) & ek_mask(k);
     uint8_t out[VREG_BYTES];
-    double fb = ek_int(k) ? 0 : fdec(k, base);
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t v;
-        if (ek_int(k)) v = (desc ? base - i : base + i) & ek_mask(k);
-        else v = fenc(k, desc ? fb - (double)i : fb + (double)i);
-        lane_set(out, e, i, v);
-    }
+    for (unsigned i = 0; i < n; i++) lane_set(out, e, i, lane_ci(k, base, i, desc));
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
     return valu_done(x, in);
 }
@@ -264,7 +265,7 @@ static const Instr *x_opconv(Exec *x, const Instr *in)
     for (unsigned i = 0; i < n; i++) {
         if (!mask_on(m, es, i)) continue;
         uint64_t t = valu_eval(in->imm[OC_MUL] ? VOP_MUL : VOP_ADDRELU, s, lane_get(a, es, i), lane_get(b, es, i), 0);
-        lane_set(out, ed, i, cvt_one(s, d, t, NUM_RND_R, !ek_float(d)));
+        lane_set(out, ed, i, lane_cvt(s, d, t, NUM_RND_R, !ek_float(d)));
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
     return valu_done(x, in);
@@ -279,6 +280,8 @@ enum {
 
 /* vexpdif: f32 lane j = exp(x[l] - max[l]) with l = j (f32) or 2j + part (f16); the difference is exact in
    double and the exponential is rounded once to f32. */
+uint64_t lane_expdif(ElemKind s, uint64_t a, uint64_t mx) { return fenc(EK_F32, exp(fdec(s, a) - fdec(s, mx))); }
+
 static const Instr *x_vexpdif(Exec *x, const Instr *in)
 {
     const ElemKind s = (ElemKind)in->imm[ED_SRC];
@@ -289,7 +292,7 @@ static const Instr *x_vexpdif(Exec *x, const Instr *in)
     for (unsigned j = 0; j < 64; j++) {
         unsigned l = es == 4 ? j : 2 * j + (unsigned)in->imm[ED_ODD];
         uint64_t r = 0;
-        if (mask_on(m, es, l)) r = fenc(EK_F32, exp(fdec(s, lane_get(a, es, l)) - fdec(s, lane_get(mx, es, l))));
+        if (mask_on(m, es, l)) r = lane_expdif(s, lane_get(a, es, l), lane_get(mx, es, l));
         lane_set(out, 4, j, r);
     }
     memcpy(FR(x, in->res[0]), out, VREG_BYTES);
@@ -339,7 +342,7 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         if (!ek_arith_float(k)) return valu_bad_type(L, op, "f16, bf16 or f32 elements only", op->operands[0]->type);
         in->imm[TR_EK] = k;
         in->imm[TR_MASK] = valu_operand(L, op, "m");
-        in->imm[TR_RND] = rnd_of(op_token_id(op, "rnd"));
+        in->imm[TR_RND] = lane_rnd(op_token_id(op, "rnd"));
         in->fn = x_vtrc;
         return 0;
     }
@@ -391,7 +394,7 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         in->imm[MS_DST] = d;
         in->imm[MS_MASK] = valu_operand(L, op, "m");
         in->imm[MS_S] = valu_operand(L, op, "s");
-        in->imm[MS_RND] = rnd_of(op_token_id(op, "rnd"));
+        in->imm[MS_RND] = lane_rnd(op_token_id(op, "rnd"));
         in->imm[MS_ODD] = part == T_PART_ODD;
         if (in->imm[MS_S] < 0) return valu_bad_type(L, op, "a scalar multiplier", NULL);
         in->fn = x_vmulscvt;

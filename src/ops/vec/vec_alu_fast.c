@@ -293,6 +293,13 @@ ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar)
     return scalar ? (masked ? f->vsm : f->vs) : (masked ? f->vvm : f->vv);
 }
 
+ValuCore valu_core(ValuOp op, ElemKind k, bool scalar)
+{
+    const FastSet *f = fast_set((int)op, k);
+    if (!f || !f->vv) return NULL;
+    return scalar ? f->cvs : f->cvv;
+}
+
 ValuCore valu_fast_core(const Instr *in)
 {
     const FastSet *f = in->fn ? fast_set((int)in->imm[EW_OP], (ElemKind)in->imm[EW_EK]) : NULL;
