@@ -344,12 +344,14 @@ static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
                                       "an integer", "a float", "a scalar", "a pointer", "a vector register",
-                                      "a mask", "an alignment state", "a scalar or packed vector", "a struct"};
+                                      "a mask", "an alignment state", "a scalar or packed vector", "a struct",
+                                      "a VMI vector", "a VMI mask", "a VMI vector or mask", "a tile", "a view",
+                                      "a tensor view", "a partition view"};
     if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
     else if (s->kind == SL_MEM && s->off_path) snprintf(b, n, "a struct with a field path '%%%s[i, ...]'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
-    else snprintf(b, n, "%s for '%s'", tcn[s->tc], s->name);
+    else snprintf(b, n, "%s for '%s'", (unsigned)s->tc < sizeof tcn / sizeof tcn[0] ? tcn[s->tc] : "a value", s->name);
     return b;
 }
 
@@ -859,6 +861,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     uint32_t ndict = 0;
     const Type *rt[MAX_TYPES];
     int dps = 0;
+    uint32_t nins = UINT32_MAX;    /* ins(...) outs(...) operands: the items written in ins */
 
     size_t errs0 = P->d->nerrors;
     if (P_is(P, TK_LBRACK) && !P_cur(P)->nl_before) {      /* pto.set_flag["A", "B", "C"] */
@@ -875,6 +878,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         P_expect(P, TK_RPAREN, "')' closing ins(...)");
         if (sig->has_outs) {
             /* the tile layer's form: outs(...) lists operands the op writes, not results */
+            nins = nitems;
             if (P_eat_ident(P, "outs")) {
                 P_expect(P, TK_LPAREN, "'(' after outs");
                 if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
@@ -1003,7 +1007,20 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 bind_seq(P, B, br, nb, bracket, k, NULL, opname, loc);
             }
         }
-        bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
+        if (nins <= npos) {
+            /* ins items bind to the slots before the '|', outs items to those after (an optional ins slot never
+               takes an outs operand) */
+            SigSlot ins[48], outs[48];
+            unsigned ni = 0, no = 0;
+            for (unsigned s = 0; s < np; s++) {
+                if (ps[s].out) outs[no++] = ps[s];
+                else ins[ni++] = ps[s];
+            }
+            bind_seq(P, B, ins, ni, pos, nins, sig, opname, loc);
+            bind_seq(P, B, outs, no, pos + nins, npos - nins, sig, opname, loc);
+        } else {
+            bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
+        }
         /* clauses after the positional operands, in the order written */
         for (uint32_t i = 0; i < ncls; i++) bind_clause(P, B, sig, clsidx[i], &cls[i]);
     }
