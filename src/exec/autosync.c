@@ -114,7 +114,11 @@ int autosync_wait(Exec *x, int pq, const QEntry *e)
     for (int q = 0; q < PQ__COUNT; q++) {
         if (r->dep[q] == AS_NONE) continue;
         const AsRec *o = find(s, q, r->dep[q]);
-        if (o) sim_acquire(x, RC_AUTO, chan_key(c, q, o, s));
+        if (o) {
+            unsigned key = chan_key(c, q, o, s);
+            race_acquire(x, RC_AUTO, key);
+            obs_acquire(x, RC_AUTO, key);
+        }
     }
     return 0;
 }
@@ -126,5 +130,7 @@ void autosync_done(Exec *x, int pq, const QEntry *e)
     AsRec *r = s ? find(s, pq, e->seq) : NULL;
     if (!r) return;
     r->done = 1;
-    sim_release(x, RC_AUTO, chan_key(c, pq, r, s));
+    unsigned key = chan_key(c, pq, r, s);
+    race_release(x, RC_AUTO, key);
+    obs_release(x, RC_AUTO, key);
 }
