@@ -826,6 +826,21 @@ static unsigned pos_values(const OpSig *sig)
     return n;
 }
 
+/* pto.partition_view written without its result type: the compiler infers a partition of the source's rank
+   and element type whose dims are the constant sizes ('?' for the others). NULL when it cannot. */
+static const Type *partition_type(Parser *P, const Op *op)
+{
+    const Value *src = op->noperands ? op->operands[0] : NULL;
+    if (!src || !ty_is_view(src->type) || op->noperands != 1u + 2u * src->type->rank) return NULL;
+    int64_t d[TILE_MAX_RANK];
+    for (unsigned i = 0; i < src->type->rank; i++) {
+        const Value *v = op->operands[1 + src->type->rank + i];
+        const Attr *a = v && v->def && v->def->kind == OP_ARITH_CONSTANT ? op_attr(v->def, "value") : NULL;
+        d[i] = a && a->kind == AT_INT && a->i >= 0 ? a->i : TILE_DYN;
+    }
+    return ty_tensor_view(P->ctx->types, 1, src->type->rank, d, src->type->elem);
+}
+
 /* Two rows spelled alike (ops.def FORM): the one whose positional operand count is `n`, else `kind`. */
 static int pick_form(Parser *P, int kind, unsigned n)
 {
@@ -1048,7 +1063,8 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                definition (they always are: no forward references). */
         }
         if (!nres && nrt) nres = nrt;   /* results written only as types: legal, just unbound */
-        if (!result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
+        int inferred = !nrt && nres == 1 && kind == OP_PARTITION_VIEW && (rt[0] = partition_type(P, op)) != NULL;
+        if (!inferred && !result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
     }
     P_set_results(P, op, rt, nres);
     return op;
