@@ -51,7 +51,18 @@ uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
     if (ek_float(s) && ek_float(d)) {
         /* f32 -> f16/bf16, nearest-even, no saturation: the f32 value is exact in a double, and fenc rounds
            it once with the same overflow (inf), NaN (canonical) and subnormal rules as num_convert */
-        if (s == EK_F32 && (d == EK_F16 || d == EK_BF16) && rm == NUM_RND_R && !sat) return fenc(d, fdec(s, v));
+        if (s == EK_F32 && (d == EK_F16 || d == EK_BF16) && rm == NUM_RND_R) {
+            uint64_t r = fenc(d, fdec(s, v));
+            if (!sat) return r;
+            /* num_convert's saturation: NaN -> +0, inf and overflow (which nearest-even rounds to inf) -> max */
+            uint64_t mag = r & 0x7FFF, inf = d == EK_F16 ? 0x7C00 : 0x7F80;
+            if (mag > inf) return 0;
+            return mag == inf ? (r & 0x8000) | (inf - 1) : r;
+        }
+        if ((s == EK_F16 || s == EK_BF16) && d == EK_F32) {   /* exact widening */
+            if (fisnan(s, v)) return 0x7FC00000u;
+            return s == EK_BF16 ? (v & 0xFFFF) << 16 : fenc(EK_F32, fdec(s, v));
+        }
         bool narrowing = ek_bits(d) < ek_bits(s) || is_f4(d) || (s == EK_BF16 && d == EK_F16);
         return num_convert(ek_fmt(s), v, ek_fmt(d), rm, narrowing && sat);
     }

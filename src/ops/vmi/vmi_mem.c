@@ -100,10 +100,12 @@ static const Instr *x_load(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ stores */
 
+/* A store through a pointer to narrower elements (e < the value's lane bytes ev) writes the low e bytes of
+   each lane: the compiler's narrowing store distribution (docs/vmi.md "Memory"). */
 static const Instr *x_store(Exec *x, const Instr *in)
 {
     const VmiX *v = VX(in);
-    const unsigned e = v->e;
+    const unsigned e = v->e2, ev = v->e;
     const uint32_t L = v->L;
     const uint8_t *val = vx_op(x, in, v->a), *m = v->m >= 0 ? vx_op(x, in, v->m) : NULL;
     uint64_t a = ea(x, in, v, e);
@@ -111,10 +113,10 @@ static const Instr *x_store(Exec *x, const Instr *in)
     case ML_CONT: {
         uint8_t *d = ub(x, in, a, (uint64_t)L * e, e, "vector store destination");
         if (!d) return NULL;
-        if (!m) memcpy(d, val, (size_t)L * e);
+        if (!m && e == ev) memcpy(d, val, (size_t)L * e);
         else
             for (uint32_t i = 0; i < L; i++)
-                if (vm_bit(m, i)) memcpy(d + (size_t)i * e, val + (size_t)i * e, e);
+                if (!m || vm_bit(m, i)) memcpy(d + (size_t)i * e, val + (size_t)i * ev, e);
         count(x, (uint64_t)L * e);
         break;
     }
@@ -124,8 +126,8 @@ static const Instr *x_store(Exec *x, const Instr *in)
         if (!d) return NULL;
         for (uint32_t i = 0; i < L; i++) {
             if (m && !vm_bit(m, i)) continue;
-            memcpy(d + (size_t)(2 * i) * e, val + (size_t)i * e, e);
-            memcpy(d + (size_t)(2 * i + 1) * e, hi + (size_t)i * e, e);
+            memcpy(d + (size_t)(2 * i) * e, val + (size_t)i * ev, e);
+            memcpy(d + (size_t)(2 * i + 1) * e, hi + (size_t)i * ev, e);
         }
         count(x, 2ull * L * e);
         break;
@@ -137,7 +139,7 @@ static const Instr *x_store(Exec *x, const Instr *in)
             uint8_t *d = ub(x, in, a + (uint64_t)((int64_t)g * stride) * e, (uint64_t)S * e, e, "vector store destination");
             if (!d) return NULL;
             for (uint32_t j = 0; j < S; j++)
-                if (!m || vm_bit(m, g * S + j)) memcpy(d + (size_t)j * e, val + (size_t)(g * S + j) * e, e);
+                if (!m || vm_bit(m, g * S + j)) memcpy(d + (size_t)j * e, val + (size_t)(g * S + j) * ev, e);
             count(x, (uint64_t)S * e);
         }
         break;
@@ -251,12 +253,21 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
         default:
             x->sub = dist == T_VDIST_BRC ? ML_BRC : dist == T_VDIST_UNPACK ? ML_UNPACK : dist == T_VDIST_DINTLV ? ML_DINTLV
                                                                                                                 : ML_CONT;
+            if (x->sub == ML_CONT && x->e < x->e2) x->sub = ML_UNPACK;   /* narrower elements widen into the lanes */
             break;
         }
         in->fn = x_load;
         return 0;
     }
     x->a = (int8_t)vmi_operand(L, op, "v");
+    x->e2 = (uint8_t)vmi_lane_bytes(op->operands[x->b]->type->elem);   /* the pointer's element */
+    if (x->e2 > x->e) {
+        char b[96];
+        ty_format(op->operands[x->b]->type, b, sizeof b);
+        lw_error(L, op, DIAG_V_ELEM_TYPE, "'%s' stores %u-byte lanes through %s, whose elements are wider",
+                 op_info[op->kind].name, x->e, b);
+        return -1;
+    }
     switch (op->kind) {
     case OP_VMI_VSTORE_GROUP:
         x->s = (int8_t)vmi_operand(L, op, "stride");
