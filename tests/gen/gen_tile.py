@@ -305,6 +305,112 @@ HEADERS = {
 }
 
 
+# ---------------------------------------------------------------- hand-written kernels (tests/tile/tile_pred.pto,
+# tile_dma.pto): their data and expectations
+
+
+def f32b(x):
+    return struct.unpack("<I", struct.pack("<f", x))[0]
+
+
+def save(out, name, t, vals):
+    with open(os.path.join(out, name), "wb") as fh:
+        fh.write(G.pack(t, vals))
+
+
+def pred_bits(nbytes, bits):
+    """bytes holding bits[i] at bit i % 8 of byte i // 8 (LSB first)"""
+    b = bytearray(nbytes)
+    for i, on in enumerate(bits):
+        if on:
+            b[i >> 3] |= 1 << (i & 7)
+    return list(b)
+
+
+def write_pred(out):
+    rng = random.Random(4242)
+    f32, f16, i8, i16, i32 = TY["f32"], TY["f16"], TY["ui8"], TY["i16"], TY["i32"]
+    # tcmp f32 lt: 4 x 64 buffers, valid 4 x 50; each destination row is 16 bytes
+    a = [G.rand_code(rng, f32) for _ in range(256)]
+    b = [a[i] if i % 7 == 0 else G.rand_code(rng, f32) for i in range(256)]
+    save(out, "cmp.a.bin", f32, a)
+    save(out, "cmp.b.bin", f32, b)
+    exp = []
+    for r in range(4):
+        exp += pred_bits(16, [G.cmp_ref(f32, "lt", a[r * 64 + c], b[r * 64 + c]) for c in range(50)])
+    save(out, "tcmp.exp", i8, exp)
+    # tcmps f16 ge 0.5: 3 x 40 of 3 x 64; rows packed 16 bytes apart (the destination's row pitch is 16)
+    a = [G.rand_code(rng, f16) for _ in range(192)]
+    half = 0x3800
+    exp = []
+    for r in range(3):
+        exp += pred_bits(16, [G.cmp_ref(f16, "ge", a[r * 64 + c], half) for c in range(40)])
+    save(out, "cmps.a.bin", f16, a)
+    save(out, "tcmps.exp", i8, exp)
+    # tcmps 1-D: 2 x 64 f32 gt -1.25 into a 2 x 64 byte tile: one 128-bit stream, the rest of the tile zero
+    a = [G.rand_code(rng, f32) for _ in range(128)]
+    save(out, "cmpsf.a.bin", f32, a)
+    exp = pred_bits(16, [G.cmp_ref(f32, "gt", x, f32b(-1.25)) for x in a]) + [0] * 112
+    save(out, "tcmpsf.exp", i8, exp)
+    # tsel: mask 4 x 32 bytes (8 valid per row), f32 4 x 60 of 4 x 64
+    m = [rng.getrandbits(8) for _ in range(128)]
+    a = [G.rand_code(rng, f32) for _ in range(256)]
+    b = [G.rand_code(rng, f32) for _ in range(256)]
+    save(out, "sel.m.bin", i8, m)
+    save(out, "sel.a.bin", f32, a)
+    save(out, "sel.b.bin", f32, b)
+    exp = [0] * 256
+    for r in range(4):
+        for c in range(60):
+            on = (m[r * 32 + c // 8] >> (c % 8)) & 1
+            exp[r * 64 + c] = a[r * 64 + c] if on else b[r * 64 + c]
+    save(out, "tsel.exp", f32, exp)
+    # tsels: mask 2 x 32 bytes (8 valid), i16 2 x 64, scalar -7
+    m = [rng.getrandbits(8) for _ in range(64)]
+    a = [rng.getrandbits(16) for _ in range(128)]
+    save(out, "sels.m.bin", i8, m)
+    save(out, "sels.a.bin", i16, a)
+    exp = [a[r * 64 + c] if (m[r * 32 + c // 8] >> (c % 8)) & 1 else (-7 & 0xffff) for r in range(2) for c in range(64)]
+    save(out, "tsels.exp", i16, exp)
+    # texpands 123456 into 5 x 10 of 5 x 16
+    save(out, "texpands.exp", i32, [123456 if c < 10 else 0 for r in range(5) for c in range(16)])
+    # tfillpad: source valid 4 x 20, destination 6 x 32 with pad max: the largest finite f32 elsewhere
+    a = [G.rand_code(rng, f32) for _ in range(128)]
+    save(out, "fill.a.bin", f32, a)
+    exp = [a[r * 32 + c] if r < 4 and c < 20 else 0x7F7FFFFF for r in range(6) for c in range(32)]
+    save(out, "tfillpad.exp", f32, exp)
+
+
+def write_dma(out):
+    rng = random.Random(777)
+    f32, f16 = TY["f32"], TY["f16"]
+    # pad: 4 x 50 loaded into a 4 x 64 tile with pad=3, stored whole: columns 50..63 hold the lowest f32
+    a = [G.rand_code(rng, f32) for _ in range(256)]
+    save(out, "pad.a.bin", f32, a)
+    save(out, "pad.exp", f32, [a[r * 64 + c] if c < 50 else 0xFF7FFFFF for r in range(4) for c in range(64)])
+    # nd5: element (i0, i1, i2, i3, i4) at 800 i0 + 250 i1 + 100 i2 + 20 i3 + i4 in the source, packed in the result
+    a = [rng.getrandbits(16) for _ in range(1600)]
+    save(out, "nd5.a.bin", f16, a)
+    exp = [a[800 * i0 + 250 * i1 + 100 * i2 + 20 * i3 + i4] for i0 in range(2) for i1 in range(3) for i2 in range(2)
+           for i3 in range(4) for i4 in range(16)]
+    save(out, "nd5.exp", f16, exp)
+    # dn: column-major 8 x 16 with a column pitch of 10 in, 8 out; tadds 1.0 on the way
+    a = [f32b(float(rng.randrange(-1000, 1000)) / 4) for _ in range(160)]
+    save(out, "dn.a.bin", f32, a)
+    one = R.F32.decode(f32b(1.0))
+    save(out, "dn.exp", f32, [R.F32.encode(R.v_add(R.F32.decode(a[c * 10 + r]), one)) for c in range(16) for r in range(8)])
+    # nz: 4 column blocks of 24 rows x 8 f32 (32 bytes) each, packed in GM; in UB each block is 32 rows apart (the
+    # tile's rows), rows 24..31 of each block untouched
+    a = [G.rand_code(rng, f32) for _ in range(768)]
+    save(out, "nz.a.bin", f32, a)
+    ub = [0] * 1024
+    for blk in range(4):
+        for r in range(24):
+            for k in range(8):
+                ub[blk * 256 + r * 8 + k] = a[blk * 192 + r * 8 + k]
+    save(out, "nz.ub.exp", f32, ub)
+
+
 def emit(d):
     for f, cases in FILES.items():
         L = ["// %s: %s." % (f, HEADERS[f]),
@@ -346,5 +452,9 @@ def write(out, f):
 if __name__ == "__main__":
     if sys.argv[1] == "--emit":
         emit(sys.argv[2])
+    elif sys.argv[2] == "tile_pred":
+        write_pred(sys.argv[1])
+    elif sys.argv[2] == "tile_dma":
+        write_dma(sys.argv[1])
     else:
         write(sys.argv[1], sys.argv[2])
