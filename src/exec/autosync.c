@@ -15,7 +15,8 @@ enum { AS_RING = 64, AS_NONE = 0xFFFFFFFFu };
 
 typedef struct AsRec {
     uint32_t seq;              /* the issuing core's issue sequence number */
-    uint8_t done;
+    uint8_t done;              /* its handler ran (its effects are in memory) ... */
+    uint64_t end;              /* ... and its pipe is busy with it until this cycle */
     AsFoot f;
     uint32_t dep[PQ__COUNT];   /* seq of the op of pipe q this one waits for, AS_NONE = none */
 } AsRec;
@@ -106,19 +107,31 @@ int autosync_wait(Exec *x, int pq, const QEntry *e)
     struct AutoSync *s = c->as;
     AsRec *r = s ? find(s, pq, e->seq) : NULL;
     if (!r) return 0;
+    uint64_t until = 0;
     for (int q = 0; q < PQ__COUNT; q++) {
         if (r->dep[q] == AS_NONE) continue;
         const AsRec *o = find(s, q, r->dep[q]);
-        if (o && !o->done) return 1;
+        if (o && !o->done) return 1;            /* woken when a pipe makes progress */
+        if (o && o->end > until) until = o->end;
     }
+    if (until > x->now) {                       /* it ran, but finishes later: retry then */
+        x->retry_at = until;
+        return 1;
+    }
+    /* acquire every edge; the one finishing last goes last, so the trace's flow and --stats name it */
+    int last = -1;
     for (int q = 0; q < PQ__COUNT; q++) {
-        if (r->dep[q] == AS_NONE) continue;
+        const AsRec *o = r->dep[q] == AS_NONE ? NULL : find(s, q, r->dep[q]);
+        if (o && (last < 0 || o->end >= find(s, last, r->dep[last])->end)) last = q;
+    }
+    for (int k = 0; k <= PQ__COUNT; k++) {
+        int q = k < PQ__COUNT ? k : last;
+        if ((k < PQ__COUNT && q == last) || q < 0 || r->dep[q] == AS_NONE) continue;
         const AsRec *o = find(s, q, r->dep[q]);
-        if (o) {
-            unsigned key = chan_key(c, q, o, s);
-            race_acquire(x, RC_AUTO, key);
-            obs_acquire(x, RC_AUTO, key);
-        }
+        if (!o) continue;
+        unsigned key = chan_key(c, q, o, s);
+        race_acquire(x, RC_AUTO, key);
+        obs_acquire(x, RC_AUTO, key);
     }
     return 0;
 }
@@ -130,6 +143,7 @@ void autosync_done(Exec *x, int pq, const QEntry *e)
     AsRec *r = s ? find(s, pq, e->seq) : NULL;
     if (!r) return;
     r->done = 1;
+    r->end = x->now + e->in->cost + x->extra_cost;   /* the pipe's time when the op completes (sched.c run_pipe) */
     unsigned key = chan_key(c, pq, r, s);
     race_release(x, RC_AUTO, key);
     obs_release(x, RC_AUTO, key);

@@ -79,7 +79,7 @@ static int static_valid(const Type *t, int64_t *vr, int64_t *vc)
 static void check_ew(VCtx *V, Op *op, const TileRule *r)
 {
     static const char *const groups[] = {"src0", "src1", "src", "tmp", "mask", "a", "b", "dst"};
-    char b1[128], b2[128];
+    char b1[128], b2[128], b3[128];
     const Type *dt = grp_type(V, op, "dst");
     if (!dt || dt->kind != TY_TILE_BUF) return;
     for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++) need_vec(V, op, groups[i]);
@@ -144,7 +144,7 @@ static void check_ew(VCtx *V, Op *op, const TileRule *r)
                  (op->kind == OP_TEXPANDS && ty_bits(sv->type) == ty_bits(st->elem) && sv->type->kind == st->elem->kind);
         if (!ok) v_err(V, DIAG_V_ELEM_TYPE, op_use_loc(op, sv), "'%s' on %s tiles takes a %s scalar, not %s",
                        v_opname(op), tname(st->elem, b1, sizeof b1), shift ? "integer" : tname(st->elem, b2, sizeof b2),
-                       tname(sv->type, b2, sizeof b2));
+                       tname(sv->type, b3, sizeof b3));
     }
     /* valid shapes known statically must agree (the templates' require_same_valid_shape) */
     int64_t dr, dc, sr, sc;

@@ -411,6 +411,22 @@ def write_dma(out):
     save(out, "nz.ub.exp", f32, ub)
 
 
+def write_plan(out):
+    rng = random.Random(99)
+    f32 = TY["f32"]
+    a = [f32b(float(rng.randrange(-4096, 4096)) / 8) for _ in range(256 * 128)]
+    save(out, "plan.a.bin", f32, a)
+    save(out, "plan.b.exp", f32, [f32b(struct.unpack("<f", struct.pack("<I", x))[0] * 2) for x in a])
+    save(out, "plan.c.exp", f32, [f32b(2.0)] * (256 * 128))
+
+
+def write_sync(out):
+    f32 = TY["f32"]
+    a = [f32b(float(i) / 4 - 20) for i in range(256)]
+    save(out, "sync.in.bin", f32, a)
+    save(out, "sync.exp", f32, [f32b(float(i) / 4 - 19) for i in range(256)])
+
+
 def emit(d):
     for f, cases in FILES.items():
         L = ["// %s: %s." % (f, HEADERS[f]),
@@ -454,6 +470,10 @@ if __name__ == "__main__":
         emit(sys.argv[2])
     elif sys.argv[2] == "tile_pred":
         write_pred(sys.argv[1])
+    elif sys.argv[2] == "sync":
+        write_sync(sys.argv[1])
+    elif sys.argv[2] == "tile_plan":
+        write_plan(sys.argv[1])
     elif sys.argv[2] == "tile_dma":
         write_dma(sys.argv[1])
     else:
