@@ -191,6 +191,10 @@ typedef struct PtoStats {
     unsigned cores;
 } PtoStats;
 const PtoStats *pto_launch_stats(const PtoLaunch *l);
+/* How the entry function is synchronised (docs/tile.md "Auto-sync"): 1 when it is a tile kernel without
+   explicit synchronisation, which ptosim orders by auto-sync, 0 when its own sync ops order it. *edges (may be
+   NULL) receives the dependencies auto-sync inferred in the last run, every block. */
+int pto_launch_autosync(const PtoLaunch *l, uint64_t *edges);
 const char *pto_pipe_name(unsigned pipe_index);   /* index into bytes_moved */
 
 /* ---- time: the timing model's view of the last run (docs/timing.md) ----

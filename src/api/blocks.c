@@ -221,6 +221,7 @@ static void run_sim(BlockRun *r, const Sim *ls)
     r->sim.trapped = 0;
     r->sim.nwarned = 0;
     memset(&r->sim.stats, 0, sizeof r->sim.stats);
+    r->sim.autosync_edges = 0;
 }
 
 /* Out of memory preparing block r: E-OOM, the block fails (rc 2). */
@@ -310,6 +311,7 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
         }
         if (c->su_t > st->cycles) st->cycles = c->su_t;
         st->ops_executed += c->su.steps + c->v.steps;
+        s->autosync_edges += autosync_edges(c);
         st->cores++;
     }
 }
@@ -329,6 +331,7 @@ static void merge(PtoLaunch *l, BlockRun *r)
     s->stats.ops_executed += b->ops_executed;
     s->gm_gaps_dirty |= r->sim.gm_gaps_dirty;   /* a write left its buffer: refill the gaps next run */
     s->stats.cores += b->cores;
+    s->autosync_edges += r->sim.autosync_edges;
     if (b->cycles > s->stats.cycles) s->stats.cycles = b->cycles;
 }
 
