@@ -10,6 +10,9 @@ import os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 src = open(os.path.join(ROOT, "src", "isa", "ops.def")).read()
+# the rows of a layer's own file (ops_vmi.def, ops_tile.def) are part of the one table
+src = re.sub(r'^#include "(\w+\.def)"$', lambda m: open(os.path.join(ROOT, "src", "isa", m.group(1))).read(), src,
+             flags=re.M)
 macros = dict(re.findall(r'#define (\w+) ((?:"[^"\n]*"\s*(?:\\\n)?\s*)+)', src))
 def op_rows(text):
     """The OP(...) rows of ops.def, each joined across continuation lines (parentheses balanced outside
