@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const pipe_names[PTO_PIPES] = {"SCALAR", "VECTOR", "MTE1", "MTE2", "MTE3", "CUBE", "FIXP"};
-
 int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -82,7 +80,7 @@ void cli_print_stats(const PtoLaunch *l, FILE *out)
                     k += (size_t)snprintf(causes + k, sizeof causes - k, "%s%s %" PRIu64, k ? ", " : "",
                                           pto_wait_cause_name((PtoWaitCause)w), t->stall[w]);
             double gbs = t->busy ? (double)t->bytes / ((double)t->busy / hz) / 1e9 : 0.0;
-            fprintf(out, "  %-7s %10" PRIu64 " %5.1f%% %10" PRIu64 "  %-34s %10" PRIu64, pipe_names[p], t->busy,
+            fprintf(out, "  %-7s %10" PRIu64 " %5.1f%% %10" PRIu64 "  %-34s %10" PRIu64, pto_pipe_short_name((unsigned)p), t->busy,
                     pct(t->busy, end), stall, causes[0] ? causes : "-", t->bytes);
             if (t->bytes) fprintf(out, " %9.2f", gbs);
             fputc('\n', out);
@@ -94,7 +92,7 @@ void cli_print_stats(const PtoLaunch *l, FILE *out)
         PtoStall st;
         if (pto_launch_stall(l, i, &st)) continue;
         fprintf(out, "  %" PRIu64 " cycles: block %u %s %s waited for %s at %s:%u:%u (%" PRIu64 " time%s)", st.cycles,
-                st.block, st.core, st.pipe < PTO_PIPES ? pipe_names[st.pipe] : "?", st.what, st.file ? st.file : "?",
+                st.block, st.core, pto_pipe_name(st.pipe), st.what, st.file ? st.file : "?",
                 st.line, st.col, st.times, st.times == 1 ? "" : "s");
         if (st.setter_op)
             fprintf(out, "; released by %s at %s:%u:%u", st.setter_op, st.setter_file ? st.setter_file : "?",

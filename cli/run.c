@@ -255,12 +255,6 @@ static int bind_scalar(PtoLaunch *l, unsigned i, const PtoParamInfo *pi, const c
     return -1;
 }
 
-static const char *pipe_short(unsigned p)
-{
-    static const char *const n[] = {"S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX", "?"};
-    return p < 8 ? n[p] : "?";
-}
-
 static int write_out(CliArgs *a, const Buf *b, const PtoParamInfo *pi)
 {
     int ok;
@@ -294,7 +288,7 @@ static void print_summary(const char *file, PtoTarget target, unsigned blocks, c
             file, pto_target_name(target), blocks, s->cores, s->ops_executed, s->cycles);
     int any = 0;
     for (unsigned p = 0; p < 7; p++)
-        if (s->bytes_moved[p]) { fprintf(stderr, " %s %" PRIu64, pipe_short(p), s->bytes_moved[p]); any = 1; }
+        if (s->bytes_moved[p]) { fprintf(stderr, " %s %" PRIu64, pto_pipe_short_name(p), s->bytes_moved[p]); any = 1; }
     if (!any) fputs(" none", stderr);
     uint64_t edges;
     if (pto_launch_autosync(l, &edges)) fprintf(stderr, "; sync: auto-sync, %" PRIu64 " inferred edge(s)", edges);

@@ -195,7 +195,10 @@ const PtoStats *pto_launch_stats(const PtoLaunch *l);
    explicit synchronisation, which ptosim orders by auto-sync, 0 when its own sync ops order it. *edges (may be
    NULL) receives the dependencies auto-sync inferred in the last run, every block. */
 int pto_launch_autosync(const PtoLaunch *l, uint64_t *edges);
-const char *pto_pipe_name(unsigned pipe_index);   /* index into bytes_moved */
+/* A pipe's name as the text and the messages spell it ("PIPE_MTE2"), and its short name where pipes label
+   columns and tracks (--stats, --trace: "MTE2"); index into bytes_moved; "?" out of range. */
+const char *pto_pipe_name(unsigned pipe_index);
+const char *pto_pipe_short_name(unsigned pipe_index);
 
 /* ---- time: the timing model's view of the last run (docs/timing.md) ----
    Pipe indices as in pto_pipe_name: 0 scalar unit, 1 V, 2 MTE1, 3 MTE2, 4 MTE3, 5 M (cube), 6 FIX. */

@@ -285,13 +285,18 @@ class RunResult:
 
     def __str__(self):
         s = self.stats
-        moved = " ".join("%s %d" % (k[5:] if k.startswith("PIPE_") else k, v) for k, v in s.bytes_moved.items())
+        short = dict(zip(_pipe_names(), _pipe_short_names()))   # the run summary's labels, as the CLI prints them
+        moved = " ".join("%s %d" % (short.get(k, k), v) for k, v in s.bytes_moved.items())
         return ("%s on %s: %d block(s), %d core(s), %d ops, %d cycles; bytes moved: %s"
                 % (self.entry or "kernel", self.target, self.blocks, s.cores, s.ops_executed, s.cycles, moved or "none"))
 
 
 def _pipe_names():
     return [_lib.text(_L.pto_pipe_name(p)) for p in range(_lib.PTO_PIPES)]
+
+
+def _pipe_short_names():
+    return [_lib.text(_L.pto_pipe_short_name(p)) for p in range(_lib.PTO_PIPES)]
 
 
 def _cause_names():

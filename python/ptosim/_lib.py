@@ -139,6 +139,7 @@ PROTOTYPES = {
     "pto_launch_run": (c_int, [_P, c_uint]),
     "pto_launch_stats": (POINTER(Stats), [_P]),
     "pto_pipe_name": (c_char_p, [c_uint]),
+    "pto_pipe_short_name": (c_char_p, [c_uint]),
     "pto_wait_cause_name": (c_char_p, [c_int]),
     "pto_launch_clock_hz": (c_double, [_P]),
     "pto_launch_core_count": (c_size_t, [_P]),

@@ -232,6 +232,7 @@ int pto_launch_autosync(const PtoLaunch *l, uint64_t *edges)
     return l->entry && l->entry->autosync;
 }
 const char *pto_pipe_name(unsigned i) { return pq_name(i); }
+const char *pto_pipe_short_name(unsigned i) { return pipe_short_name(i); }
 
 int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len)
 {

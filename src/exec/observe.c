@@ -349,10 +349,9 @@ char *obs_trace_json(const Observe *o, const Sim *s)
                   first ? "" : ",\n", pid, ct->block, core_name(idx, ct->ncores, ct->type));
         first = 0;
         sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"tid\":0,\"args\":{\"sort_index\":%u}}", pid, pid);
-        static const char *const track[PQ__COUNT] = {"SCALAR", "VECTOR", "MTE1", "MTE2", "MTE3", "CUBE", "FIXP"};
         for (unsigned p = 0; p < PQ__COUNT; p++)
             sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", pid, p,
-                      track[p]);
+                      pipe_short_name(p));
     }
     for (size_t i = 0; i < o->nev; i++) {
         const TraceEv *e = &o->ev[i];

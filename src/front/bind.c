@@ -384,37 +384,7 @@ static Attr *add_attr(Parser *P, Bound *B, const char *name, AttrKind k, SrcLoc 
 
 /* Whether a value's type belongs to a slot's type class (used to let optional operands be skipped:
    `pto.vusqz %m` binds the mask to `m`, not to the optional vreg before it). */
-static int tc_ok(const Value *v, const SigSlot *s)
-{
-    if (!v) return 1;
-    const Type *t = v->type;
-    switch (s->tc) {
-    case TC_ANY: return 1;
-    case TC_I1: return t->kind == TY_INT && t->bits == 1;
-    case TC_I8: return t->kind == TY_INT && t->bits == 8;
-    case TC_I16: return t->kind == TY_INT && t->bits == 16;
-    case TC_I32: return t->kind == TY_INT && t->bits == 32;
-    case TC_I64: return t->kind == TY_INT && t->bits == 64;
-    case TC_INDEX: return t->kind == TY_INDEX;
-    case TC_INT: return t->kind == TY_INT || t->kind == TY_INDEX;
-    case TC_FLOAT: return t->kind == TY_FLOAT;
-    case TC_SCALAR: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT;
-    case TC_PTR: return t->kind == TY_PTR;
-    case TC_VREG: return t->kind == TY_VREG;
-    case TC_MASK: return t->kind == TY_MASK;
-    case TC_ALIGN: return t->kind == TY_ALIGN;
-    case TC_SVAL: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT || t->kind == TY_VEC;
-    case TC_STRUCT: return t->kind == TY_STRUCT;
-    case TC_VVREG: return t->kind == TY_VMI_VREG;
-    case TC_VMASK: return t->kind == TY_VMI_MASK;
-    case TC_VVAL: return ty_is_vmi(t);
-    case TC_TILE: return t->kind == TY_TILE_BUF;
-    case TC_VIEW: return ty_is_view(t);
-    case TC_TVIEW: return t->kind == TY_TENSOR_VIEW;
-    case TC_PVIEW: return t->kind == TY_PART_VIEW;
-    }
-    return 1;
-}
+static int tc_ok(const Value *v, const SigSlot *s) { return !v || tc_match(s->tc, v->type); }
 
 /* Does `it` fit slot `s`? Optional value slots also require the right type class. */
 static int fits(Parser *P, const Item *it, const SigSlot *s)
@@ -742,14 +712,8 @@ static int result_types(Parser *P, const OpSig *sig, uint32_t nres, const TypeIt
     TypeTable *T = P->ctx->types;
     for (uint32_t i = 0; i < nres; i++) {
         const SigSlot *s = &sig->res[i < sig->nres ? i : (uint32_t)sig->nres - 1];
-        switch (s->tc) {
-        case TC_I1: out[i] = ty_int(T, 1, SIGN_LESS); break;
-        case TC_I16: out[i] = ty_int(T, 16, SIGN_LESS); break;
-        case TC_I32: out[i] = ty_int(T, 32, SIGN_LESS); break;
-        case TC_I64: out[i] = ty_int(T, 64, SIGN_LESS); break;
-        case TC_INDEX: out[i] = ty_index(T); break;
-        case TC_ALIGN: out[i] = ty_align(T); break;
-        default:
+        out[i] = tc_implied(s->tc, T);
+        if (!out[i]) {
             P_error(P, DIAG_PARSE_TYPELIST, loc, "'%s' needs its result type(s) written after '->'", opname);
             return 0;
         }

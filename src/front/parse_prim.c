@@ -354,14 +354,8 @@ static const Type *builtin_type(Parser *P, const char *s, unsigned n)
     memcpy(b, s, n);
     b[n] = 0;
     if (!strcmp(b, "index")) return ty_index(T);
-    if (!strcmp(b, "f16")) return ty_float(T, FK_F16);
-    if (!strcmp(b, "bf16")) return ty_float(T, FK_BF16);
-    if (!strcmp(b, "f32")) return ty_float(T, FK_F32);
-    if (!strcmp(b, "f64")) return ty_float(T, FK_F64);
-    if (!strcmp(b, "f8E4M3FN") || !strcmp(b, "f8E4M3")) return ty_float(T, FK_E4M3FN);
-    if (!strcmp(b, "f8E5M2")) return ty_float(T, FK_E5M2);
-    if (!strcmp(b, "f8E8M0FNU")) return ty_float(T, FK_E8M0);
-    if (!strcmp(b, "f4E2M1FN")) return ty_float(T, FK_F4E2M1X2);
+    int fk = fk_lookup(b, n, 0);
+    if (fk >= 0) return ty_float(T, (FloatKind)fk);
     if (!strcmp(b, "none")) return ty_none(T);
     IntSign sg = SIGN_LESS;
     const char *d = b;
@@ -815,7 +809,6 @@ static const Type *dialect_type(Parser *P, Token *t)
         return e ? ty_vmi_vreg(T, lanes, e) : NULL;
     }
     if (IS("pto.vmi.mask")) return vmi_mask_type(P);
-    if (IS("pto.bf16x2")) return ty_float(T, FK_BF16X2);
     if (IS("pto.mask")) {
         if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
         int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
@@ -828,13 +821,9 @@ static const Type *dialect_type(Parser *P, Token *t)
     }
     if (IS("pto.struct")) return struct_type(P, loc);
     if (IS("pto.align")) return ty_align(T);
-    if (IS("pto.hif8")) return ty_float(T, FK_HIF8);
-    if (IS("pto.f4E2M1x2") || IS("pto.f4e2m1x2")) return ty_float(T, FK_F4E2M1X2);
-    if (IS("pto.f4E1M2x2") || IS("pto.f4e1m2x2")) return ty_float(T, FK_F4E1M2X2);
-    if (IS("pto.e8m0") || IS("pto.f8E8M0")) return ty_float(T, FK_E8M0);
-    if (IS("pto.f8E4M3FN") || IS("pto.f8e4m3")) return ty_float(T, FK_E4M3FN);
-    if (IS("pto.f8E5M2") || IS("pto.f8e5m2")) return ty_float(T, FK_E5M2);
 #undef IS
+    int fk = fk_lookup(t->s, t->len, 1);
+    if (fk >= 0) return ty_float(T, (FloatKind)fk);
     const Alias *al = alias_find(P, 1, t->s, t->len);
     if (al) return al->ty;
     P_error(P, DIAG_PARSE_TYPE, loc, "unknown dialect type or undefined type alias '!%.*s'", (int)t->len, t->s);

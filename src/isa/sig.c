@@ -71,19 +71,48 @@ static int add_group(SigParser *S, const char *n)
     return (int)S->ngroups++;
 }
 
-static const struct { const char *n; TypeClass tc; } tcs[] = {
-    {"any", TC_ANY}, {"i1", TC_I1}, {"i8", TC_I8}, {"i16", TC_I16}, {"i32", TC_I32}, {"i64", TC_I64},
-    {"index", TC_INDEX}, {"int", TC_INT}, {"float", TC_FLOAT}, {"scalar", TC_SCALAR}, {"vreg", TC_VREG},
-    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR}, {"sval", TC_SVAL}, {"struct", TC_STRUCT},
-    {"vvreg", TC_VVREG}, {"vmask", TC_VMASK}, {"vval", TC_VVAL},
-    {"tile", TC_TILE}, {"view", TC_VIEW}, {"tview", TC_TVIEW}, {"pview", TC_PVIEW},
+static const char *const tc_names[TC__COUNT] = {
+#define TCLASS(id, name, desc, match, implied) name,
+#include "tclass.def"
+#undef TCLASS
 };
+
+bool tc_match(TypeClass tc, const Type *t)
+{
+    if (!t) return true;
+    switch (tc) {
+#define TCLASS(id, name, desc, match, implied) case TC_##id: return match;
+#include "tclass.def"
+#undef TCLASS
+    default: return true;
+    }
+}
+
+const char *tc_desc(TypeClass tc)
+{
+    static const char *const d[TC__COUNT] = {
+#define TCLASS(id, name, desc, match, implied) desc,
+#include "tclass.def"
+#undef TCLASS
+    };
+    return (unsigned)tc < TC__COUNT ? d[tc] : "?";
+}
+
+const Type *tc_implied(TypeClass tc, TypeTable *T)
+{
+    switch (tc) {
+#define TCLASS(id, name, desc, match, implied) case TC_##id: return implied;
+#include "tclass.def"
+#undef TCLASS
+    default: return NULL;
+    }
+}
 
 static void type_class(SigParser *S, SigSlot *sl)
 {
     const char *n = name(S);
-    for (unsigned i = 0; i < sizeof tcs / sizeof tcs[0]; i++)
-        if (strcmp(tcs[i].n, n) == 0) sl->tc = tcs[i].tc;
+    for (unsigned i = 0; i < TC__COUNT; i++)
+        if (strcmp(tc_names[i], n) == 0) sl->tc = (TypeClass)i;
     if (sl->tc == TC_ANY && strcmp(n, "any") != 0) sp_fail(S, "unknown type class");
     if (sl->tc == TC_PTR && *S->p == '.') {
         do {

@@ -15,9 +15,33 @@ static const struct { const char *name; AddrSpace as; } as_alias[] = {
     {"vec", AS_UB}, {"mat", AS_L1}, {"cbuf", AS_L1}, {"left", AS_L0A}, {"right", AS_L0B},
     {"acc", AS_L0C}, {"bias", AS_BT}, {"scaling", AS_FB}, {"fbuf", AS_FB},
 };
-static const char *const fk_names[] = {"f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2", "!pto.hif8",
-                                       "!pto.f4E2M1x2", "!pto.f4E1M2x2", "!pto.e8m0", "!pto.bf16x2"};
-static const unsigned fk_bits[] = {16, 16, 32, 64, 8, 8, 8, 8, 8, 8, 32};
+static const struct { const char *spell; unsigned bits; } fks[FK__COUNT] = {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) {spell, bits},
+#define SCALAR_FLOAT(fk, spell, bits, fmt) {spell, bits},
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+};
+static const struct { const char *spell; FloatKind fk; } fk_spells[] = {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) {spell, FK_##fk},
+#define SCALAR_FLOAT(fk, spell, bits, fmt) {spell, FK_##fk},
+#define FLOAT_SPELL(spell, fk) {spell, FK_##fk},
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+#undef FLOAT_SPELL
+};
+
+int fk_lookup(const char *s, unsigned n, int dialect)
+{
+    for (unsigned i = 0; i < sizeof fk_spells / sizeof fk_spells[0]; i++) {
+        const char *sp = fk_spells[i].spell;
+        if ((sp[0] == '!') != (dialect != 0)) continue;
+        sp += dialect != 0;
+        if (strlen(sp) == n && memcmp(sp, s, n) == 0) return (int)fk_spells[i].fk;
+    }
+    return -1;
+}
 
 const char *as_name(AddrSpace as) { return as < AS__COUNT ? as_names[as] : "?"; }
 
@@ -108,7 +132,7 @@ const Type *ty_index(TypeTable *t)
 }
 const Type *ty_float(TypeTable *t, FloatKind fk)
 {
-    Type k = {.kind = TY_FLOAT, .fk = (uint8_t)fk, .bits = (uint16_t)fk_bits[fk]};
+    Type k = {.kind = TY_FLOAT, .fk = (uint8_t)fk, .bits = (uint16_t)fks[fk].bits};
     return intern(t, &k);
 }
 const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as)
@@ -282,7 +306,7 @@ int ty_format(const Type *t, char *buf, unsigned n)
     case TY_INT:
         return snprintf(buf, n, "%s%u", t->sign == SIGN_S ? "si" : t->sign == SIGN_U ? "ui" : "i", t->bits);
     case TY_INDEX: return snprintf(buf, n, "index");
-    case TY_FLOAT: return snprintf(buf, n, "%s", fk_names[t->fk]);
+    case TY_FLOAT: return snprintf(buf, n, "%s", fks[t->fk].spell);
     case TY_PTR:
         ty_format(t->elem, e, sizeof e);
         return snprintf(buf, n, "!pto.ptr<%s, %s>", e, as_names[t->space]);

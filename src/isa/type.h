@@ -14,10 +14,16 @@ typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, T
                TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK,
                TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
-/* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
-/* FK_BF16X2: !pto.bf16x2, a 32-bit container of two bf16 values (low half first), a VMI element type. */
-typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0,
-               FK_BF16X2 } FloatKind;
+/* Float kinds: the ELEM_FLOAT and SCALAR_FLOAT rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a 32-bit
+   container of two bf16 values, low half first, a VMI element type). */
+typedef enum {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) FK_##fk,
+#define SCALAR_FLOAT(fk, spell, bits, fmt) FK_##fk,
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+    FK__COUNT
+} FloatKind;
 /* Address spaces; canonical names in type.c. */
 typedef enum { AS_GM, AS_UB, AS_L1, AS_L0A, AS_L0B, AS_L0C, AS_BT, AS_FB, AS__COUNT } AddrSpace;
 
@@ -121,6 +127,9 @@ static inline unsigned ty_bytes(const Type *t) { unsigned b = ty_bits(t); return
 /* True when the integer is treated as signed (signless counts as signed, resolutions Q49). */
 static inline bool ty_signed(const Type *t) { return t->kind == TY_INDEX || (t->kind == TY_INT && t->sign != SIGN_U); }
 
+/* The float type a spelling names (elem.def): builtin spellings ("f16", "f8E4M3") when dialect = 0, the dialect's
+   ("pto.hif8", written after '!') when dialect = 1; -1 if none. */
+int fk_lookup(const char *s, unsigned n, int dialect);
 const char *as_name(AddrSpace as);
 int as_lookup(const char *s, unsigned n);   /* canonical names and aliases; -1 if unknown */
 /* Appends the canonical spelling of `t` to buf (size n); returns chars written (like snprintf). */

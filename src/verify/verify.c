@@ -6,7 +6,8 @@
  *      element types the target profile lacks);
  *   2. target-profile availability of the op (E-TARGET-OP) and deprecation warnings;
  *   3. region rules: vector intervals, strict capture, sections, terminators, scf/func typing;
- *   4. the signature-driven structural pass (verify_sig.c) and the family rules (verify_fam.c).
+ *   4. the signature-driven structural pass (verify_sig.c) and the family rules (verify_fam.c,
+ *      verify_mem.c, verify_vec.c).
  * The !pto.align chain analysis (verify_align.c) runs afterwards over the whole module.
  * Every rule, its ID and its evidence are listed in docs/verifier.md. The parser guarantees
  * def-before-use and lexical scoping, so SSA dominance needs no separate check here. */
@@ -87,58 +88,20 @@ static void check_defs(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ target profile */
 
-static const struct { OpKind op; int target; const char *hint; } target_hints[] = {
-    {OP_PSTU, PTO_TARGET_CPU, "use pto.psts for an exact predicate store"},
-    {OP_SET_CROSS_CORE, PTO_TARGET_A5, "use pto.set_intra_block"},
-    {OP_WAIT_FLAG_DEV, PTO_TARGET_A5, "use pto.wait_intra_block"},
-    {OP_SET_INTRA_BLOCK, PTO_TARGET_A2A3, "use pto.set_cross_core"},
-    {OP_WAIT_INTRA_BLOCK, PTO_TARGET_A2A3, "use pto.wait_flag_dev"},
-    {OP_VSTUS, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTUR, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTU, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTAS, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTAR, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTA, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSELRV2, PTO_TARGET_A5, "use pto.vselr"},
-    {OP_MAD_MX, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
-    {OP_MAD_MX_ACC, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
-    {OP_MAD_MX_BIAS, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
-    {OP_VBITSORT, PTO_TARGET_DEFAULT, "VBS32 sorting exists only on a5"},
-};
-
-static const struct { OpKind op; const char *hint; } legacy_hints[] = {
-    {OP_COPY_GM_TO_UBUF, "use pto.mte_gm_ub"},
-    {OP_COPY_UBUF_TO_GM, "use pto.mte_ub_gm"},
-    {OP_COPY_UBUF_TO_UBUF, "use pto.mte_ub_ub"},
-    {OP_COPY_GM_TO_CBUF, "use pto.mte_gm_l1"},
-    {OP_COPY_UBUF_TO_CBUF, "use pto.mte_ub_l1"},
-    {OP_COPY_CBUF_TO_UBUF, "use pto.mte_l1_ub"},
-    {OP_SET_LOOP_SIZE_OUTTOUB, "use loop(...) clauses on pto.mte_gm_ub"},
-    {OP_SET_LOOP1_STRIDE_OUTTOUB, "use the nburst(...)/loop(...) strides of pto.mte_gm_ub"},
-    {OP_SET_LOOP2_STRIDE_OUTTOUB, "use the nburst(...)/loop(...) strides of pto.mte_gm_ub"},
-    {OP_SET_LOOP_SIZE_UBTOOUT, "use loop(...) clauses on pto.mte_ub_gm"},
-    {OP_SET_LOOP1_STRIDE_UBTOOUT, "use the nburst(...)/loop(...) strides of pto.mte_ub_gm"},
-    {OP_SET_LOOP2_STRIDE_UBTOOUT, "use the nburst(...)/loop(...) strides of pto.mte_ub_gm"},
-};
-
 static void check_target_op(VCtx *V, Op *op)
 {
     const OpInfo *oi = &op_info[op->kind];
     if (oi->flags & V->tp->op_mask) {
-        const char *hint = NULL;
-        for (unsigned i = 0; i < sizeof target_hints / sizeof target_hints[0]; i++)
-            if (target_hints[i].op == op->kind &&
-                (target_hints[i].target == PTO_TARGET_DEFAULT || target_hints[i].target == (int)V->target))
-                hint = target_hints[i].hint;
+        OpHintWhen when = V->target == PTO_TARGET_A5 ? HINT_A5 : V->target == PTO_TARGET_A2A3 ? HINT_A2A3
+                        : V->target == PTO_TARGET_CPU ? HINT_CPU : HINT_ANY;
+        const char *hint = op_hint(op->kind, when);
         const char *avail = (oi->flags & F_NOCPU) && (oi->flags & F_NOA2A3) && !(oi->flags & F_NOA5) ? " (a5 only)"
                           : (oi->flags & F_NOCPU) && (oi->flags & F_NOA5) && !(oi->flags & F_NOA2A3) ? " (a2a3 only)" : "";
         v_err(V, DIAG_V_TARGET_OP, op->loc, "'%s' is not available on the %s target profile%s%s%s", oi->name,
               V->tp->name, avail, hint ? "; " : "", hint ? hint : "");
     }
     if (oi->flags & F_LEGACY) {
-        const char *hint = NULL;
-        for (unsigned i = 0; i < sizeof legacy_hints / sizeof legacy_hints[0]; i++)
-            if (legacy_hints[i].op == op->kind) hint = legacy_hints[i].hint;
+        const char *hint = op_hint(op->kind, HINT_LEGACY);
         v_warn(V, DIAG_V_DEPRECATED, op->loc, "'%s' is a pre-v0.6 form%s%s", oi->name, hint ? "; " : "", hint ? hint : "");
     }
 }

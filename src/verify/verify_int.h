@@ -1,6 +1,6 @@
 /* verify_int.h — what the verifier's files share: the pass context, the diagnostic helpers and
  * the small queries over the IR (constants, constant addresses, enclosing regions) that the
- * structural pass (verify_sig.c), the family rules (verify_fam.c) and the alignment-carrier
+ * structural pass (verify_sig.c), the family rules (verify_fam.c, verify_mem.c, verify_vec.c) and the alignment-carrier
  * analysis (verify_align.c) all need; they live in verify_util.c. Not part of the library interface. */
 #ifndef PTOSIM_VERIFY_INT_H
 #define PTOSIM_VERIFY_INT_H
@@ -59,6 +59,15 @@ bool v_is_vec_interval(const Op *op);
 bool v_is_kernel(const Op *f);                         /* pto.kernel, legacy pto.aicore, pto.entry */
 Op *v_enclosing_func(const Op *op);
 const Type *v_func_type(const Op *f);                  /* a func.func's function_type, or NULL */
+
+/* Shared by the family rules (verify_util.c). Where operand i of a named signature group is written, else the
+   op's location; the result named `name` in the signature; an operand group or result called `name`. */
+SrcLoc v_gloc(const VCtx *V, const Op *op, const char *group, unsigned i);
+Value *v_res_named(const VCtx *V, const Op *op, const char *name);
+Value *v_named(const VCtx *V, const Op *op, const char *name);
+/* E-CAPACITY when [addr, addr + bytes) of pointer p's on-chip space lies outside the profile's capacity. */
+void v_check_capacity(VCtx *V, const Op *op, const Value *p, int64_t addr, int64_t bytes, const char *what,
+                      const char *via);
 
 /* Element helpers. */
 static inline const Type *v_elem(const Type *t) { return t && (t->kind == TY_PTR || t->kind == TY_VREG) ? t->elem : NULL; }

@@ -24,15 +24,8 @@ static inline void img_put(uint8_t *m, unsigned k, unsigned v)
     else m[k >> 3] = (uint8_t)(m[k >> 3] & ~(1u << (k & 7)));
 }
 
-static unsigned suffix_gran(OpKind k)
-{
-    switch (k) {
-    case OP_PSET_B8: case OP_PGE_B8: case OP_PLT_B8: case OP_PINTLV_B8: case OP_PDINTLV_B8: return 1;
-    case OP_PSET_B16: case OP_PGE_B16: case OP_PLT_B16: case OP_PINTLV_B16: case OP_PDINTLV_B16: return 2;
-    case OP_PSET_B32: case OP_PGE_B32: case OP_PLT_B32: case OP_PINTLV_B32: case OP_PDINTLV_B32: return 4;
-    default: return 0;
-    }
-}
+/* The granularity an op's name fixes (b8 = 1, b16 = 2, b32 = 4): the op table's GRAN column. */
+static unsigned suffix_gran(OpKind k) { return op_gran[k]; }
 
 /* Every predicate op is one V-pipe instruction in the run statistics. */
 static inline const Instr *pred_done(Exec *x, const Instr *in)

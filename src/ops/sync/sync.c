@@ -13,17 +13,16 @@
    (64 for unsigned ones), so an i32 -1 is reported as -1 (signless integers are signed), not 4294967295. */
 enum { SY_SRC, SY_DST, SY_ID, SY_MODE, SY_W0, SY_W1 };
 
-/* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL, then the names no ptosim pipe runs:
-   MTE4 MTE5 V2 and the two virtual MTE2 pipes) -> queue, or PQ_NONAME */
+/* The queue a PIPE token names (isa/pipes.def), PQ_ALL, or PQ_NONAME for the names no ptosim pipe runs (PIPE_MTE4,
+   PIPE_MTE5, PIPE_V2 and the two virtual MTE2 pipes); -1 without a token. */
 enum { PQ_NONAME = 0xFF };
-static const uint8_t pipe_of_tok[13] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL,
-                                        PQ_NONAME, PQ_NONAME, PQ_NONAME, PQ_NONAME, PQ_NONAME};
 
 static int pq_token(const Op *op, const char *name)
 {
     int t = op_token_id(op, name);
-    int k = t < 0 ? -1 : tok_ordinal(t);
-    return k < 0 || k >= 13 ? -1 : pipe_of_tok[k];
+    if (t < 0 || tok_set(t) != TS_PIPE) return -1;
+    int q = pipe_of_token(t);
+    return t == T_PIPE_ALL ? PQ_ALL : q >= 0 ? q : PQ_NONAME;
 }
 
 /* An op naming a pipe that exists only as a name (PIPE_MTE4, ...) verifies; running it traps. */

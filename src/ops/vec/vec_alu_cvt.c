@@ -3,33 +3,6 @@
  * All value conversions go through num.h (one exact rounding in the requested mode). */
 #include "vec_alu_int.h"
 
-/* ------------------------------------------------------------------ legal vcvt pairs */
-
-/* The S §9 list, the per-op page additions and the pairs seen in validated kernels (resolutions Q26,
-   §2.4) — the same list the verifier checks. */
-static const struct { ElemKind s, d; } cvt_pairs[] = {
-    {EK_F32, EK_S64}, {EK_F32, EK_S32}, {EK_F32, EK_S16}, {EK_F16, EK_S32}, {EK_F16, EK_S16}, {EK_F16, EK_S8},
-    {EK_F16, EK_U8}, {EK_BF16, EK_S32},
-    {EK_F32, EK_F16}, {EK_F32, EK_BF16}, {EK_BF16, EK_F16}, {EK_F16, EK_F32}, {EK_BF16, EK_F32},
-    {EK_U8, EK_F16}, {EK_S8, EK_F16}, {EK_S16, EK_F16}, {EK_S16, EK_F32}, {EK_S32, EK_F32}, {EK_U32, EK_F32},
-    {EK_U8, EK_U16}, {EK_U8, EK_U32}, {EK_S8, EK_S16}, {EK_S8, EK_S32}, {EK_U16, EK_U32}, {EK_S16, EK_U32},
-    {EK_S16, EK_S32}, {EK_S32, EK_S64},
-    {EK_U16, EK_U8}, {EK_S16, EK_U8}, {EK_U32, EK_U8}, {EK_U32, EK_U16}, {EK_U32, EK_S16}, {EK_S32, EK_U8},
-    {EK_S32, EK_U16}, {EK_S32, EK_S16},
-    {EK_S64, EK_F32}, {EK_E4M3, EK_F32}, {EK_E5M2, EK_F32}, {EK_HIF8, EK_F32}, {EK_F32, EK_E4M3},
-    {EK_F32, EK_E5M2}, {EK_F32, EK_HIF8},
-    {EK_F4E1M2, EK_BF16}, {EK_F4E2M1, EK_BF16}, {EK_BF16, EK_F4E1M2}, {EK_BF16, EK_F4E2M1},
-};
-
-static int cvt_legal(ElemKind s, ElemKind d)
-{
-    for (unsigned i = 0; i < sizeof cvt_pairs / sizeof cvt_pairs[0]; i++)
-        if (cvt_pairs[i].s == s && cvt_pairs[i].d == d) return 1;
-    return 0;
-}
-
-static int is_f4(ElemKind k) { return k == EK_F4E2M1 || k == EK_F4E1M2; }
-
 NumRound lane_rnd(int tok)
 {
     switch (tok) {
@@ -63,7 +36,7 @@ uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
             if (fisnan(s, v)) return 0x7FC00000u;
             return s == EK_BF16 ? (v & 0xFFFF) << 16 : fenc(EK_F32, fdec(s, v));
         }
-        bool narrowing = ek_bits(d) < ek_bits(s) || is_f4(d) || (s == EK_BF16 && d == EK_F16);
+        bool narrowing = ek_bits(d) < ek_bits(s) || ek_packed4(d) || (s == EK_BF16 && d == EK_F16);
         return num_convert(ek_fmt(s), v, ek_fmt(d), rm, narrowing && sat);
     }
     if (ek_float(s)) return num_to_int(ek_fmt(s), v, rm, ek_bits(d), ek_signed(d), true);
@@ -165,7 +138,7 @@ static int part_index(int tok)
 static int lower_vcvt(LowerView *L, const Op *op, Instr *in)
 {
     ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(op->nresults ? op->results[0] : NULL);
-    if (!cvt_legal(s, d)) {
+    if (!op_cvt(OP_VCVT, s, d)) {   /* the op table's CVT rows, as the verifier checks them */
         char a[64] = "?", b[64] = "?";
         ty_format(op->operands[0]->type, a, sizeof a);
         if (op->nresults) ty_format(op->results[0]->type, b, sizeof b);
@@ -176,8 +149,8 @@ static int lower_vcvt(LowerView *L, const Op *op, Instr *in)
     int pi = part_index(part);
     unsigned ws = ek_bits(s), wd = ek_bits(d);
     int shape, ratio = 1;
-    if (is_f4(s)) { shape = SH_F4_WIDEN; ratio = 4; }
-    else if (is_f4(d)) { shape = SH_F4_NARROW; ratio = 4; }
+    if (ek_packed4(s)) { shape = SH_F4_WIDEN; ratio = 4; }
+    else if (ek_packed4(d)) { shape = SH_F4_NARROW; ratio = 4; }
     else if (ws == wd) shape = SH_SAME;
     else if (wd > ws) { shape = SH_WIDEN; ratio = (int)(wd / ws); }
     else { shape = SH_NARROW; ratio = (int)(ws / wd); }
@@ -371,9 +344,7 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         return 0;
     case OP_VADDRELUCONV: case OP_VMULCONV: {
         ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
-        int ok = op->kind == OP_VADDRELUCONV ? ((s == EK_F32 && d == EK_F16) || (s == EK_F16 && (d == EK_S8 || d == EK_U8)))
-                                             : (s == EK_F16 && (d == EK_S8 || d == EK_U8));
-        if (!ok)
+        if (!op_cvt(op->kind, s, d))
             return valu_bad_type(L, op, op->kind == OP_VADDRELUCONV ? "f32 -> f16 or f16 -> i8/ui8 only" : "f16 -> i8/ui8 only",
                                  res ? res->type : NULL);
         in->imm[OC_SRC] = s;
@@ -395,7 +366,7 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
     }
     case OP_VMULSCVT: {
         ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
-        if (s != EK_F32 || !(d == EK_F16 || d == EK_BF16))
+        if (!op_cvt(op->kind, s, d))
             return valu_bad_type(L, op, "f32 -> f16 (or bf16) only", res ? res->type : NULL);
         int part = op_token_id(op, "part");
         if (part >= 0 && part != T_PART_EVEN && part != T_PART_ODD) {
