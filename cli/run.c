@@ -282,14 +282,17 @@ static int write_out(CliArgs *a, const Buf *b, const PtoParamInfo *pi)
     return 0;
 }
 
-static void print_summary(const char *file, PtoTarget target, unsigned blocks, const PtoStats *s)
+static void print_summary(const char *file, PtoTarget target, unsigned blocks, const PtoStats *s, const PtoLaunch *l)
 {
     fprintf(stderr, "ptosim: %s completed on %s: %u block(s), %u core(s), %" PRIu64 " ops, %" PRIu64 " cycles; bytes moved:",
             file, pto_target_name(target), blocks, s->cores, s->ops_executed, s->cycles);
     int any = 0;
     for (unsigned p = 0; p < 7; p++)
         if (s->bytes_moved[p]) { fprintf(stderr, " %s %" PRIu64, pto_pipe_name(p), s->bytes_moved[p]); any = 1; }
-    fputs(any ? "\n" : " none\n", stderr);
+    if (!any) fputs(" none", stderr);
+    uint64_t edges;
+    if (pto_launch_autosync(l, &edges)) fprintf(stderr, "; sync: auto-sync, %" PRIu64 " inferred edge(s)", edges);
+    fputc('\n', stderr);
 }
 
 /* The closing line of a run that reported warnings (also after a trap, and with -q): the outputs of a kernel
@@ -422,7 +425,7 @@ int cli_run(CliArgs *a)
         fprintf(stderr, "ptosim: note: the kernel trapped; the output files%s hold the memory as it was at the trap\n",
                 a->ndumps ? " and dumps" : "");
     if (r == 0 && !a->quiet && !werr)
-        print_summary(file, a->target == PTO_TARGET_DEFAULT ? pto_module_target(m) : a->target, a->blocks, pto_launch_stats(l));
+        print_summary(file, a->target == PTO_TARGET_DEFAULT ? pto_module_target(m) : a->target, a->blocks, pto_launch_stats(l), l);
     print_warning_summary(ctx, dr);
     rc = r == 3 ? 3 : werr ? 2 : pto_promoted_warning_count(ctx) ? 4 : 0;
 out:

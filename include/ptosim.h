@@ -191,6 +191,10 @@ typedef struct PtoStats {
     unsigned cores;
 } PtoStats;
 const PtoStats *pto_launch_stats(const PtoLaunch *l);
+/* How the entry function is synchronised (docs/tile.md "Auto-sync"): 1 when it is a tile kernel without
+   explicit synchronisation, which ptosim orders by auto-sync, 0 when its own sync ops order it. *edges (may be
+   NULL) receives the dependencies auto-sync inferred in the last run, every block. */
+int pto_launch_autosync(const PtoLaunch *l, uint64_t *edges);
 /* A pipe's name as the text spells it ("PIPE_MTE2"): its one name in messages, --stats, --trace and the run
    summary; index into bytes_moved; "?" out of range. */
 const char *pto_pipe_name(unsigned pipe_index);
@@ -201,6 +205,7 @@ enum { PTO_PIPES = 7 };
 typedef enum {
     PTO_WAIT_FLAG, PTO_WAIT_BARRIER, PTO_WAIT_BUFFER, PTO_WAIT_SEMAPHORE, PTO_WAIT_CROSS_CORE, PTO_WAIT_OTHER,
     PTO_WAIT_QUEUE,                    /* the scalar unit waited for room in a full pipe queue */
+    PTO_WAIT_AUTOSYNC,                 /* a tile op waited for the ops auto-sync ordered it after (docs/tile.md) */
     PTO_WAIT__COUNT
 } PtoWaitCause;
 const char *pto_wait_cause_name(PtoWaitCause c);

@@ -46,7 +46,7 @@ def program_path():
 
 PTO_TARGET_DEFAULT = -1
 PTO_PIPES = 7
-PTO_WAIT_COUNT = 7
+PTO_WAIT_COUNT = 8
 SEVERITIES = ("note", "warning", "error", "trap")
 PARAM_KINDS = ("pointer", "int", "float", "other")
 

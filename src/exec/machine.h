@@ -60,7 +60,7 @@ typedef struct Pipe {
     uint64_t wake_t;           /* lower bound after being woken from a wait */
     uint64_t bytes, ops;
     uint64_t busy;             /* cycles spent executing ops */
-    uint64_t stall[7];         /* cycles the head op waited, by WaitCause (observe.h) */
+    uint64_t stall[8];         /* cycles the head op waited, by WaitCause (observe.h) */
     uint64_t wait_since;       /* when the head op (or the SU's current op) first had to wait */
     int waiting;               /* head entry is blocked (wait) */
     int stalled;               /* wait_since is set */
@@ -116,6 +116,7 @@ struct Core {
     struct VecState *vec;
     struct CubeState *cube;
     struct SimtState *simt;    /* SIMT launches (ops/simt/) */
+    struct AutoSync *as;       /* auto-sync records (exec/autosync.c), NULL until first used */
 };
 
 struct Cluster {
@@ -181,6 +182,7 @@ struct Sim {
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
+    uint64_t autosync_edges;   /* dependencies auto-sync inferred (exec/autosync.c), summed over the blocks */
     const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
     DiagId warned_id[SIM_MAX_WARNED];
     unsigned nwarned;

@@ -147,14 +147,14 @@ WaitCause obs_cause(OpKind k)
     case OP_GET_BUF: case OP_GET_BUF_DYN: return WC_BUFFER;
     case OP_WAIT_INTRA_BLOCK: case OP_SYNC_WAIT: return WC_SEM;
     case OP_WAIT_FLAG_DEV: return WC_CROSS;
-    default: return WC_OTHER;
+    default: return op_info[k].fam == FAM_TILE ? WC_AUTO : WC_OTHER;   /* tile ops wait only for auto-sync */
     }
 }
 
 const char *obs_cause_name(WaitCause c)
 {
     static const char *const n[WC__COUNT] = {"flag", "barrier", "buffer token", "semaphore", "cross-core flag", "other",
-                                                 "queue full"};
+                                                 "queue full", "auto-sync"};
     return c < WC__COUNT ? n[c] : "?";
 }
 
@@ -183,7 +183,7 @@ void obs_release(Exec *x, int kind, unsigned key)
     Observe *o = obs_of(x);
     ObsChannel *c = chan(o, kind, key, 1);
     if (!c) return;
-    if (kind == RC_BUF) c->head = c->tail = 0;   /* tokens accumulate: the newest release is the edge */
+    if (kind == RC_BUF || kind == RC_AUTO) c->head = c->tail = 0;   /* tokens accumulate: the newest release is the edge */
     if (c->tail == c->cap) {
         uint32_t cap = c->cap ? c->cap * 2 : 8;
         if (c->head) {   /* compact first */
@@ -206,7 +206,7 @@ void obs_acquire(Exec *x, int kind, unsigned key)
     Observe *o = obs_of(x);
     ObsChannel *c = chan(o, kind, key, 0);
     if (!c || c->head == c->tail) return;
-    ObsRelease from = kind == RC_BUF ? c->q[c->tail - 1] : c->q[c->head++];
+    ObsRelease from = kind == RC_BUF || kind == RC_AUTO ? c->q[c->tail - 1] : c->q[c->head++];
     o->pending_setter = from.in;
     if (!o->trace || grow(o, (void **)&o->flows, &o->capflows, o->nflows, sizeof *o->flows)) return;
     o->flows[o->nflows++] = (TraceFlow){from.t, x->now, from.core, core_id(x->core), from.pipe, agent_of(x)};

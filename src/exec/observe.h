@@ -6,7 +6,7 @@
 #include "machine.h"
 
 /* Why an agent waited. */
-typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC_QUEUE, WC__COUNT } WaitCause;
+typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC_QUEUE, WC_AUTO, WC__COUNT } WaitCause;
 
 /* Time of one agent (a core's scalar unit or one of its pipes) in one block. */
 typedef struct AgentTime {

@@ -73,6 +73,21 @@ static int ssa_operands_follow(Parser *P)
     }
 }
 
+/* A positional slot written KEY = ... (tile-layer ops: alloc_tile addr = %a, make_tensor_view shape = [...]). */
+static const SigSlot *keyed_pos(const OpSig *sig, const char *s, uint32_t n)
+{
+    if (!sig || !sig->has_keyed) return NULL;
+    for (unsigned j = 0; j < sig->npos; j++)
+        if (sig->pos[j].key && strlen(sig->pos[j].key) == n && memcmp(sig->pos[j].key, s, n) == 0) return &sig->pos[j];
+    return NULL;
+}
+
+static int at_keyed(Parser *P, const OpSig *sig)
+{
+    const Token *t = P_cur(P);
+    return t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL && keyed_pos(sig, t->s, t->len);
+}
+
 static int is_clause_kw(const OpSig *sig, const Token *t)
 {
     return t->kind == TK_IDENT && sig_clause_index(sig, t->s, t->len) >= 0;
@@ -126,13 +141,33 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     SrcLoc loc = P_loc(P, t);
     const char *key = NULL;
     SrcLoc keyloc = loc;
-    if (nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) {
+    if ((nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) || (!nested && at_keyed(P, sig))) {
         key = P_text(P, t);
         P->pos += 2;
         t = P_cur(P);
         loc = P_loc(P, t);
     }
     Item *it;
+    if (key && !nested && t->kind == TK_LBRACK) {     /* KEY = [%a, %b, ...] */
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_LIST;
+        it->key = key;
+        it->keyloc = keyloc;
+        P->pos++;
+        Item sub[MAX_ITEMS];
+        uint32_t ns = 0;
+        if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, sub, &ns, 1, 0);
+        P_expect(P, TK_RBRACK, "']' closing the list");
+        if (P->nisub + ns > P->capisub) {
+            while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
+            P->isub = front_realloc(P->lx.oom, P->isub, P->capisub * sizeof *P->isub);
+        }
+        if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
+        it->sub = (uint32_t)P->nisub;
+        it->nsub = ns;
+        P->nisub += ns;
+        return 1;
+    }
     switch (t->kind) {
     case TK_SSA: {
         Value *v = P_use(P);
@@ -236,6 +271,7 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         if (!parse_item(P, sig, items, n, nested)) return 0;
         if (P_eat(P, TK_COMMA)) continue;
         if (!nested && is_clause_kw(sig, P_cur(P))) continue;
+        if (!nested && at_keyed(P, sig)) continue;   /* alloc_tile addr = %a valid_row = %r */
         /* a quoted token on the same line may follow an operand without a comma: pto.dcci %p "SINGLE_CACHE_LINE"
            (an op never starts with a string there; a generic-form op starts its own line) */
         if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
@@ -308,12 +344,14 @@ static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
                                       "an integer", "a float", "a scalar", "a pointer", "a vector register",
-                                      "a mask", "an alignment state", "a scalar or packed vector", "a struct"};
+                                      "a mask", "an alignment state", "a scalar or packed vector", "a struct",
+                                      "a VMI vector", "a VMI mask", "a VMI vector or mask", "a tile", "a view",
+                                      "a tensor view", "a partition view"};
     if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
     else if (s->kind == SL_MEM && s->off_path) snprintf(b, n, "a struct with a field path '%%%s[i, ...]'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
-    else snprintf(b, n, "%s for '%s'", tcn[s->tc], s->name);
+    else snprintf(b, n, "%s for '%s'", (unsigned)s->tc < sizeof tcn / sizeof tcn[0] ? tcn[s->tc] : "a value", s->name);
     return b;
 }
 
@@ -351,6 +389,7 @@ static int tc_ok(const Value *v, const SigSlot *s) { return !v || tc_match(s->tc
 /* Does `it` fit slot `s`? Optional value slots also require the right type class. */
 static int fits(Parser *P, const Item *it, const SigSlot *s)
 {
+    if (s->list) return it->kind == IT_LIST;
     switch (s->kind) {
     case SL_VALUE: return it->kind == IT_VALUE && (!(s->optional || s->variadic) || tc_ok(it->v, s));
     case SL_MEM:
@@ -381,6 +420,17 @@ static const char *path_text(Parser *P, const int64_t *v, uint32_t n)
 
 static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
 {
+    if (it->kind == IT_LIST) {
+        for (uint32_t i = 0; i < it->nsub; i++) {
+            const Item *e = &P->isub[it->sub + i];
+            if (e->kind != IT_VALUE || e->key) {
+                P_error(P, DIAG_PARSE_OPERANDS, e->loc, "'%s = [...]' lists values", s->key);
+                return;
+            }
+            add_value(B, e->v, s->group, !s->untyped, e->loc);
+        }
+        return;
+    }
     switch (s->kind) {
     case SL_VALUE:
         add_value(B, it->v, s->group, !s->untyped, it->loc);
@@ -740,6 +790,21 @@ static unsigned pos_values(const OpSig *sig)
     return n;
 }
 
+/* pto.partition_view written without its result type: the compiler infers a partition of the source's rank
+   and element type whose dims are the constant sizes ('?' for the others). NULL when it cannot. */
+static const Type *partition_type(Parser *P, const Op *op)
+{
+    const Value *src = op->noperands ? op->operands[0] : NULL;
+    if (!src || !ty_is_view(src->type) || op->noperands != 1u + 2u * src->type->rank) return NULL;
+    int64_t d[TILE_MAX_RANK];
+    for (unsigned i = 0; i < src->type->rank; i++) {
+        const Value *v = op->operands[1 + src->type->rank + i];
+        const Attr *a = v && v->def && v->def->kind == OP_ARITH_CONSTANT ? op_attr(v->def, "value") : NULL;
+        d[i] = a && a->kind == AT_INT && a->i >= 0 ? a->i : TILE_DYN;
+    }
+    return ty_tensor_view(P->ctx->types, 1, src->type->rank, d, src->type->elem);
+}
+
 /* Two rows spelled alike (ops.def FORM): the one whose positional operand count is `n`, else `kind`. */
 static int pick_form(Parser *P, int kind, unsigned n)
 {
@@ -805,6 +870,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     uint32_t ndict = 0;
     const Type *rt[MAX_TYPES];
     int dps = 0;
+    uint32_t nins = UINT32_MAX;    /* ins(...) outs(...) operands: the items written in ins */
 
     size_t errs0 = P->d->nerrors;
     if (P_is(P, TK_LBRACK) && !P_cur(P)->nl_before) {      /* pto.set_flag["A", "B", "C"] */
@@ -815,10 +881,22 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
         dps = 1;
         P->pos += 2;
-        if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
+        if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON) && !P_is(P, TK_LBRACE)) parse_item_list(P, sig, items, &nitems, 1, 1);
+        if (sig->has_outs && P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &dict, &ndict);   /* ins(%a, %b {cmpMode = ...} : ...) */
         if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
         P_expect(P, TK_RPAREN, "')' closing ins(...)");
-        if (P_eat_ident(P, "outs")) {
+        if (sig->has_outs) {
+            /* the tile layer's form: outs(...) lists operands the op writes, not results */
+            nins = nitems;
+            if (P_eat_ident(P, "outs")) {
+                P_expect(P, TK_LPAREN, "'(' after outs");
+                if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
+                if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
+                P_expect(P, TK_RPAREN, "')' closing outs(...)");
+            } else {
+                P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "'%s' needs outs(...) after ins(...)", opname);
+            }
+        } else if (P_eat_ident(P, "outs")) {
             P_expect(P, TK_LPAREN, "'('");
             P->ndps = 0;
             if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) {
@@ -939,7 +1017,20 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 bind_seq(P, B, br, nb, bracket, k, NULL, opname, loc);
             }
         }
-        bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
+        if (nins <= npos) {
+            /* ins items bind to the slots before the '|', outs items to those after (an optional ins slot never
+               takes an outs operand) */
+            SigSlot ins[48], outs[48];
+            unsigned ni = 0, no = 0;
+            for (unsigned s = 0; s < np; s++) {
+                if (ps[s].out) outs[no++] = ps[s];
+                else ins[ni++] = ps[s];
+            }
+            bind_seq(P, B, ins, ni, pos, nins, sig, opname, loc);
+            bind_seq(P, B, outs, no, pos + nins, npos - nins, sig, opname, loc);
+        } else {
+            bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
+        }
         /* clauses after the positional operands, in the order written */
         for (uint32_t i = 0; i < ncls; i++) bind_clause(P, B, sig, clsidx[i], &cls[i]);
     }
@@ -967,7 +1058,8 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                definition (they always are: no forward references). */
         }
         if (!nres && nrt) nres = nrt;   /* results written only as types: legal, just unbound */
-        if (!result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
+        int inferred = !nrt && nres == 1 && kind == OP_PARTITION_VIEW && (rt[0] = partition_type(P, op)) != NULL;
+        if (!inferred && !result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
     }
     P_set_results(P, op, rt, nres);
     return op;

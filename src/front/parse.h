@@ -93,7 +93,7 @@ typedef struct Parser {
 } Parser;
 
 /* Parsed but not yet bound pieces of a custom-form op. */
-typedef enum { IT_VALUE, IT_MEM, IT_TOKEN, IT_INT, IT_CLAUSE, IT_TYPE } ItemKind;
+typedef enum { IT_VALUE, IT_MEM, IT_TOKEN, IT_INT, IT_CLAUSE, IT_TYPE, IT_LIST } ItemKind;   /* IT_LIST: KEY = [...] */
 
 struct Item {
     ItemKind kind;
@@ -107,7 +107,7 @@ struct Item {
     int64_t i;                 /* IT_INT */
     const char *key;           /* "key =" prefix inside clauses */
     SrcLoc keyloc;             /* where the key is written */
-    uint32_t sub, nsub;        /* IT_CLAUSE: its items, P->isub[sub .. sub + nsub) */
+    uint32_t sub, nsub;        /* IT_CLAUSE, IT_LIST: its items, P->isub[sub .. sub + nsub) */
     int bare;                  /* IT_CLAUSE written without parentheses */
 };
 

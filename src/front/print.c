@@ -230,6 +230,7 @@ static void pr_token(Printer *p, const SigSlot *s, const Attr *a)
     case TS_ANGLE: sb_printf(&p->b, "<%s>", sp); break;
     case TS_HASH: sb_printf(&p->b, "#pto.%s<%s>", tokset_name(s->tokset), sp); break;
     case TS_BARE: sb_puts(&p->b, sp); break;
+    case TS_MLIR: sb_printf(&p->b, "#pto<%s %s>", tokset_name(s->tokset), sp); break;
     }
 }
 
@@ -389,9 +390,72 @@ static int any_typed_operand(const Op *op, const OpSig *sig)
     return op->noperands > 0;
 }
 
+/* The signature's dictionary tokens, then the op's discardable attributes: " {a = x, ...}" or nothing. */
+static void pr_sig_dict(Printer *p, const Op *op, const OpSig *sig)
+{
+    int f = 1;
+    for (unsigned i = 0; i < sig->ndict; i++) {
+        const SigSlot *s = &sig->dict[i];
+        const Attr *a = op_attr(op, s->name);
+        if (!a) continue;
+        sb_puts(&p->b, f ? " {" : ", ");
+        f = 0;
+        sb_printf(&p->b, "%s = ", s->name);
+        if (s->kind == SL_TOKEN && s->style == TS_MLIR) pr_token(p, s, a);
+        else if (s->kind == SL_TOKEN) pr_str(p, tok_spelling((int)a->i));
+        else if (s->is_bool) sb_puts(&p->b, a->i ? "true" : "false");
+        else sb_printf(&p->b, "%lld", (long long)a->i);
+    }
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        const Attr *a = &op->attrs[i];
+        if (is_sig_attr(a, sig)) continue;
+        sb_puts(&p->b, f ? " {" : ", ");
+        f = 0;
+        sb_puts(&p->b, a->name);
+        if (a->kind != AT_UNIT) { sb_puts(&p->b, " = "); pr_attr_value(p, a); }
+    }
+    if (!f) sb_putc(&p->b, '}');
+}
+
+/* One side of the tile layer's ins(... : types) / outs(... : types) form: the positional slots whose `out`
+   flag is `outs`, then ` : ` and their types (the dictionary goes inside ins, before the types). */
+static void pr_dps_side(Printer *p, const Op *op, const OpSig *sig, int outs)
+{
+    SigCtx c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.sig = sig;
+    sb_puts(&p->b, outs ? " outs(" : " ins(");
+    int first = 1;
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (s->out != outs) continue;
+        if (pr_slot(p, &c, s, first)) first = 0;
+        while (s->variadic && s->kind == SL_VALUE && c.cursor[s->group] < op->segs[s->group]) pr_slot(p, &c, s, 0);
+    }
+    if (!outs) pr_sig_dict(p, op, sig);
+    int ft = 1;
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (s->out != outs || (s->kind != SL_VALUE && s->kind != SL_MEM) || s->untyped) continue;
+        for (uint32_t k = 0; k < op_group_len(op, (unsigned)s->group); k++) {
+            sb_puts(&p->b, ft ? " : " : ", ");
+            ft = 0;
+            pr_type(p, op_group_operand(op, (unsigned)s->group, k)->type);
+        }
+    }
+    sb_putc(&p->b, ')');
+}
+
 static void pr_sig_op(Printer *p, const Op *op)
 {
     const OpSig *sig = ctx_sig(p->ctx, op->kind);
+    if (sig->has_outs) {
+        sb_puts(&p->b, op_info[op->kind].name);
+        pr_dps_side(p, op, sig, 0);
+        pr_dps_side(p, op, sig, 1);
+        return;
+    }
     SigCtx c;
     memset(&c, 0, sizeof c);
     c.op = op;
@@ -408,6 +472,21 @@ static void pr_sig_op(Printer *p, const Op *op)
     for (unsigned i = 0; i < sig->npos; i++) {
         const SigSlot *s = &sig->pos[i];
         if (s->in_bracket) continue;
+        if (s->key && s->kind == SL_VALUE) {
+            /* KEY = [%a, ...] (after a comma) or KEY = %v (after a space): the tile layer's view and alloc ops */
+            unsigned n = op_group_len(op, (unsigned)s->group);
+            if (!s->list && !n) continue;
+            sb_puts(&p->b, first || !s->list ? " " : ", ");
+            first = 0;
+            sb_printf(&p->b, "%s = ", s->key);
+            if (s->list) sb_putc(&p->b, '[');
+            for (unsigned k = 0; k < n; k++) {
+                if (k) sb_puts(&p->b, ", ");
+                pr_value(p, next_in_group(&c, s->group));
+            }
+            if (s->list) sb_putc(&p->b, ']');
+            continue;
+        }
         if (first) {
             /* peek: print the separating space only if the slot prints */
             size_t n0 = p->b.n;
@@ -439,30 +518,8 @@ static void pr_sig_op(Printer *p, const Op *op)
         }
     }
     /* tokens whose home is the attribute dictionary, then discardable attributes */
-    {
-        int f = 1;
-        for (unsigned i = 0; i < sig->ndict; i++) {
-            const SigSlot *s = &sig->dict[i];
-            const Attr *a = op_attr(op, s->name);
-            if (!a) continue;
-            sb_puts(&p->b, f ? " {" : ", ");
-            f = 0;
-            sb_printf(&p->b, "%s = ", s->name);
-            if (s->kind == SL_TOKEN) pr_str(p, tok_spelling((int)a->i));
-            else if (s->is_bool) sb_puts(&p->b, a->i ? "true" : "false");
-            else sb_printf(&p->b, "%lld", (long long)a->i);
-        }
-        for (uint32_t i = 0; i < op->nattrs; i++) {
-            const Attr *a = &op->attrs[i];
-            if (is_sig_attr(a, sig)) continue;
-            sb_puts(&p->b, f ? " {" : ", ");
-            f = 0;
-            sb_puts(&p->b, a->name);
-            if (a->kind != AT_UNIT) { sb_puts(&p->b, " = "); pr_attr_value(p, a); }
-        }
-        if (!f) sb_putc(&p->b, '}');
-        (void)is_dict_slot;
-    }
+    pr_sig_dict(p, op, sig);
+    (void)is_dict_slot;
     int typed = 0;
     if (any_typed_operand(op, sig)) {
         size_t n0 = p->b.n;

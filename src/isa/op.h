@@ -11,7 +11,7 @@
 typedef enum {
     FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
     FAM_PRED_GEN, FAM_MISC, FAM_VLS, FAM_VMAT, FAM_VUN, FAM_VBIN, FAM_VSCAL, FAM_VCVT, FAM_VRED,
-    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM_VMI, FAM__COUNT
+    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM_VMI, FAM_TILE, FAM__COUNT
 } OpFamily;
 
 /* The op table's pipe column (pipes.def): PIPE_ID_ = the pipe's queue + 1; PIPE_NONE = structure, PIPE_DYN =
@@ -161,7 +161,7 @@ const Type *tc_implied(TypeClass tc, TypeTable *T);
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
 enum { SIG_MAX_ALIAS = 3 };
-typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE } TokStyle;
+typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE, TS_MLIR } TokStyle;   /* TS_MLIR: #pto<set value> */
 
 typedef struct SigSlot {
     SlotKind kind;
@@ -174,6 +174,8 @@ typedef struct SigSlot {
     bool optional, variadic, untyped, off_typed, in_bracket, has_def, is_bool;
     bool arrow;                /* result: printed `-> T` even without operand types (pto.declare_struct -> T) */
     bool off_path;             /* SL_MEM written %base[i, j, ...]: off_name is an integer-list attribute, no group */
+    bool out;                  /* positional slot after '|': written in outs(...) of the ins/outs form (tile ops) */
+    bool list;                 /* positional slot written KEY = [%a, %b, ...] (key set; variadic) */
     int64_t def;               /* default token id / int */
     int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
     const char *off_name;      /* SL_MEM offset group name (off_path: the attribute's name) */
@@ -206,6 +208,8 @@ typedef struct OpSig {
     uint16_t ngroups;
     const char **group_names;
     bool has_bracket;
+    bool has_outs;             /* some positional slots are outs: the op is written ins(...) outs(...) */
+    bool has_keyed;            /* some positional slots are written KEY = %v or KEY = [...] */
     int16_t type_order[8];     /* groups in type-list order when it differs from operand order */
     uint8_t ntype_order;
 } OpSig;

@@ -11,7 +11,8 @@
    TY_VMI_VREG: a logical VMI vector !pto.vmi.vreg<LxT> (lanes = L, elem = T);
    TY_VMI_MASK: a logical VMI mask !pto.vmi.mask<LxG> (lanes = L; gran 1/2/4 for b8/b16/b32, 0 = pred or unwritten). */
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
-               TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK } TypeKind;
+               TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK,
+               TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
 /* Float kinds: the ELEM_FLOAT and SCALAR_FLOAT rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a 32-bit
    container of two bf16 values, low half first, a VMI element type). */
@@ -38,6 +39,13 @@ struct Type {
     const Type *elem;          /* TY_PTR, TY_VREG */
     const Type *const *params; /* TY_FUNC inputs then results; TY_STRUCT fields */
     uint16_t nin, nout;        /* TY_FUNC; TY_STRUCT: nin = number of fields */
+    /* The tile layer (docs/tile.md). TY_TENSOR_VIEW, TY_PART_VIEW: `rank` dims (TILE_DYN = '?'), elem.
+       TY_TILE_BUF: dims = rows, cols, valid rows, valid cols (TILE_DYN = '?'), space = its location, elem,
+       and the layout config (TileBLayout, TileSLayout, fractal bytes, TilePad, compact mode). */
+    uint8_t rank;
+    uint8_t blayout, slayout, pad, compact;
+    uint16_t fractal;
+    int64_t dims[5];
 };
 
 typedef struct TypeTable TypeTable;
@@ -58,6 +66,25 @@ const Type *ty_vmi_vreg(TypeTable *t, unsigned lanes, const Type *elem);
 const Type *ty_vmi_mask(TypeTable *t, unsigned lanes, unsigned gran);
 /* Most logical lanes a VMI value may have (64 registers of 8-bit lanes). */
 #define VMI_MAX_LANES 16384u
+/* ---- the tile layer's types (docs/tile.md) ---- */
+#define TILE_DYN (-1)          /* a '?' dimension */
+#define TILE_MAX_RANK 5
+typedef enum { TBL_ROW_MAJOR, TBL_COL_MAJOR } TileBLayout;
+typedef enum { TSL_NONE_BOX, TSL_ROW_MAJOR, TSL_COL_MAJOR } TileSLayout;
+typedef enum { TPAD_NULL, TPAD_ZERO, TPAD_MAX, TPAD_MIN } TilePad;
+/* The defaults a !pto.tile_buf spelling may omit (and the printer omits). */
+#define TILE_DEF_FRACTAL 512
+/* !pto.tensor_view<d0x...xT> (part = 0) or !pto.partition_tensor_view<...> (part = 1): rank 1..5. */
+const Type *ty_tensor_view(TypeTable *t, int part, unsigned rank, const int64_t *dims, const Type *elem);
+/* A !pto.tile_buf: `k` holds space, elem, dims[0..3], blayout, slayout, pad, compact, fractal (other fields unused). */
+const Type *ty_tile_buf(TypeTable *t, const Type *k);
+static inline bool ty_is_view(const Type *t) { return t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW); }
+static inline bool ty_is_tile(const Type *t) { return t && t->kind == TY_TILE_BUF; }
+/* "vec", "mat", "left", "right", "acc", "bias", "scaling" for a tile's space; NULL for gm. */
+const char *tile_loc_name(AddrSpace as);
+int tile_loc_lookup(const char *s, unsigned n);     /* AddrSpace or -1 */
+/* Bytes a tile occupies: rows * cols elements (packed f4 pairs count one byte). */
+uint64_t tile_bytes(const Type *t);
 /* vector<NxT> (hif8x2: spelled !pto.hif8x2, lanes 2 of hif8) and !llvm.ptr<N>. */
 const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2);
 const Type *ty_llptr(TypeTable *t, unsigned space);

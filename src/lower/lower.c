@@ -5,6 +5,7 @@
  * Nothing here runs while a kernel executes. */
 #include "lower.h"
 #include "base/alloc.h"
+#include "exec/autosync.h"
 #include "exec/interp.h"
 #include "exec/machine.h"
 #include "ops/ops.h"
@@ -556,6 +557,25 @@ static void lower_region(Lowering *L, const Region *r)
 
 /* ------------------------------------------------------------------ functions */
 
+/* Auto-sync mode (exec/autosync.h, docs/tile.md): a function that issues tile ops to pipes and has no explicit
+   synchronisation (flags, barriers, buffer tokens, semaphores; mem_bar inside vector scopes does not count). */
+typedef struct SyncScan { int tile, sync; } SyncScan;
+static int scan_sync(Op *o, void *ud)
+{
+    SyncScan *s = ud;
+    const OpInfo *oi = &op_info[o->kind];
+    if (oi->fam == FAM_TILE && oi->pipe != PIPE_S_) s->tile = 1;
+    if (oi->fam == FAM_SYNC && o->kind != OP_MEM_BAR) s->sync = 1;
+    return 0;
+}
+
+static int wants_autosync(const Op *fop)
+{
+    SyncScan s = {0, 0};
+    ir_walk((Op *)fop, scan_sync, &s);
+    return s.tile && !s.sync;
+}
+
 static void lower_function(Lowering *L, uint32_t fidx)
 {
     const uint32_t fi = fidx % L->nfuncs;
@@ -581,6 +601,7 @@ static void lower_function(Lowering *L, uint32_t fidx)
     }
     F->param_types = pt;
     L->n = 0;
+    F->autosync = (uint8_t)wants_autosync(fop);
     lower_region(L, fop->regions[0]);
     emit_end(L);   /* a body without an explicit return ends here */
     Instr *code = lw_alloc(&L->v, fop, sizeof(Instr) * L->n);
@@ -596,6 +617,10 @@ static void lower_function(Lowering *L, uint32_t fidx)
         /* ops outside a vector scope that run on a pipe other than the SU are issued, not executed */
         if (code[i].queued == 2) code[i].queued = code[i].pipe != PQ_S;
         if (code[i].queued) code[i].fn = sim_issue;
+        /* auto-sync: every queued op has a footprint (an undescribed one conflicts with everything); in an
+           explicitly synchronised function none has */
+        if (!F->autosync || !code[i].queued) code[i].foot = NULL;
+        else if (!code[i].foot) code[i].foot = autosync_foot_all;
     }
     ops_fuse(&L->v, code, L->n);
     F->entry = code;

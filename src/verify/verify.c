@@ -507,6 +507,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     }
     verify_simt(V, op);
     verify_struct(V, op);
+    verify_tile(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {
         W.func = op;
