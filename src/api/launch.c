@@ -107,7 +107,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
             }
         goto oom;   /* lowering's E-OOM is there already: diag_oom adds no second one */
     }
-    for (uint32_t i = 0; i < l->prog->nfuncs; i++)
+    for (uint32_t i = 0; i < l->prog->nfuncs && !l->entry; i++)   /* the first: not a scope variant */
         if (l->prog->funcs[i].op == f) l->entry = &l->prog->funcs[i];
     const Block *b = f->regions[0]->block;
     unsigned np = b->nargs;

@@ -760,6 +760,36 @@ static int dict_has(const char *name, void *arg)
     return 0;
 }
 
+/* Whether n positional values with the memory operand (%base[%off]) at position `at` fit a signature: between
+   its required and all value slots before the memory slot, and likewise after it. */
+static int sig_mem_fits(const OpSig *sig, int at, int n)
+{
+    int lo[2] = {0, 0}, hi[2] = {0, 0}, side = 0;
+    for (unsigned j = 0; j < sig->npos; j++) {
+        if (sig->pos[j].kind == SL_MEM) { side = 1; continue; }
+        if (sig->pos[j].kind != SL_VALUE) continue;
+        hi[side]++;
+        lo[side] += !(sig->pos[j].optional || sig->pos[j].variadic);
+    }
+    int after = n - at - 1;
+    return side && at >= lo[0] && at <= hi[0] && after >= lo[1] && after <= hi[1];
+}
+
+/* Two rows of one spelling (FORM) whose operand counts both fit what is written: the one whose memory
+   operand can stand where the written %base[%off] stands (`pto.vmi.vstore %v, %p[%o], %bs, %rs` is the
+   block-strided row, `pto.vmi.vstore %lo, %hi, %p[%o], %m` the interleaving one). */
+static int pick_form_by_mem(Parser *P, int kind, const Item *pos, uint32_t npos)
+{
+    int other = op_other_form(kind);
+    if (other < 0) return kind;
+    int at = -1;
+    for (uint32_t i = 0; i < npos && at < 0; i++)
+        if (pos[i].kind == IT_MEM && pos[i].off) at = (int)i;
+    const OpSig *a = ctx_sig(P->ctx, kind), *b = ctx_sig(P->ctx, other);
+    if (at < 0 || sig_mem_fits(a, at, (int)npos) || !sig_mem_fits(b, at, (int)npos)) return kind;
+    return other;
+}
+
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres)
 {
@@ -870,6 +900,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             }
         }
         int form = pick_form(P, kind, npos + nbr);
+        if (form == kind && !nbr) form = pick_form_by_mem(P, kind, pos, npos);
         DictView dv = {dict, ndict};
         int aform = op_attr_form(kind, dict_has, &dv);
         if (aform >= 0) form = aform;
@@ -1007,6 +1038,17 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
     bound_reset(B);
     const Attr *seg = NULL;
     for (uint32_t i = 0; i < nd; i++) if (strcmp(dict[i].name, "operandSegmentSizes") == 0) seg = &dict[i];
+    /* a memory operand's offset is an operand of its own here, so two FORM rows (pto.vmi.vload and its
+       block-strided form) are told apart by their group count: the sizes' count, else one per operand */
+    if (op_other_form(kind) >= 0) {
+        unsigned want = seg && seg->kind == AT_INTS ? seg->nints : n;
+        int other = op_other_form(kind);
+        if (sig->ngroups != want && ctx_sig(P->ctx, other)->ngroups == want) {
+            kind = other;
+            op->kind = (OpKind)kind;
+            sig = ctx_sig(P->ctx, kind);
+        }
+    }
     int16_t grp[MAX_ITEMS];
     if (seg) {
         int64_t sum = 0;

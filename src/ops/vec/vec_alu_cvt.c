@@ -62,6 +62,48 @@ uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
     return (v > hi ? hi : v) & ek_mask(d);
 }
 
+/* f32 -> f16, nearest-even, on the bits (what fenc(EK_F16, ...) computes: canonical NaN 0x7E00, overflow to
+   inf, subnormals kept); sat: NaN -> +0, inf -> the largest finite. A branch-light form the compiler
+   vectorises, for lane_cvt_run. */
+static inline uint16_t f32_f16_rne(uint32_t x, int sat)
+{
+    uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) return sat ? 0 : 0x7E00u;
+    if (a >= 0x477FF000u) return (uint16_t)(sign | (sat ? 0x7BFFu : 0x7C00u));   /* from 65520 on: inf */
+    if (a >= 0x38800000u) {                                                     /* normal: 2^-14 and up */
+        uint32_t m = a - 0x38000000u;
+        return (uint16_t)(sign | ((m + 0xFFFu + ((m >> 13) & 1u)) >> 13));
+    }
+    uint32_t e = a >> 23;
+    if (e < 102) return (uint16_t)sign;                                         /* at most 2^-25: 0 */
+    uint32_t mant = (a & 0x7FFFFFu) | 0x800000u, sh = 126 - e;                  /* 14..24 */
+    return (uint16_t)(sign | ((mant + ((1u << (sh - 1)) - 1) + ((mant >> sh) & 1u)) >> sh));
+}
+
+void lane_cvt_run(ElemKind s, ElemKind d, uint8_t *dst, const uint8_t *src, unsigned n, NumRound rm, bool sat)
+{
+    const unsigned es = ek_bytes(s), ed = ek_bytes(d);
+    if (s == EK_F32 && d == EK_F16 && rm == NUM_RND_R) {
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t x;
+            memcpy(&x, src + 4 * i, 4);
+            uint16_t r = f32_f16_rne(x, sat);
+            memcpy(dst + 2 * i, &r, 2);
+        }
+        return;
+    }
+    if (s == EK_BF16 && d == EK_F32) {
+        for (unsigned i = 0; i < n; i++) {
+            uint16_t x;
+            memcpy(&x, src + 2 * i, 2);
+            uint32_t r = (x & 0x7FFFu) > 0x7F80u ? 0x7FC00000u : (uint32_t)x << 16;
+            memcpy(dst + 4 * i, &r, 4);
+        }
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) lane_set(dst, ed, i, lane_cvt(s, d, lane_get(src, es, i), rm, sat));
+}
+
 /* ------------------------------------------------------------------ vcvt */
 
 enum { SH_SAME, SH_WIDEN, SH_NARROW, SH_F4_WIDEN, SH_F4_NARROW };

@@ -147,7 +147,10 @@ static const Instr *x_store(Exec *x, const Instr *in)
         break;
     }
     case ML_BLOCK: {   /* block b (E = 32/e lanes) is written when its first lane is active */
-        const int64_t bs = (int16_t)vx_scalar(x, in, v->s), rs = v->gsize ? (int16_t)vx_scalar(x, in, (int)v->gsize - 1) : 0;
+        const int64_t bs = (int16_t)vx_scalar(x, in, v->s);
+        /* without a repeat stride (vsstb) the blocks of later registers continue the sequence: block blk of
+           the value at blk * block_stride (the spec's C code) */
+        const int64_t rs = v->gsize ? (int16_t)vx_scalar(x, in, (int)v->gsize - 1) : 8 * bs;
         const uint32_t per = 32 / e, nblk = (L * e + 31) / 32;
         for (uint32_t blk = 0; blk < nblk; blk++) {
             if (m && !vm_bit(m, blk * per)) continue;
