@@ -340,6 +340,8 @@ static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
 
 /* ------------------------------------------------------------------ binding */
 
+/* The wording of the classes up to struct predates tclass.def and is kept; later classes (VMI) take its
+   description. */
 static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
@@ -351,7 +353,7 @@ static const char *slot_desc(const SigSlot *s, char *b, size_t n)
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
     else if (s->kind == SL_MEM && s->off_path) snprintf(b, n, "a struct with a field path '%%%s[i, ...]'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
-    else snprintf(b, n, "%s for '%s'", (unsigned)s->tc < sizeof tcn / sizeof tcn[0] ? tcn[s->tc] : "a value", s->name);
+    else snprintf(b, n, "%s for '%s'", (unsigned)s->tc < sizeof tcn / sizeof tcn[0] ? tcn[s->tc] : tc_desc(s->tc), s->name);
     return b;
 }
 
