@@ -227,6 +227,14 @@ static int alias_arg(CliArgs *a, const char *arg, const PtoParamInfo *pi, unsign
 static int bind_scalar(PtoLaunch *l, unsigned i, const PtoParamInfo *pi, const char *s)
 {
     char *end;
+    if (!strncmp(s, "bits:", 5)) {   /* the parameter's raw bits: bits:0x4200 for an f16 3.0 */
+        const char *d = s + 5;
+        int neg = d[0] == '-';
+        errno = 0;
+        unsigned long long v = strtoull(d + neg, &end, 0);
+        if (*end || errno || !isdigit((unsigned char)d[neg])) return errno == ERANGE ? -2 : -1;
+        return pto_launch_bind_bits(l, i, neg ? 0 - (uint64_t)v : (uint64_t)v);
+    }
     if (pi->kind == PTO_PARAM_INT) {
         if (!strcmp(s, "true")) return pto_launch_bind_int(l, i, 1);
         if (!strcmp(s, "false")) return pto_launch_bind_int(l, i, 0);

@@ -128,6 +128,9 @@ int pto_launch_param(const PtoLaunch *l, unsigned i, PtoParamInfo *out);
 int pto_launch_bind_buffer(PtoLaunch *l, unsigned i, void *data, size_t size);
 int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v);
 int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v);
+/* Binds the raw bits of a scalar parameter of any kind: the low elem_bits of `bits` (an f16 parameter given
+   0x4200 holds 3.0), as a host passing an integer of the parameter's width through the C calling convention. */
+int pto_launch_bind_bits(PtoLaunch *l, unsigned i, uint64_t bits);
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 = default */
 /* Limit on the memory a run may need: the simulated GM image (each buffer rounded up to its 2 MiB-aligned
    slot) plus the bound host buffers. A run over it fails before allocating, with E-MEM-LIMIT (pto_launch_run

@@ -131,6 +131,7 @@ PROTOTYPES = {
     "pto_launch_bind_buffer": (c_int, [_P, c_uint, c_void_p, c_size_t]),
     "pto_launch_bind_int": (c_int, [_P, c_uint, c_int64]),
     "pto_launch_bind_float": (c_int, [_P, c_uint, c_double]),
+    "pto_launch_bind_bits": (c_int, [_P, c_uint, c_uint64]),
     "pto_launch_set_step_limit": (None, [_P, c_uint64]),
     "pto_launch_set_race_check": (None, [_P, c_int]),
     "pto_launch_set_gm_strict": (None, [_P, c_int]),

@@ -192,6 +192,16 @@ int pto_launch_bind_int(PtoLaunch *l, unsigned i, int64_t v)
     return 0;
 }
 
+int pto_launch_bind_bits(PtoLaunch *l, unsigned i, uint64_t bits)
+{
+    if (i >= pto_launch_num_params(l)) return -1;
+    if (l->info[i].kind != PTO_PARAM_INT && l->info[i].kind != PTO_PARAM_FLOAT) return -1;
+    unsigned w = l->info[i].elem_bits;
+    l->param_vals[i] = w >= 64 ? bits : (bits & ((1ull << w) - 1));
+    l->bound[i] = 1;
+    return 0;
+}
+
 int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 {
     if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_FLOAT) return -1;

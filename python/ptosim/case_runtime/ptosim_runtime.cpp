@@ -116,8 +116,10 @@ static std::vector<std::pair<size_t, std::string>> place_pointers(void) {
 void ptosim_arg_int(long long v, int is_signed, int is_bool) {
   char b[32];
   if (is_bool) snprintf(b, sizeof b, "%s", v ? "true" : "false");
-  else if (is_signed) snprintf(b, sizeof b, "%lld", v);
-  else snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+  /* the C calling convention passes an integer's bits: a float parameter given an unsigned short reads
+     them as its value (launch.cpp files pass f16 scalars as (unsigned short)0x4200) */
+  else if (is_signed) snprintf(b, sizeof b, "bits:%lld", v);
+  else snprintf(b, sizeof b, "bits:%llu", (unsigned long long)v);
   g_args.push_back(b);
 }
 
