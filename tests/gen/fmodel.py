@@ -182,6 +182,13 @@ class Format:
             code, shift = self.host
             w = {"d": "Q", "f": "I", "e": "H"}[code]
             return struct.unpack("<" + code, struct.pack("<" + w, (c << shift) & ((1 << (8 * struct.calcsize(w))) - 1)))[0]
+        if self.bits <= 8:                      # small formats: a table of every code's value
+            if getattr(self, "_floats", None) is None:
+                self._floats = [self._to_float(k) for k in range(1 << self.bits)]
+            return self._floats[c]
+        return self._to_float(c)
+
+    def _to_float(self, c):
         v = self.decode(c)
         if v.isnan():
             return math.nan
