@@ -21,6 +21,7 @@ Files
                            "e" "f" "d"), see pack()
   pack(code, vals)         bytes of a little-endian struct array
   unpack(code, data)       list of values of a little-endian struct array
+  pack_ints(bits, vals), save_ints(name, bits, vals)  integers wrapped to 8/16/32/64 bits, little-endian
 Command line
   cli(doc, nargs=1)        sys.argv[1:] checked (at least nargs words, else the doc as usage and exit 2);
                            sets OUT = argv[1], returns the words after it
@@ -100,6 +101,18 @@ def unpack(code, data):
 
 def save_vals(name, code, vals, out=None):
     save(name, pack(code, vals), out)
+
+
+INT_CODE = {8: "B", 16: "H", 32: "I", 64: "Q"}
+
+
+def pack_ints(bits, vals):
+    """Little-endian array of `bits`-bit integers (8, 16, 32, 64), each wrapped: pack_ints(8, [-1]) == b"\xff"."""
+    return pack(INT_CODE[bits], [zext(v, bits) for v in vals])
+
+
+def save_ints(name, bits, vals, out=None):
+    save(name, pack_ints(bits, vals), out)
 
 
 # ---------------------------------------------------------------- data
