@@ -125,13 +125,7 @@ def arith(out, name, n):
 
 # ------------------------------------------------------------------------------------ casts
 
-def sx(v, w):
-    v &= (1 << w) - 1
-    return v - (1 << w) if v >> (w - 1) else v
-
-
-def zx(v, w):
-    return v & ((1 << w) - 1)
+sx, zx = gl.sext, gl.zext
 
 
 # Per source type: the list of casts the kernel applies, in store order. Each entry maps the input
