@@ -18,7 +18,7 @@ Formats (module constants; FMTS maps the names)
   bf16    BF16      16   s e8 m7 (bias 127)        (2-2^-7)*2^127     0x7F80        0x7FC0            +-0
   e5m2    E5M2       8   s e5 m2 (bias 15), IEEE   57344              0x7C          0x7E              +-0
   e4m3    E4M3       8   s e4 m3 (bias 7), "fn"    448 (0x7E)         none          0x7F (and 0xFF)   +-0
-  hif8    HIF8       8   tapered (below)           1.25*2^15 (0x6E)   0x6F / 0xEF   0x80              0x00 only
+  hif8    HIF8       8   tapered (below)           2^15 (0x6E)        0x6F / 0xEF   0x80              0x00 only
   f4e2m1  F4E2M1     4   s e2 m1 (bias 1)          6                  none          none              +-0
   f4e1m2  F4E1M2     4   s e1 m2 (bias 1)          1.75               none          none              +-0
   e8m0    E8M0       8   unsigned 2^(c-127)        2^127 (0xFE)       none          0xFF              none
@@ -48,7 +48,7 @@ Operations
   from_int, to_int_code, convert (to another format), from_float/to_float (Python floats).
 
 Host fast paths (for generators whose loops are too slow in Fractions; each is checked against the exact
-model by tests/genlib/test_fmodel.py)
+model by tests/meta/test_fmodel.py)
   host_f32(x): a Python float rounded to the nearest f32 (struct 'f': one correct rounding, ties to even;
   overflow -> inf). A sum, difference, product or quotient of two f32 values computed in binary64 and then
   host_f32-rounded is the correctly rounded f32 result: binary64 has 53 >= 2*24 + 2 bits, so the double
