@@ -102,7 +102,7 @@ $(B)/tests/ref_%.o: tests/unit/ref_%.c
 REF_OBJS := $(patsubst tests/unit/%.c,$(B)/tests/%.o,$(wildcard tests/unit/ref_*.c))
 .SECONDARY: $(REF_OBJS)
 
-$(B)/tests/test_%: tests/unit/test_%.c $(LIB) $(REF_OBJS)
+$(B)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB) $(REF_OBJS)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(REF_OBJS) $(LIB) $(LDLIBS) -o $@
 
