@@ -40,7 +40,7 @@ static ElemKind operand_kind(const Op *op)
 {
     for (uint32_t i = 0; i < op->noperands; i++) {
         const Type *t = op->operands[i] ? op->operands[i]->type : NULL;
-        if (t && (t->kind == TY_VREG || t->kind == TY_PTR)) return elem_kind(t->elem);
+        if (t && (t->kind == TY_VREG || t->kind == TY_VMI_VREG || t->kind == TY_PTR)) return elem_kind(t->elem);
     }
     return EK_BAD;
 }
@@ -49,8 +49,22 @@ static ElemKind operand_kind(const Op *op)
 static ElemKind node_kind(const Op *op)
 {
     for (uint32_t i = 0; i < op->nresults; i++)
-        if (op->results[i]->type->kind == TY_VREG) return elem_kind(op->results[i]->type->elem);
+        if (op->results[i]->type->kind == TY_VREG || op->results[i]->type->kind == TY_VMI_VREG)
+            return elem_kind(op->results[i]->type->elem);
     return operand_kind(op);
+}
+
+/* Physical registers of a VMI op's widest vector operand or result (at least 1). */
+static unsigned vmi_regs_of(const Op *op)
+{
+    unsigned k = 1;
+    for (uint32_t i = 0; i < op->noperands; i++)
+        if (op->operands[i] && op->operands[i]->type->kind == TY_VMI_VREG && ty_vmi_regs(op->operands[i]->type) > k)
+            k = ty_vmi_regs(op->operands[i]->type);
+    for (uint32_t i = 0; i < op->nresults; i++)
+        if (op->results[i]->type->kind == TY_VMI_VREG && ty_vmi_regs(op->results[i]->type) > k)
+            k = ty_vmi_regs(op->results[i]->type);
+    return k;
 }
 
 static VNode node(const Timing *T, const Instr *in)
@@ -63,10 +77,15 @@ static VNode node(const Timing *T, const Instr *in)
         n.lat = 1;   /* address and index arithmetic: an issue slot, one cycle */
         return n;
     }
-    TmVec v = timing_vec(T, (OpKind)in->kind, node_kind(in->op), operand_kind(in->op));
-    n.lat = v.lat;
-    n.occ = v.ii ? v.ii : 1;
+    /* a VMI op is charged as the K micro ops it stands for (ops_vmi.def VMI rows): K issues, K times the
+       unit's occupancy, and its results K - 1 cycles after the first micro op's (docs/timing.md "VMI") */
+    int micro = op_vmi_micro(in->kind);
+    unsigned K = micro >= 0 ? vmi_regs_of(in->op) : 1;
+    TmVec v = timing_vec(T, (OpKind)(micro >= 0 ? micro : in->kind), node_kind(in->op), operand_kind(in->op));
+    n.lat = v.lat + (K - 1);
+    n.occ = (v.ii ? v.ii : 1) * K;
     n.unit = v.unit;
+    n.issues = (int)K;
     return n;
 }
 

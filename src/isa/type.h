@@ -7,12 +7,23 @@
 
 /* TY_VEC: a packed scalar vector<NxT> of the SIMT surface (lanes, elem; gran 1 = the spelling !pto.hif8x2);
    TY_LLPTR: an opaque !llvm.ptr<N> (space = the numeric address space N; 0 = a workitem's private memory);
-   TY_STRUCT: a stack-local !pto.struct<T, ...> (params = the nin field types; lanes = its scalar leaves). */
+   TY_STRUCT: a stack-local !pto.struct<T, ...> (params = the nin field types; lanes = its scalar leaves);
+   TY_VMI_VREG: a logical VMI vector !pto.vmi.vreg<LxT> (lanes = L, elem = T);
+   TY_VMI_MASK: a logical VMI mask !pto.vmi.mask<LxG> (lanes = L; gran 1/2/4 for b8/b16/b32, 0 = pred or unwritten). */
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
-               TY_LLPTR, TY_STRUCT } TypeKind;
+               TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK,
+               TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
-/* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
-typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0 } FloatKind;
+/* Float kinds: the ELEM_FLOAT and SCALAR_FLOAT rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a 32-bit
+   container of two bf16 values, low half first, a VMI element type). */
+typedef enum {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) FK_##fk,
+#define SCALAR_FLOAT(fk, spell, bits, fmt) FK_##fk,
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+    FK__COUNT
+} FloatKind;
 /* Address spaces; canonical names in type.c. */
 typedef enum { AS_GM, AS_UB, AS_L1, AS_L0A, AS_L0B, AS_L0C, AS_BT, AS_FB, AS__COUNT } AddrSpace;
 
@@ -24,10 +35,17 @@ struct Type {
     uint8_t space;             /* TY_PTR */
     uint8_t gran;              /* TY_MASK: 1, 2, 4 bytes per lane (b8/b16/b32), 0 = unspecified; TY_VADDR: 1, 2, 4 */
     uint16_t bits;             /* TY_INT/TY_FLOAT width (f4x2 containers count 8) */
-    uint16_t lanes;            /* TY_VREG */
+    uint16_t lanes;            /* TY_VREG, TY_VMI_VREG, TY_VMI_MASK */
     const Type *elem;          /* TY_PTR, TY_VREG */
     const Type *const *params; /* TY_FUNC inputs then results; TY_STRUCT fields */
     uint16_t nin, nout;        /* TY_FUNC; TY_STRUCT: nin = number of fields */
+    /* The tile layer (docs/tile.md). TY_TENSOR_VIEW, TY_PART_VIEW: `rank` dims (TILE_DYN = '?'), elem.
+       TY_TILE_BUF: dims = rows, cols, valid rows, valid cols (TILE_DYN = '?'), space = its location, elem,
+       and the layout config (TileBLayout, TileSLayout, fractal bytes, TilePad, compact mode). */
+    uint8_t rank;
+    uint8_t blayout, slayout, pad, compact;
+    uint16_t fractal;
+    int64_t dims[5];
 };
 
 typedef struct TypeTable TypeTable;
@@ -43,6 +61,30 @@ const Type *ty_align(TypeTable *t);
 /* !pto.vaddr<bG>: a vector-address offset token (a 32-bit byte offset from pto.vag); gran 1, 2 or 4. */
 const Type *ty_vaddr(TypeTable *t, unsigned gran);
 const Type *ty_none(TypeTable *t);
+/* !pto.vmi.vreg<LxT> and !pto.vmi.mask<LxG> (gran 0 = pred). */
+const Type *ty_vmi_vreg(TypeTable *t, unsigned lanes, const Type *elem);
+const Type *ty_vmi_mask(TypeTable *t, unsigned lanes, unsigned gran);
+/* Most logical lanes a VMI value may have (64 registers of 8-bit lanes). */
+#define VMI_MAX_LANES 16384u
+/* ---- the tile layer's types (docs/tile.md) ---- */
+#define TILE_DYN (-1)          /* a '?' dimension */
+#define TILE_MAX_RANK 5
+typedef enum { TBL_ROW_MAJOR, TBL_COL_MAJOR } TileBLayout;
+typedef enum { TSL_NONE_BOX, TSL_ROW_MAJOR, TSL_COL_MAJOR } TileSLayout;
+typedef enum { TPAD_NULL, TPAD_ZERO, TPAD_MAX, TPAD_MIN } TilePad;
+/* The defaults a !pto.tile_buf spelling may omit (and the printer omits). */
+#define TILE_DEF_FRACTAL 512
+/* !pto.tensor_view<d0x...xT> (part = 0) or !pto.partition_tensor_view<...> (part = 1): rank 1..5. */
+const Type *ty_tensor_view(TypeTable *t, int part, unsigned rank, const int64_t *dims, const Type *elem);
+/* A !pto.tile_buf: `k` holds space, elem, dims[0..3], blayout, slayout, pad, compact, fractal (other fields unused). */
+const Type *ty_tile_buf(TypeTable *t, const Type *k);
+static inline bool ty_is_view(const Type *t) { return t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW); }
+static inline bool ty_is_tile(const Type *t) { return t && t->kind == TY_TILE_BUF; }
+/* "vec", "mat", "left", "right", "acc", "bias", "scaling" for a tile's space; NULL for gm. */
+const char *tile_loc_name(AddrSpace as);
+int tile_loc_lookup(const char *s, unsigned n);     /* AddrSpace or -1 */
+/* Bytes a tile occupies: rows * cols elements (packed f4 pairs count one byte). */
+uint64_t tile_bytes(const Type *t);
 /* vector<NxT> (hif8x2: spelled !pto.hif8x2, lanes 2 of hif8) and !llvm.ptr<N>. */
 const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2);
 const Type *ty_llptr(TypeTable *t, unsigned space);
@@ -66,12 +108,28 @@ static inline bool ty_is_mask(const Type *t) { return t && t->kind == TY_MASK; }
 static inline bool ty_is_vaddr(const Type *t) { return t && t->kind == TY_VADDR; }
 static inline bool ty_is_vec(const Type *t) { return t && t->kind == TY_VEC; }
 static inline bool ty_is_struct(const Type *t) { return t && t->kind == TY_STRUCT; }
+static inline bool ty_is_vmi(const Type *t) { return t && (t->kind == TY_VMI_VREG || t->kind == TY_VMI_MASK); }
+/* Values that live only inside a vector scope: registers, masks, align states and VMI values. */
+static inline bool ty_is_vector_state(const Type *t)
+{
+    return t && (t->kind == TY_VREG || t->kind == TY_MASK || t->kind == TY_ALIGN || ty_is_vmi(t));
+}
+/* Physical registers a VMI vector occupies: ceil(L * bits / 2048) (at least 1). */
+static inline unsigned ty_vmi_regs(const Type *t)
+{
+    unsigned bits = t->elem->bits;
+    unsigned k = (unsigned)(((unsigned long)t->lanes * bits + 2047u) / 2048u);
+    return k ? k : 1;
+}
 /* Storage width in bits of a scalar or element type (index = 64). */
 unsigned ty_bits(const Type *t);
 static inline unsigned ty_bytes(const Type *t) { unsigned b = ty_bits(t); return b < 8 ? 1 : b / 8; }
 /* True when the integer is treated as signed (signless counts as signed, resolutions Q49). */
 static inline bool ty_signed(const Type *t) { return t->kind == TY_INDEX || (t->kind == TY_INT && t->sign != SIGN_U); }
 
+/* The float type a spelling names (elem.def): builtin spellings ("f16", "f8E4M3") when dialect = 0, the dialect's
+   ("pto.hif8", written after '!') when dialect = 1; -1 if none. */
+int fk_lookup(const char *s, unsigned n, int dialect);
 const char *as_name(AddrSpace as);
 int as_lookup(const char *s, unsigned n);   /* canonical names and aliases; -1 if unknown */
 /* Appends the canonical spelling of `t` to buf (size n); returns chars written (like snprintf). */

@@ -8,6 +8,8 @@
 #include "simt/simt.h"
 #include "sync/sync.h"
 #include "vec/vec.h"
+#include "vmi/vmi.h"
+#include "tile/tile.h"
 #include <stdlib.h>
 
 int ops_lower(LowerView *L, const Op *op, Instr *in)
@@ -33,6 +35,10 @@ int ops_lower(LowerView *L, const Op *op, Instr *in)
         return pred_lower(L, op, in);
     case FAM_MAD: case FAM_CUBE_DMA:
         return cube_lower(L, op, in);
+    case FAM_VMI:
+        return vmi_lower(L, op, in);
+    case FAM_TILE:
+        return tile_lower(L, op, in);
     case FAM_MISC:
         return op->kind == OP_INIT_ALIGN ? pred_lower(L, op, in) : 0;
     default:

@@ -24,15 +24,8 @@ static inline void img_put(uint8_t *m, unsigned k, unsigned v)
     else m[k >> 3] = (uint8_t)(m[k >> 3] & ~(1u << (k & 7)));
 }
 
-static unsigned suffix_gran(OpKind k)
-{
-    switch (k) {
-    case OP_PSET_B8: case OP_PGE_B8: case OP_PLT_B8: case OP_PINTLV_B8: case OP_PDINTLV_B8: return 1;
-    case OP_PSET_B16: case OP_PGE_B16: case OP_PLT_B16: case OP_PINTLV_B16: case OP_PDINTLV_B16: return 2;
-    case OP_PSET_B32: case OP_PGE_B32: case OP_PLT_B32: case OP_PINTLV_B32: case OP_PDINTLV_B32: return 4;
-    default: return 0;
-    }
-}
+/* The granularity an op's name fixes (b8 = 1, b16 = 2, b32 = 4): the op table's GRAN column. */
+static unsigned suffix_gran(OpKind k) { return op_gran[k]; }
 
 /* Every predicate op is one V-pipe instruction in the run statistics. */
 static inline const Instr *pred_done(Exec *x, const Instr *in)
@@ -54,35 +47,42 @@ static const Instr *x_pset(Exec *x, const Instr *in)
     return pred_done(x, in);
 }
 
+int pred_pattern(int tok, unsigned n, unsigned *vl)
+{
+    *vl = 0;
+    switch (tok) {
+    case T_PAT_ALL: *vl = n; return 0;
+    case T_PAT_ALLF: return 0;
+    case T_PAT_H: *vl = n / 2; return 0;
+    case T_PAT_Q: *vl = n / 4; return 0;
+    case T_PAT_M3: return 1;
+    case T_PAT_M4: return 2;
+    case T_PAT_VL1: *vl = 1; break;
+    case T_PAT_VL2: *vl = 2; break;
+    case T_PAT_VL3: *vl = 3; break;
+    case T_PAT_VL4: *vl = 4; break;
+    case T_PAT_VL8: *vl = 8; break;
+    case T_PAT_VL16: *vl = 16; break;
+    case T_PAT_VL32: *vl = 32; break;
+    case T_PAT_VL64: *vl = 64; break;
+    case T_PAT_VL128: *vl = 128; break;
+    default: return -1;
+    }
+    if (*vl > n) *vl = n;   /* the verifier rejects PAT_VLn with n > lanes (Q5) */
+    return 0;
+}
+
+int pred_pattern_on(int kind, unsigned vl, unsigned i) { return kind == 0 ? i < vl : kind == 1 ? i % 3 == 0 : i % 4 == 0; }
+
 /* Lane set of a pattern token at lane count n (resolutions Q4, Q5). Returns -1 for an unknown token. */
 static int pattern_image(int tok, unsigned g, uint8_t img[MASK_BYTES])
 {
-    unsigned n = 256 / g, vl = 0;
-    int kind;   /* 0 prefix of vl lanes, 1 M3, 2 M4 */
-    switch (tok) {
-    case T_PAT_ALL: kind = 0; vl = n; break;
-    case T_PAT_ALLF: kind = 0; vl = 0; break;
-    case T_PAT_H: kind = 0; vl = n / 2; break;
-    case T_PAT_Q: kind = 0; vl = n / 4; break;
-    case T_PAT_M3: kind = 1; break;
-    case T_PAT_M4: kind = 2; break;
-    case T_PAT_VL1: kind = 0; vl = 1; break;
-    case T_PAT_VL2: kind = 0; vl = 2; break;
-    case T_PAT_VL3: kind = 0; vl = 3; break;
-    case T_PAT_VL4: kind = 0; vl = 4; break;
-    case T_PAT_VL8: kind = 0; vl = 8; break;
-    case T_PAT_VL16: kind = 0; vl = 16; break;
-    case T_PAT_VL32: kind = 0; vl = 32; break;
-    case T_PAT_VL64: kind = 0; vl = 64; break;
-    case T_PAT_VL128: kind = 0; vl = 128; break;
-    default: return -1;
-    }
-    if (vl > n) vl = n;   /* the verifier rejects PAT_VLn with n > lanes (Q5) */
+    unsigned n = 256 / g, vl;
+    int kind = pred_pattern(tok, n, &vl);
+    if (kind < 0) return -1;
     memset(img, 0, MASK_BYTES);
-    for (unsigned i = 0; i < n; i++) {
-        unsigned on = kind == 0 ? i < vl : kind == 1 ? i % 3 == 0 : i % 4 == 0;
-        if (on) img_put(img, g * i, 1);
-    }
+    for (unsigned i = 0; i < n; i++)
+        if (pred_pattern_on(kind, vl, i)) img_put(img, g * i, 1);
     return 0;
 }
 
@@ -247,7 +247,7 @@ static const Instr *x_pld(Exec *x, const Instr *in)
     pred_addr(x, in, &addr, &next);
     int d = (int)in->imm[PM_DIST];
     unsigned len = d == D_NORM ? 32 : d == D_US ? 16 : 64;
-    const uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate source");
+    const uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, ACC_READ, "predicate source");
     if (!m) return NULL;
     uint8_t img[MASK_BYTES];
     if (d == D_NORM) {
@@ -282,7 +282,7 @@ static const Instr *x_pst(Exec *x, const Instr *in)
     } else {
         memcpy(buf, img, MASK_BYTES);
     }
-    uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate destination");
+    uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, ACC_WRITE, "predicate destination");
     if (!m) return NULL;
     memcpy(m, buf, len);
     if (in->imm[PM_POST]) fr_set_u64(x, in->res[in->imm[PM_POST_RES]], next);

@@ -27,4 +27,8 @@ _Static_assert(sizeof(AlignState) <= ALIGN_BYTES, "AlignState must fit its frame
 int align_append(Exec *x, const Instr *in, AlignState *st, uint64_t addr, const uint8_t *bytes, uint64_t n);
 /* Writes the held bytes of the stream and empties it; returns 0 or -1 after a trap. */
 int align_flush(Exec *x, const Instr *in, AlignState *st);
+/* A predicate pattern token (PAT_*) over n lanes: returns its kind (0: the first *vl lanes, 1: every third
+   lane, 2: every fourth lane), or -1 for an unknown token; pred_pattern_on says whether lane i is set. */
+int pred_pattern(int tok, unsigned n, unsigned *vl);
+int pred_pattern_on(int kind, unsigned vl, unsigned i);
 #endif

@@ -165,7 +165,7 @@ static const Instr *x_select(Exec *x, const Instr *in)
 static NumFormat numfmt(const Type *t)
 {
     static const NumFormat m[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1, NUM_F4E1M2, NUM_E8M0};
-    return m[t->fk];
+    return t->fk < sizeof m / sizeof m[0] ? m[t->fk] : NUM_F32;   /* packed VMI kinds are never scalars */
 }
 
 static int fis_nan(NumFormat f, uint64_t v) { return num_is_nan(f, v); }
@@ -327,7 +327,7 @@ static uint64_t elem_addr(Exec *x, const Instr *in, unsigned base_arg)
 static const Instr *x_load_scalar(Exec *x, const Instr *in)
 {
     uint64_t a = elem_addr(x, in, 0);
-    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, "source");
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, ACC_READ, "source");
     if (!p) return NULL;
     uint64_t v = 0;
     memcpy(&v, p, (size_t)in->imm[SM_ELEM_BYTES]);   /* little-endian host assumed (x86-64, aarch64) */
@@ -338,7 +338,7 @@ static const Instr *x_load_scalar(Exec *x, const Instr *in)
 static const Instr *x_store_scalar(Exec *x, const Instr *in)
 {
     uint64_t a = elem_addr(x, in, 1);
-    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, "destination");
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, ACC_WRITE, "destination");
     if (!p) return NULL;
     uint64_t v = A0;
     memcpy(p, &v, (size_t)in->imm[SM_ELEM_BYTES]);
@@ -531,7 +531,7 @@ static int lower_arith_t(LowerView *L, const Op *op, Instr *in, const Type *t)
     case OP_ARITH_CMPF: in->fn = x_cmpf; in->imm[AR_OP] = op_token_id(op, "predicate"); return 0;
     case OP_ARITH_SELECT:
         in->fn = x_select;
-        in->imm[AR_BYTES] = op->results[0]->type->kind == TY_VREG ? 256 : op->results[0]->type->kind == TY_MASK ? 32 : 8;
+        in->imm[AR_BYTES] = value_frame_bytes(op->results[0]->type);
         return 0;
     default: break;
     }

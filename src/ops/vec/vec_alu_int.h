@@ -1,7 +1,7 @@
 /* vec_alu_int.h — private to the vector compute family (vec_alu*.c): element kinds, lane and mask
  * access, exact float decode/encode, and the lowering entry points of the sub-modules.
  *
- * Conventions (sim.h): a vreg is 256 bytes, lane i of an E-byte element type is bytes [iE, (i+1)E)
+ * Conventions (exec/program.h): a vreg is 256 bytes, lane i of an E-byte element type is bytes [iE, (i+1)E)
  * little-endian; a mask is the 32-byte predicate image and lane i of an E-byte element type is image
  * bit E*i (resolutions Q3; 64-bit lanes use bit 8i, the bit of their first byte). Register results are
  * zeroed in inactive lanes (Q48). Semantic choices are documented in docs/semantics.md §7. */
@@ -16,6 +16,7 @@
 #include "vec.h"
 #include "base/host.h"
 #include "ops/pred/pred.h"
+#include "lane.h"
 
 static inline unsigned ek_lanes(ElemKind k) { return VREG_BYTES / ek_bytes(k); }
 
@@ -45,7 +46,7 @@ static inline const Instr *valu_done(Exec *x, const Instr *in)
  * Every f16/bf16/f32 value is exact in a double. Results computed in double from exact operands and
  * rounded once to the element format equal the correctly rounded results for + - * / sqrt, because
  * double rounding through a format with q >= 2p+2 significand bits is innocuous (53 >= 2*24+2). */
-static inline double f32_val(uint32_t b) { float f; memcpy(&f, &b, 4); return (double)f; }
+static inline double f32_val(uint32_t b) { return (double)num_bits_to_f32(b); }
 static inline double fdec(ElemKind k, uint64_t b)
 {
     switch (k) {
@@ -91,10 +92,7 @@ static inline uint64_t fenc(ElemKind k, double d)
 {
     if (k == EK_F32) {
         float f = (float)d;
-        if (f != f) return 0x7FC00000u;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        return u;
+        return f != f ? 0x7FC00000u : num_f32_to_bits(f);
     }
     if (k == EK_F16) return f64_round_to(d, 10, -14, 0x7E00, 16);
     if (k == EK_BF16) return f64_round_to(d, 7, -126, 0x7FC0, 16);
@@ -116,14 +114,6 @@ int lower_valu_sort(LowerView *L, const Op *op, Instr *in);   /* vbitsort vmrgso
 /* Fast handler for a common (op, kind, masked, scalar) combination, or NULL. vop is a ValuOp. */
 ExecFn valu_fast(int vop, ElemKind k, bool masked, bool scalar);
 
-/* Element-wise operations of the generic handler (vec_alu.c) and the fast handlers (vec_alu_fast.c). */
-typedef enum {
-    VOP_ADD, VOP_SUB, VOP_MUL, VOP_DIV, VOP_MAX, VOP_MIN, VOP_AND, VOP_OR, VOP_XOR, VOP_SHL, VOP_SHR,
-    VOP_ABS, VOP_NEG, VOP_EXP, VOP_LN, VOP_SQRT, VOP_RSQRT, VOP_REC, VOP_RELU, VOP_NOT, VOP_BCNT, VOP_CLS,
-    VOP_MOV, VOP_LRELU, VOP_PRELU, VOP_ADDRELU, VOP_SUBRELU, VOP_AXPY, VOP_MULA, VOP_MADD,
-    VOP__COUNT
-} ValuOp;
-
 /* Decoded operands of the element-wise ops (Instr.imm), read by the generic and the fast handlers. */
 enum {
     EW_OP,      /* ValuOp */
@@ -136,9 +126,6 @@ enum {
     EW_S_USE,   /* with a scalar: the operand it stands for (1 b, 2 c) | its width in bits << 8 */
 };
 
-/* Element-wise evaluation of one active lane (generic path); c is the third operand of fused ops.
-   For shifts b is the count (an unsigned number). */
-uint64_t valu_eval(ValuOp op, ElemKind k, uint64_t a, uint64_t b, uint64_t c);
 /* The generic element-wise handler (also used by the unit tests to cross-check the fast ones). */
 const Instr *valu_x_ew(Exec *x, const Instr *in);
 #endif

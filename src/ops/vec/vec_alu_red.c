@@ -11,7 +11,7 @@ enum { RD_ADD, RD_MAX, RD_MIN, RD_GADD, RD_GMAX, RD_GMIN, RD_PADD };
 static uint64_t add2(ElemKind k, uint64_t a, uint64_t b) { return valu_eval(VOP_ADD, k, a, b, 0); }
 
 /* In-place pairwise tree over v[0..n) (n a power of two); returns v[0]. */
-static uint64_t tree_sum(ElemKind k, uint64_t *v, unsigned n)
+uint64_t lane_tree_sum(ElemKind k, uint64_t *v, unsigned n)
 {
     for (; n > 1; n /= 2)
         for (unsigned i = 0; i < n / 2; i++) v[i] = add2(k, v[2 * i], v[2 * i + 1]);
@@ -20,7 +20,7 @@ static uint64_t tree_sum(ElemKind k, uint64_t *v, unsigned n)
 
 /* Is x a better extremum than the current best y? NaN beats everything but an earlier NaN; +0 is
    above -0. Ties keep the earlier lane. */
-static int better(ElemKind k, uint64_t x, uint64_t y, int want_max)
+int lane_better(ElemKind k, uint64_t x, uint64_t y, int want_max)
 {
     if (ek_int(k)) {
         if (ek_signed(k)) {
@@ -40,7 +40,7 @@ static int better(ElemKind k, uint64_t x, uint64_t y, int want_max)
 }
 
 /* The value an empty max (min) reduction yields: -inf (+inf) or the integer minimum (maximum). */
-static uint64_t empty_extremum(ElemKind k, int want_max)
+uint64_t lane_empty_extremum(ElemKind k, int want_max)
 {
     if (ek_int(k)) {
         uint64_t m = ek_mask(k);
@@ -50,7 +50,7 @@ static uint64_t empty_extremum(ElemKind k, int want_max)
     return fenc(k, want_max ? -INFINITY : INFINITY);
 }
 
-static uint64_t canon(ElemKind k, uint64_t v) { return ek_int(k) || !fisnan(k, v) ? v : num_canonical_nan(ek_fmt(k)); }
+uint64_t lane_canon(ElemKind k, uint64_t v) { return ek_int(k) || !fisnan(k, v) ? v : num_canonical_nan(ek_fmt(k)); }
 
 /* Decoded operands of the reductions (Instr.imm). */
 enum {
@@ -80,13 +80,13 @@ static const Instr *x_red(Exec *x, const Instr *in)
             lane_set(out, ek_bytes(kd), 0, s & ek_mask(kd));
         } else {
             for (unsigned i = 0; i < n; i++) v[i] = mask_on(m, e, i) ? lane_get(a, e, i) : 0;
-            lane_set(out, e, 0, tree_sum(k, v, n));
+            lane_set(out, e, 0, lane_tree_sum(k, v, n));
         }
         break;
     case RD_GADD:
         for (unsigned grp = 0; grp < 8; grp++) {
             for (unsigned i = 0; i < g; i++) v[i] = mask_on(m, e, grp * g + i) ? lane_get(a, e, grp * g + i) : 0;
-            lane_set(out, e, grp, tree_sum(k, v, g));
+            lane_set(out, e, grp, lane_tree_sum(k, v, g));
         }
         break;
     case RD_PADD:
@@ -98,17 +98,17 @@ static const Instr *x_red(Exec *x, const Instr *in)
         break;
     case RD_MAX: case RD_MIN: {
         int want_max = kind == RD_MAX, found = 0;
-        uint64_t best = empty_extremum(k, want_max), idx = 0;
+        uint64_t best = lane_empty_extremum(k, want_max), idx = 0;
         for (unsigned i = 0; i < n; i++) {
             if (!mask_on(m, e, i)) continue;
             uint64_t xv = lane_get(a, e, i);
-            if (!found || better(k, xv, best, want_max)) {
+            if (!found || lane_better(k, xv, best, want_max)) {
                 best = xv;
                 idx = i;
                 found = 1;
             }
         }
-        lane_set(out, e, 0, canon(k, best));
+        lane_set(out, e, 0, lane_canon(k, best));
         lane_set(out, e, 1, idx);
         break;
     }
@@ -116,16 +116,16 @@ static const Instr *x_red(Exec *x, const Instr *in)
         int want_max = kind == RD_GMAX;
         for (unsigned grp = 0; grp < 8; grp++) {
             int found = 0;
-            uint64_t best = empty_extremum(k, want_max);
+            uint64_t best = lane_empty_extremum(k, want_max);
             for (unsigned i = grp * g; i < (grp + 1) * g; i++) {
                 if (!mask_on(m, e, i)) continue;
                 uint64_t xv = lane_get(a, e, i);
-                if (!found || better(k, xv, best, want_max)) {
+                if (!found || lane_better(k, xv, best, want_max)) {
                     best = xv;
                     found = 1;
                 }
             }
-            lane_set(out, e, grp, canon(k, best));
+            lane_set(out, e, grp, lane_canon(k, best));
         }
         break;
     }

@@ -1,0 +1,55 @@
+/* lane.h — the lane computations of the vector family, for every layer that computes lanes: a micro op on
+ * one register, a VMI op on L logical lanes (ops/vmi) and a vector tile op over a tile's valid region
+ * (ops/tile) call these same functions, so the layers can never disagree about what a lane computes
+ * (docs/internals.md, "The layers above the micro surface"). Values are raw element bits, zero-extended. */
+#ifndef PTOSIM_LANE_H
+#define PTOSIM_LANE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "base/num.h"
+#include "isa/elem.h"
+#include "vec.h"
+
+/* Element-wise operations (the generic evaluator and the fast handlers). */
+typedef enum {
+    VOP_ADD, VOP_SUB, VOP_MUL, VOP_DIV, VOP_MAX, VOP_MIN, VOP_AND, VOP_OR, VOP_XOR, VOP_SHL, VOP_SHR,
+    VOP_ABS, VOP_NEG, VOP_EXP, VOP_LN, VOP_SQRT, VOP_RSQRT, VOP_REC, VOP_RELU, VOP_NOT, VOP_BCNT, VOP_CLS,
+    VOP_MOV, VOP_LRELU, VOP_PRELU, VOP_ADDRELU, VOP_SUBRELU, VOP_AXPY, VOP_MULA, VOP_MADD,
+    VOP__COUNT
+} ValuOp;
+
+/* One active lane of an element-wise operation (c: the third operand of fused ops; for shifts b is the
+   count, an unsigned number). */
+uint64_t valu_eval(ValuOp op, ElemKind k, uint64_t a, uint64_t b, uint64_t c);
+/* The element-wise operation of micro op `kind` (vadd -> VOP_ADD, vadds -> VOP_ADD, ...), or -1. */
+int valu_op_of(int kind);
+/* The unmasked SIMD core of (op, kind) on one 256-byte register, vector-vector or vector-scalar (vec.h
+   ValuCore), or NULL when there is none: callers then use valu_eval lane by lane (same results). */
+ValuCore valu_core(ValuOp op, ElemKind k, bool scalar);
+
+/* A value of kind s (raw bits) converted to kind d: rounding rm, saturation sat (the vcvt lane,
+   docs/semantics.md §7). Float->int saturates (NaN -> 0); int->int clamps with sat, else wraps. */
+uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat);
+/* n lanes of kind s at src converted to kind d at dst (lane_cvt on each; common pairs in tight loops). */
+void lane_cvt_run(ElemKind s, ElemKind d, uint8_t *dst, const uint8_t *src, unsigned n, NumRound rm, bool sat);
+/* The rounding mode of a RND token (T_RND_*), nearest-even otherwise. */
+NumRound lane_rnd(int tok);
+
+/* vexpdif's lane: exp(a - mx) of two lanes of kind s (f16 or f32; the difference is exact in a double),
+   rounded once to f32. */
+uint64_t lane_expdif(ElemKind s, uint64_t a, uint64_t mx);
+/* vci's lane i: base + i (desc: base - i), integers wrapping, floats rounded once. */
+uint64_t lane_ci(ElemKind k, uint64_t base, uint64_t i, int desc);
+
+/* The comparison of a CMP token (T_CMP_EQ ... T_CMP_GE) of two lanes: 1 or 0 (NaN compares unordered). */
+int lane_cmp(int tok, ElemKind k, uint64_t a, uint64_t b);
+
+/* Reductions, in the order the micro reductions use (vec_alu_red.c): the pairwise tree over v[0..n) (n a
+   power of two, in place, every partial sum rounded to k); whether x is a better extremum than the current
+   y (NaN wins over everything but an earlier NaN, +0 above -0); the value of an empty max/min; a NaN
+   result made canonical. */
+uint64_t lane_tree_sum(ElemKind k, uint64_t *v, unsigned n);
+int lane_better(ElemKind k, uint64_t x, uint64_t y, int want_max);
+uint64_t lane_empty_extremum(ElemKind k, int want_max);
+uint64_t lane_canon(ElemKind k, uint64_t v);
+#endif
