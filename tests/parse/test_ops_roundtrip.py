@@ -97,9 +97,17 @@ def literal(toks):
     return "".join(bytes(t[1:-1], "utf-8").decode("unicode_escape") for t in toks)
 
 
+def read_def(path):
+    """a .def file with the .def files it includes put in place of their #include lines"""
+    text = open(path).read()
+    return re.sub(r'^#include "(\w+\.def)"\s*$', lambda m: read_def(os.path.join(os.path.dirname(path), m.group(1))),
+                  text, flags=re.M)
+
+
 def read_rows(path):
-    """(id, name, family, pipe, syntax, flags, signature) of every OP row, in table order"""
-    src = open(path).read()
+    """(id, name, family, pipe, syntax, flags, signature) of every OP row, in table order (the .def files
+    ops.def includes too)"""
+    src = read_def(path)
     macros = read_macros(src)
     rows, cur = [], None
     for line in src.splitlines():
@@ -131,7 +139,8 @@ def read_rows(path):
                 part.append(t)
         args.append(part)
         sig = literal(expand(args[6], macros)) if args[6] else ""
-        rows.append((args[0][0], literal(args[1]), args[2][0], args[3][0], args[4][0], " ".join(args[5]), sig))
+        rows.append((args[0][0], literal(args[1]), args[2][0], args[3][0], args[4][0],
+                     " ".join(expand(args[5], macros)), sig))
         cur = None
     return rows
 
@@ -139,9 +148,10 @@ def read_rows(path):
 def read_tokens(path):
     """{SET: [spellings in table order]} and {SET: the set's name in #pto.NAME<...>}"""
     sets, names = {}, {}
-    for m in re.finditer(r'^TOKSET\((\w+), "([^"]+)"\)', open(path).read(), re.M):
+    text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
+    for m in re.finditer(r'\bTOKSET\((\w+), "([^"]+)"\)', text):
         names[m.group(1)] = m.group(2)
-    for m in re.finditer(r'^TOK\((\w+), \w+, "([^"]+)"\)', open(path).read(), re.M):
+    for m in re.finditer(r'\bTOK\((\w+), \w+, "([^"]+)"\)', text):
         sets.setdefault(m.group(1), []).append(m.group(2))
     return sets, names
 
@@ -158,6 +168,7 @@ class Slot:
         self.style = "q"
         self.is_bool = False
         self.has_def = False
+        self.list = self.out = self.in_bracket = False
 
 
 class Clause:
@@ -168,7 +179,7 @@ class Clause:
 class Sig:
     def __init__(self):
         self.pos, self.dict, self.res, self.cl = [], [], [], []
-        self.bracket = False
+        self.bracket = self.outs = False
         self.type_order = []
 
 
@@ -275,13 +286,24 @@ class SigReader:
     def at_clause(self):
         self.ws()
         m = re.compile(r"[A-Za-z]\w*").match(self.s, self.i)
-        return bool(m) and self.s[m.end():m.end() + 1] != ":"
+        return bool(m) and self.s[m.end():m.end() + 1] not in (":", "=")
 
     def read(self):
         sig = Sig()
         if self.peek() and not self.at_clause() and self.peek() != "{" and self.s[self.i:self.i + 2] != "->":
+            outs = False
             while True:
-                if self.eat("["):
+                self.ws()
+                m = re.compile(r"(\w+)=").match(self.s, self.i)
+                if m:                                  # KEY = %v or KEY = [%a, ...]
+                    self.i = m.end()
+                    lst = self.eat("[")
+                    sl = self.any_slot(Slot())
+                    sl.key, sl.list, sl.out = m.group(1), lst, outs
+                    if lst:
+                        assert self.eat("]")
+                    sig.pos.append(sl)
+                elif self.eat("["):
                     sig.bracket = True
                     while True:
                         sl = self.any_slot(Slot())
@@ -292,9 +314,11 @@ class SigReader:
                     assert self.eat("]")
                 else:
                     sl = self.any_slot(Slot())
-                    sl.in_bracket = False
+                    sl.out = outs
                     sig.pos.append(sl)
-                if not self.eat(","):
+                if self.eat("|"):
+                    outs = sig.outs = True
+                elif not self.eat(","):
                     break
         while self.peek():
             if self.eat(":"):
@@ -364,7 +388,10 @@ class SigReader:
 
 TYPES = {"any": "i64", "i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64": "i64", "index": "index",
          "int": "i64", "float": "f32", "scalar": "i64", "sval": "i64", "vreg": "!pto.vreg<64xf32>",
-         "mask": "!pto.mask<b32>", "align": "!pto.align", "struct": "!pto.struct<f32, i32>"}
+         "mask": "!pto.mask<b32>", "align": "!pto.align", "struct": "!pto.struct<f32, i32>",
+         "vvreg": "!pto.vmi.vreg<128xf32>", "vmask": "!pto.vmi.mask<128xpred>", "vval": "!pto.vmi.vreg<128xf32>",
+         "tile": "!pto.tile_buf<vec, 4x64xf32>", "view": "!pto.partition_tensor_view<4x64xf32>",
+         "tview": "!pto.tensor_view<4x64xf32>", "pview": "!pto.partition_tensor_view<4x64xf32>"}
 
 
 def type_of(sl):
@@ -388,7 +415,7 @@ class Instance:
     def token(self, sl):
         sp = self.tokens[sl.tokset][0]
         return {"q": '"%s"' % sp, "a": "<%s>" % sp, "h": "#pto.%s<%s>" % (self.toknames[sl.tokset], sp),
-                "b": sp}[sl.style]
+                "b": sp, "m": "#pto<%s %s>" % (self.toknames[sl.tokset], sp)}[sl.style]
 
     def intval(self, sl):
         return "false" if sl.is_bool else "0"
@@ -430,18 +457,47 @@ def build(row, full, tokens, toknames):
             order.append((ty, None))
         return v
 
+    dict_items = ["%s = %s" % (sl.name, I.token(sl) if sl.kind == "token" and sl.style == "m" else
+                               '"%s"' % tokens[sl.tokset][0] if sl.kind == "token" else I.intval(sl))
+                  for sl in sig.dict if want(sl)]
+    if sig.outs:               # ins(values {dict} : types) outs(values : types)
+        sides = []
+        for out in (False, True):
+            vals, tys = [], []
+            for sl in sig.pos:
+                if sl.out != out or not want(sl):
+                    continue
+                for _ in range(2 if (sl.variadic and full) else 1):
+                    vals.append(("%s = " % sl.key if sl.key else "") + slot_text(sl, False))
+                    if sl.kind in ("value", "mem") and not sl.untyped:
+                        tys.append(type_of(sl))
+            inner = ", ".join(vals)
+            if not out and dict_items:
+                inner += " {" + ", ".join(dict_items) + "}"
+            if tys:
+                inner += " : " + ", ".join(tys)
+            sides.append(("outs(" if out else "ins(") + inner + ")")
+        assert not sig.res and not sig.cl, "results or clauses in the ins/outs form"
+        return I.args, name + " " + " ".join(sides)
     text = name
     if sig.bracket:
         text += "[" + ", ".join(slot_text(sl) for sl in sig.pos if sl.in_bracket and want(sl)) + "]"
-    parts = []
+    first = True
     for sl in sig.pos:
         if sl.in_bracket or not want(sl):
             continue
         n = 2 if (sl.variadic and full) else 1
+        if sl.key and sl.kind == "value":      # KEY = %v (after a space), KEY = [%a, ...] (after a comma)
+            vals = [slot_text(sl) for _ in range(n)]
+            if sl.list:
+                text += (" " if first else ", ") + "%s = [%s]" % (sl.key, ", ".join(vals))
+            else:
+                text += " %s = %s" % (sl.key, vals[0])
+            first = False
+            continue
         for _ in range(n):
-            parts.append(slot_text(sl))
-    if parts:
-        text += " " + ", ".join(parts)
+            text += (" " if first else ", ") + slot_text(sl)
+            first = False
     comma = "F_COMMA" in flags
     clauses = []
     for c in sig.cl:
@@ -463,10 +519,9 @@ def build(row, full, tokens, toknames):
                     first_typed = False
                 inner.append(("%s = " % sl.key if sl.key else "") + t)
             clauses.append(c.kw + ("(" + ", ".join(inner) + ")" if inner else ""))
-    for i, c in enumerate(clauses):
-        text += (", " if comma and (parts or i) else " ") + c
-    dict_items = ["%s = %s" % (sl.name, '"%s"' % tokens[sl.tokset][0] if sl.kind == "token" else I.intval(sl))
-                  for sl in sig.dict if want(sl)]
+    for c in clauses:
+        text += (", " if comma and not first else " ") + c
+        first = False
     if dict_items:
         text += " {" + ", ".join(dict_items) + "}"
     if sig.type_order:
@@ -602,6 +657,9 @@ def main():
     rows = read_rows(os.path.join(ROOT, "src", "isa", "ops.def"))
     tokens, toknames = read_tokens(os.path.join(ROOT, "src", "isa", "tokens.def"))
     check(len(rows) > 300, "ops.def read: %d OP rows" % len(rows))
+    classes = re.findall(r'^TCLASS\(\w+, "(\w+)"', open(os.path.join(ROOT, "src", "isa", "tclass.def")).read(), re.M)
+    check(classes and all(c in TYPES or c == "ptr" for c in classes), "every type class of tclass.def has an instance type",
+          "missing: %s (add them to TYPES)" % [c for c in classes if c not in TYPES and c != "ptr"])
     tmp = tempfile.mkdtemp(prefix="ptosim-roundtrip-")
     try:
         run(rows, tokens, toknames, tmp)

@@ -629,7 +629,7 @@ static void cvt_run_vs_oracle(void)
                 memcpy(&f, &src[i], 4);
                 uint64_t want = ref_encode(NUM_F16, (double)f, NUM_RND_R, sat);
                 n++;
-                if (out[i] != want && bad++ < 5) check(0, "lane_cvt_run f32 0x%08x -> f16 sat=%d: 0x%04x, oracle 0x%04x", src[i], sat, out[i], (unsigned)want);
+                if (out[i] != want && bad++ < 5) CHECK(0, "lane_cvt_run f32 0x%08x -> f16 sat=%d: 0x%04x, oracle 0x%04x", src[i], sat, out[i], (unsigned)want);
             }
         }
     }
@@ -644,7 +644,7 @@ static void cvt_run_vs_oracle(void)
             uint16_t r;
             lane_cvt_run(EK_F32, EK_F16, (uint8_t *)&r, (const uint8_t *)&x, 1, NUM_RND_R, 1);
             n++;
-            if (r != ref_encode(NUM_F16, (double)f, NUM_RND_R, 1) && bad++ < 5) check(0, "lane_cvt_run f32 0x%08x near f16 0x%04x", x, c);
+            if (r != ref_encode(NUM_F16, (double)f, NUM_RND_R, 1) && bad++ < 5) CHECK(0, "lane_cvt_run f32 0x%08x near f16 0x%04x", x, c);
         }
     }
     static uint16_t bsrc[0x10000];
@@ -654,9 +654,9 @@ static void cvt_run_vs_oracle(void)
     for (uint32_t c = 0; c < 0x10000; c++) {
         uint64_t want = ref_encode(NUM_F32, ref_decode(NUM_BF16, c), NUM_RND_R, 0);
         n++;
-        if (bout[c] != want && bad++ < 5) check(0, "lane_cvt_run bf16 0x%04x -> f32: 0x%08x, oracle 0x%08x", c, bout[c], (unsigned)want);
+        if (bout[c] != want && bad++ < 5) CHECK(0, "lane_cvt_run bf16 0x%04x -> f32: 0x%08x, oracle 0x%08x", c, bout[c], (unsigned)want);
     }
-    check(bad == 0, "lane_cvt_run against the oracle: %ld of %ld conversions differ", bad, n);
+    CHECK(bad == 0, "lane_cvt_run against the oracle: %ld of %ld conversions differ", bad, n);
 }
 
 int main(void)
