@@ -9,8 +9,9 @@ as it was:
 
 What it runs (nothing here calls ptosim):
   * every `// GEN: SCRIPT ARGS` line of every tests/**/*.pto, into OUTDIR/gen/<test path>/<line number>/;
-  * `gen_valu.py --emit` and `gen_verify_types.py --emit` (the committed generated kernels), into
-    OUTDIR/emit/valu and OUTDIR/emit/verify, and `gen_verify_types.py --matrix` (stdout);
+  * the emitters of the committed generated kernels, each into OUTDIR/emit/NAME: `gen_valu.py --emit`,
+    `gen_verify_types.py --emit`, `gen_vmi.py --emit` and `--pending`, `gen_tile.py --emit`; and
+    `gen_verify_types.py --matrix` (stdout);
   * gen_diff.kernel(seed) for the 60 seeds tests/diff runs (kernel text and input bytes);
   * num_crosscheck.py (stdout: the oracle's table).
 Each invocation's exit status and stderr go to OUTDIR/.../status. Prints one line per failure and a count;
@@ -64,7 +65,11 @@ def main():
         n += 1
         if run([os.path.join(HERE, argv[0]), d] + argv[1:], d) != 0:
             bad.append("%s:%d" % (rel, line))
-    for name, argv in (("valu", ["gen_valu.py", "--emit"]), ("verify", ["gen_verify_types.py", "--emit"])):
+    for name, argv in (("valu", ["gen_valu.py", "--emit"]), ("verify", ["gen_verify_types.py", "--emit"]),
+                       ("vmi", ["gen_vmi.py", "--emit"]), ("vmi_pending", ["gen_vmi.py", "--pending"]),
+                       ("tile", ["gen_tile.py", "--emit"])):
+        if not os.path.exists(os.path.join(HERE, argv[0])):
+            continue
         d = os.path.join(out, "emit", name)
         os.makedirs(d)
         n += 1
