@@ -53,7 +53,7 @@ MAN     := $(B)/ptosim.1
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all run test asan oomtest tsan fuzz fuzz-sim bench clean unit-bins check-layers man install uninstall
+.PHONY: all run test coverage asan oomtest tsan fuzz fuzz-sim bench clean unit-bins check-layers man install uninstall
 all: $(BIN) $(LIB) $(SO_LINKS)
 
 $(B)/obj/%.o: src/%.c
@@ -102,7 +102,7 @@ $(B)/tests/ref_%.o: tests/unit/ref_%.c
 REF_OBJS := $(patsubst tests/unit/%.c,$(B)/tests/%.o,$(wildcard tests/unit/ref_*.c))
 .SECONDARY: $(REF_OBJS)
 
-$(B)/tests/test_%: tests/unit/test_%.c $(LIB) $(REF_OBJS)
+$(B)/tests/test_%: tests/unit/test_%.c tests/unit/check.h $(LIB) $(REF_OBJS)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(REF_OBJS) $(LIB) $(LDLIBS) -o $@
 
@@ -121,6 +121,16 @@ run: $(BIN) $(B)/example_data
 # contains tests/dma.
 test: $(BIN) $(LIB) $(SO_LINKS) $(MAN) unit-bins
 	@python3 tests/run.py --build $(B) $(T)
+
+# Line and branch coverage of src/ (docs/testing.md): the suite run in build-cov, compiled with gcc --coverage
+# at -O0 (dynamic link; the gcov runtime kept out of the shared library's exports); tests/coverage.py reads
+# the counts with gcov and prints the totals (a test failure still prints them, and fails the target).
+# COV_FILES=1 lists every file; T= runs part of the suite as for `make test`.
+COV_OPT := -O0 -g --coverage
+coverage:
+	@find build-cov -name '*.gcda' -delete 2>/dev/null || true
+	@$(MAKE) --no-print-directory B=build-cov OPT="$(COV_OPT)" LDFLAGS="--coverage -Wl,--exclude-libs,ALL" STATIC= test; st=$$?; \
+	  python3 tests/coverage.py build-cov $(if $(COV_FILES),--files) || st=1; exit $$st
 
 # The layer rule of docs/internals.md: includes and symbol uses only downward, no circle of files.
 check-layers: $(LIB)
@@ -247,6 +257,6 @@ uninstall:
 	rm -rf $(DESTDIR)$(PYTHONDIR)/ptosim $(DESTDIR)$(DOCDIR)
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-cov
 
 -include $(OBJS:.o=.d) $(PIC_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

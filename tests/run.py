@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """tests/run.py — the ptosim test runner (Python 3 standard library only).
 
-Runs every unit-test program in BUILD/tests/, every .pto test under tests/ and every Python test
-script tests/**/test_*.py (run as `python3 SCRIPT --build BUILD`; it prints its own "N passed,
-M failed" line and exits non-zero on failure; a "SKIP: reason" line it prints is shown), prints one progress line per test directory (passed,
-failed, seconds), then "N passed, M failed" as its last line; exits non-zero on any failure.
+Runs every unit-test program in BUILD/tests/, every .pto test under tests/, every Python test
+script tests/**/test_*.py (run as `python3 SCRIPT --build BUILD`) and every shell test script
+tests/**/test_*.sh (run as `sh SCRIPT --build BUILD`); a script prints its own "N passed, M failed" line
+and exits non-zero on failure; a "SKIP: reason" line it prints is shown. Prints one progress line per test
+directory (passed, failed, seconds), then "N passed, M failed" as its last line; exits non-zero on any failure.
 
   python3 tests/run.py [--build BUILD] [FILTER...]    FILTER: run only tests whose path contains it
 
@@ -236,8 +237,8 @@ def collect(build, only):
             rel = os.path.relpath(p, ROOT)
             if f.endswith(".pto"):
                 tests.append((rel, lambda res, p=p: kernel_test(build, p, res)))
-            elif f.startswith("test_") and f.endswith(".py"):
-                argv = [sys.executable, p, "--build", build]
+            elif f.startswith("test_") and f.endswith((".py", ".sh")):
+                argv = [sys.executable if f.endswith(".py") else "sh", p, "--build", build]
                 tests.append((rel, lambda res, a=argv, n=rel: counted_program(a, n, res)))
     if only:
         tests = [t for t in tests if any(o in t[0] or o in os.path.join(ROOT, t[0]) for o in only)]

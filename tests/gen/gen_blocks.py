@@ -15,24 +15,16 @@ the serial one, computed here in plain Python without ptosim.
          (the next allocation, 2 MiB after dst): after block 0's own out store there, blocks 1..3 overwrite
          it in turn, so out[0, 128) ends as bytes [128, 256) of slice 3.
 """
-import os, struct, sys
+import struct, sys
 
-out, case = sys.argv[1], sys.argv[2]
+import genlib as gl
 
-
-def save(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(bytes(data))
+gl.cli(__doc__, 2)
+case = sys.argv[2]
 
 
-def pattern(n, seed=1):
-    """deterministic pseudo-random bytes (the generator of gen_dma.py)"""
-    x = seed * 2654435761 & 0xffffffff
-    b = bytearray(n)
-    for i in range(n):
-        x = (x * 1103515245 + 12345) & 0x7fffffff
-        b[i] = (x >> 16) & 0xff
-    return b
+save = gl.save
+pattern = gl.lcg_bytes       # deterministic pseudo-random bytes (the generator of gen_dma.py)
 
 
 if case == "chain":

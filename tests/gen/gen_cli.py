@@ -12,15 +12,11 @@
   mixed_out.bin  the kernel's output: AIV0's UB [0, 256) then AIV1's (never written: zeros)
   zeros256.bin   256 zero bytes (AIV1's UB in dump_mixed.pto)
 """
-import os, sys
+import genlib as gl
 
-out = sys.argv[1]
+gl.cli(__doc__)
 src = bytes((37 * i + 11) % 256 for i in range(1024))
-
-
-def put(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(data)
+put = gl.save
 
 
 put("src.bin", src)

@@ -2,15 +2,15 @@
 """gen_compiler.py OUTDIR CASE — inputs and independently computed expected outputs for tests/compiler/: the
 forms and spellings the public compiler accepts (docs/semantics.md §12). Plain Python from the readings
 recorded there; it shares no code with ptosim and never uses its output."""
-import math, os, random, struct, sys
+import math, random, struct, sys
 from fractions import Fraction
 
-out, case = sys.argv[1], sys.argv[2]
+import fmodel as fm
+import genlib as gl
 
-
-def save(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(bytes(data))
+gl.cli(__doc__, 2)
+case = sys.argv[2]
+save = gl.save
 
 
 def case_pad_in_scope():
@@ -82,34 +82,13 @@ def case_l1_l0_named():
 # formula. Inactive lanes are 0 (every masked step zeroes them).
 
 def f32_round(fr):
-    """A Fraction rounded to the nearest f32 value (ties to even), as a Python float (normal range only)."""
-    if fr == 0:
-        return 0.0
-    sign, a = (-1, -fr) if fr < 0 else (1, fr)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    while Fraction(2) ** e > a:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= a:
-        e += 1
-    m = a * Fraction(2) ** (23 - e)
-    n = math.floor(m)
-    r = m - n
-    if r > Fraction(1, 2) or (r == Fraction(1, 2) and n % 2):
-        n += 1
-    return sign * float(n) * 2.0 ** (e - 23)
+    """A Fraction rounded to the nearest f32 value (ties to even), as a Python float."""
+    return fm.F32.to_float(fm.F32.encode(fm.fin(fr)))
 
 
-def f32_bits(f):
-    return struct.unpack("<I", struct.pack("<f", f))[0]
-
-
-def f32_of(b):
-    return struct.unpack("<f", struct.pack("<I", b & 0xFFFFFFFF))[0]
-
-
-def wrap(v, w):
-    v &= (1 << w) - 1
-    return v - (1 << w) if v >> (w - 1) else v
+f32_bits = fm.host_f32_bits
+f32_of = fm.F32.to_float
+wrap = gl.sext
 
 
 def soft_div_i32(x, y):
@@ -189,5 +168,4 @@ def case_trap_and_cast():
     save("expected.bin", struct.pack("<I", (-7) & 0xFFFFFFFF) + struct.pack("<f", 1.5))
 
 
-CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-CASES[case]()
+gl.run_case(gl.cases(globals()), case)

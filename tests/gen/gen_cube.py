@@ -3,86 +3,39 @@
 (tests/cube/*.pto).
 
 The reference model is plain Python written from resolutions Q35-Q40, Q50, Q51, §2.7 and
-docs/semantics.md §8; it shares no code with ptosim. Floating point: f16 through struct 'e', f32
-through struct 'f' (a Python float product or sum of two f32 values rounded once to f32 is the
-correctly rounded f32 result). MAD reference order: acc = init (0 / old C / bias[n]); for k ascending:
+docs/semantics.md §8; it shares no code with ptosim. Floating point: fmodel.py's formats, with its host
+fast path for the MAD arithmetic (a Python float product or sum of two f32 values rounded once to f32 is
+the correctly rounded f32 result). MAD reference order: acc = init (0 / old C / bias[n]); for k ascending:
 acc = f32(acc + f32(a*b)).
 """
-import math, os, struct, sys
+import math, struct, sys
+
+import fmodel as fm
+import genlib as gl
 
 out, case = sys.argv[1], sys.argv[2]
+gl.OUT = out
 
 
-# ---------------------------------------------------------------- numbers
+# ---------------------------------------------------------------- numbers (fmodel.py)
 
-def f32(x):
-    """round a Python float to the nearest f32 (ties to even)"""
-    if x != x or math.isinf(x):
-        return x
-    try:
-        return struct.unpack('<f', struct.pack('<f', x))[0]
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
-def f32_bits(x):
-    if x != x:
-        return 0x7FC00000
-    return struct.unpack('<I', struct.pack('<f', x))[0]
-
-
-def bits_f32(b):
-    return struct.unpack('<f', struct.pack('<I', b))[0]
+f32 = fm.host_f32                       # a Python float rounded to the nearest f32 (ties to even)
+f32_bits = fm.host_f32_bits             # f32 code of an f32 value; NaN -> 0x7FC00000
+bits_f32 = fm.F32.to_float
+bits_f16 = fm.F16.to_float
+bits_bf16 = fm.BF16.to_float
+e4m3_val = fm.E4M3.to_float             # f8E4M3FN (resolutions §2.4): bias 7, 0x7F/0xFF NaN
+Rng = gl.Lcg
 
 
 def f16_bits(x, sat=False):
     """f32 value -> f16 bits, round to nearest even; sat: NaN->0, overflow/inf -> +-65504"""
-    if x != x:
-        return 0 if sat else 0x7E00
-    try:
-        b = struct.unpack('<H', struct.pack('<e', x))[0]
-    except OverflowError:
-        b = 0x7C00 | (0x8000 if x < 0 else 0)
-    if sat and (b & 0x7FFF) == 0x7C00:
-        b = (b & 0x8000) | 0x7BFF
-    return b
-
-
-def bits_f16(b):
-    return struct.unpack('<e', struct.pack('<H', b))[0]
+    return fm.F16.from_float(x, "R", sat)
 
 
 def bf16_bits(x):
-    """f32 value -> bf16 bits, round to nearest even (finite inputs)"""
-    b = f32_bits(x)
-    return ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) & 0xFFFF
-
-
-def bits_bf16(b):
-    return bits_f32(b << 16)
-
-
-def e4m3_val(b):
-    """f8E4M3FN decode (resolutions §2.4): bias 7, subnormal m/8*2^-6, 0x7F/0xFF NaN"""
-    s = -1.0 if b & 0x80 else 1.0
-    e, m = (b >> 3) & 15, b & 7
-    if e == 15 and m == 7:
-        return math.nan
-    if e == 0:
-        return s * m / 8.0 * 2.0 ** -6
-    return s * (1 + m / 8.0) * 2.0 ** (e - 7)
-
-
-class Rng:
-    def __init__(self, seed):
-        self.x = (seed * 2654435761 + 12345) & 0x7fffffff
-
-    def next(self):
-        self.x = (self.x * 1103515245 + 12345) & 0x7fffffff
-        return self.x >> 8
-
-    def below(self, n):
-        return self.next() % n
+    """f32 value -> bf16 bits, round to nearest even"""
+    return fm.BF16.from_float(x)
 
 
 def rand_f16(r, lo=-3, hi=1):
@@ -102,13 +55,8 @@ def rand_f32(r, lo=-3, hi=1):
 
 # ---------------------------------------------------------------- files
 
-def save(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(bytes(data))
-
-
-def pack(fmt, vals):
-    return b"".join(struct.pack("<" + fmt, v) for v in vals)
+save = gl.save
+pack = gl.pack
 
 
 def save_f16(name, mat):
@@ -245,12 +193,8 @@ def case_mad_odd():
 
 
 def tf32(v, away):
-    b = f32_bits(v)
-    if away:
-        b = (b + 0x1000) & ~0x1FFF
-    else:
-        b = (b + 0xFFF + ((b >> 13) & 1)) & ~0x1FFF
-    return bits_f32(b & 0xFFFFFFFF)
+    """an f32 value rounded to tf32 (10 fraction bits), ties away or to even"""
+    return bits_f32(fm.F32.convert(f32_bits(v), fm.TF32, "A" if away else "R") << 13)
 
 
 def case_mad_f32():
@@ -601,15 +545,7 @@ def case_dn2nz():
     save_f32("expected.bin", matmul(A1, B, 16, 16, 16) + matmul(A2, B, 16, 16, 16))
 
 
-def e5m2_val(b):
-    """f8E5M2 decode: IEEE-style, bias 15, 2 mantissa bits, subnormal m/4*2^-14, exponent 31 = inf/NaN"""
-    s = -1.0 if b & 0x80 else 1.0
-    e, m = (b >> 2) & 31, b & 3
-    if e == 31:
-        return math.nan if m else s * math.inf
-    if e == 0:
-        return s * m / 4.0 * 2.0 ** -14
-    return s * (1 + m / 4.0) * 2.0 ** (e - 15)
+e5m2_val = fm.E5M2.to_float             # f8E5M2: IEEE-style, bias 15, exponent 31 = inf/NaN
 
 
 def rand_e5m2(r):
@@ -758,7 +694,4 @@ def case_gemv_contig():
     save_f32("expected.bin", C + C)
 
 
-CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-if case not in CASES:
-    sys.exit("unknown case %s (have %s)" % (case, ", ".join(sorted(CASES))))
-CASES[case]()
+gl.run_case(gl.cases(globals()), case)

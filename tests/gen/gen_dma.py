@@ -4,24 +4,16 @@
 The reference model is written from the seed documents (seed 004 C reference, seed 000 gap formula)
 and resolutions Q10/Q11/Q14, with plain Python loops over byte arrays; it shares no code with ptosim.
 """
-import os, struct, sys
+import struct, sys
 
-out, case = sys.argv[1], sys.argv[2]
+import genlib as gl
 
-
-def pattern(n, seed=1):
-    """deterministic pseudo-random bytes"""
-    x = seed * 2654435761 & 0xffffffff
-    b = bytearray(n)
-    for i in range(n):
-        x = (x * 1103515245 + 12345) & 0x7fffffff
-        b[i] = (x >> 16) & 0xff
-    return b
+gl.cli(__doc__, 2)
+case = sys.argv[2]
 
 
-def save(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(bytes(data))
+pattern = gl.lcg_bytes       # deterministic pseudo-random bytes
+save = gl.save
 
 
 def burst_copy(dst, dbase, src, sbase, n, length, ss, ds, loops=(), pad=None):

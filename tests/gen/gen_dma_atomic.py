@@ -13,101 +13,25 @@ with a = the GM value already there, b = the stored UB value:
     any NaN operand give the canonical NaN (f32 0x7FC00000, f16 0x7E00, bf16 0x7FC0, semantics §4).
     max/min: any NaN operand gives the canonical NaN; otherwise by value, with +0 > -0 (max(+0, -0) = +0,
     min(+0, -0) = -0 whatever the order, as the scalar maximumf and vmax/vmin readings, semantics §4/§7).
-Exact values are fractions.Fraction; rounding is done on integers (RNE). For f16 the result is also
+The float operations are fmodel.py's (exact Fractions, one rounding to nearest even). For f16 the result is also
 computed through struct 'e' (the sum of two f16 values is exact in a Python float, and packing rounds
 once to nearest even) and the two must agree.
 """
-import os, random, struct, sys
+import random, struct, sys
 from fractions import Fraction
 
+import fmodel as fm
+import genlib as gl
+
 out, case = sys.argv[1], sys.argv[2]
+gl.OUT = out
+save = gl.save
+pattern = gl.lcg_bytes          # deterministic pseudo-random bytes (the pattern of gen_dma.py)
 
 
-def save(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(bytes(data))
+# ---------------------------------------------------------------- float formats (fmodel.py)
 
-
-def pattern(n, seed=1):
-    """deterministic pseudo-random bytes (same generator as gen_dma.py)"""
-    x = seed * 2654435761 & 0xffffffff
-    b = bytearray(n)
-    for i in range(n):
-        x = (x * 1103515245 + 12345) & 0x7fffffff
-        b[i] = (x >> 16) & 0xff
-    return b
-
-
-# ---------------------------------------------------------------- float formats
-
-class Fmt:
-    def __init__(self, name, ebits, mbits, nan):
-        self.name, self.ebits, self.mbits, self.nan = name, ebits, mbits, nan
-        self.width = 1 + ebits + mbits
-        self.bytes = self.width // 8
-        self.bias = (1 << (ebits - 1)) - 1
-        self.emin = 1 - self.bias
-        self.emax = self.bias
-        self.inf = ((1 << ebits) - 1) << mbits
-        self.sign = 1 << (self.width - 1)
-        self.maxfin = self.inf - 1
-
-
-F32 = Fmt("f32", 8, 23, 0x7FC00000)
-F16 = Fmt("f16", 5, 10, 0x7E00)
-BF16 = Fmt("bf16", 8, 7, 0x7FC0)
-
-
-def decode(f, b):
-    """('nan',) | ('inf', neg) | ('fin', neg, Fraction magnitude)"""
-    neg = bool(b & f.sign)
-    e = (b >> f.mbits) & ((1 << f.ebits) - 1)
-    m = b & ((1 << f.mbits) - 1)
-    if e == (1 << f.ebits) - 1:
-        return ("nan",) if m else ("inf", neg)
-    if e == 0:
-        v = Fraction(m) * Fraction(2) ** (f.emin - f.mbits)
-    else:
-        v = Fraction((1 << f.mbits) | m) * Fraction(2) ** (e - f.bias - f.mbits)
-    return ("fin", neg, v)
-
-
-def value(f, b):
-    """signed Fraction of a finite pattern"""
-    d = decode(f, b)
-    assert d[0] == "fin"
-    return -d[2] if d[1] else d[2]
-
-
-def floor_log2(v):
-    """largest E with 2^E <= v, v a positive Fraction"""
-    e = v.numerator.bit_length() - v.denominator.bit_length()
-    while Fraction(2) ** e > v:
-        e -= 1
-    while Fraction(2) ** (e + 1) <= v:
-        e += 1
-    return e
-
-
-def encode(f, v):
-    """signed Fraction (non-zero) -> bits, one rounding to nearest even, overflow to inf"""
-    neg = v < 0
-    v = -v if neg else v
-    s = f.sign if neg else 0
-    e = max(floor_log2(v), f.emin)
-    q = v / Fraction(2) ** (e - f.mbits)          # significand in units of the last place
-    n = q.numerator // q.denominator
-    r = q - n
-    if r > Fraction(1, 2) or (r == Fraction(1, 2) and n % 2 == 1):
-        n += 1
-    if n == 1 << (f.mbits + 1):
-        n >>= 1
-        e += 1
-    if e > f.emax:
-        return s | f.inf
-    if n < (1 << f.mbits):                         # subnormal (e == emin) or zero after rounding
-        return s | n
-    return s | ((e + f.bias) << f.mbits) | (n - (1 << f.mbits))
+F32, F16, BF16 = fm.F32, fm.F16, fm.BF16
 
 
 def f16_struct_add(a, b):
@@ -120,43 +44,16 @@ def f16_struct_add(a, b):
 
 
 def fadd(f, a, b):
-    x, y = decode(f, a), decode(f, b)
-    if x[0] == "nan" or y[0] == "nan":
-        return f.nan
-    if x[0] == "inf" and y[0] == "inf":
-        return f.nan if x[1] != y[1] else a
-    if x[0] == "inf":
-        return a
-    if y[0] == "inf":
-        return b
-    s = value(f, a) + value(f, b)
-    if s == 0:
-        r = f.sign if (x[2] == 0 and y[2] == 0 and x[1] and y[1]) else 0
-    else:
-        r = encode(f, s)
-    if f is F16:
+    r = f.add(a, b)
+    if f is F16 and f.decode(a).kind == "f" and f.decode(b).kind == "f":
         sr = f16_struct_add(a, b)
         assert sr == r, "f16 struct/Fraction mismatch %04x %04x: %04x vs %04x" % (a, b, sr, r)
     return r
 
 
 def fmaxmin(f, a, b, is_max):
-    x, y = decode(f, a), decode(f, b)
-    if x[0] == "nan" or y[0] == "nan":
-        return f.nan
-
-    def key(d, bits):
-        if d[0] == "inf":
-            return Fraction(-1 if d[1] else 1) * Fraction(10) ** 60
-        return value(f, bits)
-    ka, kb = key(x, a), key(y, b)
-    if ka == kb:
-        if ka == 0:                                # +0 > -0
-            if is_max:
-                return 0 if (a == 0 or b == 0) else f.sign
-            return f.sign if (a == f.sign or b == f.sign) else 0
-        return a
-    return a if (ka > kb) == is_max else b
+    """NaN operand -> canonical NaN; by value, +0 > -0"""
+    return f.maximum(a, b) if is_max else f.minimum(a, b)
 
 
 def fop(f, op, a, b):
@@ -192,8 +89,7 @@ def op_of(f, op, a, b):
 
 
 def pack(f, vals):
-    code = {1: "B", 2: "H", 4: "I"}[f.bytes]
-    return b"".join(struct.pack("<" + code, v) for v in vals)
+    return gl.pack({8: "B", 16: "H", 32: "I"}[f.bits if isinstance(f, fm.Format) else f.width], vals)
 
 
 # ---------------------------------------------------------------- edge pairs (a = GM, b = UB)
@@ -201,34 +97,34 @@ def pack(f, vals):
 def fbits(f, v):
     """bits of a Python number exactly representable in f (or +-inf)"""
     if v == float("inf"):
-        return f.inf
+        return f.inf_code
     if v == float("-inf"):
-        return f.sign | f.inf
+        return f.sign | f.inf_code
     if v == 0:
         return f.sign if str(v).startswith("-") else 0
-    b = encode(f, Fraction(v))
-    assert value(f, b) == Fraction(v), (f.name, v)
+    b = f.encode(fm.fin(Fraction(v)))
+    assert f.value(b) == Fraction(v), (f.name, v)
     return b
 
 
 def float_edges(f):
-    P, N, INF, NINF = 0, f.sign, f.inf, f.sign | f.inf
-    ulp = Fraction(1, 1 << f.mbits)
+    P, N, INF, NINF = 0, f.sign, f.inf_code, f.sign | f.inf_code
+    ulp = Fraction(1, 1 << f.mb)
     half = ulp / 2
     one = fbits(f, 1)
     one_ulp = fbits(f, 1 + ulp)
     hb = fbits(f, half)
-    sub, norm = 1, 1 << f.mbits
-    top = Fraction(2) ** (f.emax - f.mbits)         # ulp at the largest binade
-    qnan_neg = f.sign | f.nan                        # negative quiet NaN
-    snan = f.inf | 1                                 # signalling-style payload
+    sub, norm = 1, 1 << f.mb
+    top = Fraction(2) ** (f.emax - f.mb)             # ulp at the largest binade
+    qnan_neg = f.sign | f.cnan                       # negative quiet NaN
+    snan = f.inf_code | 1                            # signalling-style payload
     e = [
         (P, N), (N, P), (N, N), (P, P),              # signed zeros
         (INF, NINF), (NINF, INF), (INF, one), (one, NINF), (INF, INF), (NINF, NINF),
-        (f.nan, one), (one, f.nan), (qnan_neg, fbits(f, -3)), (fbits(f, 2), snan), (f.nan, f.nan), (snan, INF),
-        (f.maxfin, f.maxfin), (f.sign | f.maxfin, f.sign | f.maxfin),
-        (f.maxfin, fbits(f, top / 2)),               # tie at the top: rounds to even = overflow to inf
-        (f.maxfin, fbits(f, top / 4)),               # below the tie: stays max
+        (f.cnan, one), (one, f.cnan), (qnan_neg, fbits(f, -3)), (fbits(f, 2), snan), (f.cnan, f.cnan), (snan, INF),
+        (f.max_code, f.max_code), (f.sign | f.max_code, f.sign | f.max_code),
+        (f.max_code, fbits(f, top / 2)),             # tie at the top: rounds to even = overflow to inf
+        (f.max_code, fbits(f, top / 4)),             # below the tie: stays max
         (one, hb), (one_ulp, hb), (f.sign | one, f.sign | hb),   # ties to even
         (one, fbits(f, half * (1 + ulp))),           # just above the tie: the exact sum rounds up
         (one, f.sign | hb),                          # 1 - 2^-(m+1): exact
@@ -253,18 +149,18 @@ def rand_float(f, rng):
     """mostly finite values with nearby exponents (so additions round), some raw bit patterns"""
     k = rng.randrange(8)
     if k == 0:
-        return rng.randrange(1 << f.width)
+        return rng.randrange(1 << f.bits)
     if k == 1:
-        return rng.randrange(1 << f.mbits) | (f.sign if rng.randrange(2) else 0)     # subnormal
+        return rng.randrange(1 << f.mb) | (f.sign if rng.randrange(2) else 0)     # subnormal
     e = f.bias + rng.randrange(-3, 4)
-    return (f.sign if rng.randrange(2) else 0) | (e << f.mbits) | rng.randrange(1 << f.mbits)
+    return (f.sign if rng.randrange(2) else 0) | (e << f.mb) | rng.randrange(1 << f.mb)
 
 
 def pairs_for(f, count, rng):
-    p = list(float_edges(f) if isinstance(f, Fmt) else int_edges(f))
+    p = list(float_edges(f) if isinstance(f, fm.Format) else int_edges(f))
     assert len(p) <= count
     while len(p) < count:
-        if isinstance(f, Fmt):
+        if isinstance(f, fm.Format):
             p.append((rand_float(f, rng), rand_float(f, rng)))
         else:
             p.append((rng.randrange(1 << f.width), rng.randrange(1 << f.width)))
@@ -273,18 +169,18 @@ def pairs_for(f, count, rng):
 
 def twice_pairs(f, count, rng):
     """region added twice: (a + b) + b, two roundings"""
-    if isinstance(f, Fmt):
-        ulp = Fraction(1, 1 << f.mbits)
+    if isinstance(f, fm.Format):
+        ulp = Fraction(1, 1 << f.mb)
         hb = fbits(f, ulp / 2)
         p = [(fbits(f, 1), hb),                     # 1 + h = 1 (tie, even), again 1: the GM value never moves
              (fbits(f, 1 + ulp), hb),               # 1+u + h = 1+2u (tie, even), + h = 1+2u (tie, even)
-             (f.maxfin, fbits(f, Fraction(2) ** (f.emax - f.mbits) / 4)),   # max, max (below the tie twice)
+             (f.max_code, fbits(f, Fraction(2) ** (f.emax - f.mb) / 4)),   # max, max (below the tie twice)
              (fbits(f, -1), fbits(f, 0.5)),         # -1 + .5 + .5 = +0
-             (f.sign, f.sign), (0, f.sign), (f.inf, f.sign | f.inf), (f.nan, 0)]
+             (f.sign, f.sign), (0, f.sign), (f.inf_code, f.sign | f.inf_code), (f.cnan, 0)]
     else:
         p = [(f.max, 1), (f.min & f.mask, f.mask), (0, f.max), (f.mask, f.min & f.mask)]
     while len(p) < count:
-        if isinstance(f, Fmt):
+        if isinstance(f, fm.Format):
             p.append((rand_float(f, rng), rand_float(f, rng)))
         else:
             p.append((rng.randrange(1 << f.width), rng.randrange(1 << f.width)))
@@ -301,11 +197,11 @@ def case_atomic_type(name):
     """five 256-byte regions stored from UB into GM: 0 add, 1 max, 2 min (the same (a, b) pairs),
     3 add twice, 4 a plain store after set_atomic_none"""
     f = TYPES[name]
-    n = REGION // f.bytes
+    n = REGION // (f.bits // 8 if isinstance(f, fm.Format) else f.bytes)
     rng = random.Random("atomic-" + name)
     base = pairs_for(f, n, rng)
     two = twice_pairs(f, n, rng)
-    plain = [(rand_float(f, rng), rand_float(f, rng)) if isinstance(f, Fmt) else
+    plain = [(rand_float(f, rng), rand_float(f, rng)) if isinstance(f, fm.Format) else
              (rng.randrange(1 << f.width), rng.randrange(1 << f.width)) for _ in range(n)]
     gm = [a for a, _ in base] * 3 + [a for a, _ in two] + [a for a, _ in plain]
     ub = [b for _, b in base] * 3 + [b for _, b in two] + [b for _, b in plain]
@@ -494,6 +390,4 @@ def case_ub_l1():
 CASES = {"atomic_" + k: (lambda k=k: case_atomic_type(k)) for k in TYPES}
 CASES.update({"atomic_scope": case_atomic_scope, "atomic_modes": case_atomic_modes,
               "atomic_blocks": case_atomic_blocks, "padval": case_padval, "ub_l1": case_ub_l1})
-if case not in CASES:
-    sys.exit("unknown case %s (have %s)" % (case, ", ".join(sorted(CASES))))
-CASES[case]()
+gl.run_case(CASES, case)

@@ -10,12 +10,11 @@ ssa_names.expected  the two f32 values tests/parse/ssa_names.pto stores: -128.0 
 aliases.expected    2.5 as f32 (tests/parse/aliases.pto).
 locations.expected  what tests/parse/locations.pto stores: i32 values 7, then 1 + 2 + 3 = 6 (a loop over 1..3).
 """
-import os, struct, sys
+import genlib as gl
 
-out = sys.argv[1]
+gl.cli(__doc__)
 line = "".join("%%v%d = arith.constant 0 : i64 " % i for i in range(40000)) + "%w = pto.vaddd %v0"
-with open(os.path.join(out, "long.pto"), "w") as f:
-    f.write("module {\n  func.func @k() {\n    " + line + "\n    return\n  }\n}\n")
+gl.save_text("long.pto", "module {\n  func.func @k() {\n    " + line + "\n    return\n  }\n}\n")
 
 src = (b"module {\r\n"
        b"  func.func @k() { // nul \x00 here\r\n"
@@ -29,8 +28,8 @@ exp = ("module {\n"
        "    return\n"
        "  }\n"
        "}\n")
-open(os.path.join(out, "ctrl.pto"), "wb").write(src)
-open(os.path.join(out, "ctrl.expected"), "w").write(exp)
-open(os.path.join(out, "ssa_names.expected"), "wb").write(struct.pack("<2f", -128.0, 3.0))
-open(os.path.join(out, "locations.expected"), "wb").write(struct.pack("<2i", 7, 6))
-open(os.path.join(out, "aliases.expected"), "wb").write(struct.pack("<f", 2.5))
+gl.save("ctrl.pto", src)
+gl.save_text("ctrl.expected", exp)
+gl.save_vals("ssa_names.expected", "f", [-128.0, 3.0])
+gl.save_vals("locations.expected", "i", [7, 6])
+gl.save_vals("aliases.expected", "f", [2.5])

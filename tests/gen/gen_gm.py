@@ -3,15 +3,14 @@
 
 The layout is the one docs/semantics.md §1 documents: each buffer starts at a 2 MiB boundary, reserving
 ALIGN_UP(size, 32) + 32 bytes rounded up to whole 2 MiB pages; bytes outside every buffer read as 0xA5."""
-import os, sys
+import sys
 
-out, case = sys.argv[1], sys.argv[2]
+import genlib as gl
+
+gl.cli(__doc__, 2)
+case = sys.argv[2]
 GAP = 0xA5
-
-
-def save(name, data):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(bytes(data))
+save = gl.save
 
 
 def pattern(n, mul=7, add=3):

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """gen_npy.py OUTDIR — .npy files (good and broken) for the `ptosim run` argument tests, written by hand
 from the NumPy format description (magic, version, little-endian header length, dict header, data)."""
-import os, struct, sys
+import struct
 
-out = sys.argv[1]
+import genlib as gl
+
+gl.cli(__doc__)
 
 
 def npy(name, descr, shape, data, version=1, header=None):
@@ -13,8 +15,7 @@ def npy(name, descr, shape, data, version=1, header=None):
     h = h + " " * pad + "\n"
     b = b"\x93NUMPY" + bytes([version, 0])
     b += struct.pack("<H", len(h)) if version == 1 else struct.pack("<I", len(h))
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(b + h.encode() + data)
+    gl.save(name, b + h.encode() + data)
 
 
 vals = struct.pack("<64f", *[i * 0.5 - 3.0 for i in range(64)])
@@ -25,7 +26,5 @@ npy("short.npy", "<f4", "(8, 8)", vals[:100])
 npy("big_endian.npy", ">f4", "(64,)", struct.pack(">64f", *[0.0] * 64))
 npy("fortran.npy", "<f4", "(8, 8)", vals, header="{'descr': '<f4', 'fortran_order': True, 'shape': (8, 8), }")
 npy("no_shape.npy", "<f4", "", vals, header="{'descr': '<f4', 'fortran_order': False, }")
-with open(os.path.join(out, "bad_magic.npy"), "wb") as f:
-    f.write(b"NUMPY\x01\x00" + vals)
-with open(os.path.join(out, "expected_f32.bin"), "wb") as f:
-    f.write(vals)
+gl.save("bad_magic.npy", b"NUMPY\x01\x00" + vals)
+gl.save("expected_f32.bin", vals)

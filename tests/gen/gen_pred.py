@@ -7,28 +7,18 @@ Python lists of 256 image bits; it shares no code with ptosim. A mask is its 256
 is bit k%8 of byte k/8 in memory; logical lane i of a mask<bG> view is image bit g*i (g = 1, 2, 4 bytes).
 Every case mirrors, op by op, the kernel of the .pto file that names it in its GEN line.
 """
-import os, struct, sys
+import struct
 
-OUT = sys.argv[1]
-CASE = sys.argv[2]
-ARGS = sys.argv[3:]
+import genlib as gl
+
+ARGS = gl.cli(__doc__, 2)
+CASE, ARGS = ARGS[0], ARGS[1:]
 
 
 # ------------------------------------------------------------------ helpers
 
-def pattern_bytes(n, seed):
-    """deterministic pseudo-random bytes"""
-    x = (seed * 2654435761) & 0xffffffff
-    b = bytearray(n)
-    for i in range(n):
-        x = (x * 1103515245 + 12345) & 0x7fffffff
-        b[i] = (x >> 16) & 0xff
-    return b
-
-
-def save(name, data):
-    with open(os.path.join(OUT, name), "wb") as f:
-        f.write(bytes(data))
+pattern_bytes = gl.lcg_bytes      # deterministic pseudo-random bytes
+save = gl.save
 
 
 def bits_of(mem, nbits):
@@ -457,4 +447,4 @@ CASES = {
 }
 
 if __name__ == "__main__":
-    CASES[CASE]()
+    gl.run_case(CASES, CASE)

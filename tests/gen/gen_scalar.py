@@ -4,17 +4,15 @@
 docs/semantics.md §4 (division by zero is not exercised here; MIN / -1 wraps; shifts >= width give 0 or
 the sign fill). Writes exp_K.bin (K = 1, 2, ...), each a little-endian array of WIDTH-bit results in the
 order the kernel stores them."""
-import os, struct, sys
+import genlib as gl
 
-out, w = sys.argv[1], int(sys.argv[2])
-vals = [int(v, 0) for v in sys.argv[3:]]
-M = (1 << w) - 1
+words = gl.cli(__doc__, 2)
+w = int(words[0])
+vals = [int(v, 0) for v in words[1:]]
 
 
-def u(x): return x & M
-def s(x):
-    x &= M
-    return x - (1 << w) if x >> (w - 1) else x
+def u(x): return gl.zext(x, w)
+def s(x): return gl.sext(x, w)
 
 
 def tdiv(a, b):  # C-style truncating division on Python ints
@@ -48,8 +46,5 @@ def results(a, b):
     return [u(int(x)) for x in r]
 
 
-fmt = {8: "B", 16: "H", 32: "I", 64: "Q"}[w]
 for k in range(len(vals) // 2):
-    rs = results(vals[2 * k], vals[2 * k + 1])
-    with open(os.path.join(out, "exp_%d.bin" % (k + 1)), "wb") as f:
-        f.write(struct.pack("<%d%s" % (len(rs), fmt), *rs))
+    gl.save_ints("exp_%d.bin" % (k + 1), w, results(vals[2 * k], vals[2 * k + 1]))

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """gen_scalar_float.py OUTDIR MODE ... — inputs and expected outputs for the scalar float and cast run
-tests in tests/scalar/. Python standard library only; every expected value is computed here from
-the IEEE 754 definitions with exact rational arithmetic (fractions.Fraction) and one final
-round-to-nearest-even, never by running ptosim.
+tests in tests/scalar/. Python standard library only; every expected value is computed from the
+IEEE 754 definitions by the generators' float model (fmodel.py: exact rational arithmetic and one
+final round-to-nearest-even), never by running ptosim.
 
 Modes:
   arith FMT N        FMT in f16 bf16 f32 f64. Writes in.bin (N operand pairs a, b as FMT bit
@@ -25,209 +25,25 @@ maximumf/minimumf propagate NaN, maxnumf/minnumf return the other operand (its o
 one operand is NaN; +0 > -0 for max/min; negf is IEEE negate (flips the sign bit, NaN payloads
 kept); fptosi/fptoui round toward zero, saturate to the destination range and give 0 for NaN;
 bitcast keeps bits (NaN payloads too)."""
-import os, random, struct, sys
+import random, sys
 from fractions import Fraction
 
-# name: (total bits, exponent bits, precision incl. the implicit bit)
-FMTS = {"f16": (16, 5, 11), "bf16": (16, 8, 8), "f32": (32, 8, 24), "f64": (64, 11, 53)}
-QNAN = {"f16": 0x7E00, "bf16": 0x7FC0, "f32": 0x7FC00000, "f64": 0x7FF8000000000000}
+import fmodel as fm
+import genlib as gl
 
-
-class F:
-    """Shape of one binary interchange format."""
-
-    def __init__(self, name):
-        self.name = name
-        self.w, self.eb, self.p = FMTS[name]
-        self.bias = (1 << (self.eb - 1)) - 1
-        self.emin = 1 - self.bias
-        self.sign = 1 << (self.w - 1)
-        self.emask = (1 << self.eb) - 1
-        self.fmask = (1 << (self.p - 1)) - 1
-        self.inf = self.emask << (self.p - 1)
-        self.qnan = QNAN[name]
-        self.maxf = self.inf - 1
-        self.minn = 1 << (self.p - 1)   # smallest normal
-        self.mind = 1                   # smallest subnormal
-        self.maxd = self.fmask          # largest subnormal
-
-    # ---- decoding: ('nan', neg, None) | ('inf', neg, None) | ('fin', neg, Fraction |x|)
-    def decode(self, b):
-        neg = bool(b & self.sign)
-        e = (b >> (self.p - 1)) & self.emask
-        m = b & self.fmask
-        if e == self.emask:
-            return ("nan" if m else "inf", neg, None)
-        if e == 0:
-            return ("fin", neg, Fraction(m) * Fraction(2) ** (self.emin - (self.p - 1)))
-        return ("fin", neg, Fraction(m | self.minn) * Fraction(2) ** (e - self.bias - (self.p - 1)))
-
-    def is_nan(self, b):
-        return self.decode(b)[0] == "nan"
-
-    def value(self, b):
-        """Comparable value: Fraction for finite numbers (-0 == +0), +-inf as floats; NaN -> None."""
-        c, neg, x = self.decode(b)
-        if c == "nan":
-            return None
-        if c == "inf":
-            return float("-inf") if neg else float("inf")
-        return -x if neg else x
-
-    # ---- encoding with one round to nearest, ties to even
-    def round(self, neg, x):
-        """Bits of (-1)^neg * x (x a non-negative Fraction), overflow to inf, underflow to +-0."""
-        s = self.sign if neg else 0
-        if x == 0:
-            return s
-        e = x.numerator.bit_length() - x.denominator.bit_length()
-        if Fraction(2) ** e > x:
-            e -= 1
-        # now 2^e <= x < 2^(e+1)
-        q = max(e, self.emin) - (self.p - 1)          # weight of the last significand bit
-        m = x / Fraction(2) ** q
-        n = m.numerator // m.denominator
-        rem = m - n
-        if rem > Fraction(1, 2) or (rem == Fraction(1, 2) and n & 1):
-            n += 1
-        if n == 0:
-            return s
-        if n < self.minn:                               # subnormal
-            return s | n
-        if n == 1 << self.p:                            # carried into the next binade
-            n >>= 1
-            q += 1
-        biased = q + (self.p - 1) + self.bias
-        if biased >= self.emask:
-            return s | self.inf
-        return s | (biased << (self.p - 1)) | (n - self.minn)
-
-    def from_value(self, v):
-        """Bits of a Fraction/int/float value (floats only for +-inf)."""
-        if isinstance(v, float):
-            return (self.sign if v < 0 else 0) | self.inf
-        v = Fraction(v)
-        return self.round(v < 0, abs(v))
-
-    # ---- IEEE operations with canonical NaN results
-    def add(self, a, b):
-        ca, na, xa = self.decode(a)
-        cb, nb, xb = self.decode(b)
-        if ca == "nan" or cb == "nan":
-            return self.qnan
-        if ca == "inf" and cb == "inf":
-            return self.qnan if na != nb else a
-        if ca == "inf":
-            return a
-        if cb == "inf":
-            return b
-        if xa == 0 and xb == 0:
-            return self.sign if (na and nb) else 0       # -0 only when both are -0
-        s = (-xa if na else xa) + (-xb if nb else xb)
-        if s == 0:
-            return 0                                    # exact cancellation gives +0 (RNE)
-        return self.round(s < 0, abs(s))
-
-    def sub(self, a, b):
-        return self.add(a, b ^ self.sign) if not self.is_nan(b) else self.qnan
-
-    def mul(self, a, b):
-        ca, na, xa = self.decode(a)
-        cb, nb, xb = self.decode(b)
-        neg = na != nb
-        if ca == "nan" or cb == "nan":
-            return self.qnan
-        if (ca == "inf" and cb == "fin" and xb == 0) or (cb == "inf" and ca == "fin" and xa == 0):
-            return self.qnan
-        if ca == "inf" or cb == "inf":
-            return (self.sign if neg else 0) | self.inf
-        return self.round(neg, xa * xb)
-
-    def div(self, a, b):
-        ca, na, xa = self.decode(a)
-        cb, nb, xb = self.decode(b)
-        neg = na != nb
-        s = self.sign if neg else 0
-        if ca == "nan" or cb == "nan":
-            return self.qnan
-        if ca == "inf" and cb == "inf":
-            return self.qnan
-        if ca == "inf":
-            return s | self.inf
-        if cb == "inf":
-            return s
-        if xb == 0:
-            return self.qnan if xa == 0 else s | self.inf
-        return self.round(neg, xa / xb)
-
-    def minmax(self, a, b, want_max, nan_propagates):
-        an, bn = self.is_nan(a), self.is_nan(b)
-        if an or bn:
-            if nan_propagates or (an and bn):
-                return self.qnan
-            return b if an else a
-        va, vb = self.value(a), self.value(b)
-        if va == vb:
-            if va == 0 and a != b:                      # +0 vs -0
-                neg_one = a if a & self.sign else b
-                pos_one = b if a & self.sign else a
-                return pos_one if want_max else neg_one
-            return a
-        return a if ((va > vb) if want_max else (va < vb)) else b
-
-    def neg(self, a):
-        return a ^ self.sign
-
-    def cmp(self, a, b):
-        """The 16 cmpf predicates in token order."""
-        va, vb = self.value(a), self.value(b)
-        un = va is None or vb is None
-        if un:
-            eq = lt = gt = False
-        else:
-            eq, lt, gt = va == vb, va < vb, va > vb
-        o = not un
-        return [False,
-                o and eq, o and gt, o and (gt or eq), o and lt, o and (lt or eq), o and not eq, o,
-                un or eq, un or gt, un or gt or eq, un or lt, un or lt or eq, un or not eq, un,
-                True]
-
-    # ---- integer conversions
-    def to_int(self, b, width, signed):
-        """fptosi/fptoui: toward zero, saturating, NaN -> 0; the width-bit pattern."""
-        c, neg, x = self.decode(b)
-        lo = -(1 << (width - 1)) if signed else 0
-        hi = (1 << (width - 1)) - 1 if signed else (1 << width) - 1
-        if c == "nan":
-            v = 0
-        elif c == "inf":
-            v = lo if neg else hi
-        else:
-            t = x.numerator // x.denominator             # |x| truncated
-            v = -t if neg else t
-            v = min(max(v, lo), hi)
-        return v & ((1 << width) - 1)
-
-    def from_int(self, v):
-        return self.round(v < 0, Fraction(abs(v)))
-
-    def convert_to(self, b, dst):
-        """extf/truncf: exact value rounded once to dst; NaN -> dst's canonical NaN."""
-        c, neg, x = self.decode(b)
-        if c == "nan":
-            return dst.qnan
-        if c == "inf":
-            return (dst.sign if neg else 0) | dst.inf
-        return dst.round(neg, x)
-
-
-FM = {n: F(n) for n in FMTS}
+FM = {"f16": fm.F16, "bf16": fm.BF16, "f32": fm.F32, "f64": fm.F64}
 PACK = {8: "B", 16: "H", 32: "I", 64: "Q"}
 
 
-def write(path, width, values):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<%d%s" % (len(values), PACK[width]), *values))
+def code_of(f, v):
+    """Code of a Fraction/int value rounded once to nearest-even (a float argument: +-inf)."""
+    if isinstance(v, float):
+        return (f.sign if v < 0 else 0) | f.inf_code
+    return f.encode(fm.fin(v))
+
+
+def write(name, width, values):
+    gl.save_vals(name, PACK[width], values)
 
 
 # ------------------------------------------------------------------------------------ arith
@@ -235,20 +51,21 @@ def write(path, width, values):
 def arith_inputs(f):
     """Operand pairs: the cross product of special and edge values, hand-picked rounding cases, and
     deterministic pseudo-random finite pairs."""
-    S, inf, top = f.sign, f.inf, f.p - 1
-    one = f.from_value(1)
+    S, inf, top = f.sign, f.inf_code, f.mb
+    mind, maxd, minn, maxf, qnan = 1, (1 << f.mb) - 1, f.min_normal, f.max_code, f.cnan
+    one = code_of(f, 1)
     edges = [0, S,                                  # +0, -0
-             f.mind, S | f.mind, f.maxd,            # smallest subnormal (both signs), largest subnormal
-             f.minn, S | f.minn,                    # smallest normal
-             one, S | one, f.from_value(Fraction(3, 2)), one + 1,   # 1, -1, 1.5, 1 + ulp
-             f.from_value(3), S | f.from_value(Fraction(1, 10)),     # 3, -0.1 (rounded)
-             f.maxf, S | f.maxf,                    # +-max finite
+             mind, S | mind, maxd,            # smallest subnormal (both signs), largest subnormal
+             minn, S | minn,                    # smallest normal
+             one, S | one, code_of(f, Fraction(3, 2)), one + 1,   # 1, -1, 1.5, 1 + ulp
+             code_of(f, 3), S | code_of(f, Fraction(1, 10)),     # 3, -0.1 (rounded)
+             maxf, S | maxf,                    # +-max finite
              inf, S | inf,                          # +-inf
-             f.qnan, S | f.qnan,                    # quiet NaN, negative quiet NaN
-             f.qnan | 0x15,                         # quiet NaN with a payload
+             qnan, S | qnan,                    # quiet NaN, negative quiet NaN
+             qnan | 0x15,                         # quiet NaN with a payload
              inf | 1, S | inf | (1 << (top - 2))]   # signalling NaNs with payloads
     pairs = [(a, b) for a in edges for b in edges]
-    V = f.from_value
+    V = lambda x: code_of(f, x)     # noqa: E731
     ulp = Fraction(1, 1 << top)                      # ulp of 1
     half = ulp / 2
     pairs += [
@@ -258,15 +75,15 @@ def arith_inputs(f):
         (V(2), S | V(3 * half)),                    # 2 - 3 ulp/2: tie between 2 - 2 ulp (even) and 2 - ulp
         (V(1 + ulp), S | one),                      # cancellation to exactly ulp
         (V(1 + ulp), V(1 + ulp)),                   # x - x = +0 for subf
-        (f.maxf, V(Fraction(2) ** (f.bias - top - 1))),   # max + half ulp: tie -> inf
-        (f.maxf, f.maxf),                           # overflow to inf in addf and mulf
-        (f.minn, S | f.mind),                       # normal - subnormal = largest subnormal
-        (f.mind, V(Fraction(1, 2))),                # tiny * 0.5: tie -> 0; tiny / 0.5 = 2 tiny
-        (3 * f.mind, V(Fraction(1, 2))),            # 1.5 tiny -> 2 tiny (tie to even)
-        (f.mind, V(Fraction(3, 4))),                # 0.75 tiny -> tiny
-        (f.mind, V(Fraction(1, 4))),                # below half: 0 (div: 4 tiny)
-        (S | f.mind, V(Fraction(1, 2))),            # -0 from underflow
-        (f.minn, V(2)),                             # min normal / 2 is exact subnormal
+        (maxf, V(Fraction(2) ** (f.bias - top - 1))),   # max + half ulp: tie -> inf
+        (maxf, maxf),                           # overflow to inf in addf and mulf
+        (minn, S | mind),                       # normal - subnormal = largest subnormal
+        (mind, V(Fraction(1, 2))),                # tiny * 0.5: tie -> 0; tiny / 0.5 = 2 tiny
+        (3 * mind, V(Fraction(1, 2))),            # 1.5 tiny -> 2 tiny (tie to even)
+        (mind, V(Fraction(3, 4))),                # 0.75 tiny -> tiny
+        (mind, V(Fraction(1, 4))),                # below half: 0 (div: 4 tiny)
+        (S | mind, V(Fraction(1, 2))),            # -0 from underflow
+        (minn, V(2)),                             # min normal / 2 is exact subnormal
         (one, V(3)), (V(2), V(3)), (V(10), V(3)),   # inexact quotients
         (V(1 + ulp), S | V(1 + ulp)),               # x + (-x) = +0; (1+u)^2 = 1 + 2u + u^2 -> 1 + 2u
         (one + 1, V(Fraction(3, 2))),               # (1 + u) * 1.5 = 1.5 + 1.5u: tie -> 1.5 + 2u
@@ -275,14 +92,15 @@ def arith_inputs(f):
         # 1 - ulp/4 * (1 + ulp) is just past it -> 1 - ulp/2, 1 - 3 ulp/4 -> tie -> 1 - ulp
         (one, V(half / 2)), (one, V(half / 2 * (1 + ulp))), (one, V(3 * half / 2)),
         (S | one, V(half / 2 * (1 + ulp))),
-        (f.maxd, one + 1),                          # subnormal * (1 + ulp) rounds up to the smallest normal
-        (f.minn, one + 1),                          # smallest normal / (1 + ulp) rounds down to a subnormal
+        (maxd, one + 1),                          # subnormal * (1 + ulp) rounds up to the smallest normal
+        (minn, one + 1),                          # smallest normal / (1 + ulp) rounds down to a subnormal
     ]
-    rnd = random.Random(0x5CA1A2 + f.w + f.p)
+    emask = (1 << f.eb) - 1
+    rnd = random.Random(0x5CA1A2 + f.bits + f.mb + 1)
     for _ in range(120):
-        ea = rnd.randrange(f.emask)                 # finite (maybe subnormal) operands
-        eb = ea + rnd.randrange(-f.p - 3, f.p + 4) if rnd.random() < 0.7 else rnd.randrange(f.emask)
-        eb = min(max(eb, 0), f.emask - 1)
+        ea = rnd.randrange(emask)                 # finite (maybe subnormal) operands
+        eb = ea + rnd.randrange(-f.mb - 4, f.mb + 5) if rnd.random() < 0.7 else rnd.randrange(emask)
+        eb = min(max(eb, 0), emask - 1)
         a = (rnd.getrandbits(1) * S) | (ea << top) | rnd.getrandbits(top)
         b = (rnd.getrandbits(1) * S) | (eb << top) | rnd.getrandbits(top)
         pairs.append((a, b))
@@ -298,23 +116,16 @@ def arith(out, name, n):
     for a, b in pairs:
         ins += [a, b]
         fr += [f.add(a, b), f.sub(a, b), f.mul(a, b), f.div(a, b),
-               f.minmax(a, b, True, True), f.minmax(a, b, False, True),
-               f.minmax(a, b, True, False), f.minmax(a, b, False, False), f.neg(a)]
-        cr += [int(x) for x in f.cmp(a, b)]
-    write(os.path.join(out, "in.bin"), f.w, ins)
-    write(os.path.join(out, "expf.bin"), f.w, fr)
-    write(os.path.join(out, "expc.bin"), 8, cr)
+               f.maximum(a, b), f.minimum(a, b), f.maxnum(a, b), f.minnum(a, b), f.neg(a)]
+        cr += [int(f.cmpf(a, b, p)) for p in fm.CMPF_PREDICATES]
+    write("in.bin", f.bits, ins)
+    write("expf.bin", f.bits, fr)
+    write("expc.bin", 8, cr)
 
 
 # ------------------------------------------------------------------------------------ casts
 
-def sx(v, w):
-    v &= (1 << w) - 1
-    return v - (1 << w) if v >> (w - 1) else v
-
-
-def zx(v, w):
-    return v & ((1 << w) - 1)
+sx, zx = gl.sext, gl.zext
 
 
 # Per source type: the list of casts the kernel applies, in store order. Each entry maps the input
@@ -340,7 +151,7 @@ CASTS = {
         lambda v: bf16.from_int(zx(v, 16)),                   # uitofp i16 -> bf16
         lambda v: f32.from_int(sx(v, 16)),                    # sitofp i16 -> f32
         lambda v: zx(v, 16),                                  # bitcast i16 -> f16 (stored as bits)
-        lambda v: bf16.convert_to(zx(v, 16), f32),            # bitcast i16 -> bf16, extf -> f32
+        lambda v: bf16.convert(zx(v, 16), f32),            # bitcast i16 -> bf16, extf -> f32
     ],
     "i32": [
         lambda v: zx(v, 16),                                  # trunci i32 -> i16
@@ -374,15 +185,15 @@ CASTS = {
 def float_casts(f, bitcast_to=None):
     r = []
     for w in (8, 16, 32, 64):
-        r.append(lambda v, w=w: f.to_int(v, w, True))         # fptosi -> iW
+        r.append(lambda v, w=w: f.to_int_code(v, w, True))         # fptosi -> iW
     for w in (8, 16, 32, 64):
-        r.append(lambda v, w=w: f.to_int(v, w, False))        # fptoui -> iW
+        r.append(lambda v, w=w: f.to_int_code(v, w, False))        # fptoui -> iW
     for d in ("f16", "bf16", "f32", "f64"):
         if d != f.name and not ({d, f.name} == {"f16", "bf16"}):
-            r.append(lambda v, d=d: f.convert_to(v, FM[d]))  # extf / truncf -> d (order f16 bf16 f32 f64)
+            r.append(lambda v, d=d: f.convert(v, FM[d]))  # extf / truncf -> d (order f16 bf16 f32 f64)
     r.append(lambda v: v)                                     # bitcast -> iW
     if bitcast_to:
-        r.append(lambda v: FM[bitcast_to].convert_to(v, f32))   # bitcast -> other 16-bit float, extf -> f32
+        r.append(lambda v: FM[bitcast_to].convert(v, f32))   # bitcast -> other 16-bit float, extf -> f32
     return r
 
 
@@ -421,11 +232,12 @@ def int_inputs(w):
 
 
 def float_inputs(f):
-    S, V = f.sign, f.from_value
-    top = f.p - 1
+    S, V = f.sign, (lambda x: code_of(f, x))
+    top = f.mb
+    mind, maxd, minn, maxf, qnan, inf = 1, (1 << f.mb) - 1, f.min_normal, f.max_code, f.cnan, f.inf_code
     ulp = Fraction(1, 1 << top)
-    v = [0, S, f.mind, S | f.mind, f.maxd, f.minn, S | f.minn, f.maxf, S | f.maxf, f.inf, S | f.inf,
-         f.qnan, S | f.qnan, f.qnan | 0x15, f.inf | 1, S | f.inf | 3,
+    v = [0, S, mind, S | mind, maxd, minn, S | minn, maxf, S | maxf, inf, S | inf,
+         qnan, S | qnan, qnan | 0x15, inf | 1, S | inf | 3,
          V(1), V(-1), V(Fraction(1, 2)), V(Fraction(-1, 2)), V(Fraction(3, 2)), V(Fraction(-3, 2)),
          V(Fraction(99, 100)), V(Fraction(-99, 100)), V(Fraction(5, 2)), V(Fraction(-7, 2)), V(1 + ulp),
          V(127), V(-128), V(128), V(-129), V(Fraction(2559, 10)), V(256), V(-Fraction(1281, 10)),
@@ -462,14 +274,14 @@ def casts(out, kinds, counts):
             w = int(k[1:])
             vals = int_inputs(w)
         else:
-            w = FM[k].w
+            w = FM[k].bits
             vals = float_inputs(FM[k])
         if len(vals) > n:
             sys.exit("gen_scalar_float.py: %s has %d inputs, the test allows %d" % (k, len(vals), n))
         vals = vals + [0] * (n - len(vals))
         exp = [c(v) for v in vals for c in CASTS[k]]
-        write(os.path.join(out, "in_%s.bin" % k), w, vals)
-        write(os.path.join(out, "exp_%s.bin" % k), 64, exp)
+        write("in_%s.bin" % k, w, vals)
+        write("exp_%s.bin" % k, 64, exp)
 
 
 # ------------------------------------------------------------------------------------ CLI literals
@@ -479,30 +291,31 @@ def literal_bits(f, lit):
     body = lit.lstrip("+-")
     d = float.fromhex(lit) if body[:2].lower() == "0x" else float(lit)
     if d != d:
-        return f.qnan
+        return f.cnan
     if d in (float("inf"), float("-inf")):
-        return (f.sign if d < 0 else 0) | f.inf
+        return (f.sign if d < 0 else 0) | f.inf_code
     neg = d < 0 or (d == 0 and str(d).startswith("-"))
     if f is FM["f32"] and body[:2].lower() != "0x":
-        return f.round(neg, Fraction(body))   # f32: the decimal text itself is rounded once
-    return f.round(neg, abs(Fraction(d)))      # other types: via binary64 (docs/semantics.md section 4)
+        return f.encode(fm.V("f", neg, Fraction(body)))   # f32: the decimal text itself is rounded once
+    return f.encode(fm.V("f", neg, abs(Fraction(d))))      # other types: via binary64 (docs/semantics.md section 4)
 
 
 def args(out, name, lits):
     f = FM[name]
-    write(os.path.join(out, "exp_args_%s.bin" % name), f.w, [literal_bits(f, x) for x in lits])
+    write("exp_args_%s.bin" % name, f.bits, [literal_bits(f, x) for x in lits])
 
 
 def main():
-    out, mode = sys.argv[1], sys.argv[2]
+    words = gl.cli(__doc__, 2)
+    out, mode, rest = gl.OUT, words[0], words[1:]
     if mode == "arith":
-        arith(out, sys.argv[3], int(sys.argv[4]))
+        arith(out, rest[0], int(rest[1]))
     elif mode == "args":
-        args(out, sys.argv[3], sys.argv[4:])
+        args(out, rest[0], rest[1:])
     elif mode == "casts_int":
-        casts(out, ["i8", "i16", "i32", "i64"], [int(x) for x in sys.argv[3:7]])
+        casts(out, ["i8", "i16", "i32", "i64"], [int(x) for x in rest[:4]])
     elif mode == "casts_float":
-        casts(out, ["f16", "bf16", "f32", "f64"], [int(x) for x in sys.argv[3:7]])
+        casts(out, ["f16", "bf16", "f32", "f64"], [int(x) for x in rest[:4]])
     else:
         sys.exit("gen_scalar_float.py: unknown mode " + mode)
 

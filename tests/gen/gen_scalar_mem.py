@@ -11,20 +11,19 @@ tests in tests/scalar/ (Python standard library only; nothing here runs ptosim).
                        (32 bytes), by replaying the kernel's loads and stores on byte arrays
                        (little-endian; loads return exactly the bytes read, stores write sizeof(T)
                        bytes; no alignment rule for load_scalar/store_scalar)."""
-import os, struct, sys
+import os, sys
+
+import genlib as gl
+
+sx = gl.sext
 
 
 def le(b):
     return int.from_bytes(bytes(b), "little")
 
 
-def sx(v, w):
-    return v - (1 << w) if v >> (w - 1) else v
-
-
 def write_i64(path, vals):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<%dQ" % len(vals), *[v & (2 ** 64 - 1) for v in vals]))
+    gl.save_ints(path, 64, vals)
 
 
 def queries(out, blocks):
@@ -71,19 +70,18 @@ def mem(out):
     ub[20:24] = ub[8:12]                                   # stored back as f32 at element 5
     o[12] = le(ub[20:24])
     o[13] = le(src[10:12])                                 # f16 element 5 of GM, bits
-    with open(os.path.join(out, "in.bin"), "wb") as f:
-        f.write(bytes(src))
+    gl.save("in.bin", src, out)
     write_i64(os.path.join(out, "exp_out.bin"), o)
-    with open(os.path.join(out, "exp_dev.bin"), "wb") as f:
-        f.write(bytes(dev))
+    gl.save("exp_dev.bin", dev, out)
 
 
 def main():
-    out, mode = sys.argv[1], sys.argv[2]
+    words = gl.cli(__doc__, 2)
+    out, mode = gl.OUT, words[0]
     if mode == "queries":
-        queries(out, [int(x) for x in sys.argv[3:]])
+        queries(out, [int(x) for x in words[1:]])
     elif mode == "mixed":
-        mixed(out, int(sys.argv[3]))
+        mixed(out, int(words[1]))
     elif mode == "mem":
         mem(out)
     else:

@@ -9,31 +9,28 @@ readings of docs/simt.md and docs/semantics.md ("SIMT"):
     shuffles take the index modulo the width; float sums run in increasing lane order, one rounding
     each; float max/min are IEEE maxNum/minNum (NaN operands ignored, -0 below +0);
   * atomics on one address apply in increasing linear id between pto.syncthreads;
-  * float results are rounded once from exact rationals (gen_valu_ref.py); exp, log and pow from 80-digit
+  * float results are rounded once from exact rationals (fmodel.py); exp, log and pow from 80-digit
     decimals, sin and cos by the compiler's software steps in exactly rounded f32 arithmetic.
 
 Modes: queries, collectives, divergence, atomics, math, convert, memory, barrier, keep, section.
 """
 import os
 import random
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_valu_ref as R  # noqa: E402
-from gen_valu_ref import Fraction, V, fin, inf  # noqa: E402
+import fmodel as fm  # noqa: E402
+import genlib as gl  # noqa: E402
+from fmodel import Fraction, fin, inf  # noqa: E402
 
 M32 = 0xFFFFFFFF
 
 
-def sx(v, bits):
-    v &= (1 << bits) - 1
-    return v - (1 << bits) if v >> (bits - 1) else v
+sx = gl.sext
 
 
 def write(out, name, fmt, vals):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(struct.pack("<%d%s" % (len(vals), fmt), *vals))
+    gl.save_vals(name, fmt, vals, out)
 
 
 def wi32(out, name, vals):
@@ -57,33 +54,13 @@ def warps(n):
 
 # ---------------------------------------------------------------- float helpers
 
-def dec_f(fmt, c):
-    return fmt.decode(c)
-
-
 def f_add(fmt, a, b):
-    return fmt.encode(R.v_add(fmt.decode(a), fmt.decode(b)))
+    return fmt.add(a, b)
 
 
 def f_minmax(fmt, a, b, want_max):
-    va, vb = fmt.decode(a), fmt.decode(b)
-    if va.isnan() and vb.isnan():
-        return fmt.cnan
-    if va.isnan():
-        return b
-    if vb.isnan():
-        return a
-    x, y = val(va), val(vb)
-    if x == y:
-        return (b if va.neg else a) if want_max else (a if va.neg else b)
-    return a if (x > y) == want_max else b
-
-
-def val(v):
-    """comparable value of a non-NaN V (infinities as large numbers)"""
-    if v.isinf():
-        return Fraction(-10 ** 400 if v.neg else 10 ** 400)
-    return v.value()
+    """IEEE maxNum / minNum: a NaN operand is ignored, +0 above -0"""
+    return fmt.maxnum(a, b) if want_max else fmt.minnum(a, b)
 
 
 # ---------------------------------------------------------------- collectives
@@ -134,11 +111,11 @@ def collectives(out):
     fvals = []
     for t in range(n):
         m = rnd.choice([1e8, 1.0, 3e-3, 7.5, -2e7, -0.25, 1e-30])
-        fvals.append(R.F32.encode(fin(Fraction(m) * Fraction(rnd.randint(1, 999), 100))))
+        fvals.append(fm.F32.encode(fin(Fraction(m) * Fraction(rnd.randint(1, 999), 100))))
     fvals[6] = 0x7FC00000          # NaN: ignored by max/min, poisons the sum
     fvals[40] = 0x80000000         # -0
     fvals[41] = 0x00000000         # +0
-    hvals = [R.F16.encode(fin(Fraction(rnd.randint(-300, 300), 8))) for _ in range(n)]
+    hvals = [fm.F16.encode(fin(Fraction(rnd.randint(-300, 300), 8))) for _ in range(n)]
     lane = [t % 32 for t in range(n)]
     res = [[0] * 24 for _ in range(n)]
     for ws in warps(n):
@@ -159,11 +136,11 @@ def collectives(out):
         rux = max(vi[t] for t in ws)
         fa, fx, fn, ha, hx = fvals[ws[0]], fvals[ws[0]], fvals[ws[0]], hvals[ws[0]], hvals[ws[0]]
         for t in ws[1:]:
-            fa = f_add(R.F32, fa, fvals[t])
-            fx = f_minmax(R.F32, fx, fvals[t], True)
-            fn = f_minmax(R.F32, fn, fvals[t], False)
-            ha = f_add(R.F16, ha, hvals[t])
-            hx = f_minmax(R.F16, hx, hvals[t], True)
+            fa = f_add(fm.F32, fa, fvals[t])
+            fx = f_minmax(fm.F32, fx, fvals[t], True)
+            fn = f_minmax(fm.F32, fn, fvals[t], False)
+            ha = f_add(fm.F16, ha, hvals[t])
+            hx = f_minmax(fm.F16, hx, hvals[t], True)
         wide = {t: (vi[t] << 32) | t for t in ws}
         wd = shuffle(wide, ws, lane, 32, "down", {t: 1 for t in ws})
         fs = shuffle(fvals, ws, lane, 32, "idx", {t: 31 for t in ws})
@@ -208,17 +185,17 @@ def atomics(out):
     rnd = random.Random(1403)
     n = 96
     vi = [rnd.getrandbits(32) for _ in range(n)]
-    fv = [R.F32.encode(fin(Fraction(rnd.choice([1, -1, 1000, 1e-3, 3e5])) * Fraction(rnd.randint(1, 10 ** 6), 7)))
+    fv = [fm.F32.encode(fin(Fraction(rnd.choice([1, -1, 1000, 1e-3, 3e5])) * Fraction(rnd.randint(1, 10 ** 6), 7)))
           for _ in range(n)]
     fv[10] = 0x80000000
     fv[11] = 0x00000000
     fv[70] = 0x7FC00000
-    hv = [R.F16.encode(fin(Fraction(rnd.randint(-400, 400), 64))) for _ in range(n)]
-    bv = [R.BF16.encode(fin(Fraction(rnd.randint(-4000, 4000), 16))) for _ in range(n)]
+    hv = [fm.F16.encode(fin(Fraction(rnd.randint(-400, 400), 64))) for _ in range(n)]
+    bv = [fm.BF16.encode(fin(Fraction(rnd.randint(-4000, 4000), 16))) for _ in range(n)]
     acc = [5, 1000, 0x80000005, 0xFFFFFFF0, 0xFFFFFFFF, 0, 0x12345678, 0xDEAD, 0, 0, 40, 0, 0, 0, 0, 0]
-    facc = [R.F32.encode(fin(Fraction(3, 2))), R.F32.encode(inf(True)), R.F32.encode(inf(False)), 0]
-    hacc = [R.F16.encode(fin(Fraction(1, 2))), 0, R.F16.encode(fin(1)), R.F16.encode(fin(-2)),
-            R.BF16.encode(fin(Fraction(5, 4))), R.BF16.encode(fin(-100)), 0, 0]
+    facc = [fm.F32.encode(fin(Fraction(3, 2))), fm.F32.encode(inf(True)), fm.F32.encode(inf(False)), 0]
+    hacc = [fm.F16.encode(fin(Fraction(1, 2))), 0, fm.F16.encode(fin(1)), fm.F16.encode(fin(-2)),
+            fm.BF16.encode(fin(Fraction(5, 4))), fm.BF16.encode(fin(-100)), 0, 0]
     lacc = [1 << 40, 0]
     a, fa, ha, la = list(acc), list(facc), list(hacc), list(lacc)
     ub = 0
@@ -239,16 +216,16 @@ def atomics(out):
         if a[9] == 0:
             a[9] = t + 100
         f0, f1, f2 = fa[0], fa[1], fa[2]
-        fa[0] = f_add(R.F32, fa[0], fv[t])
-        fa[1] = f_minmax(R.F32, fa[1], fv[t], True)
-        fa[2] = f_minmax(R.F32, fa[2], fv[t], False)
+        fa[0] = f_add(fm.F32, fa[0], fv[t])
+        fa[1] = f_minmax(fm.F32, fa[1], fv[t], True)
+        fa[2] = f_minmax(fm.F32, fa[2], fv[t], False)
         h0 = ha[0]
-        ha[0] = f_add(R.F16, ha[0], hv[t])
-        ha[2] = f_add(R.F16, ha[2], hv[t])
-        ha[3] = f_add(R.F16, ha[3], hv[t])
+        ha[0] = f_add(fm.F16, ha[0], hv[t])
+        ha[2] = f_add(fm.F16, ha[2], hv[t])
+        ha[3] = f_add(fm.F16, ha[3], hv[t])
         b0, b1 = ha[4], ha[5]
-        ha[4] = f_add(R.BF16, ha[4], bv[t])
-        ha[5] = f_minmax(R.BF16, ha[5], bv[t], True)
+        ha[4] = f_add(fm.BF16, ha[4], bv[t])
+        ha[5] = f_minmax(fm.BF16, ha[5], bv[t], True)
         l0 = la[0]
         la[0] = (la[0] + sx(v, 32)) & ((1 << 64) - 1)
         u0 = ub
@@ -264,12 +241,7 @@ def atomics(out):
 # ---------------------------------------------------------------- math
 
 def dec_of(v):
-    return R.dec(v.value())
-
-
-def rnd_dec(fmt, d):
-    """round a Decimal (finite, nonzero) once to fmt"""
-    return fmt.encode(fin(Fraction(d)))
+    return fm.dec(v.value())
 
 
 def near_tie(fmt, d):
@@ -291,62 +263,22 @@ def near_tie(fmt, d):
 
 
 def m_exp(fmt, a):
-    v = fmt.decode(a)
-    if v.isnan():
-        return fmt.cnan
-    return R.f_exp_of(fmt, v)
+    return fm.f_exp_of(fmt, fmt.decode(a))
 
 
 def m_log(fmt, a):
-    return R.f_ln(fmt, fmt.decode(a))
+    return fm.f_ln(fmt, fmt.decode(a))
 
 
-def is_odd_int(x):
-    return x.denominator == 1 and x.numerator % 2 == 1
-
-
-def m_pow(fmt, a, b):
-    """IEEE 754 pow special cases, else exp(b ln|a|) at 80 digits, rounded once."""
-    x, y = fmt.decode(a), fmt.decode(b)
-    one = fmt.encode(fin(1))
-    if y.iszero() or (x.kind == "f" and x.value() == 1):
-        return one
-    if x.isnan() or y.isnan():
-        return fmt.cnan
-    if x.iszero():
-        odd = y.kind == "f" and is_odd_int(y.value())
-        if y.neg:
-            return fmt.encode(inf(x.neg and odd))
-        return fmt.encode(V("f", x.neg and odd, 0))
-    if y.isinf():
-        ax = x.mag if x.kind == "f" else None
-        if ax == 1:
-            return one
-        big = x.isinf() or ax > 1
-        return fmt.encode(inf(False)) if big != y.neg else fmt.encode(fin(0))
-    if x.isinf():
-        odd = is_odd_int(y.value())
-        neg = x.neg and odd
-        return fmt.encode(V("f", neg, 0)) if y.neg else fmt.encode(inf(neg))
-    yv = y.value()
-    if x.neg and yv.denominator != 1:
-        return fmt.cnan
-    e = R.dec(yv) * R.dec(x.mag).ln()
-    if e > 2000:
-        r = fmt.encode(inf(False))
-    elif e < -2000:
-        r = fmt.encode(fin(0))
-    else:
-        r = rnd_dec(fmt, e.exp())
-    return r | fmt.sign if x.neg and is_odd_int(yv) else r
+m_pow = fm.f_pow
 
 
 def m_unary(fmt, op, a):
     v = fmt.decode(a)
     if op == "abs":
-        return a & (fmt.sign - 1)
+        return fmt.abs(a)
     if op == "sqrt":
-        return R.f_sqrt(fmt, v)
+        return fm.f_sqrt(fmt, v)
     if op == "exp":
         return m_exp(fmt, a)
     if op == "log":
@@ -356,46 +288,41 @@ def m_unary(fmt, op, a):
         return fmt.cnan
     if v.isinf():
         return a
-    return fmt.encode(R.round_integral(v, mode))
+    return fmt.encode(fm.round_integral(v, mode))
 
 
 def m_fma(fmt, a, b, c):
-    return fmt.encode(R.v_fma(fmt.decode(a), fmt.decode(b), fmt.decode(c)))
+    return fmt.fma(a, b, c)
 
 
 class F32Ops:
     """f32 arithmetic of the compiler's software sin/cos, each step rounded once."""
-    F = R.F32
-
-    def op(self, f, *xs):
-        return self.F.encode(f(*[self.F.decode(x) for x in xs]))
+    F = fm.F32
 
     def add(self, a, b):
-        return self.op(R.v_add, a, b)
+        return self.F.add(a, b)
 
     def sub(self, a, b):
-        return self.op(R.v_sub, a, b)
+        return self.F.sub(a, b)
 
     def mul(self, a, b):
-        return self.op(R.v_mul, a, b)
+        return self.F.mul(a, b)
 
     def fma(self, a, b, c):
-        return self.op(R.v_fma, a, b, c)
+        return self.F.fma(a, b, c)
 
     def k(self, d):
         return self.F.encode(fin(Fraction(d)))
 
     def round(self, a):
         v = self.F.decode(a)
-        return a if v.kind != "f" else self.F.encode(R.round_integral(v, "A"))
+        return a if v.kind != "f" else self.F.encode(fm.round_integral(v, "A"))
 
     def eq(self, a, b):
-        va, vb = self.F.decode(a), self.F.decode(b)
-        return not va.isnan() and not vb.isnan() and val(va) == val(vb)
+        return self.F.cmpf(a, b, "oeq")
 
     def lt(self, a, b):
-        va, vb = self.F.decode(a), self.F.decode(b)
-        return not va.isnan() and not vb.isnan() and val(va) < val(vb)
+        return self.F.cmpf(a, b, "olt")
 
 
 def m_sincos(a, want_cos):
@@ -419,7 +346,7 @@ def m_sincos(a, want_cos):
         r = ns if q1 else nc if q2 else s if q3 else cp
     else:
         r = cp if q1 else ns if q2 else nc if q3 else s
-    return R.F32.cnan if R.F32.decode(r).isnan() else r
+    return fm.F32.cnan if fm.F32.decode(r).isnan() else r
 
 
 SPECIAL = [0x7FC00000, 0xFFC00001, 0x7F800000, 0xFF800000, 0x00000000, 0x80000000, 0x3F800000, 0xBF800000,
@@ -456,25 +383,25 @@ def exp_ok(fmt, c):
 
 def log_ok(fmt, c):
     v = fmt.decode(c)
-    return v.kind != "f" or v.iszero() or v.neg or v.mag == 1 or not near_tie(fmt, R.dec(v.mag).ln())
+    return v.kind != "f" or v.iszero() or v.neg or v.mag == 1 or not near_tie(fmt, fm.dec(v.mag).ln())
 
 
 def pow_ok(fmt, a, b):
     x, y = fmt.decode(a), fmt.decode(b)
     if x.kind != "f" or y.kind != "f" or x.iszero() or x.neg:
         return True
-    e = R.dec(y.value()) * R.dec(x.mag).ln()
+    e = fm.dec(y.value()) * fm.dec(x.mag).ln()
     return abs(e) > 80 or not near_tie(fmt, e.exp())
 
 
 def conv(fmt_to, c32):
-    return fmt_to.encode(R.F32.decode(c32))
+    return fm.F32.convert(c32, fmt_to)
 
 
 def math(out):
     rnd = random.Random(1404)
     n = 64
-    F32, F16, BF16 = R.F32, R.F16, R.BF16
+    F32, F16, BF16 = fm.F32, fm.F16, fm.BF16
     fin_, hin, bin_ = [], [], []
     for t in range(n):
         if t < len(SPECIAL):
@@ -566,7 +493,7 @@ def c_f2f(sf, df, c, rm, sat):
 def convert(out):
     rnd = random.Random(1405)
     n = 64
-    F32, F16, BF16 = R.F32, R.F16, R.BF16
+    F32, F16, BF16 = fm.F32, fm.F16, fm.BF16
     spec = [0x7FC00000, 0x7F800000, 0xFF800000, 0x80000000, 0x3F000000, 0x40200000, 0xC0200000, 0x477FF000,
             0x47800000, 0x4F000000, 0xCF000001, 0x5F000000, 0xDF000000, 0x3F800001, 0x33800000, 0x3E2AAAAB]
     iv = [0x7FFFFFFF, 0x80000000, 0x01000001, 0xFEFFFFFF, 0x0001FFF0, 0xFFFFFFFF, 65519, 65520] + \
@@ -588,10 +515,10 @@ def convert(out):
         r = [c_i2f(F32, si, m, False) for m in "RAFCZ"]
         r += [c_i2f(F32, i, "Z", False), c_i2f(F16, si, "R", False), c_i2f(F16, i, "C", True), c_i2f(BF16, si, "F", False),
               c_i2f(F32, sx(l, 64), "R", False)]
-        r += [R.to_int(F32.decode(f), m, 32, True) for m in "RAFCZ"]
-        r += [R.to_int(F32.decode(f), "Z", 32, False), R.to_int(F16.decode(h), "R", 32, True),
-              R.to_int(BF16.decode(b), "A", 32, True)]
-        w = R.to_int(F32.decode(f), "Z", 64, True)
+        r += [fm.to_int(F32.decode(f), m, 32, True) for m in "RAFCZ"]
+        r += [fm.to_int(F32.decode(f), "Z", 32, False), fm.to_int(F16.decode(h), "R", 32, True),
+              fm.to_int(BF16.decode(b), "A", 32, True)]
+        w = fm.to_int(F32.decode(f), "Z", 64, True)
         r += [w & M32, w >> 32]
         r += [c_f2f(F32, F16, f, "R", False), c_f2f(F32, F16, f, "O", False), c_f2f(F32, F16, f, "Z", True),
               c_f2f(F32, BF16, f, "C", False), c_f2f(F16, F32, h, "R", False), c_f2f(BF16, F32, b, "R", False),
@@ -600,11 +527,11 @@ def convert(out):
 
         def pk(df, rm, bits):
             return c_f2f(F32, df, lanes[0], rm, False) | c_f2f(F32, df, lanes[1], rm, False) << bits
-        e4, e5, hf = pk(R.E4M3, "R", 8), pk(R.E5M2, "R", 8), pk(R.HIF8, "A", 8)
+        e4, e5, hf = pk(fm.E4M3, "R", 8), pk(fm.E5M2, "R", 8), pk(fm.HIF8, "A", 8)
         r += [pk(F16, "O", 16), pk(BF16, "A", 16), e4, e5, hf]
         for sf, code, bits in ((F16, hv[2 * t] | hv[2 * t + 1] << 16, 16), (BF16, bv[2 * t] | bv[2 * t + 1] << 16, 16),
-                               (R.E4M3, e4, 8), (R.HIF8, hf, 8)):
-            rm = "Z" if sf is R.HIF8 else "R"
+                               (fm.E4M3, e4, 8), (fm.HIF8, hf, 8)):
+            rm = "Z" if sf is fm.HIF8 else "R"
             r += [c_f2f(sf, F32, code & ((1 << bits) - 1), rm, False), c_f2f(sf, F32, code >> bits, rm, False)]
         assert len(r) == 40
         res += r
@@ -636,8 +563,7 @@ def memory(out):
         res[o + 16:o + 18] = ub[b + 28:b + 30]
         res[o + 20:o + 24] = ub[b + 24:b + 28]
     for name, data in (("min.bin", src), ("exp_mem_out.bin", res), ("exp_mem_ub.bin", ub)):
-        with open(os.path.join(out, name), "wb") as f:
-            f.write(bytes(data))
+        gl.save(name, data, out)
 
 
 def barrier(out):
@@ -656,12 +582,12 @@ def keep(out):
     res = []
     for t in range(48):
         a, w = 3 * t, (t << 40) | t
-        h = R.F16.encode(fin(t))
+        h = fm.F16.encode(fin(t))
         b = t & 0xFF
-        bf = R.BF16.encode(fin(a))
+        bf = fm.BF16.encode(fin(a))
         a = (a + (w & M32)) & M32
         w = (w * 7) & ((1 << 64) - 1)
-        h = f_add(R.F16, h, h)
+        h = f_add(fm.F16, h, h)
         res += [a, w & M32, w >> 32, h, sx(b, 8) & M32, bf]
     wi32(out, "exp_keep.bin", res)
 
@@ -678,10 +604,9 @@ def section(out):
     wi32(out, "exp_section2.bin", res2)
 
 
-def main():
-    out, mode = sys.argv[1], sys.argv[2]
-    globals()[mode](out)
+MODES = {f.__name__: f for f in (queries, collectives, divergence, atomics, math, convert, memory, barrier, keep,
+                                  section)}
 
 
 if __name__ == "__main__":
-    main()
+    gl.main({k: (lambda f=f: f(gl.OUT)) for k, f in MODES.items()}, __doc__)

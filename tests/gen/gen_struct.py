@@ -6,20 +6,22 @@ standard library only; nothing here runs ptosim).
           sign-extended, f32 3.5 and bf16 1.5 as their bit patterns, 7 + 300, and 0 + 1 + 2 + 3 + 4.
   uninit  struct_uninit.pto: exp_uninit.bin, [0, 5]: the unwritten field reads as 0, the written one as 5.
   scope   struct_scope_read.pto: exp_scope.bin, 64 f32 lanes of 2.5 (the value the field held at issue)."""
-import os, struct, sys
+import os, sys
+
+import fmodel as fm
+import genlib as gl
 
 
 def write_i64(path, vals):
-    with open(path, "wb") as f:
-        f.write(struct.pack("<%dQ" % len(vals), *[v & (2 ** 64 - 1) for v in vals]))
+    gl.save_ints(path, 64, vals)
 
 
-def f32_bits(x):
-    return struct.unpack("<I", struct.pack("<f", x))[0]
+f32_bits = fm.host_f32_bits
 
 
 def main():
-    out, mode = sys.argv[1], sys.argv[2]
+    words = gl.cli(__doc__, 2)
+    out, mode = gl.OUT, words[0]
     if mode == "run":
         bf16_15 = f32_bits(1.5) >> 16          # 1.5 is exact in bf16: the top half of its f32 pattern
         vals = [7, f32_bits(3.5), 21, -3, 100, bf16_15, 300, 0x1122334455667788, 7 + 300, sum(range(5))]
@@ -27,8 +29,7 @@ def main():
     elif mode == "uninit":
         write_i64(os.path.join(out, "exp_uninit.bin"), [0, 5])
     elif mode == "scope":
-        with open(os.path.join(out, "exp_scope.bin"), "wb") as f:
-            f.write(struct.pack("<64f", *([2.5] * 64)))
+        gl.save_vals(os.path.join(out, "exp_scope.bin"), "f", [2.5] * 64)
     else:
         sys.exit("unknown mode " + mode)
 

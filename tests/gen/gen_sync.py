@@ -15,7 +15,9 @@ Cases:
                    expected_out.bin: [AIV0 part: all four tiles, tile t + 10*(t//2+1)][AIV1 part: zeros]
                    expected_scratch.bin: in + 100 (the AIVs' second write of their half)
 """
-import os, struct, sys
+import sys
+
+import genlib as gl
 
 TILE = 64          # i32 elements per tile (one 256-byte vector register)
 
@@ -32,17 +34,16 @@ def ints(n, seed):
 
 
 def wrap(v):
-    v &= 0xffffffff
-    return v - (1 << 32) if v & 0x80000000 else v
+    return gl.sext(v, 32)
 
 
 def save(out, name, vals):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(struct.pack("<%di" % len(vals), *vals))
+    gl.save_vals(name, "i", vals, out)
 
 
 def main():
-    out, case, args = sys.argv[1], sys.argv[2], [int(a) for a in sys.argv[3:]]
+    words = gl.cli(__doc__, 2)
+    out, case, args = gl.OUT, words[0], [int(a) for a in words[1:]]
     if case == "tile_add":
         n, k = args[:2]
         w = args[2] if len(args) > 2 else TILE

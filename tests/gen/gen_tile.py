@@ -8,18 +8,18 @@ tests/tile/ (docs/tile.md).
 Every kernel is a tile kernel as the compiler's system tests write them: views over GM buffers, alloc_tile
 without addresses (the allocator places them), tload, the op under test, tstore, no synchronisation (auto-sync
 orders them). The destination buffer starts as zeros, so bytes outside the valid region the kernel stores must
-stay zero. Expected lanes come from gen_valu_ref.py / gen_valu.py's lane reference (exact rationals), which
+stay zero. Expected lanes come from fmodel.py / gen_valu.py's lane reference (exact rationals), which
 share no code with ptosim; the tile-level readings (valid regions, packed predicates, pads) are those of
 docs/tile.md and docs/semantics.md §14, written again here in plain Python.
 """
 import os
 import random
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_valu as G  # noqa: E402
-import gen_valu_ref as R  # noqa: E402
+import fmodel as fm  # noqa: E402
+import genlib as gl  # noqa: E402
 
 TY = G.TY
 
@@ -96,7 +96,7 @@ def layout_cases():
 def soft_div_i(t, a, b):
     """signed integer division rounded toward zero; MIN / -1 wraps; a zero divisor gives -1 (docs/semantics.md
     §12, the compiler's soft division)"""
-    sa, sb = R.sext(a, t.bits), R.sext(b, t.bits)
+    sa, sb = gl.sext(a, t.bits), gl.sext(b, t.bits)
     if sb == 0:
         return t.mask
     q = abs(sa) // abs(sb)
@@ -117,25 +117,25 @@ def lane(c, a, b):
         # tfmod alike) adds b when
         # the result's sign differs from b's
         f = t.fmt
-        q = f.encode(R.v_div(f.decode(a), f.decode(b)))
+        q = f.encode(fm.v_div(f.decode(a), f.decode(b)))
         Q = f.decode(q)
         if Q.kind == "f":
             v = Q.value()
             n = int(v) if v >= 0 else -int(-v)          # toward zero
             if r in ("rem", "rems") and Fraction(n) != v and v < 0:
                 n -= 1                                  # floor
-            q = f.encode(R.fin(Fraction(n), n == 0 and Q.neg))
-        p = f.encode(R.v_mul(f.decode(q), f.decode(b)))
-        res = f.encode(R.v_sub(f.decode(a), f.decode(p)))
+            q = f.encode(fm.fin(Fraction(n), n == 0 and Q.neg))
+        p = f.encode(fm.v_mul(f.decode(q), f.decode(b)))
+        res = f.encode(fm.v_sub(f.decode(a), f.decode(p)))
         if r in ("rem", "fmod") and t is TY["f32"]:
-            m = f.decode(f.encode(R.v_mul(f.decode(b), f.decode(res))))
+            m = f.decode(f.encode(fm.v_mul(f.decode(b), f.decode(res))))
             if m.kind != "n" and m.neg and not m.iszero():
-                res = f.encode(R.v_add(f.decode(res), f.decode(b)))
+                res = f.encode(fm.v_add(f.decode(res), f.decode(b)))
         return res
     return G.ref_ew(r, t, a, b)
 
 
-Fraction = R.Fraction
+Fraction = fm.Fraction
 
 
 def inputs(c, rng, n):
@@ -159,12 +159,12 @@ def scalar_code(c, rng, which):
     if c.op in ("tshls", "tshrs"):
         return {"a": 3, "b": 40}[which]
     if c.op == "tlrelu":
-        return R.F32.encode(R.fin(Fraction(1, 8 if which == "a" else 3)))
+        return fm.F32.encode(fm.fin(Fraction(1, 8 if which == "a" else 3)))
     code = G.rand_code(random.Random(sum(map(ord, c.name + which)) * 104729), st, "any")
     if st.isf:
         code = G.canon_scalar(st, code)
         if st.fmt.decode(code).kind != "f":
-            code = st.fmt.encode(R.fin(Fraction(3, 2)))
+            code = st.fmt.encode(fm.fin(Fraction(3, 2)))
     return code
 
 
@@ -172,7 +172,7 @@ def lrelu_slope(c, s):
     """tlrelu's f32 slope converted to the tile's element type (nearest-even), as the template coerces it"""
     if c.t is TY["f32"]:
         return s
-    return c.t.fmt.encode(R.F32.decode(s))
+    return c.t.fmt.encode(fm.F32.decode(s))
 
 
 # ---------------------------------------------------------------- kernel text
@@ -309,13 +309,11 @@ HEADERS = {
 # tile_dma.pto): their data and expectations
 
 
-def f32b(x):
-    return struct.unpack("<I", struct.pack("<f", x))[0]
+f32b = fm.host_f32_bits
 
 
 def save(out, name, t, vals):
-    with open(os.path.join(out, name), "wb") as fh:
-        fh.write(G.pack(t, vals))
+    gl.save(name, G.pack(t, vals), out)
 
 
 def pred_bits(nbytes, bits):
@@ -397,8 +395,8 @@ def write_dma(out):
     # dn: column-major 8 x 16 with a column pitch of 10 in, 8 out; tadds 1.0 on the way
     a = [f32b(float(rng.randrange(-1000, 1000)) / 4) for _ in range(160)]
     save(out, "dn.a.bin", f32, a)
-    one = R.F32.decode(f32b(1.0))
-    save(out, "dn.exp", f32, [R.F32.encode(R.v_add(R.F32.decode(a[c * 10 + r]), one)) for c in range(16) for r in range(8)])
+    one = fm.F32.decode(f32b(1.0))
+    save(out, "dn.exp", f32, [fm.F32.encode(fm.v_add(fm.F32.decode(a[c * 10 + r]), one)) for c in range(16) for r in range(8)])
     # nz: 4 column blocks of 24 rows x 8 f32 (32 bytes) each, packed in GM; in UB each block is 32 rows apart (the
     # tile's rows), rows 24..31 of each block untouched
     a = [G.rand_code(rng, f32) for _ in range(768)]
@@ -416,7 +414,7 @@ def write_plan(out):
     f32 = TY["f32"]
     a = [f32b(float(rng.randrange(-4096, 4096)) / 8) for _ in range(256 * 128)]
     save(out, "plan.a.bin", f32, a)
-    save(out, "plan.b.exp", f32, [f32b(struct.unpack("<f", struct.pack("<I", x))[0] * 2) for x in a])
+    save(out, "plan.b.exp", f32, [f32b(fm.F32.to_float(x) * 2) for x in a])
     save(out, "plan.c.exp", f32, [f32b(2.0)] * (256 * 128))
 
 
@@ -430,7 +428,7 @@ def write_sync(out):
 def emit(d):
     for f, cases in FILES.items():
         L = ["// %s: %s." % (f, HEADERS[f]),
-             "// Generated by tests/gen/gen_tile.py --emit; expected values from gen_valu_ref.py and gen_tile.py.",
+             "// Generated by tests/gen/gen_tile.py --emit; expected values from fmodel.py and gen_tile.py.",
              "// GEN: gen_tile.py %s" % f]
         cs = cases()
         for c in cs:
@@ -439,8 +437,7 @@ def emit(d):
         for c in cs:
             L += kernel_text(c)
         L.append("}")
-        with open(os.path.join(d, f + ".pto"), "w") as fh:
-            fh.write("\n".join(L) + "\n")
+        gl.save_text(f + ".pto", "\n".join(L) + "\n", d)
 
 
 def write(out, f):
@@ -448,11 +445,9 @@ def write(out, f):
         rng = random.Random(sum(map(ord, c.name)) * 7919)
         n = c.rows * c.cols
         a, b = inputs(c, rng, n)
-        with open(os.path.join(out, c.name + ".a.bin"), "wb") as fh:
-            fh.write(G.pack(c.t, a))
+        gl.save(c.name + ".a.bin", G.pack(c.t, a), out)
         if c.nin == 2:
-            with open(os.path.join(out, c.name + ".b.bin"), "wb") as fh:
-                fh.write(G.pack(c.t, b))
+            gl.save(c.name + ".b.bin", G.pack(c.t, b), out)
         for tag, w, (vr, vc) in runs(c):
             s = scalar_code(c, None, w) if c.scal else 0
             if c.op == "tlrelu":
@@ -461,8 +456,7 @@ def write(out, f):
                 s = G.canon_scalar(TY[c.scal], s)
             if c.scal and not TY[c.scal].isf and c.op not in ("tshls", "tshrs"):
                 s &= c.t.mask
-            with open(os.path.join(out, tag + ".exp"), "wb") as fh:
-                fh.write(G.pack(c.tdst, expected(c, a, b, s, vr, vc)))
+            gl.save(tag + ".exp", G.pack(c.tdst, expected(c, a, b, s, vr, vc)), out)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ code is involved.
 import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import genlib as gl  # noqa: E402
 from gen_vls import OUT, Case, vlds, vsts_writes, pset, plt, rd, lane, set_lane, bit   # noqa: E402
 
 
@@ -204,5 +205,4 @@ CASES = {"dists": case_dists, "stores": case_stores, "x2": case_x2, "pred": case
          "levels": case_levels, "scopes": case_scopes, "trap": case_trap}
 
 if __name__ == "__main__":
-    out, name = sys.argv[1], sys.argv[2]
-    CASES[name]().save(out)
+    gl.main(CASES, __doc__).save(gl.OUT)

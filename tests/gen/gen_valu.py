@@ -12,17 +12,17 @@ pto.vlds, the op under test, pto.vsts of the whole register (so zeroed inactive 
 pto.psts for mask results, V -> MTE3 flag, pto.mte_ub_gm. Scalars are kernel parameters, so one kernel
 runs several times (one RUN/CMP pair per scalar set).
 
-Expected values come from gen_valu_ref.py (exact rationals, decimal transcendental functions), which
+Expected values come from fmodel.py (exact rationals, decimal transcendental functions), which
 shares no code with ptosim. The semantic readings are those of docs/semantics.md §7.
 """
 import os
 import random
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_valu_ref as R  # noqa: E402
-from gen_valu_ref import V, fin, inf, Fraction  # noqa: E402
+import fmodel as fm  # noqa: E402
+import genlib as gl  # noqa: E402
+from fmodel import V, fin, inf, Fraction  # noqa: E402
 
 # ---------------------------------------------------------------- element types
 
@@ -51,20 +51,20 @@ for _n, _b in (("8", 8), ("16", 16), ("32", 32), ("64", 64)):
     TY["i" + _n] = Ty("i" + _n, "i" + _n, _b, "i", True)
     TY["si" + _n] = Ty("si" + _n, "si" + _n, _b, "i", True)
     TY["ui" + _n] = Ty("ui" + _n, "ui" + _n, _b, "i", False)
-TY["f16"] = Ty("f16", "f16", 16, "f", fmt=R.F16)
-TY["bf16"] = Ty("bf16", "bf16", 16, "f", fmt=R.BF16)
-TY["f32"] = Ty("f32", "f32", 32, "f", fmt=R.F32)
-TY["e4m3"] = Ty("e4m3", "f8E4M3FN", 8, "f", fmt=R.E4M3)
-TY["e5m2"] = Ty("e5m2", "f8E5M2", 8, "f", fmt=R.E5M2)
-TY["hif8"] = Ty("hif8", "!pto.hif8", 8, "f", fmt=R.HIF8)
-TY["f4e2m1"] = Ty("f4e2m1", "!pto.f4E2M1x2", 8, "f", fmt=R.F4E2M1)
-TY["f4e1m2"] = Ty("f4e1m2", "!pto.f4E1M2x2", 8, "f", fmt=R.F4E1M2)
+TY["f16"] = Ty("f16", "f16", 16, "f", fmt=fm.F16)
+TY["bf16"] = Ty("bf16", "bf16", 16, "f", fmt=fm.BF16)
+TY["f32"] = Ty("f32", "f32", 32, "f", fmt=fm.F32)
+TY["e4m3"] = Ty("e4m3", "f8E4M3FN", 8, "f", fmt=fm.E4M3)
+TY["e5m2"] = Ty("e5m2", "f8E5M2", 8, "f", fmt=fm.E5M2)
+TY["hif8"] = Ty("hif8", "!pto.hif8", 8, "f", fmt=fm.HIF8)
+TY["f4e2m1"] = Ty("f4e2m1", "!pto.f4E2M1x2", 8, "f", fmt=fm.F4E2M1)
+TY["f4e1m2"] = Ty("f4e1m2", "!pto.f4E1M2x2", 8, "f", fmt=fm.F4E1M2)
 
 INTS = ["i8", "ui8", "si8", "i16", "ui16", "si16", "i32", "ui32", "si32", "i64", "ui64"]
 FLOATS = ["f16", "bf16", "f32"]
 NUMS = INTS + FLOATS
 SEL_TY = {1: "i8", 2: "i16", 4: "i32"}
-RNDS = ["R", "A", "F", "C", "Z", "O"]
+RNDS = list(fm.RNDS)
 
 
 # ---------------------------------------------------------------- values
@@ -73,14 +73,14 @@ RNDS = ["R", "A", "F", "C", "Z", "O"]
 def f_codes(t):
     """special codes of a float type"""
     f = t.fmt
-    if f is R.F32:
+    if f is fm.F32:
         return [0, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00000, 0x7F800001, 0x7FC12345, 1,
                 0x80000001, 0x007FFFFF, 0x00800000, 0x80800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000, 0xBF800000,
                 0x3F000000, 0x40200000, 0xC0200000, 0x3FC00000, 0x40400000, 0x4B800001]
-    if f is R.F16:
+    if f is fm.F16:
         return [0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE00, 0x7C01, 1, 0x8001, 0x03FF, 0x0400, 0x8400, 0x7BFF, 0xFBFF,
                 0x3C00, 0xBC00, 0x3800, 0x4100, 0xC100, 0x3E00, 0x4200, 0x6800, 0x6801]
-    if f is R.BF16:
+    if f is fm.BF16:
         return [0, 0x8000, 0x7F80, 0xFF80, 0x7FC0, 0xFFC0, 0x7F81, 1, 0x8001, 0x007F, 0x0080, 0x8080, 0x7F7F, 0xFF7F,
                 0x3F80, 0xBF80, 0x3F00, 0x4020, 0xC020, 0x3FC0, 0x4040, 0x4B00, 0x4B01]
     return list(range(1 << t.bits))
@@ -105,10 +105,10 @@ def rand_code(rng, t, kind="any"):
         return rng.choice(f_codes(t))
     # finite values of moderate magnitude, either sign
     while True:
-        if f is R.F32:
+        if f is fm.F32:
             e = rng.randrange(127 - 20, 127 + 20) if kind != "wide" else rng.randrange(1, 254)
             c = (e << 23) | rng.getrandbits(23)
-        elif f is R.F16:
+        elif f is fm.F16:
             e = rng.randrange(15 - 8, 15 + 8) if kind != "wide" else rng.randrange(1, 31)
             c = (e << 10) | rng.getrandbits(10)
         else:
@@ -140,7 +140,7 @@ def canon_scalar(t, code):
 def scalar_arg(t, code):
     """command-line spelling of a scalar kernel argument"""
     if not t.isf:
-        return str(R.sext(code, t.bits) if t.signed else code)
+        return str(gl.sext(code, t.bits) if t.signed else code)
     v = t.fmt.decode(code)
     if v.kind == "n":
         return "nan"
@@ -158,21 +158,12 @@ def fdec(t, c):
     return t.fmt.decode(c & t.mask)
 
 
-def fkey(v):
-    """total-order key of a non-NaN value"""
-    if v.kind == "i":
-        return Fraction(-(2 ** 4000)) if v.neg else Fraction(2 ** 4000)
-    return v.value()
+fkey = fm.key          # total-order key of a non-NaN value
 
 
 def f_minmax(t, a, b, want_max):
-    A, B = fdec(t, a), fdec(t, b)
-    if A.isnan() or B.isnan():
-        return t.fmt.cnan
-    ka, kb = fkey(A), fkey(B)
-    if ka != kb:
-        return a if (ka > kb) == want_max else b
-    return (b if A.neg else a) if want_max else (a if A.neg else b)
+    """vmax / vmin: IEEE maximum / minimum (a NaN operand gives the canonical NaN, +0 above -0)"""
+    return t.fmt.maximum(a & t.mask, b & t.mask) if want_max else t.fmt.minimum(a & t.mask, b & t.mask)
 
 
 def f_relu_code(t, c):
@@ -189,13 +180,13 @@ def ref_ew(op, t, a, b=0, c=0):
         A, B, C = fdec(t, a), fdec(t, b), fdec(t, c)
         sign = 1 << (t.bits - 1)
         if op == "add":
-            return f.encode(R.v_add(A, B))
+            return f.encode(fm.v_add(A, B))
         if op == "sub":
-            return f.encode(R.v_sub(A, B))
+            return f.encode(fm.v_sub(A, B))
         if op == "mul":
-            return f.encode(R.v_mul(A, B))
+            return f.encode(fm.v_mul(A, B))
         if op == "div":
-            return f.encode(R.v_div(A, B))
+            return f.encode(fm.v_div(A, B))
         if op == "max":
             return f_minmax(t, a, b, True)
         if op == "min":
@@ -213,15 +204,15 @@ def ref_ew(op, t, a, b=0, c=0):
         if op == "mov":
             return a
         if op == "exp":
-            return R.f_exp_of(f, A)
+            return fm.f_exp_of(f, A)
         if op == "ln":
-            return R.f_ln(f, A)
+            return fm.f_ln(f, A)
         if op == "sqrt":
-            return R.f_sqrt(f, A)
+            return fm.f_sqrt(f, A)
         if op == "rsqrt":
-            return R.f_rsqrt(f, A)
+            return fm.f_rsqrt(f, A)
         if op == "rec":
-            return f.encode(R.v_div(fin(1), A))
+            return f.encode(fm.v_div(fin(1), A))
         if op == "relu":
             return f_relu_code(t, a)
         if op in ("lrelu", "prelu"):
@@ -229,20 +220,20 @@ def ref_ew(op, t, a, b=0, c=0):
                 return f.cnan
             if A.kind == "f" and (A.iszero() or not A.neg) or (A.kind == "i" and not A.neg):
                 return a
-            return f.encode(R.v_mul(B, A))
+            return f.encode(fm.v_mul(B, A))
         if op == "addrelu":
-            return f_relu_code(t, f.encode(R.v_add(A, B)))
+            return f_relu_code(t, f.encode(fm.v_add(A, B)))
         if op == "subrelu":
-            return f_relu_code(t, f.encode(R.v_sub(A, B)))
+            return f_relu_code(t, f.encode(fm.v_sub(A, B)))
         if op == "mula":   # a = acc, b, c = factors
-            return f.encode(R.v_fma(B, C, A))
+            return f.encode(fm.v_fma(B, C, A))
         if op == "madd":   # acc*a + b with a = acc
-            return f.encode(R.v_fma(A, B, C))
+            return f.encode(fm.v_fma(A, B, C))
         if op == "axpy":   # alpha (c) * a + b
-            return f.encode(R.v_fma(C, A, B))
+            return f.encode(fm.v_fma(C, A, B))
         raise ValueError(op)
     w, m = t.bits, t.mask
-    sa, sb = R.sext(a, w), R.sext(b, w)
+    sa, sb = gl.sext(a, w), gl.sext(b, w)
     xa = sa if t.signed else a
     xb = sb if t.signed else b
     if op == "add":
@@ -284,10 +275,10 @@ def ref_ew(op, t, a, b=0, c=0):
         return a
     if op == "addrelu":
         r = (a + b) & m
-        return 0 if (t.signed and R.sext(r, w) < 0) else r
+        return 0 if (t.signed and gl.sext(r, w) < 0) else r
     if op == "subrelu":
         r = (a - b) & m
-        return 0 if (t.signed and R.sext(r, w) < 0) else r
+        return 0 if (t.signed and gl.sext(r, w) < 0) else r
     if op == "mula":
         return (a + b * c) & m
     raise ValueError(op)
@@ -423,7 +414,7 @@ def lane_masks(k, t_lane_bytes):
         act = []
         for i in range(nl):
             l = t_lane_bytes * i // g
-            on = l < rem and R.sext(sel[it * ng + l], 8 * g) > 0
+            on = l < rem and gl.sext(sel[it * ng + l], 8 * g) > 0
             act.append(on)
         out.append(act)
         rem = max(rem - ng, 0)
@@ -472,7 +463,7 @@ TERNARY = {"vmula": ("mula", NUMS), "vmadd": ("madd", FLOATS)}
 
 def input_vals(rng, t, n, kind):
     """n lane codes: specials first, then random of the kind"""
-    if t.isf and t.fmt in (R.F32, R.F16, R.BF16):
+    if t.isf and t.fmt in (fm.F32, fm.F16, fm.BF16):
         sp = f_codes(t)
     elif t.isf:
         sp = list(range(1 << t.bits))
@@ -486,7 +477,7 @@ def input_vals(rng, t, n, kind):
             if i < len(sp) and rng.random() < 0.3:
                 vals.append(sp[i])
             else:
-                x = Fraction(rng.uniform(-90 if t.fmt is not R.F16 else -12, 90 if t.fmt is not R.F16 else 12))
+                x = Fraction(rng.uniform(-90 if t.fmt is not fm.F16 else -12, 90 if t.fmt is not fm.F16 else 12))
                 vals.append(t.fmt.encode(fin(x)))
         elif kind == "pos":
             vals.append(rand_code(rng, t, "wide" if rng.random() < 0.3 else "pos") & ~(1 << (t.bits - 1))
@@ -658,7 +649,7 @@ def build_vtrc():
 
                 def fn(j, rm=rm):
                     v = fdec(t, vals[j])
-                    r = R.round_integral(v, rm)
+                    r = fm.round_integral(v, rm)
                     return vals[j] if r is None else t.fmt.encode(r)
                 exps[tag] = expected_ew(k, t, fn)
             k.runs.append(({}, exps))
@@ -679,7 +670,7 @@ def cmp_ref(t, tok, a, b):
             return tok == "ne"
         x, y = fkey(A), fkey(B)
     else:
-        x, y = (R.sext(a, t.bits), R.sext(b, t.bits)) if t.signed else (a, b)
+        x, y = (gl.sext(a, t.bits), gl.sext(b, t.bits)) if t.signed else (a, b)
     return {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y}[tok]
 
 
@@ -891,7 +882,7 @@ def build_vci():
                 for i in range(t.lanes):
                     d = -i if order == "DESC" else i
                     if t.isf:
-                        out.append(t.fmt.encode(R.v_add(fdec(t, bv), fin(d))))
+                        out.append(t.fmt.encode(fm.v_add(fdec(t, bv), fin(d))))
                     else:
                         out.append((bv + d) & t.mask)
                 k.runs.append(({"s": bv}, {"r": pack(t, out)}))
@@ -985,7 +976,7 @@ def build_vmull():
             def prod(j):
                 a, b = va[j], vb[j]
                 if t.signed:
-                    a, b = R.sext(a, 32), R.sext(b, 32)
+                    a, b = gl.sext(a, 32), gl.sext(b, 32)
                 return (a * b) & ((1 << 64) - 1)
             k.runs.append(({}, {"lo": expected_ew(k, t, lambda j: prod(j) & 0xFFFFFFFF),
                                 "hi": expected_ew(k, t, lambda j: prod(j) >> 32)}))
@@ -1015,8 +1006,8 @@ def cvt_ref(s, d, code, rm, sat):
         narrowing = d.bits < s.bits or d.name in F4 or (s.name, d.name) == ("bf16", "f16")
         return d.fmt.encode(s.fmt.decode(code), rm, sat and narrowing)
     if s.isf:
-        return R.to_int(s.fmt.decode(code), rm, d.bits, d.signed)
-    x = R.sext(code, s.bits) if s.signed else code
+        return fm.to_int(s.fmt.decode(code), rm, d.bits, d.signed)
+    x = gl.sext(code, s.bits) if s.signed else code
     if d.isf:
         return d.fmt.encode(fin(x), rm, False)
     if sat:
@@ -1031,7 +1022,7 @@ def cvt_inputs(rng, s, d, n):
     vals = []
     if s.name in F4:
         return [rng.getrandbits(8) for _ in range(n)] if n > 256 else list(range(256))[:n]
-    if s.isf and s.fmt in (R.E4M3, R.E5M2, R.HIF8):
+    if s.isf and s.fmt in (fm.E4M3, fm.E5M2, fm.HIF8):
         vals = list(range(256))
     elif s.isf:
         vals = f_codes(s)[:]
@@ -1211,7 +1202,7 @@ def better(t, x, y, want_max):
         if kx == ky == 0:
             return (Y.neg and not X.neg) if want_max else (X.neg and not Y.neg)
         return kx > ky if want_max else kx < ky
-    a, b = (R.sext(x, t.bits), R.sext(y, t.bits)) if t.signed else (x, y)
+    a, b = (gl.sext(x, t.bits), gl.sext(y, t.bits)) if t.signed else (x, y)
     return a > b if want_max else a < b
 
 
@@ -1236,7 +1227,7 @@ def red_ref(op, t, td, vals, act):
         if t.isf:
             o[0] = tree_sum(t, z)
         else:
-            s = sum((R.sext(vals[i], t.bits) if t.signed else vals[i]) for i in range(n) if act[i])
+            s = sum((gl.sext(vals[i], t.bits) if t.signed else vals[i]) for i in range(n) if act[i])
             o[0] = s & td.mask
     elif op == "vcgadd":
         g = 32 // t.bytes
@@ -1394,7 +1385,7 @@ def build_vexpdif():
                         out.append(0)
                         continue
                     q = it * s.lanes + l
-                    out.append(R.f_exp_of(R.F32, R.v_sub(fdec(s, va[q]), fdec(s, vm[q]))))
+                    out.append(fm.f_exp_of(fm.F32, fm.v_sub(fdec(s, va[q]), fdec(s, vm[q]))))
             k.runs.append(({}, {"r": pack(d, out)}))
             ks.append(k)
     return ks
@@ -1440,7 +1431,7 @@ def build_vmulscvt():
                 o = [0] * d.lanes
                 for j in range(64):
                     if act[it][j]:
-                        prod = R.v_mul(fdec(s, va[it * 64 + j]), fdec(s, sv))
+                        prod = fm.v_mul(fdec(s, va[it * 64 + j]), fdec(s, sv))
                         o[2 * j + (1 if part == "ODD" else 0)] = d.fmt.encode(prod, rm, False)
                 out += o
             k.runs.append(({"s": sv}, {"r": pack(d, out)}))
@@ -1660,7 +1651,7 @@ def build_vmrgsort4():
                              dma_out("uo", "go", len(out), t.mlir), "")
         ks.append(RawKernel(name, text, ["%%t/%s.in.bin" % name, "zeros:%d:%%t/%s.r0.o.out" % (len(out), name),
                                          "zeros:8:%%t/%s.r0.sr.out" % name],
-                            {"o": bytes(out), "sr": struct.pack("<4H", *sr)}, {"in": bytes(inbuf)}))
+                            {"o": bytes(out), "sr": gl.pack("H", sr)}, {"in": bytes(inbuf)}))
     return ks
 
 
@@ -1719,20 +1710,18 @@ def write_data(outdir, key):
     build, _ = files()[key]
     for k in build():
         for tag, data in k.data.items():
-            with open(os.path.join(outdir, "%s.%s.bin" % (k.name, tag)), "wb") as f:
-                f.write(data)
+            gl.save("%s.%s.bin" % (k.name, tag), data, outdir)
         runs = k.runs if isinstance(k, Kernel) else [({}, k.exps)]
         for ri, (_, exps) in enumerate(runs):
             for tag, data in exps.items():
-                with open(os.path.join(outdir, "%s.r%d.%s.exp" % (k.name, ri, tag)), "wb") as f:
-                    f.write(data)
+                gl.save("%s.r%d.%s.exp" % (k.name, ri, tag), data, outdir)
 
 
 def emit(testdir):
     os.makedirs(testdir, exist_ok=True)
     for key, (build, doc) in sorted(files().items()):
         ks = build()
-        lines = ["// %s" % doc, "// Generated by tests/gen/gen_valu.py --emit; expected values from gen_valu_ref.py.",
+        lines = ["// %s" % doc, "// Generated by tests/gen/gen_valu.py --emit; expected values from fmodel.py.",
                  "// GEN: gen_valu.py %s" % key]
         for k in ks:
             if isinstance(k, Kernel):
@@ -1749,12 +1738,12 @@ def emit(testdir):
             lines += ["  " + l if l else l for l in text.split("\n")]
             lines.append("  }")
         lines.append("}")
-        with open(os.path.join(testdir, key + ".pto"), "w") as f:
-            f.write("\n".join(lines) + "\n")
+        gl.save_text(key + ".pto", "\n".join(lines) + "\n", testdir)
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "--emit":
-        emit(sys.argv[2])
+    words = gl.cli(__doc__, 2)
+    if gl.OUT == "--emit":
+        emit(words[0])
     else:
-        write_data(sys.argv[1], sys.argv[2])
+        write_data(gl.OUT, words[0])

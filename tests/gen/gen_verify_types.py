@@ -20,6 +20,8 @@ Emitted files (no ptosim calls here; run by tests/run.py like any .pto test):
 import os
 import sys
 
+import genlib as gl
+
 # ---------------------------------------------------------------- element types
 
 # name in the matrix, MLIR spelling, bits, kind ("s" signed/signless, "u" unsigned, "f" float)
@@ -391,8 +393,7 @@ def main():
             if name.startswith("elem_types_") and name.endswith(".pto"):
                 os.remove(os.path.join(d, name))
         for name, text in files().items():
-            with open(os.path.join(d, name), "w") as f:
-                f.write(text)
+            gl.save_text(name, text, d)
         return 0
     if len(sys.argv) == 2 and sys.argv[1] == "--matrix":
         print("+ ISA (silent)   x simulated extension (W-ELEM-TYPE)   . rejected (E-ELEM-TYPE)")

@@ -7,7 +7,8 @@ vector scope, and stores the OUT region back to `out.bin`, which run.py compares
 The reference models below are written from the rule texts (resolutions Q21-Q25, §2.2, §2.3, §2.6 and the
 S pseudo-code), with plain Python loops over byte arrays; they share no code with ptosim.
 """
-import os, sys
+
+import genlib as gl
 
 OUT = 0x10000          # UB address of the output region
 UB_SIZE = 256 * 1024
@@ -15,12 +16,7 @@ UB_SIZE = 256 * 1024
 
 def pattern(n, seed):
     """deterministic pseudo-random bytes"""
-    x = (seed * 2654435761 + 12345) & 0xffffffff
-    b = bytearray(n)
-    for i in range(n):
-        x = (x * 1103515245 + 12345) & 0x7fffffff
-        b[i] = (x >> 16) & 0xff
-    return b
+    return gl.lcg_bytes(n, seed, add=12345)
 
 
 def rd(buf, addr, w):
@@ -100,12 +96,9 @@ class Case:
                 self.ub[addr + w * i: addr + w * i + w] = reg[w * i: w * i + w]
 
     def save(self, out):
-        with open(os.path.join(out, "in.bin"), "wb") as f:
-            f.write(bytes(self.inb))
-        with open(os.path.join(out, "out_init.bin"), "wb") as f:
-            f.write(bytes(self.out0))
-        with open(os.path.join(out, "expected.bin"), "wb") as f:
-            f.write(bytes(self.ub[OUT:OUT + self.out_size]))
+        gl.save("in.bin", self.inb, out)
+        gl.save("out_init.bin", self.out0, out)
+        gl.save("expected.bin", self.ub[OUT:OUT + self.out_size], out)
 
 
 # ---- vlds distributions (resolutions Q24; unexercised tokens per the S descriptions)
@@ -612,5 +605,4 @@ CASES = {
 }
 
 if __name__ == "__main__":
-    out, name = sys.argv[1], sys.argv[2]
-    CASES[name]().save(out)
+    gl.main(CASES, __doc__).save(gl.OUT)

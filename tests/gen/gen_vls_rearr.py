@@ -8,7 +8,8 @@ rules are written from resolutions Q8, Q34, §2.6 and the M pseudo-code of vslid
 """
 import os, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_vls import Case, OUT, rd, lane, set_lane, bit, pset  # noqa: E402
+import genlib as gl  # noqa: E402
+from gen_vls import Case, OUT, lane, set_lane, bit, pset  # noqa: E402
 
 
 def lanes_of(reg, w):
@@ -178,5 +179,4 @@ CASES = {"intlv": case_intlv, "intlv_v2": case_intlv_v2, "slide_shift": case_sli
          "pack": case_pack, "unpack": case_unpack, "trap": lambda: Case(2048, 2048, 107)}
 
 if __name__ == "__main__":
-    out, name = sys.argv[1], sys.argv[2]
-    CASES[name]().save(out)
+    gl.main(CASES, __doc__).save(gl.OUT)

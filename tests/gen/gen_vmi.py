@@ -16,7 +16,7 @@ Expected values are computed here lane by lane from the spec's C semantics (PTO-
 docs/PTO-vmi-Instruction-SPEC.md) and the readings docs/semantics.md §13 settles (element-wise ops ignore
 their mask, vector-scalar ops zero inactive lanes, vcmp ANDs the seed, signless integers are unsigned, float
 compares are ordered, the fold-then-tree reduction order, narrowing stores write low bytes). Lane numerics
-come from gen_valu_ref.py (exact rationals, decimal exp/ln) and the lane references of gen_valu.py; nothing
+come from fmodel.py (exact rationals, decimal exp/ln) and the lane references of gen_valu.py; nothing
 here calls or reads ptosim.
 """
 import os
@@ -24,9 +24,10 @@ import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_valu_ref as R  # noqa: E402
+import fmodel as fm  # noqa: E402
+import genlib as gl  # noqa: E402
 import gen_valu as GV  # noqa: E402
-from gen_valu_ref import V, fin, inf, Fraction  # noqa: E402
+from fmodel import V, fin, inf, Fraction  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TESTDIR = os.path.join(ROOT, "tests", "vmi")
@@ -48,14 +49,14 @@ for _b in (8, 16, 32):
     T["i%d" % _b] = _ty("i%d" % _b, "i%d" % _b, _b, "i", False)
     T["si%d" % _b] = _ty("si%d" % _b, "si%d" % _b, _b, "i", True)
     T["ui%d" % _b] = _ty("ui%d" % _b, "ui%d" % _b, _b, "i", False)
-T["f16"] = _ty("f16", "f16", 16, "f", fmt=R.F16)
-T["bf16"] = _ty("bf16", "bf16", 16, "f", fmt=R.BF16)
-T["f32"] = _ty("f32", "f32", 32, "f", fmt=R.F32)
-T["e4m3"] = _ty("e4m3", "f8E4M3FN", 8, "f", fmt=R.E4M3)
-T["e5m2"] = _ty("e5m2", "f8E5M2", 8, "f", fmt=R.E5M2)
-T["hif8"] = _ty("hif8", "!pto.hif8", 8, "f", fmt=R.HIF8)
-T["f4e2m1"] = _ty("f4e2m1", "!pto.f4E2M1x2", 8, "f", fmt=R.F4E2M1)
-T["f4e1m2"] = _ty("f4e1m2", "!pto.f4E1M2x2", 8, "f", fmt=R.F4E1M2)
+T["f16"] = _ty("f16", "f16", 16, "f", fmt=fm.F16)
+T["bf16"] = _ty("bf16", "bf16", 16, "f", fmt=fm.BF16)
+T["f32"] = _ty("f32", "f32", 32, "f", fmt=fm.F32)
+T["e4m3"] = _ty("e4m3", "f8E4M3FN", 8, "f", fmt=fm.E4M3)
+T["e5m2"] = _ty("e5m2", "f8E5M2", 8, "f", fmt=fm.E5M2)
+T["hif8"] = _ty("hif8", "!pto.hif8", 8, "f", fmt=fm.HIF8)
+T["f4e2m1"] = _ty("f4e2m1", "!pto.f4E2M1x2", 8, "f", fmt=fm.F4E2M1)
+T["f4e1m2"] = _ty("f4e1m2", "!pto.f4E1M2x2", 8, "f", fmt=fm.F4E1M2)
 T["bf16x2"] = _ty("bf16x2", "!pto.bf16x2", 32, "i", False)
 # the same integer widths read signed (extsi / fptosi / sitofp spell the signedness in the op name)
 SIGNED_VIEW = {b: _ty("s%d" % b, "i%d" % b, b, "i", True) for b in (8, 16, 32)}
@@ -84,7 +85,7 @@ def hexf(t, code):
     """an arith.constant literal of type t holding `code`"""
     if t.isf:
         return "0x%0*X" % (t.bits // 4, code)
-    v = R.sext(code, t.bits) if t.bits > 1 else code
+    v = gl.sext(code, t.bits) if t.bits > 1 else code
     return str(v)
 
 
@@ -132,7 +133,7 @@ class Kern:
         if t.isf:
             return self.const(t.mlir, hexf(t, code))
         code &= t.mask
-        return self.const(t.mlir, str(code if t.mlir.startswith("ui") else R.sext(code, t.bits)))
+        return self.const(t.mlir, str(code if t.mlir.startswith("ui") else gl.sext(code, t.bits)))
 
     def ptr(self, t, addr):
         key = (t.mlir, addr)
@@ -287,7 +288,7 @@ class Kern:
 
 def vals(rng, t, n, kind="any"):
     """n lane codes of t: the type's special values first (shuffled in), then random ones"""
-    if t.isf and t.fmt in (R.F32, R.F16, R.BF16):
+    if t.isf and t.fmt in (fm.F32, fm.F16, fm.BF16):
         out = GV.input_vals(rng, t, n, kind)
     elif t.isf:
         out = [rng.getrandbits(8) for _ in range(n)]
@@ -404,7 +405,7 @@ def build_vs():
             base = op[:-1]
             for j, sc in enumerate(scalar_set(rng, t, base)):
                 if base in ("shl", "shr"):
-                    sname, sty = k.cint(16, R.sext(sc, 16)), "i16"
+                    sname, sty = k.cint(16, gl.sext(sc, 16)), "i16"
                 else:
                     sname, sty = k.scalar(t, sc), t.mlir
                 merge = j == 1
@@ -433,7 +434,7 @@ def cmp_ref(t, tok, a, b):
             return False
         x, y = GV.fkey(A), GV.fkey(B)
     else:
-        x, y = (R.sext(a, t.bits), R.sext(b, t.bits)) if t.signed else (a & t.mask, b & t.mask)
+        x, y = (gl.sext(a, t.bits), gl.sext(b, t.bits)) if t.signed else (a & t.mask, b & t.mask)
     return {"eq": x == y, "ne": x != y, "lt": x < y, "le": x <= y, "gt": x > y, "ge": x >= y}[tok]
 
 
@@ -1149,7 +1150,7 @@ def build_sfu():
         r = k.tmp("e")
         k.emit("%s = pto.vmi.vexpdif %s, %s, %s : %s, %s, %s -> %s" % (r, vx, vm, m, vreg(t, L), vreg(f32, L), mtype(L),
                                                                       vreg(f32, L)))
-        k.store(r, f32, L, [R.f_exp_of(R.F32, R.v_sub(GV.fdec(t, x[i]), GV.fdec(f32, mx[i]))) if act[i] else 0
+        k.store(r, f32, L, [fm.f_exp_of(fm.F32, fm.v_sub(GV.fdec(t, x[i]), GV.fdec(f32, mx[i]))) if act[i] else 0
                             for i in range(L)])
         # vaxpy alpha*x + acc, fused (one rounding); vlrelu / vprelu as max(x,0) + min(x,0)*slope, each step
         # rounded; vmula acc + a*b fused. The mask of these element-wise ops does not change them.
@@ -1195,7 +1196,7 @@ def build_sfu():
         lo, hi = k.tmp("lo"), k.tmp("hi")
         k.emit("%s, %s = pto.vmi.vmull %s, %s, %s : %s, %s, %s -> %s, %s"
                % (lo, hi, va, vb, m, vreg(t, L), vreg(t, L), mtype(L), vreg(t, L), vreg(t, L)))
-        p = [((R.sext(a[i], 32) * R.sext(b[i], 32)) if sg else a[i] * b[i]) & (2 ** 64 - 1) if act[i] else 0
+        p = [((gl.sext(a[i], 32) * gl.sext(b[i], 32)) if sg else a[i] * b[i]) & (2 ** 64 - 1) if act[i] else 0
              for i in range(L)]
         k.store(lo, t, L, [x & 0xFFFFFFFF for x in p])
         k.store(hi, t, L, [x >> 32 for x in p])
@@ -1360,10 +1361,8 @@ def write_data(outdir, key):
         if f.read() != text and key not in PENDING:
             sys.exit("tests/vmi/%s.pto is not what gen_vmi.py --emit writes: re-emit it" % key)
     for k in ks:
-        with open(os.path.join(outdir, k.name + ".in"), "wb") as f:
-            f.write(k.inp)
-        with open(os.path.join(outdir, k.name + ".exp"), "wb") as f:
-            f.write(k.exp)
+        gl.save(k.name + ".in", k.inp, outdir)
+        gl.save(k.name + ".exp", k.exp, outdir)
 
 
 def emit(testdir, only=None):
@@ -1372,8 +1371,7 @@ def emit(testdir, only=None):
         if only and key not in only:
             continue
         _, text = file_text(key)
-        with open(os.path.join(testdir, key + ".pto"), "w") as f:
-            f.write(text)
+        gl.save_text(key + ".pto", text, testdir)
 
 
 if __name__ == "__main__":
@@ -1382,7 +1380,6 @@ if __name__ == "__main__":
     elif sys.argv[1] == "--pending":
         for key in PENDING:
             _, text = file_text(key)
-            with open(os.path.join(sys.argv[2], key + ".pto"), "w") as f:
-                f.write(text)
+            gl.save_text(key + ".pto", text, sys.argv[2])
     else:
         write_data(sys.argv[1], sys.argv[2])

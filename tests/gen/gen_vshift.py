@@ -4,15 +4,13 @@
 vshl/vshr with signed shift-count vectors (docs/semantics.md §7.4): the count lane's bits are read as an
 unsigned number; counts >= the width (negative counts among them) shift every bit out: 0 for vshl and
 logical vshr, the sign fill for arithmetic vshr. Written from that rule; shares no code with ptosim."""
-import os, struct, sys
+import genlib as gl
 
-out, case = sys.argv[1], sys.argv[2]
 N = 128
 
 
 def save(name, vals, fmt):
-    with open(os.path.join(out, name), "wb") as f:
-        f.write(b"".join(struct.pack("<" + fmt, v) for v in vals))
+    gl.save_vals(name, fmt, vals)
 
 
 def case_counts():
@@ -32,7 +30,4 @@ def case_counts():
     save("expected.bin", shl + lshr + ashr + shl, "H")
 
 
-CASES = {k[5:]: v for k, v in globals().items() if k.startswith("case_")}
-if case not in CASES:
-    sys.exit("unknown case %s (have %s)" % (case, ", ".join(sorted(CASES))))
-CASES[case]()
+gl.main(gl.cases(globals()), __doc__)

@@ -2,8 +2,8 @@
 """Second, independent oracle for f32 -> f16 and f32 -> bf16 conversion (round to nearest even,
 no saturation), standard library only.
 
-f16 comes from struct.pack('<e'), CPython's IEEE half packer, and is checked against an exact
-rational rounding with fractions.Fraction; bf16 comes from the same rational rounding. Prints one
+f16 comes from struct.pack('<e'), CPython's IEEE half packer, and is checked against the exact
+rational rounding of fmodel.py (the generators' float model); bf16 comes from that rounding. Prints one
 line per input: "<f32 hex> <f16 hex> <bf16 hex>", for about 5000 deterministic inputs: random
 patterns, every kind of boundary (values, midpoints and their f32 neighbours) and specials.
 NaN results are the canonical NaNs ptosim produces (0x7e00, 0x7fc0).
@@ -11,7 +11,8 @@ NaN results are the canonical NaNs ptosim produces (0x7e00, 0x7fc0).
 import math
 import struct
 import sys
-from fractions import Fraction
+
+import fmodel as fm
 
 
 def f32_value(bits):
@@ -20,25 +21,6 @@ def f32_value(bits):
 
 def f32_bits(x):
     return struct.unpack('<I', struct.pack('<f', x))[0]
-
-
-def round_rne(x, prec, emin, limit):
-    """x (finite float) rounded to prec significand bits, normal exponents >= emin, ties to even.
-    Returns the rounded value as a Fraction, or None when its magnitude reaches `limit` (inf)."""
-    a = abs(Fraction(x))
-    if a == 0:
-        return Fraction(0)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    if Fraction(2) ** e > a:
-        e -= 1
-    quantum = Fraction(2) ** (max(e, emin) - (prec - 1))
-    m = a / quantum
-    n = math.floor(m)
-    rest = m - n
-    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and n % 2 == 1):
-        n += 1
-    r = n * quantum
-    return None if r >= limit else r
 
 
 def f16_struct(x):
@@ -51,27 +33,11 @@ def f16_struct(x):
 
 
 def f16_fraction(x):
-    if math.isnan(x):
-        return 0x7E00
-    sign = 0x8000 if math.copysign(1.0, x) < 0 else 0
-    if math.isinf(x):
-        return sign | 0x7C00
-    r = round_rne(x, 11, -14, Fraction(65536))
-    if r is None:
-        return sign | 0x7C00
-    return sign | struct.unpack('<H', struct.pack('<e', float(r)))[0]  # r is exact in f16
+    return fm.F16.encode(fm.of_float(x))
 
 
 def bf16_fraction(x):
-    if math.isnan(x):
-        return 0x7FC0
-    sign = 0x8000 if math.copysign(1.0, x) < 0 else 0
-    if math.isinf(x):
-        return sign | 0x7F80
-    r = round_rne(x, 8, -126, Fraction(2) ** 128)
-    if r is None:
-        return sign | 0x7F80
-    return sign | (f32_bits(float(r)) >> 16)  # r is exact in f32, bf16 is its top half
+    return fm.BF16.encode(fm.of_float(x))
 
 
 def inputs():

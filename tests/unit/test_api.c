@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-#define CHECK(c, msg) do { if (c) passed++; else { failed++; printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, msg); } } while (0)
+#include "check.h"
 
 /* Each block copies its 256-byte slice of src to dst, offset by block index: a DMA-only kernel. */
 static const char *kernel =
@@ -189,6 +188,5 @@ int main(void)
     pto_context_free(ctx);
     free(src);
     free(dst);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_finish();
 }

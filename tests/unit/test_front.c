@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-#define CHECK(c, msg) do { if (c) passed++; else { failed++; printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, msg); } } while (0)
+#include "check.h"
 
 static char *cat(char *a, const char *b)
 {
@@ -117,6 +116,5 @@ int main(void)
     long_line();
     comments();
     operand_position();
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    return check_finish();
 }

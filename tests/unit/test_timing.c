@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int passed, failed;
-#define CHECK(c, ...) do { if (c) passed++; else { failed++; printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); printf("\n"); } } while (0)
+#include "check.h"
 
 typedef struct Run {
     PtoContext *ctx;
@@ -284,6 +283,5 @@ int main(void)
         pto_module_free(m);
         pto_context_free(ctx);
     }
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed != 0;
+    return check_finish();
 }

@@ -20,27 +20,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "check.h"
 #include "ref_num.h"
 #include "exec/machine.h"
 #include "lower/lower.h"
 #include "ops/vec/vec_alu_int.h"
 
-static long n_pass, n_fail;
-
-static void check(int ok, const char *fmt, ...)
-{
-    if (ok) {
-        n_pass++;
-        return;
-    }
-    if (++n_fail > 30) return;
-    va_list ap;
-    va_start(ap, fmt);
-    printf("FAIL ");
-    vprintf(fmt, ap);
-    printf("\n");
-    va_end(ap);
-}
 
 /* ------------------------------------------------------------------ harness */
 
@@ -106,7 +91,7 @@ fail:
         pto_free(s);
     }
     printf("could not prepare:\n%s\n", text);
-    n_fail++;
+    (void)check_fail_shown();
     return -1;
 }
 
@@ -199,11 +184,11 @@ static void cvt_up(NumFormat nf, const char *tn)
                 uint64_t want = (i % 8 < 6 || base == 0) ? (isnan(v) ? 0x7FC00000u : ref_encode(NUM_F32, v, NUM_RND_R, false)) : 0;
                 uint64_t got = lane_get(r, 4, j);
                 if (got != want && bad++ < 5)
-                    check(0, "vcvt %s->f32 %s code 0x%04x: got 0x%08llx want 0x%08llx", tn, part ? "ODD" : "EVEN", code,
+                    CHECK(0, "vcvt %s->f32 %s code 0x%04x: got 0x%08llx want 0x%08llx", tn, part ? "ODD" : "EVEN", code,
                           (unsigned long long)got, (unsigned long long)want);
             }
         }
-        check(bad == 0, "vcvt %s->f32 part %d: %ld mismatches", tn, part, bad);
+        CHECK(bad == 0, "vcvt %s->f32 part %d: %ld mismatches", tn, part, bad);
         h_close(&h);
     }
 }
@@ -255,7 +240,7 @@ static void cvt_down(NumFormat nf, const char *tn, int shift)
                                 uint64_t got = lane_get(r, 2, 2 * i + (unsigned)part);
                                 uint64_t other = lane_get(r, 2, 2 * i + 1 - (unsigned)part);
                                 if ((got != want || other != 0) && bad++ < 5)
-                                    check(0, "vcvt f32->%s rnd=%s sat=%d part=%d in=0x%08x: got 0x%04llx (other 0x%llx) want 0x%04llx",
+                                    CHECK(0, "vcvt f32->%s rnd=%s sat=%d part=%d in=0x%08x: got 0x%04llx (other 0x%llx) want 0x%04llx",
                                           tn, RND[ri], sat, part, i < nin ? in[i] : 0, (unsigned long long)got,
                                           (unsigned long long)other, (unsigned long long)want);
                             }
@@ -263,7 +248,7 @@ static void cvt_down(NumFormat nf, const char *tn, int shift)
                         }
                     }
                 }
-                check(bad == 0, "vcvt f32->%s rnd=%s sat=%d part=%d: %ld mismatches", tn, RND[ri], sat, part, bad);
+                CHECK(bad == 0, "vcvt f32->%s rnd=%s sat=%d part=%d: %ld mismatches", tn, RND[ri], sat, part, bad);
                 h_close(&h);
             }
 }
@@ -291,11 +276,11 @@ static void fenc_vs_num(void)
                 uint64_t got = fenc(fm[fi].k, cand[q]);
                 n++;
                 if (got != want && bad++ < 5)
-                    check(0, "fenc %s(%a): got 0x%04llx want 0x%04llx", fi ? "bf16" : "f16", cand[q],
+                    CHECK(0, "fenc %s(%a): got 0x%04llx want 0x%04llx", fi ? "bf16" : "f16", cand[q],
                           (unsigned long long)got, (unsigned long long)want);
             }
         }
-        check(bad == 0, "fenc %s: %ld of %ld mismatch", fi ? "bf16" : "f16", bad, n);
+        CHECK(bad == 0, "fenc %s: %ld of %ld mismatch", fi ? "bf16" : "f16", bad, n);
     }
 }
 
@@ -344,7 +329,7 @@ static void fast_vs_generic(void)
                     H h;
                     if (h_open(&h, kernel(vt, types[ti].gran, types[ti].st, body), (OpKind)op_lookup(full, (unsigned)strlen(full)), 0))
                         continue;
-                    check(h.in->fn != valu_x_ew, "%s %s: no fast handler", opn, vt);
+                    CHECK(h.in->fn != valu_x_ew, "%s %s: no fast handler", opn, vt);
                     ElemKind k = (ElemKind)h.in->imm[EW_EK];
                     unsigned e = ek_bytes(k), n = 256 / e;
                     long bad = 0;
@@ -372,13 +357,13 @@ static void fast_vs_generic(void)
                             unsigned i = 0;
                             while (i < n && lane_get(fast, e, i) == lane_get(gen, e, i)) i++;
                             if (bad++ < 3)
-                                check(0, "%s %s masked=%d lane %u: a=0x%llx b=0x%llx fast 0x%llx generic 0x%llx", opn, vt,
+                                CHECK(0, "%s %s masked=%d lane %u: a=0x%llx b=0x%llx fast 0x%llx generic 0x%llx", opn, vt,
                                       masked, i, (unsigned long long)lane_get(a, e, i),
                                       (unsigned long long)(b ? lane_get(b, e, i) : fr_u64(&h.x, h.in->arg[1])),
                                       (unsigned long long)lane_get(fast, e, i), (unsigned long long)lane_get(gen, e, i));
                         }
                     }
-                    check(bad == 0, "%s %s masked=%d scalar=%d: %ld mismatching rounds", opn, vt, masked, scal, bad);
+                    CHECK(bad == 0, "%s %s masked=%d scalar=%d: %ld mismatching rounds", opn, vt, masked, scal, bad);
                     h_close(&h);
                 }
 }
@@ -404,7 +389,7 @@ static void spot_checks(void)
         all_lanes(opnd(&h, 1), 2);
         lane_set(a, 2, 0, 0x8000); lane_set(a, 2, 1, (uint16_t)-5); lane_set(a, 2, 2, 7);
         run(&h);
-        check(lane_get(res(&h, 0), 2, 0) == 0x8000 && lane_get(res(&h, 0), 2, 1) == 5 && lane_get(res(&h, 0), 2, 2) == 7,
+        CHECK(lane_get(res(&h, 0), 2, 0) == 0x8000 && lane_get(res(&h, 0), 2, 1) == 5 && lane_get(res(&h, 0), 2, 2) == 7,
               "vabs i16 wrap");
         h_close(&h);
     }
@@ -421,7 +406,7 @@ static void spot_checks(void)
         lane_set(a, 4, 5, fb(1.0f)); lane_set(b, 4, 5, fb(1.0f));
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(lane_get(r, 4, 0) == 0x7FC00000u && lane_get(r, 4, 1) == 0x80000000u && lane_get(r, 4, 2) == 0x7FC00000u &&
+        CHECK(lane_get(r, 4, 0) == 0x7FC00000u && lane_get(r, 4, 1) == 0x80000000u && lane_get(r, 4, 2) == 0x7FC00000u &&
               lane_get(r, 4, 3) == fb(3.75f) && lane_get(r, 4, 4) == 0 && lane_get(r, 4, 5) == 0,
               "vadd f32 specials/zeroing");
         h_close(&h);
@@ -440,7 +425,7 @@ static void spot_checks(void)
         run(&h);
         const uint8_t *r = res(&h, 0);
         uint64_t z = mx ? 0 : 0x80000000u;
-        check(lane_get(r, 4, 0) == z && lane_get(r, 4, 1) == z && lane_get(r, 4, 2) == 0x7FC00000u &&
+        CHECK(lane_get(r, 4, 0) == z && lane_get(r, 4, 1) == z && lane_get(r, 4, 2) == 0x7FC00000u &&
               lane_get(r, 4, 3) == (mx ? fb(3.0f) : fb(-2.0f)), "%s f32 signed zeros / NaN", opn);
         h_close(&h);
     }
@@ -456,7 +441,7 @@ static void spot_checks(void)
         lane_set(a, 4, 4, fb(-1.0f)); lane_set(b, 4, 4, fb(1.0f));
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(r[0] == 0x01 && r[1] == 0x10 && r[2] == 0 && r[31] == 0, "vcmp lt f32: image %02x %02x %02x", r[0], r[1], r[2]);
+        CHECK(r[0] == 0x01 && r[1] == 0x10 && r[2] == 0 && r[31] == 0, "vcmp lt f32: image %02x %02x %02x", r[0], r[1], r[2]);
         h_close(&h);
     }
     /* vsubc / vsubcs carry = no borrow (Q29) */
@@ -468,7 +453,7 @@ static void spot_checks(void)
         lane_set(a, 4, 1, 4); lane_set(b, 4, 1, 5);
         run(&h);
         const uint8_t *r = res(&h, 0), *c = res(&h, 1);
-        check(lane_get(r, 4, 0) == 0 && lane_get(r, 4, 1) == 0xFFFFFFFFu && c[0] == 0x01 && lane_get(r, 4, 2) == 0,
+        CHECK(lane_get(r, 4, 0) == 0 && lane_get(r, 4, 1) == 0xFFFFFFFFu && c[0] == 0x01 && lane_get(r, 4, 2) == 0,
               "vsubcs: r0 %llx r1 %llx carry %02x", (unsigned long long)lane_get(r, 4, 0),
               (unsigned long long)lane_get(r, 4, 1), c[0]);
         h_close(&h);
@@ -480,7 +465,7 @@ static void spot_checks(void)
         lane_set(a, 8, 0, (1u << 24) + 1); lane_set(a, 8, 1, (1u << 24) + 3); lane_set(a, 8, 2, (uint64_t)-((1ll << 24) + 1));
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(lane_get(r, 4, 0) == fb(16777216.0f) && lane_get(r, 4, 2) == fb(16777220.0f) &&
+        CHECK(lane_get(r, 4, 0) == fb(16777216.0f) && lane_get(r, 4, 2) == fb(16777220.0f) &&
               lane_get(r, 4, 4) == fb(-16777216.0f) && lane_get(r, 4, 1) == 0 && lane_get(r, 4, 3) == 0, "vcvt si64->f32");
         h_close(&h);
     }
@@ -497,7 +482,7 @@ static void spot_checks(void)
         const uint8_t *r = res(&h, 0);
         int ok = mode ? lane_get(r, 4, 0) == fb(-3.0f) && lane_get(r, 4, 1) == fb(2.0f) && lane_get(r, 4, 2) == fb(3.0f)
                       : lane_get(r, 4, 0) == fb(-2.0f) && lane_get(r, 4, 1) == fb(2.0f) && lane_get(r, 4, 2) == fb(4.0f);
-        check(ok && lane_get(r, 4, 3) == 0x7FC01234u, "vtrc %s", mode ? "F" : "R");
+        CHECK(ok && lane_get(r, 4, 3) == 0x7FC01234u, "vtrc %s", mode ? "F" : "R");
         h_close(&h);
     }
     /* vcpadd pairwise, vcgadd groups in lanes 0..7, vcmax index in lane 1 (Q28, 2.6) */
@@ -508,7 +493,7 @@ static void spot_checks(void)
         memset(m + 8, 0, 24);   /* lanes 16.. inactive */
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(lane_get(r, 4, 0) == fb(1.0f) && lane_get(r, 4, 7) == fb(29.0f) && lane_get(r, 4, 8) == 0 &&
+        CHECK(lane_get(r, 4, 0) == fb(1.0f) && lane_get(r, 4, 7) == fb(29.0f) && lane_get(r, 4, 8) == 0 &&
               lane_get(r, 4, 32) == 0, "vcpadd");
         h_close(&h);
     }
@@ -517,7 +502,7 @@ static void spot_checks(void)
         for (unsigned i = 0; i < 64; i++) lane_set(a, 4, i, fb((float)(i / 8 + 1)));
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(lane_get(r, 4, 0) == fb(8.0f) && lane_get(r, 4, 7) == fb(64.0f) && lane_get(r, 4, 8) == 0, "vcgadd");
+        CHECK(lane_get(r, 4, 0) == fb(8.0f) && lane_get(r, 4, 7) == fb(64.0f) && lane_get(r, 4, 8) == 0, "vcgadd");
         h_close(&h);
     }
     if (!prep(&h, "64xf32", "b32", "f32", "vcmax", "%r = pto.vcmax %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>")) {
@@ -528,7 +513,7 @@ static void spot_checks(void)
         m[20] = 0;   /* lane 40 inactive: the max is 9 at lane 9 */
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(lane_get(r, 4, 0) == fb(9.0f) && lane_get(r, 4, 1) == 9 && lane_get(r, 4, 2) == 0, "vcmax");
+        CHECK(lane_get(r, 4, 0) == fb(9.0f) && lane_get(r, 4, 1) == 9 && lane_get(r, 4, 2) == 0, "vcmax");
         h_close(&h);
     }
     /* vmull signless i32 = signed (Q31) */
@@ -538,7 +523,7 @@ static void spot_checks(void)
         lane_set(a, 4, 0, 0xFFFFFFFFu); lane_set(b, 4, 0, 1);
         lane_set(a, 4, 1, 0x10000u); lane_set(b, 4, 1, 0x10000u);
         run(&h);
-        check(lane_get(res(&h, 0), 4, 0) == 0xFFFFFFFFu && lane_get(res(&h, 1), 4, 0) == 0xFFFFFFFFu &&
+        CHECK(lane_get(res(&h, 0), 4, 0) == 0xFFFFFFFFu && lane_get(res(&h, 1), 4, 0) == 0xFFFFFFFFu &&
               lane_get(res(&h, 0), 4, 1) == 0 && lane_get(res(&h, 1), 4, 1) == 1, "vmull");
         h_close(&h);
     }
@@ -547,7 +532,7 @@ static void spot_checks(void)
         fr_set_u64(&h.x, h.in->arg[0], 120);
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(r[0] == 120 && r[7] == 127 && r[8] == 0x80 && r[255] == (uint8_t)(120 + 255), "vci si8 wrap");
+        CHECK(r[0] == 120 && r[7] == 127 && r[8] == 0x80 && r[255] == (uint8_t)(120 + 255), "vci si8 wrap");
         h_close(&h);
     }
     /* vselr idx mod N (Q33) */
@@ -558,7 +543,7 @@ static void spot_checks(void)
         lane_set(idx, 4, 5, 64 + 3);
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(lane_get(r, 4, 0) == 1063 && lane_get(r, 4, 5) == 1003, "vselr");
+        CHECK(lane_get(r, 4, 0) == 1063 && lane_get(r, 4, 5) == 1003, "vselr");
         h_close(&h);
     }
     /* vshr: arithmetic for si16, logical for ui16, counts >= width (2.5) */
@@ -573,7 +558,7 @@ static void spot_checks(void)
         lane_set(a, 2, 2, 0x4000); lane_set(b, 2, 2, 100);
         run(&h);
         const uint8_t *r = res(&h, 0);
-        check(lane_get(r, 2, 0) == (u ? 1u : 0xFFFFu) && lane_get(r, 2, 1) == (u ? 0u : 0xFFFFu) && lane_get(r, 2, 2) == 0,
+        CHECK(lane_get(r, 2, 0) == (u ? 1u : 0xFFFFu) && lane_get(r, 2, 1) == (u ? 0u : 0xFFFFu) && lane_get(r, 2, 2) == 0,
               "vshr %s", vt);
         h_close(&h);
     }
@@ -644,7 +629,7 @@ static void cvt_run_vs_oracle(void)
                 memcpy(&f, &src[i], 4);
                 uint64_t want = ref_encode(NUM_F16, (double)f, NUM_RND_R, sat);
                 n++;
-                if (out[i] != want && bad++ < 5) check(0, "lane_cvt_run f32 0x%08x -> f16 sat=%d: 0x%04x, oracle 0x%04x", src[i], sat, out[i], (unsigned)want);
+                if (out[i] != want && bad++ < 5) CHECK(0, "lane_cvt_run f32 0x%08x -> f16 sat=%d: 0x%04x, oracle 0x%04x", src[i], sat, out[i], (unsigned)want);
             }
         }
     }
@@ -659,7 +644,7 @@ static void cvt_run_vs_oracle(void)
             uint16_t r;
             lane_cvt_run(EK_F32, EK_F16, (uint8_t *)&r, (const uint8_t *)&x, 1, NUM_RND_R, 1);
             n++;
-            if (r != ref_encode(NUM_F16, (double)f, NUM_RND_R, 1) && bad++ < 5) check(0, "lane_cvt_run f32 0x%08x near f16 0x%04x", x, c);
+            if (r != ref_encode(NUM_F16, (double)f, NUM_RND_R, 1) && bad++ < 5) CHECK(0, "lane_cvt_run f32 0x%08x near f16 0x%04x", x, c);
         }
     }
     static uint16_t bsrc[0x10000];
@@ -669,9 +654,9 @@ static void cvt_run_vs_oracle(void)
     for (uint32_t c = 0; c < 0x10000; c++) {
         uint64_t want = ref_encode(NUM_F32, ref_decode(NUM_BF16, c), NUM_RND_R, 0);
         n++;
-        if (bout[c] != want && bad++ < 5) check(0, "lane_cvt_run bf16 0x%04x -> f32: 0x%08x, oracle 0x%08x", c, bout[c], (unsigned)want);
+        if (bout[c] != want && bad++ < 5) CHECK(0, "lane_cvt_run bf16 0x%04x -> f32: 0x%08x, oracle 0x%08x", c, bout[c], (unsigned)want);
     }
-    check(bad == 0, "lane_cvt_run against the oracle: %ld of %ld conversions differ", bad, n);
+    CHECK(bad == 0, "lane_cvt_run against the oracle: %ld of %ld conversions differ", bad, n);
 }
 
 int main(void)
@@ -689,7 +674,5 @@ int main(void)
     spot_checks();
     cvt_run_vs_oracle();
     time_vadd();
-    if (n_fail > 30) printf("... %ld more failures not shown\n", n_fail - 30);
-    printf("%ld passed, %ld failed\n", n_pass, n_fail);
-    return n_fail != 0;
+    return check_finish();
 }

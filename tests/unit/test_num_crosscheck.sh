@@ -1,7 +1,8 @@
 #!/bin/sh
-# num_crosscheck.sh — compares num_convert f32 -> f16 / bf16 (R, no sat) with the Python
+# test_num_crosscheck.sh — compares num_convert f32 -> f16 / bf16 (R, no sat) with the Python
 # standard-library oracle in tests/gen/num_crosscheck.py, line by line.
-# Usage: sh tests/unit/num_crosscheck.sh   (CC and PYTHON may be overridden). Last line: N passed, M failed.
+# Usage: sh tests/unit/test_num_crosscheck.sh   (CC and PYTHON may be overridden; make test runs it through
+# tests/run.py). Last line: N passed, M failed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 CC=${CC:-cc}
