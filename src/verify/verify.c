@@ -543,6 +543,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     }
     verify_simt(V, op);
     verify_struct(V, op);
+    verify_vmi(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {
         W.func = op;
