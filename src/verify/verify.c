@@ -130,6 +130,7 @@ static void check_target_op(VCtx *V, Op *op)
             if (target_hints[i].op == op->kind &&
                 (target_hints[i].target == PTO_TARGET_DEFAULT || target_hints[i].target == (int)V->target))
                 hint = target_hints[i].hint;
+        if (oi->fam == FAM_VMI) hint = "VMI (pto.vmi.*) is lowered for the a5 vector pipe only";
         const char *avail = (oi->flags & F_NOCPU) && (oi->flags & F_NOA2A3) && !(oi->flags & F_NOA5) ? " (a5 only)"
                           : (oi->flags & F_NOCPU) && (oi->flags & F_NOA5) && !(oi->flags & F_NOA2A3) ? " (a2a3 only)" : "";
         v_err(V, DIAG_V_TARGET_OP, op->loc, "'%s' is not available on the %s target profile%s%s%s", oi->name,

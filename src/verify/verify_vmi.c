@@ -25,7 +25,10 @@ static const char *tyn(const Type *t, char *b) { return v_tyname(t, b, 96); }
 static const Type *vv(const Value *v) { return v && v->type && v->type->kind == TY_VMI_VREG ? v->type : NULL; }
 static const Type *vm(const Value *v) { return v && v->type && v->type->kind == TY_VMI_MASK ? v->type : NULL; }
 static bool is_int(const Type *e) { return e && e->kind == TY_INT; }
-static bool is_fl(const Type *e) { return e && e->kind == TY_FLOAT; }   /* float-like: fp8, hif8, f4, bf16x2 too */
+/* !pto.hif8x2: two hif8 values in 16 bits (a vector<2xhif8> of the SIMT surface) */
+static bool is_hif8x2(const Type *e) { return e && e->kind == TY_VEC && e->gran; }
+/* float-like (the compiler's isVMIFloatLikeType): fp8, hif8, f4x2, bf16x2 and hif8x2 too */
+static bool is_fl(const Type *e) { return e && (e->kind == TY_FLOAT || is_hif8x2(e)); }
 static bool is_fk(const Type *e, FloatKind fk) { return e && e->kind == TY_FLOAT && e->fk == fk; }
 static bool is_bf16x2(const Type *e) { return is_fk(e, FK_BF16X2); }
 static bool is_fh(const Type *e) { return is_fk(e, FK_F16) || is_fk(e, FK_F32); }
@@ -37,7 +40,7 @@ static bool is_unsig(const Type *e) { return is_int(e) && e->sign != SIGN_S; }
 /* the packed float carriers of VMI: two f4 values in a byte, two bf16 in 32 bits */
 static bool is_packed_carrier(const Type *e)
 {
-    return is_fk(e, FK_F4E2M1X2) || is_fk(e, FK_F4E1M2X2) || is_bf16x2(e);
+    return is_fk(e, FK_F4E2M1X2) || is_fk(e, FK_F4E1M2X2) || is_bf16x2(e) || is_hif8x2(e);
 }
 static unsigned ebits(const Type *e) { return e ? ty_bits(e) : 0; }
 
@@ -69,7 +72,8 @@ static bool check_type(VCtx *V, const Type *t, SrcLoc loc, const Value *v)
     if (!ty_is_vmi(t)) return false;
     if (t->kind == TY_VMI_VREG) {
         unsigned b = ebits(t->elem);
-        if (b != 8 && b != 16 && b != 32) {
+        bool kind_ok = t->elem && (t->elem->kind == TY_INT || t->elem->kind == TY_FLOAT || is_hif8x2(t->elem));
+        if (!kind_ok || (b != 8 && b != 16 && b != 32)) {
             v_err(V, DIAG_V_ELEM_TYPE, loc, "%s has type %s; a VMI vector's elements are 8, 16 or 32 bits wide "
                   "(an integer, a float, an fp8/hif8/f4x2 kind or !pto.bf16x2)", nm(v, n), tyn(t, a));
             return true;
@@ -119,7 +123,8 @@ static bool bad_type(const VCtx *V, const Type *t)
     if (!ty_is_vmi(t)) return false;
     if (t->kind == TY_VMI_VREG) {
         unsigned b = ebits(t->elem);
-        return (b != 8 && b != 16 && b != 32) || ty_vmi_regs(t) > VMI_MAX_REGS ||
+        bool kind_ok = t->elem && (t->elem->kind == TY_INT || t->elem->kind == TY_FLOAT || is_hif8x2(t->elem));
+        return !kind_ok || (b != 8 && b != 16 && b != 32) || ty_vmi_regs(t) > VMI_MAX_REGS ||
                (!V->tp->fp8 && t->elem->kind == TY_FLOAT && t->elem->fk >= FK_E4M3FN && t->elem->fk <= FK_E8M0) ||
                (t->lay.kind == VL_NUM_GROUPS && t->lay.factor != t->lanes);
     }
@@ -441,10 +446,18 @@ static void selr(VCtx *V, Op *op)
               v_opname(op), nm(idx, n), tyn(idx->type, t));
         return;
     }
-    if (ebits(idx->type->elem) != ebits(a->type->elem))
+    if (ebits(idx->type->elem) != ebits(a->type->elem)) {
         v_err(V, DIAG_V_ELEM_TYPE, at(V, op, "idx"), "'%s': the index %s has %u-bit elements but the source has %u-bit "
               "ones; the widths must be the same", v_opname(op), nm(idx, n), ebits(idx->type->elem),
               ebits(a->type->elem));
+        return;
+    }
+    /* the spec's shapes: N = 64, 128 or 256 for 8-bit, 64 or 128 for 16-bit, 64 for 32-bit elements */
+    unsigned L = a->type->lanes, b = ebits(a->type->elem);
+    if (!(L == 64 || (L == 128 && b <= 16) || (L == 256 && b == 8)))
+        v_err(V, DIAG_V_VMI_LANES, at(V, op, "a"), "'%s' permutes %s of %u lanes; it supports %s", v_opname(op),
+              tyn(a->type, t), L, b == 8 ? "64, 128 or 256 lanes of 8-bit elements"
+                                  : b == 16 ? "64 or 128 lanes of 16-bit elements" : "64 lanes of 32-bit elements");
 }
 
 /* ------------------------------------------------------------------ index generation and broadcast */
@@ -489,7 +502,8 @@ static void vci(VCtx *V, Op *op)
 static void vbrc(VCtx *V, Op *op)
 {
     char t[96], u[96], n[64];
-    Value *v = arg(V, op, "v"), *r = res(op, 0);
+    const char *vname = op->kind == OP_VMI_GROUP_BROADCAST ? "a" : "v";
+    Value *v = arg(V, op, vname), *r = res(op, 0);
     if (!vv(r) || !v || !v->type) return;
     const Type *e = r->type->elem;
     const char *gname = op->kind == OP_VMI_GROUP_BROADCAST ? "num_groups" : "group";
@@ -497,28 +511,28 @@ static void vbrc(VCtx *V, Op *op)
     if (C == 0) return;
     if (C > 0) {
         if (!vv(v)) {
-            v_err(V, DIAG_V_OPERAND_TYPE, at(V, op, "v"), "'%s' with %s = %" PRId64 " broadcasts a %" PRId64 "-lane "
-                  "vector, not %s", v_opname(op), gname, C, C, tyn(v->type, t));
+            v_err(V, DIAG_V_OPERAND_TYPE, at(V, op, vname), "'%s' with %s = %" PRId64 " broadcasts a vector of %" PRId64 " "
+                  "lanes (one per group), not %s", v_opname(op), gname, C, C, tyn(v->type, t));
             return;
         }
         if ((int64_t)v->type->lanes != C) {
-            v_err(V, DIAG_V_VMI_LANES, at(V, op, "v"), "'%s': the source %s has %u lanes but %s = %" PRId64 "; a grouped "
+            v_err(V, DIAG_V_VMI_LANES, at(V, op, vname), "'%s': the source %s has %u lanes but %s = %" PRId64 "; a grouped "
                   "broadcast takes one lane per group", v_opname(op), nm(v, n), v->type->lanes, gname, C);
             return;
         }
     } else if (vv(v) && v->type->lanes != 1) {
-        v_err(V, DIAG_V_VMI_LANES, at(V, op, "v"), "'%s': the source %s has %u lanes; without 'group' the source is a "
+        v_err(V, DIAG_V_VMI_LANES, at(V, op, vname), "'%s': the source %s has %u lanes; without 'group' the source is a "
               "scalar or a 1-lane vector (write {group = %u} to broadcast one lane per group)", v_opname(op), nm(v, n),
               v->type->lanes, v->type->lanes);
         return;
     } else if (!vv(v) && !(v->type->kind == TY_INT || v->type->kind == TY_FLOAT || v->type->kind == TY_INDEX)) {
-        v_err(V, DIAG_V_OPERAND_TYPE, at(V, op, "v"), "'%s' broadcasts a scalar or a VMI vector, not %s", v_opname(op),
+        v_err(V, DIAG_V_OPERAND_TYPE, at(V, op, vname), "'%s' broadcasts a scalar or a VMI vector, not %s", v_opname(op),
               tyn(v->type, t));
         return;
     }
     const Type *se = vv(v) ? v->type->elem : v->type;
     if (se != e)
-        v_err(V, DIAG_V_OPERAND_TYPE, at(V, op, "v"), "'%s': the source %s has %s %s but the result has %s elements; "
+        v_err(V, DIAG_V_OPERAND_TYPE, at(V, op, vname), "'%s': the source %s has %s %s but the result has %s elements; "
               "they must be the same", v_opname(op), nm(v, n), vv(v) ? "element type" : "type", tyn(se, t), tyn(e, u));
 }
 
@@ -552,9 +566,13 @@ static void reduce(VCtx *V, Op *op)
     if (C == 0) return;
     if (C < 0) C = 1;
     if ((int64_t)r->type->lanes != C) {
-        v_err(V, DIAG_V_VMI_LANES, rloc(op, 0), "'%s': the result %s has %u lanes; a reduction %s gives one lane per "
-              "group (%" PRId64 ")", v_opname(op), nm(r, n), r->type->lanes,
-              op_attr(op, gname) ? "in groups" : "without 'group' reduces to one lane and", C);
+        if (op_attr(op, gname))
+            v_err(V, DIAG_V_VMI_LANES, rloc(op, 0), "'%s': the result %s has %u lanes; a reduction in %" PRId64 " groups "
+                  "gives one lane per group", v_opname(op), nm(r, n), r->type->lanes, C);
+        else
+            v_err(V, DIAG_V_VMI_LANES, rloc(op, 0), "'%s': the result %s has %u lanes; a reduction without '%s' gives "
+                  "one lane (write {%s = %u} to reduce in groups)", v_opname(op), nm(r, n), r->type->lanes, gname, gname,
+                  r->type->lanes);
         return;
     }
     if (r->type->elem != e) {
@@ -682,6 +700,8 @@ static void vcvt(VCtx *V, Op *op)
             else if (db < sb) dir = CV_FP_NARROW;
             else if (ff) dir = CV_FP_NARROW;
             else bad = "a same-width float conversion exists only for bf16 -> f16";
+        } else if (is_packed_carrier(s) || is_packed_carrier(d)) {
+            bad = "the packed f4 kinds convert only to and from !pto.bf16x2 (the spec lists no integer pair)";
         } else if (is_fl(s) && is_int(d)) {
             dir = is_unsig(d) ? CV_FP_TO_UI : CV_FP_TO_SI;
             if (dir == CV_FP_TO_SI && !fp_to_si(s, d))
