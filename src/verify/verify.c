@@ -153,10 +153,7 @@ typedef struct Walk {
     Op *section;               /* enclosing pto.section.* */
 } Walk;
 
-static int is_vstate_type(const Type *t)
-{
-    return t && (t->kind == TY_VREG || t->kind == TY_MASK || t->kind == TY_ALIGN);
-}
+static int is_vstate_type(const Type *t) { return ty_is_vector_state(t); }   /* VMI vectors and masks too */
 
 static const char interval_desc[] = "a vector scope (pto.vecscope, pto.strict_vecscope or an scf.for carrying "
                                    "llvm.loop.aivector_scope)";
