@@ -780,6 +780,31 @@ static int pick_form(Parser *P, int kind, unsigned n)
     return pos_values(ctx_sig(P->ctx, other)) == n ? other : kind;
 }
 
+/* Whether the positional items fit a signature around its memory operand: as many items before the first
+   IT_MEM as the value slots before its SL_MEM slot allow (required..all), and likewise after it. */
+static int items_fit(const OpSig *sig, const Item *pos, unsigned npos)
+{
+    unsigned im = 0;
+    while (im < npos && pos[im].kind != IT_MEM) im++;
+    unsigned lo[2] = {0, 0}, hi[2] = {0, 0}, side = 0, mem = 0;
+    for (unsigned j = 0; j < sig->npos; j++) {
+        const SigSlot *sl = &sig->pos[j];
+        if (sl->in_bracket) continue;
+        if (sl->kind == SL_MEM) {
+            mem = 1;
+            side = 1;
+            continue;
+        }
+        if (sl->kind != SL_VALUE) continue;
+        if (sl->variadic) hi[side] = 1u << 20;
+        else hi[side]++;
+        if (!sl->optional && !sl->variadic) lo[side]++;
+    }
+    if (!mem || im == npos) return 1;   /* nothing to place around: the count rule decides */
+    unsigned post = npos - im - 1;
+    return im >= lo[0] && im <= hi[0] && post >= lo[1] && post <= hi[1];
+}
+
 /* An attribute dictionary as op_attr_form sees it (ops.def FORM_IF rows). */
 typedef struct DictView { const Attr *a; uint32_t n; } DictView;
 static int dict_has(const char *name, void *arg)
@@ -900,6 +925,12 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             }
         }
         int form = pick_form(P, kind, npos + nbr);
+        /* two forms with as many slots: the one whose slots fit around the memory operand written
+           (pto.vmi.vstore %v, %p[%o], %bs, %rs is the block form, not %v, %hi, %p[%o], %m) */
+        if (op_other_form(kind) >= 0 && !nbr && !items_fit(ctx_sig(P->ctx, form), pos, npos)) {
+            int alt = form == kind ? op_other_form(kind) : kind;
+            if (items_fit(ctx_sig(P->ctx, alt), pos, npos)) form = alt;
+        }
         DictView dv = {dict, ndict};
         int aform = op_attr_form(kind, dict_has, &dv);
         if (aform >= 0) form = aform;
@@ -1028,10 +1059,15 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
             sig = ctx_sig(P->ctx, kind);
         }
     }
-    if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups && pick_form(P, kind, n) != kind) {
-        kind = pick_form(P, kind, n);
-        op->kind = (OpKind)kind;
-        sig = ctx_sig(P->ctx, kind);
+    if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups) {
+        /* the other form by its positional count, or (a bracket slot is two operands here) by its groups */
+        int other = pick_form(P, kind, n);
+        if (other == kind && ctx_sig(P->ctx, op_other_form(kind))->ngroups == n) other = op_other_form(kind);
+        if (other != kind) {
+            kind = other;
+            op->kind = (OpKind)kind;
+            sig = ctx_sig(P->ctx, kind);
+        }
     }
     Bound *B = P->bound;
     bound_reset(B);
