@@ -202,6 +202,7 @@ BINDIR     ?= $(PREFIX)/bin
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/ptosim
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 # The Python package goes where PYTHON looks for PREFIX's packages: PREFIX/lib/pythonX.Y/dist-packages when
 # PYTHON's own path uses dist-packages (Debian's python3: /usr/local/lib/python3.11/dist-packages for the
@@ -222,9 +223,15 @@ install: all $(MAN)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libptosim.so
 	install -m 644 include/ptosim.h $(DESTDIR)$(INCLUDEDIR)/ptosim.h
 	install -m 644 $(MAN) $(DESTDIR)$(MANDIR)/man1/ptosim.1
+	install -d $(DESTDIR)$(DOCDIR)/docs
+	install -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(wildcard docs/*.md docs/*.json) $(DESTDIR)$(DOCDIR)/docs/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
 	  -e 's|@VERSION@|$(VERSION).0|' tools/ptosim.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/ptosim.pc
 	install -m 644 $(PY_SRCS) $(DESTDIR)$(PYTHONDIR)/ptosim/
+	install -d $(DESTDIR)$(PYTHONDIR)/ptosim/case_runtime/acl
+	install -m 644 $(wildcard python/ptosim/case_runtime/*.*) $(DESTDIR)$(PYTHONDIR)/ptosim/case_runtime/
+	install -m 644 python/ptosim/case_runtime/acl/acl.h $(DESTDIR)$(PYTHONDIR)/ptosim/case_runtime/acl/
 	printf '# Written by make install: where this copy of the package finds the library and the tool.\nLIBRARY = "%s"\nPROGRAM = "%s"\n' \
 	  '$(LIBDIR)/$(SONAME)' '$(BINDIR)/ptosim' > $(DESTDIR)$(PYTHONDIR)/ptosim/_installed.py
 	@echo "installed into $(DESTDIR)$(PREFIX); the Python package is in $(DESTDIR)$(PYTHONDIR)"
@@ -237,7 +244,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ptosim $(DESTDIR)$(LIBDIR)/libptosim.a $(DESTDIR)$(LIBDIR)/$(SOFILE) \
 	  $(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libptosim.so $(DESTDIR)$(INCLUDEDIR)/ptosim.h \
 	  $(DESTDIR)$(MANDIR)/man1/ptosim.1 $(DESTDIR)$(PKGCONFIGDIR)/ptosim.pc
-	rm -rf $(DESTDIR)$(PYTHONDIR)/ptosim
+	rm -rf $(DESTDIR)$(PYTHONDIR)/ptosim $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -55,6 +55,11 @@ typedef struct CliArgs {
     const char *warn[64];      /* -W settings in command-line order: "error", "error=ID", "no-ID"; "" = -w */
     unsigned nwarn;
     int stats, profile;
+    int stats_json;            /* --stats-format=json (or a --stats-file ending in .json) */
+    int stats_format_set;
+    size_t top;                /* --top N: profile lines shown (0: all) */
+    const char *stats_file;    /* --stats-file FILE: stats and profile go there */
+    const char *report;        /* --report FILE: the HTML report */
     int no_initcheck, no_unwritten;
 } CliArgs;
 
@@ -98,6 +103,9 @@ int cli_read_all(FILE *f, uint8_t **data, size_t *size);
 /* Parses and verifies one file ("-": standard input); returns the module (or NULL) and sets *status to 0/1/2. */
 PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, int *status);
 
+/* ---- case.c: `ptosim case`, handed to the Python driver ptosim.case (argv: the words after "case") ---- */
+int cli_case(int argc, char **argv);
+
 /* ---- run.c, dump.c ---- */
 int cli_run(CliArgs *a);
 int cli_dump_add(CliArgs *a, const char *spec);    /* --dump: parses and records one spec */
@@ -115,5 +123,10 @@ int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path)
 /* Writes the recorded trace; 0, or 2 after reporting. */
 int cli_write_trace(CliArgs *a, const PtoLaunch *l, const char *path);
 void cli_print_stats(const PtoLaunch *l, FILE *out);
-void cli_print_profile(const PtoLaunch *l, FILE *out);
+void cli_print_profile(const PtoLaunch *l, FILE *out, size_t top);   /* top: lines shown, 0 = all */
+/* --stats / --profile output after a run: text or JSON, to --stats-file, else stdout, else (when stdout carries
+   json or sarif diagnostics) stderr; 0, or 2 after reporting. */
+int cli_write_stats(CliArgs *a, const PtoLaunch *l);
+/* --report FILE: the HTML report; 0, or 2 after reporting. */
+int cli_write_report(CliArgs *a, const PtoLaunch *l);
 #endif

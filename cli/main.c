@@ -59,6 +59,32 @@ int cli_apply_warnings(CliArgs *a, PtoContext *ctx)
 static int set_timing(CliArgs *a, const char *v) { a->timing = v; return 0; }
 static int set_stats(CliArgs *a, const char *v) { (void)v; a->stats = 1; return 0; }
 static int set_profile(CliArgs *a, const char *v) { (void)v; a->profile = 1; return 0; }
+static int set_report(CliArgs *a, const char *v) { a->report = v; return 0; }
+static int set_top(CliArgs *a, const char *v)
+{
+    uint64_t n;
+    if (cli_parse_u64(v, &n) || n == 0) return cli_usage_error(a->cmd, "--top needs a positive line count, got '%s'", v);
+    a->top = (size_t)n;
+    a->profile = 1;
+    return 0;
+}
+static int set_stats_file(CliArgs *a, const char *v)
+{
+    a->stats_file = v;
+    a->stats = 1;
+    size_t n = strlen(v);
+    if (!a->stats_format_set) a->stats_json = n >= 5 && !strcmp(v + n - 5, ".json");
+    return 0;
+}
+static int set_stats_format(CliArgs *a, const char *v)
+{
+    if (strcmp(v, "text") && strcmp(v, "json"))
+        return cli_usage_error(a->cmd, "unknown stats format '%s' (expected text or json)", v);
+    a->stats_json = !strcmp(v, "json");
+    a->stats_format_set = 1;
+    a->stats = 1;
+    return 0;
+}
 
 static int set_target(CliArgs *a, const char *v)
 {
@@ -152,11 +178,30 @@ static const CliOpt run_opts[] = {
     {0, "strict-gm", NULL, "a GM access that leaves its buffer traps T-OOB (default: it lands in the flat device GM and is reported, W-GM-OOB / W-GM-CLOBBER)", set_strict_gm},
     {0, "vag-loops", NULL, "pto.vag binds the iteration counts of its enclosing loops (default: they read 0)", set_vag_loops},
     {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},
-    {0, "stats", NULL, "print the timing model's view on stdout: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits", set_stats},
-    {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound on stdout", set_profile},
+    {0, "stats", NULL, "print the timing model's view: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits (stdout; stderr when stdout carries json or sarif diagnostics)", set_stats},
+    {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound (where --stats goes)", set_profile},
+    {0, "top", "N", "--profile shows the N costliest lines (implies --profile)", set_top},
+    {0, "stats-format", "FORMAT", "text (default) or json (one document, docs/stats.schema.json; with --profile it holds the profile); implies --stats", set_stats_format},
+    {0, "stats-file", "FILE", "write --stats and --profile to FILE ('-': stdout; a name ending in .json selects json); implies --stats", set_stats_file},
     {0, "trace", "FILE", "write a Chrome trace (JSON; open in Perfetto or chrome://tracing): a track per pipe, arrows from releases to waits", set_trace},
+    {0, "report", "FILE", "write an HTML report (one offline file): timeline per core and pipe, waits, source annotated with cycles, loops", set_report},
     {0, "timing", "FILE", "apply a timing table (docs/timing.md) over the target's built-in one", set_timing},
     OPT_W, OPT_NOWARN, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST,
+};
+
+/* `ptosim case`: the driver (python/ptosim/case.py) parses these; the table gives the help and the man page */
+static int set_noop(CliArgs *a, const char *v) { (void)a; (void)v; return 0; }
+static const CliOpt case_opts[] = {
+    {0, "filter", "TEXT", "only cases whose path contains TEXT (repeatable)", set_noop},
+    {'j', "jobs", "N", "cases run in parallel (default 1)", set_noop},
+    {0, "keep", "DIR", "copy each case's work directory (data, host program, ptosim's outputs) under DIR", set_noop},
+    {0, "stats", NULL, "print each launch's --stats after its case's line", set_noop},
+    {0, "profile", NULL, "with --stats: the per-line profile too", set_noop},
+    {0, "report", "DIR", "write an HTML report of each launch (ptosim run --report) into DIR", set_noop},
+    {0, "ptosim", "FILE", "the ptosim to launch kernels with (default: this one)", set_noop},
+    {0, "cxx", "FILE", "the host C++ compiler (default: $CXX, else g++)", set_noop},
+    {'v', "verbose", NULL, "print the warnings of passing cases too", set_noop},
+    OPT_HELP, OPT_LIST,
 };
 
 static const CliOpt top_opts[] = {
@@ -207,9 +252,24 @@ static const CliCmd run_cmd = {
     run_opts, N_OF(run_opts), 1, cli_run, NULL,
 };
 
-static const CliCmd help_cmd = {"help", "[COMMAND]", "describe a command (ptosim help run)", "", NULL, NULL, 0, 0, NULL, NULL};
+static const CliCmd case_cmd = {
+    "case", "DIR... [RUN OPTION]...", "validate case directories (as DEVICE=SIM does)",
+    "Runs each PTOAS / PTO-Gym style case directory under the DIRs (kernel .pto, golden.py or gen_data.py, "
+    "compare.py, main.cpp, launch.cpp; tile system tests with cases.py and st_common.py one level up) the way "
+    "the vendor flow validates them on its simulator: the data script runs, the case's host program is built "
+    "against ptosim's stand-in device runtime (each kernel launch runs ptosim run), and the case's compare "
+    "script judges. One PASS/FAIL line per case, then 'N passed, M failed'. Needs python3 with numpy "
+    "(PTOSIM_PYTHON picks another) and a C++17 compiler.",
+    "Other options (--no-race, --no-initcheck, --strict-gm, -Werror, --timing FILE, ...) are passed to every\n"
+    "ptosim run of the cases.\n"
+    "\n"
+    "exit status: 0 every case passed, 1 a case failed, 2 usage error or no case found\n",
+    case_opts, N_OF(case_opts), 0, NULL, NULL,
+};
 
-static const CliCmd *const commands[] = {&check_cmd, &fmt_cmd, &run_cmd, &help_cmd, NULL};
+static const CliCmd help_cmd = {"help", "[COMMAND | OP]", "describe a command (ptosim help run) or an op (ptosim help pto.vadd)", "", NULL, NULL, 0, 0, NULL, NULL};
+
+static const CliCmd *const commands[] = {&check_cmd, &fmt_cmd, &run_cmd, &case_cmd, &help_cmd, NULL};
 
 static const CliCmd top_cmd = {
     "", "COMMAND [ARG]...", "",
@@ -347,7 +407,16 @@ static int print_help_of(const char *name)
     for (const CliCmd *const *c = commands; *c; c++)
         if (!strcmp((*c)->name, name) && (*c)->opts) { opt_help(*c, stdout); return 0; }
     if (!strcmp(name, "help")) { opt_help(&top_cmd, stdout); return 0; }
-    return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, help)", name);
+    PtoContext *ctx = pto_context_new();   /* not a command: an op of the op table (docs/ops.md) */
+    char *ref = ctx ? pto_op_reference(ctx, name) : NULL;
+    pto_context_free(ctx);
+    if (ref) {
+        fputs(ref, stdout);
+        pto_free(ref);
+        return 0;
+    }
+    return cli_usage_error(NULL, "'%s' is neither a command (check, fmt, run, case, help) nor an op of the op table "
+                           "(docs/ops.md lists them)", name);
 }
 
 static int dispatch_version(void)
@@ -369,9 +438,16 @@ static int dispatch(int argc, char **argv)
     for (const CliCmd *const *c = commands; *c && !cmd; c++)
         if (!strcmp((*c)->name, name) && (*c)->run) cmd = *c;
     if (!strcmp(name, "help"))
-        return argc > 3 ? cli_usage_error(NULL, "help takes at most one COMMAND") : argc == 3 ? print_help_of(argv[2]) : print_help_of("help");
+        return argc > 3 ? cli_usage_error(NULL, "help takes at most one COMMAND")
+             : argc == 3 ? print_help_of(argv[2]) : print_help_of("help");
     if (!strcmp(name, "version")) return dispatch_version();
-    if (!cmd && name[0] != '-') return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, help)", name);
+    if (!strcmp(name, "case")) {   /* help from the table; the run goes to the driver */
+        for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)
+            if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { opt_help(&case_cmd, stdout); return 0; }
+            else if (!strcmp(argv[i], "--list-options")) { opt_list(&case_cmd, stdout); return 0; }
+        return cli_case(argc - 2, argv + 2);
+    }
+    if (!cmd && name[0] != '-') return cli_usage_error(NULL, "unknown command '%s' (commands: check, fmt, run, case, help)", name);
     int rc = opt_parse(cmd ? cmd : &top_cmd, argc - 2 + !cmd, argv + 2 - !cmd, &a);
     if (!rc && a.version) rc = dispatch_version();
     else if (!rc && !cmd) rc = cli_usage_error(NULL, "%s", a.noperands ? "options go after the COMMAND" : "no COMMAND given");

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const pipe_names[PTO_PIPES] = {"SCALAR", "VECTOR", "MTE1", "MTE2", "MTE3", "CUBE", "FIXP"};
-
 int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -67,8 +65,27 @@ void cli_print_stats(const PtoLaunch *l, FILE *out)
         uint64_t end = 0;
         for (int p = 0; p < PTO_PIPES; p++)
             if (ct.pipe[p].end > end) end = ct.pipe[p].end;
-        fprintf(out, "block %u %s: %" PRIu64 " cycles\n", ct.block, ct.core, end);
-        fprintf(out, "  %-7s %10s %6s %10s  %-34s %10s %9s\n", "pipe", "busy", "util", "stalled", "stalls by cause",
+        /* blocks whose cores spent their time alike (every block of a uniform kernel): one table for the run of
+           them. Cores of a block are n apart (n: cores per block, the distance to the next same-named core). */
+        size_t step = 1, same = 0;
+        while (i + step < nc) {
+            PtoCoreTime nx;
+            if (pto_launch_core_time(l, i + step, &nx) || !strcmp(nx.core, ct.core)) break;
+            step++;
+        }
+        for (size_t k = i + step; k < nc; k += step) {
+            PtoCoreTime nx;
+            if (pto_launch_core_time(l, k, &nx) || strcmp(nx.core, ct.core) || memcmp(nx.pipe, ct.pipe, sizeof nx.pipe)) break;
+            same++;
+        }
+        if (same && step == 1) {
+            fprintf(out, "blocks %u..%u %s (%zu blocks, each): %" PRIu64 " cycles\n", ct.block, ct.block + (unsigned)same,
+                    ct.core, same + 1, end);
+            i += same;
+        } else {
+            fprintf(out, "block %u %s: %" PRIu64 " cycles\n", ct.block, ct.core, end);
+        }
+        fprintf(out, "  %-9s %10s %6s %10s  %-34s %10s %9s\n", "pipe", "busy", "util", "stalled", "stalls by cause",
                 "bytes", "GB/s");
         for (int p = 0; p < PTO_PIPES; p++) {
             const PtoPipeTime *t = &ct.pipe[p];
@@ -82,7 +99,7 @@ void cli_print_stats(const PtoLaunch *l, FILE *out)
                     k += (size_t)snprintf(causes + k, sizeof causes - k, "%s%s %" PRIu64, k ? ", " : "",
                                           pto_wait_cause_name((PtoWaitCause)w), t->stall[w]);
             double gbs = t->busy ? (double)t->bytes / ((double)t->busy / hz) / 1e9 : 0.0;
-            fprintf(out, "  %-7s %10" PRIu64 " %5.1f%% %10" PRIu64 "  %-34s %10" PRIu64, pipe_names[p], t->busy,
+            fprintf(out, "  %-9s %10" PRIu64 " %5.1f%% %10" PRIu64 "  %-34s %10" PRIu64, pto_pipe_name((unsigned)p), t->busy,
                     pct(t->busy, end), stall, causes[0] ? causes : "-", t->bytes);
             if (t->bytes) fprintf(out, " %9.2f", gbs);
             fputc('\n', out);
@@ -94,7 +111,7 @@ void cli_print_stats(const PtoLaunch *l, FILE *out)
         PtoStall st;
         if (pto_launch_stall(l, i, &st)) continue;
         fprintf(out, "  %" PRIu64 " cycles: block %u %s %s waited for %s at %s:%u:%u (%" PRIu64 " time%s)", st.cycles,
-                st.block, st.core, st.pipe < PTO_PIPES ? pipe_names[st.pipe] : "?", st.what, st.file ? st.file : "?",
+                st.block, st.core, pto_pipe_name(st.pipe), st.what, st.file ? st.file : "?",
                 st.line, st.col, st.times, st.times == 1 ? "" : "s");
         if (st.setter_op)
             fprintf(out, "; released by %s at %s:%u:%u", st.setter_op, st.setter_file ? st.setter_file : "?",
@@ -104,7 +121,7 @@ void cli_print_stats(const PtoLaunch *l, FILE *out)
     if (ns > 10) fprintf(out, "  (%zu more)\n", ns - 10);
 }
 
-void cli_print_profile(const PtoLaunch *l, FILE *out)
+void cli_print_profile(const PtoLaunch *l, FILE *out, size_t top)
 {
     size_t n = pto_launch_profile_count(l);
     uint64_t total = 0;
@@ -112,14 +129,17 @@ void cli_print_profile(const PtoLaunch *l, FILE *out)
         PtoProfileLine pl;
         if (!pto_launch_profile_line(l, i, &pl)) total += pl.cycles + pl.stall;
     }
-    fprintf(out, "profile: source lines by cycles (executing + waiting), every core and block\n");
+    fprintf(out, "profile: source lines by cycles (executing + waiting), every core and block; %% of the sum over the lines "
+                 "(%" PRIu64 " cycles: pipes run at the same time, so it exceeds the run's)\n", total);
     fprintf(out, "  %12s %6s %12s %12s %10s  %s\n", "cycles", "%", "executing", "waiting", "count", "line");
-    for (size_t i = 0; i < n; i++) {
+    size_t shown = top && top < n ? top : n;
+    for (size_t i = 0; i < shown; i++) {
         PtoProfileLine pl;
         if (pto_launch_profile_line(l, i, &pl)) continue;
         fprintf(out, "  %12" PRIu64 " %5.1f%% %12" PRIu64 " %12" PRIu64 " %10" PRIu64 "  %s:%u %s\n", pl.cycles + pl.stall,
                 pct(pl.cycles + pl.stall, total), pl.cycles, pl.stall, pl.count, pl.file ? pl.file : "?", pl.line, pl.op);
     }
+    if (shown < n) fprintf(out, "  (%zu more lines; --top N shows N)\n", n - shown);
     size_t nl = pto_launch_loop_count(l);
     if (nl) fprintf(out, "vector loops (innermost, as scheduled):\n");
     for (size_t i = 0; i < nl; i++) {
@@ -128,4 +148,53 @@ void cli_print_profile(const PtoLaunch *l, FILE *out)
         fprintf(out, "  %s:%u: %u cycles/iteration, set by %s; one iteration's latency %u; %" PRIu64 " iterations\n",
                 lt.file ? lt.file : "?", lt.line, lt.ii, lt.bound, lt.latency, lt.iterations);
     }
+}
+
+/* Writes `text` to path ('-' or NULL: `dflt`); 0, or 2 after reporting. */
+static int write_text(CliArgs *a, const char *path, FILE *dflt, const char *text, const char *what)
+{
+    if (!path || !strcmp(path, "-")) {
+        fputs(text, dflt);
+        fflush(dflt);
+        return 0;
+    }
+    FILE *f = fopen(path, "wb");
+    size_t n = strlen(text);
+    int ok = f && fwrite(text, 1, n, f) == n;
+    if (f && fclose(f)) ok = 0;
+    if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write the %s '%s': %s", what, path, strerror(errno));
+    return 0;
+}
+
+int cli_write_stats(CliArgs *a, const PtoLaunch *l)
+{
+    /* never into the diagnostics stream: stdout carries json/sarif diagnostics, so the stats go to stderr */
+    FILE *dflt = a->diag.fmt == CLI_FMT_TEXT ? stdout : stderr;
+    if (a->stats_json) {
+        char *json = pto_launch_stats_json(l);
+        if (!json) return cli_error(&a->diag, "E-OOM", "%s", "out of memory writing the stats");
+        int rc = write_text(a, a->stats_file, dflt, json, "stats");
+        pto_free(json);
+        return rc;
+    }
+    FILE *out = dflt;
+    int to_file = a->stats_file && strcmp(a->stats_file, "-");
+    if (to_file && !(out = fopen(a->stats_file, "w")))
+        return cli_error(&a->diag, "E-IO-WRITE", "cannot write the stats '%s': %s", a->stats_file, strerror(errno));
+    if (a->stats) cli_print_stats(l, out);
+    if (a->profile) cli_print_profile(l, out, a->top);
+    int ok = !ferror(out);
+    if (to_file && fclose(out)) ok = 0;
+    if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write the stats '%s'", a->stats_file ? a->stats_file : "-");
+    fflush(out);
+    return 0;
+}
+
+int cli_write_report(CliArgs *a, const PtoLaunch *l)
+{
+    char *html = pto_launch_report_html(l);
+    if (!html) return cli_error(&a->diag, "E-IO-WRITE", "no report could be made for '%s' (out of memory?)", a->report);
+    int rc = write_text(a, a->report, a->diag.fmt == CLI_FMT_TEXT ? stdout : stderr, html, "report");
+    pto_free(html);
+    return rc;
 }

@@ -255,12 +255,6 @@ static int bind_scalar(PtoLaunch *l, unsigned i, const PtoParamInfo *pi, const c
     return -1;
 }
 
-static const char *pipe_short(unsigned p)
-{
-    static const char *const n[] = {"S", "V", "MTE1", "MTE2", "MTE3", "M", "FIX", "?"};
-    return p < 8 ? n[p] : "?";
-}
-
 static int write_out(CliArgs *a, const Buf *b, const PtoParamInfo *pi)
 {
     int ok;
@@ -288,14 +282,33 @@ static int write_out(CliArgs *a, const Buf *b, const PtoParamInfo *pi)
     return 0;
 }
 
-static void print_summary(const char *file, PtoTarget target, unsigned blocks, const PtoStats *s)
+static void print_summary(const char *file, PtoTarget target, unsigned blocks, const PtoStats *s, const PtoLaunch *l)
 {
     fprintf(stderr, "ptosim: %s completed on %s: %u block(s), %u core(s), %" PRIu64 " ops, %" PRIu64 " cycles; bytes moved:",
             file, pto_target_name(target), blocks, s->cores, s->ops_executed, s->cycles);
     int any = 0;
     for (unsigned p = 0; p < 7; p++)
-        if (s->bytes_moved[p]) { fprintf(stderr, " %s %" PRIu64, pipe_short(p), s->bytes_moved[p]); any = 1; }
-    fputs(any ? "\n" : " none\n", stderr);
+        if (s->bytes_moved[p]) { fprintf(stderr, " %s %" PRIu64, pto_pipe_name(p), s->bytes_moved[p]); any = 1; }
+    if (!any) fputs(" none", stderr);
+    uint64_t edges;
+    if (pto_launch_autosync(l, &edges)) fprintf(stderr, "; sync: auto-sync, %" PRIu64 " inferred edge(s)", edges);
+    fputc('\n', stderr);
+}
+
+/* The closing line of a run that reported warnings (also after a trap, and with -q): the outputs of a kernel
+   with a race, an uninitialised read or an access outside its buffer may be wrong even though it completed. */
+static void print_warning_summary(const PtoContext *ctx, size_t from)
+{
+    size_t n = 0, promoted = 0;
+    for (size_t i = from; i < pto_diag_count(ctx); i++) {
+        PtoDiagInfo d;
+        if (pto_diag_get(ctx, i, &d) || strncmp(d.id, "W-", 2) != 0) continue;
+        if (d.severity == PTO_SEV_WARNING) n++;
+        else if (d.severity == PTO_SEV_ERROR) promoted++;
+    }
+    if (n + promoted)
+        fprintf(stderr, "ptosim: %zu warning%s%s: results may be invalid\n", n + promoted, n + promoted == 1 ? "" : "s",
+                promoted ? " (made errors by -Werror)" : "");
 }
 
 /* Binds every argument; 0 or 2 after reporting the first bad one. */
@@ -380,8 +393,8 @@ int cli_run(CliArgs *a)
     rc = 2;
     if (a->steps) pto_launch_set_step_limit(l, a->steps);
     pto_launch_set_memory_limit(l, a->max_memory);
-    pto_launch_set_trace(l, a->trace != NULL);
-    pto_launch_set_profile(l, a->profile);
+    pto_launch_set_trace(l, a->trace != NULL || a->report != NULL);
+    pto_launch_set_profile(l, a->profile || a->report != NULL);
     pto_launch_set_race_check(l, a->race);
     pto_launch_set_jobs(l, a->jobs);
     pto_launch_set_checks(l, PTO_CHECK_RACE, a->race);
@@ -405,14 +418,15 @@ int cli_run(CliArgs *a)
             nout++;
         }
     werr |= cli_dump_write(a, l);
-    if (a->stats) cli_print_stats(l, stdout);
-    if (a->profile) cli_print_profile(l, stdout);
+    if (a->stats || a->profile) werr |= cli_write_stats(a, l);
     if (a->trace) werr |= cli_write_trace(a, l, a->trace);
+    if (a->report) werr |= cli_write_report(a, l);
     if (r == 3 && (nout || a->ndumps))
         fprintf(stderr, "ptosim: note: the kernel trapped; the output files%s hold the memory as it was at the trap\n",
                 a->ndumps ? " and dumps" : "");
     if (r == 0 && !a->quiet && !werr)
-        print_summary(file, a->target == PTO_TARGET_DEFAULT ? pto_module_target(m) : a->target, a->blocks, pto_launch_stats(l));
+        print_summary(file, a->target == PTO_TARGET_DEFAULT ? pto_module_target(m) : a->target, a->blocks, pto_launch_stats(l), l);
+    print_warning_summary(ctx, dr);
     rc = r == 3 ? 3 : werr ? 2 : pto_promoted_warning_count(ctx) ? 4 : 0;
 out:
     for (unsigned i = 0; bufs && i < np; i++)

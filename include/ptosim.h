@@ -191,7 +191,13 @@ typedef struct PtoStats {
     unsigned cores;
 } PtoStats;
 const PtoStats *pto_launch_stats(const PtoLaunch *l);
-const char *pto_pipe_name(unsigned pipe_index);   /* index into bytes_moved */
+/* How the entry function is synchronised (docs/tile.md "Auto-sync"): 1 when it is a tile kernel without
+   explicit synchronisation, which ptosim orders by auto-sync, 0 when its own sync ops order it. *edges (may be
+   NULL) receives the dependencies auto-sync inferred in the last run, every block. */
+int pto_launch_autosync(const PtoLaunch *l, uint64_t *edges);
+/* A pipe's name as the text spells it ("PIPE_MTE2"): its one name in messages, --stats, --trace and the run
+   summary; index into bytes_moved; "?" out of range. */
+const char *pto_pipe_name(unsigned pipe_index);
 
 /* ---- time: the timing model's view of the last run (docs/timing.md) ----
    Pipe indices as in pto_pipe_name: 0 scalar unit, 1 V, 2 MTE1, 3 MTE2, 4 MTE3, 5 M (cube), 6 FIX. */
@@ -199,6 +205,7 @@ enum { PTO_PIPES = 7 };
 typedef enum {
     PTO_WAIT_FLAG, PTO_WAIT_BARRIER, PTO_WAIT_BUFFER, PTO_WAIT_SEMAPHORE, PTO_WAIT_CROSS_CORE, PTO_WAIT_OTHER,
     PTO_WAIT_QUEUE,                    /* the scalar unit waited for room in a full pipe queue */
+    PTO_WAIT_AUTOSYNC,                 /* a tile op waited for the ops auto-sync ordered it after (docs/tile.md) */
     PTO_WAIT__COUNT
 } PtoWaitCause;
 const char *pto_wait_cause_name(PtoWaitCause c);
@@ -263,6 +270,28 @@ typedef struct PtoLoopTime {
 } PtoLoopTime;
 size_t pto_launch_loop_count(const PtoLaunch *l);
 int pto_launch_loop(const PtoLaunch *l, size_t i, PtoLoopTime *out);
+
+/* ---- op reference ----
+   The ops of the op table: pto_op_count() rows, pto_op_name(i) the spelling of row i (static; an op written
+   in several forms has one row per form, under one spelling). pto_op_reference describes the op spelled `name`
+   (or an alias of it): what its family does, its pipe, targets, aliases, the syntax and operands of each form
+   (type classes, address spaces, documented field widths), its element types, and the section of
+   docs/semantics.md that reads it — the entry `ptosim help OP` prints and docs/ops.md lists. malloc'd
+   (pto_free); NULL for an unknown name or when out of memory. */
+size_t pto_op_count(void);
+const char *pto_op_name(size_t i);
+char *pto_op_reference(PtoContext *ctx, const char *name);
+
+/* ---- reports of the last run ----
+   The timing model's view of the last run as one JSON document (schema: docs/stats.schema.json): totals, per
+   core and pipe busy and stalled cycles by cause, bytes, every waiting op with its releaser, the vector loops,
+   and with the profile on (pto_launch_set_profile) the per-line profile. malloc'd (pto_free); NULL before a
+   run or when out of memory. */
+char *pto_launch_stats_json(const PtoLaunch *l);
+/* One self-contained HTML page (inline CSS and script, no network): the timeline per core and pipe (with
+   the trace on), the waits, the kernel's source annotated with the profile's cycles (with the profile on) and
+   the vector loops. malloc'd (pto_free); NULL before a run or when out of memory. */
+char *pto_launch_report_html(const PtoLaunch *l);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

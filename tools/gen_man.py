@@ -12,7 +12,6 @@ CLASSES = [  # the class letter of a diagnostic ID: what it means and what it do
      "Parse and verification errors (exit status 1), and usage, I/O and kernel-argument errors (exit status 2)."),
     ("W", "Warnings", "Reported problems that never change the exit status."),
     ("T", "Run-time traps", "The kernel stopped at the reported operation (exit status 3)."),
-    ("N", "Notes", "Attached to another diagnostic; they point at related places."),
 ]
 
 
@@ -146,7 +145,8 @@ def main():
     w(".SH DIAGNOSTICS")
     w("Diagnostics are printed as \\fIFILE\\fR:\\fILINE\\fR:\\fICOL\\fR: \\fIseverity\\fR: \\fImessage\\fR "
       "[\\fIID\\fR], followed by the source line, a caret and the notes (\\fB\\-\\-diagnostics\\-format\\fR "
-      "selects JSON Lines or SARIF instead). The ID is stable; its first letter is its class:")
+      "selects JSON Lines or SARIF instead). A note has no ID of its own: it belongs to the diagnostic it "
+      "follows and points at a related place. The ID is stable; its first letter is its class:")
     ids = diagnostics(diag_def)
     for letter, title, meaning in CLASSES:
         w(".SS %s: %s" % (letter, esc(title)))
@@ -159,8 +159,9 @@ def main():
                     "ptosim run kernel.pto in.npy zeros:4096:out.npy 128\n"
                     "ptosim fmt - < kernel.pto | ptosim check -") + "\n.fi")
     w(".SH SEE ALSO")
-    w("README.md and the docs/ folder of the ptosim source tree; the Python package \\fBptosim\\fR "
-      "(\\fBpython3 \\-m ptosim\\fR runs this tool).")
+    w("README.md and docs/ (docs/tutorial.md: a first kernel; docs/ops.md: every op, as \\fBptosim help\\fR "
+      "\\fIOP\\fR prints it), in \\fIPREFIX\\fR/share/doc/ptosim after \\fBmake install\\fR and in the source "
+      "tree; the Python package \\fBptosim\\fR (\\fBpython3 \\-m ptosim\\fR runs this tool).")
     sys.stdout.write("\n".join(out) + "\n")
 
 

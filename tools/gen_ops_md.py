@@ -1,5 +1,9 @@
 #!/usr/bin/env python3
-"""tools/gen_ops_md.py [--check] — writes docs/ops.md from the op table (src/ops.def) and the tests.
+"""tools/gen_ops_md.py [--check] [--build BUILD] — writes docs/ops.md from the op table (src/isa/ops.def and the
+files it includes) and the tests: a status table, then the reference entry of every op as the library writes
+it (pto_op_reference, the text `ptosim help OP` prints), read through ctypes from BUILD's libptosim.so.0
+(default build/; $PTOSIM_LIB wins). Every op row of the table must have its entry, and the library must list
+exactly the rows this script reads from the table's text.
 
 Per op: family, pipe, availability per target (from the F_NO* flags), and per target whether it is
 parsed/printed (every table op), verified (available on that target), simulated (no F_NOSIM flag) and
@@ -9,7 +13,13 @@ stale, so the test suite catches a table change without a docs update."""
 import os, re, sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-src = open(os.path.join(ROOT, "src", "isa", "ops.def")).read()
+def read_def(name):
+    """A .def file of src/isa with the .def files it includes put in place of their #include lines."""
+    text = open(os.path.join(ROOT, "src", "isa", name)).read()
+    return re.sub(r'^#include "(\w+\.def)"\s*$', lambda m: read_def(m.group(1)), text, flags=re.M)
+
+
+src = read_def("ops.def")
 macros = dict(re.findall(r'#define (\w+) ((?:"[^"\n]*"\s*(?:\\\n)?\s*)+)', src))
 def op_rows(text):
     """The OP(...) rows of ops.def, each joined across continuation lines (parentheses balanced outside
@@ -90,6 +100,48 @@ for oid, name, fam, pipe, syn, flags, sig in rows:
     out.append("| `%s` | %s | %s | %s | %s |" % (name, fam[4:].lower().replace("_", "-"),
                pipe.replace("PIPE_", "").rstrip("_").lower() or "-", " | ".join(cells), "; ".join(notes)))
 out += ["", "%d operations; %d simulated; %d covered by a `ptosim run` test." % (n_ops, n_sim, n_runtest), ""]
+
+
+def references():
+    """(spelling, entry) for every op, from the library; exits 2 when it cannot be loaded."""
+    import ctypes
+    build = sys.argv[sys.argv.index("--build") + 1] if "--build" in sys.argv else os.path.join(ROOT, "build")
+    lib_path = os.environ.get("PTOSIM_LIB") or os.path.join(build, "libptosim.so.0")
+    try:
+        lib = ctypes.CDLL(lib_path)
+    except OSError as e:
+        sys.exit("gen_ops_md: cannot load %s (%s): build it with make" % (lib_path, e))
+    lib.pto_op_count.restype = ctypes.c_size_t
+    lib.pto_op_name.restype = ctypes.c_char_p
+    lib.pto_op_name.argtypes = [ctypes.c_size_t]
+    lib.pto_context_new.restype = ctypes.c_void_p
+    lib.pto_context_free.argtypes = [ctypes.c_void_p]
+    lib.pto_op_reference.restype = ctypes.c_void_p
+    lib.pto_op_reference.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lib.pto_free.argtypes = [ctypes.c_void_p]
+    names = [lib.pto_op_name(i).decode() for i in range(lib.pto_op_count())]
+    if names != [r[1] for r in rows]:
+        sys.exit("gen_ops_md: the library's op rows differ from the table's text (%d vs %d rows)" % (len(names), len(rows)))
+    ctx = lib.pto_context_new()
+    refs = []
+    for n in dict.fromkeys(names):
+        p = lib.pto_op_reference(ctx, n.encode())
+        if not p:
+            sys.exit("gen_ops_md: no reference entry for %s" % n)
+        refs.append((n, ctypes.string_at(p).decode()))
+        lib.pto_free(p)
+    lib.pto_context_free(ctx)
+    return refs
+
+
+out += ["# Operation reference", "",
+        "One entry per op, as `ptosim help OP` prints it, written by the library from the op table: what the op's",
+        "family does, its pipe, targets and where it may appear, aliases, the syntax of each form (`[...]` optional,",
+        "`...` repeatable, `\"SET\"` a token of that set, `TYPES` the type list: docs/semantics.md §12 for the forms",
+        "the compiler accepts), its operands with their type classes, address spaces and documented field widths,",
+        "the element types it takes, and the section of docs/semantics.md that reads it.", ""]
+for n, ref in references():
+    out += ["### `%s`" % n, "", "```", ref.rstrip("\n"), "```", ""]
 text = "\n".join(out)
 path = os.path.join(ROOT, "docs", "ops.md")
 if "--check" in sys.argv:

@@ -18,10 +18,15 @@ import sys
 try:
     from ._api import *          # noqa: F401,F403
     from ._api import __all__    # noqa: F401
-except ImportError:
-    # `python3 -m ptosim` only runs the tool (__main__.py): it works without numpy or the library. While
-    # `-m` locates the package, sys.argv[0] is "-m" (the documented behaviour of the option).
+except ImportError as _e:
+    # `python3 -m ptosim` (the tool, __main__.py) and `python3 -m ptosim.case` (the case driver) work without
+    # numpy or the library. While `-m` locates the package, sys.argv[0] is "-m" (the documented behaviour).
     if sys.argv[:1] != ["-m"]:
+        if getattr(_e, "name", None) == "numpy":
+            raise ImportError("ptosim needs numpy, which this Python (%s) cannot import: install it (Debian: apt-get "
+                              "install python3-numpy; elsewhere: python3 -m pip install numpy), or use a Python that "
+                              "has it (Debian's /usr/bin/python3). `python3 -m ptosim` runs the tool without numpy."
+                              % sys.executable, name="numpy") from None
         raise
 
 __version__ = "0.1"

@@ -4,10 +4,11 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
+import warnings
 
 from . import _lib
 
-__all__ = ["load", "check", "Module", "Kernel", "Param", "RunResult", "Stats", "CoreTime", "PipeTime", "Stall",
+__all__ = ["load", "check", "Module", "SanitizerWarning", "Kernel", "Param", "RunResult", "Stats", "CoreTime", "PipeTime", "Stall",
            "ProfileLine", "LoopTime", "Diagnostic", "Note", "DiagnosticError", "ArgumentError", "TrapError",
            "library_path", "program_path", "default_timing_table"]
 
@@ -55,6 +56,18 @@ class DiagnosticError(Exception):
     @property
     def errors(self):
         return [d for d in self.diagnostics if d.severity in ("error", "trap")]
+
+
+class SanitizerWarning(UserWarning):
+    """A run-time warning of the sanitizer (W-RACE, W-UNINIT, W-UNWRITTEN, W-GM-OOB, W-FLAG-LEFTOVER, ...), issued
+    through Python's warnings module once per diagnostic of a run: filter it as any warning
+    (warnings.simplefilter("error", ptosim.SanitizerWarning) turns them into exceptions, like -Werror).
+    `diagnostic` is the Diagnostic; the same diagnostics are in RunResult.warnings."""
+
+    def __init__(self, diagnostic):
+        self.diagnostic = diagnostic
+        loc = "%s:%s:%s: " % (diagnostic.file, diagnostic.line, diagnostic.col) if diagnostic.file else ""
+        super().__init__("%s%s [%s]" % (loc, diagnostic.message, diagnostic.id))
 
 
 class ArgumentError(DiagnosticError, ValueError):
@@ -273,6 +286,8 @@ class RunResult:
     loops: List[LoopTime]
     diagnostics: List[Diagnostic] = field(default_factory=list)
     trace: Optional[str] = None
+    stats_json: Optional[str] = None    # with stats_json=True: the stats document (docs/stats.schema.json)
+    report: Optional[str] = None        # with report=True: the HTML report (as `ptosim run --report` writes)
 
     @property
     def warnings(self):
@@ -285,7 +300,7 @@ class RunResult:
 
     def __str__(self):
         s = self.stats
-        moved = " ".join("%s %d" % (k[5:] if k.startswith("PIPE_") else k, v) for k, v in s.bytes_moved.items())
+        moved = " ".join("%s %d" % (k, v) for k, v in s.bytes_moved.items())
         return ("%s on %s: %d block(s), %d core(s), %d ops, %d cycles; bytes moved: %s"
                 % (self.entry or "kernel", self.target, self.blocks, s.cores, s.ops_executed, s.cycles, moved or "none"))
 
@@ -298,7 +313,7 @@ def _cause_names():
     return [_lib.text(_L.pto_wait_cause_name(c)) for c in range(_lib.PTO_WAIT_COUNT)]
 
 
-def _result(launch, entry, target, blocks, diags, trace, profile):
+def _result(launch, entry, target, blocks, diags, trace, profile, stats_json=False, report=False):
     pipes, causes = _pipe_names(), _cause_names()
     st = _L.pto_launch_stats(launch).contents
     stats = Stats(st.ops_executed, st.vector_ops, st.cycles, st.cores,
@@ -336,8 +351,10 @@ def _result(launch, entry, target, blocks, diags, trace, profile):
         if _L.pto_launch_loop(launch, i, lt) == 0:
             loops.append(LoopTime(_lib.text(lt.file), lt.line, lt.ii, lt.latency, _lib.text(lt.bound), lt.iterations))
     json = _lib.take_string(_L, _L.pto_launch_trace_json(launch)) if trace else None
+    sj = _lib.take_string(_L, _L.pto_launch_stats_json(launch)) if stats_json else None
+    html = _lib.take_string(_L, _L.pto_launch_report_html(launch)) if report else None
     return RunResult(entry, target, blocks, stats, _L.pto_launch_clock_hz(launch), cores, stalls, lines, loops,
-                     diags, json)
+                     diags, json, sj, html)
 
 
 # ------------------------------------------------------------------ modules
@@ -502,19 +519,26 @@ class Module:
             return next(iter(self.functions.values()))
         return None
 
-    def run(self, *args, entry=None, blocks=1, race=True, steps=None, vag_loops=False, timing=None, trace=False,
-            profile=False, strict_gm=False):
+    def run(self, *args, entry=None, blocks=1, race=True, initcheck=True, unwritten=True, outputs=None,
+            sanitize=True, steps=None, vag_loops=False, timing=None, trace=False, profile=False, strict_gm=False,
+            stats_json=False, report=False):
         """Runs a kernel with one argument per parameter, in declaration order: a numpy array for a pointer
         (bound in place, zero-copy: C-contiguous, writeable, of the pointer's element type; see Param.dtype),
         a Python (or numpy) int for an integer or index parameter, an int or float for a float one.
 
         entry: the function to run (default: the only pto.kernel function, else the only function);
-        blocks: 1..65535; race: race detection (W-RACE; on by default, as in `ptosim run`); steps: the
+        blocks: 1..65535. The sanitizer's checks are on by default, as in `ptosim run`: race (W-RACE), initcheck
+        (W-UNINIT: reads of on-chip bytes nothing wrote), unwritten (W-UNWRITTEN: bytes of an output the kernel
+        never wrote; the outputs are the pointer parameters named in `outputs`, by name or index, as `ptosim
+        run` checks those given an OUT file); sanitize=False turns all three off. Each warning of the run is
+        issued as a SanitizerWarning (Python's warnings module) and returned in RunResult.warnings. steps: the
         per-core step limit (None: the default); vag_loops: pto.vag binds loop iteration counts; timing: a
         timing table (its text as str, or a path as os.PathLike) applied over the target's; trace: record the
         Chrome trace (RunResult.trace); profile: per-line profile (RunResult.profile); strict_gm: an access
         leaving its array traps T-OOB (by default GM is one flat device space, as in `ptosim run`: the access
-        is performed in the gap after the array and reported as W-GM-OOB).
+        is performed in the gap after the array and reported as W-GM-OOB); stats_json: RunResult.stats_json is
+        the stats document (docs/stats.schema.json); report: RunResult.report is the HTML report (trace and
+        profile on), as `ptosim run --report` writes it.
 
         Returns a RunResult. Raises ArgumentError (nothing ran) for a bad argument, TrapError for a run-time
         trap (the arrays keep what the kernel wrote), DiagnosticError for an entry or timing-table error."""
@@ -537,25 +561,56 @@ class Module:
             l = inst.launch(entry, tm)
             _bind(l, args)
             _L.pto_launch_set_step_limit(l, int(steps or 0))
-            _L.pto_launch_set_race_check(l, 1 if race else 0)
+            _L.pto_launch_set_race_check(l, 1 if race and sanitize else 0)
+            _L.pto_launch_set_checks(l, _lib.PTO_CHECK_RACE, 1 if race and sanitize else 0)
+            _L.pto_launch_set_checks(l, _lib.PTO_CHECK_INIT, 1 if initcheck and sanitize else 0)
+            _L.pto_launch_set_checks(l, _lib.PTO_CHECK_UNWRITTEN, 1 if unwritten and sanitize else 0)
+            outs = _output_indices(l, outputs)
+            for i in range(_L.pto_launch_num_params(l)):
+                _L.pto_launch_set_output(l, i, 1 if i in outs else 0)
             _L.pto_launch_set_gm_strict(l, 1 if strict_gm else 0)
             _L.pto_launch_set_vag_loops(l, 1 if vag_loops else 0)
-            _L.pto_launch_set_trace(l, 1 if trace else 0)
-            _L.pto_launch_set_profile(l, 1 if profile else 0)
+            _L.pto_launch_set_trace(l, 1 if trace or report else 0)
+            _L.pto_launch_set_profile(l, 1 if profile or report else 0)
             rc = _L.pto_launch_run(l, int(blocks))       # releases the GIL
             diags = _diagnostics(inst.ctx)
             if rc not in (0, 3):
                 raise DiagnosticError(diags)
             k = self.entry_for(entry)
-            res = _result(l, k.name if k else entry, self.target, int(blocks), diags, trace, profile)
+            res = _result(l, k.name if k else entry, self.target, int(blocks), diags, trace, profile or report,
+                          stats_json, report)
         finally:
             self._release(inst)
+        for d in res.warnings:
+            warnings.warn(SanitizerWarning(d), stacklevel=2)
         if rc == 3:
             raise TrapError(diags, res)
         return res
 
 
 # ------------------------------------------------------------------ binding
+
+def _output_indices(l, outputs):
+    """Parameter indices of `outputs` (names, with or without '%', or indices); ValueError for an unknown one."""
+    if not outputs:
+        return set()
+    if isinstance(outputs, (str, int)):
+        outputs = [outputs]
+    pi = _lib.ParamInfo()
+    names = {}
+    for i in range(_L.pto_launch_num_params(l)):
+        _L.pto_launch_param(l, i, pi)
+        names[_lib.text(pi.name)] = i
+    out = set()
+    for o in outputs:
+        if isinstance(o, str) and o.lstrip("%") in names:
+            out.add(names[o.lstrip("%")])
+        elif isinstance(o, int) and not isinstance(o, bool) and 0 <= o < len(names):
+            out.add(o)
+        else:
+            raise ValueError("outputs: %r is not a parameter of the kernel (%s)" % (o, ", ".join(names)))
+    return out
+
 
 def _bind(l, args):
     n = _L.pto_launch_num_params(l)

@@ -46,7 +46,7 @@ def program_path():
 
 PTO_TARGET_DEFAULT = -1
 PTO_PIPES = 7
-PTO_WAIT_COUNT = 7
+PTO_WAIT_COUNT = 8
 SEVERITIES = ("note", "warning", "error", "trap")
 PARAM_KINDS = ("pointer", "int", "float", "other")
 
@@ -152,7 +152,12 @@ PROTOTYPES = {
     "pto_launch_profile_line": (c_int, [_P, c_size_t, POINTER(ProfileLine)]),
     "pto_launch_loop_count": (c_size_t, [_P]),
     "pto_launch_loop": (c_int, [_P, c_size_t, POINTER(LoopTime)]),
+    "pto_launch_set_checks": (None, [_P, c_uint, c_int]),
+    "pto_launch_set_output": (c_int, [_P, c_uint, c_int]),
+    "pto_launch_stats_json": (c_void_p, [_P]),                     # malloc'd
+    "pto_launch_report_html": (c_void_p, [_P]),                    # malloc'd
 }
+PTO_CHECK_RACE, PTO_CHECK_INIT, PTO_CHECK_UNWRITTEN = 1, 2, 4
 
 
 def load_library():

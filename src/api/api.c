@@ -5,6 +5,7 @@
 #include "isa/ir.h"
 #include "front/parse.h"
 #include "front/print.h"
+#include "verify/normalize.h"
 #include "verify/verify.h"
 #include <errno.h>
 #include <stdio.h>
@@ -174,7 +175,10 @@ size_t pto_verify(PtoModule *m, PtoTarget target)
 {
     if (target == PTO_TARGET_DEFAULT) target = pto_module_target(m);
     size_t before = m->ctx->diags.nerrors;
-    if (m->top) verify_module(m, target);
+    if (m->top) {
+        norm_module(m);   /* the only rewrite between parse and verify: inferred vector scopes */
+        verify_module(m, target);
+    }
     return m->ctx->diags.nerrors - before;
 }
 
@@ -193,6 +197,7 @@ static int check_unit(Module *m, Op *top, Op *unit, void *data)
     CheckRun *c = data;
     if (!c->keeping && !verify_unit_closed(unit)) c->keeping = 1;
     if (c->keeping) return 1;
+    norm_unit(m, unit);
     verify_nested(m, unit, c->target == PTO_TARGET_DEFAULT ? target_of(top) : c->target, &c->pending);
     return 0;
 }
@@ -218,7 +223,10 @@ static long check_text(Module *m, PtoTarget target)
     parse_text(m);
     if (d->nerrors == before) {
         diag_append(d, &c.pending);
-        if (m->top) verify_module(m, target == PTO_TARGET_DEFAULT ? target_of(m->top) : target);
+        if (m->top) {
+            norm_module(m);
+            verify_module(m, target == PTO_TARGET_DEFAULT ? target_of(m->top) : target);
+        }
     }
     diag_free(&c.pending);
     pto_module_free(m);

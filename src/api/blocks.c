@@ -25,6 +25,7 @@
  * the launch's block count, a constant), so cycles do not depend on the schedule either. */
 #include "base/alloc.h"
 #include "launch_int.h"
+#include "exec/autosync.h"
 #include "exec/check.h"
 #include "exec/gmview.h"
 #include "exec/observe.h"
@@ -151,6 +152,7 @@ static int setup_core(const PtoLaunch *l, Sim *s, Core *c, Cluster *cl, CoreType
         memset(pp->stall, 0, sizeof pp->stall);
     }
     c->issue_seq = 0;
+    autosync_reset(c);
     if (ops_core_reset(c)) return -1;
     c->su_t = 0;
     c->su_state = 0;
@@ -184,6 +186,7 @@ void launch_run_free(BlockRun *r)
     for (int i = 0; i < 3; i++) {
         Core *c = &cl->cores[i];
         ops_core_free(c);
+        autosync_free(c);
         mem_free(c->su.frame_base);
         mem_free(c->v.frame_base);
         mem_free(c->su.calls);
@@ -218,6 +221,7 @@ static void run_sim(BlockRun *r, const Sim *ls)
     r->sim.trapped = 0;
     r->sim.nwarned = 0;
     memset(&r->sim.stats, 0, sizeof r->sim.stats);
+    r->sim.autosync_edges = 0;
 }
 
 /* Out of memory preparing block r: E-OOM, the block fails (rc 2). */
@@ -307,6 +311,7 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
         }
         if (c->su_t > st->cycles) st->cycles = c->su_t;
         st->ops_executed += c->su.steps + c->v.steps;
+        s->autosync_edges += autosync_edges(c);
         st->cores++;
     }
 }
@@ -326,6 +331,7 @@ static void merge(PtoLaunch *l, BlockRun *r)
     s->stats.ops_executed += b->ops_executed;
     s->gm_gaps_dirty |= r->sim.gm_gaps_dirty;   /* a write left its buffer: refill the gaps next run */
     s->stats.cores += b->cores;
+    s->autosync_edges += r->sim.autosync_edges;
     if (b->cycles > s->stats.cycles) s->stats.cycles = b->cycles;
 }
 

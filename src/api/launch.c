@@ -107,7 +107,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
             }
         goto oom;   /* lowering's E-OOM is there already: diag_oom adds no second one */
     }
-    for (uint32_t i = 0; i < l->prog->nfuncs; i++)
+    for (uint32_t i = 0; i < l->prog->nfuncs && !l->entry; i++)   /* the first: not a scope variant */
         if (l->prog->funcs[i].op == f) l->entry = &l->prog->funcs[i];
     const Block *b = f->regions[0]->block;
     unsigned np = b->nargs;
@@ -225,6 +225,12 @@ int pto_launch_set_output(PtoLaunch *l, unsigned i, int on)
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
 void pto_launch_set_gm_strict(PtoLaunch *l, int on) { l->sim.gm_strict = on != 0; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
+
+int pto_launch_autosync(const PtoLaunch *l, uint64_t *edges)
+{
+    if (edges) *edges = l->sim.autosync_edges;
+    return l->entry && l->entry->autosync;
+}
 const char *pto_pipe_name(unsigned i) { return pq_name(i); }
 
 int pto_launch_set_timing(PtoLaunch *l, const char *name, const char *text, size_t len)
@@ -276,6 +282,7 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
     s->trapped = 0;
     s->nwarned = 0;
     memset(&s->stats, 0, sizeof s->stats);
+    s->autosync_edges = 0;
     mem_free(l->stall_view);
     l->stall_view = NULL;
     l->stall_view_n = 0;

@@ -509,34 +509,6 @@ uint64_t num_fma(NumFormat f, uint64_t a, uint64_t b, uint64_t c, NumRound rm)
 
 unsigned num_format_bits(NumFormat f) { return fmt_of(f)->width; }
 
-float num_bits_to_f32(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-uint32_t num_f32_to_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-double num_bits_to_f64(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-uint64_t num_f64_to_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
 bool num_is_nan(NumFormat f, uint64_t bits) { return decode(f, bits).cls == X_NAN; }
 
 uint64_t num_canonical_nan(NumFormat f) { return fmt_of(f)->nan; }

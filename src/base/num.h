@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef enum {
     NUM_RND_R, /* nearest, ties to even */
@@ -79,10 +80,11 @@ uint64_t num_arith(NumFormat f, NumOp op, uint64_t a, uint64_t b, NumRound rm);
    Every format except NUM_F64. */
 uint64_t num_fma(NumFormat f, uint64_t a, uint64_t b, uint64_t c, NumRound rm);
 
-float num_bits_to_f32(uint32_t b);
-uint32_t num_f32_to_bits(float f);
-double num_bits_to_f64(uint64_t b);
-uint64_t num_f64_to_bits(double d);
+/* The host float or double with these bits, and back (inline: hot loops use them). */
+static inline float num_bits_to_f32(uint32_t b) { float f; memcpy(&f, &b, sizeof f); return f; }
+static inline uint32_t num_f32_to_bits(float f) { uint32_t b; memcpy(&b, &f, sizeof b); return b; }
+static inline double num_bits_to_f64(uint64_t b) { double d; memcpy(&d, &b, sizeof d); return d; }
+static inline uint64_t num_f64_to_bits(double d) { uint64_t b; memcpy(&b, &d, sizeof b); return b; }
 
 bool num_is_nan(NumFormat f, uint64_t bits);
 /* f32 0x7FC00000, f16 0x7E00, bf16 0x7FC0, e4m3fn 0x7F, e5m2 0x7E, hif8 0x80, e8m0 0xFF,

@@ -137,12 +137,12 @@ static int clip(const GmBuf *g, uint64_t addr, uint64_t len, uint64_t *lo, uint6
 }
 
 /* Reports an access that leaves allocation j (its own: the one whose slot holds its first byte). */
-static void report_outside(Exec *x, const Instr *in, uint32_t j, uint64_t addr, uint64_t len, const char *what)
+static void report_outside(Exec *x, const Instr *in, uint32_t j, uint64_t addr, uint64_t len, int mode,
+                           const char *what)
 {
     Sim *s = x->core->sim;
     const GmBuf *g = &s->gm[j];
     uint64_t o = addr - g->base, out_lo = o > g->size ? o : g->size;
-    int mode = sim_access_mode(x, what);
     if (mode != ACC_READ) s->gm_gaps_dirty = 1;
     for (uint32_t k = j + 1; mode != ACC_READ && k < s->ngm && s->gm[k].base < addr + len; k++) {
         uint64_t lo, hi;
@@ -170,7 +170,7 @@ static uint8_t *image(Exec *x, const Instr *in, uint64_t addr, uint64_t len)
     return p;
 }
 
-uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, const char *what)
+uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, int mode, const char *what)
 {
     Sim *s = x->core->sim;
     int j = sim_gm_find(s, addr);
@@ -179,7 +179,7 @@ uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, co
         uint64_t o = addr - g->base;
         if (o <= g->size && len <= g->size - o) return image(x, in, addr, len);
         if (!s->gm_strict) {
-            report_outside(x, in, (uint32_t)j, addr, len, what);
+            report_outside(x, in, (uint32_t)j, addr, len, mode, what);
             return image(x, in, addr, len);
         }
         sim_trap(x, in, DIAG_T_OOB, "%s bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) of GM buffer '%s' "

@@ -152,6 +152,85 @@ const Instr *interp_return(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ vector scopes */
 
+/* With the trace on, a vector scope's slice shows its loops: each scf.for run as a slice (TE_LOOP) and inside
+   it its iterations (TE_ITER), the first SCOPE_ITERS one by one and the rest as one slice; loops nested in an
+   iteration shown only that way are not shown. Times are the cycles of the scope's instructions as they
+   accumulate (the same sum the untraced loop makes), from the job's start x->now, so they nest inside the
+   scope's slice. A handler that runs several trips itself (a fused loop) makes the rest one slice. */
+enum { SCOPE_ITERS = 8, SCOPE_DEPTH = 16 };
+typedef struct ScopeLoop {
+    const Instr *init;         /* the scf.for; its body is (init, init->jump) */
+    uint64_t t_loop, t_iter;   /* when the loop and the current (or the grouped) iterations began */
+    uint32_t iter;             /* iterations ended by the back edge */
+    int exact;                 /* every trip went through the back edge */
+    int shown;                 /* the enclosing iterations are shown one by one */
+} ScopeLoop;
+
+static void scope_iters(Exec *x, const ScopeLoop *L, uint64_t now, uint32_t first, uint32_t last)
+{
+    obs_scope_slice(x, TE_ITER, L->init, x->now + L->t_iter, x->now + now, first, last);
+}
+
+/* Loop L ended at `now` (cycles into the scope): the iterations not shown yet, then the loop's slice. */
+static void scope_loop_end(Exec *x, const ScopeLoop *L, uint64_t now)
+{
+    if (!L->shown) return;
+    if (!L->exact && now > L->t_iter) scope_iters(x, L, now, L->iter < SCOPE_ITERS ? L->iter : SCOPE_ITERS, OBS_UNKNOWN);
+    else if (L->exact && L->iter > SCOPE_ITERS) scope_iters(x, L, now, SCOPE_ITERS, L->iter - 1);
+    obs_scope_slice(x, TE_LOOP, L->init, x->now + L->t_loop, x->now + now, L->iter, (uint32_t)L->exact);
+}
+
+/* Trip `L->iter` of loop L ended at `now` through its back edge. */
+static void scope_trip(Exec *x, ScopeLoop *L, uint64_t now)
+{
+    if (L->iter < SCOPE_ITERS && L->shown) {
+        scope_iters(x, L, now, L->iter, L->iter);
+        L->t_iter = now;
+    }
+    L->iter++;
+}
+
+/* The vector scope's loop (interp_vecscope) with the trace on; returns the cycles of the instructions run. */
+static uint64_t traced_scope(Exec *x, const Instr *pc, uint64_t limit)
+{
+    ScopeLoop st[SCOPE_DEPTH];   /* loops nested deeper are run, not shown */
+    int sp = 0;
+    uint64_t cycles = 0, extra0 = x->extra_cost;
+    while (pc) {
+        if (__builtin_expect(--x->left == 0, 0)) {
+            x->steps = limit;
+            x->prof = NULL;
+            sim_trap(x, pc, DIAG_T_STEP_LIMIT, "step limit of %llu reached inside a vector scope", (unsigned long long)limit);
+            return cycles;
+        }
+        const Instr *cur = pc;
+        cycles += cur->cost;
+        if (x->prof) obs_profile(x->prof, cur, cur->cost, 1);
+        pc = cur->fn(x, cur);
+        uint64_t now = cycles + x->extra_cost - extra0;
+        if (cur->fn == interp_for_init && pc == cur + 1) {   /* a loop starts (zero trips: nothing to show) */
+            if (sp < SCOPE_DEPTH) {
+                int shown = sp == 0 || (st[sp - 1].shown && st[sp - 1].iter < SCOPE_ITERS);
+                st[sp++] = (ScopeLoop){cur, now - cur->cost, now, 0, 1, shown};
+            }
+            continue;
+        }
+        int back_edge = sp && cur + 1 == st[sp - 1].init->jump;
+        if (back_edge && pc == cur->jump) {   /* the next trip */
+            scope_trip(x, &st[sp - 1], now);
+            continue;
+        }
+        /* control left loops: the last trip fell through the back edge, or a handler ran the trips itself */
+        while (sp && (!pc || pc <= st[sp - 1].init || pc >= st[sp - 1].init->jump)) {
+            ScopeLoop *L = &st[--sp];
+            if (cur + 1 == L->init->jump && pc == cur + 1) scope_trip(x, L, now);
+            else L->exact = 0;
+            scope_loop_end(x, L, now);
+        }
+    }
+    return cycles;
+}
+
 int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
 {
     const ScopeInfo *si = in->ext;
@@ -175,6 +254,11 @@ int interp_vecscope(Exec *x, const Instr *in, const uint64_t *args)
     Observe *o = x->core->sim->obs;
     x->prof = o->profile ? o : NULL;
     x->left = left;
+    if (__builtin_expect(o->trace, 0)) {
+        cycles = traced_scope(x, pc, limit);
+        pc = NULL;
+        if (x->left == 0) return -1;   /* the step limit trapped */
+    }
     while (pc) {
         if (__builtin_expect(--x->left == 0, 0)) {
             x->steps = limit;

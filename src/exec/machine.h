@@ -60,7 +60,7 @@ typedef struct Pipe {
     uint64_t wake_t;           /* lower bound after being woken from a wait */
     uint64_t bytes, ops;
     uint64_t busy;             /* cycles spent executing ops */
-    uint64_t stall[7];         /* cycles the head op waited, by WaitCause (observe.h) */
+    uint64_t stall[8];         /* cycles the head op waited, by WaitCause (observe.h) */
     uint64_t wait_since;       /* when the head op (or the SU's current op) first had to wait */
     int waiting;               /* head entry is blocked (wait) */
     int stalled;               /* wait_since is set */
@@ -87,8 +87,6 @@ struct Exec {
     const Instr *cur;          /* the op being executed by the agent (SU or pipe job) */
     uint64_t now;              /* the cycle at which it started */
     uint64_t retry_at;         /* set by a handler that waits for something due at a known later cycle */
-    const char *what_last[4];  /* access descriptions seen by sim_mem and their modes (mem.c) */
-    int what_mode[4];
     struct CallRec { const Instr *ret; uint8_t *frame; const Instr *call; } *calls;
     uint32_t ncalls, capcalls;
 };
@@ -118,6 +116,7 @@ struct Core {
     struct VecState *vec;
     struct CubeState *cube;
     struct SimtState *simt;    /* SIMT launches (ops/simt/) */
+    struct AutoSync *as;       /* auto-sync records (exec/autosync.c), NULL until first used */
 };
 
 struct Cluster {
@@ -183,6 +182,7 @@ struct Sim {
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
+    uint64_t autosync_edges;   /* dependencies auto-sync inferred (exec/autosync.c), summed over the blocks */
     const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
     DiagId warned_id[SIM_MAX_WARNED];
     unsigned nwarned;
@@ -210,11 +210,17 @@ void sim_diag_key(Sim *s, long idx, int kind, const void *a, const void *b, Diag
    `rep` holds and recording the rest there: the launch reports what running its blocks one after another
    would, whichever thread ran them. */
 void sim_diags_merge(DiagList *dst, SimReported *rep, const DiagList *src, const DiagKey *keys, size_t nkeys);
-/* Host pointer for [addr, addr+len) in space `as` of core c, or NULL after raising a trap. `what` names
-   the access for the message ("source", "destination"). `align` = required alignment (1 = none). */
-uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what);
+/* How an op uses the bytes it accesses, for the checkers (races, initcheck, outputs, GM overlap): ACC_READ,
+   ACC_WRITE, or ACC_ATOMIC, an atomic read-modify-write (atomics of one kind do not race with each other).
+   A read-modify-write that is not atomic (mad_acc's accumulator) is a read and a write, recorded apart. */
+enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
+/* Host pointer for [addr, addr+len) in space `as` of core c, or NULL after raising a trap; while a checker
+   watches, the access is recorded with `mode` (ACC_*). `what` names the access for messages only ("source",
+   "destination"). `align` = required alignment (1 = none). */
+uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, int mode,
+                 const char *what);
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
-                      const char *what);
+                      int mode, const char *what);
 /* ---- GM, one flat device address space (gm.c) ---- */
 /* Places the n parameters' buffers (b[i].is_ptr) and copies them in; addr[i] receives each one's device
    address. s->gm must hold n entries. 0, or -1 when out of memory. */
@@ -223,22 +229,9 @@ void sim_gm_copy_out(Sim *s);              /* the allocations' bytes back to the
 void sim_gm_free(Sim *s);
 int sim_gm_find(const Sim *s, uint64_t addr);   /* the allocation whose slot holds addr, or -1 */
 /* sim_mem for GM: host pointer for [addr, addr+len), reporting an access that leaves its buffer. */
-uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, const char *what);
+uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, int mode, const char *what);
 /* An access the op `in` running on x makes, for the checkers (races, initcheck, outputs): [addr, addr+len)
    of space `as` owned by core `owner`. Only called while the cluster's `watch` is set. */
-enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
-/* ACC_READ / ACC_WRITE / ACC_ATOMIC for an access description ("vector load source", "destination" ...):
-   descriptions naming a destination are writes (atomic ones when they say so), the rest reads. They are
-   string constants, so a few recent ones and their modes are remembered per agent. */
-static inline int sim_access_mode(Exec *x, const char *what)
-{
-    unsigned k = (unsigned)((uintptr_t)what >> 3) & 3u;
-    if (what == x->what_last[k]) return x->what_mode[k];
-    int m = !strstr(what, "destination") ? ACC_READ : strstr(what, "atomic") ? ACC_ATOMIC : ACC_WRITE;
-    x->what_last[k] = what;
-    x->what_mode[k] = m;
-    return m;
-}
 void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write);
 void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
 void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode);

@@ -15,13 +15,13 @@ static const char *const space_long[AS__COUNT] = {
 };
 
 static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
-                        const char *what);
+                        int mode, const char *what);
 
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
-                      const char *what)
+                      int mode, const char *what)
 {
-    uint8_t *p = checked(x, c, in, as, addr, len, align, what);
-    if (p && (c->cl->watch || (as == AS_GM && c->cl->gm_watch))) sim_access(x, in, c, as, addr, len, sim_access_mode(x, what));
+    uint8_t *p = checked(x, c, in, as, addr, len, align, mode, what);
+    if (p && (c->cl->watch || (as == AS_GM && c->cl->gm_watch))) sim_access(x, in, c, as, addr, len, mode);
     return p;
 }
 
@@ -32,7 +32,7 @@ void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode)
 }
 
 static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
-                        const char *what)
+                        int mode, const char *what)
 {
     /* sizes and offsets: decimal, then hex in parentheses (the library's number style) */
     if (align > 1 && (addr % align) != 0) {
@@ -40,7 +40,7 @@ static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_
                  addr, addr, space_long[as], align);
         return NULL;
     }
-    if (as == AS_GM) return sim_gm_access(x, in, addr, len, what);
+    if (as == AS_GM) return sim_gm_access(x, in, addr, len, mode, what);
     uint64_t sz = c->memsz[as];
     if (addr > sz || len > sz - addr) {
         sim_trap(x, in, DIAG_T_OOB, "%s bytes [%" PRIu64 ", %" PRIu64 ") ([0x%" PRIx64 ", 0x%" PRIx64 ")) lie outside the "
@@ -50,7 +50,8 @@ static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_
     return c->mem[as] + addr;
 }
 
-uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, const char *what)
+uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, int mode,
+                 const char *what)
 {
-    return sim_mem_core(x, x->core, in, as, addr, len, align, what);
+    return sim_mem_core(x, x->core, in, as, addr, len, align, mode, what);
 }

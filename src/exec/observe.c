@@ -3,6 +3,7 @@
  * incomplete (obs->oom) and the run goes on. */
 #include "observe.h"
 #include "base/alloc.h"
+#include "pipe.h"
 #include "race.h"
 #include "base/strbuf.h"
 #include <inttypes.h>
@@ -10,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct ObsRelease { uint32_t ev; const Instr *in; } ObsRelease;
+/* A release not yet acquired: the op, and where and when it ran (the start of the flow arrow). */
+typedef struct ObsRelease { const Instr *in; uint64_t t; uint32_t core; uint8_t pipe; } ObsRelease;
 
 struct ObsChannel {
     int kind;
@@ -35,6 +37,7 @@ void obs_free(Observe *o)
     mem_free(o->cores);
     mem_free(o->stalls);
     mem_free(o->ev);
+    mem_free(o->flows);
     mem_free(o->prof_cycles);
     mem_free(o->prof_count);
     mem_free(o->prof_stall);
@@ -43,9 +46,8 @@ void obs_free(Observe *o)
 
 int obs_reset(Observe *o, uint32_t ninstr)
 {
-    o->ncores = o->nstalls = o->nev = 0;
+    o->ncores = o->nstalls = o->nev = o->nflows = 0;
     o->oom = 0;
-    o->pending_from = 0;
     o->pending_setter = NULL;
     chan_clear(o);
     if (o->profile) {
@@ -109,7 +111,6 @@ _Static_assert(sizeof ((Pipe *)0)->stall / sizeof(uint64_t) == WC__COUNT, "Pipe.
 int obs_merge(Observe *o, Observe *blk)
 {
     int fail = blk->oom;
-    size_t base = o->nev;
     for (size_t i = 0; i < blk->ncores && !fail; i++) {
         fail = grow(o, (void **)&o->cores, &o->capcores, o->ncores, sizeof *o->cores);
         if (!fail) o->cores[o->ncores++] = blk->cores[i];
@@ -122,12 +123,12 @@ int obs_merge(Observe *o, Observe *blk)
         for (size_t i = 0; i < blk->nev && !fail; i++) {
             fail = grow(o, (void **)&o->ev, &o->capev, o->nev, sizeof *o->ev);
             if (fail) break;
-            TraceEv *e = &o->ev[o->nev++];
-            *e = blk->ev[i];
-            if (e->flow_from) e->flow_from += (uint32_t)base;
+            o->ev[o->nev++] = blk->ev[i];
         }
-    } else {
-        o->nev += blk->nev;
+        for (size_t i = 0; i < blk->nflows && !fail; i++) {
+            fail = grow(o, (void **)&o->flows, &o->capflows, o->nflows, sizeof *o->flows);
+            if (!fail) o->flows[o->nflows++] = blk->flows[i];
+        }
     }
     for (uint32_t i = 0; o->profile && i < o->nprof && i < blk->nprof; i++) {
         o->prof_cycles[i] += blk->prof_cycles[i];
@@ -146,14 +147,14 @@ WaitCause obs_cause(OpKind k)
     case OP_GET_BUF: case OP_GET_BUF_DYN: return WC_BUFFER;
     case OP_WAIT_INTRA_BLOCK: case OP_SYNC_WAIT: return WC_SEM;
     case OP_WAIT_FLAG_DEV: return WC_CROSS;
-    default: return WC_OTHER;
+    default: return op_info[k].fam == FAM_TILE ? WC_AUTO : WC_OTHER;   /* tile ops wait only for auto-sync */
     }
 }
 
 const char *obs_cause_name(WaitCause c)
 {
     static const char *const n[WC__COUNT] = {"flag", "barrier", "buffer token", "semaphore", "cross-core flag", "other",
-                                                 "queue full"};
+                                                 "queue full", "auto-sync"};
     return c < WC__COUNT ? n[c] : "?";
 }
 
@@ -173,15 +174,16 @@ static ObsChannel *chan(Observe *o, int kind, unsigned key, int create)
     return c;
 }
 
-/* The event the op running now will be recorded as: the next one appended. */
-static uint32_t pending_event(const Observe *o) { return (uint32_t)o->nev; }
+static uint32_t core_id(const Core *c) { return (uint32_t)c->block_idx * 3u + (uint32_t)c->index; }
+/* The agent an execution context runs for: the core's scalar unit or one of its pipes. */
+static uint8_t agent_of(const Exec *x) { return x == &x->core->su ? (uint8_t)PQ_S : (uint8_t)x->pipe; }
 
 void obs_release(Exec *x, int kind, unsigned key)
 {
     Observe *o = obs_of(x);
     ObsChannel *c = chan(o, kind, key, 1);
     if (!c) return;
-    if (kind == RC_BUF) c->head = c->tail = 0;   /* tokens accumulate: the newest release is the edge */
+    if (kind == RC_BUF || kind == RC_AUTO) c->head = c->tail = 0;   /* tokens accumulate: the newest release is the edge */
     if (c->tail == c->cap) {
         uint32_t cap = c->cap ? c->cap * 2 : 8;
         if (c->head) {   /* compact first */
@@ -196,7 +198,7 @@ void obs_release(Exec *x, int kind, unsigned key)
             c->cap = cap;
         }
     }
-    c->q[c->tail++] = (ObsRelease){pending_event(o), x->cur};
+    c->q[c->tail++] = (ObsRelease){x->cur, x->now, core_id(x->core), agent_of(x)};
 }
 
 void obs_acquire(Exec *x, int kind, unsigned key)
@@ -204,9 +206,10 @@ void obs_acquire(Exec *x, int kind, unsigned key)
     Observe *o = obs_of(x);
     ObsChannel *c = chan(o, kind, key, 0);
     if (!c || c->head == c->tail) return;
-    ObsRelease from = kind == RC_BUF ? c->q[c->tail - 1] : c->q[c->head++];
-    o->pending_from = from.ev + 1;
+    ObsRelease from = kind == RC_BUF || kind == RC_AUTO ? c->q[c->tail - 1] : c->q[c->head++];
     o->pending_setter = from.in;
+    if (!o->trace || grow(o, (void **)&o->flows, &o->capflows, o->nflows, sizeof *o->flows)) return;
+    o->flows[o->nflows++] = (TraceFlow){from.t, x->now, from.core, core_id(x->core), from.pipe, agent_of(x)};
 }
 
 static TraceEv *add_ev(Observe *o, uint32_t core, int pipe, int kind, const Instr *in, uint64_t t0, uint64_t t1)
@@ -223,14 +226,9 @@ static TraceEv *add_ev(Observe *o, uint32_t core, int pipe, int kind, const Inst
     return e;
 }
 
-static uint32_t core_id(const Core *c) { return (uint32_t)c->block_idx * 3u + (uint32_t)c->index; }
-
-/* Without a trace, events are not kept but still numbered, so flows stay consistent. */
 static TraceEv *next_ev(Observe *o, uint32_t core, int pipe, int kind, const Instr *in, uint64_t t0, uint64_t t1)
 {
-    if (o->trace) return add_ev(o, core, pipe, kind, in, t0, t1);
-    o->nev++;
-    return NULL;
+    return o->trace ? add_ev(o, core, pipe, kind, in, t0, t1) : NULL;
 }
 
 void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes)
@@ -238,11 +236,7 @@ void obs_job(Exec *x, const Instr *in, uint64_t t0, uint64_t t1, uint64_t bytes)
     Observe *o = obs_of(x);
     if (o->profile) obs_profile(o, in, t1 - t0 - x->attributed, 1);
     TraceEv *e = next_ev(o, core_id(x->core), x->pipe, TE_OP, in, t0, t1);
-    if (e) {
-        e->bytes = bytes;
-        e->flow_from = o->pending_from;
-    }
-    o->pending_from = 0;
+    if (e) e->bytes = bytes;
     o->pending_setter = NULL;
 }
 
@@ -283,12 +277,17 @@ void obs_su_run(Core *c, uint64_t t0, uint64_t t1, uint32_t nops)
     Observe *o = c->sim->obs;
     if (!nops) return;
     TraceEv *e = next_ev(o, core_id(c), PQ_S, TE_SU, NULL, t0, t1);
-    if (e) {
-        e->nops = nops;
-        e->flow_from = o->pending_from;
-    }
-    o->pending_from = 0;
+    if (e) e->nops = nops;
     o->pending_setter = NULL;
+}
+
+void obs_scope_slice(Exec *x, int kind, const Instr *in, uint64_t t0, uint64_t t1, uint32_t a, uint32_t b)
+{
+    Observe *o = obs_of(x);
+    TraceEv *e = next_ev(o, core_id(x->core), x->pipe, kind, in, t0, t1);
+    if (!e) return;
+    e->nops = a;
+    e->last = b;
 }
 
 void obs_profile(Observe *o, const Instr *in, uint64_t cycles, int exec)
@@ -325,17 +324,41 @@ static const char *core_name(unsigned idx, unsigned ncores_in_block, int type)
     return idx == 0 ? "AIC" : idx == 1 ? "AIV0" : "AIV1";
 }
 
-/* Microseconds at the table's clock, printed with nanosecond resolution. */
-static void ts(StrBuf *b, uint64_t cycles, double clock)
+/* Times are printed in microseconds with 4 decimals (0.1 ns, finer than a cycle at any clock the tables
+   use), converted from integer cycles by one monotonic function: a slice's end is printed from its end cycle,
+   so slices that nest in cycles nest in the printed times too (dur = end - start of the printed units, never
+   rounded on its own). */
+static uint64_t tunits(uint64_t cycles, double units_per_cycle) { return (uint64_t)((double)cycles * units_per_cycle + 0.5); }
+static void put_units(StrBuf *b, uint64_t u) { sb_printf(b, "%" PRIu64 ".%04u", u / 10000, (unsigned)(u % 10000)); }
+
+void obs_ev_name(char *w, size_t n, const TraceEv *e)
 {
-    sb_printf(b, "%.4f", (double)cycles / clock * 1e6);
+    const char *name = e->kind == TE_SU ? "scalar" : e->in && e->in->op ? op_info[e->in->kind].name : "end";
+    switch (e->kind) {
+    case TE_WAIT: snprintf(w, n, "waiting: %s", name); break;
+    case TE_LOOP:
+        if (e->last) snprintf(w, n, "scf.for: %u iteration%s", e->nops, e->nops == 1 ? "" : "s");
+        else snprintf(w, n, "scf.for");
+        break;
+    case TE_ITER:
+        if (e->last == e->nops) snprintf(w, n, "iteration %u", e->nops);
+        else if (e->last == OBS_UNKNOWN) snprintf(w, n, "iterations %u..", e->nops);
+        else snprintf(w, n, "iterations %u..%u", e->nops, e->last);
+        break;
+    default: snprintf(w, n, "%s", name); break;
+    }
+}
+
+static const char *ev_cat(int kind)
+{
+    return kind == TE_WAIT ? "stall" : kind == TE_SU ? "scalar" : kind == TE_LOOP || kind == TE_ITER ? "loop" : "op";
 }
 
 char *obs_trace_json(const Observe *o, const Sim *s)
 {
     StrBuf b;
     sb_init(&b);
-    double clock = s->timing->clock_hz;
+    double clock = s->timing->clock_hz, k = 1e10 / clock;
     sb_puts(&b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"ptosim\",\"clock_hz\":");
     sb_printf(&b, "%.0f", clock);
     sb_puts(&b, "},\"traceEvents\":[\n");
@@ -349,30 +372,23 @@ char *obs_trace_json(const Observe *o, const Sim *s)
                   first ? "" : ",\n", pid, ct->block, core_name(idx, ct->ncores, ct->type));
         first = 0;
         sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"tid\":0,\"args\":{\"sort_index\":%u}}", pid, pid);
-        static const char *const track[PQ__COUNT] = {"SCALAR", "VECTOR", "MTE1", "MTE2", "MTE3", "CUBE", "FIXP"};
         for (unsigned p = 0; p < PQ__COUNT; p++)
             sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", pid, p,
-                      track[p]);
+                      pq_name(p));
     }
     for (size_t i = 0; i < o->nev; i++) {
         const TraceEv *e = &o->ev[i];
-        const char *name = e->kind == TE_SU ? "scalar" : e->in && e->in->op ? op_info[e->in->kind].name : "end";
+        uint64_t u0 = tunits(e->t0, k), u1 = tunits(e->t1, k);
         sb_printf(&b, "%s{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":", first ? "" : ",\n", e->core, e->pipe);
         first = 0;
-        ts(&b, e->t0, clock);
+        put_units(&b, u0);
         sb_puts(&b, ",\"dur\":");
-        ts(&b, e->t1 - e->t0, clock);
+        put_units(&b, u1 - u0);
+        char w[160];
+        obs_ev_name(w, sizeof w, e);
         sb_puts(&b, ",\"name\":");
-        if (e->kind == TE_WAIT) {
-            char w[160];
-            snprintf(w, sizeof w, "waiting: %s", name);
-            json_str(&b, w);
-            sb_puts(&b, ",\"cat\":\"stall\"");
-        } else {
-            json_str(&b, name);
-            sb_puts(&b, e->kind == TE_SU ? ",\"cat\":\"scalar\"" : ",\"cat\":\"op\"");
-        }
-        sb_printf(&b, ",\"args\":{\"cycles\":%" PRIu64, e->t1 - e->t0);
+        json_str(&b, w);
+        sb_printf(&b, ",\"cat\":\"%s\",\"args\":{\"cycles\":%" PRIu64 ",\"start\":%" PRIu64, ev_cat(e->kind), e->t1 - e->t0, e->t0);
         const Op *op = e->in ? e->in->op : NULL;
         if (op && op->loc.file) {
             char loc[512];
@@ -391,17 +407,15 @@ char *obs_trace_json(const Observe *o, const Sim *s)
         }
         sb_puts(&b, "}}");
     }
-    /* flows: from the releasing op to the op whose wait it ended */
-    for (size_t i = 0; i < o->nev; i++) {
-        const TraceEv *e = &o->ev[i];
-        if (!e->flow_from || e->flow_from > o->nev) continue;
-        const TraceEv *f = &o->ev[e->flow_from - 1];
-        sb_printf(&b, ",\n{\"ph\":\"s\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", i + 1, f->core,
-                  f->pipe);
-        ts(&b, f->t1 > f->t0 ? f->t1 - 1 : f->t0, clock);
+    /* flows: from the releasing op to the op whose wait it ended; both ends bind to the enclosing slice */
+    for (size_t i = 0; i < o->nflows; i++) {
+        const TraceFlow *f = &o->flows[i];
+        sb_printf(&b, ",\n{\"ph\":\"s\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", i + 1, f->core0,
+                  f->pipe0);
+        put_units(&b, tunits(f->t0, k));
         sb_printf(&b, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", i + 1,
-                  e->core, e->pipe);
-        ts(&b, e->t0, clock);
+                  f->core1, f->pipe1);
+        put_units(&b, tunits(f->t1, k));
         sb_puts(&b, "}");
     }
     sb_puts(&b, "\n]}\n");

@@ -6,7 +6,7 @@
 #include "machine.h"
 
 /* Why an agent waited. */
-typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC_QUEUE, WC__COUNT } WaitCause;
+typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC_QUEUE, WC_AUTO, WC__COUNT } WaitCause;
 
 /* Time of one agent (a core's scalar unit or one of its pipes) in one block. */
 typedef struct AgentTime {
@@ -31,19 +31,29 @@ typedef struct StallRec {
     uint64_t cycles, times;
 } StallRec;
 
-/* A trace event: a slice of an agent's time running an op (or waiting for one), with a flow from the
-   op that released it. */
+/* A trace event: a slice of an agent's time running an op (or waiting for one), or inside a vector scope's
+   slice a loop (TE_LOOP) or one or more of its iterations (TE_ITER). */
 typedef struct TraceEv {
     uint64_t t0, t1;
-    const Instr *in;           /* NULL: the scalar unit's own run (kind TE_SU) */
+    const Instr *in;           /* NULL: the scalar unit's own run (kind TE_SU); TE_LOOP, TE_ITER: the scf.for */
     const Instr *setter;       /* waits: the op that released the wait */
     uint64_t bytes;
     uint32_t core;             /* block * 3 + core index */
-    uint32_t flow_from;        /* index + 1 of the event this one depends on, 0 = none */
-    uint32_t nops;             /* TE_SU: instructions in the run */
+    uint32_t nops;             /* TE_SU: instructions in the run; TE_LOOP: iterations seen; TE_ITER: first index */
+    uint32_t last;             /* TE_ITER: last index (OBS_UNKNOWN: up to the loop's end); TE_LOOP: nonzero when
+                                  nops is every iteration (no handler ran several trips at once) */
     uint8_t pipe, kind;
 } TraceEv;
-enum { TE_OP, TE_WAIT, TE_SU };
+enum { TE_OP, TE_WAIT, TE_SU, TE_LOOP, TE_ITER };
+#define OBS_UNKNOWN UINT32_MAX
+
+/* A flow arrow of the trace: from the op that released a flag, semaphore or token (its agent and the cycle
+   at which it ran) to the op whose acquire it satisfied. */
+typedef struct TraceFlow {
+    uint64_t t0, t1;
+    uint32_t core0, core1;     /* block * 3 + core index */
+    uint8_t pipe0, pipe1;
+} TraceFlow;
 
 typedef struct Observe Observe;
 typedef struct ObsChannel ObsChannel;
@@ -56,10 +66,11 @@ struct Observe {
     size_t nstalls, capstalls;
     TraceEv *ev;
     size_t nev, capev;
+    TraceFlow *flows;
+    size_t nflows, capflows;
     uint64_t *prof_cycles, *prof_count, *prof_stall;   /* per Instr.id */
     uint32_t nprof;
-    uint32_t pending_from;     /* flow into the next recorded event (set by an acquire), index + 1 */
-    const Instr *pending_setter;   /* the op of that release */
+    const Instr *pending_setter;   /* the op of the release the last acquire took (stall report, waits) */
     ObsChannel *chan;          /* open flows: releases not yet acquired */
     size_t nchan, capchan;
     int oom;                   /* a recording allocation failed: the record is incomplete */
@@ -92,6 +103,12 @@ void obs_release(Exec *x, int kind, unsigned key);
 void obs_acquire(Exec *x, int kind, unsigned key);
 WaitCause obs_cause(OpKind k);
 const char *obs_cause_name(WaitCause c);
+
+/* A slice inside the vector scope x is running (kind TE_LOOP or TE_ITER; see TraceEv), times in cycles. */
+void obs_scope_slice(Exec *x, int kind, const Instr *in, uint64_t t0, uint64_t t1, uint32_t a, uint32_t b);
+
+/* The name a trace event is shown with ("pto.vlds", "waiting: pto.wait_flag", "iteration 3", ...). */
+void obs_ev_name(char *w, size_t n, const TraceEv *e);
 
 /* Chrome trace event JSON of the recorded trace; malloc'd, NULL when out of memory. */
 char *obs_trace_json(const Observe *o, const Sim *s);

@@ -1,20 +1,6 @@
-/* pipe.c — pipe names and the op table's pipe column as queues. */
+/* pipe.c — pipe names and the op table's pipe column as queues (both from isa/pipes.def). */
 #include "pipe.h"
 
-static const char *const pq_names[PQ__COUNT] = {"PIPE_S", "PIPE_V", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3", "PIPE_M",
-                                                "PIPE_FIX"};
+const char *pq_name(unsigned pq) { return pq == PQ_ALL ? tok_spelling(T_PIPE_ALL) : pipe_name(pq); }
 
-const char *pq_name(unsigned pq) { return pq < PQ__COUNT ? pq_names[pq] : pq == PQ_ALL ? "PIPE_ALL" : "?"; }
-
-PipeQ pq_of_op_pipe(OpPipe p)
-{
-    switch (p) {
-    case PIPE_V_: return PQ_V;
-    case PIPE_MTE1_: return PQ_MTE1;
-    case PIPE_MTE2_: return PQ_MTE2;
-    case PIPE_MTE3_: return PQ_MTE3;
-    case PIPE_M_: return PQ_M;
-    case PIPE_FIX_: return PQ_FIX;
-    default: return PQ_S;
-    }
-}
+PipeQ pq_of_op_pipe(OpPipe p) { return p > PIPE_NONE && p < PIPE_DYN ? (PipeQ)(p - 1) : PQ_S; }

@@ -4,9 +4,14 @@
 #define PTOSIM_PIPE_H
 #include "isa/op.h"
 
-typedef enum { PQ_S, PQ_V, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_M, PQ_FIX, PQ__COUNT, PQ_ALL = 15 } PipeQ;
+typedef enum {
+#define PIPE(id, spell, queue) PQ_##id = queue,
+#include "isa/pipes.def"
+#undef PIPE
+    PQ__COUNT = PIPE__COUNT, PQ_ALL = 15
+} PipeQ;
 
-/* "PIPE_V", ...; "PIPE_ALL" for PQ_ALL, "?" otherwise. */
+/* "PIPE_V", ... (isa/pipes.def); "PIPE_ALL" for PQ_ALL, "?" otherwise. */
 const char *pq_name(unsigned pq);
 /* The queue of an op-table pipe (PIPE_NONE and PIPE_DYN give PQ_S: the family decides). */
 PipeQ pq_of_op_pipe(OpPipe p);

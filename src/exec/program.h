@@ -31,6 +31,10 @@ typedef const Instr *(*ExecFn)(Exec *x, const Instr *in);
 typedef int (*PipeFn)(Exec *x, const Instr *in, const uint64_t *args);
 /* Issue hook: runs in the SU when a queued op is issued; its result is the queue entry's aux value. */
 typedef int64_t (*IssueFn)(Exec *x, const Instr *in, const uint64_t *args);
+/* Footprint of a queued op in an auto-sync function (exec/autosync.h): what it will touch, from its captured
+   values. */
+struct AsFoot;
+typedef void (*FootFn)(const Instr *in, const uint64_t *args, struct AsFoot *f);
 
 extern const Instr exec_blocked_marker;
 #define SIM_BLOCKED (&exec_blocked_marker)
@@ -52,6 +56,7 @@ struct Instr {
     ExecFn fn;                 /* immediate execution (SU or V interpreter) */
     PipeFn pfn;                /* queued execution, when queued */
     IssueFn ifn;               /* optional, at issue time */
+    FootFn foot;               /* auto-sync functions: the queued op's footprint (exec/autosync.h), else NULL */
     const Op *op;              /* source, for locations and diagnostics (NULL for synthetic ends) */
     const CaptureList *caps;   /* queued jobs that capture frame slots (vector scopes); NULL: the operands */
     uint16_t kind;             /* OpKind */
@@ -75,6 +80,7 @@ typedef struct Func {
     const Instr *entry;        /* NULL until lowered (only functions reachable from the entry are) */
     uint32_t ncode;            /* instructions in the function's array (scope bodies included) */
     uint32_t frame_size;
+    uint8_t autosync;          /* tile ops and no explicit synchronisation: auto-sync orders its queued ops */
     uint32_t nparams;
     int32_t *param_off;
     const Type *const *param_types;
@@ -100,6 +106,10 @@ void program_free(Program *p);
 /* Frame storage of a !pto.struct: one 8-byte slot per scalar leaf (depth-first order, values zero-extended like
    every scalar), then one 64-bit word of "written" bits per 64 leaves (the sanitizer's W-UNINIT). */
 static inline uint32_t struct_frame_bytes(const Type *t) { return 8u * t->lanes + 8u * ((t->lanes + 63u) / 64u); }
+/* Frame storage of the tile layer's values (docs/tile.md): a !pto.tile_buf is its byte address in its space
+   (8 bytes), then its valid rows and columns (4 bytes each); a tensor or partition view its GM byte address,
+   then shape[5] and strides[5] in elements (8 bytes each; only the type's rank is used). */
+enum { TILE_SLOT_BYTES = 16, VIEW_SLOT_BYTES = 88 };
 
 /* Bytes of the frame slot that holds a value of type t (the layouts above; VMI values: ops/vmi). */
 static inline uint32_t value_frame_bytes(const Type *t)
@@ -112,6 +122,8 @@ static inline uint32_t value_frame_bytes(const Type *t)
     case TY_STRUCT: return struct_frame_bytes(t);   /* its leaves, then their written bits (ops/scalar) */
     case TY_VMI_VREG: return ty_vmi_regs(t) * VREG_BYTES;   /* K registers, logical lanes contiguous */
     case TY_VMI_MASK: return (t->lanes + 255u) / 256u * MASK_BYTES;   /* one bit per logical lane */
+    case TY_TILE_BUF: return TILE_SLOT_BYTES;       /* address, valid rows and columns (ops/tile) */
+    case TY_TENSOR_VIEW: case TY_PART_VIEW: return VIEW_SLOT_BYTES;   /* address, shape, strides */
     default: return 8;
     }
 }

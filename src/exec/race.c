@@ -369,15 +369,28 @@ static Chan *chan(Race *r, int kind, unsigned key)
     return c;
 }
 
-void race_release(Exec *x, int kind, unsigned key)
+/* What a release and an acquire by the agent running x begin with: the scalar unit's job so far closes (the
+   sync op ends it), and the channel (kind, key) is found or made. NULL when the detector is off (or turns
+   off here, out of memory); else *ra is the agent. */
+static Chan *sync_begin(Exec *x, int kind, unsigned key, int *ra)
 {
     Race *r = x->core->cl->race;
-    if (!r || r->disabled) return;
+    if (!r || r->disabled) return NULL;
     int a = agent_of(x->core, x->pipe);
     if (x->pipe == PQ_S) close_job(r, a);
     Chan *ch = chan(r, kind, key);
-    if (!ch) { r->disabled = r->oom = 1; return; }
-    if (kind == RC_BUF) {       /* accumulate: a later get_buf sees every release so far */
+    if (!ch) { r->disabled = r->oom = 1; return NULL; }
+    *ra = a;
+    return ch;
+}
+
+void race_release(Exec *x, int kind, unsigned key)
+{
+    int a;
+    Chan *ch = sync_begin(x, kind, key, &a);
+    if (!ch) return;
+    Race *r = x->core->cl->race;
+    if (kind == RC_BUF || kind == RC_AUTO) {       /* accumulate: a later get_buf sees every release so far */
         if (!ch->cap) {
             ch->vcs = mem_calloc(RA, sizeof(uint32_t));
             if (!ch->vcs) { r->disabled = r->oom = 1; return; }
@@ -405,13 +418,11 @@ void race_release(Exec *x, int kind, unsigned key)
 
 void race_acquire(Exec *x, int kind, unsigned key)
 {
+    int a;
+    Chan *ch = sync_begin(x, kind, key, &a);
+    if (!ch) return;
     Race *r = x->core->cl->race;
-    if (!r || r->disabled) return;
-    int a = agent_of(x->core, x->pipe);
-    if (x->pipe == PQ_S) close_job(r, a);
-    Chan *ch = chan(r, kind, key);
-    if (!ch) { r->disabled = r->oom = 1; return; }
-    if (kind == RC_BUF) {
+    if (kind == RC_BUF || kind == RC_AUTO) {
         if (ch->cap) join(r->vc[a], ch->vcs, r->na);
     } else if (ch->n) {
         join(r->vc[a], ch->vcs + (size_t)ch->head * RA, r->na);

@@ -25,7 +25,7 @@ void race_job_end(Core *c, int pq);
    (the SU's accesses form jobs between sync points) */
 /* synchronisation: release pushes the agent's clock into a channel, acquire takes the oldest (FIFO
    channels: flags, semaphores) or everything released so far (accumulating channels: buffer tokens). */
-enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS };
+enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS, RC_AUTO };   /* RC_AUTO: auto-sync edges (accumulating, like RC_BUF) */
 void race_release(Exec *x, int kind, unsigned key);
 void race_acquire(Exec *x, int kind, unsigned key);
 /* the SU waits for every pipe of its core to drain (barrier PIPE_ALL) */

@@ -10,6 +10,7 @@
 #include "machine.h"
 #include "base/alloc.h"
 #include "race.h"
+#include "autosync.h"
 #include "observe.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,11 @@ const Instr *sim_issue(Exec *x, const Instr *in)
     QEntry e = {.in = in, .t_issue = c->su_t, .seq = c->issue_seq++, .race_snap = UINT32_MAX};
     if (in->ifn) e.aux = in->ifn(x, in, caps);
     race_issue(c, &e);
+    if (in->foot && autosync_issue(x, in, &e, caps)) {
+        mem_free(heap);
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory issuing to %s", pq_name(in->pipe));
+        return NULL;
+    }
     int r = q_push(p, &e, caps, ncap);
     mem_free(heap);
     if (r) {
@@ -260,7 +266,13 @@ static int run_pipe(Core *c, int pq, uint64_t now)
     x->now = now;
     uint64_t bytes0 = p->bytes;
     race_job_begin(c, pq, e);
-    int r = e->in->pfn(x, e->in, p->caps ? p->caps + e->cap : NULL);
+    int r;
+    if (e->in->foot && autosync_wait(x, pq, e)) {
+        r = 1;   /* an op auto-sync orders it after is still in flight */
+    } else {
+        r = e->in->pfn(x, e->in, p->caps ? p->caps + e->cap : NULL);
+        if (r == 0 && e->in->foot) autosync_done(x, pq, e);
+    }
     race_job_end(c, pq);
     if (r > 0) {
         if (!p->stalled) {

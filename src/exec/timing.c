@@ -206,12 +206,8 @@ static int lookup(const TTok *t, const char *const *names, int n)
 static int form_of(const TTok *t)
 {
     if (is_word(t, "*")) return -1;
-    for (int k = 0; k < EK__COUNT; k++)
-        if (is_word(t, ek_name((ElemKind)k))) return k;
-    static const char *const signless[] = {"i8", "i16", "i32", "i64"};
-    for (int i = 0; i < 4; i++)
-        if (is_word(t, signless[i])) return EK_S8 + 2 * i;
-    return -2;
+    int k = ek_lookup(t->s, t->n);
+    return k >= 0 ? k : -2;
 }
 
 static int op_of(const TTok *t)
@@ -494,14 +490,12 @@ uint64_t timing_mad(const Timing *t, ElemKind a, uint64_t m, uint64_t n, uint64_
 
 TmUnit timing_vec_unit(OpKind op)
 {
-    const char *n = op_info[op].name + 4;   /* after "pto." */
-    static const char *const loads[] = {"vld", "vgather", "pld", "vald", "uvld", "vsld", "plds"};
-    static const char *const stores[] = {"vst", "vscatter", "pst", "vast", "vsst", "sprst"};
-    for (unsigned i = 0; i < sizeof loads / sizeof loads[0]; i++)
-        if (!strncmp(n, loads[i], strlen(loads[i]))) return TU_LOAD;
-    for (unsigned i = 0; i < sizeof stores / sizeof stores[0]; i++)
-        if (!strncmp(n, stores[i], strlen(stores[i]))) return TU_STORE;
-    return op_info[op].fam == FAM_PRED_GEN || op == OP_INIT_ALIGN ? TU_ISSUE : TU_EXU;
+    switch ((OpUnit)op_unit[op]) {   /* the op table's UNIT column */
+    case OU_LOAD: return TU_LOAD;
+    case OU_STORE: return TU_STORE;
+    case OU_ISSUE: return TU_ISSUE;
+    default: return TU_EXU;
+    }
 }
 
 TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src)

@@ -73,6 +73,21 @@ static int ssa_operands_follow(Parser *P)
     }
 }
 
+/* A positional slot written KEY = ... (tile-layer ops: alloc_tile addr = %a, make_tensor_view shape = [...]). */
+static const SigSlot *keyed_pos(const OpSig *sig, const char *s, uint32_t n)
+{
+    if (!sig || !sig->has_keyed) return NULL;
+    for (unsigned j = 0; j < sig->npos; j++)
+        if (sig->pos[j].key && strlen(sig->pos[j].key) == n && memcmp(sig->pos[j].key, s, n) == 0) return &sig->pos[j];
+    return NULL;
+}
+
+static int at_keyed(Parser *P, const OpSig *sig)
+{
+    const Token *t = P_cur(P);
+    return t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL && keyed_pos(sig, t->s, t->len);
+}
+
 static int is_clause_kw(const OpSig *sig, const Token *t)
 {
     return t->kind == TK_IDENT && sig_clause_index(sig, t->s, t->len) >= 0;
@@ -126,13 +141,33 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     SrcLoc loc = P_loc(P, t);
     const char *key = NULL;
     SrcLoc keyloc = loc;
-    if (nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) {
+    if ((nested && t->kind == TK_IDENT && P_at(P, 1)->kind == TK_EQUAL) || (!nested && at_keyed(P, sig))) {
         key = P_text(P, t);
         P->pos += 2;
         t = P_cur(P);
         loc = P_loc(P, t);
     }
     Item *it;
+    if (key && !nested && t->kind == TK_LBRACK) {     /* KEY = [%a, %b, ...] */
+        if (!(it = push_item(P, items, n, loc))) return 0;
+        it->kind = IT_LIST;
+        it->key = key;
+        it->keyloc = keyloc;
+        P->pos++;
+        Item sub[MAX_ITEMS];
+        uint32_t ns = 0;
+        if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, sub, &ns, 1, 0);
+        P_expect(P, TK_RBRACK, "']' closing the list");
+        if (P->nisub + ns > P->capisub) {
+            while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
+            P->isub = front_realloc(P->lx.oom, P->isub, P->capisub * sizeof *P->isub);
+        }
+        if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
+        it->sub = (uint32_t)P->nisub;
+        it->nsub = ns;
+        P->nisub += ns;
+        return 1;
+    }
     switch (t->kind) {
     case TK_SSA: {
         Value *v = P_use(P);
@@ -236,6 +271,7 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         if (!parse_item(P, sig, items, n, nested)) return 0;
         if (P_eat(P, TK_COMMA)) continue;
         if (!nested && is_clause_kw(sig, P_cur(P))) continue;
+        if (!nested && at_keyed(P, sig)) continue;   /* alloc_tile addr = %a valid_row = %r */
         /* a quoted token on the same line may follow an operand without a comma: pto.dcci %p "SINGLE_CACHE_LINE"
            (an op never starts with a string there; a generic-form op starts its own line) */
         if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
@@ -304,16 +340,20 @@ static int parse_type_list(Parser *P, TypeItem *out, uint32_t *n)
 
 /* ------------------------------------------------------------------ binding */
 
+/* The wording of the classes up to struct predates tclass.def and is kept; later classes (VMI) take its
+   description. */
 static const char *slot_desc(const SigSlot *s, char *b, size_t n)
 {
     static const char *const tcn[] = {"a value", "an i1", "an i8", "an i16", "an i32", "an i64", "an index",
                                       "an integer", "a float", "a scalar", "a pointer", "a vector register",
-                                      "a mask", "an alignment state", "a scalar or packed vector", "a struct"};
+                                      "a mask", "an alignment state", "a scalar or packed vector", "a struct",
+                                      "a VMI vector", "a VMI mask", "a VMI vector or mask", "a tile", "a view",
+                                      "a tensor view", "a partition view"};
     if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
     else if (s->kind == SL_MEM && s->off_path) snprintf(b, n, "a struct with a field path '%%%s[i, ...]'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
-    else snprintf(b, n, "%s for '%s'", tcn[s->tc], s->name);
+    else snprintf(b, n, "%s for '%s'", (unsigned)s->tc < sizeof tcn / sizeof tcn[0] ? tcn[s->tc] : tc_desc(s->tc), s->name);
     return b;
 }
 
@@ -346,37 +386,12 @@ static Attr *add_attr(Parser *P, Bound *B, const char *name, AttrKind k, SrcLoc 
 
 /* Whether a value's type belongs to a slot's type class (used to let optional operands be skipped:
    `pto.vusqz %m` binds the mask to `m`, not to the optional vreg before it). */
-static int tc_ok(const Value *v, const SigSlot *s)
-{
-    if (!v) return 1;
-    const Type *t = v->type;
-    switch (s->tc) {
-    case TC_ANY: return 1;
-    case TC_I1: return t->kind == TY_INT && t->bits == 1;
-    case TC_I8: return t->kind == TY_INT && t->bits == 8;
-    case TC_I16: return t->kind == TY_INT && t->bits == 16;
-    case TC_I32: return t->kind == TY_INT && t->bits == 32;
-    case TC_I64: return t->kind == TY_INT && t->bits == 64;
-    case TC_INDEX: return t->kind == TY_INDEX;
-    case TC_INT: return t->kind == TY_INT || t->kind == TY_INDEX;
-    case TC_FLOAT: return t->kind == TY_FLOAT;
-    case TC_SCALAR: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT;
-    case TC_PTR: return t->kind == TY_PTR;
-    case TC_VREG: return t->kind == TY_VREG;
-    case TC_MASK: return t->kind == TY_MASK;
-    case TC_ALIGN: return t->kind == TY_ALIGN;
-    case TC_SVAL: return t->kind == TY_INT || t->kind == TY_INDEX || t->kind == TY_FLOAT || t->kind == TY_VEC;
-    case TC_STRUCT: return t->kind == TY_STRUCT;
-    case TC_VVREG: return t->kind == TY_VMI_VREG;
-    case TC_VMASK: return t->kind == TY_VMI_MASK;
-    case TC_VVAL: return ty_is_vmi(t);
-    }
-    return 1;
-}
+static int tc_ok(const Value *v, const SigSlot *s) { return !v || tc_match(s->tc, v->type); }
 
 /* Does `it` fit slot `s`? Optional value slots also require the right type class. */
 static int fits(Parser *P, const Item *it, const SigSlot *s)
 {
+    if (s->list) return it->kind == IT_LIST;
     switch (s->kind) {
     case SL_VALUE: return it->kind == IT_VALUE && (!(s->optional || s->variadic) || tc_ok(it->v, s));
     case SL_MEM:
@@ -407,6 +422,17 @@ static const char *path_text(Parser *P, const int64_t *v, uint32_t n)
 
 static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
 {
+    if (it->kind == IT_LIST) {
+        for (uint32_t i = 0; i < it->nsub; i++) {
+            const Item *e = &P->isub[it->sub + i];
+            if (e->kind != IT_VALUE || e->key) {
+                P_error(P, DIAG_PARSE_OPERANDS, e->loc, "'%s = [...]' lists values", s->key);
+                return;
+            }
+            add_value(B, e->v, s->group, !s->untyped, e->loc);
+        }
+        return;
+    }
     switch (s->kind) {
     case SL_VALUE:
         add_value(B, it->v, s->group, !s->untyped, it->loc);
@@ -688,14 +714,8 @@ static int result_types(Parser *P, const OpSig *sig, uint32_t nres, const TypeIt
     TypeTable *T = P->ctx->types;
     for (uint32_t i = 0; i < nres; i++) {
         const SigSlot *s = &sig->res[i < sig->nres ? i : (uint32_t)sig->nres - 1];
-        switch (s->tc) {
-        case TC_I1: out[i] = ty_int(T, 1, SIGN_LESS); break;
-        case TC_I16: out[i] = ty_int(T, 16, SIGN_LESS); break;
-        case TC_I32: out[i] = ty_int(T, 32, SIGN_LESS); break;
-        case TC_I64: out[i] = ty_int(T, 64, SIGN_LESS); break;
-        case TC_INDEX: out[i] = ty_index(T); break;
-        case TC_ALIGN: out[i] = ty_align(T); break;
-        default:
+        out[i] = tc_implied(s->tc, T);
+        if (!out[i]) {
             P_error(P, DIAG_PARSE_TYPELIST, loc, "'%s' needs its result type(s) written after '->'", opname);
             return 0;
         }
@@ -772,37 +792,27 @@ static unsigned pos_values(const OpSig *sig)
     return n;
 }
 
+/* pto.partition_view written without its result type: the compiler infers a partition of the source's rank
+   and element type whose dims are the constant sizes ('?' for the others). NULL when it cannot. */
+static const Type *partition_type(Parser *P, const Op *op)
+{
+    const Value *src = op->noperands ? op->operands[0] : NULL;
+    if (!src || !ty_is_view(src->type) || op->noperands != 1u + 2u * src->type->rank) return NULL;
+    int64_t d[TILE_MAX_RANK];
+    for (unsigned i = 0; i < src->type->rank; i++) {
+        const Value *v = op->operands[1 + src->type->rank + i];
+        const Attr *a = v && v->def && v->def->kind == OP_ARITH_CONSTANT ? op_attr(v->def, "value") : NULL;
+        d[i] = a && a->kind == AT_INT && a->i >= 0 ? a->i : TILE_DYN;
+    }
+    return ty_tensor_view(P->ctx->types, 1, src->type->rank, d, src->type->elem);
+}
+
 /* Two rows spelled alike (ops.def FORM): the one whose positional operand count is `n`, else `kind`. */
 static int pick_form(Parser *P, int kind, unsigned n)
 {
     int other = op_other_form(kind);
     if (other < 0 || pos_values(ctx_sig(P->ctx, kind)) == n) return kind;
     return pos_values(ctx_sig(P->ctx, other)) == n ? other : kind;
-}
-
-/* Whether the positional items fit a signature around its memory operand: as many items before the first
-   IT_MEM as the value slots before its SL_MEM slot allow (required..all), and likewise after it. */
-static int items_fit(const OpSig *sig, const Item *pos, unsigned npos)
-{
-    unsigned im = 0;
-    while (im < npos && pos[im].kind != IT_MEM) im++;
-    unsigned lo[2] = {0, 0}, hi[2] = {0, 0}, side = 0, mem = 0;
-    for (unsigned j = 0; j < sig->npos; j++) {
-        const SigSlot *sl = &sig->pos[j];
-        if (sl->in_bracket) continue;
-        if (sl->kind == SL_MEM) {
-            mem = 1;
-            side = 1;
-            continue;
-        }
-        if (sl->kind != SL_VALUE) continue;
-        if (sl->variadic) hi[side] = 1u << 20;
-        else hi[side]++;
-        if (!sl->optional && !sl->variadic) lo[side]++;
-    }
-    if (!mem || im == npos) return 1;   /* nothing to place around: the count rule decides */
-    unsigned post = npos - im - 1;
-    return im >= lo[0] && im <= hi[0] && post >= lo[1] && post <= hi[1];
 }
 
 /* An attribute dictionary as op_attr_form sees it (ops.def FORM_IF rows). */
@@ -813,6 +823,36 @@ static int dict_has(const char *name, void *arg)
     for (uint32_t i = 0; i < d->n; i++)
         if (strcmp(d->a[i].name, name) == 0) return 1;
     return 0;
+}
+
+/* Whether n positional values with the memory operand (%base[%off]) at position `at` fit a signature: between
+   its required and all value slots before the memory slot, and likewise after it. */
+static int sig_mem_fits(const OpSig *sig, int at, int n)
+{
+    int lo[2] = {0, 0}, hi[2] = {0, 0}, side = 0;
+    for (unsigned j = 0; j < sig->npos; j++) {
+        if (sig->pos[j].kind == SL_MEM) { side = 1; continue; }
+        if (sig->pos[j].kind != SL_VALUE) continue;
+        hi[side]++;
+        lo[side] += !(sig->pos[j].optional || sig->pos[j].variadic);
+    }
+    int after = n - at - 1;
+    return side && at >= lo[0] && at <= hi[0] && after >= lo[1] && after <= hi[1];
+}
+
+/* Two rows of one spelling (FORM) whose operand counts both fit what is written: the one whose memory
+   operand can stand where the written %base[%off] stands (`pto.vmi.vstore %v, %p[%o], %bs, %rs` is the
+   block-strided row, `pto.vmi.vstore %lo, %hi, %p[%o], %m` the interleaving one). */
+static int pick_form_by_mem(Parser *P, int kind, const Item *pos, uint32_t npos)
+{
+    int other = op_other_form(kind);
+    if (other < 0) return kind;
+    int at = -1;
+    for (uint32_t i = 0; i < npos && at < 0; i++)
+        if (pos[i].kind == IT_MEM && pos[i].off) at = (int)i;
+    const OpSig *a = ctx_sig(P->ctx, kind), *b = ctx_sig(P->ctx, other);
+    if (at < 0 || sig_mem_fits(a, at, (int)npos) || !sig_mem_fits(b, at, (int)npos)) return kind;
+    return other;
 }
 
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
@@ -832,6 +872,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     uint32_t ndict = 0;
     const Type *rt[MAX_TYPES];
     int dps = 0;
+    uint32_t nins = UINT32_MAX;    /* ins(...) outs(...) operands: the items written in ins */
 
     size_t errs0 = P->d->nerrors;
     if (P_is(P, TK_LBRACK) && !P_cur(P)->nl_before) {      /* pto.set_flag["A", "B", "C"] */
@@ -842,10 +883,22 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
         dps = 1;
         P->pos += 2;
-        if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
+        if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON) && !P_is(P, TK_LBRACE)) parse_item_list(P, sig, items, &nitems, 1, 1);
+        if (sig->has_outs && P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &dict, &ndict);   /* ins(%a, %b {cmpMode = ...} : ...) */
         if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
         P_expect(P, TK_RPAREN, "')' closing ins(...)");
-        if (P_eat_ident(P, "outs")) {
+        if (sig->has_outs) {
+            /* the tile layer's form: outs(...) lists operands the op writes, not results */
+            nins = nitems;
+            if (P_eat_ident(P, "outs")) {
+                P_expect(P, TK_LPAREN, "'(' after outs");
+                if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) parse_item_list(P, sig, items, &nitems, 1, 1);
+                if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
+                P_expect(P, TK_RPAREN, "')' closing outs(...)");
+            } else {
+                P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "'%s' needs outs(...) after ins(...)", opname);
+            }
+        } else if (P_eat_ident(P, "outs")) {
             P_expect(P, TK_LPAREN, "'('");
             P->ndps = 0;
             if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) {
@@ -925,12 +978,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             }
         }
         int form = pick_form(P, kind, npos + nbr);
-        /* two forms with as many slots: the one whose slots fit around the memory operand written
-           (pto.vmi.vstore %v, %p[%o], %bs, %rs is the block form, not %v, %hi, %p[%o], %m) */
-        if (op_other_form(kind) >= 0 && !nbr && !items_fit(ctx_sig(P->ctx, form), pos, npos)) {
-            int alt = form == kind ? op_other_form(kind) : kind;
-            if (items_fit(ctx_sig(P->ctx, alt), pos, npos)) form = alt;
-        }
+        if (form == kind && !nbr) form = pick_form_by_mem(P, kind, pos, npos);
         DictView dv = {dict, ndict};
         int aform = op_attr_form(kind, dict_has, &dv);
         if (aform >= 0) form = aform;
@@ -971,7 +1019,20 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                 bind_seq(P, B, br, nb, bracket, k, NULL, opname, loc);
             }
         }
-        bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
+        if (nins <= npos) {
+            /* ins items bind to the slots before the '|', outs items to those after (an optional ins slot never
+               takes an outs operand) */
+            SigSlot ins[48], outs[48];
+            unsigned ni = 0, no = 0;
+            for (unsigned s = 0; s < np; s++) {
+                if (ps[s].out) outs[no++] = ps[s];
+                else ins[ni++] = ps[s];
+            }
+            bind_seq(P, B, ins, ni, pos, nins, sig, opname, loc);
+            bind_seq(P, B, outs, no, pos + nins, npos - nins, sig, opname, loc);
+        } else {
+            bind_seq(P, B, ps, np, pos, npos, sig, opname, loc);
+        }
         /* clauses after the positional operands, in the order written */
         for (uint32_t i = 0; i < ncls; i++) bind_clause(P, B, sig, clsidx[i], &cls[i]);
     }
@@ -999,7 +1060,8 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
                definition (they always are: no forward references). */
         }
         if (!nres && nrt) nres = nrt;   /* results written only as types: legal, just unbound */
-        if (!result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
+        int inferred = !nrt && nres == 1 && kind == OP_PARTITION_VIEW && (rt[0] = partition_type(P, op)) != NULL;
+        if (!inferred && !result_types(P, sig, nres, rtypes, nrt, loc, opname, rt)) goto fail;
     }
     P_set_results(P, op, rt, nres);
     return op;
@@ -1059,20 +1121,26 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
             sig = ctx_sig(P->ctx, kind);
         }
     }
-    if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups) {
-        /* the other form by its positional count, or (a bracket slot is two operands here) by its groups */
-        int other = pick_form(P, kind, n);
-        if (other == kind && ctx_sig(P->ctx, op_other_form(kind))->ngroups == n) other = op_other_form(kind);
-        if (other != kind) {
-            kind = other;
-            op->kind = (OpKind)kind;
-            sig = ctx_sig(P->ctx, kind);
-        }
+    if (op_other_form(kind) >= 0 && (int)n != (int)sig->ngroups && pick_form(P, kind, n) != kind) {
+        kind = pick_form(P, kind, n);
+        op->kind = (OpKind)kind;
+        sig = ctx_sig(P->ctx, kind);
     }
     Bound *B = P->bound;
     bound_reset(B);
     const Attr *seg = NULL;
     for (uint32_t i = 0; i < nd; i++) if (strcmp(dict[i].name, "operandSegmentSizes") == 0) seg = &dict[i];
+    /* a memory operand's offset is an operand of its own here, so two FORM rows (pto.vmi.vload and its
+       block-strided form) are told apart by their group count: the sizes' count, else one per operand */
+    if (op_other_form(kind) >= 0) {
+        unsigned want = seg && seg->kind == AT_INTS ? seg->nints : n;
+        int other = op_other_form(kind);
+        if (sig->ngroups != want && ctx_sig(P->ctx, other)->ngroups == want) {
+            kind = other;
+            op->kind = (OpKind)kind;
+            sig = ctx_sig(P->ctx, kind);
+        }
+    }
     int16_t grp[MAX_ITEMS];
     if (seg) {
         int64_t sum = 0;

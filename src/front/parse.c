@@ -3,12 +3,14 @@
  * handed to bind.c; both build on the primitives of parse_prim.c. Errors are collected; the parser
  * resynchronises at op boundaries. */
 #include "parse.h"
+#include "isa/elem.h"
 #include "base/alloc.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 enum { MAX_NESTING = 200, MAX_RESULTS = 64 };
@@ -404,6 +406,33 @@ static Op *parse_func(Parser *P, SrcLoc loc)
     return op;
 }
 
+/* `%a, %b, ...`: appends the values to v/vl from *n on, at most cap in all (the rest are parsed and dropped). */
+static void parse_value_list(Parser *P, Value **v, SrcLoc *vl, uint32_t *n, uint32_t cap)
+{
+    do {
+        SrcLoc l;
+        Value *x = P_use_at(P, &l);
+        if (x && *n < cap) { vl[*n] = l; v[(*n)++] = x; }
+    } while (P_eat(P, TK_COMMA));
+}
+
+/* The operands of a terminator, `[%a, ... [: T, ...]]` on the op's line: appended as parse_value_list does; the
+   types written are checked against the values from index `first` on (`ret`: they are returned values). */
+static void parse_typed_values(Parser *P, Value **v, SrcLoc *vl, uint32_t *n, uint32_t cap, uint32_t first, int ret)
+{
+    if (!P_is(P, TK_SSA) || P_cur(P)->nl_before) return;
+    parse_value_list(P, v, vl, n, cap);
+    if (!P_eat(P, TK_COLON)) return;
+    uint32_t k = first;
+    do {
+        const Type *t = P_parse_type(P);
+        if (t && k < *n && v[k]->type != t)
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "%s %u has a different type%s", ret ? "returned value" : "value", k,
+                    ret ? "" : " than written");
+        k++;
+    } while (P_eat(P, TK_COMMA));
+}
+
 /* [func.]return [%a, ... : T, ...] */
 static Op *parse_return(Parser *P, SrcLoc loc, int kind)
 {
@@ -412,22 +441,7 @@ static Op *parse_return(Parser *P, SrcLoc loc, int kind)
     Value *v[64];
     SrcLoc vl[64];
     uint32_t n = 0;
-    if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
-        do {
-            SrcLoc l;
-            Value *x = P_use_at(P, &l);
-            if (n < 64 && x) { vl[n] = l; v[n++] = x; }
-        } while (P_eat(P, TK_COMMA));
-        if (P_eat(P, TK_COLON)) {
-            uint32_t k = 0;
-            do {
-                const Type *t = P_parse_type(P);
-                if (t && k < n && v[k]->type != t)
-                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "returned value %u has a different type", k);
-                k++;
-            } while (P_eat(P, TK_COMMA));
-        }
-    }
+    parse_typed_values(P, v, vl, &n, 64, 0, 1);
     P_set_operands(P, op, v, vl, n);
     return op;
 }
@@ -445,13 +459,7 @@ static Op *parse_call(Parser *P, SrcLoc loc, uint32_t nres)
     SrcLoc vl[64];
     uint32_t n = 0;
     P_expect(P, TK_LPAREN, "'('");
-    if (!P_is(P, TK_RPAREN)) {
-        do {
-            SrcLoc l;
-            Value *x = P_use_at(P, &l);
-            if (x && n < 64) { vl[n] = l; v[n++] = x; }
-        } while (P_eat(P, TK_COMMA));
-    }
+    if (!P_is(P, TK_RPAREN)) parse_value_list(P, v, vl, &n, 64);
     P_expect(P, TK_RPAREN, "')'");
     P_set_operands(P, op, v, vl, n);
     if (!P_expect(P, TK_COLON, "':' and the callee type")) { recover(P); return NULL; }
@@ -482,13 +490,7 @@ static Op *parse_strict_vecscope(Parser *P, SrcLoc loc)
     SrcLoc vl[64];
     uint32_t n = 0;
     if (P_eat(P, TK_LPAREN)) {
-        if (!P_is(P, TK_RPAREN)) {
-            do {
-                SrcLoc l;
-                Value *x = P_use_at(P, &l);
-                if (x && n < 64) { vl[n] = l; v[n++] = x; }
-            } while (P_eat(P, TK_COMMA));
-        }
+        if (!P_is(P, TK_RPAREN)) parse_value_list(P, v, vl, &n, 64);
         P_expect(P, TK_RPAREN, "')'");
     }
     P_set_operands(P, op, v, vl, n);
@@ -804,22 +806,7 @@ static Op *parse_values_terminator(Parser *P, int kind, SrcLoc loc)
         P_expect(P, TK_RPAREN, "')'");
         if (!v[0]) { recover(P); return NULL; }
     }
-    if (P_is(P, TK_SSA) && !P_cur(P)->nl_before) {
-        do {
-            SrcLoc l;
-            Value *x = P_use_at(P, &l);
-            if (x && n < 65) { vl[n] = l; v[n++] = x; }
-        } while (P_eat(P, TK_COMMA));
-        if (P_eat(P, TK_COLON)) {
-            uint32_t k = kind == OP_SCF_CONDITION;
-            do {
-                const Type *t = P_parse_type(P);
-                if (t && k < n && v[k]->type != t)
-                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "value %u has a different type than written", k);
-                k++;
-            } while (P_eat(P, TK_COMMA));
-        }
-    }
+    parse_typed_values(P, v, vl, &n, 65, kind == OP_SCF_CONDITION, 0);
     P_set_operands(P, op, v, vl, n);
     return op;
 }
@@ -879,6 +866,19 @@ static Op *parse_arith_const(Parser *P, SrcLoc loc)
         a.kind = AT_FLOAT;
         a.s = P_text(P, t);
         a.f = (double)a.i;
+    }
+    /* a finite literal that rounds to infinity in its type is an error, as in MLIR (nearest-even, the
+       literal first read as a double) */
+    if (a.kind == AT_FLOAT && a.s && isfinite(a.f) && ty->kind == TY_FLOAT && elem_kind(ty) != EK_BAD &&
+        ty_bits(ty) <= 32) {
+        NumFormat f = ek_fmt(elem_kind(ty));
+        uint64_t r = num_convert(NUM_F64, num_f64_to_bits(a.f), f, NUM_RND_R, false);
+        uint64_t mx = num_convert(NUM_F64, num_f64_to_bits(1e300), f, NUM_RND_Z, false);   /* the largest finite */
+        if ((r & ~(1ull << (num_format_bits(f) - 1))) > (mx & ~(1ull << (num_format_bits(f) - 1)))) {
+            char tb[48];
+            ty_format(ty, tb, sizeof tb);
+            P_error(P, DIAG_LEX_NUMBER, a.loc, "float literal %s is out of range for %s (it would round to infinity)", a.s, tb);
+        }
     }
     a.ty = ty;
     push_attr(P, op, a);
@@ -1059,6 +1059,7 @@ static Op *parse_op(Parser *P)
         char hint[160];
         suggest_op(P, nt->s, nt->len, hint, sizeof hint);
         P_error(P, DIAG_PARSE_UNKNOWN_OP, loc, "unknown operation '%.*s'%s", (int)nt->len, nt->s, hint);
+        for (uint32_t g = 0; g < ngroups; g++) P->names[rnames[g]].of_unknown_op = 1;
         P->pos++;
         recover_at(P, 1);
         return NULL;

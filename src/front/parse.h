@@ -16,6 +16,7 @@ typedef struct NameEnt {
     const char *name;          /* interned, without '%' */
     uint32_t len, hash;
     int32_t bind;
+    uint8_t of_unknown_op;     /* a result of an op the parser did not know: its uses are not reported again */
 } NameEnt;
 
 /* One entry of the SSA scope: a name bound to a run of values (%r:2 binds two). */
@@ -92,7 +93,7 @@ typedef struct Parser {
 } Parser;
 
 /* Parsed but not yet bound pieces of a custom-form op. */
-typedef enum { IT_VALUE, IT_MEM, IT_TOKEN, IT_INT, IT_CLAUSE, IT_TYPE } ItemKind;
+typedef enum { IT_VALUE, IT_MEM, IT_TOKEN, IT_INT, IT_CLAUSE, IT_TYPE, IT_LIST } ItemKind;   /* IT_LIST: KEY = [...] */
 
 struct Item {
     ItemKind kind;
@@ -106,7 +107,7 @@ struct Item {
     int64_t i;                 /* IT_INT */
     const char *key;           /* "key =" prefix inside clauses */
     SrcLoc keyloc;             /* where the key is written */
-    uint32_t sub, nsub;        /* IT_CLAUSE: its items, P->isub[sub .. sub + nsub) */
+    uint32_t sub, nsub;        /* IT_CLAUSE, IT_LIST: its items, P->isub[sub .. sub + nsub) */
     int bare;                  /* IT_CLAUSE written without parentheses */
 };
 

@@ -151,28 +151,37 @@ int P_int_literal(Parser *P, const Token *t, int64_t *out)
 
 /* ------------------------------------------------------------------ did you mean */
 
-/* Levenshtein distance of two short strings, or a value above `cap` once it cannot stay within it. */
+/* Edit distance of two short strings, counting a swap of two adjacent characters as one edit (vlsd for
+   vlds), or a value above `cap` once it cannot stay within it. */
 static unsigned edit_distance(const char *a, size_t na, const char *b, size_t nb, unsigned cap)
 {
     enum { MAXW = 64 };
     if (na > MAXW || nb > MAXW) return cap + 1;
     if ((na > nb ? na - nb : nb - na) > cap) return cap + 1;
-    unsigned row[MAXW + 1];
-    for (size_t j = 0; j <= nb; j++) row[j] = (unsigned)j;
+    unsigned prev2[MAXW + 1], prev[MAXW + 1], row[MAXW + 1];
+    for (size_t j = 0; j <= nb; j++) prev[j] = (unsigned)j;
     for (size_t i = 1; i <= na; i++) {
-        unsigned diag = row[0], best = row[0] = (unsigned)i;
+        unsigned best = row[0] = (unsigned)i;
         for (size_t j = 1; j <= nb; j++) {
-            unsigned up = row[j];
-            unsigned c = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < c) c = up + 1;
+            unsigned c = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < c) c = prev[j] + 1;
             if (row[j - 1] + 1 < c) c = row[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < c) c = prev2[j - 2] + 1;
             row[j] = c;
-            diag = up;
             if (c < best) best = c;
         }
         if (best > cap) return cap + 1;
+        memcpy(prev2, prev, (nb + 1) * sizeof *prev);
+        memcpy(prev, row, (nb + 1) * sizeof *row);
     }
-    return row[nb];
+    return prev[nb];
+}
+
+static size_t common_prefix(const char *a, size_t na, const char *b)
+{
+    size_t k = 0;
+    while (k < na && b[k] && a[k] == b[k]) k++;
+    return k;
 }
 
 const char *P_suggest(const char *word, size_t n, const char *const *cands, size_t ncands)
@@ -183,18 +192,24 @@ const char *P_suggest(const char *word, size_t n, const char *const *cands, size
     if (cap > 4) cap = 4;
     const char *best = NULL;
     unsigned bd = cap + 1;
+    size_t bp = 0;
     for (size_t i = 0; i < ncands; i++) {
         if (!cands[i]) continue;
         size_t m = strlen(cands[i]);
-        unsigned d = edit_distance(word, n, cands[i], m, bd - 1 < cap ? bd - 1 : cap);
+        unsigned d = edit_distance(word, n, cands[i], m, cap);
         /* letter case alone counts as one edit (pipe_v for PIPE_V) */
         if (d > cap && m == n) {
             size_t k = 0;
             while (k < n && (word[k] | 0x20) == (cands[i][k] | 0x20)) k++;
             if (k == n) d = 1;
         }
-        if (d < bd) {
+        /* the word is the candidate without its prefix (MTE2 for PIPE_MTE2, vadd for pto.vadd) */
+        if (d > cap && n >= 2 && m > n && !memcmp(cands[i] + m - n, word, n) && strchr("_.", cands[i][m - n - 1])) d = 1;
+        /* equally close: the candidate sharing the longer prefix with the word (pto.vadd, not pto.vag, for pto.vad) */
+        size_t p = common_prefix(word, n, cands[i]);
+        if (d < bd || (d == bd && d <= cap && p > bp)) {
             bd = d;
+            bp = p;
             best = cands[i];
         }
     }
@@ -246,7 +261,7 @@ int32_t P_name_index(Parser *P, const char *s, uint32_t n, int create)
         P->capnames = P->capnames ? P->capnames * 2 : 512;
         P->names = front_realloc(P->lx.oom, P->names, P->capnames * sizeof *P->names);
     }
-    P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1};
+    P->names[P->nnames] = (NameEnt){ctx_intern(P->ctx, s, n), n, h, -1, 0};
     P->nametab[j] = (int32_t)P->nnames;
     return (int32_t)P->nnames++;
 }
@@ -320,7 +335,9 @@ Value *P_use(Parser *P)
     ScopeEnt *e = scope_find(P, P_name_index(P, t->s, nlen, 0));
     SrcLoc loc = P_loc(P, t);
     if (!e) {
-        P_error(P, DIAG_PARSE_UNDEF, loc, "use of undefined value '%%%.*s'", (int)nlen, t->s);
+        int32_t ni = P_name_index(P, t->s, nlen, 0);
+        if (ni < 0 || !P->names[ni].of_unknown_op)   /* else reported once, as the unknown op that defines it */
+            P_error(P, DIAG_PARSE_UNDEF, loc, "use of undefined value '%%%.*s'", (int)nlen, t->s);
         return NULL;
     }
     const char *name = P->names[e->name].name;
@@ -354,14 +371,8 @@ static const Type *builtin_type(Parser *P, const char *s, unsigned n)
     memcpy(b, s, n);
     b[n] = 0;
     if (!strcmp(b, "index")) return ty_index(T);
-    if (!strcmp(b, "f16")) return ty_float(T, FK_F16);
-    if (!strcmp(b, "bf16")) return ty_float(T, FK_BF16);
-    if (!strcmp(b, "f32")) return ty_float(T, FK_F32);
-    if (!strcmp(b, "f64")) return ty_float(T, FK_F64);
-    if (!strcmp(b, "f8E4M3FN") || !strcmp(b, "f8E4M3")) return ty_float(T, FK_E4M3FN);
-    if (!strcmp(b, "f8E5M2")) return ty_float(T, FK_E5M2);
-    if (!strcmp(b, "f8E8M0FNU")) return ty_float(T, FK_E8M0);
-    if (!strcmp(b, "f4E2M1FN")) return ty_float(T, FK_F4E2M1X2);
+    int fk = fk_lookup(b, n, 0);
+    if (fk >= 0) return ty_float(T, (FloatKind)fk);
     if (!strcmp(b, "none")) return ty_none(T);
     IntSign sg = SIGN_LESS;
     const char *d = b;
@@ -594,6 +605,271 @@ static const Type *vmi_mask_type(Parser *P)
     return ty_vmi_mask_l(P->ctx->types, (unsigned)k, gran, &lay);
 }
 
+/* ------------------------------------------------------------------ tile-layer types (docs/tile.md) */
+
+/* The 'x'-joined words of a shape: the lexer reads "16x64xf32" as 16 and "x64xf32", "?x?xf16" as ?, "x", ?,
+   "xf16", and "16x64x!pto.hif8" as 16, "x64x", !pto.hif8 (a "0x.." dimension lexes as a hex number, whose text
+   is split here the same way). Reads dims (each '?' when allow_dyn, else a size) into d[0..max) and, when elem
+   is non-NULL, the element type after them. Returns the number of dims, 0 after an error. */
+static unsigned shape_dims(Parser *P, int64_t *d, unsigned max, int allow_dyn, const Type **elem, const char *what)
+{
+    unsigned n = 0;
+    char msg[128];
+    for (;;) {
+        Token *t = P_cur(P);
+        const char *w = NULL;
+        unsigned wl = 0;
+        if (t->kind == TK_QUESTION && allow_dyn) {
+            if (n == max) goto too_many;
+            d[n++] = TILE_DYN;
+            P->pos++;
+        } else if (t->kind == TK_INT && t->s[0] != '-') {
+            if (n == max) goto too_many;
+            if (t->len > 2 && t->s[0] == '0' && (t->s[1] == 'x' || t->s[1] == 'X')) {
+                d[n++] = 0;              /* "0x16": a zero dimension, then the word "x16" */
+                w = t->s + 1;
+                wl = t->len - 1;
+            } else if (!P_int_literal(P, t, &d[n]) || d[n] < 0) {
+                snprintf(msg, sizeof msg, "dimension out of range in %s", what);
+                bad_type(P, P_loc(P, t), msg);
+                return 0;
+            } else {
+                n++;
+            }
+            P->pos++;
+        } else {
+            snprintf(msg, sizeof msg, "expected a dimension (%sa size) in %s", allow_dyn ? "'?' or " : "", what);
+            bad_type(P, P_loc(P, t), msg);
+            return 0;
+        }
+        if (!w) {
+            Token *x = P_cur(P);
+            if (x->kind != TK_IDENT || x->s[0] != 'x') {
+                if (!elem) return n;
+                snprintf(msg, sizeof msg, "expected 'x' and an element type in %s", what);
+                bad_type(P, P_loc(P, x), msg);
+                return 0;
+            }
+            w = x->s;
+            wl = x->len;
+            P->pos++;
+        }
+        /* w = "x" (dims)* ([element] | 'x' at its end) */
+        unsigned k = 1;
+        int ended_x = 1;
+        while (k < wl) {
+            unsigned j = k;
+            while (j < wl && w[j] >= '0' && w[j] <= '9') j++;
+            if (j == k) break;                    /* the element type starts here */
+            if (n == max) goto too_many;
+            int64_t v = 0;
+            for (unsigned q = k; q < j; q++) v = v > (INT64_MAX - 9) / 10 ? INT64_MAX : v * 10 + (w[q] - '0');
+            d[n++] = v;
+            if (j == wl) { k = j; ended_x = 0; break; }
+            if (w[j] != 'x') {
+                snprintf(msg, sizeof msg, "malformed shape in %s", what);
+                bad_type(P, P_loc(P, P_tok(P, P->pos - 1)), msg);
+                return 0;
+            }
+            k = j + 1;
+        }
+        if (k < wl) {                             /* "...xf32": the element type ends the word */
+            if (!elem) {
+                snprintf(msg, sizeof msg, "unexpected element type in %s", what);
+                bad_type(P, P_loc(P, P_tok(P, P->pos - 1)), msg);
+                return 0;
+            }
+            *elem = builtin_type(P, w + k, wl - k);
+            if (!*elem) {
+                snprintf(msg, sizeof msg, "unknown element type in %s", what);
+                bad_type(P, P_loc(P, P_tok(P, P->pos - 1)), msg);
+                return 0;
+            }
+            return n;
+        }
+        if (!ended_x) {                           /* the word ended with a dimension */
+            if (!elem) return n;
+            snprintf(msg, sizeof msg, "expected 'x' and an element type in %s", what);
+            bad_type(P, P_loc(P, P_cur(P)), msg);
+            return 0;
+        }
+        /* the word ended with 'x': a dimension or, last, an element type follows */
+        if (P_is(P, TK_INT) || P_is(P, TK_QUESTION)) continue;
+        if (!elem) {
+            snprintf(msg, sizeof msg, "expected a dimension in %s", what);
+            bad_type(P, P_loc(P, P_cur(P)), msg);
+            return 0;
+        }
+        *elem = P_parse_type(P);
+        return *elem ? n : 0;
+    }
+too_many:
+    snprintf(msg, sizeof msg, "too many dimensions in %s (at most %u)", what, max);
+    bad_type(P, P_loc(P, P_cur(P)), msg);
+    return 0;
+}
+
+/* '<' (('?' | size) 'x')+ elem '>' of !pto.tensor_view and !pto.partition_tensor_view (rank 1 to 5). */
+static const Type *view_type(Parser *P, int part)
+{
+    const char *what = part ? "!pto.partition_tensor_view" : "!pto.tensor_view";
+    char msg[64];
+    snprintf(msg, sizeof msg, "'<' after %s", what);
+    if (!P_expect(P, TK_LANGLE, msg)) return NULL;
+    int64_t d[TILE_MAX_RANK];
+    const Type *e = NULL;
+    unsigned n = shape_dims(P, d, TILE_MAX_RANK, 1, &e, what);
+    if (!n || !e || !P_expect(P, TK_RANGLE, "'>'")) return NULL;
+    return ty_tensor_view(P->ctx->types, part, n, d, e);
+}
+
+static const Type *tile_err(Parser *P, const Token *t, const char *fmt, const char *a)
+{
+    P_error(P, DIAG_TILE_TYPE, P_loc(P, t), fmt, a);
+    return NULL;
+}
+
+/* A keyword value (blayout=row_major, slayout="none_box", pad=zero): its index in names[], or -1 after an
+   error. Integers select by number (pad=2). */
+static int tile_enum(Parser *P, const char *key, const char *const *names, unsigned n)
+{
+    Token *t = P_cur(P);
+    if (t->kind == TK_INT) {
+        int64_t v;
+        if (P_int_literal(P, t, &v) && v >= 0 && v < (int64_t)n) { P->pos++; return (int)v; }
+    } else if (t->kind == TK_IDENT || t->kind == TK_STRING) {
+        for (unsigned i = 0; i < n; i++)
+            if (strlen(names[i]) == t->len && memcmp(names[i], t->s, t->len) == 0) { P->pos++; return (int)i; }
+    }
+    char list[128];
+    size_t k = 0;
+    for (unsigned i = 0; i < n; i++) k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", names[i]);
+    char tok[64];
+    P_tok_desc(t, tok, sizeof tok);
+    P_error(P, DIAG_TILE_TYPE, P_loc(P, t), "unknown %s %s in !pto.tile_buf (expected %s)", key, tok, list);
+    return -1;
+}
+
+/* One valid dimension of the long form: '?', -1 (dynamic) or a size. */
+static int tile_vdim(Parser *P, int64_t *v)
+{
+    Token *t = P_cur(P);
+    if (t->kind == TK_QUESTION) { *v = TILE_DYN; P->pos++; return 1; }
+    if (t->kind == TK_INT && P_int_literal(P, t, v) && *v >= -1) { if (*v < 0) *v = TILE_DYN; P->pos++; return 1; }
+    tile_err(P, t, "%s must be '?', -1 or a size", "a valid dimension");
+    return 0;
+}
+
+/* !pto.tile_buf in the compact form <loc, RxCxT (, key=value)*> or the long form <loc=L, dtype=T, rows=R,
+   cols=C, v_row=.., v_col=.., blayout=.., slayout=.., fractal=.., pad=.. (, compact=..)>. Keys other than the
+   location may come in any order; each at most once. Checked: positive shape, valid within it, fractal 32, 512
+   or 1024 (E-TILE-TYPE at the offending token). */
+static const Type *tile_buf_type(Parser *P, Token *name)
+{
+    static const char *const bl[] = {"row_major", "col_major"}, *const sl[] = {"none_box", "row_major", "col_major"};
+    static const char *const pads[] = {"null", "zero", "max", "min"}, *const cms[] = {"null", "normal", "row_plus_one"};
+    if (!P_expect(P, TK_LANGLE, "'<' after !pto.tile_buf")) return NULL;
+    Type k;
+    memset(&k, 0, sizeof k);
+    k.fractal = TILE_DEF_FRACTAL;
+    int64_t vr = -2, vc = -2;
+    unsigned seen = 0;
+    Token *lt = P_cur(P), *validtok = lt, *fractok = NULL;
+    int longform = lt->kind == TK_IDENT && lt->len == 3 && !memcmp(lt->s, "loc", 3) && P_at(P, 1)->kind == TK_EQUAL;
+    if (longform) P->pos += 2;
+    lt = P_cur(P);
+    int as = lt->kind == TK_IDENT || lt->kind == TK_STRING ? tile_loc_lookup(lt->s, lt->len) : -1;
+    if (as < 0) {
+        char tok[64];
+        P_tok_desc(lt, tok, sizeof tok);
+        return tile_err(P, lt, "unknown tile location %s (expected vec, mat, left, right, acc, bias or scaling)", tok);
+    }
+    k.space = (uint8_t)as;
+    P->pos++;
+    if (!longform) {
+        if (!P_expect(P, TK_COMMA, "',' after the tile location")) return NULL;
+        Token *st = P_cur(P);
+        int64_t d[2];
+        const Type *e = NULL;
+        unsigned n = shape_dims(P, d, 2, 0, &e, "!pto.tile_buf");
+        if (!n || !e) return NULL;
+        if (n != 2) return tile_err(P, st, "%s needs exactly two dimensions (rows x cols)", "!pto.tile_buf");
+        k.dims[0] = d[0];
+        k.dims[1] = d[1];
+        k.elem = e;
+        seen |= 1u << 0 | 1u << 1 | 1u << 2;
+    }
+    static const char *const keys[] = {"dtype", "rows", "cols", "valid", "v_row", "v_col", "blayout", "slayout",
+                                       "fractal", "pad", "compact"};
+    while (P_eat(P, TK_COMMA)) {
+        Token *kt = P_cur(P);
+        int key = -1;
+        if (kt->kind == TK_IDENT)
+            for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
+                if (strlen(keys[i]) == kt->len && !memcmp(keys[i], kt->s, kt->len)) key = (int)i;
+        if (key < 0 || (!longform && key <= 2) || (longform && key == 3) || (!longform && (key == 4 || key == 5))) {
+            char tok[64];
+            P_tok_desc(kt, tok, sizeof tok);
+            return tile_err(P, kt, "unknown key %s in !pto.tile_buf", tok);
+        }
+        if (seen & (1u << key)) return tile_err(P, kt, "'%s' is given twice in !pto.tile_buf", keys[key]);
+        seen |= 1u << key;
+        P->pos++;
+        if (!P_expect(P, TK_EQUAL, "'=' after a !pto.tile_buf key")) return NULL;
+        Token *vt = P_cur(P);
+        int64_t v;
+        int ev;
+        switch (key) {
+        case 0: if (!(k.elem = P_parse_type(P))) return NULL; break;
+        case 1: case 2:
+            if (vt->kind != TK_INT || !P_int_literal(P, vt, &v)) return tile_err(P, vt, "%s must be an integer", keys[key]);
+            k.dims[key - 1] = v;
+            P->pos++;
+            break;
+        case 3: {
+            int64_t d[2];
+            validtok = vt;
+            unsigned n = shape_dims(P, d, 2, 1, NULL, "valid=");
+            if (!n) return NULL;
+            if (n != 2) return tile_err(P, vt, "%s needs exactly two dimensions (rows x cols)", "valid=");
+            vr = d[0];
+            vc = d[1];
+            break;
+        }
+        case 4: validtok = vt; if (!tile_vdim(P, &vr)) return NULL; break;
+        case 5: validtok = vt; if (!tile_vdim(P, &vc)) return NULL; break;
+        case 6: if ((ev = tile_enum(P, "blayout", bl, 2)) < 0) return NULL; k.blayout = (uint8_t)ev; break;
+        case 7: if ((ev = tile_enum(P, "slayout", sl, 3)) < 0) return NULL; k.slayout = (uint8_t)ev; break;
+        case 8:
+            fractok = vt;
+            if (vt->kind != TK_INT || !P_int_literal(P, vt, &v)) return tile_err(P, vt, "%s must be an integer", "fractal");
+            k.fractal = (uint16_t)(v >= 0 && v <= 65535 ? v : 0);
+            P->pos++;
+            break;
+        case 9: if ((ev = tile_enum(P, "pad", pads, 4)) < 0) return NULL; k.pad = (uint8_t)ev; break;
+        default: if ((ev = tile_enum(P, "compact", cms, 3)) < 0) return NULL; k.compact = (uint8_t)ev; break;
+        }
+    }
+    if (!P_expect(P, TK_RANGLE, "'>' closing !pto.tile_buf")) return NULL;
+    if (longform && (seen & 7u) != 7u)
+        return tile_err(P, name, "%s needs dtype, rows and cols", "!pto.tile_buf<loc=...>");
+    if (k.dims[0] <= 0 || k.dims[1] <= 0 || k.dims[0] > 1 << 20 || k.dims[1] > 1 << 20)
+        return tile_err(P, name, "%s rows and cols must be positive (at most 1048576)", "!pto.tile_buf");
+    k.dims[2] = vr == -2 ? k.dims[0] : vr;
+    k.dims[3] = vc == -2 ? k.dims[1] : vc;
+    char m[160];
+    if (k.dims[2] > k.dims[0] || k.dims[3] > k.dims[1]) {
+        snprintf(m, sizeof m, "the valid region %lldx%lld exceeds the tile's %lldx%lld", (long long)k.dims[2],
+                 (long long)k.dims[3], (long long)k.dims[0], (long long)k.dims[1]);
+        return tile_err(P, validtok, "%s", m);
+    }
+    if (k.fractal != 32 && k.fractal != 512 && k.fractal != 1024)
+        return tile_err(P, fractok ? fractok : name, "%s must be 32, 512 or 1024", "fractal");
+    if (k.elem && (k.elem->kind != TY_INT && k.elem->kind != TY_FLOAT))
+        return tile_err(P, name, "%s element type must be an integer or float type", "!pto.tile_buf");
+    return ty_tile_buf(P->ctx->types, &k);
+}
+
 static const Type *dialect_type(Parser *P, Token *t)
 {
     TypeTable *T = P->ctx->types;
@@ -618,6 +894,9 @@ static const Type *dialect_type(Parser *P, Token *t)
         return P_expect(P, TK_RANGLE, "'>'") ? ty_llptr(T, (unsigned)as) : NULL;
     }
     if (IS("pto.hif8x2")) return ty_vec(T, 2, ty_float(T, FK_HIF8), true);
+    if (IS("pto.tensor_view")) return view_type(P, 0);
+    if (IS("pto.partition_tensor_view")) return view_type(P, 1);
+    if (IS("pto.tile_buf")) return tile_buf_type(P, t);
     if (IS("pto.vmi.vreg")) {
         unsigned lanes;
         VmiLayout lay;
@@ -625,7 +904,6 @@ static const Type *dialect_type(Parser *P, Token *t)
         return e ? ty_vmi_vreg_l(T, lanes, e, &lay) : NULL;
     }
     if (IS("pto.vmi.mask")) return vmi_mask_type(P);
-    if (IS("pto.bf16x2")) return ty_float(T, FK_BF16X2);
     if (IS("pto.mask")) {
         if (!P_eat(P, TK_LANGLE)) return ty_mask(T, 0);
         int gran = granularity(P, 1, "mask granularity must be b8, b16 or b32");
@@ -638,13 +916,9 @@ static const Type *dialect_type(Parser *P, Token *t)
     }
     if (IS("pto.struct")) return struct_type(P, loc);
     if (IS("pto.align")) return ty_align(T);
-    if (IS("pto.hif8")) return ty_float(T, FK_HIF8);
-    if (IS("pto.f4E2M1x2") || IS("pto.f4e2m1x2")) return ty_float(T, FK_F4E2M1X2);
-    if (IS("pto.f4E1M2x2") || IS("pto.f4e1m2x2")) return ty_float(T, FK_F4E1M2X2);
-    if (IS("pto.e8m0") || IS("pto.f8E8M0")) return ty_float(T, FK_E8M0);
-    if (IS("pto.f8E4M3FN") || IS("pto.f8e4m3")) return ty_float(T, FK_E4M3FN);
-    if (IS("pto.f8E5M2") || IS("pto.f8e5m2")) return ty_float(T, FK_E5M2);
 #undef IS
+    int fk = fk_lookup(t->s, t->len, 1);
+    if (fk >= 0) return ty_float(T, (FloatKind)fk);
     const Alias *al = alias_find(P, 1, t->s, t->len);
     if (al) return al->ty;
     P_error(P, DIAG_PARSE_TYPE, loc, "unknown dialect type or undefined type alias '!%.*s'", (int)t->len, t->s);
@@ -884,7 +1158,22 @@ static const Type *parse_type_uncached(Parser *P)
         return memref_type(P, loc);
     if (t->kind == TK_IDENT) {
         const Type *ty = builtin_type(P, t->s, t->len);
-        if (!ty) return bad_type(P, loc, "unknown type");
+        if (!ty) {
+            /* the C spellings users reach for first */
+            static const struct { const char *c, *mlir; } cnames[] = {
+                {"float", "f32"}, {"half", "f16"}, {"double", "f64"}, {"bfloat16", "bf16"}, {"int", "i32"},
+                {"short", "i16"}, {"char", "i8"}, {"long", "i64"}, {"bool", "i1"}, {"float32", "f32"},
+                {"float16", "f16"}, {"int32", "i32"}, {"int16", "i16"}, {"int8", "i8"}, {"uint8", "ui8"},
+                {"uint16", "ui16"}, {"uint32", "ui32"}, {"int64", "i64"}, {"size_t", "index"},
+            };
+            for (unsigned i = 0; i < sizeof cnames / sizeof cnames[0]; i++)
+                if (strlen(cnames[i].c) == t->len && memcmp(cnames[i].c, t->s, t->len) == 0) {
+                    P_error(P, DIAG_PARSE_TYPE, loc, "unknown type '%s'; did you mean '%s'?", cnames[i].c, cnames[i].mlir);
+                    return NULL;
+                }
+            P_error(P, DIAG_PARSE_TYPE, loc, "unknown type '%.*s'", (int)t->len, t->s);
+            return NULL;
+        }
         P->pos++;
         return ty;
     }
@@ -1109,6 +1398,16 @@ Attr P_parse_attr_value(Parser *P, const char *name)
         }
         /* #dialect.name<VALUE> — keep the inner identifier as the token text, the whole as raw */
         P->pos++;
+        if (P_is(P, TK_LANGLE) && P_at(P, 1)->kind == TK_IDENT && P_at(P, 2)->kind == TK_IDENT &&
+            P_at(P, 3)->kind == TK_RANGLE) {
+            /* #pto<set value>: an MLIR enum attribute, the value is the token */
+            a.kind = AT_TOKEN;
+            a.i = -1;
+            a.s = P_text(P, P_at(P, 2));
+            P->pos += 4;
+            a.raw = P_span_text(P, start, P->pos);
+            return a;
+        }
         if (P_is(P, TK_LANGLE)) {
             Token *inner = P_at(P, 1);
             if (inner->kind == TK_IDENT && P_at(P, 2)->kind == TK_RANGLE) {

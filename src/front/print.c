@@ -100,6 +100,36 @@ static void pr_value(Printer *p, const Value *v)
     else sb_printf(&p->b, "%%v%u", v->id);
 }
 
+/* Comma-separated lists: values, the types of values, and `vals : types`. */
+static void pr_value_list(Printer *p, Value *const *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, v[i]); }
+}
+
+static void pr_type_list(Printer *p, Value *const *v, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, v[i]->type); }
+}
+
+static void pr_typed_values(Printer *p, Value *const *v, uint32_t n)
+{
+    pr_value_list(p, v, n);
+    if (!n) return;
+    sb_puts(&p->b, " : ");
+    pr_type_list(p, v, n);
+}
+
+/* A function type from values: `(T...) -> R`, the results in parentheses unless there is exactly one. */
+static void pr_arrow_type(Printer *p, Value *const *in, uint32_t nin, Value *const *out, uint32_t nout)
+{
+    sb_putc(&p->b, '(');
+    pr_type_list(p, in, nin);
+    sb_puts(&p->b, ") -> ");
+    if (nout != 1) sb_putc(&p->b, '(');
+    pr_type_list(p, out, nout);
+    if (nout != 1) sb_putc(&p->b, ')');
+}
+
 static void pr_str(Printer *p, const char *s)
 {
     sb_putc(&p->b, '"');
@@ -200,6 +230,7 @@ static void pr_token(Printer *p, const SigSlot *s, const Attr *a)
     case TS_ANGLE: sb_printf(&p->b, "<%s>", sp); break;
     case TS_HASH: sb_printf(&p->b, "#pto.%s<%s>", tokset_name(s->tokset), sp); break;
     case TS_BARE: sb_puts(&p->b, sp); break;
+    case TS_MLIR: sb_printf(&p->b, "#pto<%s %s>", tokset_name(s->tokset), sp); break;
     }
 }
 
@@ -359,9 +390,72 @@ static int any_typed_operand(const Op *op, const OpSig *sig)
     return op->noperands > 0;
 }
 
+/* The signature's dictionary tokens, then the op's discardable attributes: " {a = x, ...}" or nothing. */
+static void pr_sig_dict(Printer *p, const Op *op, const OpSig *sig)
+{
+    int f = 1;
+    for (unsigned i = 0; i < sig->ndict; i++) {
+        const SigSlot *s = &sig->dict[i];
+        const Attr *a = op_attr(op, s->name);
+        if (!a) continue;
+        sb_puts(&p->b, f ? " {" : ", ");
+        f = 0;
+        sb_printf(&p->b, "%s = ", s->name);
+        if (s->kind == SL_TOKEN && s->style == TS_MLIR) pr_token(p, s, a);
+        else if (s->kind == SL_TOKEN) pr_str(p, tok_spelling((int)a->i));
+        else if (s->is_bool) sb_puts(&p->b, a->i ? "true" : "false");
+        else sb_printf(&p->b, "%lld", (long long)a->i);
+    }
+    for (uint32_t i = 0; i < op->nattrs; i++) {
+        const Attr *a = &op->attrs[i];
+        if (is_sig_attr(a, sig)) continue;
+        sb_puts(&p->b, f ? " {" : ", ");
+        f = 0;
+        sb_puts(&p->b, a->name);
+        if (a->kind != AT_UNIT) { sb_puts(&p->b, " = "); pr_attr_value(p, a); }
+    }
+    if (!f) sb_putc(&p->b, '}');
+}
+
+/* One side of the tile layer's ins(... : types) / outs(... : types) form: the positional slots whose `out`
+   flag is `outs`, then ` : ` and their types (the dictionary goes inside ins, before the types). */
+static void pr_dps_side(Printer *p, const Op *op, const OpSig *sig, int outs)
+{
+    SigCtx c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.sig = sig;
+    sb_puts(&p->b, outs ? " outs(" : " ins(");
+    int first = 1;
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (s->out != outs) continue;
+        if (pr_slot(p, &c, s, first)) first = 0;
+        while (s->variadic && s->kind == SL_VALUE && c.cursor[s->group] < op->segs[s->group]) pr_slot(p, &c, s, 0);
+    }
+    if (!outs) pr_sig_dict(p, op, sig);
+    int ft = 1;
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (s->out != outs || (s->kind != SL_VALUE && s->kind != SL_MEM) || s->untyped) continue;
+        for (uint32_t k = 0; k < op_group_len(op, (unsigned)s->group); k++) {
+            sb_puts(&p->b, ft ? " : " : ", ");
+            ft = 0;
+            pr_type(p, op_group_operand(op, (unsigned)s->group, k)->type);
+        }
+    }
+    sb_putc(&p->b, ')');
+}
+
 static void pr_sig_op(Printer *p, const Op *op)
 {
     const OpSig *sig = ctx_sig(p->ctx, op->kind);
+    if (sig->has_outs) {
+        sb_puts(&p->b, op_info[op->kind].name);
+        pr_dps_side(p, op, sig, 0);
+        pr_dps_side(p, op, sig, 1);
+        return;
+    }
     SigCtx c;
     memset(&c, 0, sizeof c);
     c.op = op;
@@ -378,6 +472,21 @@ static void pr_sig_op(Printer *p, const Op *op)
     for (unsigned i = 0; i < sig->npos; i++) {
         const SigSlot *s = &sig->pos[i];
         if (s->in_bracket) continue;
+        if (s->key && s->kind == SL_VALUE) {
+            /* KEY = [%a, ...] (after a comma) or KEY = %v (after a space): the tile layer's view and alloc ops */
+            unsigned n = op_group_len(op, (unsigned)s->group);
+            if (!s->list && !n) continue;
+            sb_puts(&p->b, first || !s->list ? " " : ", ");
+            first = 0;
+            sb_printf(&p->b, "%s = ", s->key);
+            if (s->list) sb_putc(&p->b, '[');
+            for (unsigned k = 0; k < n; k++) {
+                if (k) sb_puts(&p->b, ", ");
+                pr_value(p, next_in_group(&c, s->group));
+            }
+            if (s->list) sb_putc(&p->b, ']');
+            continue;
+        }
         if (first) {
             /* peek: print the separating space only if the slot prints */
             size_t n0 = p->b.n;
@@ -409,30 +518,8 @@ static void pr_sig_op(Printer *p, const Op *op)
         }
     }
     /* tokens whose home is the attribute dictionary, then discardable attributes */
-    {
-        int f = 1;
-        for (unsigned i = 0; i < sig->ndict; i++) {
-            const SigSlot *s = &sig->dict[i];
-            const Attr *a = op_attr(op, s->name);
-            if (!a) continue;
-            sb_puts(&p->b, f ? " {" : ", ");
-            f = 0;
-            sb_printf(&p->b, "%s = ", s->name);
-            if (s->kind == SL_TOKEN) pr_str(p, tok_spelling((int)a->i));
-            else if (s->is_bool) sb_puts(&p->b, a->i ? "true" : "false");
-            else sb_printf(&p->b, "%lld", (long long)a->i);
-        }
-        for (uint32_t i = 0; i < op->nattrs; i++) {
-            const Attr *a = &op->attrs[i];
-            if (is_sig_attr(a, sig)) continue;
-            sb_puts(&p->b, f ? " {" : ", ");
-            f = 0;
-            sb_puts(&p->b, a->name);
-            if (a->kind != AT_UNIT) { sb_puts(&p->b, " = "); pr_attr_value(p, a); }
-        }
-        if (!f) sb_putc(&p->b, '}');
-        (void)is_dict_slot;
-    }
+    pr_sig_dict(p, op, sig);
+    (void)is_dict_slot;
     int typed = 0;
     if (any_typed_operand(op, sig)) {
         size_t n0 = p->b.n;
@@ -445,10 +532,7 @@ static void pr_sig_op(Printer *p, const Op *op)
     if (op->nresults) {
         sb_puts(&p->b, typed || (sig->nres && sig->res[0].arrow) ? " -> " : " : ");
         /* ops whose results are fully implied still print them, for readability */
-        for (uint32_t i = 0; i < op->nresults; i++) {
-            if (i) sb_puts(&p->b, ", ");
-            pr_type(p, op->results[i]->type);
-        }
+        pr_type_list(p, op->results, op->nresults);
     }
 }
 
@@ -458,10 +542,7 @@ static void pr_generic(Printer *p, const Op *op)
 {
     const OpSig *sig = ctx_sig(p->ctx, op->kind);
     sb_printf(&p->b, "\"%s\"(", op_info[op->kind].name);
-    for (uint32_t i = 0; i < op->noperands; i++) {
-        if (i) sb_puts(&p->b, ", ");
-        pr_value(p, op->operands[i]);
-    }
+    pr_value_list(p, op->operands, op->noperands);
     sb_putc(&p->b, ')');
     int f = 1;
     int needseg = 0;
@@ -484,18 +565,8 @@ static void pr_generic(Printer *p, const Op *op)
         sb_putc(&p->b, '>');
     }
     if (!f) sb_putc(&p->b, '}');
-    sb_puts(&p->b, " : (");
-    for (uint32_t i = 0; i < op->noperands; i++) {
-        if (i) sb_puts(&p->b, ", ");
-        pr_type(p, op->operands[i]->type);
-    }
-    sb_puts(&p->b, ") -> ");
-    if (op->nresults != 1) sb_putc(&p->b, '(');
-    for (uint32_t i = 0; i < op->nresults; i++) {
-        if (i) sb_puts(&p->b, ", ");
-        pr_type(p, op->results[i]->type);
-    }
-    if (op->nresults != 1) sb_putc(&p->b, ')');
+    sb_puts(&p->b, " : ");
+    pr_arrow_type(p, op->operands, op->noperands, op->results, op->nresults);
 }
 
 /* ------------------------------------------------------------------ structural ops */
@@ -513,277 +584,296 @@ static int skip_simt_attrs(const Attr *a, const void *ud)
     return !strcmp(a->name, "callee") || !strncmp(a->name, "dim_", 4) || !strcmp(a->name, "elem_type");
 }
 
-static int skip_pred(const Attr *a, const void *ud)
+/* The explicit label of a region's block: `^bb0(%a: T, ...):` and a new line. */
+static void pr_block_label(Printer *p, const Block *b)
 {
-    (void)ud;
-    return !strcmp(a->name, "predicate") || !strcmp(a->name, "value");
+    sb_puts(&p->b, "^bb0(");
+    for (uint32_t i = 0; i < b->nargs; i++) {
+        if (i) sb_puts(&p->b, ", ");
+        pr_value(p, b->args[i]);
+        sb_puts(&p->b, ": ");
+        pr_type(p, b->args[i]->type);
+    }
+    sb_puts(&p->b, "):\n");
 }
 
-static void pr_typed_values(Printer *p, Value *const *v, uint32_t n)
+/* Region ri of op written with its block label: `{` [comment] NL `^bb0(...):` NL ops [comments] `}`. */
+static void pr_labelled_region(Printer *p, const Op *op, unsigned ri)
 {
-    for (uint32_t i = 0; i < n; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, v[i]); }
-    if (!n) return;
-    sb_puts(&p->b, " : ");
-    for (uint32_t i = 0; i < n; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, v[i]->type); }
-}
-
-static void pr_op(Printer *p, const Op *op)
-{
-    const OpInfo *oi = &op_info[op->kind];
-    pr_comments(p, op, CM_BEFORE, 0);
+    sb_putc(&p->b, '{');
+    pr_comments(p, op, CM_OPEN, ri);
+    sb_putc(&p->b, '\n');
+    p->indent++;
     pr_indent(p);
-    pr_results(p, op);
-    switch (oi->syn) {
-    case SYN_MODULE: {
-        sb_puts(&p->b, "module");
-        const Attr *sym = op_attr(op, "sym_name");
-        if (sym) sb_printf(&p->b, " @%s", sym->s);
-        pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
-        sb_putc(&p->b, ' ');
-        pr_region(p, op, 0);
-        break;
+    pr_block_label(p, op->regions[ri]->block);
+    pr_region_body(p, op, ri);
+    p->indent--;
+    pr_indent(p);
+    sb_putc(&p->b, '}');
+}
+
+/* One printer per custom syntax, named like the parser's (parse.c): each prints what follows the results. */
+
+static void pr_module(Printer *p, const Op *op)
+{
+    sb_puts(&p->b, "module");
+    const Attr *sym = op_attr(op, "sym_name");
+    if (sym) sb_printf(&p->b, " @%s", sym->s);
+    pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
+    sb_putc(&p->b, ' ');
+    pr_region(p, op, 0);
+}
+
+static void pr_func(Printer *p, const Op *op)
+{
+    const Attr *sym = op_attr(op, "sym_name"), *ft = op_attr(op, "function_type"), *vis = op_attr(op, "sym_visibility");
+    sb_puts(&p->b, "func.func ");
+    if (vis) sb_printf(&p->b, "%s ", vis->s);
+    sb_printf(&p->b, "@%s(", sym ? sym->s : "?");
+    const Type *t = ft ? ft->ty : NULL;
+    for (unsigned i = 0; t && i < t->nin; i++) {
+        if (i) sb_puts(&p->b, ", ");
+        if (op->nregions) { pr_value(p, op->regions[0]->block->args[i]); sb_puts(&p->b, ": "); }
+        pr_type(p, t->params[i]);
     }
-    case SYN_FUNC: {
-        const Attr *sym = op_attr(op, "sym_name"), *ft = op_attr(op, "function_type"), *vis = op_attr(op, "sym_visibility");
-        sb_puts(&p->b, "func.func ");
-        if (vis) sb_printf(&p->b, "%s ", vis->s);
-        sb_printf(&p->b, "@%s(", sym ? sym->s : "?");
-        const Type *t = ft ? ft->ty : NULL;
-        for (unsigned i = 0; t && i < t->nin; i++) {
-            if (i) sb_puts(&p->b, ", ");
-            if (op->nregions) { pr_value(p, op->regions[0]->block->args[i]); sb_puts(&p->b, ": "); }
-            pr_type(p, t->params[i]);
-        }
-        sb_putc(&p->b, ')');
-        if (t && t->nout) {
-            sb_puts(&p->b, " -> ");
-            if (t->nout > 1) sb_putc(&p->b, '(');
-            for (unsigned i = 0; i < t->nout; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, t->params[t->nin + i]); }
-            if (t->nout > 1) sb_putc(&p->b, ')');
-        }
-        pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
-        if (op->nregions) { sb_putc(&p->b, ' '); pr_region(p, op, 0); }
-        break;
+    sb_putc(&p->b, ')');
+    if (t && t->nout) {
+        sb_puts(&p->b, " -> ");
+        if (t->nout > 1) sb_putc(&p->b, '(');
+        for (unsigned i = 0; i < t->nout; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, t->params[t->nin + i]); }
+        if (t->nout > 1) sb_putc(&p->b, ')');
     }
-    case SYN_RETURN:
-        sb_puts(&p->b, "return");
-        if (op->noperands) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands, op->noperands); }
-        break;
-    case SYN_CALL: {
-        const Attr *c = op_attr(op, "callee");
-        sb_printf(&p->b, "func.call @%s(", c ? c->s : "?");
-        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
-        sb_puts(&p->b, ") : (");
-        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
-        sb_puts(&p->b, ") -> ");
-        if (op->nresults != 1) sb_putc(&p->b, '(');
-        for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
-        if (op->nresults != 1) sb_putc(&p->b, ')');
-        break;
-    }
-    case SYN_SCF_FOR: {
-        const Block *b = op->regions[0]->block;
-        sb_puts(&p->b, "scf.for ");
-        pr_value(p, b->args[0]);
-        sb_puts(&p->b, " = ");
-        pr_value(p, op->operands[0]);
-        sb_puts(&p->b, " to ");
-        pr_value(p, op->operands[1]);
-        sb_puts(&p->b, " step ");
-        pr_value(p, op->operands[2]);
-        if (op->noperands > 3) {
-            sb_puts(&p->b, " iter_args(");
-            for (uint32_t i = 3; i < op->noperands; i++) {
-                if (i > 3) sb_puts(&p->b, ", ");
-                pr_value(p, b->args[i - 2]);
-                sb_puts(&p->b, " = ");
-                pr_value(p, op->operands[i]);
-            }
-            sb_puts(&p->b, ") -> (");
-            for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
-            sb_putc(&p->b, ')');
-        }
-        if (b->args[0]->type != op->operands[0]->type) { sb_puts(&p->b, " : "); pr_type(p, b->args[0]->type); }
-        sb_putc(&p->b, ' ');
-        pr_region(p, op, 0);
-        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
-        break;
-    }
-    case SYN_SCF_IF:
-        sb_puts(&p->b, "scf.if ");
-        pr_value(p, op->operands[0]);
-        if (op->nresults) {
-            sb_puts(&p->b, " -> (");
-            for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
-            sb_putc(&p->b, ')');
-        }
-        sb_putc(&p->b, ' ');
-        pr_region(p, op, 0);
-        if (op->nregions > 1) { sb_puts(&p->b, " else "); pr_region(p, op, 1); }
-        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
-        break;
-    case SYN_SCF_WHILE: {
-        const Block *b = op->regions[0]->block;
-        sb_puts(&p->b, "scf.while (");
-        for (uint32_t i = 0; i < op->noperands; i++) {
-            if (i) sb_puts(&p->b, ", ");
-            pr_value(p, b->args[i]);
+    pr_attr_dict(p, op->attrs, op->nattrs, skip_func_attrs, NULL, " attributes {");
+    if (op->nregions) { sb_putc(&p->b, ' '); pr_region(p, op, 0); }
+}
+
+static void pr_return(Printer *p, const Op *op)
+{
+    sb_puts(&p->b, "return");
+    if (op->noperands) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands, op->noperands); }
+}
+
+static void pr_call(Printer *p, const Op *op)
+{
+    const Attr *c = op_attr(op, "callee");
+    sb_printf(&p->b, "func.call @%s(", c ? c->s : "?");
+    pr_value_list(p, op->operands, op->noperands);
+    sb_puts(&p->b, ") : ");
+    pr_arrow_type(p, op->operands, op->noperands, op->results, op->nresults);
+}
+
+static void pr_scf_for(Printer *p, const Op *op)
+{
+    const Block *b = op->regions[0]->block;
+    sb_puts(&p->b, "scf.for ");
+    pr_value(p, b->args[0]);
+    sb_puts(&p->b, " = ");
+    pr_value(p, op->operands[0]);
+    sb_puts(&p->b, " to ");
+    pr_value(p, op->operands[1]);
+    sb_puts(&p->b, " step ");
+    pr_value(p, op->operands[2]);
+    if (op->noperands > 3) {
+        sb_puts(&p->b, " iter_args(");
+        for (uint32_t i = 3; i < op->noperands; i++) {
+            if (i > 3) sb_puts(&p->b, ", ");
+            pr_value(p, b->args[i - 2]);
             sb_puts(&p->b, " = ");
             pr_value(p, op->operands[i]);
         }
-        sb_puts(&p->b, ") : (");
-        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
         sb_puts(&p->b, ") -> (");
-        for (uint32_t i = 0; i < op->nresults; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->results[i]->type); }
-        sb_puts(&p->b, ") ");
-        pr_region(p, op, 0);
-        sb_puts(&p->b, " do ");
-        /* the after-region's arguments are printed as a block label */
-        const Block *a = op->regions[1]->block;
-        sb_putc(&p->b, '{');
-        pr_comments(p, op, CM_OPEN, 1);
-        sb_putc(&p->b, '\n');
-        p->indent++;
-        pr_indent(p);
-        sb_puts(&p->b, "^bb0(");
-        for (uint32_t i = 0; i < a->nargs; i++) {
-            if (i) sb_puts(&p->b, ", ");
-            pr_value(p, a->args[i]);
-            sb_puts(&p->b, ": ");
-            pr_type(p, a->args[i]->type);
-        }
-        sb_puts(&p->b, "):\n");
-        pr_region_body(p, op, 1);
-        p->indent--;
-        pr_indent(p);
-        sb_putc(&p->b, '}');
-        break;
+        pr_type_list(p, op->results, op->nresults);
+        sb_putc(&p->b, ')');
     }
-    case SYN_SCF_YIELD:
-        sb_puts(&p->b, "scf.yield");
-        if (op->noperands) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands, op->noperands); }
-        break;
-    case SYN_SCF_CONDITION:
+    if (b->args[0]->type != op->operands[0]->type) { sb_puts(&p->b, " : "); pr_type(p, b->args[0]->type); }
+    sb_putc(&p->b, ' ');
+    pr_region(p, op, 0);
+    pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+}
+
+static void pr_scf_if(Printer *p, const Op *op)
+{
+    sb_puts(&p->b, "scf.if ");
+    pr_value(p, op->operands[0]);
+    if (op->nresults) {
+        sb_puts(&p->b, " -> (");
+        pr_type_list(p, op->results, op->nresults);
+        sb_putc(&p->b, ')');
+    }
+    sb_putc(&p->b, ' ');
+    pr_region(p, op, 0);
+    if (op->nregions > 1) { sb_puts(&p->b, " else "); pr_region(p, op, 1); }
+    pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+}
+
+static void pr_scf_while(Printer *p, const Op *op)
+{
+    const Block *b = op->regions[0]->block;
+    sb_puts(&p->b, "scf.while (");
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        if (i) sb_puts(&p->b, ", ");
+        pr_value(p, b->args[i]);
+        sb_puts(&p->b, " = ");
+        pr_value(p, op->operands[i]);
+    }
+    sb_puts(&p->b, ") : (");
+    pr_type_list(p, op->operands, op->noperands);
+    sb_puts(&p->b, ") -> (");
+    pr_type_list(p, op->results, op->nresults);
+    sb_puts(&p->b, ") ");
+    pr_region(p, op, 0);
+    sb_puts(&p->b, " do ");
+    pr_labelled_region(p, op, 1);   /* the after-region's arguments are printed as a block label */
+}
+
+/* scf.yield [vals : types] and scf.condition(%c) [vals : types]. */
+static void pr_values_terminator(Printer *p, const Op *op)
+{
+    uint32_t k = 0;
+    if (op_info[op->kind].syn == SYN_SCF_CONDITION) {
         sb_puts(&p->b, "scf.condition(");
         pr_value(p, op->operands[0]);
         sb_putc(&p->b, ')');
-        if (op->noperands > 1) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands + 1, op->noperands - 1); }
-        break;
-    case SYN_REGION:
-        sb_puts(&p->b, oi->name);
+        k = 1;
+    } else {
+        sb_puts(&p->b, "scf.yield");
+    }
+    if (op->noperands > k) { sb_putc(&p->b, ' '); pr_typed_values(p, op->operands + k, op->noperands - k); }
+}
+
+static void pr_region_op(Printer *p, const Op *op)
+{
+    sb_puts(&p->b, op_info[op->kind].name);
+    sb_putc(&p->b, ' ');
+    pr_region(p, op, 0);
+    pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+}
+
+static void pr_strict_vecscope(Printer *p, const Op *op)
+{
+    sb_puts(&p->b, "pto.strict_vecscope(");
+    pr_value_list(p, op->operands, op->noperands);
+    sb_puts(&p->b, ") ");
+    pr_labelled_region(p, op, 0);
+    sb_puts(&p->b, " : (");
+    pr_type_list(p, op->operands, op->noperands);
+    sb_puts(&p->b, ") -> ()");
+    pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
+}
+
+static void pr_arith_const(Printer *p, const Op *op)
+{
+    const Attr *v = op_attr(op, "value");
+    const Type *t = op->results[0]->type;
+    sb_puts(&p->b, "arith.constant ");
+    if (t->kind == TY_INT && t->bits == 1) sb_puts(&p->b, v && v->i ? "true" : "false");
+    else {
+        if (v) { Attr c = *v; c.ty = NULL; pr_attr_value(p, &c); }
+        sb_puts(&p->b, " : ");
+        pr_type(p, t);
+    }
+}
+
+/* arith binary, unary, compare, cast and select ops. */
+static void pr_arith(Printer *p, const Op *op)
+{
+    const OpInfo *oi = &op_info[op->kind];
+    sb_printf(&p->b, "%s ", oi->name);
+    if (oi->syn == SYN_ARITH_CMP) {
+        const Attr *pa = op_attr(op, "predicate");
+        sb_printf(&p->b, "%s, ", pa ? pa->s : "?");
+    }
+    pr_value_list(p, op->operands, op->noperands);
+    for (uint32_t i = 0; i < op->nattrs; i++)
+        if (op->attrs[i].kind == AT_RAW && !strcmp(op->attrs[i].name, "modifier")) sb_printf(&p->b, " %s", op->attrs[i].s);
+    sb_puts(&p->b, " : ");
+    if (oi->syn == SYN_ARITH_CAST) {
+        pr_type(p, op->operands[0]->type);
+        sb_puts(&p->b, " to ");
+        pr_type(p, op->results[0]->type);
+    } else {
+        pr_type(p, op->operands[oi->syn == SYN_ARITH_SELECT ? 1 : 0]->type);
+    }
+}
+
+static void pr_simt(Printer *p, const Op *op)
+{
+    const Attr *c = op_attr(op, "callee");
+    static const char *const dims[3] = {"dim_x", "dim_y", "dim_z"};
+    sb_puts(&p->b, op_info[op->kind].name);
+    if (c) sb_printf(&p->b, " @%s", c->s);
+    sb_puts(&p->b, "<<<");
+    for (int i = 0; i < 3; i++) {
+        const Attr *d = op_attr(op, dims[i]);
+        if (i) sb_puts(&p->b, ", ");
+        if (op->nregions) sb_printf(&p->b, "%lld", d ? (long long)d->i : 0LL);
+        else if ((uint32_t)i < op->noperands) pr_value(p, op->operands[i]);
+    }
+    sb_puts(&p->b, ">>>");
+    if (op->nregions) {
         sb_putc(&p->b, ' ');
         pr_region(p, op, 0);
-        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
-        break;
-    case SYN_STRICT_VECSCOPE: {
-        const Block *b = op->regions[0]->block;
-        sb_puts(&p->b, "pto.strict_vecscope(");
-        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
-        sb_puts(&p->b, ") {");
-        pr_comments(p, op, CM_OPEN, 0);
-        sb_putc(&p->b, '\n');
-        p->indent++;
-        pr_indent(p);
-        sb_puts(&p->b, "^bb0(");
-        for (uint32_t i = 0; i < b->nargs; i++) {
-            if (i) sb_puts(&p->b, ", ");
-            pr_value(p, b->args[i]);
-            sb_puts(&p->b, ": ");
-            pr_type(p, b->args[i]->type);
-        }
-        sb_puts(&p->b, "):\n");
-        pr_region_body(p, op, 0);
-        p->indent--;
-        pr_indent(p);
-        sb_puts(&p->b, "} : (");
-        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
-        sb_puts(&p->b, ") -> ()");
-        pr_attr_dict(p, op->attrs, op->nattrs, NULL, NULL, " {");
-        break;
-    }
-    case SYN_ARITH_CONST: {
-        const Attr *v = op_attr(op, "value");
-        const Type *t = op->results[0]->type;
-        sb_puts(&p->b, "arith.constant ");
-        if (t->kind == TY_INT && t->bits == 1) sb_puts(&p->b, v && v->i ? "true" : "false");
-        else {
-            if (v) { Attr c = *v; c.ty = NULL; pr_attr_value(p, &c); }
-            sb_puts(&p->b, " : ");
-            pr_type(p, t);
-        }
-        break;
-    }
-    case SYN_ARITH_BIN: case SYN_ARITH_UN: case SYN_ARITH_CMP: case SYN_ARITH_CAST: case SYN_ARITH_SELECT: {
-        sb_printf(&p->b, "%s ", oi->name);
-        if (oi->syn == SYN_ARITH_CMP) {
-            const Attr *pa = op_attr(op, "predicate");
-            sb_printf(&p->b, "%s, ", pa ? pa->s : "?");
-        }
-        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
-        for (uint32_t i = 0; i < op->nattrs; i++)
-            if (op->attrs[i].kind == AT_RAW && !strcmp(op->attrs[i].name, "modifier")) sb_printf(&p->b, " %s", op->attrs[i].s);
-        sb_puts(&p->b, " : ");
-        if (oi->syn == SYN_ARITH_CAST) {
-            pr_type(p, op->operands[0]->type);
-            sb_puts(&p->b, " to ");
-            pr_type(p, op->results[0]->type);
-        } else {
-            pr_type(p, op->operands[oi->syn == SYN_ARITH_SELECT ? 1 : 0]->type);
-        }
-        (void)skip_pred;
-        break;
-    }
-    case SYN_SIMT: {
-        const Attr *c = op_attr(op, "callee");
-        static const char *const dims[3] = {"dim_x", "dim_y", "dim_z"};
-        sb_puts(&p->b, oi->name);
-        if (c) sb_printf(&p->b, " @%s", c->s);
-        sb_puts(&p->b, "<<<");
-        for (int i = 0; i < 3; i++) {
-            const Attr *d = op_attr(op, dims[i]);
-            if (i) sb_puts(&p->b, ", ");
-            if (op->nregions) sb_printf(&p->b, "%lld", d ? (long long)d->i : 0LL);
-            else if ((uint32_t)i < op->noperands) pr_value(p, op->operands[i]);
-        }
-        sb_puts(&p->b, ">>>");
-        if (op->nregions) {
-            sb_putc(&p->b, ' ');
-            pr_region(p, op, 0);
-            pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
-            break;
-        }
-        sb_putc(&p->b, '(');
-        for (uint32_t i = 3; i < op->noperands; i++) { if (i > 3) sb_puts(&p->b, ", "); pr_value(p, op->operands[i]); }
-        sb_putc(&p->b, ')');
         pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
-        sb_puts(&p->b, " : (");
-        for (uint32_t i = 3; i < op->noperands; i++) { if (i > 3) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
-        sb_puts(&p->b, ") -> ()");
-        break;
+        return;
     }
-    case SYN_LLVM: {
-        const Attr *et = op_attr(op, "elem_type");
-        sb_printf(&p->b, "%s ", oi->name);
-        pr_value(p, op->operands[0]);
-        if (op->kind == OP_LLVM_ALLOCA) {
-            sb_puts(&p->b, " x ");
-            if (et) pr_type(p, et->ty);
-        } else {
-            sb_putc(&p->b, '[');
-            pr_value(p, op->operands[1]);
-            if (op->kind == OP_LLVM_EXTRACTELEMENT) { sb_puts(&p->b, " : "); pr_type(p, op->operands[1]->type); }
-            sb_putc(&p->b, ']');
-        }
-        pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
-        sb_puts(&p->b, " : ");
-        if (op->kind == OP_LLVM_EXTRACTELEMENT) { pr_type(p, op->operands[0]->type); break; }
-        sb_putc(&p->b, '(');
-        for (uint32_t i = 0; i < op->noperands; i++) { if (i) sb_puts(&p->b, ", "); pr_type(p, op->operands[i]->type); }
-        sb_puts(&p->b, ") -> ");
-        pr_type(p, op->results[0]->type);
-        if (op->kind == OP_LLVM_GEP && et) { sb_puts(&p->b, ", "); pr_type(p, et->ty); }
-        break;
+    uint32_t nargs = op->noperands > 3 ? op->noperands - 3 : 0;   /* the arguments follow the three dims */
+    Value *const *args = nargs ? op->operands + 3 : op->operands;
+    sb_putc(&p->b, '(');
+    pr_value_list(p, args, nargs);
+    sb_putc(&p->b, ')');
+    pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
+    sb_puts(&p->b, " : (");
+    pr_type_list(p, args, nargs);
+    sb_puts(&p->b, ") -> ()");
+}
+
+static void pr_llvm(Printer *p, const Op *op)
+{
+    const Attr *et = op_attr(op, "elem_type");
+    sb_printf(&p->b, "%s ", op_info[op->kind].name);
+    pr_value(p, op->operands[0]);
+    if (op->kind == OP_LLVM_ALLOCA) {
+        sb_puts(&p->b, " x ");
+        if (et) pr_type(p, et->ty);
+    } else {
+        sb_putc(&p->b, '[');
+        pr_value(p, op->operands[1]);
+        if (op->kind == OP_LLVM_EXTRACTELEMENT) { sb_puts(&p->b, " : "); pr_type(p, op->operands[1]->type); }
+        sb_putc(&p->b, ']');
     }
+    pr_attr_dict(p, op->attrs, op->nattrs, skip_simt_attrs, NULL, " {");
+    sb_puts(&p->b, " : ");
+    if (op->kind == OP_LLVM_EXTRACTELEMENT) { pr_type(p, op->operands[0]->type); return; }
+    sb_putc(&p->b, '(');
+    pr_type_list(p, op->operands, op->noperands);
+    sb_puts(&p->b, ") -> ");
+    pr_type(p, op->results[0]->type);
+    if (op->kind == OP_LLVM_GEP && et) { sb_puts(&p->b, ", "); pr_type(p, et->ty); }
+}
+
+/* One op: its comments, indentation and results, then its syntax (the parser's parse_op dispatches alike). */
+static void pr_op(Printer *p, const Op *op)
+{
+    pr_comments(p, op, CM_BEFORE, 0);
+    pr_indent(p);
+    pr_results(p, op);
+    switch (op_info[op->kind].syn) {
+    case SYN_MODULE: pr_module(p, op); break;
+    case SYN_FUNC: pr_func(p, op); break;
+    case SYN_RETURN: pr_return(p, op); break;
+    case SYN_CALL: pr_call(p, op); break;
+    case SYN_SCF_FOR: pr_scf_for(p, op); break;
+    case SYN_SCF_IF: pr_scf_if(p, op); break;
+    case SYN_SCF_WHILE: pr_scf_while(p, op); break;
+    case SYN_SCF_YIELD: case SYN_SCF_CONDITION: pr_values_terminator(p, op); break;
+    case SYN_REGION: pr_region_op(p, op); break;
+    case SYN_STRICT_VECSCOPE: pr_strict_vecscope(p, op); break;
+    case SYN_ARITH_CONST: pr_arith_const(p, op); break;
+    case SYN_ARITH_BIN: case SYN_ARITH_UN: case SYN_ARITH_CMP: case SYN_ARITH_CAST: case SYN_ARITH_SELECT:
+        pr_arith(p, op);
+        break;
+    case SYN_SIMT: pr_simt(p, op); break;
+    case SYN_LLVM: pr_llvm(p, op); break;
     case SYN_SIG:
         if (p->generic) pr_generic(p, op);
         else pr_sig_op(p, op);

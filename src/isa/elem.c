@@ -1,37 +1,41 @@
-/* elem.c — element kinds of types, and their spellings. */
+/* elem.c — element kinds of types, and their spellings (elem.def). */
 #include "elem.h"
+#include <string.h>
 
 ElemKind elem_kind(const Type *t)
 {
     if (!t) return EK_BAD;
     if (t->kind == TY_INT) {
-        int u = t->sign == SIGN_U;
-        switch (t->bits) {
-        case 8: return u ? EK_U8 : EK_S8;
-        case 16: return u ? EK_U16 : EK_S16;
-        case 32: return u ? EK_U32 : EK_S32;
-        case 64: return u ? EK_U64 : EK_S64;
-        default: return EK_BAD;
-        }
+#define ELEM_INT(id, name, signless, bits_, sg)                                                                   \
+        if (t->bits == (bits_) && (t->sign != SIGN_U) == (sg)) return EK_##id;
+#include "elem.def"
+#undef ELEM_INT
+        return EK_BAD;
     }
     if (t->kind != TY_FLOAT) return EK_BAD;
     switch ((FloatKind)t->fk) {
-    case FK_F16: return EK_F16;
-    case FK_BF16: return EK_BF16;
-    case FK_F32: return EK_F32;
-    case FK_E4M3FN: return EK_E4M3;
-    case FK_E5M2: return EK_E5M2;
-    case FK_HIF8: return EK_HIF8;
-    case FK_F4E2M1X2: return EK_F4E2M1;
-    case FK_F4E1M2X2: return EK_F4E1M2;
-    case FK_E8M0: return EK_E8M0;
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) case FK_##fk: return EK_##ek;
+#include "elem.def"
+#undef ELEM_FLOAT
     default: return EK_BAD;
     }
 }
 
-const char *ek_name(ElemKind k)
+static const struct { const char *name, *signless; } names[EK__COUNT + 1] = {
+#define ELEM_INT(id, name, signless, bits, sign) {name, signless},
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) {name, NULL},
+#include "elem.def"
+#undef ELEM_INT
+#undef ELEM_FLOAT
+    {"?", NULL}};
+
+const char *ek_name(ElemKind k) { return names[k].name; }
+
+int ek_lookup(const char *s, unsigned n)
 {
-    static const char *const n[] = {"si8", "ui8", "si16", "ui16", "si32", "ui32", "si64", "ui64", "f16", "bf16",
-                                    "f32", "f8E4M3FN", "f8E5M2", "hif8", "f4E2M1x2", "f4E1M2x2", "f8E8M0", "?"};
-    return n[k];
+    for (int k = 0; k < EK__COUNT; k++)
+        if ((strlen(names[k].name) == n && memcmp(names[k].name, s, n) == 0) ||
+            (names[k].signless && strlen(names[k].signless) == n && memcmp(names[k].signless, s, n) == 0))
+            return k;
+    return -1;
 }

@@ -1,6 +1,6 @@
-/* elem.h — element kinds: the one list of the scalar element types that vector lanes, cube tiles and
- * the verifier's type matrices distinguish. Signless integers count as signed (docs/semantics.md §1);
- * the f4 kinds are the two-per-byte x2 containers. */
+/* elem.h — element kinds: the scalar element types that vector lanes, cube tiles and the verifier's type
+ * matrices distinguish, generated from the one table elem.def (names, sizes, number formats). Signless
+ * integers count as signed (docs/semantics.md §1); the f4 kinds are the two-per-byte x2 containers. */
 #ifndef PTOSIM_ELEM_H
 #define PTOSIM_ELEM_H
 #include <stdbool.h>
@@ -10,15 +10,18 @@
 #include "type.h"
 
 typedef enum {
-    EK_S8, EK_U8, EK_S16, EK_U16, EK_S32, EK_U32, EK_S64, EK_U64,
-    EK_F16, EK_BF16, EK_F32,
-    EK_E4M3, EK_E5M2, EK_HIF8, EK_F4E2M1, EK_F4E1M2, EK_E8M0,
+#define ELEM_INT(id, name, signless, bits, sign) EK_##id,
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) EK_##ek,
+#include "elem.def"
+#undef ELEM_INT
+#undef ELEM_FLOAT
     EK_BAD,
     EK__COUNT = EK_BAD
 } ElemKind;
 
 /* Sets of element kinds, one bit per kind (the op table's TYPES rows and the verifier use them). */
 #define EK(b) (1u << EK_##b)
+#define EK_BIT(k) (1u << (k))   /* the set of one kind k */
 #define ES_I8 (EK(S8) | EK(U8))
 #define ES_I16 (EK(S16) | EK(U16))
 #define ES_I32 (EK(S32) | EK(U32))
@@ -35,6 +38,8 @@ typedef enum {
 ElemKind elem_kind(const Type *t);
 /* "si8", "f16", ... ("?" for EK_BAD). */
 const char *ek_name(ElemKind k);
+/* The kind an element name names (ek_name, or a signless integer "i8" ... for the signed kind), or -1. */
+int ek_lookup(const char *s, unsigned n);
 
 static inline bool ek_int(ElemKind k) { return k <= EK_U64; }
 static inline bool ek_signed(ElemKind k) { return k <= EK_U64 && (k & 1) == 0; }
@@ -44,16 +49,26 @@ static inline bool ek_arith_float(ElemKind k) { return k == EK_F16 || k == EK_BF
 static inline bool ek_packed4(ElemKind k) { return k == EK_F4E2M1 || k == EK_F4E1M2; }
 static inline unsigned ek_bytes(ElemKind k)
 {
-    static const uint8_t b[] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 1, 1, 1, 1, 1, 1, 0};
+    static const uint8_t b[EK__COUNT + 1] = {
+#define ELEM_INT(id, name, signless, bits, sign) (bits) / 8,
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) (bits) / 8,
+#include "elem.def"
+#undef ELEM_INT
+#undef ELEM_FLOAT
+        0};
     return b[k];
 }
 static inline unsigned ek_bits(ElemKind k) { return ek_bytes(k) * 8; }
 /* The exact-numerics format of a float kind (NUM_F32 for integers: callers check ek_float first). */
 static inline NumFormat ek_fmt(ElemKind k)
 {
-    static const uint8_t f[] = {NUM_F32, NUM_F32, NUM_F32, NUM_F32, NUM_F32, NUM_F32, NUM_F32, NUM_F32,
-                                NUM_F16, NUM_BF16, NUM_F32, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1, NUM_F4E1M2,
-                                NUM_E8M0, NUM_F32};
+    static const uint8_t f[EK__COUNT + 1] = {
+#define ELEM_INT(id, name, signless, bits, sign) NUM_F32,
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) fmt,
+#include "elem.def"
+#undef ELEM_INT
+#undef ELEM_FLOAT
+        NUM_F32};
     return (NumFormat)f[k];
 }
 static inline uint64_t ek_mask(ElemKind k) { return bits_mask(ek_bits(k)); }

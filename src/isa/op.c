@@ -11,6 +11,24 @@ const OpInfo op_info[OP__COUNT] = {
 #undef ALIAS
 };
 
+static const struct { const char *name; } pipes[PIPE__COUNT] = {
+#define PIPE(id, spell, queue) [queue] = {spell},
+#include "pipes.def"
+#undef PIPE
+};
+
+const char *pipe_name(unsigned q) { return q < PIPE__COUNT ? pipes[q].name : "?"; }
+
+int pipe_of_token(int tok)
+{
+    switch (tok) {
+#define PIPE(id, spell, queue) case T_PIPE_##id: return queue;
+#include "pipes.def"
+#undef PIPE
+    default: return -1;
+    }
+}
+
 static const struct { const char *name; int kind; } aliases[] = {
 #define OP(id, name, fam, pipe, syn, flags, sig)
 #define ALIAS(name, id) {name, OP_##id},
@@ -89,6 +107,79 @@ const OpTypes op_types[OP__COUNT] = {
 #undef ALIAS
 #undef TYPES
 };
+
+const uint8_t op_unit[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define UNIT(id, unit) [OP_##id] = OU_##unit,
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef UNIT
+};
+
+const uint8_t op_align_role[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define ALIGN_ROLE(id, role) [OP_##id] = AL_##role,
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef ALIGN_ROLE
+};
+
+const uint8_t op_gran[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define GRAN(id, bytes) [OP_##id] = bytes,
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef GRAN
+};
+
+static const struct { int op; OpHintWhen when; const char *text; } hints[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define HINT(id, when, text) {OP_##id, HINT_##when, text},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef HINT
+};
+
+const char *op_hint(int kind, OpHintWhen when)
+{
+    const char *h = NULL;
+    for (unsigned i = 0; i < sizeof hints / sizeof hints[0]; i++)
+        if (hints[i].op == kind && (hints[i].when == when || (hints[i].when == HINT_ANY && when != HINT_LEGACY)))
+            h = hints[i].text;
+    return h;
+}
+
+static const struct { uint16_t op; uint8_t src, dst, status; } cvts[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define CVT(id, src, dst, status) {OP_##id, EK_##src, EK_##dst, CVT_##status},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef CVT
+};
+
+CvtStatus op_cvt(int kind, int src, int dst)
+{
+    for (unsigned i = 0; i < sizeof cvts / sizeof cvts[0]; i++)
+        if (cvts[i].op == kind && cvts[i].src == src && cvts[i].dst == dst) return (CvtStatus)cvts[i].status;
+    return CVT_NONE;
+}
+
+bool op_has_cvt(int kind)
+{
+    for (unsigned i = 0; i < sizeof cvts / sizeof cvts[0]; i++)
+        if (cvts[i].op == kind) return true;
+    return false;
+}
 
 const OpField op_fields[] = {
 #define OP(id, name, fam, pipe, syn, flags, sig)

@@ -6,15 +6,32 @@
 #include <stdint.h>
 #include "base/arena.h"
 #include "tokens.h"
+#include "type.h"
 
 typedef enum {
     FAM_STRUCT, FAM_SCF, FAM_ARITH, FAM_PTR, FAM_QUERY, FAM_SYNC, FAM_DMA, FAM_DMA_CFG, FAM_PRED_LS,
     FAM_PRED_GEN, FAM_MISC, FAM_VLS, FAM_VMAT, FAM_VUN, FAM_VBIN, FAM_VSCAL, FAM_VCVT, FAM_VRED,
-    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM_VMI, FAM__COUNT
+    FAM_VCMP, FAM_VREARR, FAM_VSFU, FAM_MAD, FAM_CUBE_DMA, FAM_SPR, FAM_SIMT, FAM_VMI, FAM_TILE, FAM__COUNT
 } OpFamily;
 
-/* Pipes as the scheduler sees them; PIPE_DYN = given by the op's pipe token. */
-typedef enum { PIPE_NONE, PIPE_S_, PIPE_V_, PIPE_MTE1_, PIPE_MTE2_, PIPE_MTE3_, PIPE_M_, PIPE_FIX_, PIPE_DYN } OpPipe;
+/* The op table's pipe column (pipes.def): PIPE_ID_ = the pipe's queue + 1; PIPE_NONE = structure, PIPE_DYN =
+   given by the op's pipe token. */
+enum { PIPE__COUNT = 0
+#define PIPE(id, spell, queue) + 1
+#include "pipes.def"
+#undef PIPE
+};
+typedef enum {
+    PIPE_NONE,
+#define PIPE(id, spell, queue) PIPE_##id##_ = (queue) + 1,
+#include "pipes.def"
+#undef PIPE
+    PIPE_DYN = PIPE__COUNT + 1
+} OpPipe;
+/* Name of the pipe with queue index q (pipes.def): "PIPE_MTE2"; "?" out of range. */
+const char *pipe_name(unsigned q);
+/* Queue index of a PIPE token naming a pipe of the machine, or -1 (PIPE_ALL, names no pipe runs, others). */
+int pipe_of_token(int tok);
 
 /* How the custom form is written; SYN_SIG = driven by the signature string. */
 typedef enum {
@@ -41,6 +58,7 @@ enum {
     F_REGIONS  = 1u << 12,  /* op owns regions */
     F_SCALARMEM= 1u << 13,  /* scalar-unit memory access */
     F_CONVERTS = 1u << 14,  /* a copy whose two sides may hold different element types (cube data paths) */
+    F_SIMT     = 1u << 15,  /* only a SIMT workitem executes it: inside a pto.simt_entry function or pto.section.simt */
 };
 #define F_A5ONLY (F_NOCPU | F_NOA2A3)
 #define F_A2A3ONLY (F_NOCPU | F_NOA5)
@@ -100,6 +118,22 @@ typedef struct OpTypes {
 } OpTypes;
 extern const OpTypes op_types[OP__COUNT];   /* all zero for ops without a TYPES row */
 
+/* ---- per-op facts (ops.def UNIT, ALIGN_ROLE, GRAN, HINT, CVT rows) ---- */
+typedef enum { OU_EXU, OU_LOAD, OU_STORE, OU_ISSUE } OpUnit;
+extern const uint8_t op_unit[OP__COUNT];           /* OpUnit; OU_EXU without a UNIT row */
+typedef enum { AL_NONE, AL_STORE_START, AL_LOAD_START, AL_STORE_STEP, AL_LOAD_STEP, AL_FLUSH, AL_PASS } AlignRole;
+extern const uint8_t op_align_role[OP__COUNT];     /* AlignRole; AL_NONE without an ALIGN_ROLE row */
+extern const uint8_t op_gran[OP__COUNT];           /* bytes per predicate lane the name fixes; 0 without a GRAN row */
+typedef enum { HINT_ANY, HINT_A5, HINT_A2A3, HINT_CPU, HINT_LEGACY } OpHintWhen;
+/* The replacement hint of op `kind` for E-TARGET-OP on a target (HINT_A5 ...; a HINT_ANY row serves every target)
+   or for W-DEPRECATED (HINT_LEGACY); NULL if none. */
+const char *op_hint(int kind, OpHintWhen when);
+typedef enum { CVT_NONE, CVT_ISA, CVT_SIM } CvtStatus;
+/* Whether converting op `kind` takes the element-kind pair (src, dst) (ElemKind values; CVT rows). */
+CvtStatus op_cvt(int kind, int src, int dst);
+/* Whether op `kind` has CVT rows at all. */
+bool op_has_cvt(int kind);
+
 /* ---- documented field widths of constant operands (ops.def FIELD rows) ---- */
 typedef struct OpField {
     OpKind op;
@@ -111,19 +145,23 @@ extern const OpField op_fields[];
 extern const unsigned op_nfields;
 
 /* ---- compiled signatures ---- */
+/* Signature type classes: tclass.def. */
 typedef enum {
-    TC_ANY, TC_I1, TC_I8, TC_I16, TC_I32, TC_I64, TC_INDEX, TC_INT, TC_FLOAT, TC_SCALAR,
-    TC_PTR, TC_VREG, TC_MASK, TC_ALIGN,
-    TC_SVAL,       /* a scalar (integer, index, float) or a packed vector<NxT> of the SIMT surface */
-    TC_STRUCT,     /* a stack-local !pto.struct */
-    TC_VVREG,      /* a VMI logical vector !pto.vmi.vreg */
-    TC_VMASK,      /* a VMI logical mask !pto.vmi.mask */
-    TC_VVAL        /* either (VMI bitwise ops take masks too) */
+#define TCLASS(id, name, desc, match, implied) TC_##id,
+#include "tclass.def"
+#undef TCLASS
+    TC__COUNT
 } TypeClass;
+/* Whether type t belongs to class tc (a NULL type belongs to every class). */
+bool tc_match(TypeClass tc, const Type *t);
+/* "an integer or index", ... for messages. */
+const char *tc_desc(TypeClass tc);
+/* The type a result of class tc has when none is written, or NULL. */
+const Type *tc_implied(TypeClass tc, TypeTable *T);
 
 typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
 enum { SIG_MAX_ALIAS = 3 };
-typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE } TokStyle;
+typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE, TS_MLIR } TokStyle;   /* TS_MLIR: #pto<set value> */
 
 typedef struct SigSlot {
     SlotKind kind;
@@ -136,6 +174,8 @@ typedef struct SigSlot {
     bool optional, variadic, untyped, off_typed, in_bracket, has_def, is_bool;
     bool arrow;                /* result: printed `-> T` even without operand types (pto.declare_struct -> T) */
     bool off_path;             /* SL_MEM written %base[i, j, ...]: off_name is an integer-list attribute, no group */
+    bool out;                  /* positional slot after '|': written in outs(...) of the ins/outs form (tile ops) */
+    bool list;                 /* positional slot written KEY = [%a, %b, ...] (key set; variadic) */
     int64_t def;               /* default token id / int */
     int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
     const char *off_name;      /* SL_MEM offset group name (off_path: the attribute's name) */
@@ -168,6 +208,8 @@ typedef struct OpSig {
     uint16_t ngroups;
     const char **group_names;
     bool has_bracket;
+    bool has_outs;             /* some positional slots are outs: the op is written ins(...) outs(...) */
+    bool has_keyed;            /* some positional slots are written KEY = %v or KEY = [...] */
     int16_t type_order[8];     /* groups in type-list order when it differs from operand order */
     uint8_t ntype_order;
 } OpSig;

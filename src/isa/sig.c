@@ -2,7 +2,8 @@
  *
  * Signature language (whitespace separates items):
  *   sig     := pos-list? (clause | dict | results)*
- *   pos     := NAME ':' TC ('[' NAME (':T')? ']' | '[#' NAME ']')? MODS ('=' KEY ('|' KEY)*)?
+ *   pos     := (KEY '=' ('[' vslot ']' | vslot))                 a value written KEY = %v, or a list KEY = [%a, ...]
+ *            | NAME ':' TC ('[' NAME (':T')? ']' | '[#' NAME ']')? MODS ('=' KEY ('|' KEY)*)?
  *                                                            value, memory operand %base[%off], or a value
  *                                                            with a constant path %s[1, 0] (attribute NAME,
  *                                                            generic form NAME = array<i64: 1, 0>); a value
@@ -10,17 +11,19 @@
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
  *            | '[' slot (',' slot)* ']'                       bracket group: pto.set_flag["A", "B", "C"], pto.set_flag_dyn[<A>, <B>, %e]
+ *   a '|' instead of ',' between positional slots: the slots after it are outs (ins(...) outs(...) form)
  *   clause  := KWS ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KWS '?'   (bare unit keyword)
  *   KWS     := KW ('|' KW)*                                  the keyword, then other spellings it accepts
  *   cslot   := (KEY '=')? (value | token)
  *   dict    := '{' tokslot (',' tokslot)* '}'                tokens whose canonical home is the attr dict
  *   results := '->' NAME ':' TC MODS (',' NAME ':' TC MODS)*
  *   TC      := any i1 i8 i16 i32 i64 index int float scalar sval vreg mask align struct vvreg vmask vval
+ *              tile view tview pview (the tile layer: tile_buf, either view, tensor_view, partition_tensor_view)
  *              | ptr('.' SPACE ('|' SPACE)*)?
  *              (sval: a scalar or a packed vector<NxT>)
  *   MODS    := ('?' optional | '*' variadic | '~' type not written in the type list
  *               | '>' (a result) its type is printed after '->' even when no operand type precedes it)*
- *   STYLE   := '/a' angle | '/h' hash | '/b' bare   (default: quoted)
+ *   STYLE   := '/a' angle | '/h' hash | '/b' bare | '/m' MLIR enum #pto<set value>   (default: quoted)
  * '^' on a clause: its keyword is repeated in the type list ("loop i64, i64, i64"). */
 #include "op.h"
 #include "type.h"
@@ -68,18 +71,48 @@ static int add_group(SigParser *S, const char *n)
     return (int)S->ngroups++;
 }
 
-static const struct { const char *n; TypeClass tc; } tcs[] = {
-    {"any", TC_ANY}, {"i1", TC_I1}, {"i8", TC_I8}, {"i16", TC_I16}, {"i32", TC_I32}, {"i64", TC_I64},
-    {"index", TC_INDEX}, {"int", TC_INT}, {"float", TC_FLOAT}, {"scalar", TC_SCALAR}, {"vreg", TC_VREG},
-    {"mask", TC_MASK}, {"align", TC_ALIGN}, {"ptr", TC_PTR}, {"sval", TC_SVAL}, {"struct", TC_STRUCT},
-    {"vvreg", TC_VVREG}, {"vmask", TC_VMASK}, {"vval", TC_VVAL},
+static const char *const tc_names[TC__COUNT] = {
+#define TCLASS(id, name, desc, match, implied) name,
+#include "tclass.def"
+#undef TCLASS
 };
+
+bool tc_match(TypeClass tc, const Type *t)
+{
+    if (!t) return true;
+    switch (tc) {
+#define TCLASS(id, name, desc, match, implied) case TC_##id: return match;
+#include "tclass.def"
+#undef TCLASS
+    default: return true;
+    }
+}
+
+const char *tc_desc(TypeClass tc)
+{
+    static const char *const d[TC__COUNT] = {
+#define TCLASS(id, name, desc, match, implied) desc,
+#include "tclass.def"
+#undef TCLASS
+    };
+    return (unsigned)tc < TC__COUNT ? d[tc] : "?";
+}
+
+const Type *tc_implied(TypeClass tc, TypeTable *T)
+{
+    switch (tc) {
+#define TCLASS(id, name, desc, match, implied) case TC_##id: return implied;
+#include "tclass.def"
+#undef TCLASS
+    default: return NULL;
+    }
+}
 
 static void type_class(SigParser *S, SigSlot *sl)
 {
     const char *n = name(S);
-    for (unsigned i = 0; i < sizeof tcs / sizeof tcs[0]; i++)
-        if (strcmp(tcs[i].n, n) == 0) sl->tc = tcs[i].tc;
+    for (unsigned i = 0; i < TC__COUNT; i++)
+        if (strcmp(tc_names[i], n) == 0) sl->tc = (TypeClass)i;
     if (sl->tc == TC_ANY && strcmp(n, "any") != 0) sp_fail(S, "unknown type class");
     if (sl->tc == TC_PTR && *S->p == '.') {
         do {
@@ -128,7 +161,7 @@ static void token_slot(SigParser *S, SigSlot *sl)
     sl->style = TS_QUOTED;
     if (*S->p == '/') {
         S->p++;
-        sl->style = *S->p == 'a' ? TS_ANGLE : *S->p == 'h' ? TS_HASH : TS_BARE;
+        sl->style = *S->p == 'a' ? TS_ANGLE : *S->p == 'h' ? TS_HASH : *S->p == 'm' ? TS_MLIR : TS_BARE;
         S->p++;
     }
     if (*S->p == '=') {
@@ -219,7 +252,7 @@ static int at_clause(SigParser *S)
     const char *p = S->p;
     if (!isalpha((unsigned char)*p)) return 0;
     while (isalnum((unsigned char)*p) || *p == '_') p++;
-    return *p != ':';
+    return *p != ':' && *p != '=';   /* NAME: a slot; KEY=: a keyed positional slot */
 }
 
 static const OpSig *compile_one(SigParser *S, const char *src)
@@ -233,8 +266,23 @@ static const OpSig *compile_one(SigParser *S, const char *src)
 
     /* positional list */
     if (peek(S) && !at_clause(S) && peek(S) != '{' && !(S->p[0] == '-' && S->p[1] == '>')) {
-        do {
-            if (eat(S, '[')) {
+        int outs = 0;
+        for (;;) {
+            ws(S);
+            const char *q = S->p;
+            while (isalnum((unsigned char)*q) || *q == '_') q++;
+            if (q > S->p && *q == '=') {      /* KEY = %v or KEY = [...] */
+                const char *k = arena_strndup(S->a, S->p, (size_t)(q - S->p));
+                S->p = q + 1;
+                int list = eat(S, '[');
+                SigSlot *sl = push_slot(S, &pos);
+                any_slot(S, sl, 1);
+                sl->key = k;
+                sl->list = (bool)list;
+                sl->out = (bool)outs;
+                if (list && (!eat(S, ']') || !sl->variadic)) sp_fail(S, "a KEY=[...] slot is one variadic value slot");
+                sig->has_keyed = 1;
+            } else if (eat(S, '[')) {
                 sig->has_bracket = 1;
                 do {
                     SigSlot *sl = push_slot(S, &pos);
@@ -243,9 +291,18 @@ static const OpSig *compile_one(SigParser *S, const char *src)
                 } while (eat(S, ','));
                 if (!eat(S, ']')) sp_fail(S, "expected ']'");
             } else {
-                any_slot(S, push_slot(S, &pos), 1);
+                SigSlot *sl = push_slot(S, &pos);
+                any_slot(S, sl, 1);
+                sl->out = (bool)outs;
             }
-        } while (!S->failed && eat(S, ','));
+            if (S->failed) break;
+            if (eat(S, '|')) {
+                outs = 1;
+                sig->has_outs = 1;
+            } else if (!eat(S, ',')) {
+                break;
+            }
+        }
     }
     while (!S->failed && peek(S)) {
         if (eat(S, ':')) {      /* :(a, b) — the type list names these groups in this order */

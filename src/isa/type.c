@@ -15,9 +15,33 @@ static const struct { const char *name; AddrSpace as; } as_alias[] = {
     {"vec", AS_UB}, {"mat", AS_L1}, {"cbuf", AS_L1}, {"left", AS_L0A}, {"right", AS_L0B},
     {"acc", AS_L0C}, {"bias", AS_BT}, {"scaling", AS_FB}, {"fbuf", AS_FB},
 };
-static const char *const fk_names[] = {"f16", "bf16", "f32", "f64", "f8E4M3FN", "f8E5M2", "!pto.hif8",
-                                       "!pto.f4E2M1x2", "!pto.f4E1M2x2", "!pto.e8m0", "!pto.bf16x2"};
-static const unsigned fk_bits[] = {16, 16, 32, 64, 8, 8, 8, 8, 8, 8, 32};
+static const struct { const char *spell; unsigned bits; } fks[FK__COUNT] = {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) {spell, bits},
+#define SCALAR_FLOAT(fk, spell, bits, fmt) {spell, bits},
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+};
+static const struct { const char *spell; FloatKind fk; } fk_spells[] = {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) {spell, FK_##fk},
+#define SCALAR_FLOAT(fk, spell, bits, fmt) {spell, FK_##fk},
+#define FLOAT_SPELL(spell, fk) {spell, FK_##fk},
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+#undef FLOAT_SPELL
+};
+
+int fk_lookup(const char *s, unsigned n, int dialect)
+{
+    for (unsigned i = 0; i < sizeof fk_spells / sizeof fk_spells[0]; i++) {
+        const char *sp = fk_spells[i].spell;
+        if ((sp[0] == '!') != (dialect != 0)) continue;
+        sp += dialect != 0;
+        if (strlen(sp) == n && memcmp(sp, s, n) == 0) return (int)fk_spells[i].fk;
+    }
+    return -1;
+}
 
 const char *as_name(AddrSpace as) { return as < AS__COUNT ? as_names[as] : "?"; }
 
@@ -46,6 +70,8 @@ static uint64_t hash_type(const Type *k)
     MIX(k->kind); MIX(k->sign); MIX(k->fk); MIX(k->space); MIX(k->gran); MIX(k->bits); MIX(k->lanes);
     MIX((uintptr_t)k->elem); MIX(k->nin); MIX(k->nout);
     MIX(k->lay.kind); MIX(k->lay.factor); MIX(k->lay.slots); MIX(k->lay.stride);
+    MIX(k->rank); MIX(k->blayout); MIX(k->slayout); MIX(k->pad); MIX(k->compact); MIX(k->fractal);
+    for (unsigned i = 0; i < TILE_MAX_RANK; i++) MIX((uint64_t)k->dims[i]);
     for (unsigned i = 0; i < (unsigned)k->nin + k->nout; i++) MIX((uintptr_t)k->params[i]);
 #undef MIX
     return h;
@@ -56,7 +82,9 @@ static bool same_type(const Type *a, const Type *b)
     if (a->kind != b->kind || a->sign != b->sign || a->fk != b->fk || a->space != b->space ||
         a->gran != b->gran || a->bits != b->bits || a->lanes != b->lanes || a->elem != b->elem ||
         a->nin != b->nin || a->nout != b->nout || a->lay.kind != b->lay.kind || a->lay.factor != b->lay.factor ||
-        a->lay.slots != b->lay.slots || a->lay.stride != b->lay.stride)
+        a->lay.slots != b->lay.slots || a->lay.stride != b->lay.stride || a->rank != b->rank ||
+        a->blayout != b->blayout || a->slayout != b->slayout || a->pad != b->pad || a->compact != b->compact ||
+        a->fractal != b->fractal || memcmp(a->dims, b->dims, sizeof a->dims) != 0)
         return false;
     for (unsigned i = 0; i < (unsigned)a->nin + a->nout; i++)
         if (a->params[i] != b->params[i]) return false;
@@ -106,7 +134,7 @@ const Type *ty_index(TypeTable *t)
 }
 const Type *ty_float(TypeTable *t, FloatKind fk)
 {
-    Type k = {.kind = TY_FLOAT, .fk = (uint8_t)fk, .bits = (uint16_t)fk_bits[fk]};
+    Type k = {.kind = TY_FLOAT, .fk = (uint8_t)fk, .bits = (uint16_t)fks[fk].bits};
     return intern(t, &k);
 }
 const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as)
@@ -169,6 +197,47 @@ int ty_format_layout(const VmiLayout *l, char *buf, unsigned n)
 #undef AT
     return k;
 }
+/* ---- the tile layer ---- */
+static const struct { const char *name; AddrSpace as; } tile_locs[] = {
+    {"vec", AS_UB}, {"mat", AS_L1}, {"left", AS_L0A}, {"right", AS_L0B}, {"acc", AS_L0C}, {"bias", AS_BT},
+    {"scaling", AS_FB},
+};
+
+const char *tile_loc_name(AddrSpace as)
+{
+    for (unsigned i = 0; i < sizeof tile_locs / sizeof tile_locs[0]; i++)
+        if (tile_locs[i].as == as) return tile_locs[i].name;
+    return NULL;
+}
+
+int tile_loc_lookup(const char *s, unsigned n)
+{
+    for (unsigned i = 0; i < sizeof tile_locs / sizeof tile_locs[0]; i++)
+        if (strlen(tile_locs[i].name) == n && memcmp(tile_locs[i].name, s, n) == 0) return (int)tile_locs[i].as;
+    return -1;
+}
+
+const Type *ty_tensor_view(TypeTable *t, int part, unsigned rank, const int64_t *dims, const Type *elem)
+{
+    Type k = {.kind = part ? TY_PART_VIEW : TY_TENSOR_VIEW, .elem = elem, .rank = (uint8_t)rank};
+    for (unsigned i = 0; i < rank && i < TILE_MAX_RANK; i++) k.dims[i] = dims[i] < 0 ? TILE_DYN : dims[i];
+    return intern(t, &k);
+}
+
+const Type *ty_tile_buf(TypeTable *t, const Type *d)
+{
+    Type k = {.kind = TY_TILE_BUF, .elem = d->elem, .space = d->space, .rank = 2, .blayout = d->blayout,
+              .slayout = d->slayout, .pad = d->pad, .compact = d->compact, .fractal = d->fractal};
+    for (unsigned i = 0; i < 4; i++) k.dims[i] = d->dims[i] < 0 ? TILE_DYN : d->dims[i];
+    return intern(t, &k);
+}
+
+uint64_t tile_bytes(const Type *t)
+{
+    uint64_t n = (uint64_t)(t->dims[0] > 0 ? t->dims[0] : 0) * (uint64_t)(t->dims[1] > 0 ? t->dims[1] : 0);
+    return n * ty_bytes(t->elem);
+}
+
 const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2)
 {
     Type k = {.kind = TY_VEC, .elem = elem, .lanes = (uint16_t)lanes, .gran = (uint8_t)hif8x2};
@@ -259,7 +328,7 @@ int ty_format(const Type *t, char *buf, unsigned n)
     case TY_INT:
         return snprintf(buf, n, "%s%u", t->sign == SIGN_S ? "si" : t->sign == SIGN_U ? "ui" : "i", t->bits);
     case TY_INDEX: return snprintf(buf, n, "index");
-    case TY_FLOAT: return snprintf(buf, n, "%s", fk_names[t->fk]);
+    case TY_FLOAT: return snprintf(buf, n, "%s", fks[t->fk].spell);
     case TY_PTR:
         ty_format(t->elem, e, sizeof e);
         return snprintf(buf, n, "!pto.ptr<%s, %s>", e, as_names[t->space]);
@@ -290,6 +359,38 @@ int ty_format(const Type *t, char *buf, unsigned n)
     }
     case TY_LLPTR:
         return t->space ? snprintf(buf, n, "!llvm.ptr<%u>", t->space) : snprintf(buf, n, "!llvm.ptr");
+    case TY_TENSOR_VIEW: case TY_PART_VIEW: {
+        int k = snprintf(buf, n, "%s<", t->kind == TY_PART_VIEW ? "!pto.partition_tensor_view" : "!pto.tensor_view");
+        for (unsigned i = 0; i < t->rank; i++) {
+            unsigned at = (unsigned)k < n ? (unsigned)k : n;
+            if (t->dims[i] < 0) k += snprintf(buf + at, n - at, "?x");
+            else k += snprintf(buf + at, n - at, "%lldx", (long long)t->dims[i]);
+        }
+        return fmt_at(buf, n, fmt_at(buf, n, k, "", t->elem), ">", NULL);
+    }
+    case TY_TILE_BUF: {
+        static const char *const bl[] = {"row_major", "col_major"}, *const sl[] = {"none_box", "row_major", "col_major"};
+        const char *loc = tile_loc_name((AddrSpace)t->space);
+        int k = snprintf(buf, n, "!pto.tile_buf<%s, %lldx%lldx", loc ? loc : "?", (long long)t->dims[0],
+                         (long long)t->dims[1]);
+        k = fmt_at(buf, n, k, "", t->elem);
+        char d[96] = "";
+        int dk = 0;
+        if (t->dims[2] != t->dims[0] || t->dims[3] != t->dims[1]) {
+            char r[24], c[24];
+            if (t->dims[2] < 0) snprintf(r, sizeof r, "?"); else snprintf(r, sizeof r, "%lld", (long long)t->dims[2]);
+            if (t->dims[3] < 0) snprintf(c, sizeof c, "?"); else snprintf(c, sizeof c, "%lld", (long long)t->dims[3]);
+            dk += snprintf(d + dk, sizeof d - (size_t)dk, ", valid=%sx%s", r, c);
+        }
+        if (t->blayout) dk += snprintf(d + dk, sizeof d - (size_t)dk, ", blayout=%s", bl[t->blayout & 1]);
+        if (t->slayout) dk += snprintf(d + dk, sizeof d - (size_t)dk, ", slayout=%s", sl[t->slayout % 3]);
+        if (t->fractal != TILE_DEF_FRACTAL) dk += snprintf(d + dk, sizeof d - (size_t)dk, ", fractal=%u", t->fractal);
+        if (t->pad) dk += snprintf(d + dk, sizeof d - (size_t)dk, ", pad=%u", t->pad);
+        if (t->compact) dk += snprintf(d + dk, sizeof d - (size_t)dk, ", compact=%u", t->compact);
+        (void)dk;
+        k = fmt_at(buf, n, k, d, NULL);
+        return fmt_at(buf, n, k, ">", NULL);
+    }
     case TY_STRUCT: {     /* fields are written in place: a nesting can be longer than any fixed buffer */
         int k = snprintf(buf, n, "!pto.struct<");
         for (unsigned i = 0; i < t->nin; i++) k = fmt_at(buf, n, k, i ? ", " : "", t->params[i]);

@@ -14,12 +14,19 @@
    sit in registers after layout assignment and never changes a lane's value, so ptosim only keeps, compares
    and prints it (docs/vmi.md "Layouts"). */
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
-               TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK } TypeKind;
+               TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK,
+               TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
-/* Float kinds; the order is the NumFormat order of num.h where they overlap (see type_numfmt). */
-/* FK_BF16X2: !pto.bf16x2, a 32-bit container of two bf16 values (low half first), a VMI element type. */
-typedef enum { FK_F16, FK_BF16, FK_F32, FK_F64, FK_E4M3FN, FK_E5M2, FK_HIF8, FK_F4E2M1X2, FK_F4E1M2X2, FK_E8M0,
-               FK_BF16X2 } FloatKind;
+/* Float kinds: the ELEM_FLOAT and SCALAR_FLOAT rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a 32-bit
+   container of two bf16 values, low half first, a VMI element type). */
+typedef enum {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) FK_##fk,
+#define SCALAR_FLOAT(fk, spell, bits, fmt) FK_##fk,
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+    FK__COUNT
+} FloatKind;
 /* Address spaces; canonical names in type.c. */
 typedef enum { AS_GM, AS_UB, AS_L1, AS_L0A, AS_L0B, AS_L0C, AS_BT, AS_FB, AS__COUNT } AddrSpace;
 
@@ -44,6 +51,13 @@ struct Type {
     const Type *const *params; /* TY_FUNC inputs then results; TY_STRUCT fields */
     uint16_t nin, nout;        /* TY_FUNC; TY_STRUCT: nin = number of fields */
     VmiLayout lay;             /* TY_VMI_VREG, TY_VMI_MASK: the layout written with the type (kind VL_NONE: none) */
+    /* The tile layer (docs/tile.md). TY_TENSOR_VIEW, TY_PART_VIEW: `rank` dims (TILE_DYN = '?'), elem.
+       TY_TILE_BUF: dims = rows, cols, valid rows, valid cols (TILE_DYN = '?'), space = its location, elem,
+       and the layout config (TileBLayout, TileSLayout, fractal bytes, TilePad, compact mode). */
+    uint8_t rank;
+    uint8_t blayout, slayout, pad, compact;
+    uint16_t fractal;
+    int64_t dims[5];
 };
 
 typedef struct TypeTable TypeTable;
@@ -69,6 +83,25 @@ const Type *ty_vmi_mask_l(TypeTable *t, unsigned lanes, unsigned gran, const Vmi
 int ty_format_layout(const VmiLayout *lay, char *buf, unsigned n);
 /* Most logical lanes a VMI value may have (64 registers of 8-bit lanes). */
 #define VMI_MAX_LANES 16384u
+/* ---- the tile layer's types (docs/tile.md) ---- */
+#define TILE_DYN (-1)          /* a '?' dimension */
+#define TILE_MAX_RANK 5
+typedef enum { TBL_ROW_MAJOR, TBL_COL_MAJOR } TileBLayout;
+typedef enum { TSL_NONE_BOX, TSL_ROW_MAJOR, TSL_COL_MAJOR } TileSLayout;
+typedef enum { TPAD_NULL, TPAD_ZERO, TPAD_MAX, TPAD_MIN } TilePad;
+/* The defaults a !pto.tile_buf spelling may omit (and the printer omits). */
+#define TILE_DEF_FRACTAL 512
+/* !pto.tensor_view<d0x...xT> (part = 0) or !pto.partition_tensor_view<...> (part = 1): rank 1..5. */
+const Type *ty_tensor_view(TypeTable *t, int part, unsigned rank, const int64_t *dims, const Type *elem);
+/* A !pto.tile_buf: `k` holds space, elem, dims[0..3], blayout, slayout, pad, compact, fractal (other fields unused). */
+const Type *ty_tile_buf(TypeTable *t, const Type *k);
+static inline bool ty_is_view(const Type *t) { return t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW); }
+static inline bool ty_is_tile(const Type *t) { return t && t->kind == TY_TILE_BUF; }
+/* "vec", "mat", "left", "right", "acc", "bias", "scaling" for a tile's space; NULL for gm. */
+const char *tile_loc_name(AddrSpace as);
+int tile_loc_lookup(const char *s, unsigned n);     /* AddrSpace or -1 */
+/* Bytes a tile occupies: rows * cols elements (packed f4 pairs count one byte). */
+uint64_t tile_bytes(const Type *t);
 /* vector<NxT> (hif8x2: spelled !pto.hif8x2, lanes 2 of hif8) and !llvm.ptr<N>. */
 const Type *ty_vec(TypeTable *t, unsigned lanes, const Type *elem, bool hif8x2);
 const Type *ty_llptr(TypeTable *t, unsigned space);
@@ -111,6 +144,9 @@ static inline unsigned ty_bytes(const Type *t) { unsigned b = ty_bits(t); return
 /* True when the integer is treated as signed (signless counts as signed, resolutions Q49). */
 static inline bool ty_signed(const Type *t) { return t->kind == TY_INDEX || (t->kind == TY_INT && t->sign != SIGN_U); }
 
+/* The float type a spelling names (elem.def): builtin spellings ("f16", "f8E4M3") when dialect = 0, the dialect's
+   ("pto.hif8", written after '!') when dialect = 1; -1 if none. */
+int fk_lookup(const char *s, unsigned n, int dialect);
 const char *as_name(AddrSpace as);
 int as_lookup(const char *s, unsigned n);   /* canonical names and aliases; -1 if unknown */
 /* Appends the canonical spelling of `t` to buf (size n); returns chars written (like snprintf). */

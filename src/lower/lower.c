@@ -5,6 +5,7 @@
  * Nothing here runs while a kernel executes. */
 #include "lower.h"
 #include "base/alloc.h"
+#include "exec/autosync.h"
 #include "exec/interp.h"
 #include "exec/machine.h"
 #include "ops/ops.h"
@@ -18,6 +19,7 @@ typedef struct Lowering {
     int32_t *jmp, *jmp2;       /* jump targets as indices during construction */
     uint32_t frame;            /* next free frame offset of the function being lowered */
     int in_scope;              /* lowering the body of a vector scope or a SIMT section: nothing is queued */
+    int scope_func;            /* lowering a function's scope variant: the one called from inside a vector scope */
     int in_simt;               /* lowering code that SIMT workitems run */
     uint32_t cur_fi;           /* index of the function being lowered */
     const Op **funcs;          /* every func.func of the module, in order */
@@ -196,6 +198,17 @@ static void lower_scope_job(Lowering *L, const Op *op, const Value *const *src, 
 
 static void lower_vecscope(Lowering *L, const Op *op)
 {
+    if (L->scope_func) {
+        /* in a function called from a vector scope: an inferred scope is that scope (its body runs inline);
+           a scope written in the text would nest */
+        if (op_attr(op, IR_INFERRED)) {
+            lower_region(L, op->regions[0]);
+            return;
+        }
+        lw_error(&L->v, op, DIAG_V_VEC_SCOPE, "a vector scope in a function called from inside a vector scope "
+                 "would nest (vector scopes do not nest)");
+        return;
+    }
     FreeVars fv = {.n = 0};
     const Block *b = op->regions[0]->block;
     if (op->kind == OP_STRICT_VECSCOPE) {
@@ -412,6 +425,9 @@ static int callee_of(Lowering *L, const Op *op)
         lw_error(&L->v, op, DIAG_V_CALL, "call to '@%s', which has no body", callee ? callee->s : "?");
         return -1;
     }
+    /* a call inside a vector scope runs its callee inside that scope (the compiler inlines it): the callee's
+       scope variant, Program.funcs[nfuncs/2 + fi] (docs/semantics.md §12 "Calls inside a vector scope") */
+    if (L->in_scope && !L->in_simt) fi += (int)L->nfuncs;
     want_func(L, (uint32_t)fi);
     return fi;
 }
@@ -429,8 +445,8 @@ static void lower_call(Lowering *L, const Op *op, Instr *in)
 {
     int fi = callee_of(L, op);
     if (fi < 0) return;
-    if (!L->in_simt && op_attr(L->funcs[fi], "pto.simt_entry")) {
-        lower_simt_launch(L, op, in, fi);
+    if (!L->in_simt && op_attr(L->funcs[(uint32_t)fi % L->nfuncs], "pto.simt_entry")) {
+        lower_simt_launch(L, op, in, (int)((uint32_t)fi % L->nfuncs));
         return;
     }
     if (op->nresults > 64) {
@@ -505,6 +521,11 @@ static void lower_op(Lowering *L, const Op *op)
     default: break;
     }
     const OpInfo *oi = &op_info[op->kind];
+    if (L->scope_func && oi->pipe != PIPE_V_ && oi->pipe != PIPE_S_ && oi->pipe != PIPE_NONE) {
+        lw_error(&L->v, op, DIAG_V_VEC_SCOPE, "'%s' cannot run in a function called from inside a vector scope "
+                 "(the call runs the function in the scope)", oi->name);
+        return;
+    }
     if (oi->flags & F_REGIONS) {
         lw_error(&L->v, op, DIAG_T_UNSUPPORTED, "'%s' cannot be lowered here", oi->name);
         return;
@@ -536,13 +557,35 @@ static void lower_region(Lowering *L, const Region *r)
 
 /* ------------------------------------------------------------------ functions */
 
-static void lower_function(Lowering *L, uint32_t fi)
+/* Auto-sync mode (exec/autosync.h, docs/tile.md): a function that issues tile ops to pipes and has no explicit
+   synchronisation (flags, barriers, buffer tokens, semaphores; mem_bar inside vector scopes does not count). */
+typedef struct SyncScan { int tile, sync; } SyncScan;
+static int scan_sync(Op *o, void *ud)
 {
+    SyncScan *s = ud;
+    const OpInfo *oi = &op_info[o->kind];
+    if (oi->fam == FAM_TILE && oi->pipe != PIPE_S_) s->tile = 1;
+    if (oi->fam == FAM_SYNC && o->kind != OP_MEM_BAR) s->sync = 1;
+    return 0;
+}
+
+static int wants_autosync(const Op *fop)
+{
+    SyncScan s = {0, 0};
+    ir_walk((Op *)fop, scan_sync, &s);
+    return s.tile && !s.sync;
+}
+
+static void lower_function(Lowering *L, uint32_t fidx)
+{
+    const uint32_t fi = fidx % L->nfuncs;
     const Op *fop = L->funcs[fi];
     Program *P = L->v.prog;
-    Func *F = &P->funcs[fi];
+    Func *F = &P->funcs[fidx];
     L->cur_fi = fi;
     L->in_simt = op_attr(fop, "pto.simt_entry") != NULL;
+    L->scope_func = fidx >= L->nfuncs;
+    L->in_scope = L->scope_func;
     L->frame = 0;
     assign_region_values(L, fop->regions[0]);
     F->frame_size = (L->frame + 31) & ~31u;
@@ -558,6 +601,7 @@ static void lower_function(Lowering *L, uint32_t fi)
     }
     F->param_types = pt;
     L->n = 0;
+    F->autosync = (uint8_t)wants_autosync(fop);
     lower_region(L, fop->regions[0]);
     emit_end(L);   /* a body without an explicit return ends here */
     Instr *code = lw_alloc(&L->v, fop, sizeof(Instr) * L->n);
@@ -573,6 +617,10 @@ static void lower_function(Lowering *L, uint32_t fi)
         /* ops outside a vector scope that run on a pipe other than the SU are issued, not executed */
         if (code[i].queued == 2) code[i].queued = code[i].pipe != PQ_S;
         if (code[i].queued) code[i].fn = sim_issue;
+        /* auto-sync: every queued op has a footprint (an undescribed one conflicts with everything); in an
+           explicitly synchronised function none has */
+        if (!F->autosync || !code[i].queued) code[i].foot = NULL;
+        else if (!code[i].foot) code[i].foot = autosync_foot_all;
     }
     ops_fuse(&L->v, code, L->n);
     F->entry = code;
@@ -608,17 +656,18 @@ Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
     L.jmp = mem_alloc(L.cap * sizeof *L.jmp);
     L.jmp2 = mem_alloc(L.cap * sizeof *L.jmp2);
     int walk_failed = ir_walk(m->top, collect_funcs, &L);
-    L.todo = mem_alloc((L.nfuncs ? L.nfuncs : 1) * sizeof *L.todo);
-    P->funcs = lw_alloc(&L.v, entry, sizeof(Func) * (L.nfuncs ? L.nfuncs : 1));
+    /* every function twice: as called from the scalar unit, and its scope variant (called in a vector scope) */
+    L.todo = mem_alloc((L.nfuncs ? 2 * L.nfuncs : 1) * sizeof *L.todo);
+    P->funcs = lw_alloc(&L.v, entry, sizeof(Func) * (L.nfuncs ? 2 * L.nfuncs : 1));
     if (!L.code || !L.jmp || !L.jmp2 || !L.todo || walk_failed || !P->funcs) {
         if (!L.v.failed) lw_error(&L.v, entry, DIAG_OOM, "out of memory lowering the kernel");
     } else {
-        P->nfuncs = L.nfuncs;
-        for (uint32_t i = 0; i < L.nfuncs; i++) {
-            const Attr *sym = op_attr(L.funcs[i], "sym_name");
-            P->funcs[i].op = L.funcs[i];
+        P->nfuncs = 2 * L.nfuncs;
+        for (uint32_t i = 0; i < P->nfuncs; i++) {
+            const Attr *sym = op_attr(L.funcs[i % L.nfuncs], "sym_name");
+            P->funcs[i].op = L.funcs[i % L.nfuncs];
             P->funcs[i].name = sym ? sym->s : "?";
-            if (L.funcs[i] == entry) want_func(&L, i);
+            if (i < L.nfuncs && L.funcs[i] == entry) want_func(&L, i);
         }
         if (op_attr(entry, "pto.simt_entry"))
             lw_error(&L.v, entry, DIAG_V_SIMT_ENTRY, "a pto.simt_entry function runs only through a SIMT launch; run the "

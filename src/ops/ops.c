@@ -9,6 +9,7 @@
 #include "sync/sync.h"
 #include "vec/vec.h"
 #include "vmi/vmi.h"
+#include "tile/tile.h"
 #include <stdlib.h>
 
 int ops_lower(LowerView *L, const Op *op, Instr *in)
@@ -36,6 +37,8 @@ int ops_lower(LowerView *L, const Op *op, Instr *in)
         return cube_lower(L, op, in);
     case FAM_VMI:
         return vmi_lower(L, op, in);
+    case FAM_TILE:
+        return tile_lower(L, op, in);
     case FAM_MISC:
         return op->kind == OP_INIT_ALIGN ? pred_lower(L, op, in) : 0;
     default:

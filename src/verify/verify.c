@@ -6,12 +6,12 @@
  *      element types the target profile lacks);
  *   2. target-profile availability of the op (E-TARGET-OP) and deprecation warnings;
  *   3. region rules: vector intervals, strict capture, sections, terminators, scf/func typing;
- *   4. the signature-driven structural pass (verify_sig.c) and the family rules (verify_fam.c).
+ *   4. the signature-driven structural pass (verify_sig.c) and the family rules (verify_fam.c,
+ *      verify_mem.c, verify_vec.c).
  * The !pto.align chain analysis (verify_align.c) runs afterwards over the whole module.
  * Every rule, its ID and its evidence are listed in docs/verifier.md. The parser guarantees
  * def-before-use and lexical scoping, so SSA dominance needs no separate check here. */
 #include "verify_int.h"
-#include "base/alloc.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -87,49 +87,13 @@ static void check_defs(VCtx *V, Op *op)
 
 /* ------------------------------------------------------------------ target profile */
 
-static const struct { OpKind op; int target; const char *hint; } target_hints[] = {
-    {OP_PSTU, PTO_TARGET_CPU, "use pto.psts for an exact predicate store"},
-    {OP_SET_CROSS_CORE, PTO_TARGET_A5, "use pto.set_intra_block"},
-    {OP_WAIT_FLAG_DEV, PTO_TARGET_A5, "use pto.wait_intra_block"},
-    {OP_SET_INTRA_BLOCK, PTO_TARGET_A2A3, "use pto.set_cross_core"},
-    {OP_WAIT_INTRA_BLOCK, PTO_TARGET_A2A3, "use pto.wait_flag_dev"},
-    {OP_VSTUS, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTUR, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTU, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTAS, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTAR, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSTA, PTO_TARGET_DEFAULT, "use aligned pto.vsts stores"},
-    {OP_VSELRV2, PTO_TARGET_A5, "use pto.vselr"},
-    {OP_MAD_MX, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
-    {OP_MAD_MX_ACC, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
-    {OP_MAD_MX_BIAS, PTO_TARGET_DEFAULT, "MX matmul needs the a5 profile"},
-    {OP_VBITSORT, PTO_TARGET_DEFAULT, "VBS32 sorting exists only on a5"},
-};
-
-static const struct { OpKind op; const char *hint; } legacy_hints[] = {
-    {OP_COPY_GM_TO_UBUF, "use pto.mte_gm_ub"},
-    {OP_COPY_UBUF_TO_GM, "use pto.mte_ub_gm"},
-    {OP_COPY_UBUF_TO_UBUF, "use pto.mte_ub_ub"},
-    {OP_COPY_GM_TO_CBUF, "use pto.mte_gm_l1"},
-    {OP_COPY_UBUF_TO_CBUF, "use pto.mte_ub_l1"},
-    {OP_COPY_CBUF_TO_UBUF, "use pto.mte_l1_ub"},
-    {OP_SET_LOOP_SIZE_OUTTOUB, "use loop(...) clauses on pto.mte_gm_ub"},
-    {OP_SET_LOOP1_STRIDE_OUTTOUB, "use the nburst(...)/loop(...) strides of pto.mte_gm_ub"},
-    {OP_SET_LOOP2_STRIDE_OUTTOUB, "use the nburst(...)/loop(...) strides of pto.mte_gm_ub"},
-    {OP_SET_LOOP_SIZE_UBTOOUT, "use loop(...) clauses on pto.mte_ub_gm"},
-    {OP_SET_LOOP1_STRIDE_UBTOOUT, "use the nburst(...)/loop(...) strides of pto.mte_ub_gm"},
-    {OP_SET_LOOP2_STRIDE_UBTOOUT, "use the nburst(...)/loop(...) strides of pto.mte_ub_gm"},
-};
-
 static void check_target_op(VCtx *V, Op *op)
 {
     const OpInfo *oi = &op_info[op->kind];
     if (oi->flags & V->tp->op_mask) {
-        const char *hint = NULL;
-        for (unsigned i = 0; i < sizeof target_hints / sizeof target_hints[0]; i++)
-            if (target_hints[i].op == op->kind &&
-                (target_hints[i].target == PTO_TARGET_DEFAULT || target_hints[i].target == (int)V->target))
-                hint = target_hints[i].hint;
+        OpHintWhen when = V->target == PTO_TARGET_A5 ? HINT_A5 : V->target == PTO_TARGET_A2A3 ? HINT_A2A3
+                        : V->target == PTO_TARGET_CPU ? HINT_CPU : HINT_ANY;
+        const char *hint = op_hint(op->kind, when);
         if (oi->fam == FAM_VMI) hint = "VMI (pto.vmi.*) is lowered for the a5 vector pipe only";
         const char *avail = (oi->flags & F_NOCPU) && (oi->flags & F_NOA2A3) && !(oi->flags & F_NOA5) ? " (a5 only)"
                           : (oi->flags & F_NOCPU) && (oi->flags & F_NOA5) && !(oi->flags & F_NOA2A3) ? " (a2a3 only)" : "";
@@ -137,9 +101,7 @@ static void check_target_op(VCtx *V, Op *op)
               V->tp->name, avail, hint ? "; " : "", hint ? hint : "");
     }
     if (oi->flags & F_LEGACY) {
-        const char *hint = NULL;
-        for (unsigned i = 0; i < sizeof legacy_hints / sizeof legacy_hints[0]; i++)
-            if (legacy_hints[i].op == op->kind) hint = legacy_hints[i].hint;
+        const char *hint = op_hint(op->kind, HINT_LEGACY);
         v_warn(V, DIAG_V_DEPRECATED, op->loc, "'%s' is a pre-v0.6 form%s%s", oi->name, hint ? "; " : "", hint ? hint : "");
     }
 }
@@ -494,6 +456,7 @@ static void check_module(VCtx *V, Op *mod)
               "#pto.kernel_kind<cube>");
     if (!mod->nregions) return;
     for (Op *o = mod->regions[0]->block->first; o; o = o->next) {
+        if (v_skipped_unit(V, o)) continue;
         if (o->kind != OP_FUNC && o->kind != OP_MODULE) {
             v_err(V, DIAG_V_REGION, o->loc, "'%s' cannot appear at module level; only func.func and module may",
                   v_opname(o));
@@ -515,7 +478,8 @@ static void verify_op(VCtx *V, Op *op, Walk W);
 static void walk_regions(VCtx *V, Op *op, Walk W)
 {
     for (uint32_t r = 0; r < op->nregions; r++)
-        for (Op *o = op->regions[r]->block->first; o; o = o->next) verify_op(V, o, W);
+        for (Op *o = op->regions[r]->block->first; o; o = o->next)
+            if (!v_skipped_unit(V, o)) verify_op(V, o, W);
 }
 
 static void verify_op(VCtx *V, Op *op, Walk W)
@@ -542,6 +506,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     verify_simt(V, op);
     verify_struct(V, op);
     verify_vmi(V, op);
+    verify_tile(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {
         W.func = op;
@@ -556,29 +521,18 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     walk_regions(V, op, W);
 }
 
-/* Verifies `root` whole: vector-scope inference, the walk, the alignment chains, the static sync rules. */
-static void verify_root(Module *m, Op *root, PtoTarget target, DiagList *d)
+/* Verifies `root` whole: the walk, the alignment chains, the static sync rules. With skip_units, the modules
+   nested directly in root are left out (verify_module verifies each of them first, whole). The rules take
+   `Op *` only because ir_walk and the family rules are not const-qualified; nothing under here writes the
+   IR (what rewrites it runs before, in normalize.c). */
+static void verify_root(const Module *m, const Op *root, int skip_units, PtoTarget target, DiagList *d)
 {
-    VCtx V = {m, m->ctx, d, target_profile(target), target};
+    VCtx V = {m, m->ctx, d, target_profile(target), target, skip_units ? root : NULL};
     Walk W = {NULL, NULL, NULL, NULL};
-    verify_infer_vecscopes(m, root);
-    verify_op(&V, root, W);
-    verify_align_carriers(&V, root);
-    verify_sync(&V, root);
-}
-
-/* Makes ops[0..n) block b's list, leaving out modules when asked. */
-static void relink(Block *b, Op **ops, size_t n, int skip_modules)
-{
-    b->first = b->last = NULL;
-    for (size_t i = 0; i < n; i++) {
-        if (skip_modules && ops[i]->kind == OP_MODULE) continue;
-        ops[i]->prev = b->last;
-        ops[i]->next = NULL;
-        if (b->last) b->last->next = ops[i];
-        else b->first = ops[i];
-        b->last = ops[i];
-    }
+    Op *r = (Op *)(uintptr_t)root;
+    verify_op(&V, r, W);
+    verify_align_carriers(&V, r);
+    verify_sync(&V, r);
 }
 
 typedef struct Closed {
@@ -604,31 +558,21 @@ bool verify_unit_closed(Op *unit)
     return c.closed;
 }
 
-void verify_nested(Module *m, Op *unit, PtoTarget target, DiagList *d) { verify_root(m, unit, target, d); }
+void verify_nested(const Module *m, const Op *unit, PtoTarget target, DiagList *d)
+{
+    verify_root(m, unit, 0, target, d);
+}
 
-void verify_module(Module *m, PtoTarget target)
+void verify_module(const Module *m, PtoTarget target)
 {
     if (!m || !m->top) return;
-    Op *top = m->top;
-    Block *b = top->nregions ? top->regions[0]->block : NULL;
-    size_t n = 0, k = 0;
+    const Op *top = m->top;
     int nested = 0;
-    for (Op *o = b ? b->first : NULL; o; o = o->next, n++) nested |= o->kind == OP_MODULE;
-    if (!nested) {
-        verify_root(m, top, target, &m->ctx->diags);
-        return;
-    }
-    /* Nested modules first, each whole; then the top module without them (unlinked meanwhile). */
-    Op **ops = mem_alloc(n * sizeof *ops);
-    if (!ops) {
-        diag_oom(&m->ctx->diags, 0);
-        return;
-    }
-    for (Op *o = b->first; o; o = o->next) ops[k++] = o;
-    for (size_t i = 0; i < n; i++)
-        if (ops[i]->kind == OP_MODULE) verify_root(m, ops[i], target, &m->ctx->diags);
-    relink(b, ops, n, 1);
-    verify_root(m, top, target, &m->ctx->diags);
-    relink(b, ops, n, 0);   /* as written: inference adds ops inside functions only */
-    mem_free(ops);
+    /* Nested modules first, each whole; then the top module without them. */
+    for (const Op *o = top->nregions ? top->regions[0]->block->first : NULL; o; o = o->next)
+        if (o->kind == OP_MODULE) {
+            verify_root(m, o, 0, target, &m->ctx->diags);
+            nested = 1;
+        }
+    verify_root(m, top, nested, target, &m->ctx->diags);
 }

@@ -8,7 +8,8 @@
  *   - states do not fork: they may be threaded linearly through scf.for/scf.while iter_args, but
  *     not consumed inside a loop body or an scf.if branch that does not define them, nor yielded
  *     out of an scf.if, nor passed across function boundaries           (E-ALIGN-CHAIN)
- * Origins are followed through iter_args and strict_vecscope block arguments. */
+ * Origins are followed through iter_args and strict_vecscope block arguments. Which op starts, steps, flushes or
+ * passes a stream on is the op table's ALIGN_ROLE column (ops.def). */
 #include "verify_int.h"
 #include "base/alloc.h"
 #include <stdlib.h>
@@ -62,7 +63,7 @@ static long slot(AState *A, const Value *v)
 {
     if (!A->built) {
         A->built = 1;
-        ir_walk(A->root, collect_op, A);
+        v_walk(A->V, A->root, collect_op, A);
         A->origin = mem_calloc(A->n ? A->n : 1, 1);
         A->first_use = mem_calloc(A->n ? A->n : 1, sizeof *A->first_use);
         if (A->failed || !A->origin || !A->first_use) {
@@ -87,10 +88,12 @@ static Origin compute_origin(AState *A, const Value *v)
 {
     if (v->def) {
         const Op *d = v->def;
+        switch ((AlignRole)op_align_role[d->kind]) {
+        case AL_STORE_START: case AL_STORE_STEP: return O_STORE;
+        case AL_LOAD_START: case AL_LOAD_STEP: return O_LOAD;
+        default: break;
+        }
         switch (d->kind) {
-        case OP_INIT_ALIGN: return O_STORE;
-        case OP_VLDAS: case OP_VLDUS: case OP_VALDA: case OP_VALDU: return O_LOAD;
-        case OP_PSTU: case OP_VSTUS: case OP_VSTUR: case OP_VSTU: case OP_VASTU: return O_STORE;
         case OP_SCF_FOR: return from_operand(A, d, 3u + v->index);
         case OP_SCF_WHILE: return v->index < d->noperands ? from_operand(A, d, v->index) : O_SKIP;
         case OP_SCF_IF: return O_SKIP;   /* reported at the scf.if */
@@ -119,18 +122,6 @@ static Origin origin_of(AState *A, const Value *v)
     Origin r = compute_origin(A, v);
     A->origin[i] = (uint8_t)r;
     return r;
-}
-
-static bool is_store_step(OpKind k)
-{
-    return k == OP_PSTU || k == OP_VSTUS || k == OP_VSTUR || k == OP_VSTU || k == OP_VSTAS || k == OP_VSTAR ||
-           k == OP_VSTA || k == OP_VASTU || k == OP_VASTA;
-}
-
-static bool is_pass_through(OpKind k)
-{
-    return k == OP_SCF_FOR || k == OP_SCF_WHILE || k == OP_SCF_YIELD || k == OP_SCF_CONDITION ||
-           k == OP_STRICT_VECSCOPE;
 }
 
 /* Reports a use of an align value inside a loop body or branch that does not define it. */
@@ -169,10 +160,10 @@ static void consume(AState *A, Op *use, const Value *v)
         }
         if (!first) A->first_use[i] = use;
     }
-    OpKind k = use->kind;
-    if (is_store_step(k) || k == OP_VLDUS || k == OP_VALDU) {
+    AlignRole role = (AlignRole)op_align_role[use->kind];
+    if (role == AL_STORE_STEP || role == AL_FLUSH || role == AL_LOAD_STEP) {
         Origin o = origin_of(A, v);
-        int store = k != OP_VLDUS && k != OP_VALDU;
+        int store = role != AL_LOAD_STEP;
         if (o == O_BAD || (store && o == O_LOAD) || (!store && o == O_STORE)) {
             const char *why = o == O_BAD ? "does not come from a stream start"
                             : store ? "belongs to a load stream (pto.vldas or pto.valda)"
@@ -182,7 +173,7 @@ static void consume(AState *A, Op *use, const Value *v)
                            store ? "pto.init_align" : "pto.vldas or pto.valda");
             v_note(V, d, v_value_loc(v), "%%%s is defined here", v_valname(v));
         }
-    } else if (!is_pass_through(k)) {
+    } else if (role != AL_PASS) {
         v_err(V, DIAG_V_ALIGN_CHAIN, use->loc, "'%s' cannot take alignment state %%%s; states only flow between chain "
               "steps, flushes and loop iter_args", v_opname(use), v_valname(v));
     }
@@ -217,7 +208,7 @@ static int visit(Op *op, void *ud)
 void verify_align_carriers(VCtx *V, Op *root)
 {
     AState A = {V, root, NULL, NULL, NULL, 0, 0, 0, 0};
-    ir_walk(root, visit, &A);
+    v_walk(V, root, visit, &A);
     mem_free(A.ids);
     mem_free(A.origin);
     mem_free(A.first_use);

@@ -1,6 +1,6 @@
 /* verify_int.h — what the verifier's files share: the pass context, the diagnostic helpers and
  * the small queries over the IR (constants, constant addresses, enclosing regions) that the
- * structural pass (verify_sig.c), the family rules (verify_fam.c) and the alignment-carrier
+ * structural pass (verify_sig.c), the family rules (verify_fam.c, verify_mem.c, verify_vec.c) and the alignment-carrier
  * analysis (verify_align.c) all need; they live in verify_util.c. Not part of the library interface. */
 #ifndef PTOSIM_VERIFY_INT_H
 #define PTOSIM_VERIFY_INT_H
@@ -11,12 +11,21 @@
 #include "verify.h"
 
 typedef struct VCtx {
-    Module *m;
+    const Module *m;
     PtoCtx *ctx;
     DiagList *d;
     const TargetProfile *tp;
     PtoTarget target;
+    const Op *units_of;        /* non-NULL: the modules nested directly in this op are not walked (verified apart) */
 } VCtx;
+
+/* Is o a unit the current walk leaves out (a module nested directly in V->units_of)? */
+static inline bool v_skipped_unit(const VCtx *V, const Op *o)
+{
+    return V->units_of && o->kind == OP_MODULE && ir_parent_op(o) == V->units_of;
+}
+/* ir_walk over root, leaving out the units of V->units_of. */
+int v_walk(const VCtx *V, Op *root, OpVisit fn, void *ud);
 
 /* Diagnostics: errors and warnings return the index for diag_note (-1 when capped). */
 long v_err(VCtx *V, DiagId id, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -60,6 +69,15 @@ bool v_is_kernel(const Op *f);                         /* pto.kernel, legacy pto
 Op *v_enclosing_func(const Op *op);
 const Type *v_func_type(const Op *f);                  /* a func.func's function_type, or NULL */
 
+/* Shared by the family rules (verify_util.c). Where operand i of a named signature group is written, else the
+   op's location; the result named `name` in the signature; an operand group or result called `name`. */
+SrcLoc v_gloc(const VCtx *V, const Op *op, const char *group, unsigned i);
+Value *v_res_named(const VCtx *V, const Op *op, const char *name);
+Value *v_named(const VCtx *V, const Op *op, const char *name);
+/* E-CAPACITY when [addr, addr + bytes) of pointer p's on-chip space lies outside the profile's capacity. */
+void v_check_capacity(VCtx *V, const Op *op, const Value *p, int64_t addr, int64_t bytes, const char *what,
+                      const char *via);
+
 /* Element helpers. */
 static inline const Type *v_elem(const Type *t) { return t && (t->kind == TY_PTR || t->kind == TY_VREG) ? t->elem : NULL; }
 unsigned v_elem_bits(const Type *t);                   /* element bits of ptr/vreg, 0 if none */
@@ -72,5 +90,6 @@ void verify_align_carriers(VCtx *V, Op *root);         /* !pto.align chain rules
 void verify_sync(VCtx *V, Op *root);                   /* static flag balance (verify_sync.c) */
 void verify_simt(VCtx *V, Op *op);
 void verify_struct(VCtx *V, Op *op);                   /* !pto.struct origin, escape and path rules */
+void verify_tile(VCtx *V, Op *op);                     /* the tile layer's rules, and the tile plan of a function */
 void verify_vmi(VCtx *V, Op *op);                      /* VMI value types and per-op rules (verify_vmi.c) */
 #endif

@@ -4,47 +4,11 @@
  * address space; for every result slot the result's type class. Then the documented field widths of
  * constant operands (the op table's FIELD rows, E-FIELD-WIDTH) and 32-byte alignment of constant
  * local-buffer addresses handed to DMA and cube ops (E-ALIGN). No per-op code lives
- * here; relational rules (types that must agree, clause combinations) are in verify_fam.c. */
+ * here; relational rules (types that must agree, clause combinations) are in verify_fam.c, verify_mem.c, verify_vec.c. */
 #include "verify_int.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-
-static bool tc_match(TypeClass tc, const Type *t)
-{
-    if (!t) return true;
-    switch (tc) {
-    case TC_ANY: return true;
-    case TC_I1: return t->kind == TY_INT && t->bits == 1;
-    case TC_I8: return t->kind == TY_INT && t->bits == 8;
-    case TC_I16: return t->kind == TY_INT && t->bits == 16;
-    case TC_I32: return t->kind == TY_INT && t->bits == 32;
-    case TC_I64: return t->kind == TY_INT && t->bits == 64;
-    case TC_INDEX: return t->kind == TY_INDEX;
-    case TC_INT: return ty_is_intlike(t);
-    case TC_FLOAT: return t->kind == TY_FLOAT;
-    case TC_SCALAR: return ty_is_intlike(t) || t->kind == TY_FLOAT;
-    case TC_PTR: return t->kind == TY_PTR;
-    case TC_VREG: return t->kind == TY_VREG;
-    case TC_MASK: return t->kind == TY_MASK;
-    case TC_ALIGN: return t->kind == TY_ALIGN;
-    case TC_SVAL: return ty_is_intlike(t) || t->kind == TY_FLOAT || t->kind == TY_VEC;
-    case TC_STRUCT: return t->kind == TY_STRUCT;
-    case TC_VVREG: return t->kind == TY_VMI_VREG;
-    case TC_VMASK: return t->kind == TY_VMI_MASK;
-    case TC_VVAL: return ty_is_vmi(t);
-    }
-    return true;
-}
-
-static const char *tc_desc(TypeClass tc)
-{
-    static const char *const d[] = {"a value", "i1", "i8", "i16", "i32", "i64", "index", "an integer or index",
-                                    "a float", "a scalar", "a !pto.ptr", "a !pto.vreg", "a !pto.mask", "a !pto.align",
-                                    "a scalar or a packed vector<NxT>", "a !pto.struct",
-                                    "a !pto.vmi.vreg", "a !pto.vmi.mask", "a !pto.vmi.vreg or !pto.vmi.mask"};
-    return (unsigned)tc < sizeof d / sizeof d[0] ? d[tc] : "?";
-}
 
 static void spaces_desc(uint16_t spaces, char *buf, size_t n)
 {
@@ -74,7 +38,7 @@ static void check_value_slot(VCtx *V, Op *op, const SigSlot *s, const char *clau
         }
     }
     /* An offset is an index or integer, or a !pto.vaddr; which of the two an op takes is a family rule
-       (verify_fam.c, vector-address forms). */
+       (verify_vec.c, vector-address forms). */
     if (s->kind == SL_MEM && !s->off_path) {
         unsigned no = op_group_len(op, (unsigned)s->group + 1), fo = op_group_start(op, (unsigned)s->group + 1);
         for (unsigned i = 0; i < no; i++) {

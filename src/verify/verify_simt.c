@@ -41,25 +41,6 @@ static const Op *simt_scope(const Op *op)
     return NULL;
 }
 
-/* Ops that only a workitem can execute. */
-static bool needs_simt(OpKind k)
-{
-    switch (k) {
-    case OP_GET_TID_X: case OP_GET_TID_Y: case OP_GET_TID_Z: case OP_GET_BLOCK_DIM_X: case OP_GET_BLOCK_DIM_Y:
-    case OP_GET_BLOCK_DIM_Z: case OP_GET_GRID_DIM_X: case OP_GET_GRID_DIM_Y: case OP_GET_GRID_DIM_Z:
-    case OP_GET_BLOCK_IDX_X: case OP_GET_BLOCK_IDX_Y: case OP_GET_BLOCK_IDX_Z: case OP_GET_VECCOREID:
-    case OP_GET_CLOCK32: case OP_GET_CLOCK64: case OP_GET_LANEID: case OP_GET_LANEMASK_EQ: case OP_GET_LANEMASK_LE:
-    case OP_GET_LANEMASK_LT: case OP_GET_LANEMASK_GE: case OP_GET_LANEMASK_GT: case OP_VOTE_ALL: case OP_VOTE_ANY:
-    case OP_VOTE_UNI: case OP_VOTE_BALLOT: case OP_SHUFFLE_IDX: case OP_SHUFFLE_UP: case OP_SHUFFLE_DOWN:
-    case OP_SHUFFLE_BFLY: case OP_REDUX_ADD: case OP_REDUX_MAX: case OP_REDUX_MIN: case OP_LDG: case OP_STG:
-    case OP_SYNCTHREADS: case OP_THREADFENCE: case OP_THREADFENCE_BLOCK: case OP_KEEP: case OP_RESUME:
-    case OP_SIN: case OP_COS:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* Ops a workitem cannot execute: pipe work, pipeline synchronisation, vector scopes, sections, launches. */
 static bool forbidden_in_simt(const Op *op)
 {
@@ -79,7 +60,7 @@ static void check_scope(VCtx *V, Op *op)
                        : op_info[op->kind].fam == FAM_SIMT ? "launch SIMT work from the outer kernel"
                                                             : "workitems run scalar, SIMT and memory operations only");
         v_note(V, d, sc->loc, "SIMT %s here", sc->kind == OP_FUNC ? "entry function declared" : "section opened");
-    } else if (!sc && needs_simt(op->kind)) {
+    } else if (!sc && (op_info[op->kind].flags & F_SIMT)) {
         v_err(V, DIAG_V_SIMT_SCOPE, op->loc, "'%s' must be inside a pto.simt_entry function or pto.section.simt", n);
     }
 }

@@ -68,12 +68,8 @@ static void effect(const Region *r, Balance *b)
     for (const Op *o = r->block->first; o; o = o->next) add_op(o, b);
 }
 
-static const char *pipe_name(int p)
-{
-    static const char *const n[NPIPES] = {"PIPE_S", "PIPE_V", "PIPE_M", "PIPE_MTE1", "PIPE_MTE2", "PIPE_MTE3",
-                                          "PIPE_FIX", "PIPE_ALL"};
-    return n[p];
-}
+/* The spelling of the pipe with token ordinal p. */
+static const char *flag_pipe(int p) { return tok_spelling(tokset_first(TS_PIPE) + p); }
 
 static void check_if(VCtx *V, const Op *op)
 {
@@ -84,7 +80,7 @@ static void check_if(VCtx *V, const Op *op)
         if (t.net[k] == e.net[k] || t.dyn[k / NEVENTS] || e.dyn[k / NEVENTS]) continue;
         long d = v_warn(V, DIAG_V_SYNC_BRANCH, op->loc, "the branches of this scf.if leave flag %s, event %d in different "
                         "states (then: %+d, else: %+d sets minus waits); on one path a wait has no set or a set no wait",
-                        pipe_name(k / NEVENTS), k % NEVENTS, t.net[k], e.net[k]);
+                        flag_pipe(k / NEVENTS), k % NEVENTS, t.net[k], e.net[k]);
         const Op *w = t.net[k] != 0 ? t.first[k] : e.first[k];
         if (w) v_note(V, d, w->loc, "'%s' of that flag is here", v_opname(w));
     }
@@ -99,7 +95,7 @@ static void check_function(VCtx *V, const Op *f)
         if (b.net[k] >= 0 || b.dyn[k / NEVENTS]) continue;
         const Op *w = b.wait[k];
         v_warn(V, DIAG_V_SYNC_UNBALANCED, w ? w->loc : f->loc, "flag %s, event %d is waited for %d more time%s than "
-               "it is set in this function: a wait can never be released", pipe_name(k / NEVENTS), k % NEVENTS, -b.net[k],
+               "it is set in this function: a wait can never be released", flag_pipe(k / NEVENTS), k % NEVENTS, -b.net[k],
                b.net[k] == -1 ? "" : "s");
     }
 }
@@ -112,4 +108,4 @@ static int visit(Op *op, void *ud)
     return 0;
 }
 
-void verify_sync(VCtx *V, Op *root) { ir_walk(root, visit, V); }
+void verify_sync(VCtx *V, Op *root) { v_walk(V, root, visit, V); }

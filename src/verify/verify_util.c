@@ -1,6 +1,8 @@
 /* verify_util.c — the helpers every verifier pass shares (declared in verify_int.h): diagnostics,
- * value and type spellings, constants and constant addresses, operand groups, enclosing structure. */
+ * value and type spellings, constants and constant addresses, operand groups, enclosing structure, and what the
+ * family rules (verify_fam.c, verify_mem.c, verify_vec.c) share: named operands and results, capacity checks. */
 #include "verify_int.h"
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,11 +168,8 @@ bool v_is_fp8ish(const Type *t)
 {
     if (!t) return false;
     if (t->kind == TY_PTR || t->kind == TY_VREG) t = t->elem;
-    if (!t || t->kind != TY_FLOAT) return false;
-    switch ((FloatKind)t->fk) {
-    case FK_E4M3FN: case FK_E5M2: case FK_HIF8: case FK_F4E2M1X2: case FK_F4E1M2X2: case FK_E8M0: return true;
-    default: return false;
-    }
+    ElemKind k = elem_kind(t);
+    return k != EK_BAD && (ES_FP8 & EK_BIT(k)) != 0;
 }
 
 bool v_is_kernel(const Op *f)
@@ -189,4 +188,65 @@ const Type *v_func_type(const Op *f)
 {
     const Attr *a = op_attr(f, "function_type");
     return a && a->kind == AT_TYPE && a->ty && a->ty->kind == TY_FUNC ? a->ty : NULL;
+}
+
+/* Units sit directly under the walk's root (V->units_of): below the root the walk is ir_walk's. */
+int v_walk(const VCtx *V, Op *root, OpVisit fn, void *ud)
+{
+    if (!V->units_of) return ir_walk(root, fn, ud);
+    if (fn(root, ud)) return 1;
+    for (uint32_t r = 0; r < root->nregions; r++)
+        for (Op *o = root->regions[r]->block->first; o; o = o->next)
+            if (!v_skipped_unit(V, o) && ir_walk(o, fn, ud)) return 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ shared by the family rules */
+
+/* Where operand i of a named signature group is written, else the op's location. */
+SrcLoc v_gloc(const VCtx *V, const Op *op, const char *group, unsigned i)
+{
+    int g = v_group_index(V, op, group);
+    return g < 0 ? op->loc : op_group_loc(op, (unsigned)g, i);
+}
+
+/* Result named `name` in the signature, or NULL. */
+Value *v_res_named(const VCtx *V, const Op *op, const char *name)
+{
+    const OpSig *sig = ctx_sig(V->ctx, op->kind);
+    for (unsigned i = 0; i < sig->nres && i < op->nresults; i++)
+        if (strcmp(sig->res[i].name, name) == 0) return op->results[i];
+    return NULL;
+}
+
+/* Operand group or result called `name`. */
+Value *v_named(const VCtx *V, const Op *op, const char *name)
+{
+    Value *v = v_grp(V, op, name, 0);
+    return v ? v : v_res_named(V, op, name);
+}
+
+/* `what` names the bytes ("the address", "the access"); `via`, when given, the pointer operand the op
+   touches them through. Sizes and offsets are decimal with hex in parentheses (the library's number style). */
+void v_check_capacity(VCtx *V, const Op *op, const Value *p, int64_t addr, int64_t bytes, const char *what,
+                             const char *via)
+{
+    if (!p || !ty_is_ptr(p->type) || p->type->space == AS_GM) return;
+    uint64_t cap = V->tp->cap[p->type->space];
+    if (!cap) return;
+    int64_t end = v_sat_add(addr, bytes);
+    if (addr < 0 || (uint64_t)end > cap) {
+        const char *sp = as_name((AddrSpace)p->type->space);
+        long d = via
+            ? v_err(V, DIAG_V_CAPACITY, op_use_loc(op, p), "'%s' touches bytes [%" PRId64 ", %" PRId64 ") ([0x%" PRIx64
+                    ", 0x%" PRIx64 ")) of %s through '%s', beyond the %" PRIu64 " (0x%" PRIx64 ") bytes of %s on the %s profile",
+                    v_opname(op), addr, end, (uint64_t)addr, (uint64_t)end, sp, via, cap, cap, sp, V->tp->name)
+            : bytes == 1
+            ? v_err(V, DIAG_V_CAPACITY, op_use_loc(op, p), "%s %" PRId64 " (0x%" PRIx64 ") lies outside the %" PRIu64
+                    " (0x%" PRIx64 ") bytes of %s on the %s profile", what, addr, (uint64_t)addr, cap, cap, sp, V->tp->name)
+            : v_err(V, DIAG_V_CAPACITY, op_use_loc(op, p), "%s [%" PRId64 ", %" PRId64 ") ([0x%" PRIx64 ", 0x%" PRIx64
+                    ")) lies outside the %" PRIu64 " (0x%" PRIx64 ") bytes of %s on the %s profile", what, addr, end,
+                    (uint64_t)addr, (uint64_t)end, cap, cap, sp, V->tp->name);
+        if (p->def && p->def != op) v_note(V, d, v_value_loc(p), "address computed here");
+    }
 }

@@ -7,13 +7,14 @@
    outside documents (isa-notes, resolutions.md, design.md, shared/..., /work/...) are refused outright.
    "seed n" must name a kernel of tests/seeds/. The evidence labels Qn and R2.n used anywhere must be
    defined in docs/semantics.md.
-2. The README's ```sh blocks run verbatim (`make` lines excepted: the suite runs after `make`), each
-   in a fresh directory that sees the repository's files, with BUILD as build/.
+2. The ```sh and ```python blocks of README.md and docs/tutorial.md run verbatim (doc_examples), and an
+   ```output block after one is checked against what it printed; a block introduced by 'File `PATH`:' must
+   be that file of the repository.
 Prints "N passed, M failed"; exit 1 on failure."""
 import os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import BUILD as build, ROOT, check, finish
+from testlib import BUILD as build, ROOT, check, finish, numpy_python
 
 SKIP_DIRS = {".git", "__pycache__"}
 
@@ -86,29 +87,86 @@ def labels():
     check(not undefined, "every Qn / R2.n label used in the docs is defined", "\n".join("%s (%s)" % (q, used[q]) for q in undefined))
 
 
-def readme_examples():
-    text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    blocks = re.findall(r"^```sh\n(.*?)^```", text, re.M | re.S)
-    check(blocks, "README.md has shell examples")
-    for i, block in enumerate(blocks):
-        lines = [l for l in block.splitlines() if not re.match(r"\s*make\b", l)]
-        script = "\n".join(lines).strip()
-        if not script:
+def claim_matches(claim, output):
+    """Each line of the claim must match a line of the output, in order; '...' in a claim line matches any
+    text (a line of just '...' any number of lines). Returns None, or the first claim line not found."""
+    out = output.splitlines()
+    k = 0
+    for c in claim.splitlines():
+        if c.strip() == "...":
             continue
-        tmp = tempfile.mkdtemp(prefix="ptosim-readme-")
-        try:
-            for e in os.listdir(ROOT):
-                if e not in SKIP_DIRS and not e.startswith("build"):
-                    os.symlink(os.path.join(ROOT, e), os.path.join(tmp, e))
-            os.symlink(build, os.path.join(tmp, "build"))
-            p = subprocess.run(["sh", "-e", "-c", script], cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-            check(p.returncode == 0, "README example %d runs verbatim" % (i + 1),
-                  "$ %s\nexit %d\n%s%s" % (script.replace("\n", "\n$ "), p.returncode, p.stdout.decode()[-1500:], p.stderr.decode()[-1500:]))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        pat = re.compile("^" + ".*".join(re.escape(part) for part in c.split("...")) + "$")
+        while k < len(out) and not pat.match(out[k]):
+            k += 1
+        if k == len(out):
+            return c
+        k += 1
+    return None
+
+
+def doc_examples(doc):
+    """Every ```sh block of the document runs verbatim (`make` lines excepted: the suite runs after `make`),
+    in one fresh directory per document that sees the repository's files, with BUILD as build/; a ```python
+    block runs the same way under a python3 with numpy (skipped without one). An ```output block right after
+    a block is a claim about its stdout and stderr (claim_matches)."""
+    text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
+    blocks = re.findall(r"^```(sh|python|output)\n(.*?)^```", text, re.M | re.S)
+    check(any(k == "sh" for k, _ in blocks), "%s has shell examples" % doc)
+    tmp = tempfile.mkdtemp(prefix="ptosim-doc-")
+    try:
+        for e in os.listdir(ROOT):
+            if e not in SKIP_DIRS and not e.startswith("build"):
+                os.symlink(os.path.join(ROOT, e), os.path.join(tmp, e))
+        os.symlink(build, os.path.join(tmp, "build"))
+        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python"), PTOSIM_LIB=os.path.join(build, "libptosim.so.0"),
+                   PTOSIM_BIN=os.path.join(build, "ptosim"), NO_COLOR="1")
+        last = None
+        for i, (kind, body) in enumerate(blocks):
+            if kind == "output":
+                if last is None:
+                    check(False, "%s: an output block follows a command block" % doc, body[:300])
+                    continue
+                miss = claim_matches(body, last[1])
+                check(miss is None, "%s: what example %d prints is what the text claims" % (doc, last[0]),
+                      "claimed and not found: %r\n--- output:\n%s" % (miss, last[1][-2500:]))
+                last = None
+                continue
+            if kind == "python":
+                py = numpy_python()
+                if not py:
+                    print("SKIP: %s example %d (python): no python3 with numpy" % (doc, i + 1))
+                    last = None
+                    continue
+                argv = [py, "-c", body]
+                script = body
+            else:
+                lines = [l for l in body.splitlines() if not re.match(r"\s*make\b", l)]
+                script = "\n".join(lines).strip()
+                if not script:
+                    last = None
+                    continue
+                argv = ["sh", "-e", "-c", script]
+            p = subprocess.run(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+            out = p.stdout.decode(errors="replace")     # both streams, in the order they were written
+            check(p.returncode == 0, "%s example %d runs verbatim" % (doc, i + 1),
+                  "$ %s\nexit %d\n%s" % (script.replace("\n", "\n$ "), p.returncode, out[-3000:]))
+            last = (i + 1, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def shown_files(doc):
+    """A block introduced by a line ending in 'File `PATH`:' shows that file of the repository exactly."""
+    text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
+    for m in re.finditer(r"File `([^`]+)`:\s*\n+```\w*\n(.*?)^```", text, re.M | re.S):
+        path = os.path.join(ROOT, m.group(1))
+        have = open(path, encoding="utf-8").read() if os.path.exists(path) else None
+        check(have == m.group(2), "%s shows %s as it is" % (doc, m.group(1)))
 
 
 doc_references()
 labels()
-readme_examples()
+for doc in ("README.md", "docs/tutorial.md"):
+    shown_files(doc)
+    doc_examples(doc)
 finish()

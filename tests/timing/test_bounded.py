@@ -62,13 +62,13 @@ with tempfile.TemporaryDirectory() as tmp:
 
     # 1. below the depth: no queue stall at all
     rc, out, err = run(kernel(tmp, DEPTH // 2), "zeros:256", "--timing", tim, "--stats")
-    check(rc == 0 and "SCALAR" in out and "queue full" not in out, "16 DMAs (half the depth): no queue-full stall", out + err)
+    check(rc == 0 and "PIPE_S" in out and "queue full" not in out, "16 DMAs (half the depth): no queue-full stall", out + err)
 
     # 2. far above: the scalar unit waits once per issue after the first ~35 (between N-40 and N-32 times)
     n = 1000
     rc, out, err = run(kernel(tmp, n), "zeros:256", "--timing", tim, "--stats")
-    row = re.search(r"^\s*SCALAR\s.*queue full (\d+)", out, re.M)
-    waits = re.search(r"SCALAR waited for pto\.mte_gm_ub at \S+:11:7 \((\d+) times\)", out)
+    row = re.search(r"^\s*PIPE_S\s.*queue full (\d+)", out, re.M)
+    waits = re.search(r"PIPE_S waited for pto\.mte_gm_ub at \S+:11:7 \((\d+) times\)", out)
     times = int(waits.group(1)) if waits else -1
     check(rc == 0 and row is not None, "1000 DMAs: the scalar unit's stalls include 'queue full'", out + err)
     check(n - 40 <= times <= n - DEPTH, "1000 DMAs: the DMA's issue waited N-40..N-32 times (got %d)" % times, out)

@@ -49,9 +49,9 @@ static int burst_run(Exec *x, const Instr *in, const Burst *b)
         shi += (b->lc[i] - 1) * b->ls[i];
         dhi += (b->lc[i] - 1) * b->ld[i];
     }
-    uint8_t *s = sim_mem(x, in, b->sas, b->src, shi, 32, "source");
+    uint8_t *s = sim_mem(x, in, b->sas, b->src, shi, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem_core(x, b->dcore ? b->dcore : x->core, in, b->das, b->dst, dhi, 32, "destination");
+    uint8_t *d = sim_mem_core(x, b->dcore ? b->dcore : x->core, in, b->das, b->dst, dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     uint64_t idx[4] = {0, 0, 0, 0}, so = 0, dof = 0;
     for (;;) {
@@ -165,9 +165,9 @@ static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
     int sfmt = (int)in->imm[BT_SRC_FMT];
     unsigned se = (unsigned)in->imm[BT_SRC_BYTES];
     uint64_t shi = ((n - 1) * (len + sg) + len) * se, dhi = ((n - 1) * (len + dg) + len) * 4;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], shi, 32, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], shi, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, AS_BT, a[1], dhi, 32, "destination");
+    uint8_t *d = sim_mem(x, in, AS_BT, a[1], dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t r = 0; r < n; r++)
         for (uint64_t i = 0; i < len; i++) {
@@ -200,7 +200,7 @@ static int p_raw_fill(Exec *x, const Instr *in, const uint64_t *a)
         return -1;
     }
     if (!rep || !blk) return 0;
-    uint8_t *d = sim_mem(x, in, AS_L1, a[0] + a[1], ((rep - 1) * (blk + gap) + blk) * 32, 32, "destination");
+    uint8_t *d = sim_mem(x, in, AS_L1, a[0] + a[1], ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     uint8_t pat[32];
     uint32_t v = (uint32_t)a[2];
@@ -242,9 +242,9 @@ static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
     }
     uint64_t dhi = ((g - 1) * s4 + (nb - 1) * s3 * s2 + (R - 1) * s2) * 32 + 32;
     uint64_t shi = (g - 1) * outer + (fe->dn ? (C - 1) * inner + R * e : (R - 1) * inner + C * e);
-    const uint8_t *s = sim_mem(x, in, AS_GM, a[0], shi, 1, "source");
+    const uint8_t *s = sim_mem(x, in, AS_GM, a[0], shi, 1, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, AS_L1, a[1], dhi, 32, "destination");
+    uint8_t *d = sim_mem(x, in, AS_L1, a[1], dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t gi = 0; gi < g; gi++)
         for (uint64_t r = 0; r < R; r++)
@@ -309,9 +309,9 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
     /* A transposed 1-byte B is held as [K1][N1] fractals of 32 K-rows x 16 N-bytes (see b8_off). */
     bool b8 = tr && side && e == 1;
     uint64_t sp = tr ? pad16(K) : dp, slen = b8 ? ceil_div(K, 32) * ceil_div(R, 16) * 512 : tr ? ceil_div(R, c0) * sp * 32 : dlen;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dlen, 32, "destination");
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dlen, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     memset(d, 0, dlen);
     if (!tr) {
@@ -344,10 +344,10 @@ static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
     /* source footprint from the first fractal read to the end of the last */
     uint64_t slo = ks * ss + ms, shi = ((ks + kst - 1) * ss + ms + mst) * 512 - slo * 512;
     uint64_t dhi = (tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0] + slo * 512, shi, 32, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0] + slo * 512, shi, 32, ACC_READ, "source");
     if (!s) return -1;
     s -= slo * 512;
-    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dhi, 32, "destination");
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t j = 0; j < kst; j++)
         for (uint64_t i = 0; i < mst; i++) {
@@ -382,7 +382,7 @@ static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
     if (cube_field(x, in, side ? "n" : "m", R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t G = ceil_div(K, 32), G2 = ceil_div(G, 2), P = pad16(R);
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], P * G2 * 2, 32, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], P * G2 * 2, 32, ACC_READ, "source");
     if (!s) return -1;
     if (a[1] % 32) {
         sim_trap(x, in, DIAG_T_MISALIGNED, "destination address 0x%" PRIx64 " in %s is not 32-byte aligned", a[1],

@@ -41,26 +41,12 @@ typedef struct FixRun {
     int64_t clip_int;
 } FixRun;
 
-static inline float fx_f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint32_t fx_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* f32 vector quant parameter of channel n: low 32 bits of the 8-byte row, mantissa bits 12..0 ignored (Q37). */
 static inline float q_param(const uint8_t *fb, uint64_t n)
 {
     uint32_t w;
     memcpy(&w, fb + n * 8, 4);
-    return fx_f32(w & ~0x1FFFu);
+    return num_bits_to_f32(w & ~0x1FFFu);
 }
 
 /* The conversions of the common destinations, inline (they give what num_convert gives: round to nearest
@@ -116,7 +102,7 @@ static inline uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
         if (fe->eclip.bytes && v > fr->clip_int) v = fr->clip_int;
         return (uint64_t)v & 0xFFFFFFFFu;
     }
-    float v = fe->acc_int ? (float)(int32_t)acc : fx_f32(acc);
+    float v = fe->acc_int ? (float)(int32_t)acc : num_bits_to_f32(acc);
     if (fe->qkind == Q_SCALE) {
         float s = fe->qvec ? q_param(fr->qfb, n) : fr->qs;
         v = (float)((double)v * (double)s);
@@ -128,11 +114,11 @@ static inline uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
         if (fe->rkind == R_VECTOR) {
             uint32_t w;
             memcpy(&w, fr->rfb + n * 4, 4);
-            al = fx_f32(w);
+            al = num_bits_to_f32(w);
         }
         if (!(v >= 0)) v = (float)((double)al * (double)v);
     }
-    uint32_t fb = v != v ? 0x7FC00000u : fx_bits(v);
+    uint32_t fb = v != v ? 0x7FC00000u : num_f32_to_bits(v);
     uint64_t out;
     if (ed.fmt < 0) {
         out = ed.bits <= 32 ? to_int(v, ed.bits, ed.is_signed) : num_to_int(NUM_F32, fb, NUM_RND_R, ed.bits, ed.is_signed, true);
@@ -314,14 +300,14 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
             dhi[t] = (d1 > d2 ? d1 : d2) + 1;
         }
     }
-    const uint8_t *s = sim_mem(x, in, AS_L0C, v->src, shi * 4, 32, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L0C, v->src, shi * 4, 32, ACC_READ, "source");
     if (!s) return -1;
     uint8_t *d[2] = {NULL, NULL};
     unsigned dal = fe->space == AS_GM ? 1 : 32;
     for (int t = 0; t < 2; t++)
         if (used[t]) {
             d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, v->dst, dhi[t] * ed, dal,
-                                fe->atomic ? "atomic destination" : "destination");
+                                fe->atomic ? ACC_ATOMIC : ACC_WRITE, fe->atomic ? "atomic destination" : "destination");
             if (!d[t]) return -1;
         }
     FixRun fr;
@@ -333,7 +319,7 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
     fr.ieee = fe->sat == S_NOSAT ? 1 : fe->sat == S_DEFAULT ? bit48 : 0;
     if (fe->qkind == Q_SCALE) {
         if (fe->qvec) {
-            fr.qfb = sim_mem(x, in, AS_FB, v->qp, g.N * 8, 32, "quant parameters");
+            fr.qfb = sim_mem(x, in, AS_FB, v->qp, g.N * 8, 32, ACC_READ, "quant parameters");
             if (!fr.qfb) return -1;
         } else {
             fr.qs = (float)cube_fval((NumFormat)fe->qfmt, v->qp);
@@ -341,7 +327,7 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
     }
     if (fe->rkind == R_SCALAR) fr.ra = (float)cube_fval((NumFormat)fe->rfmt, v->rp);
     if (fe->rkind == R_VECTOR) {
-        fr.rfb = sim_mem(x, in, AS_FB, v->rp, g.N * 4, 32, "relu parameters");
+        fr.rfb = sim_mem(x, in, AS_FB, v->rp, g.N * 4, 32, ACC_READ, "relu parameters");
         if (!fr.rfb) return -1;
     }
     if (fe->eclip.bytes) {

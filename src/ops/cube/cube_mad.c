@@ -47,28 +47,14 @@ static uint32_t tf32_round(uint32_t b, int away)
     return (b + 0xFFFu + lsb) & ~0x1FFFu;
 }
 
-static inline float f32_of(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint32_t bits_of(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* f16 -> f32, exact: exponent and mantissa shifted into place and scaled by 2^112 (subnormals become
    normal f32 values exactly); inf and NaN keep an all-ones exponent. */
 static inline float f16_val(uint16_t h)
 {
     uint32_t em = (uint32_t)(h & 0x7FFFu) << 13, sign = (uint32_t)(h & 0x8000u) << 16;
-    uint32_t r = bits_of(f32_of(em) * 0x1p112f);
+    uint32_t r = num_f32_to_bits(num_bits_to_f32(em) * 0x1p112f);
     if (em >= 0x7C00u << 13) r = 0x7F800000u | em;
-    return f32_of(r | sign);
+    return num_bits_to_f32(r | sign);
 }
 
 /* sat: NaN -> 0, +-inf (and overflow, which produced it) -> +-max */
@@ -107,13 +93,13 @@ static void decode_float(const MadExt *me, int side, float *dst, const uint8_t *
     const float *lut = me->lut[side];
     switch (me->dec[side]) {
     case DEC_F16: DECODE_ROWS(2, f16_val(ld16(p))) break;
-    case DEC_BF16: DECODE_ROWS(2, f32_of((uint32_t)ld16(p) << 16)) break;
+    case DEC_BF16: DECODE_ROWS(2, num_bits_to_f32((uint32_t)ld16(p) << 16)) break;
     case DEC_LUT: DECODE_ROWS(1, lut[p[0]]) break;
     default:
         if (me->tf32) {
-            DECODE_ROWS(4, f32_of(tf32_round(ld32(p), away)))
+            DECODE_ROWS(4, num_bits_to_f32(tf32_round(ld32(p), away)))
         } else {
-            DECODE_ROWS(4, f32_of(ld32(p)))
+            DECODE_ROWS(4, num_bits_to_f32(ld32(p)))
         }
     }
 }
@@ -218,7 +204,7 @@ static void decode_mx(const MadExt *me, int side, double *dst, const uint8_t *sr
 /* Writes accumulator (m, n) to L0C: f32 results with NaN canonical. */
 static inline void put_f32(uint8_t *pc, uint64_t m, uint64_t n, uint64_t Mp, float v)
 {
-    uint32_t r = v != v ? (uint32_t)num_canonical_nan(NUM_F32) : bits_of(v);
+    uint32_t r = v != v ? (uint32_t)num_canonical_nan(NUM_F32) : num_f32_to_bits(v);
     memcpy(pc + l0c_elem(m, n, Mp) * 4, &r, 4);
 }
 
@@ -237,18 +223,19 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     /* GEMV (m = 1 without disable_gemv, semantics §8.4): A is read as one contiguous row of K elements, i.e. the NZ
        layout with pitch 1 */
     uint64_t Ap = me->gemv && M == 1 ? 1 : Mp;
-    const uint8_t *pa = sim_mem(x, in, AS_L0A, A, K1 * Ap * 32, 32, "left operand");
+    const uint8_t *pa = sim_mem(x, in, AS_L0A, A, K1 * Ap * 32, 32, ACC_READ, "left operand");
     if (!pa) return -1;
-    const uint8_t *pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, "right operand");
+    const uint8_t *pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, ACC_READ, "right operand");
     if (!pb) return -1;
-    /* C: written; mad_acc also reads it first (a read-modify-write) */
+    /* C: written; mad_acc also reads it first (a read-modify-write, not atomic: the read here, the write below) */
     uint64_t clen = ceil_div(N, 16) * Mp * 16 * 4;
-    uint8_t *pc = sim_mem(x, in, AS_L0C, C, clen, 32, me->mode == 1 ? "accumulator" : "accumulator destination");
+    uint8_t *pc = sim_mem(x, in, AS_L0C, C, clen, 32, me->mode == 1 ? ACC_READ : ACC_WRITE,
+                          me->mode == 1 ? "accumulator" : "accumulator destination");
     if (!pc) return -1;
     if (me->mode == 1 && x->core->cl->watch) sim_access(x, in, x->core, AS_L0C, C, clen, ACC_WRITE);
     const uint8_t *pbias = NULL;
     if (me->mode == 2) {
-        pbias = sim_mem(x, in, AS_BT, a[me->ibias], N * 4, 32, "bias");
+        pbias = sim_mem(x, in, AS_BT, a[me->ibias], N * 4, 32, ACC_READ, "bias");
         if (!pbias) return -1;
     }
     uint64_t G = ceil_div(K, 32);
@@ -277,7 +264,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
                 uint32_t ib = 0;
                 if (me->mode == 1) memcpy(&ib, pc + l0c_elem(m, n, Mp) * 4, 4);
                 else if (me->mode == 2) memcpy(&ib, pbias + n * 4, 4);
-                float acc = f32_of(ib);
+                float acc = num_bits_to_f32(ib);
                 if (me->sat) acc = sat_to(acc, FLT_MAX);
                 const double *ar = av + m * K, *br = bv + n * K;
                 for (uint64_t k = 0; k < K; k++) {
@@ -323,7 +310,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
                 for (uint64_t n = 0; n < N && me->mode; n++) {
                     uint32_t ib;
                     memcpy(&ib, me->mode == 1 ? pc + l0c_elem(m + r, n, Mp) * 4 : pbias + n * 4, 4);
-                    row[n] = me->sat ? sat_to(f32_of(ib), FLT_MAX) : f32_of(ib);
+                    row[n] = me->sat ? sat_to(num_bits_to_f32(ib), FLT_MAX) : num_bits_to_f32(ib);
                 }
             }
             for (uint64_t nb = 0; nb < ld; nb += 16)

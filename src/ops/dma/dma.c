@@ -11,21 +11,6 @@
 #include <inttypes.h>
 #include <string.h>
 
-typedef struct DmaLoop { uint64_t count, ss, ds; } DmaLoop;
-
-typedef struct DmaPlan {
-    AddrSpace sas, das;
-    Core *score, *dcore;       /* cores owning the source / destination buffers (NULL = this core) */
-    uint64_t src, dst, len, n, ss, ds;
-    DmaLoop loop[4];           /* loop[0] wraps the bursts directly */
-    int nloops;
-    int pad;                   /* 0 none, 1 fill [len, ds) of each row, 2 [left][data][right] */
-    uint64_t lpad, rpad;       /* bytes, mode 2 */
-    uint8_t pat[32];           /* pad pattern, repeated */
-    unsigned patlen;
-    int atomic;                /* atomic store mode (MTE3 into GM), see set_atomic_* */
-} DmaPlan;
-
 /* Decoded operands of a copy (Instr.ext): operand indices (-1 = absent) and the address spaces of the
    source and destination pointers, read from the operand types (the verifier checked them against the
    op table's signature). */
@@ -115,8 +100,8 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
     unsigned salign = p->sas == AS_GM ? 1 : 32, dalign = p->das == AS_GM ? 1 : 32;
     /* the footprint check covers the gaps between rows; the race detector gets the exact rows below */
     x->race_quiet = 1;
-    uint8_t *sb = p->len ? sim_mem_core(x, sc, in, p->sas, p->src, shi, salign, "source") : NULL;
-    uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, "destination");
+    uint8_t *sb = p->len ? sim_mem_core(x, sc, in, p->sas, p->src, shi, salign, ACC_READ, "source") : NULL;
+    uint8_t *db = (p->len && !sb) ? NULL : sim_mem_core(x, dc, in, p->das, p->dst, dhi, dalign, ACC_WRITE, "destination");
     x->race_quiet = 0;
     if (!db) return -1;
     /* exact rows for the checkers, and for a block's private GM view (the footprint above was not logged) */
@@ -171,6 +156,8 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
     sim_transfer(x, p->sas, p->das, bytes);
     return 0;
 }
+
+int dma_run_plan(Exec *x, const Instr *in, DmaPlan *p) { return dma_run(x, in, p); }
 
 /* ------------------------------------------------------------------ grouped v0.6 copies */
 

@@ -13,6 +13,28 @@ struct DmaState {
 };
 typedef struct DmaState DmaState;
 
+/* A burst plan of the DMA engine: nested loops (loop[0] innermost) around n rows of len bytes with start-to-start
+   strides; other families fill one and run it with dma_run_plan (the tile layer's tload/tstore). */
+typedef struct DmaLoop { uint64_t count, ss, ds; } DmaLoop;
+
+typedef struct DmaPlan {
+    AddrSpace sas, das;
+    Core *score, *dcore;       /* cores owning the source / destination buffers (NULL = this core) */
+    uint64_t src, dst, len, n, ss, ds;
+    DmaLoop loop[4];           /* loop[0] wraps the bursts directly */
+    int nloops;
+    int pad;                   /* 0 none, 1 fill [len, ds) of each row, 2 [left][data][right] */
+    uint64_t lpad, rpad;       /* bytes, mode 2 */
+    uint8_t pat[32];           /* pad pattern, repeated */
+    unsigned patlen;
+    int atomic;                /* atomic store mode (MTE3 into GM), see set_atomic_* */
+} DmaPlan;
+
+/* Runs a plan as the op `in` on x's pipe: the whole footprint of both sides is bounds- and alignment-checked
+   (32 bytes on chip) before any byte moves, the checkers see the exact rows, the path's cycles are added.
+   0, or -1 after a trap. */
+int dma_run_plan(Exec *x, const Instr *in, DmaPlan *p);
+
 int dma_lower(LowerView *L, const Op *op, Instr *in);
 int dma_reset(Core *c);
 /* Lowers an op whose signature has the grouped copy shape (len, nburst, loops) onto the DMA engine;

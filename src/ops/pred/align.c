@@ -6,7 +6,7 @@
 static int write_block(Exec *x, const Instr *in, AlignState *st)
 {
     if (!st->valid) return 0;
-    uint8_t *ub = sim_mem(x, in, AS_UB, st->block, 32, 1, "stream destination");
+    uint8_t *ub = sim_mem(x, in, AS_UB, st->block, 32, 1, ACC_WRITE, "stream destination");
     if (!ub) return -1;
     for (unsigned b = 0; b < 32; b++)
         if (st->valid & (1u << b)) ub[b] = st->pending[b];
@@ -17,7 +17,7 @@ static int write_block(Exec *x, const Instr *in, AlignState *st)
 int align_append(Exec *x, const Instr *in, AlignState *st, uint64_t addr, const uint8_t *bytes, uint64_t n)
 {
     /* check the whole range first so a trap leaves UB untouched */
-    if (n && !sim_mem(x, in, AS_UB, addr, n, 1, "stream destination")) return -1;
+    if (n && !sim_mem(x, in, AS_UB, addr, n, 1, ACC_WRITE, "stream destination")) return -1;
     st->init = 1;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t a = addr + i, blk = a & ~(uint64_t)31;

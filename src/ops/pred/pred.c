@@ -24,15 +24,8 @@ static inline void img_put(uint8_t *m, unsigned k, unsigned v)
     else m[k >> 3] = (uint8_t)(m[k >> 3] & ~(1u << (k & 7)));
 }
 
-static unsigned suffix_gran(OpKind k)
-{
-    switch (k) {
-    case OP_PSET_B8: case OP_PGE_B8: case OP_PLT_B8: case OP_PINTLV_B8: case OP_PDINTLV_B8: return 1;
-    case OP_PSET_B16: case OP_PGE_B16: case OP_PLT_B16: case OP_PINTLV_B16: case OP_PDINTLV_B16: return 2;
-    case OP_PSET_B32: case OP_PGE_B32: case OP_PLT_B32: case OP_PINTLV_B32: case OP_PDINTLV_B32: return 4;
-    default: return 0;
-    }
-}
+/* The granularity an op's name fixes (b8 = 1, b16 = 2, b32 = 4): the op table's GRAN column. */
+static unsigned suffix_gran(OpKind k) { return op_gran[k]; }
 
 /* Every predicate op is one V-pipe instruction in the run statistics. */
 static inline const Instr *pred_done(Exec *x, const Instr *in)
@@ -254,7 +247,7 @@ static const Instr *x_pld(Exec *x, const Instr *in)
     pred_addr(x, in, &addr, &next);
     int d = (int)in->imm[PM_DIST];
     unsigned len = d == D_NORM ? 32 : d == D_US ? 16 : 64;
-    const uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate source");
+    const uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, ACC_READ, "predicate source");
     if (!m) return NULL;
     uint8_t img[MASK_BYTES];
     if (d == D_NORM) {
@@ -289,7 +282,7 @@ static const Instr *x_pst(Exec *x, const Instr *in)
     } else {
         memcpy(buf, img, MASK_BYTES);
     }
-    uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, "predicate destination");
+    uint8_t *m = sim_mem(x, in, AS_UB, addr, len, PRED_ALIGN, ACC_WRITE, "predicate destination");
     if (!m) return NULL;
     memcpy(m, buf, len);
     if (in->imm[PM_POST]) fr_set_u64(x, in->res[in->imm[PM_POST_RES]], next);

@@ -327,7 +327,7 @@ static uint64_t elem_addr(Exec *x, const Instr *in, unsigned base_arg)
 static const Instr *x_load_scalar(Exec *x, const Instr *in)
 {
     uint64_t a = elem_addr(x, in, 0);
-    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, "source");
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, ACC_READ, "source");
     if (!p) return NULL;
     uint64_t v = 0;
     memcpy(&v, p, (size_t)in->imm[SM_ELEM_BYTES]);   /* little-endian host assumed (x86-64, aarch64) */
@@ -338,7 +338,7 @@ static const Instr *x_load_scalar(Exec *x, const Instr *in)
 static const Instr *x_store_scalar(Exec *x, const Instr *in)
 {
     uint64_t a = elem_addr(x, in, 1);
-    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, "destination");
+    uint8_t *p = sim_mem(x, in, (AddrSpace)in->imm[SM_SPACE], a, (uint64_t)in->imm[SM_ELEM_BYTES], 1, ACC_WRITE, "destination");
     if (!p) return NULL;
     uint64_t v = A0;
     memcpy(p, &v, (size_t)in->imm[SM_ELEM_BYTES]);

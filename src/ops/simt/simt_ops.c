@@ -81,7 +81,7 @@ static const Instr *x_load(Exec *x, const Instr *in)
     unsigned n = (unsigned)in->imm[SO_BYTES];
     AddrSpace as = (AddrSpace)in->imm[SO_SPACE];
     uint64_t a = elem_addr(x, in, 0);
-    uint8_t *p = sim_mem(x, in, as, a, n, (unsigned)in->imm[SO_ALIGN], "source");
+    uint8_t *p = sim_mem(x, in, as, a, n, (unsigned)in->imm[SO_ALIGN], ACC_READ, "source");
     if (!p) return NULL;
     simt_race_access(x, in, as, a, n, 0, 0);
     fr_set_u64(x, in->res[0], 0);
@@ -94,7 +94,7 @@ static const Instr *x_store(Exec *x, const Instr *in)
     unsigned n = (unsigned)in->imm[SO_BYTES];
     AddrSpace as = (AddrSpace)in->imm[SO_SPACE];
     uint64_t a = elem_addr(x, in, 1);
-    uint8_t *p = sim_mem(x, in, as, a, n, (unsigned)in->imm[SO_ALIGN], "destination");
+    uint8_t *p = sim_mem(x, in, as, a, n, (unsigned)in->imm[SO_ALIGN], ACC_WRITE, "destination");
     if (!p) return NULL;
     simt_race_access(x, in, as, a, n, 1, 0);
     memcpy(p, x->frame + in->arg[0], n);
@@ -135,7 +135,7 @@ static const Instr *x_atomic(Exec *x, const Instr *in)
     unsigned n = (unsigned)in->imm[SO_BYTES], lanes = (unsigned)in->imm[SO_LANES], bits = (unsigned)in->imm[SO_EBITS];
     AddrSpace as = (AddrSpace)in->imm[SO_SPACE];
     uint64_t a = ARG(x, in, 0);
-    uint8_t *p = sim_mem(x, in, as, a, n, n, "destination");
+    uint8_t *p = sim_mem(x, in, as, a, n, n, ACC_WRITE, "destination");
     if (!p) return NULL;
     simt_race_access(x, in, as, a, n, 1, 1);
     uint64_t old = 0, nv = 0, v = ARG(x, in, op == OP_ATOMIC_CAS ? 2 : 1) & bits_mask(8 * n);
@@ -331,7 +331,7 @@ static uint8_t *llvm_mem(Exec *x, const Instr *in, uint64_t a, unsigned n, int w
     static const AddrSpace map[9] = {AS_GM, AS_GM, AS_L1, AS_L0A, AS_L0B, AS_L0C, AS_UB, AS_BT, AS_FB};
     int64_t sp = in->imm[SO_SPACE];
     if (sp > 0 && sp <= 8) {
-        uint8_t *p = sim_mem(x, in, map[sp], a, n, 1, write ? "destination" : "source");
+        uint8_t *p = sim_mem(x, in, map[sp], a, n, 1, write ? ACC_WRITE : ACC_READ, write ? "destination" : "source");
         if (p) simt_race_access(x, in, map[sp], a, n, write, 0);
         return p;
     }

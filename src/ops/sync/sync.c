@@ -13,17 +13,16 @@
    (64 for unsigned ones), so an i32 -1 is reported as -1 (signless integers are signed), not 4294967295. */
 enum { SY_SRC, SY_DST, SY_ID, SY_MODE, SY_W0, SY_W1 };
 
-/* PIPE token ordinal (tokens.def order: S V M MTE1 MTE2 MTE3 FIX ALL, then the names no ptosim pipe runs:
-   MTE4 MTE5 V2 and the two virtual MTE2 pipes) -> queue, or PQ_NONAME */
+/* The queue a PIPE token names (isa/pipes.def), PQ_ALL, or PQ_NONAME for the names no ptosim pipe runs (PIPE_MTE4,
+   PIPE_MTE5, PIPE_V2 and the two virtual MTE2 pipes); -1 without a token. */
 enum { PQ_NONAME = 0xFF };
-static const uint8_t pipe_of_tok[13] = {PQ_S, PQ_V, PQ_M, PQ_MTE1, PQ_MTE2, PQ_MTE3, PQ_FIX, PQ_ALL,
-                                        PQ_NONAME, PQ_NONAME, PQ_NONAME, PQ_NONAME, PQ_NONAME};
 
 static int pq_token(const Op *op, const char *name)
 {
     int t = op_token_id(op, name);
-    int k = t < 0 ? -1 : tok_ordinal(t);
-    return k < 0 || k >= 13 ? -1 : pipe_of_tok[k];
+    if (t < 0 || tok_set(t) != TS_PIPE) return -1;
+    int q = pipe_of_token(t);
+    return t == T_PIPE_ALL ? PQ_ALL : q >= 0 ? q : PQ_NONAME;
 }
 
 /* An op naming a pipe that exists only as a name (PIPE_MTE4, ...) verifies; running it traps. */
@@ -354,6 +353,7 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
             }
         for (int s = 0; s < 2; s++) {
             cl->sync->cross_c2v[s][e]++;   /* broadcast to both AIVs */
+            cl->sync->cross_ready_c2v[s][e] = x->now + in->cost;
             sim_release(x, RC_CROSS, (unsigned)(s * 16 + e));
         }
     } else {
@@ -362,6 +362,8 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
             return -1;
         }
         cl->sync->cross_v2c[e]++;
+        uint64_t *r = &cl->sync->cross_ready_v2c[e];
+        if (*r < x->now + in->cost) *r = x->now + in->cost;   /* the reduce form waits for the later AIV */
         sim_release(x, RC_CROSS, (unsigned)(32 + e));
     }
     sim_signal(x->core, now_of(x));
@@ -380,11 +382,20 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
     if (x->core->type == CORE_AIC) {
         uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
         if (cl->sync->cross_v2c[e] < need) return 1;
+        if (x->now < cl->sync->cross_ready_v2c[e]) {   /* set later in simulated time than this wait runs */
+            x->retry_at = cl->sync->cross_ready_v2c[e];
+            return 1;
+        }
         cl->sync->cross_v2c[e] -= need;
         for (uint32_t i = 0; i < need; i++) sim_acquire(x, RC_CROSS, (unsigned)(32 + e));
     } else {
         uint32_t *c = &cl->sync->cross_c2v[x->core->subblock & 1][e];
         if (!*c) return 1;
+        uint64_t ready = cl->sync->cross_ready_c2v[x->core->subblock & 1][e];
+        if (x->now < ready) {
+            x->retry_at = ready;
+            return 1;
+        }
         (*c)--;
         sim_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
     }

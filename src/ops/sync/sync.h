@@ -22,6 +22,7 @@ struct SyncClusterState {
     uint32_t sems[32];                                 /* intra-block semaphores */
     uint64_t sem_ready[32];                            /* cycle the last set completes */
     uint32_t cross_c2v[2][16], cross_v2c[16];          /* a2a3 set_cross_core / wait_flag_dev */
+    uint64_t cross_ready_c2v[2][16], cross_ready_v2c[16];   /* cycle the last set completes */
 };
 typedef struct SyncState SyncState;
 typedef struct SyncClusterState SyncClusterState;

@@ -30,6 +30,8 @@ ValuCore valu_core(ValuOp op, ElemKind k, bool scalar);
 /* A value of kind s (raw bits) converted to kind d: rounding rm, saturation sat (the vcvt lane,
    docs/semantics.md §7). Float->int saturates (NaN -> 0); int->int clamps with sat, else wraps. */
 uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat);
+/* n lanes of kind s at src converted to kind d at dst (lane_cvt on each; common pairs in tight loops). */
+void lane_cvt_run(ElemKind s, ElemKind d, uint8_t *dst, const uint8_t *src, unsigned n, NumRound rm, bool sat);
 /* The rounding mode of a RND token (T_RND_*), nearest-even otherwise. */
 NumRound lane_rnd(int tok);
 

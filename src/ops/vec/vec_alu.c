@@ -208,38 +208,33 @@ static const Instr *x_vmull(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ lowering */
 
-/* Accepted element kinds of an element-wise op. */
-enum { TA_NONE, TA_INT, TA_FLOAT, TA_NUM, TA_ANY, TA_DIV };   /* TA_DIV: floats, signed/signless i16 and i32 */
-
+/* An element-wise op: its lane computation (VOP_) and operand groups. The element kinds it accepts are the op
+   table's TYPES row (isa | sim), the set the verifier admits. */
 typedef struct EwRule {
     uint8_t vop;
-    uint8_t acc;
-    const char *a, *b, *c;     /* vector operand groups */
+    const char *a, *b, *c;     /* vector operand groups (a == NULL: not element-wise) */
     const char *s;             /* scalar operand group */
     uint8_t slot;              /* the scalar fills b (1) or c (2) */
 } EwRule;
 
-#define UN(v, t) {v, t, "a", NULL, NULL, NULL, 0}
-#define BIN(v, t) {v, t, "a", "b", NULL, NULL, 0}
-#define SCAL(v, t) {v, t, "a", NULL, NULL, "s", 1}
+#define UN(v) {v, "a", NULL, NULL, NULL, 0}
+#define BIN(v) {v, "a", "b", NULL, NULL, 0}
+#define SCAL(v) {v, "a", NULL, NULL, "s", 1}
 static const EwRule ew_rules[OP__COUNT] = {
-    [OP_VABS] = UN(VOP_ABS, TA_NUM), [OP_VNEG] = UN(VOP_NEG, TA_NUM), [OP_VEXP] = UN(VOP_EXP, TA_FLOAT),
-    [OP_VLN] = UN(VOP_LN, TA_FLOAT), [OP_VSQRT] = UN(VOP_SQRT, TA_FLOAT), [OP_VRSQRT] = UN(VOP_RSQRT, TA_FLOAT),
-    [OP_VREC] = UN(VOP_REC, TA_FLOAT), [OP_VRELU] = UN(VOP_RELU, TA_NUM), [OP_VNOT] = UN(VOP_NOT, TA_INT),
-    [OP_VBCNT] = UN(VOP_BCNT, TA_INT), [OP_VCLS] = UN(VOP_CLS, TA_INT), [OP_VMOV] = UN(VOP_MOV, TA_ANY),
-    [OP_VADD] = BIN(VOP_ADD, TA_NUM), [OP_VSUB] = BIN(VOP_SUB, TA_NUM), [OP_VMUL] = BIN(VOP_MUL, TA_NUM),
-    [OP_VDIV] = BIN(VOP_DIV, TA_DIV), [OP_VMAX] = BIN(VOP_MAX, TA_NUM), [OP_VMIN] = BIN(VOP_MIN, TA_NUM),
-    [OP_VAND] = BIN(VOP_AND, TA_ANY), [OP_VOR] = BIN(VOP_OR, TA_ANY), [OP_VXOR] = BIN(VOP_XOR, TA_ANY),
-    [OP_VSHL] = BIN(VOP_SHL, TA_INT), [OP_VSHR] = BIN(VOP_SHR, TA_INT),
-    [OP_VMADD] = {VOP_MADD, TA_FLOAT, "acc", "a", "b", NULL, 0},
-    [OP_VADDS] = SCAL(VOP_ADD, TA_NUM), [OP_VSUBS] = SCAL(VOP_SUB, TA_NUM), [OP_VMULS] = SCAL(VOP_MUL, TA_NUM),
-    [OP_VMAXS] = SCAL(VOP_MAX, TA_NUM), [OP_VMINS] = SCAL(VOP_MIN, TA_NUM), [OP_VANDS] = SCAL(VOP_AND, TA_INT),
-    [OP_VORS] = SCAL(VOP_OR, TA_INT), [OP_VXORS] = SCAL(VOP_XOR, TA_INT), [OP_VSHLS] = SCAL(VOP_SHL, TA_INT),
-    [OP_VSHRS] = SCAL(VOP_SHR, TA_INT), [OP_VLRELU] = SCAL(VOP_LRELU, TA_FLOAT),
-    [OP_VADDRELU] = BIN(VOP_ADDRELU, TA_NUM), [OP_VSUBRELU] = BIN(VOP_SUBRELU, TA_NUM),
-    [OP_VAXPY] = {VOP_AXPY, TA_FLOAT, "a", "b", NULL, "alpha", 2},
-    [OP_VPRELU] = {VOP_PRELU, TA_FLOAT, "a", "alpha", NULL, NULL, 0},
-    [OP_VMULA] = {VOP_MULA, TA_NUM, "acc", "a", "b", NULL, 0},
+    [OP_VABS] = UN(VOP_ABS), [OP_VNEG] = UN(VOP_NEG), [OP_VEXP] = UN(VOP_EXP), [OP_VLN] = UN(VOP_LN),
+    [OP_VSQRT] = UN(VOP_SQRT), [OP_VRSQRT] = UN(VOP_RSQRT), [OP_VREC] = UN(VOP_REC), [OP_VRELU] = UN(VOP_RELU),
+    [OP_VNOT] = UN(VOP_NOT), [OP_VBCNT] = UN(VOP_BCNT), [OP_VCLS] = UN(VOP_CLS), [OP_VMOV] = UN(VOP_MOV),
+    [OP_VADD] = BIN(VOP_ADD), [OP_VSUB] = BIN(VOP_SUB), [OP_VMUL] = BIN(VOP_MUL), [OP_VDIV] = BIN(VOP_DIV),
+    [OP_VMAX] = BIN(VOP_MAX), [OP_VMIN] = BIN(VOP_MIN), [OP_VAND] = BIN(VOP_AND), [OP_VOR] = BIN(VOP_OR),
+    [OP_VXOR] = BIN(VOP_XOR), [OP_VSHL] = BIN(VOP_SHL), [OP_VSHR] = BIN(VOP_SHR),
+    [OP_VMADD] = {VOP_MADD, "acc", "a", "b", NULL, 0},
+    [OP_VADDS] = SCAL(VOP_ADD), [OP_VSUBS] = SCAL(VOP_SUB), [OP_VMULS] = SCAL(VOP_MUL), [OP_VMAXS] = SCAL(VOP_MAX),
+    [OP_VMINS] = SCAL(VOP_MIN), [OP_VANDS] = SCAL(VOP_AND), [OP_VORS] = SCAL(VOP_OR), [OP_VXORS] = SCAL(VOP_XOR),
+    [OP_VSHLS] = SCAL(VOP_SHL), [OP_VSHRS] = SCAL(VOP_SHR), [OP_VLRELU] = SCAL(VOP_LRELU),
+    [OP_VADDRELU] = BIN(VOP_ADDRELU), [OP_VSUBRELU] = BIN(VOP_SUBRELU),
+    [OP_VAXPY] = {VOP_AXPY, "a", "b", NULL, "alpha", 2},
+    [OP_VPRELU] = {VOP_PRELU, "a", "alpha", NULL, NULL, 0},
+    [OP_VMULA] = {VOP_MULA, "acc", "a", "b", NULL, 0},
 };
 #undef UN
 #undef BIN
@@ -247,19 +242,7 @@ static const EwRule ew_rules[OP__COUNT] = {
 
 int valu_op_of(int kind)
 {
-    return kind >= 0 && kind < OP__COUNT && ew_rules[kind].acc != TA_NONE ? (int)ew_rules[kind].vop : -1;
-}
-
-static int accepts(int acc, ElemKind k)
-{
-    switch (acc) {
-    case TA_INT: return ek_int(k);
-    case TA_FLOAT: return ek_arith_float(k);
-    case TA_NUM: return ek_int(k) || ek_arith_float(k);
-    case TA_ANY: return k != EK_BAD;
-    case TA_DIV: return ek_arith_float(k) || k == EK_S16 || k == EK_S32;
-    default: return 0;
-    }
+    return kind >= 0 && kind < OP__COUNT && ew_rules[kind].a ? (int)ew_rules[kind].vop : -1;
 }
 
 static int lower_ew(LowerView *L, const Op *op, Instr *in, const EwRule *r)
@@ -267,9 +250,10 @@ static int lower_ew(LowerView *L, const Op *op, Instr *in, const EwRule *r)
     int ia = valu_operand(L, op, r->a);
     if (ia < 0 || !op->nresults) return 0;
     ElemKind k = valu_vreg_ek(op->operands[ia]);
-    if (!accepts(r->acc, k)) {
-        const char *what = r->acc == TA_INT ? "integer elements only" : r->acc == TA_FLOAT ? "f16, bf16 or f32 elements only"
-                                                                                            : "integer, f16, bf16 or f32 elements";
+    uint32_t set = op_types[op->kind].isa | op_types[op->kind].sim;
+    if (k == EK_BAD || !(set & EK_BIT(k))) {
+        const char *what = set == ES_INT ? "integer elements only" : set == ES_FB ? "f16, bf16 or f32 elements only"
+                                                                                  : "integer, f16, bf16 or f32 elements";
         return valu_bad_type(L, op, what, op->operands[ia]->type);
     }
     in->imm[EW_OP] = r->vop;
@@ -345,7 +329,7 @@ static int lower_mat(LowerView *L, const Op *op, Instr *in)
 int lower_vec_alu(LowerView *L, const Op *op, Instr *in)
 {
     if (op_info[op->kind].flags & F_NOSIM) return 0;   /* stays "not simulated" */
-    if (ew_rules[op->kind].acc != TA_NONE) return lower_ew(L, op, in, &ew_rules[op->kind]);
+    if (ew_rules[op->kind].a) return lower_ew(L, op, in, &ew_rules[op->kind]);
     switch (op->kind) {
     case OP_VBR: case OP_VDUP:
         return lower_mat(L, op, in);

@@ -3,33 +3,6 @@
  * All value conversions go through num.h (one exact rounding in the requested mode). */
 #include "vec_alu_int.h"
 
-/* ------------------------------------------------------------------ legal vcvt pairs */
-
-/* The S §9 list, the per-op page additions and the pairs seen in validated kernels (resolutions Q26,
-   §2.4) — the same list the verifier checks. */
-static const struct { ElemKind s, d; } cvt_pairs[] = {
-    {EK_F32, EK_S64}, {EK_F32, EK_S32}, {EK_F32, EK_S16}, {EK_F16, EK_S32}, {EK_F16, EK_S16}, {EK_F16, EK_S8},
-    {EK_F16, EK_U8}, {EK_BF16, EK_S32},
-    {EK_F32, EK_F16}, {EK_F32, EK_BF16}, {EK_BF16, EK_F16}, {EK_F16, EK_F32}, {EK_BF16, EK_F32},
-    {EK_U8, EK_F16}, {EK_S8, EK_F16}, {EK_S16, EK_F16}, {EK_S16, EK_F32}, {EK_S32, EK_F32}, {EK_U32, EK_F32},
-    {EK_U8, EK_U16}, {EK_U8, EK_U32}, {EK_S8, EK_S16}, {EK_S8, EK_S32}, {EK_U16, EK_U32}, {EK_S16, EK_U32},
-    {EK_S16, EK_S32}, {EK_S32, EK_S64},
-    {EK_U16, EK_U8}, {EK_S16, EK_U8}, {EK_U32, EK_U8}, {EK_U32, EK_U16}, {EK_U32, EK_S16}, {EK_S32, EK_U8},
-    {EK_S32, EK_U16}, {EK_S32, EK_S16},
-    {EK_S64, EK_F32}, {EK_E4M3, EK_F32}, {EK_E5M2, EK_F32}, {EK_HIF8, EK_F32}, {EK_F32, EK_E4M3},
-    {EK_F32, EK_E5M2}, {EK_F32, EK_HIF8},
-    {EK_F4E1M2, EK_BF16}, {EK_F4E2M1, EK_BF16}, {EK_BF16, EK_F4E1M2}, {EK_BF16, EK_F4E2M1},
-};
-
-static int cvt_legal(ElemKind s, ElemKind d)
-{
-    for (unsigned i = 0; i < sizeof cvt_pairs / sizeof cvt_pairs[0]; i++)
-        if (cvt_pairs[i].s == s && cvt_pairs[i].d == d) return 1;
-    return 0;
-}
-
-static int is_f4(ElemKind k) { return k == EK_F4E2M1 || k == EK_F4E1M2; }
-
 NumRound lane_rnd(int tok)
 {
     switch (tok) {
@@ -51,8 +24,19 @@ uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
     if (ek_float(s) && ek_float(d)) {
         /* f32 -> f16/bf16, nearest-even, no saturation: the f32 value is exact in a double, and fenc rounds
            it once with the same overflow (inf), NaN (canonical) and subnormal rules as num_convert */
-        if (s == EK_F32 && (d == EK_F16 || d == EK_BF16) && rm == NUM_RND_R && !sat) return fenc(d, fdec(s, v));
-        bool narrowing = ek_bits(d) < ek_bits(s) || is_f4(d) || (s == EK_BF16 && d == EK_F16);
+        if (s == EK_F32 && (d == EK_F16 || d == EK_BF16) && rm == NUM_RND_R) {
+            uint64_t r = fenc(d, fdec(s, v));
+            if (!sat) return r;
+            /* num_convert's saturation: NaN -> +0, inf and overflow (which nearest-even rounds to inf) -> max */
+            uint64_t mag = r & 0x7FFF, inf = d == EK_F16 ? 0x7C00 : 0x7F80;
+            if (mag > inf) return 0;
+            return mag == inf ? (r & 0x8000) | (inf - 1) : r;
+        }
+        if ((s == EK_F16 || s == EK_BF16) && d == EK_F32) {   /* exact widening */
+            if (fisnan(s, v)) return 0x7FC00000u;
+            return s == EK_BF16 ? (v & 0xFFFF) << 16 : fenc(EK_F32, fdec(s, v));
+        }
+        bool narrowing = ek_bits(d) < ek_bits(s) || ek_packed4(d) || (s == EK_BF16 && d == EK_F16);
         return num_convert(ek_fmt(s), v, ek_fmt(d), rm, narrowing && sat);
     }
     if (ek_float(s)) return num_to_int(ek_fmt(s), v, rm, ek_bits(d), ek_signed(d), true);
@@ -76,6 +60,48 @@ uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
     }
     uint64_t hi = ek_signed(d) ? (1ull << (wd - 1)) - 1 : ek_mask(d);
     return (v > hi ? hi : v) & ek_mask(d);
+}
+
+/* f32 -> f16, nearest-even, on the bits (what fenc(EK_F16, ...) computes: canonical NaN 0x7E00, overflow to
+   inf, subnormals kept); sat: NaN -> +0, inf -> the largest finite. A branch-light form the compiler
+   vectorises, for lane_cvt_run. */
+static inline uint16_t f32_f16_rne(uint32_t x, int sat)
+{
+    uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7FFFFFFFu;
+    if (a > 0x7F800000u) return sat ? 0 : 0x7E00u;
+    if (a >= 0x477FF000u) return (uint16_t)(sign | (sat ? 0x7BFFu : 0x7C00u));   /* from 65520 on: inf */
+    if (a >= 0x38800000u) {                                                     /* normal: 2^-14 and up */
+        uint32_t m = a - 0x38000000u;
+        return (uint16_t)(sign | ((m + 0xFFFu + ((m >> 13) & 1u)) >> 13));
+    }
+    uint32_t e = a >> 23;
+    if (e < 102) return (uint16_t)sign;                                         /* at most 2^-25: 0 */
+    uint32_t mant = (a & 0x7FFFFFu) | 0x800000u, sh = 126 - e;                  /* 14..24 */
+    return (uint16_t)(sign | ((mant + ((1u << (sh - 1)) - 1) + ((mant >> sh) & 1u)) >> sh));
+}
+
+void lane_cvt_run(ElemKind s, ElemKind d, uint8_t *dst, const uint8_t *src, unsigned n, NumRound rm, bool sat)
+{
+    const unsigned es = ek_bytes(s), ed = ek_bytes(d);
+    if (s == EK_F32 && d == EK_F16 && rm == NUM_RND_R) {
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t x;
+            memcpy(&x, src + 4 * i, 4);
+            uint16_t r = f32_f16_rne(x, sat);
+            memcpy(dst + 2 * i, &r, 2);
+        }
+        return;
+    }
+    if (s == EK_BF16 && d == EK_F32) {
+        for (unsigned i = 0; i < n; i++) {
+            uint16_t x;
+            memcpy(&x, src + 2 * i, 2);
+            uint32_t r = (x & 0x7FFFu) > 0x7F80u ? 0x7FC00000u : (uint32_t)x << 16;
+            memcpy(dst + 4 * i, &r, 4);
+        }
+        return;
+    }
+    for (unsigned i = 0; i < n; i++) lane_set(dst, ed, i, lane_cvt(s, d, lane_get(src, es, i), rm, sat));
 }
 
 /* ------------------------------------------------------------------ vcvt */
@@ -154,7 +180,7 @@ static int part_index(int tok)
 static int lower_vcvt(LowerView *L, const Op *op, Instr *in)
 {
     ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(op->nresults ? op->results[0] : NULL);
-    if (!cvt_legal(s, d)) {
+    if (!op_cvt(OP_VCVT, s, d)) {   /* the op table's CVT rows, as the verifier checks them */
         char a[64] = "?", b[64] = "?";
         ty_format(op->operands[0]->type, a, sizeof a);
         if (op->nresults) ty_format(op->results[0]->type, b, sizeof b);
@@ -165,8 +191,8 @@ static int lower_vcvt(LowerView *L, const Op *op, Instr *in)
     int pi = part_index(part);
     unsigned ws = ek_bits(s), wd = ek_bits(d);
     int shape, ratio = 1;
-    if (is_f4(s)) { shape = SH_F4_WIDEN; ratio = 4; }
-    else if (is_f4(d)) { shape = SH_F4_NARROW; ratio = 4; }
+    if (ek_packed4(s)) { shape = SH_F4_WIDEN; ratio = 4; }
+    else if (ek_packed4(d)) { shape = SH_F4_NARROW; ratio = 4; }
     else if (ws == wd) shape = SH_SAME;
     else if (wd > ws) { shape = SH_WIDEN; ratio = (int)(wd / ws); }
     else { shape = SH_NARROW; ratio = (int)(ws / wd); }
@@ -360,9 +386,7 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         return 0;
     case OP_VADDRELUCONV: case OP_VMULCONV: {
         ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
-        int ok = op->kind == OP_VADDRELUCONV ? ((s == EK_F32 && d == EK_F16) || (s == EK_F16 && (d == EK_S8 || d == EK_U8)))
-                                             : (s == EK_F16 && (d == EK_S8 || d == EK_U8));
-        if (!ok)
+        if (!op_cvt(op->kind, s, d))
             return valu_bad_type(L, op, op->kind == OP_VADDRELUCONV ? "f32 -> f16 or f16 -> i8/ui8 only" : "f16 -> i8/ui8 only",
                                  res ? res->type : NULL);
         in->imm[OC_SRC] = s;
@@ -384,7 +408,7 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
     }
     case OP_VMULSCVT: {
         ElemKind s = valu_vreg_ek(op->operands[0]), d = valu_vreg_ek(res);
-        if (s != EK_F32 || !(d == EK_F16 || d == EK_BF16))
+        if (!op_cvt(op->kind, s, d))
             return valu_bad_type(L, op, "f32 -> f16 (or bf16) only", res ? res->type : NULL);
         int part = op_token_id(op, "part");
         if (part >= 0 && part != T_PART_EVEN && part != T_PART_ODD) {

@@ -247,7 +247,7 @@ static inline int any16(const void *v)
 /* Baseline: 16-byte vectors (SSE2 on x86-64, NEON on AArch64). */
 VALU_FAST_SET(b, 16, )
 
-/* 32-byte AVX2 versions, chosen at lowering when the host CPU has AVX2 (sim.h "host SIMD"). */
+/* 32-byte AVX2 versions, chosen at lowering when the host CPU has AVX2 (base/host.h). */
 #if HOST_HAVE_AVX2
 typedef uint64_t w_vu64 __attribute__((vector_size(32)));
 __attribute__((target("avx2"))) static inline w_vu64 w_mk(const uint64_t *t, const uint8_t *p)

@@ -46,7 +46,7 @@ static inline const Instr *valu_done(Exec *x, const Instr *in)
  * Every f16/bf16/f32 value is exact in a double. Results computed in double from exact operands and
  * rounded once to the element format equal the correctly rounded results for + - * / sqrt, because
  * double rounding through a format with q >= 2p+2 significand bits is innocuous (53 >= 2*24+2). */
-static inline double f32_val(uint32_t b) { float f; memcpy(&f, &b, 4); return (double)f; }
+static inline double f32_val(uint32_t b) { return (double)num_bits_to_f32(b); }
 static inline double fdec(ElemKind k, uint64_t b)
 {
     switch (k) {
@@ -92,10 +92,7 @@ static inline uint64_t fenc(ElemKind k, double d)
 {
     if (k == EK_F32) {
         float f = (float)d;
-        if (f != f) return 0x7FC00000u;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        return u;
+        return f != f ? 0x7FC00000u : num_f32_to_bits(f);
     }
     if (k == EK_F16) return f64_round_to(d, 10, -14, 0x7E00, 16);
     if (k == EK_BF16) return f64_round_to(d, 7, -126, 0x7FC0, 16);

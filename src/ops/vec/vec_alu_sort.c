@@ -40,11 +40,11 @@ static int p_vbitsort(Exec *x, const Instr *in, const uint64_t *args)
         sim_trap(x, in, DIAG_T_FIELD, "repeat count %" PRIu64 " is out of range", rep);
         return -1;
     }
-    uint8_t *dst = sim_mem(x, in, AS_UB, args[0], rep * 256, 32, "destination");
+    uint8_t *dst = sim_mem(x, in, AS_UB, args[0], rep * 256, 32, ACC_WRITE, "destination");
     if (!dst) return -1;
-    const uint8_t *sc = sim_mem(x, in, AS_UB, args[1], rep * 32 * se, 32, "score source");
+    const uint8_t *sc = sim_mem(x, in, AS_UB, args[1], rep * 32 * se, 32, ACC_READ, "score source");
     if (!sc) return -1;
-    const uint8_t *ix = sim_mem(x, in, AS_UB, args[2], rep * 128, 32, "index source");
+    const uint8_t *ix = sim_mem(x, in, AS_UB, args[2], rep * 128, 32, ACC_READ, "index source");
     if (!ix) return -1;
     for (uint64_t r = 0; r < rep; r++) {
         uint32_t s[32], id[32];
@@ -96,14 +96,14 @@ static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
     }
     if (rep == 0) return 0;
     const uint64_t span = 8 * total;
-    uint8_t *dst = sim_mem(x, in, AS_UB, args[0], span * rep, 8, "destination");
+    uint8_t *dst = sim_mem(x, in, AS_UB, args[0], span * rep, 8, ACC_WRITE, "destination");
     if (!dst) return -1;
     const uint8_t *src[4] = {0, 0, 0, 0};
     for (unsigned k = 0; k < 4; k++) {
         if (!((valid >> k) & 1)) continue;
         char what[16] = "source 0";
         what[7] = (char)('0' + k);
-        src[k] = sim_mem(x, in, AS_UB, args[1 + k], span * (rep - 1) + 8ull * len[k], 8, what);
+        src[k] = sim_mem(x, in, AS_UB, args[1 + k], span * (rep - 1) + 8ull * len[k], 8, ACC_READ, what);
         if (!src[k]) return -1;
     }
     uint8_t *out = mem_alloc(span ? span : 1);
@@ -153,9 +153,9 @@ static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
 static int p_vtranspose(Exec *x, const Instr *in, const uint64_t *args)
 {
     const uint64_t d = args[0], s = args[1];
-    const uint8_t *src = sim_mem(x, in, AS_UB, s, 512, 32, "transpose source");
+    const uint8_t *src = sim_mem(x, in, AS_UB, s, 512, 32, ACC_READ, "transpose source");
     if (!src) return -1;
-    uint8_t *dst = sim_mem(x, in, AS_UB, d, 512, 32, "transpose destination");
+    uint8_t *dst = sim_mem(x, in, AS_UB, d, 512, 32, ACC_WRITE, "transpose destination");
     if (!dst) return -1;
     if (d < s + 512 && s < d + 512) {   /* both in UB, so no wrap-around */
         sim_trap(x, in, DIAG_T_OVERLAP, "the 512-byte source at UB 0x%" PRIx64 " and destination at UB 0x%" PRIx64

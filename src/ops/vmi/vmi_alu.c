@@ -10,7 +10,9 @@
 static void apply_mask(const VmiX *v, uint8_t *out, const uint8_t *m, const uint8_t *src)
 {
     if (!m || v->mode == VM_ALL) return;
-    for (uint32_t i = 0; i < v->L; i++)
+    uint32_t i0 = 0;   /* leading whole bytes of active lanes need nothing */
+    while (i0 / 8 < v->L / 8 && m[i0 / 8] == 0xFF) i0 += 8;
+    for (uint32_t i = i0; i < v->L; i++)
         if (!vm_bit(m, i)) lane_set(out, v->e2, i, v->mode == VM_MERGE && src ? lane_get(src, v->e2, i) : 0);
 }
 
@@ -68,15 +70,22 @@ static const Instr *x_relu_slope(Exec *x, const Instr *in)
     return vx_done(x, in, 4 * v->K);
 }
 
-/* vexpdif: f32 lane i = exp(x[i] - max[i]). */
+/* vexpdif: f32 lane i = exp(x[i] - max[i]). The max vector is f32 whatever x is (the spec), so an f16 x is
+   widened (exactly) to f32 and the f32 lane function computes the lane. */
 static const Instr *x_expdif(Exec *x, const Instr *in)
 {
     const VmiX *v = VX(in);
     static _Thread_local uint8_t out[VMI_MAX_BYTES];
     const uint8_t *a = vx_op(x, in, v->a), *mx = vx_op(x, in, v->b), *m = v->m >= 0 ? vx_op(x, in, v->m) : NULL;
+    const ElemKind mk = (ElemKind)v->sub;   /* the max vector's element kind */
     memset(out, 0, (size_t)v->K2 * VREG_BYTES);
-    for (uint32_t i = 0; i < v->L; i++)
-        if (!m || vm_bit(m, i)) lane_set(out, 4, i, lane_expdif((ElemKind)v->k, lane_get(a, v->e, i), lane_get(mx, v->e, i)));
+    for (uint32_t i = 0; i < v->L; i++) {
+        if (m && !vm_bit(m, i)) continue;
+        uint64_t xa = lane_get(a, v->e, i), xm = lane_get(mx, ek_bytes(mk), i);
+        if (v->k != EK_F32) xa = lane_cvt((ElemKind)v->k, EK_F32, xa, NUM_RND_R, 0);
+        if (mk != EK_F32) xm = lane_cvt(mk, EK_F32, xm, NUM_RND_R, 0);
+        lane_set(out, 4, i, lane_expdif(EK_F32, xa, xm));
+    }
     memcpy(FR(x, in->res[0]), out, (size_t)v->K2 * VREG_BYTES);
     return vx_done(x, in, v->K2);
 }
@@ -404,6 +413,8 @@ int vmi_lower_alu(LowerView *L, const Op *op, Instr *in, VmiX *x)
         if (x->k != EK_F16 && x->k != EK_F32) return vmi_bad_type(L, op, "f16 or f32 lanes", op->operands[0]->type);
         x->a = (int8_t)vmi_operand(L, op, "a");
         x->b = (int8_t)vmi_operand(L, op, "b");
+        x->sub = (uint8_t)vmi_kind(op->operands[x->b]->type->elem);
+        if (x->sub != EK_F16 && x->sub != EK_F32) return vmi_bad_type(L, op, "an f16 or f32 max", op->operands[x->b]->type);
         in->fn = x_expdif;
         return 0;
     case OP_VMI_VMULL:

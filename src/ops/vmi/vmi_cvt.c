@@ -29,7 +29,9 @@ static const Instr *x_cvt(Exec *x, const Instr *in)
     static _Thread_local uint8_t out[VMI_MAX_BYTES];
     const uint8_t *a = vx_op(x, in, v->a);
     memset(out, 0, (size_t)v->K2 * VREG_BYTES);
-    for (uint32_t i = 0; i < v->L; i++) lane_set(out, v->e2, i, cvt_lane(v, a, i));
+    if (!v->sub) lane_cvt_run((ElemKind)v->k, (ElemKind)v->k2, out, a, v->L, (NumRound)v->rnd, v->sat);
+    else
+        for (uint32_t i = 0; i < v->L; i++) lane_set(out, v->e2, i, cvt_lane(v, a, i));
     memcpy(FR(x, in->res[0]), out, (size_t)v->K2 * VREG_BYTES);
     return vx_done(x, in, v->K > v->K2 ? v->K : v->K2);
 }

@@ -8,9 +8,9 @@
 enum { ML_CONT, ML_BRC, ML_UNPACK, ML_DINTLV, ML_GROUP, ML_GROUP_BRC, ML_BLOCK, MG_GATHER, MG_GATHERB };
 
 /* Host pointer for [a, a+len) of UB, element-aligned, or NULL after a trap. */
-static uint8_t *ub(Exec *x, const Instr *in, uint64_t a, uint64_t len, unsigned align, const char *what)
+static uint8_t *ub(Exec *x, const Instr *in, uint64_t a, uint64_t len, unsigned align, int mode, const char *what)
 {
-    return sim_mem(x, in, AS_UB, a, len, align ? align : 1, what);
+    return sim_mem(x, in, AS_UB, a, len, align ? align : 1, mode, what);
 }
 
 /* Base address of the op's memory operand: the pointer plus the offset in elements of e bytes. */
@@ -35,14 +35,14 @@ static const Instr *x_load(Exec *x, const Instr *in)
     memset(out, 0, (size_t)v->K2 * VREG_BYTES);
     switch (v->sub) {
     case ML_CONT: {
-        const uint8_t *s = ub(x, in, a, (uint64_t)L * e, e, "vector load source");
+        const uint8_t *s = ub(x, in, a, (uint64_t)L * e, e, ACC_READ, "vector load source");
         if (!s) return NULL;
         memcpy(out, s, (size_t)L * e);
         count(x, (uint64_t)L * e);
         break;
     }
     case ML_BRC: {
-        const uint8_t *s = ub(x, in, a, e, e, "vector load source");
+        const uint8_t *s = ub(x, in, a, e, e, ACC_READ, "vector load source");
         if (!s) return NULL;
         for (uint32_t i = 0; i < L; i++) memcpy(out + (size_t)i * e, s, e);
         count(x, e);
@@ -50,14 +50,14 @@ static const Instr *x_load(Exec *x, const Instr *in)
     }
     case ML_UNPACK: {   /* narrow elements zero-extended into wide lanes */
         const unsigned es = v->e;
-        const uint8_t *s = ub(x, in, a, (uint64_t)L * es, es, "vector load source");
+        const uint8_t *s = ub(x, in, a, (uint64_t)L * es, es, ACC_READ, "vector load source");
         if (!s) return NULL;
         for (uint32_t i = 0; i < L; i++) lane_set(out, e, i, lane_get(s, es, i));
         count(x, (uint64_t)L * es);
         break;
     }
     case ML_DINTLV: {   /* 2L elements: even ones to the first result, odd ones to the second */
-        const uint8_t *s = ub(x, in, a, 2ull * L * e, e, "vector load source");
+        const uint8_t *s = ub(x, in, a, 2ull * L * e, e, ACC_READ, "vector load source");
         if (!s) return NULL;
         memset(out2, 0, (size_t)v->K2 * VREG_BYTES);
         for (uint32_t i = 0; i < L; i++) {
@@ -73,7 +73,8 @@ static const Instr *x_load(Exec *x, const Instr *in)
         int64_t stride = (int64_t)vx_scalar(x, in, v->s);
         const uint32_t rowlen = v->sub == ML_GROUP_BRC ? 1 : S;
         for (uint32_t g = 0; g < C; g++) {
-            const uint8_t *s = ub(x, in, a + (uint64_t)((int64_t)g * stride) * e, (uint64_t)rowlen * e, e, "vector load source");
+            const uint8_t *s = ub(x, in, a + (uint64_t)((int64_t)g * stride) * e, (uint64_t)rowlen * e, e, ACC_READ,
+                                  "vector load source");
             if (!s) return NULL;
             for (uint32_t j = 0; j < S; j++) memcpy(out + (size_t)(g * S + j) * e, s + (size_t)(rowlen == 1 ? 0 : j) * e, e);
             count(x, (uint64_t)rowlen * e);
@@ -86,7 +87,7 @@ static const Instr *x_load(Exec *x, const Instr *in)
         for (uint32_t blk = 0; blk < nblk; blk++) {
             uint32_t r = blk / 8, b = blk % 8;
             uint64_t p = a + (uint64_t)(((int64_t)r * rs + (int64_t)b * bs) * 32);
-            const uint8_t *s = ub(x, in, p, 32, 32, "vector load source");
+            const uint8_t *s = ub(x, in, p, 32, 32, ACC_READ, "vector load source");
             if (!s) return NULL;
             memcpy(out + (size_t)blk * 32, s, 32);
             count(x, 32);
@@ -111,7 +112,7 @@ static const Instr *x_store(Exec *x, const Instr *in)
     uint64_t a = ea(x, in, v, e);
     switch (v->sub) {
     case ML_CONT: {
-        uint8_t *d = ub(x, in, a, (uint64_t)L * e, e, "vector store destination");
+        uint8_t *d = ub(x, in, a, (uint64_t)L * e, e, ACC_WRITE, "vector store destination");
         if (!d) return NULL;
         if (!m && e == ev) memcpy(d, val, (size_t)L * e);
         else
@@ -122,7 +123,7 @@ static const Instr *x_store(Exec *x, const Instr *in)
     }
     case ML_DINTLV: {   /* two values interleaved: element 2i from the first, 2i + 1 from the second */
         const uint8_t *hi = vx_op(x, in, v->s);
-        uint8_t *d = ub(x, in, a, 2ull * L * e, e, "vector store destination");
+        uint8_t *d = ub(x, in, a, 2ull * L * e, e, ACC_WRITE, "vector store destination");
         if (!d) return NULL;
         for (uint32_t i = 0; i < L; i++) {
             if (m && !vm_bit(m, i)) continue;
@@ -136,7 +137,8 @@ static const Instr *x_store(Exec *x, const Instr *in)
         const uint32_t C = v->groups, S = L / C;
         int64_t stride = (int64_t)vx_scalar(x, in, v->s);
         for (uint32_t g = 0; g < C; g++) {
-            uint8_t *d = ub(x, in, a + (uint64_t)((int64_t)g * stride) * e, (uint64_t)S * e, e, "vector store destination");
+            uint8_t *d = ub(x, in, a + (uint64_t)((int64_t)g * stride) * e, (uint64_t)S * e, e, ACC_WRITE,
+                            "vector store destination");
             if (!d) return NULL;
             for (uint32_t j = 0; j < S; j++)
                 if (!m || vm_bit(m, g * S + j)) memcpy(d + (size_t)j * e, val + (size_t)(g * S + j) * ev, e);
@@ -145,13 +147,16 @@ static const Instr *x_store(Exec *x, const Instr *in)
         break;
     }
     case ML_BLOCK: {   /* block b (E = 32/e lanes) is written when its first lane is active */
-        const int64_t bs = (int16_t)vx_scalar(x, in, v->s), rs = v->gsize ? (int16_t)vx_scalar(x, in, (int)v->gsize - 1) : 0;
+        const int64_t bs = (int16_t)vx_scalar(x, in, v->s);
+        /* without a repeat stride (vsstb) the blocks of later registers continue the sequence: block blk of
+           the value at blk * block_stride (the spec's C code) */
+        const int64_t rs = v->gsize ? (int16_t)vx_scalar(x, in, (int)v->gsize - 1) : 8 * bs;
         const uint32_t per = 32 / e, nblk = (L * e + 31) / 32;
         for (uint32_t blk = 0; blk < nblk; blk++) {
             if (m && !vm_bit(m, blk * per)) continue;
             uint32_t r = blk / 8, b = blk % 8;
             uint64_t p = a + (uint64_t)(((int64_t)r * rs + (int64_t)b * bs) * 32);
-            uint8_t *d = ub(x, in, p, 32, 32, "vector store destination");
+            uint8_t *d = ub(x, in, p, 32, 32, ACC_WRITE, "vector store destination");
             if (!d) return NULL;
             memcpy(d, val + (size_t)blk * 32, 32);
             count(x, 32);
@@ -178,7 +183,7 @@ static const Instr *x_gather(Exec *x, const Instr *in)
         uint32_t j = v->L == v->L2 ? i : (uint32_t)((uint64_t)i * v->L / v->L2);
         uint64_t o = lane_get(idx, ei, j);
         uint64_t addr = p + (v->sub == MG_GATHERB ? o : o * e);
-        const uint8_t *s = ub(x, in, addr, e, v->sub == MG_GATHERB ? 1 : e, "vector gather source");
+        const uint8_t *s = ub(x, in, addr, e, v->sub == MG_GATHERB ? 1 : e, ACC_READ, "vector gather source");
         if (!s) return NULL;
         memcpy(out + (size_t)i * e, s, e);
     }
@@ -197,7 +202,7 @@ static const Instr *x_scatter(Exec *x, const Instr *in)
     uint64_t p = vx_scalar(x, in, v->b);
     for (uint32_t i = 0; i < v->L; i++) {
         if (!vm_bit(m, i)) continue;
-        uint8_t *d = ub(x, in, p + lane_get(idx, ei, i) * e, e, e, "vector scatter destination");
+        uint8_t *d = ub(x, in, p + lane_get(idx, ei, i) * e, e, e, ACC_WRITE, "vector scatter destination");
         if (!d) return NULL;
         memcpy(d, val + (size_t)i * e, e);
     }

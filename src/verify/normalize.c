@@ -1,6 +1,7 @@
-/* verify_infer.c — vector scopes left implicit: before the verifier's scope rules run, every function
- * body's maximal runs of vector operations that stand outside a vector scope are wrapped in an inferred
- * pto.vecscope, the way the public compiler's PTOInferVPTOVecScope pass does it (docs/semantics.md §12,
+/* normalize.c — the normalisation pass (normalize.h), run by the API between parse and verify; the only
+ * place outside the parser that rewrites the IR. It makes vector scopes left implicit explicit: every
+ * function body's maximal runs of vector operations that stand outside a vector scope are wrapped in an
+ * inferred pto.vecscope, the way the public compiler's PTOInferVPTOVecScope pass does it (docs/semantics.md §12,
  * "Vector scopes left implicit"). Lowering then sees ordinary scopes, so an implicit kernel runs exactly
  * as its explicit twin. The inferred scope and the producers it rematerialises carry the attribute
  * IR_INFERRED, which the printer uses to print the input as written.
@@ -20,6 +21,7 @@
  *   - before wrapping, a pset/pge/vdup/vbr (VMI: create_mask, create_group_mask, pset, pge, constant_mask,
  *     vbrc, vci) whose vector result is used across a Boundary is cloned into each later stretch that uses
  *     it (the compiler's rematerialisation of CSE'd producers). VMI values are vector state like vregs. */
+#include "normalize.h"
 #include "verify_int.h"
 #include "base/alloc.h"
 #include <stdlib.h>
@@ -78,7 +80,8 @@ typedef struct Blk {
     uint32_t n;
     uint8_t *cls;
     uint32_t *ustart, *users;  /* CSR: top-level users (indices) of op i's results, duplicates allowed */
-    uint8_t *moved, *hoist;
+    uint8_t *moved, *hoist;    /* zero outside the candidate being planned (plan clears what it leaves) */
+    uint32_t *lastv;           /* lastv[i]: 1 + the index of the last Vector op before i, 0 when none */
     uint64_t budget;           /* work left; inference stops (leaving ops unwrapped) when it runs out */
     int oom;                   /* an allocation failed: inference stopped, verification reports E-OOM */
     uint32_t *seg;             /* remat's work arrays, here so that an out-of-memory jump frees them */
@@ -127,12 +130,13 @@ static int load_block(Blk *K)
 {
     K->n = 0;
     for (Op *o = K->b->first; o; o = o->next) K->n++;
-    mem_free(K->ops); mem_free(K->cls); mem_free(K->moved); mem_free(K->hoist);
+    mem_free(K->ops); mem_free(K->cls); mem_free(K->moved); mem_free(K->hoist); mem_free(K->lastv);
     K->ops = mem_alloc(((size_t)K->n + 1) * sizeof *K->ops);
     K->cls = mem_alloc((size_t)K->n + 1);
-    K->moved = mem_alloc((size_t)K->n + 1);
-    K->hoist = mem_alloc((size_t)K->n + 1);
-    if (!K->ops || !K->cls || !K->moved || !K->hoist) {
+    K->moved = mem_calloc((size_t)K->n + 1, 1);
+    K->hoist = mem_calloc((size_t)K->n + 1, 1);
+    K->lastv = mem_alloc(((size_t)K->n + 1) * sizeof *K->lastv);
+    if (!K->ops || !K->cls || !K->moved || !K->hoist || !K->lastv) {
         K->n = 0;   /* out of memory: nothing loaded (the driver's clean-up walks K->ops[0, n)) */
         return !(K->oom = 1);
     }
@@ -142,15 +146,21 @@ static int load_block(Blk *K)
         o->aux = (void *)(uintptr_t)(i + 1);
         K->cls[i] = (uint8_t)classify(o);
     }
+    for (uint32_t j = 0, last = 0; j <= K->n; j++) {
+        K->lastv[j] = last;
+        if (j < K->n && K->cls[j] == C_VEC) last = j + 1;
+    }
     return build_users(K);
 }
 
-/* Plans the scope for candidate [b, e): 1 when it can be wrapped (moved/hoist set), else 0. */
+/* Plans the scope for candidate [b, e): 1 when it can be wrapped (moved/hoist set), else 0 (nothing set).
+   Users come after what they use, so one backward pass finds the moved SafeScalar ops (the second confirms),
+   and no op after the candidate's last Vector op moves or hoists: [b, e) plans like [b, last Vector op]. The
+   flags are zero outside [b, e) on entry; only [b, e) is touched, so a plan costs the candidate, not the
+   block. */
 static int plan(Blk *K, uint32_t b, uint32_t e)
 {
     int any = 0;
-    memset(K->moved, 0, K->n);
-    memset(K->hoist, 0, K->n);
     for (uint32_t i = b; i < e; i++) if (K->cls[i] == C_VEC) K->moved[i] = 1, any = 1;
     if (!any) return 0;
     for (int changed = 1; changed;) {
@@ -170,7 +180,10 @@ static int plan(Blk *K, uint32_t b, uint32_t e)
         if (!K->moved[i]) continue;
         K->budget -= K->ustart[i + 1] - K->ustart[i] + 1;
         for (uint32_t u = K->ustart[i]; u < K->ustart[i + 1]; u++)
-            if (!K->moved[K->users[u]]) return 0;   /* a moved result escapes */
+            if (!K->moved[K->users[u]]) {   /* a moved result escapes */
+                memset(K->moved + b, 0, e - b);
+                return 0;
+            }
     }
     /* the pure ops the moved ones use, and what those use, go before the scope */
     for (int changed = 1; changed;) {
@@ -248,14 +261,21 @@ static void wrap(Blk *K, uint32_t b, uint32_t e)
         if (K->moved[i]) { unlink_op(K->ops[i]); append(r->block, K->ops[i]); }
 }
 
-/* Wraps the cluster [cb, ce) greedily; returns 0 when the work budget ran out. */
+/* Wraps the cluster [cb, ce) greedily: from b, the longest candidate [b, e) that plans; returns 0 when the
+   work budget ran out. Candidates with the same last Vector op plan alike (plan), so after a failure the
+   next one tried ends at that op (the longest shorter candidate that plans differently), and a b with no
+   Vector op after it ends the cluster: a block of n scalar ops costs O(n), not O(n^3). The flags of a
+   wrapped candidate stay set: later candidates start past it, and users come after what they use. */
 static int wrap_cluster(Blk *K, uint32_t cb, uint32_t ce)
 {
     for (uint32_t b = cb; b < ce;) {
+        if (K->lastv[ce] <= b) break;   /* no Vector op in [b, ce) */
         uint32_t e = ce;
-        for (; e > b; e--) {
+        for (;;) {
             if (K->budget > (uint64_t)1 << 62) return 0;
             if (plan(K, b, e)) break;
+            e = K->lastv[e] - 1;        /* the last Vector op of [b, e) */
+            if (K->lastv[e] <= b) { e = b; break; }
         }
         if (e == b) { b++; continue; }
         wrap(K, b, e);
@@ -396,7 +416,7 @@ static void infer_ops(Blk *K)
 
 static void infer_block(Module *m, Block *b, uint64_t *budget)
 {
-    Blk K = {m, b, NULL, 0, NULL, NULL, NULL, NULL, NULL, *budget, 0, NULL, NULL};
+    Blk K = {.m = m, .b = b, .budget = *budget};
     /* The new scopes and clones come from the module's arena: out of memory there lands here (every
        allocation of a scope or clone happens before it is linked in, so the IR stays whole), E-OOM below. */
     jmp_buf oom, *outer = m->arena.oom;
@@ -410,7 +430,8 @@ static void infer_block(Module *m, Block *b, uint64_t *budget)
     for (uint32_t i = 0; i < K.n; i++) K.ops[i]->aux = NULL;
     if (K.oom) diag_oom(&m->ctx->diags, 0);
     *budget = K.budget;
-    mem_free(K.ops); mem_free(K.cls); mem_free(K.moved); mem_free(K.hoist); mem_free(K.ustart); mem_free(K.users);
+    mem_free(K.ops); mem_free(K.cls); mem_free(K.moved); mem_free(K.hoist); mem_free(K.lastv);
+    mem_free(K.ustart); mem_free(K.users);
     mem_free(K.seg); mem_free(K.memo);
     infer_region_ops(m, b, budget);
 }
@@ -423,7 +444,9 @@ static void infer_region_ops(Module *m, Block *b, uint64_t *budget)
     }
 }
 
-static void infer_funcs(Module *m, Op *op, uint64_t *budget)
+/* A unit's functions (and those of modules nested in it); with skip_units, the top module's own functions
+   only (its units are normalised each on its own). */
+static void infer_funcs(Module *m, Op *op, uint64_t *budget, int skip_units)
 {
     if (op->kind == OP_FUNC) {
         if (op->nregions) infer_block(m, op->regions[0]->block, budget);
@@ -431,11 +454,31 @@ static void infer_funcs(Module *m, Op *op, uint64_t *budget)
     }
     if (op->kind != OP_MODULE) return;
     for (uint32_t r = 0; r < op->nregions; r++)
-        for (Op *o = op->regions[r]->block->first; o; o = o->next) infer_funcs(m, o, budget);
+        for (Op *o = op->regions[r]->block->first; o; o = o->next)
+            if (!(skip_units && o->kind == OP_MODULE)) infer_funcs(m, o, budget, 0);
 }
 
-void verify_infer_vecscopes(Module *m, Op *root)
+/* Work budget per unit: plenty for any real kernel; bounds pathological inputs. */
+static void norm_root(Module *m, Op *root, int skip_units)
 {
-    uint64_t budget = (uint64_t)1 << 26;   /* per unit: plenty for any real kernel; bounds pathological inputs */
-    if (m && root) infer_funcs(m, root, &budget);
+    uint64_t budget = (uint64_t)1 << 26;
+    infer_funcs(m, root, &budget, skip_units);
+}
+
+void norm_unit(Module *m, Op *unit)
+{
+    if (m && unit) norm_root(m, unit, 0);
+}
+
+void norm_module(Module *m)
+{
+    if (!m || !m->top) return;
+    Op *top = m->top;
+    int nested = 0;
+    for (Op *o = top->nregions ? top->regions[0]->block->first : NULL; o; o = o->next)
+        if (o->kind == OP_MODULE) {
+            norm_root(m, o, 0);
+            nested = 1;
+        }
+    norm_root(m, top, nested);
 }

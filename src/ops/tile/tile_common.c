@@ -1,0 +1,58 @@
+/* tile_common.c — what the tile family's groups share: the decoded job of a queued tile op with its capture
+ * list, the run-time valid-shape check and the pad values of the tile pad policies. */
+#include "tile_int.h"
+#include <inttypes.h>
+
+TileJob *tile_job(LowerView *L, const Op *op, Instr *in)
+{
+    if (op->noperands > TJ_MAX) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' has more operands than the tile family supports", op_info[op->kind].name);
+        return NULL;
+    }
+    TileJob *j = lw_alloc(L, op, sizeof *j);
+    CaptureList *caps = lw_alloc(L, op, sizeof(CaptureList) + op->noperands * sizeof(Capture));
+    if (!j || !caps) return NULL;
+    j->n = (uint8_t)op->noperands;
+    j->src0 = j->src1 = j->scal = j->dst = j->mask = -1;
+    caps->n = op->noperands;
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        const Value *v = op->operands[i];
+        uint32_t sz = value_frame_bytes(v->type);
+        caps->c[i].off = v->slot;
+        caps->c[i].size = sz;
+        j->off[i] = (uint16_t)caps->bytes;
+        j->ty[i] = v->type;
+        caps->bytes += (sz + 7) & ~7u;
+    }
+    in->caps = caps;
+    in->ext = j;
+    return j;
+}
+
+int tile_check_valid(Exec *x, const Instr *in, const Type *t, TileRt r, const char *what)
+{
+    if ((int64_t)r.vr <= t->dims[0] && (int64_t)r.vc <= t->dims[1]) return 0;
+    sim_trap(x, in, DIAG_T_TILE, "the %s tile's valid region %" PRIu32 "x%" PRIu32 " exceeds its %lldx%lld shape", what,
+             r.vr, r.vc, (long long)t->dims[0], (long long)t->dims[1]);
+    return 1;
+}
+
+/* The A5 TileLib's pad constants (_load_store.py _pad_zero/_pad_max/_pad_min, _fillpad.py the same): zero;
+   the largest finite value (all ones for unsigned integers); the lowest finite value (0 for unsigned). The
+   8-bit float kinds take the i8 constants 127 / -128, as the library's fallthrough does. */
+uint64_t tile_pad_bits(const Type *t, int pad)
+{
+    ElemKind k = elem_kind(t->elem);
+    if (pad != TPAD_MAX && pad != TPAD_MIN) return 0;
+    int mx = pad == TPAD_MAX;
+    switch (k) {
+    case EK_F32: return mx ? 0x7F7FFFFFu : 0xFF7FFFFFu;
+    case EK_F16: return mx ? 0x7BFFu : 0xFBFFu;
+    case EK_BF16: return mx ? 0x7F7Fu : 0xFF7Fu;
+    case EK_U8: case EK_U16: case EK_U32: case EK_U64: return mx ? ek_mask(k) : 0;
+    case EK_S16: return mx ? 0x7FFFu : 0x8000u;
+    case EK_S32: return mx ? 0x7FFFFFFFu : 0x80000000u;
+    case EK_S64: return mx ? 0x7FFFFFFF7FFFFFFFull : 0x8000000080000000ull;   /* the library's i32 pattern */
+    default: return mx ? 0x7Fu : 0x80u;
+    }
+}

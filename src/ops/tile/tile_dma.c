@@ -1,0 +1,177 @@
+/* tile_dma.c — tload (GM -> UB on MTE2) and tstore (UB -> GM on MTE3): one queued job each, executed as a burst
+ * plan of the DMA engine (ops/dma), so bounds, alignment, the race detector, initcheck and the path's cycles are
+ * those of a micro copy. The plan is the A5 TileLib's (lib/TileOps/a5/tload.py, tstore.py): the tile's layout
+ * picks ND (row-major), DN (column-major) or NZ (boxed, 32-byte fractal rows); a view of rank 5 is the
+ * compiler's 5-D global tensor (loops over its three outer dims around n bursts), rank 2 one matrix. A tile
+ * with a pad value fills the rest of each written row (docs/tile.md "tload and tstore", docs/semantics.md). */
+#include "tile_int.h"
+#include "ops/dma/dma.h"
+
+enum { TD_ND, TD_DN, TD_NZ };
+
+/* The tile layout's transfer form, or -1 (docs/tile.md lists the supported ones). */
+static int layout_form(const Type *t)
+{
+    if (t->slayout == TSL_NONE_BOX) return t->blayout == TBL_ROW_MAJOR ? TD_ND : TD_DN;
+    if (t->slayout == TSL_ROW_MAJOR && t->blayout == TBL_COL_MAJOR) return TD_NZ;
+    return -1;
+}
+
+/* A view's shape and strides as the 5-D tensor the templates read: a rank below 5 gets leading dims of 1. The
+   static flags say which dims the type fixes (the templates substitute the tile's valid shape for dynamic
+   ones). */
+typedef struct View5 { int64_t g[5], s[5]; int stat[5]; int rank; } View5;
+
+static View5 view5(const Type *vt, const ViewRt *v)
+{
+    View5 r;
+    int k = 5 - vt->rank;
+    r.rank = vt->rank;
+    for (int i = 0; i < 5; i++) {
+        int j = i - k;
+        r.g[i] = j >= 0 ? v->shape[j] : 1;
+        r.s[i] = j >= 0 ? v->stride[j] : 0;
+        r.stat[i] = j >= 0 ? vt->dims[j] >= 0 : 1;
+    }
+    return r;
+}
+
+static void add_loop(DmaPlan *p, int64_t count, uint64_t ss, uint64_t ds)
+{
+    if (count == 1) return;
+    p->loop[p->nloops++] = (DmaLoop){(uint64_t)count, ss, ds};
+}
+
+/* The plan of a tload (load) or tstore: GM side `gm` (the view), local side the tile. Strides of the local side
+   are in elements of the tile, the GM side's in elements of the view; e = element bytes. */
+static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan *p, const Type **tty)
+{
+    int ti = load ? 1 : 0, vi = load ? 0 : 1;
+    const Type *tt = j->ty[ti], *vt = j->ty[vi];
+    TileRt t = tj_tile(j, args, ti);
+    ViewRt v = tj_view(j, args, vi);
+    View5 w = view5(vt, &v);
+    uint64_t e = ty_bytes(tt->elem), rows = (uint64_t)tt->dims[0], cols = (uint64_t)tt->dims[1];
+    uint64_t gm = v.addr, ub = t.addr, gs, us;       /* burst strides (bytes) */
+    memset(p, 0, sizeof *p);
+    *tty = tt;
+    int form = j->kind;
+    int all1 = w.stat[0] && w.stat[1] && w.stat[2] && w.g[0] == 1 && w.g[1] == 1 && w.g[2] == 1;
+    if (w.rank == 2 && form != TD_NZ) {
+        if (form == TD_ND) {
+            p->n = t.vr;
+            p->len = t.vc * e;
+            gs = (uint64_t)w.s[3] * e;
+            us = cols * e;
+        } else {
+            p->n = t.vc;
+            p->len = t.vr * e;
+            gs = (uint64_t)w.s[4] * e;
+            us = rows * e;
+        }
+    } else if (form == TD_ND) {
+        uint64_t n3 = w.stat[3] ? (uint64_t)w.g[3] : all1 ? t.vr : (uint64_t)w.g[3];
+        p->n = n3;
+        p->len = (load && w.stat[4] ? (uint64_t)w.g[4] : t.vc) * e;
+        gs = (uint64_t)w.s[3] * e;
+        us = cols * e;
+        uint64_t l2 = (w.stat[3] ? (uint64_t)w.g[3] : t.vr) * cols, l1 = (uint64_t)w.g[2] * l2, l0 = (uint64_t)w.g[1] * l1;
+        add_loop(p, w.g[2], (uint64_t)w.s[2] * e, l2 * e);
+        add_loop(p, w.g[1], (uint64_t)w.s[1] * e, l1 * e);
+        add_loop(p, w.g[0], (uint64_t)w.s[0] * e, l0 * e);
+    } else if (form == TD_DN) {
+        uint64_t n4 = w.stat[4] ? (uint64_t)w.g[4] : t.vc;
+        p->n = n4;
+        p->len = t.vr * e;
+        gs = (uint64_t)w.s[4] * e;
+        us = rows * e;
+        uint64_t l2 = rows * n4, l1 = (uint64_t)w.g[2] * l2, l0 = (uint64_t)w.g[1] * l1;
+        add_loop(p, w.g[2], (uint64_t)w.s[2] * e, l2 * e);
+        add_loop(p, w.g[1], (uint64_t)w.s[1] * e, l1 * e);
+        add_loop(p, w.g[0], (uint64_t)w.s[0] * e, l0 * e);
+    } else {   /* NZ: g1 column blocks of C0 = 32 bytes, vr rows each; g0 tiles */
+        p->n = (uint64_t)w.g[1];
+        p->len = (uint64_t)t.vr * 32;
+        gs = (uint64_t)w.s[1] * e;
+        us = rows * 32;
+        add_loop(p, w.g[0], (uint64_t)w.s[0] * e, (uint64_t)w.g[1] * rows * (uint64_t)w.g[4] * e);
+    }
+    /* the loops' strides were written (GM, tile): orient them source -> destination */
+    for (int i = 0; i < p->nloops; i++)
+        if (!load) { uint64_t x = p->loop[i].ss; p->loop[i].ss = p->loop[i].ds; p->loop[i].ds = x; }
+    if (load) {
+        p->sas = AS_GM;
+        p->das = (AddrSpace)tt->space;
+        p->src = gm;
+        p->dst = ub;
+        p->ss = gs;
+        p->ds = us;
+        if (tt->pad != TPAD_NULL) {
+            uint64_t bits = tile_pad_bits(tt, tt->pad);
+            p->pad = 1;
+            p->patlen = (unsigned)e;
+            for (unsigned i = 0; i < e && i < 32; i++) p->pat[i] = (uint8_t)(bits >> (8 * (i % 8)));
+        }
+    } else {
+        p->sas = (AddrSpace)tt->space;
+        p->das = AS_GM;
+        p->src = ub;
+        p->dst = gm;
+        p->ss = us;
+        p->ds = gs;
+    }
+}
+
+static int p_tdma(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    int load = in->kind == OP_TLOAD;
+    int ti = load ? 1 : 0;
+    if (tile_check_valid(x, in, j->ty[ti], tj_tile(j, args, ti), load ? "destination" : "source")) return -1;
+    DmaPlan p;
+    const Type *tt;
+    make_plan(j, args, load, &p, &tt);
+    return dma_run_plan(x, in, &p);
+}
+
+/* The plan's bounding ranges: what auto-sync orders tload and tstore by. */
+static void foot_tdma(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    int load = in->kind == OP_TLOAD;
+    DmaPlan p;
+    const Type *tt;
+    make_plan(j, args, load, &p, &tt);
+    uint64_t rows = p.n;
+    for (int i = 0; i < p.nloops; i++) rows *= p.loop[i].count;
+    if (!rows) return;
+    uint64_t drow = p.pad == 1 && p.ds > p.len ? p.ds : p.len;
+    uint64_t shi = (p.n - 1) * p.ss + p.len, dhi = (p.n - 1) * p.ds + drow;
+    for (int i = 0; i < p.nloops; i++) {
+        shi += (p.loop[i].count - 1) * p.loop[i].ss;
+        dhi += (p.loop[i].count - 1) * p.loop[i].ds;
+    }
+    as_add(f, p.sas, p.src, p.src + shi, 0);
+    as_add(f, p.das, p.dst, p.dst + dhi, 1);
+}
+
+int tile_lower_dma(LowerView *L, const Op *op, Instr *in)
+{
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    int load = op->kind == OP_TLOAD;
+    const Type *tt = j->ty[load ? 1 : 0], *vt = j->ty[load ? 0 : 1];
+    int form = layout_form(tt);
+    if (form < 0 || tt->space != AS_UB || (form == TD_NZ && vt->rank != 5)) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' between GM and a %s tile of this layout is not simulated (docs/tile.md)",
+                 op_info[op->kind].name, tile_loc_name((AddrSpace)tt->space));
+        return -1;
+    }
+    j->kind = (uint8_t)form;
+    j->src0 = 0;
+    j->dst = 1;
+    in->pfn = p_tdma;
+    in->foot = foot_tdma;
+    in->cost = 1;
+    return 0;
+}

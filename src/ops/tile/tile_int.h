@@ -1,0 +1,94 @@
+/* tile_int.h — private to the tile family (tile*.c): the run-time values of tiles and views, the decoded form
+ * of a queued tile op, and the helpers its handlers share.
+ *
+ * Frame and capture layout (exec/program.h): a !pto.tile_buf is its byte address in its space (8 bytes), its
+ * valid rows and columns (4 bytes each); a view its GM byte address, then shape[5] and strides[5] in elements
+ * (8 bytes each; the type's rank says how many are used). A queued tile op captures every operand's whole
+ * slot at issue (Instr.caps), so its handler reads them from the captured bytes. */
+#ifndef PTOSIM_TILE_INT_H
+#define PTOSIM_TILE_INT_H
+#include <stdint.h>
+#include <string.h>
+#include "exec/autosync.h"
+#include "isa/elem.h"
+#include "ops/vec/lane.h"
+#include "tile.h"
+
+typedef struct TileRt { uint64_t addr; uint32_t vr, vc; } TileRt;
+typedef struct ViewRt { uint64_t addr; int64_t shape[TILE_MAX_RANK], stride[TILE_MAX_RANK]; } ViewRt;
+
+static inline TileRt tile_get(const uint8_t *p)
+{
+    TileRt t;
+    memcpy(&t.addr, p, 8);
+    memcpy(&t.vr, p + 8, 4);
+    memcpy(&t.vc, p + 12, 4);
+    return t;
+}
+static inline void tile_put(uint8_t *p, TileRt t)
+{
+    memcpy(p, &t.addr, 8);
+    memcpy(p + 8, &t.vr, 4);
+    memcpy(p + 12, &t.vc, 4);
+}
+static inline ViewRt view_get(const uint8_t *p)
+{
+    ViewRt v;
+    memcpy(&v.addr, p, 8);
+    memcpy(v.shape, p + 8, sizeof v.shape);
+    memcpy(v.stride, p + 48, sizeof v.stride);
+    return v;
+}
+static inline void view_put(uint8_t *p, const ViewRt *v)
+{
+    memcpy(p, &v->addr, 8);
+    memcpy(p + 8, v->shape, sizeof v->shape);
+    memcpy(p + 48, v->stride, sizeof v->stride);
+}
+
+/* The decoded form of a queued tile op (Instr.ext). Operand roles are operand indices (-1: absent). */
+enum { TJ_MAX = 8 };
+typedef struct TileJob {
+    uint16_t off[TJ_MAX];      /* where operand i's slot is in the captured bytes */
+    const Type *ty[TJ_MAX];    /* operand i's type */
+    uint8_t n;
+    int8_t src0, src1, scal, dst, mask;
+    uint8_t kind;              /* the computation class (TE_* of tile_ew.c, TD_* of tile_dma.c) */
+    uint8_t vop;               /* ValuOp */
+    uint8_t ek, sek;           /* ElemKind of the destination lanes and of the source lanes */
+    uint8_t sbits;             /* width of the scalar operand's value */
+    uint8_t hp;                /* precisionType = high_precision */
+    uint8_t flat;              /* tcmps: the 1-D packed form (tile_ew.c) */
+    int16_t tok;               /* a token: compare predicate, round mode */
+    uint64_t konst;            /* a constant lane (pad or fill bits) */
+} TileJob;
+
+#define TJ(in) ((const TileJob *)(in)->ext)
+
+static inline TileRt tj_tile(const TileJob *j, const uint64_t *args, int i)
+{
+    return tile_get((const uint8_t *)args + j->off[i]);
+}
+static inline ViewRt tj_view(const TileJob *j, const uint64_t *args, int i)
+{
+    return view_get((const uint8_t *)args + j->off[i]);
+}
+static inline uint64_t tj_scalar(const TileJob *j, const uint64_t *args, int i)
+{
+    uint64_t v;
+    memcpy(&v, (const uint8_t *)args + j->off[i], 8);
+    return v;
+}
+
+/* Builds the TileJob and the capture list of a queued tile op (every operand's whole slot); NULL after E-OOM. */
+TileJob *tile_job(LowerView *L, const Op *op, Instr *in);
+/* A run-time valid shape larger than the tile traps T-TILE; returns 1 then. */
+int tile_check_valid(Exec *x, const Instr *in, const Type *t, TileRt r, const char *what);
+/* The pad value of a tile's pad policy (TPAD_*) as element bits (A5 TileLib _pad_zero/_pad_max/_pad_min). */
+uint64_t tile_pad_bits(const Type *t, int pad);
+
+/* The groups of the family (tile_view.c, tile_dma.c, tile_ew.c). */
+int tile_lower_view(LowerView *L, const Op *op, Instr *in);
+int tile_lower_dma(LowerView *L, const Op *op, Instr *in);
+int tile_lower_ew(LowerView *L, const Op *op, Instr *in);
+#endif

@@ -1,0 +1,306 @@
+/* verify_tile.c — the tile layer's rules (docs/verifier.md "Tile ops", docs/tile.md). The operand classes come
+ * from the signatures (verify_sig.c); here: where each op's tiles may live (E-TILE-LOC), the layouts it
+ * supports (E-TILE-LAYOUT), shapes, valid regions, view ranks and element types that must agree
+ * (E-TILE-SHAPE, E-ELEM-TYPE), constant tile addresses (E-ALIGN, E-CAPACITY), and per function the address
+ * plan of the tiles without an address (E-TILE-ALLOC, naming the tiles live at that point). */
+#include "verify_int.h"
+#include "isa/tile_plan.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Accepted element kinds of an element-wise tile op. */
+enum { TA_ANY, TA_NUM, TA_FLOAT, TA_INT };
+
+typedef struct TileRule { uint16_t op; uint8_t acc; uint8_t same; } TileRule;   /* same: dst elem = src elem */
+static const TileRule rules[] = {
+    {OP_TADD, TA_NUM, 1}, {OP_TSUB, TA_NUM, 1}, {OP_TMUL, TA_NUM, 1}, {OP_TDIV, TA_NUM, 1}, {OP_TMAX, TA_NUM, 1},
+    {OP_TMIN, TA_NUM, 1}, {OP_TAND, TA_INT, 1}, {OP_TOR, TA_INT, 1}, {OP_TXOR, TA_INT, 1}, {OP_TSHL, TA_INT, 1},
+    {OP_TSHR, TA_INT, 1}, {OP_TREM, TA_NUM, 1}, {OP_TFMOD, TA_NUM, 1}, {OP_TPRELU, TA_FLOAT, 1},
+    {OP_TADDS, TA_NUM, 1}, {OP_TSUBS, TA_NUM, 1}, {OP_TMULS, TA_NUM, 1}, {OP_TDIVS, TA_NUM, 1}, {OP_TMAXS, TA_NUM, 1},
+    {OP_TMINS, TA_NUM, 1}, {OP_TANDS, TA_INT, 1}, {OP_TORS, TA_INT, 1}, {OP_TXORS, TA_INT, 1}, {OP_TSHLS, TA_INT, 1},
+    {OP_TSHRS, TA_INT, 1}, {OP_TREMS, TA_NUM, 1}, {OP_TFMODS, TA_NUM, 1}, {OP_TLRELU, TA_FLOAT, 1},
+    {OP_TABS, TA_NUM, 1}, {OP_TNEG, TA_NUM, 1}, {OP_TEXP, TA_FLOAT, 1}, {OP_TLOG, TA_FLOAT, 1}, {OP_TSQRT, TA_FLOAT, 1},
+    {OP_TRSQRT, TA_FLOAT, 1}, {OP_TRECIP, TA_FLOAT, 1}, {OP_TRELU, TA_NUM, 1}, {OP_TNOT, TA_INT, 1},
+    {OP_TCMP, TA_NUM, 0}, {OP_TCMPS, TA_NUM, 0}, {OP_TSEL, TA_ANY, 1}, {OP_TSELS, TA_ANY, 1},
+    {OP_TEXPANDS, TA_NUM, 1}, {OP_TFILLPAD, TA_ANY, 1},
+};
+
+static const TileRule *rule_of(int kind)
+{
+    for (unsigned i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (rules[i].op == kind) return &rules[i];
+    return NULL;
+}
+
+static int accepts(int acc, ElemKind k)
+{
+    switch (acc) {
+    case TA_NUM: return ek_int(k) || ek_arith_float(k);
+    case TA_FLOAT: return ek_arith_float(k);
+    case TA_INT: return ek_int(k);
+    default: return k != EK_BAD;
+    }
+}
+
+static const char *tname(const Type *t, char *b, unsigned n) { return v_tyname(t, b, n); }
+
+static const Type *grp_type(const VCtx *V, const Op *op, const char *g)
+{
+    const Value *v = v_grp(V, op, g, 0);
+    return v ? v->type : NULL;
+}
+
+static SrcLoc grp_loc(const VCtx *V, const Op *op, const char *g)
+{
+    int i = v_group_index(V, op, g);
+    return i >= 0 && op_group_len(op, (unsigned)i) ? op_group_loc(op, (unsigned)i, 0) : op->loc;
+}
+
+/* A tile operand must live in UB (loc=vec). */
+static int need_vec(VCtx *V, const Op *op, const char *g)
+{
+    const Type *t = grp_type(V, op, g);
+    if (!t || t->kind != TY_TILE_BUF || t->space == AS_UB) return 0;
+    const char *loc = tile_loc_name((AddrSpace)t->space);
+    v_err(V, DIAG_TILE_LOC, grp_loc(V, op, g), "'%s' computes on the vector unit: its '%s' tile must be loc=vec, not "
+          "loc=%s", v_opname(op), g, loc ? loc : "?");
+    return 1;
+}
+
+static int static_valid(const Type *t, int64_t *vr, int64_t *vc)
+{
+    *vr = t->dims[2];
+    *vc = t->dims[3];
+    return *vr >= 0 && *vc >= 0;
+}
+
+/* Element-wise rules: locations, layouts, valid shapes and element types. */
+static void check_ew(VCtx *V, Op *op, const TileRule *r)
+{
+    static const char *const groups[] = {"src0", "src1", "src", "tmp", "mask", "a", "b", "dst"};
+    char b1[128], b2[128], b3[128];
+    const Type *dt = grp_type(V, op, "dst");
+    if (!dt || dt->kind != TY_TILE_BUF) return;
+    for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++) need_vec(V, op, groups[i]);
+    int packed = op->kind == OP_TCMP || op->kind == OP_TCMPS || op->kind == OP_TSEL || op->kind == OP_TSELS ||
+                 op->kind == OP_TFILLPAD;
+    /* layouts: unboxed, one base layout for all data tiles; the packed-predicate ops and tfillpad row-major */
+    for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+        const Type *t = grp_type(V, op, groups[i]);
+        if (!t || t->kind != TY_TILE_BUF || !strcmp(groups[i], "tmp")) continue;
+        if (t->slayout != TSL_NONE_BOX || (packed && t->blayout != TBL_ROW_MAJOR) || t->blayout != dt->blayout) {
+            v_err(V, DIAG_TILE_LAYOUT, grp_loc(V, op, groups[i]), "'%s' needs %s tiles (unboxed, slayout=none_box%s); "
+                  "'%s' is %s", v_opname(op), packed ? "row-major" : "same-layout", packed ? "" : ", one blayout", groups[i],
+                  tname(t, b1, sizeof b1));
+            return;
+        }
+    }
+    /* element types */
+    const Type *st = grp_type(V, op, "src0");
+    if (!st) st = grp_type(V, op, "src");
+    if (op->kind == OP_TDIVS) {
+        const Type *a = grp_type(V, op, "a"), *bb = grp_type(V, op, "b");
+        st = a && a->kind == TY_TILE_BUF ? a : bb;
+        if (!a || !bb || (a->kind == TY_TILE_BUF) == (bb->kind == TY_TILE_BUF)) {
+            v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "'pto.tdivs' takes one tile and one scalar");
+            return;
+        }
+    }
+    if (op->kind == OP_TEXPANDS) st = dt;
+    ElemKind k = st && st->kind == TY_TILE_BUF ? elem_kind(st->elem) : EK_BAD;
+    if (!accepts(r->acc, k)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not accept %s tiles", v_opname(op),
+              st ? tname(st->elem, b1, sizeof b1) : "these");
+        return;
+    }
+    if (r->same && st && st->elem != dt->elem) {
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "dst"), "'%s' writes %s elements from %s ones; the tiles' element types "
+              "must agree", v_opname(op), tname(dt->elem, b1, sizeof b1), tname(st->elem, b2, sizeof b2));
+        return;
+    }
+    if ((op->kind == OP_TCMP || op->kind == OP_TCMPS) && (dt->elem->kind != TY_INT || dt->elem->bits != 8)) {
+        v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes a packed predicate: its destination holds 8-bit "
+              "integers, not %s", v_opname(op), tname(dt->elem, b1, sizeof b1));
+        return;
+    }
+    const Type *src1 = grp_type(V, op, "src1");
+    if (src1 && src1->kind == TY_TILE_BUF && st && src1->elem != st->elem && op->kind != OP_TSEL) {
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "src1"), "'%s' combines %s and %s tiles", v_opname(op),
+              tname(st->elem, b1, sizeof b1), tname(src1->elem, b2, sizeof b2));
+        return;
+    }
+    /* the scalar's type: the element type, except shift counts (i16 in the templates, any integer) and tlrelu's
+       f32 slope */
+    const Value *sv = v_grp(V, op, op->kind == OP_TLRELU ? "slope" : "scalar", 0);
+    if (op->kind == OP_TLRELU) sv = NULL;   /* an f32 slope for f16 and f32 tiles (tlrelu.py) */
+    if (op->kind == OP_TDIVS) {
+        const Value *a = v_grp(V, op, "a", 0);
+        sv = a && a->type->kind == TY_TILE_BUF ? v_grp(V, op, "b", 0) : a;
+    }
+    if (sv && st && st->kind == TY_TILE_BUF) {
+        int shift = op->kind == OP_TSHLS || op->kind == OP_TSHRS;
+        int ok = shift ? sv->type->kind == TY_INT : elem_kind(sv->type) == elem_kind(st->elem) ||
+                 (op->kind == OP_TEXPANDS && ty_bits(sv->type) == ty_bits(st->elem) && sv->type->kind == st->elem->kind);
+        if (!ok) v_err(V, DIAG_V_ELEM_TYPE, op_use_loc(op, sv), "'%s' on %s tiles takes a %s scalar, not %s",
+                       v_opname(op), tname(st->elem, b1, sizeof b1), shift ? "integer" : tname(st->elem, b2, sizeof b2),
+                       tname(sv->type, b3, sizeof b3));
+    }
+    /* valid shapes known statically must agree (the templates' require_same_valid_shape) */
+    int64_t dr, dc, sr, sc;
+    if (!static_valid(dt, &dr, &dc) || op->kind == OP_TFILLPAD || op->kind == OP_TCMP || op->kind == OP_TCMPS) return;
+    static const char *const vsrc[] = {"src0", "src1", "src"};
+    for (unsigned i = 0; i < 3; i++) {
+        const Type *t = grp_type(V, op, vsrc[i]);
+        if (!t || t->kind != TY_TILE_BUF || !static_valid(t, &sr, &sc)) continue;
+        if (sr != dr || sc != dc)
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, vsrc[i]), "'%s' needs equal valid regions: '%s' is %" PRId64 "x%" PRId64
+                  ", the destination %" PRId64 "x%" PRId64, v_opname(op), vsrc[i], sr, sc, dr, dc);
+    }
+}
+
+static void check_dma(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    int load = op->kind == OP_TLOAD;
+    const char *tg = load ? "dst" : "src", *vg = load ? "src" : "dst";
+    const Type *t = grp_type(V, op, tg), *vt = grp_type(V, op, vg);
+    if (!t || !vt || t->kind != TY_TILE_BUF || !ty_is_view(vt)) return;
+    int ok_loc = load ? (t->space == AS_UB || t->space == AS_L1) : (t->space == AS_UB || t->space == AS_L0C);
+    if (!ok_loc) {
+        const char *loc = tile_loc_name((AddrSpace)t->space);
+        v_err(V, DIAG_TILE_LOC, grp_loc(V, op, tg), "'%s' %s a tile in loc=%s; it moves data between GM and loc=vec%s tiles",
+              v_opname(op), load ? "fills" : "reads", loc ? loc : "?", load ? " or loc=mat" : " or loc=acc");
+        return;
+    }
+    if (ty_bits(t->elem) != ty_bits(vt->elem)) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' between %s and %s: the element widths differ", v_opname(op),
+              tname(vt, b1, sizeof b1), tname(t, b2, sizeof b2));
+        return;
+    }
+    if (t->space != AS_UB) return;   /* cube data paths: their own rules (docs/tile.md) */
+    int nz = t->slayout == TSL_ROW_MAJOR && t->blayout == TBL_COL_MAJOR;
+    if ((t->slayout != TSL_NONE_BOX && !nz) || (nz && vt->rank != 5)) {
+        v_err(V, DIAG_TILE_LAYOUT, grp_loc(V, op, tg), "'%s' moves ND (row-major), DN (column-major) or NZ (col_major "
+              "blayout, row_major slayout, with a rank-5 view) tiles; %s is none of them", v_opname(op),
+              tname(t, b1, sizeof b1));
+        return;
+    }
+}
+
+static void check_view(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    const Type *r = op->nresults ? op->results[0]->type : NULL;
+    if (op->kind == OP_MAKE_TENSOR_VIEW || op->kind == OP_PARTITION_VIEW) {
+        if (!r || !ty_is_view(r)) return;
+        unsigned ns = v_grp_len(V, op, op->kind == OP_MAKE_TENSOR_VIEW ? "shape" : "offsets");
+        unsigned nt = v_grp_len(V, op, op->kind == OP_MAKE_TENSOR_VIEW ? "strides" : "sizes");
+        if (ns != r->rank || nt != r->rank) {
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' gives %u and %u values for a rank-%u view", v_opname(op), ns, nt, r->rank);
+            return;
+        }
+        const Type *src = grp_type(V, op, op->kind == OP_MAKE_TENSOR_VIEW ? "ptr" : "src");
+        const Type *se = src && src->kind == TY_PTR ? src->elem : src && ty_is_view(src) ? src->elem : NULL;
+        if (se && ty_bits(se) != ty_bits(r->elem)) {
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' makes a view of %s from %s", v_opname(op), tname(r->elem, b1, sizeof b1),
+                  tname(se, b2, sizeof b2));
+            return;
+        }
+        if (op->kind == OP_PARTITION_VIEW && src && ty_is_view(src) && src->rank != r->rank) {
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'pto.partition_view' of a rank-%u view has rank %u", src->rank, r->rank);
+            return;
+        }
+        /* constant sizes must match the static dims of the result type */
+        const char *g = op->kind == OP_MAKE_TENSOR_VIEW ? "shape" : "sizes";
+        for (unsigned i = 0; i < r->rank; i++) {
+            int64_t c;
+            Value *v = v_grp(V, op, g, i);
+            if (v && r->dims[i] >= 0 && v_const_int(v, &c) && c != r->dims[i])
+                v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, v), "dimension %u is %" PRId64 ", the type says %" PRId64, i, c,
+                      r->dims[i]);
+        }
+        return;
+    }
+    if (op->kind == OP_ALLOC_TILE && r && r->kind == TY_TILE_BUF) {
+        int64_t c;
+        Value *vr = v_grp(V, op, "valid_row", 0), *vc = v_grp(V, op, "valid_col", 0), *ad = v_grp(V, op, "addr", 0);
+        if ((vr && r->dims[2] >= 0) || (vc && r->dims[3] >= 0))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vr && r->dims[2] >= 0 ? vr : vc), "'pto.alloc_tile' gives a valid "
+                  "dimension the type %s fixes", tname(r, b1, sizeof b1));
+        if (vr && v_const_int(vr, &c) && (c < 0 || c > r->dims[0]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vr), "valid_row %" PRId64 " exceeds the tile's %lld rows", c, (long long)r->dims[0]);
+        if (vc && v_const_int(vc, &c) && (c < 0 || c > r->dims[1]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vc), "valid_col %" PRId64 " exceeds the tile's %lld columns", c, (long long)r->dims[1]);
+        if (ad && v_const_int(ad, &c)) {
+            uint64_t cap = V->tp->cap[r->space], n = tile_bytes(r);
+            if (c % 32)
+                v_err(V, DIAG_V_ALIGN, op_use_loc(op, ad), "tile address %" PRId64 " is not 32-byte aligned", c);
+            else if (c < 0 || (uint64_t)c + n > cap)
+                v_err(V, DIAG_V_CAPACITY, op_use_loc(op, ad), "the tile's bytes [%" PRId64 ", %" PRIu64 ") lie outside the "
+                      "%" PRIu64 " bytes of %s", c, (uint64_t)c + n, cap, as_name((AddrSpace)r->space));
+        }
+        return;
+    }
+    if (op->kind == OP_SET_VALIDSHAPE) {
+        const Type *t = grp_type(V, op, "src");
+        if (!t || t->kind != TY_TILE_BUF) return;
+        if (t->dims[2] >= 0 || t->dims[3] >= 0) {
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "src"), "'pto.set_validshape' needs a tile with a dynamic valid shape "
+                  "(valid=?x?), not %s", tname(t, b1, sizeof b1));
+            return;
+        }
+        int64_t c;
+        Value *vr = v_grp(V, op, "valid_row", 0), *vc = v_grp(V, op, "valid_col", 0);
+        if (vr && v_const_int(vr, &c) && (c < 0 || c > t->dims[0]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vr), "valid_row %" PRId64 " exceeds the tile's %lld rows", c, (long long)t->dims[0]);
+        if (vc && v_const_int(vc, &c) && (c < 0 || c > t->dims[1]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vc), "valid_col %" PRId64 " exceeds the tile's %lld columns", c, (long long)t->dims[1]);
+    }
+}
+
+/* The address plan of a function's tiles without an address: every tile that does not fit is an error that
+   names the tiles live there. */
+static void check_plan(VCtx *V, Op *f)
+{
+    TilePlan p;
+    if (tile_plan_build(f, V->tp, &p)) {
+        diag_oom(V->d, 0);
+        return;
+    }
+    for (uint32_t i = 0; i < p.n; i++) {
+        const TileSlot *s = &p.t[i];
+        if (s->fits || s->fixed) continue;
+        const Value *v = s->op->results[0];
+        uint64_t live = 0;
+        for (uint32_t k = 0; k < p.n; k++) {
+            const TileSlot *o = &p.t[k];
+            if (k != i && o->as == s->as && o->fits && o->start <= s->end && o->end >= s->start) live += o->size;
+        }
+        long d = v_err(V, DIAG_TILE_ALLOC, s->op->loc, "tile %%%s needs %" PRIu64 " bytes of %s; the %" PRIu64 " bytes "
+                       "there hold %" PRIu64 " bytes of tiles live at this point", v_valname(v), s->size,
+                       as_name(s->as), V->tp->cap[s->as], live);
+        unsigned shown = 0;
+        for (uint32_t k = 0; k < p.n && shown < 8; k++) {
+            const TileSlot *o = &p.t[k];
+            if (k == i || o->as != s->as || !o->fits || o->start > s->end || o->end < s->start) continue;
+            v_note(V, d, o->op->loc, "tile %%%s is live here: %" PRIu64 " bytes at %" PRIu64, v_valname(o->op->results[0]),
+                   o->size, o->addr);
+            shown++;
+        }
+    }
+    tile_plan_free(&p);
+}
+
+void verify_tile(VCtx *V, Op *op)
+{
+    if (op->kind == OP_FUNC) {
+        check_plan(V, op);
+        return;
+    }
+    if (op_info[op->kind].fam != FAM_TILE) return;
+    const TileRule *r = rule_of(op->kind);
+    if (r) check_ew(V, op, r);
+    else if (op->kind == OP_TLOAD || op->kind == OP_TSTORE) check_dma(V, op);
+    else check_view(V, op);
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""test_case.py --build BUILD — `ptosim case` on case directories this project writes (tests/case/good: the
+PTOAS layout `vadd` and the tile system tests' layout `tile/vadd2` with two kernels and st_common.py one level
+up; tests/case/bad/mismatch: vadd with vsub planted). Expected by hand: the good cases pass, the planted bug
+is a mismatch, the run options reach `ptosim run` (--steps 5 stops the kernel: T-STEP-LIMIT), --keep keeps
+the host program's outputs (z.bin equal to golden.bin, both written by the case's own scripts), --stats and
+--report give each launch's stats and report; the same from Python (ptosim.case.run_cases). Needs a C++17
+compiler (skipped without one)."""
+import os, re, shutil, subprocess, sys, tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import BUILD, ROOT, check, finish, numpy_python, skip
+
+PTOSIM = os.path.join(BUILD, "ptosim")
+GOOD, BAD = os.path.join(ROOT, "tests", "case", "good"), os.path.join(ROOT, "tests", "case", "bad")
+if not shutil.which(os.environ.get("CXX", "g++")):
+    skip("no C++ compiler (%s); ptosim case builds the cases' host programs with it" % os.environ.get("CXX", "g++"))
+
+
+def case(*args):
+    p = subprocess.run([PTOSIM, "case"] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+code, out, err = case("-j", "2", GOOD)
+check(code == 0 and "PASS vadd" in out and "PASS tile/vadd2" in out and out.rstrip().endswith("2 passed, 0 failed"),
+      "ptosim case: both layouts pass", out + err)
+code, out, err = case(BAD, GOOD)
+check(code == 1 and re.search(r"^FAIL mismatch: mismatch: ", out, re.M) and "3 cases" not in out
+      and "2 passed, 1 failed (mismatch 1)" in out, "a planted bug is FAIL mismatch, exit 1", out + err)
+code, out, err = case(os.path.join(GOOD, "vadd"), "--steps", "5")
+check(code == 1 and re.search(r"^FAIL vadd: T-STEP-LIMIT", out, re.M), "run options reach ptosim run (--steps 5)", out + err)
+code, out, err = case(os.path.join(ROOT, "tests", "cli"))
+check(code == 2 and "no case directory" in err, "a directory without cases is a usage error", out + err)
+
+tmp = tempfile.mkdtemp(prefix="ptosim-case-test-")
+try:
+    keep, rep = os.path.join(tmp, "keep"), os.path.join(tmp, "rep")
+    code, out, err = case(GOOD, "--keep", keep, "--stats", "--report", rep)
+    z, g = os.path.join(keep, "vadd", "z.bin"), os.path.join(keep, "vadd", "golden.bin")
+    check(code == 0 and os.path.exists(z) and open(z, "rb").read() == open(g, "rb").read()
+          and os.path.exists(os.path.join(keep, "tile__vadd2", "n512", "output.bin")),
+          "--keep keeps each case's work directory", out + err)
+    check(len(re.findall(r"stats of vadd\w*:\n +time: \d+ cycles", out)) == 3, "--stats: one table per launch (3)", out)
+    reports = sorted(os.listdir(rep)) if os.path.isdir(rep) else []
+    check(len(reports) == 3 and all(r.endswith(".html") for r in reports), "--report DIR: one HTML report per launch",
+          repr(reports))
+
+    # the same from Python (the driver is the module ptosim.case; `import ptosim` needs numpy)
+    prog = ("import sys; sys.path.insert(0, %r); import ptosim.case as c; "
+            "r = c.run_cases([%r, %r], ptosim=%r); print([(x.case, x.status, x.cls) for x in r])"
+            % (os.path.join(ROOT, "python"), GOOD, BAD, PTOSIM))
+    py = numpy_python()
+    if not py:
+        print("SKIP: no python3 with numpy: ptosim.case from Python not tried")
+    p = subprocess.run([py or sys.executable, "-c", prog], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    got = p.stdout.decode().strip()
+    check(not py or got == "[('tile/vadd2', 'PASS', ''), ('vadd', 'PASS', ''), ('mismatch', 'FAIL', 'mismatch')]"
+          or got == "[('mismatch', 'FAIL', 'mismatch'), ('tile/vadd2', 'PASS', ''), ('vadd', 'PASS', '')]",
+          "ptosim.case.run_cases from Python", got + p.stderr.decode())
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+finish()
