@@ -281,9 +281,9 @@ static bool ew_elem_ok(OpKind k, const Type *e, const char **set)
     case OP_VMI_VMUL:
         *set = "i16, i32, f16, bf16 or f32";
         return (is_int(e) && (e->bits == 16 || e->bits == 32)) || is_fbh(e);
-    case OP_VMI_VMULS:
-        *set = "i16, i32, f16 or f32";
-        return (is_int(e) && (e->bits == 16 || e->bits == 32)) || is_fh(e);
+    case OP_VMI_VMULS:   /* bf16: the spec's list and the micro vmuls (the compiler refuses it: W-VMI-COMPILER) */
+        *set = "i16, i32, f16, bf16 or f32";
+        return (is_int(e) && (e->bits == 16 || e->bits == 32)) || is_fbh(e);
     case OP_VMI_VDIV: case OP_VMI_VEXP: case OP_VMI_VLN: case OP_VMI_VSQRT:
         *set = "f16 or f32";
         return is_fh(e);
@@ -388,7 +388,10 @@ static void vec_scalar(VCtx *V, Op *op)
         return;
     }
     if (!same_vec(V, op, a, r, rloc(op, 0), true)) return;
-    mask_fits(V, op, arg(V, op, "m"), at(V, op, "m"), r);
+    if (!mask_fits(V, op, arg(V, op, "m"), at(V, op, "m"), r)) return;
+    if (op->kind == OP_VMI_VMULS && is_fk(e, FK_BF16))
+        v_warn(V, DIAG_V_VMI_COMPILER, at(V, op, "a"), "'%s' on bf16 lanes follows the spec (and the micro vmuls); the "
+               "public compiler's verifier takes i16, i32, f16 or f32 only", v_opname(op));
 }
 
 /* vcmp / vcmps: ordered predicates (o*) compare floats only; the seed mask governs the data; the result
@@ -553,7 +556,10 @@ static void reduce(VCtx *V, Op *op)
     if (!elem_in(V, op, at(V, op, "a"), e, ok,
                  legacy ? (legacy_f ? "f16 or f32" : "i8, i16 or i32") : "i8, i16, i32, f16, bf16 or f32"))
         return;
-    if ((op->kind == OP_VMI_VCADD && is_fl(e)) || op->kind == OP_VMI_GROUP_REDUCE_ADDF) {
+    if (op->kind == OP_VMI_GROUP_REDUCE_ADDF && !op_attr(op, "reassoc"))
+        v_warn(V, DIAG_V_VMI_COMPILER, op->loc, "'%s' without 'reassoc': ptosim sums in the hardware's pairwise order "
+               "anyway; the public compiler's verifier requires the attribute", v_opname(op));
+    if (op->kind == OP_VMI_VCADD && is_fl(e)) {
         if (!op_attr(op, "reassoc")) {
             v_err(V, DIAG_V_ATTR, op->loc, "'%s' of %s elements needs the 'reassoc' attribute: the sum is formed in the "
                   "hardware's pairwise order, not left to right", v_opname(op), tyn(e, t));
@@ -591,16 +597,15 @@ static void reduce(VCtx *V, Op *op)
 typedef enum { CV_FP_WIDEN, CV_FP_NARROW, CV_FP_TO_SI, CV_FP_TO_UI, CV_SI_TO_FP, CV_INT_WIDEN, CV_INT_NARROW } CvtDir;
 
 /* The compiler's fp->int contract rows: returns 0 when the pair is unsupported, else 1 + (saturate required). */
-static int fp_to_si(const Type *s, const Type *d)
+static int fp_to_si_bits(const Type *s, unsigned b)
 {
-    if (!is_fl(s) || !is_signed(d)) return 0;
-    unsigned b = d->bits;
     if (is_fk(s, FK_F32) && (b == 32 || b == 16)) return 2;
     if (is_fk(s, FK_F16) && b == 32) return 1;               /* widening: no overflow, saturate forbidden */
     if (is_fk(s, FK_F16) && (b == 16 || b == 8)) return 2;
     if (is_fk(s, FK_BF16) && b == 32) return 2;
     return 0;
 }
+static int fp_to_si(const Type *s, const Type *d) { return is_fl(s) && is_signed(d) ? fp_to_si_bits(s, d->bits) : 0; }
 static int fp_to_ui(const Type *s, const Type *d)
 {
     if (!is_fl(s) || !is_unsig(d)) return 0;
@@ -653,7 +658,11 @@ static void cvt_attrs(VCtx *V, Op *op, CvtDir dir, const Type *s, const Type *d)
     bool need, forbid;
     const char *why;
     switch (dir) {
-    case CV_FP_TO_SI: need = fp_to_si(s, d) == 2; forbid = !need; why = "no overflow is possible"; break;
+    case CV_FP_TO_SI:   /* (pto.vmi.fptosi may name a signless destination: read as signed) */
+        need = is_int(d) && fp_to_si_bits(s, d->bits) == 2;
+        forbid = !need;
+        why = "no overflow is possible";
+        break;
     case CV_FP_TO_UI: need = fp_to_ui(s, d) == 2; forbid = !need; why = "no overflow is possible"; break;
     case CV_INT_NARROW: need = true; forbid = false; why = ""; break;
     case CV_FP_NARROW:
@@ -674,8 +683,9 @@ static void cvt_attrs(VCtx *V, Op *op, CvtDir dir, const Type *s, const Type *d)
         return;
     }
     if (dir == CV_INT_NARROW && sat == T_SAT_SAT && is_signed(s) && is_signed(d) && s->bits == 32 && d->bits == 8)
-        v_err(V, DIAG_V_ATTR, aloc(op, "saturate"), "'%s' si32 -> si8 has no saturating form on the hardware; only "
-              "saturate = \"NOSAT\" is allowed", v_opname(op));
+        v_warn(V, DIAG_V_VMI_COMPILER, aloc(op, "saturate"), "'%s' si32 -> si8 with saturate = \"SAT\" clamps to "
+               "[-128, 127] here; the public compiler's verifier refuses it (no native form: only \"NOSAT\")",
+               v_opname(op));
 }
 
 /* The unified vcvt: the direction follows from the element types; the pair must be in the contract. */
@@ -710,7 +720,11 @@ static void vcvt(VCtx *V, Op *op)
                 bad = "float -> unsigned integer converts f16 -> ui8 only (signless integers count as unsigned)";
         } else if (is_int(s) && is_fl(d)) {
             dir = CV_SI_TO_FP;
-            if (!is_signed(s)) bad = "an integer -> float conversion needs an explicitly signed (si) source";
+            if (!is_signed(s))
+                v_warn(V, DIAG_V_VMI_COMPILER, rloc(op, 0), "'%s' %s -> %s converts the %s source as unsigned (a signless "
+                       "VMI integer is unsigned); the public compiler's verifier converts only explicitly signed (si) "
+                       "integers to floats", v_opname(op), tyn(a->type, t), tyn(r->type, u),
+                       s->sign == SIGN_U ? "unsigned" : "signless");
         } else if (is_int(s) && is_int(d)) {
             if (db > sb) dir = CV_INT_WIDEN;
             else if (db < sb) dir = CV_INT_NARROW;
@@ -755,23 +769,40 @@ static void cvt_legacy(VCtx *V, Op *op)
         else if (sb < db) bad = "truncf narrows: the result's elements are not wider";
         else if (sb == db && !fp_to_fp(s, d)) bad = "a same-width float conversion exists only for bf16 -> f16";
         break;
-    case OP_VMI_FPTOSI:
+    case OP_VMI_FPTOSI: {
         dir = CV_FP_TO_SI;
-        if (!is_fl(s) || !is_signed(d) || !fp_to_si(s, d))
+        /* the op name says signed: a signless destination converts as signed (the compiler wants si) */
+        const Type *ds = is_int(d) && d->sign == SIGN_LESS ? NULL : d;
+        if (!is_fl(s) || !is_int(d) || d->sign == SIGN_U ||
+            !(is_fk(s, FK_F32) ? (d->bits == 32 || d->bits == 16)
+              : is_fk(s, FK_F16) ? (d->bits <= 32) : is_fk(s, FK_BF16) && d->bits == 32))
             bad = "fptosi converts f32 -> si32/si16, f16 -> si32/si16/si8 and bf16 -> si32";
+        else if (!ds)
+            v_warn(V, DIAG_V_VMI_COMPILER, rloc(op, 0), "'%s' to a signless destination converts as signed (the op "
+                   "name says so); the public compiler's verifier wants an explicitly signed (si) result", v_opname(op));
         break;
+    }
     case OP_VMI_FPTOUI:
         dir = CV_FP_TO_UI;
         if (!is_fl(s) || !is_unsig(d) || !fp_to_ui(s, d)) bad = "fptoui converts f16 -> ui8 (or i8) only";
         break;
     case OP_VMI_SITOFP:
         dir = CV_SI_TO_FP;
-        if (!is_signed(s) || sb != 32 || !is_fk(d, FK_F32)) bad = "sitofp converts si32 -> f32 only";
+        if (!is_int(s) || s->sign == SIGN_U || !is_fl(d) || is_packed_carrier(d))
+            bad = "sitofp converts signed integers to floats";
+        else if (!is_signed(s) || sb != 32 || !is_fk(d, FK_F32))
+            v_warn(V, DIAG_V_VMI_COMPILER, rloc(op, 0), "'%s' %s -> %s converts as signed (the op name says so); the "
+                   "public compiler's verifier takes si32 -> f32 only", v_opname(op), tyn(a->type, t), tyn(r->type, u));
         break;
     case OP_VMI_EXTSI:
         dir = CV_INT_WIDEN;
-        if (!is_signed(s) || !is_signed(d)) bad = "extsi converts signed (si) integers";
+        if (!is_int(s) || !is_int(d) || s->sign == SIGN_U || d->sign == SIGN_U)
+            bad = "extsi sign-extends signed or signless integers";
         else if (sb >= db) bad = "extsi widens: the result's elements are wider";
+        else if (!is_signed(s) || !is_signed(d))
+            v_warn(V, DIAG_V_VMI_COMPILER, rloc(op, 0), "'%s' %s -> %s sign-extends (the op name says so); the public "
+                   "compiler's verifier wants explicitly signed (si) types", v_opname(op), tyn(a->type, t),
+                   tyn(r->type, u));
         break;
     case OP_VMI_EXTUI:
         dir = CV_INT_WIDEN;
@@ -928,6 +959,17 @@ static bool mem_elem(VCtx *V, Op *op, const char *pg, const Value *data, const c
     char t[96], u[96], n[64];
     Value *p = arg(V, op, pg);
     if (!p || !ty_is_ptr(p->type) || !vv(data) || p->type->elem == data->type->elem) return true;
+    /* elements narrower in memory: loads widen (zero-extend) and stores keep each lane's low bytes, like the
+       micro unpacking loads and packing stores (ptosim runs them; the compiler's verifier refuses them) */
+    if ((op->kind == OP_VMI_VLOAD || op->kind == OP_VMI_LOAD || op->kind == OP_VMI_VSTORE || op->kind == OP_VMI_STORE) &&
+        ebits(p->type->elem) < ebits(data->type->elem) && !is_bf16x2(data->type->elem)) {
+        v_warn(V, DIAG_V_VMI_COMPILER, at(V, op, pg), "'%s': the %s %s has type %s and the data is %s: ptosim %s; the "
+               "public compiler's verifier requires the vector's element type in memory", v_opname(op), role, nm(p, n),
+               tyn(p->type, t), tyn(data->type, u),
+               op->kind == OP_VMI_VLOAD || op->kind == OP_VMI_LOAD ? "zero-extends each narrower element into its lane"
+                                                                    : "stores the low bytes of each lane");
+        return true;
+    }
     v_err(V, DIAG_V_ELEM_TYPE, at(V, op, pg), "'%s': the %s %s has type %s but the data is %s; the memory element type "
           "is the vector's element type", v_opname(op), role, nm(p, n), tyn(p->type, t), tyn(data->type, u));
     return false;
@@ -1124,23 +1166,20 @@ static void masks(VCtx *V, Op *op)
         return;
     }
     case OP_VMI_PSET: {
-        if (op_token_id(op, "pattern") != T_PAT_ALL) {
-            v_err(V, DIAG_V_TOKEN, aloc(op, "pattern"), "'%s' takes the pattern \"PAT_ALL\" (use pge for a prefix)",
-                  v_opname(op));
-            return;
-        }
+        if (op_token_id(op, "pattern") != T_PAT_ALL)
+            v_warn(V, DIAG_V_VMI_COMPILER, aloc(op, "pattern"), "'%s' \"%s\" is simulated with the micro pset's pattern; "
+                   "the public compiler's verifier takes \"PAT_ALL\" only (use pge for a prefix)", v_opname(op),
+                   tokname(op, "pattern"));
         if (group_attr(V, op, "group", L, "the result") == 0) return;
         pred_result(V, op, r);
         return;
     }
     case OP_VMI_PGE: {
         const char *p = tokname(op, "pattern");
-        if (strncmp(p, "PAT_VL", 6) != 0) {
-            v_err(V, DIAG_V_TOKEN, aloc(op, "pattern"), "'%s' takes a pattern \"PAT_VL<n>\" (the first n lanes)",
-                  v_opname(op));
-            return;
-        }
-        long n = strtol(p + 6, NULL, 10);
+        long n = strncmp(p, "PAT_VL", 6) == 0 ? strtol(p + 6, NULL, 10) : 0;
+        if (strncmp(p, "PAT_VL", 6) != 0)
+            v_warn(V, DIAG_V_VMI_COMPILER, aloc(op, "pattern"), "'%s' \"%s\" is simulated with the micro pge's pattern; "
+                   "the public compiler's verifier takes \"PAT_VL<n>\" only", v_opname(op), p);
         if (n > (long)L) {
             v_err(V, DIAG_V_TOKEN, aloc(op, "pattern"), "'%s': \"%s\" activates %ld lanes, more than the %u of the "
                   "result", v_opname(op), p, n, L);
