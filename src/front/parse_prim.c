@@ -436,7 +436,15 @@ static const Type *lanes_x_elem(Parser *P, const char *what, unsigned *lanes)
     return lanes_x_elem_max(P, what, lanes, 4096);
 }
 
+static int vmi_layout(Parser *P, VmiLayout *l);
+static const Type *lanes_x_elem_lay(Parser *P, const char *what, unsigned *lanes, int64_t max, VmiLayout *lay);
 static const Type *lanes_x_elem_max(Parser *P, const char *what, unsigned *lanes, int64_t max)
+{
+    return lanes_x_elem_lay(P, what, lanes, max, NULL);
+}
+
+/* '<' N 'x' T (',' layout, when lay is given)? '>' */
+static const Type *lanes_x_elem_lay(Parser *P, const char *what, unsigned *lanes, int64_t max, VmiLayout *lay)
 {
     char msg[80];
     snprintf(msg, sizeof msg, "'<' after %s", what);
@@ -461,7 +469,7 @@ static const Type *lanes_x_elem_max(Parser *P, const char *what, unsigned *lanes
         snprintf(msg, sizeof msg, "expected 'x' and an element type in %s<NxT>", what);
         return bad_type(P, P_loc(P, x), msg);
     }
-    if (!e || !P_expect(P, TK_RANGLE, "'>'")) return NULL;
+    if (!e || (lay && !vmi_layout(P, lay)) || !P_expect(P, TK_RANGLE, "'>'")) return NULL;
     *lanes = (unsigned)k;
     return e;
 }
@@ -503,7 +511,75 @@ static const Type *struct_type(Parser *P, SrcLoc loc)
 
 static const Alias *alias_find(Parser *P, int is_type, const char *s, uint32_t n);
 
-/* '<' L ('x' (pred | b8 | b16 | b32))? '>' of !pto.vmi.mask. */
+/* An integer field of a layout: '=' INT, in [lo, 65535]. */
+static int layout_int(Parser *P, const char *field, int64_t lo, uint16_t *out)
+{
+    if (!P_expect(P, TK_EQUAL, "'=' in #pto.vmi.layout<...>")) return 0;
+    Token *n = P_cur(P);
+    int64_t v;
+    if (n->kind != TK_INT || !P_int_literal(P, n, &v) || v < lo || v > 65535) {
+        P_error(P, DIAG_PARSE_ATTR, P_loc(P, n), "#pto.vmi.layout: %s must be an integer from %lld to 65535", field,
+                (long long)lo);
+        return 0;
+    }
+    P->pos++;
+    *out = (uint16_t)v;
+    return 1;
+}
+
+/* (',' '#pto.vmi.layout' '<' kind (= N)? (',' key = N)* '>')? after the element or granularity of a VMI type:
+   kind contiguous | deinterleaved = 2|4 | block_deinterleaved = 2|4 | num_groups = N; keys lane_stride
+   (contiguous, deinterleaved, num_groups) and slots (num_groups). The compiler's attribute rules. */
+static int vmi_layout(Parser *P, VmiLayout *l)
+{
+    static const char *const kinds[] = {"contiguous", "deinterleaved", "block_deinterleaved", "num_groups"};
+    l->kind = VL_NONE;
+    l->factor = 1;
+    l->slots = 0;
+    l->stride = 1;
+    if (!P_eat(P, TK_COMMA)) return 1;
+    Token *h = P_cur(P);
+    if (h->kind != TK_HASH || h->len != 14 || memcmp(h->s, "pto.vmi.layout", 14) != 0) {
+        P_error(P, DIAG_PARSE_ATTR, P_loc(P, h), "expected #pto.vmi.layout<...> after ',' in a VMI type");
+        return 0;
+    }
+    P->pos++;
+    if (!P_expect(P, TK_LANGLE, "'<' after #pto.vmi.layout")) return 0;
+    Token *k = P_cur(P);
+    for (unsigned i = 0; i < 4 && k->kind == TK_IDENT; i++)
+        if (k->len == strlen(kinds[i]) && memcmp(k->s, kinds[i], k->len) == 0) l->kind = (uint8_t)(VL_CONTIGUOUS + i);
+    if (l->kind == VL_NONE) {
+        P_error(P, DIAG_PARSE_ATTR, P_loc(P, k), "expected a VMI layout kind: contiguous, deinterleaved, "
+                "block_deinterleaved or num_groups");
+        return 0;
+    }
+    P->pos++;
+    if (l->kind != VL_CONTIGUOUS) {
+        Token *f = P_cur(P);
+        if (!layout_int(P, "the factor", 1, &l->factor)) return 0;
+        if ((l->kind == VL_DEINTERLEAVED || l->kind == VL_BLOCK_DEINTERLEAVED) && l->factor != 2 && l->factor != 4) {
+            P_error(P, DIAG_PARSE_ATTR, P_loc(P, f), "#pto.vmi.layout<%s = %u>: the factor must be 2 or 4",
+                    kinds[l->kind - 1], l->factor);
+            return 0;
+        }
+    }
+    while (P_eat(P, TK_COMMA)) {
+        Token *key = P_cur(P);
+        int stride = key->kind == TK_IDENT && key->len == 11 && memcmp(key->s, "lane_stride", 11) == 0;
+        int slots = key->kind == TK_IDENT && key->len == 5 && memcmp(key->s, "slots", 5) == 0;
+        if ((!stride && !slots) || (slots && l->kind != VL_NUM_GROUPS) || (stride && l->kind == VL_BLOCK_DEINTERLEAVED)) {
+            P_error(P, DIAG_PARSE_ATTR, P_loc(P, key), "#pto.vmi.layout<%s>: expected %s", kinds[l->kind - 1],
+                    l->kind == VL_NUM_GROUPS ? "'slots = N' or 'lane_stride = N'"
+                    : l->kind == VL_BLOCK_DEINTERLEAVED ? "'>' (it takes no other field)" : "'lane_stride = N'");
+            return 0;
+        }
+        P->pos++;
+        if (!layout_int(P, stride ? "lane_stride" : "slots", 1, stride ? &l->stride : &l->slots)) return 0;
+    }
+    return P_expect(P, TK_RANGLE, "'>' closing #pto.vmi.layout<...>");
+}
+
+/* '<' L ('x' (pred | b8 | b16 | b32))? (',' layout)? '>' of !pto.vmi.mask. */
 static const Type *vmi_mask_type(Parser *P)
 {
     if (!P_expect(P, TK_LANGLE, "'<' after !pto.vmi.mask")) return NULL;
@@ -524,8 +600,9 @@ static const Type *vmi_mask_type(Parser *P)
         else return bad_type(P, P_loc(P, g), "VMI mask granularity must be pred, b8, b16 or b32");
         P->pos++;
     }
-    if (!P_expect(P, TK_RANGLE, "'>'")) return NULL;
-    return ty_vmi_mask(P->ctx->types, (unsigned)k, gran);
+    VmiLayout lay;
+    if (!vmi_layout(P, &lay) || !P_expect(P, TK_RANGLE, "'>'")) return NULL;
+    return ty_vmi_mask_l(P->ctx->types, (unsigned)k, gran, &lay);
 }
 
 /* ------------------------------------------------------------------ tile-layer types (docs/tile.md) */
@@ -822,8 +899,9 @@ static const Type *dialect_type(Parser *P, Token *t)
     if (IS("pto.tile_buf")) return tile_buf_type(P, t);
     if (IS("pto.vmi.vreg")) {
         unsigned lanes;
-        const Type *e = lanes_x_elem_max(P, "!pto.vmi.vreg", &lanes, VMI_MAX_LANES);
-        return e ? ty_vmi_vreg(T, lanes, e) : NULL;
+        VmiLayout lay;
+        const Type *e = lanes_x_elem_lay(P, "!pto.vmi.vreg", &lanes, VMI_MAX_LANES, &lay);
+        return e ? ty_vmi_vreg_l(T, lanes, e, &lay) : NULL;
     }
     if (IS("pto.vmi.mask")) return vmi_mask_type(P);
     if (IS("pto.mask")) {

@@ -69,6 +69,7 @@ static uint64_t hash_type(const Type *k)
 #define MIX(v) (h = (h ^ (uint64_t)(v)) * 1099511628211ull)
     MIX(k->kind); MIX(k->sign); MIX(k->fk); MIX(k->space); MIX(k->gran); MIX(k->bits); MIX(k->lanes);
     MIX((uintptr_t)k->elem); MIX(k->nin); MIX(k->nout);
+    MIX(k->lay.kind); MIX(k->lay.factor); MIX(k->lay.slots); MIX(k->lay.stride);
     MIX(k->rank); MIX(k->blayout); MIX(k->slayout); MIX(k->pad); MIX(k->compact); MIX(k->fractal);
     for (unsigned i = 0; i < TILE_MAX_RANK; i++) MIX((uint64_t)k->dims[i]);
     for (unsigned i = 0; i < (unsigned)k->nin + k->nout; i++) MIX((uintptr_t)k->params[i]);
@@ -80,9 +81,10 @@ static bool same_type(const Type *a, const Type *b)
 {
     if (a->kind != b->kind || a->sign != b->sign || a->fk != b->fk || a->space != b->space ||
         a->gran != b->gran || a->bits != b->bits || a->lanes != b->lanes || a->elem != b->elem ||
-        a->nin != b->nin || a->nout != b->nout || a->rank != b->rank || a->blayout != b->blayout ||
-        a->slayout != b->slayout || a->pad != b->pad || a->compact != b->compact || a->fractal != b->fractal ||
-        memcmp(a->dims, b->dims, sizeof a->dims) != 0)
+        a->nin != b->nin || a->nout != b->nout || a->lay.kind != b->lay.kind || a->lay.factor != b->lay.factor ||
+        a->lay.slots != b->lay.slots || a->lay.stride != b->lay.stride || a->rank != b->rank ||
+        a->blayout != b->blayout || a->slayout != b->slayout || a->pad != b->pad || a->compact != b->compact ||
+        a->fractal != b->fractal || memcmp(a->dims, b->dims, sizeof a->dims) != 0)
         return false;
     for (unsigned i = 0; i < (unsigned)a->nin + a->nout; i++)
         if (a->params[i] != b->params[i]) return false;
@@ -165,15 +167,35 @@ const Type *ty_none(TypeTable *t)
     if (!t->none) { Type k = {.kind = TY_NONE}; t->none = intern(t, &k); }
     return t->none;
 }
-const Type *ty_vmi_vreg(TypeTable *t, unsigned lanes, const Type *elem)
+const Type *ty_vmi_vreg_l(TypeTable *t, unsigned lanes, const Type *elem, const VmiLayout *lay)
 {
     Type k = {.kind = TY_VMI_VREG, .elem = elem, .lanes = (uint16_t)lanes};
+    if (lay && lay->kind != VL_NONE) k.lay = *lay;
     return intern(t, &k);
 }
-const Type *ty_vmi_mask(TypeTable *t, unsigned lanes, unsigned gran)
+const Type *ty_vmi_mask_l(TypeTable *t, unsigned lanes, unsigned gran, const VmiLayout *lay)
 {
     Type k = {.kind = TY_VMI_MASK, .lanes = (uint16_t)lanes, .gran = (uint8_t)gran};
+    if (lay && lay->kind != VL_NONE) k.lay = *lay;
     return intern(t, &k);
+}
+const Type *ty_vmi_vreg(TypeTable *t, unsigned lanes, const Type *elem) { return ty_vmi_vreg_l(t, lanes, elem, NULL); }
+const Type *ty_vmi_mask(TypeTable *t, unsigned lanes, unsigned gran) { return ty_vmi_mask_l(t, lanes, gran, NULL); }
+
+int ty_format_layout(const VmiLayout *l, char *buf, unsigned n)
+{
+    static const char *const kinds[] = {"", "contiguous", "deinterleaved", "block_deinterleaved", "num_groups"};
+    if (!l->kind || l->kind > VL_NUM_GROUPS) return n ? (buf[0] = 0, 0) : 0;
+    int k = snprintf(buf, n, ", #pto.vmi.layout<%s", kinds[l->kind]);
+    unsigned at;
+#define AT() (at = (unsigned)k < n ? (unsigned)k : n)
+    if (l->kind != VL_CONTIGUOUS) { AT(); k += snprintf(buf + at, n - at, " = %u", l->factor); }
+    if (l->slots) { AT(); k += snprintf(buf + at, n - at, ", slots = %u", l->slots); }
+    if (l->stride != 1) { AT(); k += snprintf(buf + at, n - at, ", lane_stride = %u", l->stride); }
+    AT();
+    k += snprintf(buf + at, n - at, ">");
+#undef AT
+    return k;
 }
 /* ---- the tile layer ---- */
 static const struct { const char *name; AddrSpace as; } tile_locs[] = {
@@ -323,12 +345,18 @@ int ty_format(const Type *t, char *buf, unsigned n)
         if (t->gran) return snprintf(buf, n, "!pto.hif8x2");
         ty_format(t->elem, e, sizeof e);
         return snprintf(buf, n, "vector<%ux%s>", t->lanes, e);
-    case TY_VMI_VREG:
+    case TY_VMI_VREG: {
+        char l[96];
         ty_format(t->elem, e, sizeof e);
-        return snprintf(buf, n, "!pto.vmi.vreg<%ux%s>", t->lanes, e);
-    case TY_VMI_MASK:
-        if (!t->gran) return snprintf(buf, n, "!pto.vmi.mask<%uxpred>", t->lanes);
-        return snprintf(buf, n, "!pto.vmi.mask<%uxb%u>", t->lanes, t->gran * 8u);
+        ty_format_layout(&t->lay, l, sizeof l);
+        return snprintf(buf, n, "!pto.vmi.vreg<%ux%s%s>", t->lanes, e, l);
+    }
+    case TY_VMI_MASK: {
+        char l[96];
+        ty_format_layout(&t->lay, l, sizeof l);
+        if (!t->gran) return snprintf(buf, n, "!pto.vmi.mask<%uxpred%s>", t->lanes, l);
+        return snprintf(buf, n, "!pto.vmi.mask<%uxb%u%s>", t->lanes, t->gran * 8u, l);
+    }
     case TY_LLPTR:
         return t->space ? snprintf(buf, n, "!llvm.ptr<%u>", t->space) : snprintf(buf, n, "!llvm.ptr");
     case TY_TENSOR_VIEW: case TY_PART_VIEW: {

@@ -9,7 +9,10 @@
    TY_LLPTR: an opaque !llvm.ptr<N> (space = the numeric address space N; 0 = a workitem's private memory);
    TY_STRUCT: a stack-local !pto.struct<T, ...> (params = the nin field types; lanes = its scalar leaves);
    TY_VMI_VREG: a logical VMI vector !pto.vmi.vreg<LxT> (lanes = L, elem = T);
-   TY_VMI_MASK: a logical VMI mask !pto.vmi.mask<LxG> (lanes = L; gran 1/2/4 for b8/b16/b32, 0 = pred or unwritten). */
+   TY_VMI_MASK: a logical VMI mask !pto.vmi.mask<LxG> (lanes = L; gran 1/2/4 for b8/b16/b32, 0 = pred or unwritten).
+   Both may carry the compiler's physical layout `, #pto.vmi.layout<...>` (Type.lay): it names where the lanes
+   sit in registers after layout assignment and never changes a lane's value, so ptosim only keeps, compares
+   and prints it (docs/vmi.md "Layouts"). */
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
                TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK,
                TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF } TypeKind;
@@ -27,6 +30,14 @@ typedef enum {
 /* Address spaces; canonical names in type.c. */
 typedef enum { AS_GM, AS_UB, AS_L1, AS_L0A, AS_L0B, AS_L0C, AS_BT, AS_FB, AS__COUNT } AddrSpace;
 
+/* #pto.vmi.layout<kind ...>: kind VL_NONE (no layout written), contiguous, deinterleaved = factor,
+   block_deinterleaved = factor, num_groups = factor [, slots = S]; lane_stride = stride (1 when not written). */
+typedef enum { VL_NONE, VL_CONTIGUOUS, VL_DEINTERLEAVED, VL_BLOCK_DEINTERLEAVED, VL_NUM_GROUPS } VmiLayoutKind;
+typedef struct VmiLayout {
+    uint8_t kind;              /* VmiLayoutKind */
+    uint16_t factor, slots, stride;
+} VmiLayout;
+
 typedef struct Type Type;
 struct Type {
     TypeKind kind;
@@ -39,6 +50,7 @@ struct Type {
     const Type *elem;          /* TY_PTR, TY_VREG */
     const Type *const *params; /* TY_FUNC inputs then results; TY_STRUCT fields */
     uint16_t nin, nout;        /* TY_FUNC; TY_STRUCT: nin = number of fields */
+    VmiLayout lay;             /* TY_VMI_VREG, TY_VMI_MASK: the layout written with the type (kind VL_NONE: none) */
     /* The tile layer (docs/tile.md). TY_TENSOR_VIEW, TY_PART_VIEW: `rank` dims (TILE_DYN = '?'), elem.
        TY_TILE_BUF: dims = rows, cols, valid rows, valid cols (TILE_DYN = '?'), space = its location, elem,
        and the layout config (TileBLayout, TileSLayout, fractal bytes, TilePad, compact mode). */
@@ -64,6 +76,11 @@ const Type *ty_none(TypeTable *t);
 /* !pto.vmi.vreg<LxT> and !pto.vmi.mask<LxG> (gran 0 = pred). */
 const Type *ty_vmi_vreg(TypeTable *t, unsigned lanes, const Type *elem);
 const Type *ty_vmi_mask(TypeTable *t, unsigned lanes, unsigned gran);
+/* The same with a layout (NULL or kind VL_NONE: none). */
+const Type *ty_vmi_vreg_l(TypeTable *t, unsigned lanes, const Type *elem, const VmiLayout *lay);
+const Type *ty_vmi_mask_l(TypeTable *t, unsigned lanes, unsigned gran, const VmiLayout *lay);
+/* Appends the spelling ", #pto.vmi.layout<...>" of a layout (nothing for VL_NONE); returns chars written. */
+int ty_format_layout(const VmiLayout *lay, char *buf, unsigned n);
 /* Most logical lanes a VMI value may have (64 registers of 8-bit lanes). */
 #define VMI_MAX_LANES 16384u
 /* ---- the tile layer's types (docs/tile.md) ---- */

@@ -7,8 +7,9 @@
  * IR_INFERRED, which the printer uses to print the input as written.
  *
  * The rule, per block (then recursively inside the regions of the ops left outside scopes):
- *   - classes: Vector = an op that must be in a scope (F_VEC) or has a vreg/mask/align operand or
- *     result, or an scf.for/if/while whose regions hold a Vector op and no Boundary op;
+ *   - classes: Vector = an op that must be in a scope (F_VEC) or has a vreg/mask/align/VMI operand or
+ *     result, or an scf.for/if/while whose regions hold no Boundary op and a Vector op (or that carries
+ *     vector values itself);
  *     SafeScalar = a pure op without regions (F_PURE), except the block queries; Boundary = the rest
  *     (explicit scopes, terminators, calls, synchronisation, DMA, ...).
  *   - clusters: the runs of Vector/SafeScalar ops between Boundary ops. In a cluster, from its first
@@ -17,8 +18,9 @@
  *     and move before the scope (they are pure); a candidate whose moved ops have a user outside
  *     fails (a scope has no results). A cluster with no wrappable candidate at an op is left alone and
  *     the verifier reports E-VEC-SCOPE there.
- *   - before wrapping, a pset/pge/vdup/vbr whose vreg/mask result is used across a Boundary is cloned
- *     into each later stretch that uses it (the compiler's rematerialisation of CSE'd producers). */
+ *   - before wrapping, a pset/pge/vdup/vbr (VMI: create_mask, create_group_mask, pset, pge, constant_mask,
+ *     vbrc, vci) whose vector result is used across a Boundary is cloned into each later stretch that uses
+ *     it (the compiler's rematerialisation of CSE'd producers). VMI values are vector state like vregs. */
 #include "normalize.h"
 #include "verify_int.h"
 #include "base/alloc.h"
@@ -27,7 +29,7 @@
 
 enum { C_VEC, C_SAFE, C_BOUND };
 
-static int vstate(const Type *t) { return t && (t->kind == TY_VREG || t->kind == TY_MASK || t->kind == TY_ALIGN); }
+static int vstate(const Type *t) { return ty_is_vector_state(t); }   /* VMI vectors and masks too */
 
 static int has_vstate(const Op *op)
 {
@@ -44,7 +46,7 @@ static int classify(const Op *op);
 static int atomic_cf(const Op *op)
 {
     if (op->kind != OP_SCF_FOR && op->kind != OP_SCF_IF && op->kind != OP_SCF_WHILE) return 0;
-    int vec = 0;
+    int vec = has_vstate(op);   /* it carries vector values (an scf.if choosing between two vregs) */
     for (uint32_t r = 0; r < op->nregions; r++)
         for (const Op *o = op->regions[r]->block->first; o; o = o->next) {
             if (op_info[o->kind].flags & F_TERM) continue;
@@ -287,7 +289,14 @@ static int wrap_cluster(Blk *K, uint32_t cb, uint32_t ce)
 static int remat_kind(const Op *op)
 {
     if (op->nregions || !op->nresults) return 0;
-    if (op_info[op->kind].fam != FAM_PRED_GEN && op->kind != OP_VDUP && op->kind != OP_VBR) return 0;
+    switch (op->kind) {
+    case OP_VDUP: case OP_VBR:
+    case OP_VMI_CREATE_MASK: case OP_VMI_CREATE_GROUP_MASK: case OP_VMI_PSET: case OP_VMI_PGE:
+    case OP_VMI_CONSTANT_MASK: case OP_VMI_VBRC: case OP_VMI_VCI:
+        break;
+    default:
+        if (op_info[op->kind].fam != FAM_PRED_GEN) return 0;
+    }
     for (uint32_t i = 0; i < op->nresults; i++)
         if (!vstate(op->results[i]->type)) return 0;
     return 1;

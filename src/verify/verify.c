@@ -94,6 +94,7 @@ static void check_target_op(VCtx *V, Op *op)
         OpHintWhen when = V->target == PTO_TARGET_A5 ? HINT_A5 : V->target == PTO_TARGET_A2A3 ? HINT_A2A3
                         : V->target == PTO_TARGET_CPU ? HINT_CPU : HINT_ANY;
         const char *hint = op_hint(op->kind, when);
+        if (oi->fam == FAM_VMI) hint = "VMI (pto.vmi.*) is lowered for the a5 vector pipe only";
         const char *avail = (oi->flags & F_NOCPU) && (oi->flags & F_NOA2A3) && !(oi->flags & F_NOA5) ? " (a5 only)"
                           : (oi->flags & F_NOCPU) && (oi->flags & F_NOA5) && !(oi->flags & F_NOA2A3) ? " (a2a3 only)" : "";
         v_err(V, DIAG_V_TARGET_OP, op->loc, "'%s' is not available on the %s target profile%s%s%s", oi->name,
@@ -114,10 +115,7 @@ typedef struct Walk {
     Op *section;               /* enclosing pto.section.* */
 } Walk;
 
-static int is_vstate_type(const Type *t)
-{
-    return t && (t->kind == TY_VREG || t->kind == TY_MASK || t->kind == TY_ALIGN);
-}
+static int is_vstate_type(const Type *t) { return ty_is_vector_state(t); }   /* VMI vectors and masks too */
 
 static const char interval_desc[] = "a vector scope (pto.vecscope, pto.strict_vecscope or an scf.for carrying "
                                    "llvm.loop.aivector_scope)";
@@ -507,6 +505,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     }
     verify_simt(V, op);
     verify_struct(V, op);
+    verify_vmi(V, op);
     verify_tile(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {

@@ -89,6 +89,7 @@ void verify_family(VCtx *V, Op *op);                   /* relational rules per o
 void verify_align_carriers(VCtx *V, Op *root);         /* !pto.align chain rules */
 void verify_sync(VCtx *V, Op *root);                   /* static flag balance (verify_sync.c) */
 void verify_simt(VCtx *V, Op *op);
-void verify_struct(VCtx *V, Op *op);
-void verify_tile(VCtx *V, Op *op);                     /* the tile layer's rules, and the tile plan of a function */                   /* !pto.struct origin, escape and path rules */                     /* SIMT placement, launch, type and slot rules */
+void verify_struct(VCtx *V, Op *op);                   /* !pto.struct origin, escape and path rules */
+void verify_tile(VCtx *V, Op *op);                     /* the tile layer's rules, and the tile plan of a function */
+void verify_vmi(VCtx *V, Op *op);                      /* VMI value types and per-op rules (verify_vmi.c) */
 #endif

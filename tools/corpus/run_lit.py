@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/corpus/run_lit.py — measure ptosim against the public compiler's `test/lit/vpto` files.
 
-    python3 tools/corpus/run_lit.py PTOAS_DIR [--build BUILD] [--filter TEXT] [-v] [--list]
+    python3 tools/corpus/run_lit.py PTOAS_DIR [--dir vpto|vmi_new] [--build BUILD] [--filter TEXT] [-v] [--list]
 
 PTOAS_DIR is a checkout (or an extracted copy) of the compiler repository. Every `.pto` file under
 PTOAS_DIR/test/lit/vpto is split into its *units*: the file itself, or, when its RUN lines use
@@ -27,6 +27,26 @@ RUN line's `--pto-arch` (a2/a3 -> a2a3, a5 -> a5), else the module's own `pto.ta
 Each counted unit is checked with `BUILD/ptosim check -t TARGET`. Output: one line per mismatch
 (positive rejected: the first error; negative accepted), then the counts per class. Measurement tool,
 not part of `make test`; standard library only.
+
+`--dir vmi_new` measures the VMI layer against PTOAS_DIR/test/lit/vmi_new instead (target a5). There
+the compiler's verifier is exercised through its test driver, so a RUN line classifies its input as:
+
+  negative   `not ptoas --emit-pto-ir`, or `not pto-test-opt` without a pass option (the op
+             verifiers reject the input as it is parsed); with `-split-input-file` each `// -----`
+             chunk is a unit of its own (other chunks blanked so line numbers stay)
+  negative / positive  `pto-test-opt -verify-diagnostics`: a chunk with an `expected-error` is a
+             negative whose error is expected on the line the annotation names; one without is a
+             positive
+  positive   `pto-test-opt` without a pass option (a parse/verify/print round trip), `ptoas --emit-pto-ir`
+             without `not`, and `ptoas --emit-vpto*` (the whole compiler accepts the kernel)
+  pass-test  `pto-test-opt` with a pass option (a compiler-internal pass test: its input may be a
+             pass's intermediate form); pass-negative the same under `not` (a lowering refusal):
+             listed, not counted
+
+A negative counts as rejected when ptosim reports an error with a location; the summary also says how
+many were rejected on the expected line and how many only because ptosim does not know the op (the
+compiler-internal spellings of VMI that are not part of the spec: E-PARSE-UNKNOWN-OP). A positive that
+ptosim rejects with E-PARSE-UNKNOWN-OP is listed as excluded (compiler-internal op), not as a failure.
 """
 import json, os, re, shlex, subprocess, sys, tempfile
 
@@ -222,13 +242,217 @@ def check(ptosim, body, target, tmp):
     return p.returncode == 0, first
 
 
+# ---------------------------------------------------------------------------------------------------- vmi_new
+
+# Options of the compiler's test driver that do not run a pass.
+NO_PASS = {"-split-input-file", "--split-input-file", "-verify-diagnostics", "--verify-diagnostics",
+           "-allow-unregistered-dialect", "--allow-unregistered-dialect"}
+
+
+def split_chunks(text):
+    """-split-input-file: [(first line, text)], each chunk padded so its line numbers are the file's."""
+    lines = text.splitlines(keepends=True)
+    out, start, buf = [], 0, []
+    for i, line in enumerate(lines):
+        if re.match(r"\s*//\s*-----\s*$", line):
+            out.append((start, "\n" * start + "".join(buf)))
+            start, buf = i + 1, []
+        else:
+            buf.append(line)
+    out.append((start, "\n" * start + "".join(buf)))
+    return out
+
+
+def expected_errors(text):
+    """[(line, message)] of the expected-error annotations of a chunk (1-based lines)."""
+    out = []
+    for i, line in enumerate(text.splitlines()):
+        for m in re.finditer(r"expected-error(?:@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}", line):
+            at, n = m.group(1), i + 1
+            if at == "above":
+                n -= 1
+            elif at == "below":
+                n += 1
+            elif at:
+                n += int(at)
+            out.append((n, m.group(2)))
+    return out
+
+
+def vmi_run_class(tool, neg, argv):
+    """Class of one RUN line of vmi_new for its input, or None (no kernel input)."""
+    if tool == "pto-test-opt":
+        passes = [a for a in argv if a.startswith("-") and a not in NO_PASS and a != "-o"]
+        if passes:
+            return "pass-negative" if neg else "pass-test"
+        return "negative" if neg else ("verify-diag" if "-verify-diagnostics" in argv or
+                                       "--verify-diagnostics" in argv else "positive")
+    if "--emit-pto-ir" in argv:
+        return "negative" if neg else "positive"
+    return "pass-negative" if neg else "positive"
+
+
+def vmi_units_of(path):
+    """[(unit name, text, class, expected [(line, message)])] for one vmi_new lit file."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    sections = split_sections(text) if "split-file" in text else {}
+    found = {}  # unit -> [text, classes, expected]
+    for cmd in run_lines(text):
+        st = tool_stage(cmd)
+        if st is None:
+            continue
+        tool, neg, argv = st
+        cls = vmi_run_class(tool, neg, argv)
+        split = "-split-input-file" in argv or "--split-input-file" in argv
+        for inp in inputs_of(argv):
+            if inp == "%s":
+                key, body = "", text
+            else:
+                sec = inp[3:] if inp.startswith("%t/") else None
+                if sec is None or sec not in sections:
+                    continue
+                key, body = sec, sections[sec]
+            chunks = split_chunks(body) if split else [(0, body)]
+            for start, chunk in chunks:
+                if not code_of(chunk).strip():
+                    continue
+                name = key + ("@%d" % (start + 1) if split and len(chunks) > 1 else "")
+                exp = expected_errors(chunk)
+                c = cls
+                if c == "verify-diag":
+                    c = "negative" if exp else "positive"
+                ent = found.setdefault(name, [chunk, set(), exp])
+                ent[1].add(c)
+    out = []
+    for name, (chunk, classes, exp) in found.items():
+        if "negative" in classes and "positive" in classes:
+            cls = "mixed"
+        else:
+            cls = next((c for c in ("negative", "positive", "pass-negative", "pass-test") if c in classes))
+        out.append((name, chunk, cls, exp))
+    return out
+
+
+def check_all(ptosim, body, target, tmp):
+    """(exit status, [(line, col, id, message)] of the errors) of `ptosim check`."""
+    f = os.path.join(tmp, "unit.pto")
+    with open(f, "w", encoding="utf-8") as fh:
+        fh.write(body)
+    p = subprocess.run([ptosim, "check", "-t", target, "--diagnostics-format=json", f],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    errs = []
+    for line in p.stdout.decode(errors="replace").splitlines():
+        try:
+            d = json.loads(line)
+        except ValueError:
+            continue
+        if d.get("severity") == "error":
+            errs.append((d.get("line"), d.get("col"), d.get("id"), d.get("message")))
+    return p.returncode, errs
+
+
+def main_vmi(ptoas, ptosim, filt, verbose, listing):
+    litdir = os.path.join(ptoas, "test", "lit", "vmi_new")
+    if not os.path.isdir(litdir):
+        sys.stderr.write("run_lit.py: need %s\n" % litdir)
+        return 2
+    files = []
+    for d, _, fs in os.walk(litdir):
+        files += [os.path.join(d, f) for f in fs if f.endswith(".pto")]
+    files.sort()
+    counts = {}
+    neg_line = neg_unknown = neg_crash = neg_scope_only = neg_annot = 0
+    excluded = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for path in files:
+            rel = os.path.relpath(path, litdir)
+            if filt and filt not in rel:
+                continue
+            for key, body, cls, exp in vmi_units_of(path):
+                name = rel + (":" + key if key else "")
+                c = counts.setdefault(cls, [0, 0])
+                if cls not in ("positive", "negative"):
+                    c[0] += 1
+                    if listing:
+                        print("%-13s %s" % (cls, name))
+                    continue
+                rc, errs = check_all(ptosim, body, "a5", tmp)
+                first = errs[0] if errs else None
+                desc = "%s:%s: %s [%s]" % first if first else ("exit status %d" % rc)
+                if rc not in (0, 1):
+                    neg_crash += 1
+                    print("CRASH     %s: exit status %d" % (name, rc))
+                if cls == "positive":
+                    if rc == 0:
+                        c[0] += 1
+                        if verbose or listing:
+                            print("ok        %s" % name)
+                    elif (all(e[2] == "E-VEC-SCOPE" for e in errs) and
+                          re.search(r"\)\s*->\s*\(?[^{]*!pto\.vmi\.", code_of(body))):
+                        why = ("IR fragment: a function returns a VMI value, so its VMI ops stand outside any vector "
+                               "scope (E-VEC-SCOPE only)")
+                        excluded[why] = excluded.get(why, 0) + 1
+                        counts.setdefault("positive-excluded", [0, 0])[0] += 1
+                        if verbose or listing:
+                            print("EXCLUDED  %s: %s" % (name, why))
+                    elif first and first[2] == "E-PARSE-UNKNOWN-OP":
+                        op = re.search(r"'([\w.]+)'", first[3])
+                        why = "compiler-internal op %s" % (op.group(1) if op else "?")
+                        excluded[why] = excluded.get(why, 0) + 1
+                        counts.setdefault("positive-excluded", [0, 0])[0] += 1
+                        if verbose or listing:
+                            print("EXCLUDED  %s: %s" % (name, why))
+                    else:
+                        c[1] += 1
+                        print("REJECTED  %s: %s" % (name, desc))
+                    continue
+                located = [e for e in errs if e[0]]
+                if rc == 0 or not located:
+                    c[0] += 1
+                    print("ACCEPTED  %s%s" % (name, "" if rc == 0 else ": no located error"))
+                    continue
+                c[1] += 1
+                neg_annot += bool(exp)
+                unknown = first[2] == "E-PARSE-UNKNOWN-OP"
+                neg_unknown += unknown
+                want = sorted(set(l for l, _ in exp))
+                at = not want or any(e[0] in want for e in located)
+                neg_line += bool(want) and at
+                # show the error that says why: one on the expected line, else the first that is not about
+                # the vector scope (a function returning a VMI value puts its ops outside any scope)
+                why = ([e for e in located if e[0] in want and e[2] != "E-VEC-SCOPE"] or
+                       [e for e in located if e[0] in want] or [e for e in located if e[2] != "E-VEC-SCOPE"] or
+                       located)[0]
+                neg_scope_only += all(e[2] == "E-VEC-SCOPE" for e in located)
+                desc = "%s:%s: %s [%s]" % why
+                if verbose or listing or (want and not at and not unknown):
+                    tag = "unknown-op" if unknown else ("ok" if at else "OTHER-LINE")
+                    print("%-9s %s: %s%s" % (tag, name, desc,
+                                             "" if at or not want else " (expected line %s)" %
+                                             ",".join(map(str, want))))
+    pos, neg = counts.get("positive", [0, 0]), counts.get("negative", [0, 0])
+    npos_ex = counts.get("positive-excluded", [0, 0])[0]
+    print("not counted: %s" % ", ".join("%s %d" % (k, v[0]) for k, v in sorted(counts.items())
+                                          if k not in ("positive", "negative", "positive-excluded")))
+    print("positives excluded (%d): %s" % (npos_ex, "; ".join("%s: %d" % kv for kv in sorted(excluded.items()))
+                                           or "none"))
+    print("negative: %d/%d rejected with a located error (%d wrongly accepted); of the rejected, %d only as an "
+          "unknown op, %d only by E-VEC-SCOPE; %d of the %d with an expected-error annotation rejected on its line"
+          % (neg[1], sum(neg), neg[0], neg_unknown, neg_scope_only, neg_line, neg_annot))
+    print("positive: %d/%d accepted (%d rejected)%s" % (pos[0], pos[0] + pos[1], pos[1],
+                                                         "; %d crashes" % neg_crash if neg_crash else ""))
+    return 1 if neg_crash else 0
+
+
 def main():
     args = sys.argv[1:]
     build = os.path.join(ROOT, "build")
-    filt, verbose, listing, ptoas = None, False, False, None
+    filt, verbose, listing, ptoas, litsub = None, False, False, None, "vpto"
     while args:
         a = args.pop(0)
-        if a == "--build":
+        if a == "--dir":
+            litsub = args.pop(0)
+        elif a == "--build":
             build = args.pop(0)
         elif a == "--filter":
             filt = args.pop(0)
@@ -241,9 +465,16 @@ def main():
             return 0
         else:
             ptoas = a
-    if not ptoas:
-        sys.stderr.write("usage: run_lit.py PTOAS_DIR [--build BUILD] [--filter TEXT] [-v] [--list]\n")
+    if not ptoas or litsub not in ("vpto", "vmi_new"):
+        sys.stderr.write("usage: run_lit.py PTOAS_DIR [--dir vpto|vmi_new] [--build BUILD] [--filter TEXT] "
+                         "[-v] [--list]\n")
         return 2
+    if litsub == "vmi_new":
+        ptosim = os.path.join(build, "ptosim")
+        if not os.access(ptosim, os.X_OK):
+            sys.stderr.write("run_lit.py: need %s\n" % ptosim)
+            return 2
+        return main_vmi(ptoas, ptosim, filt, verbose, listing)
     litdir = os.path.join(ptoas, "test", "lit", "vpto")
     ptosim = os.path.join(build, "ptosim")
     if not os.path.isdir(litdir) or not os.access(ptosim, os.X_OK):
