@@ -124,9 +124,22 @@ def split_top(text):
     return parts
 
 
-def rewrite_launch(src):
+FUNC_RE = re.compile(r"func\.func\s+@(\w+)\s*\(([^)]*)\)")
+
+
+def kernel_params(pto_text):
+    """The parameter types of each function of a kernel file: {name: ["!pto.ptr<f32>", "i32", ...]}."""
+    out = {}
+    for m in FUNC_RE.finditer(pto_text):
+        out[m.group(1)] = [p.split(":", 1)[1].strip() for p in split_top(m.group(2)) if ":" in p]
+    return out
+
+
+def rewrite_launch(src, signatures=None):
     """launch.cpp with every kernel declaration turned into a definition that runs ptosim, and every
-    `K<<<BLOCKS, ...>>>(` into a call that first records BLOCKS."""
+    `K<<<BLOCKS, ...>>>(` into a call that first records BLOCKS. A kernel whose .pto signature (`signatures`) has
+    trailing parameters the declaration leaves out (tmrgsort's unused %ex_ptr) gets them as absent arguments:
+    a zeroed 64-byte buffer for a pointer, 0 otherwise (on hardware they hold whatever the register holds)."""
     def define(m):
         name, params = m.group(1), m.group(2)
         decls, names = [], []
@@ -144,6 +157,8 @@ def rewrite_launch(src):
                 names.append("ptosim_p%d" % i)
                 decls.append(p + " ptosim_p%d" % i)
         body = "".join("  ptosim_arg(%s);\n" % n for n in names)
+        for t in (signatures or {}).get(name, [])[len(names):]:
+            body += "  ptosim_arg_absent(%d);\n" % (1 if t.startswith("!pto.ptr") else 0)
         return 'static void %s(%s) {\n%s  ptosim_exec("%s");\n}' % (name, ", ".join(decls), body, name)
 
     out = DECL_RE.sub(define, src)
@@ -279,7 +294,13 @@ def _run_in(case, tmp, opts):
     inc = os.path.join(tmp, "_inc")
     os.makedirs(inc)
     with open(os.path.join(case.path, "launch.cpp")) as f:
-        shim = rewrite_launch(f.read())
+        launch_src = f.read()
+    try:
+        with open(os.path.join(case.path, case.kernel)) as f:
+            params = kernel_params(f.read())
+    except OSError:
+        params = None
+    shim = rewrite_launch(launch_src, params)
     with open(os.path.join(inc, "launch_shim.cpp"), "w") as f:
         f.write(shim)
     exe = os.path.join(inc, "host")
