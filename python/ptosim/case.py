@@ -227,6 +227,33 @@ def build_runtime(d, cxx):
     return obj
 
 
+STANDIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ml_dtypes_standin")
+
+
+def build_ml_dtypes(d, python, cc=None):
+    """When the scripts' Python cannot import ml_dtypes (Debian does not package it), compiles the stand-in
+    (ml_dtypes_standin/: its README) into d/ml_dtypes and returns d for PYTHONPATH; None when the real package
+    is there or the stand-in cannot be built (the scripts then fail with their ImportError, reported as is)."""
+    try:
+        if subprocess.run([python, "-c", "import ml_dtypes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=60).returncode == 0:
+            return None
+        q = subprocess.run([python, "-c", "import sysconfig, numpy; print(sysconfig.get_paths()['include']); "
+                            "print(numpy.get_include()); print(sysconfig.get_config_var('EXT_SUFFIX'))"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60, universal_newlines=True)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = q.stdout.split()
+    if q.returncode != 0 or len(lines) != 3:
+        return None
+    pkg = os.path.join(d, "ml_dtypes")
+    os.makedirs(pkg, exist_ok=True)
+    shutil.copy(os.path.join(STANDIN_DIR, "ml_dtypes", "__init__.py"), pkg)
+    code, _ = _run([cc or os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", "-w", "-I", lines[0], "-I", lines[1],
+                    os.path.join(STANDIN_DIR, "_standin.c"), "-o", os.path.join(pkg, "_standin" + lines[2]), "-lm"], d)
+    return d if code == 0 else None
+
+
 def _has_numpy(python):
     try:
         return subprocess.run([python, "-c", "import numpy"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -256,6 +283,7 @@ class Options:
         self.python = python or scripts_python()
         self.keep, self.stats, self.profile, self.report, self.timeout = keep, stats, profile, report, timeout
         self.runtime_obj = None
+        self.pythonpath = None   # the ml_dtypes stand-in's directory, when it is used
 
 
 def run_case(case, opts):
@@ -278,6 +306,8 @@ def run_case(case, opts):
 def _run_in(case, tmp, opts):
     py, rel = opts.python, case.rel
     env = dict(os.environ)
+    if opts.pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (opts.pythonpath, env.get("PYTHONPATH")) if p)
     if case.tile:
         # the tile system tests' flow: the scripts are copied into the work directory and run there
         for name in ("cases.py", "gen_data.py", "compare.py"):
@@ -310,7 +340,7 @@ def _run_in(case, tmp, opts):
     if code != 0:
         err = [l for l in out.splitlines() if "error" in l]
         return CaseResult(rel, "FAIL", "harness", "host build: " + (err[0] if err else _first_line(out))[:200])
-    env = dict(os.environ, PTOSIM_BIN=opts.ptosim, PTOSIM_KERNEL=case.kernel, PTOSIM_FLAGS=" ".join(opts.run_options))
+    env = dict(env, PTOSIM_BIN=opts.ptosim, PTOSIM_KERNEL=case.kernel, PTOSIM_FLAGS=" ".join(opts.run_options))
     if opts.stats:
         env["PTOSIM_STATS"] = "profile" if opts.profile else "1"
     if opts.report:
@@ -356,7 +386,7 @@ def _run_in(case, tmp, opts):
         return CaseResult(rel, "FAIL", "harness", harness[0], warns, len(launches), stats)
     if code != 0:
         return CaseResult(rel, "FAIL", "harness", "host program exit %d: %s" % (code, _first_line(out)), warns, len(launches), stats)
-    code, out = _run([py, compare_script], tmp, dict(os.environ, COMPARE_STRICT="1"), opts.timeout)
+    code, out = _run([py, compare_script], tmp, dict(env, COMPARE_STRICT="1"), opts.timeout)
     if code != 0:
         lines = [l for l in out.splitlines() if l.strip()]
         why = next((l for l in lines if "mismatch" in l.lower() or "max" in l.lower() or "fail" in l.lower()),
@@ -392,6 +422,7 @@ def run_cases(dirs, filters=(), jobs=1, ptosim=None, run_options=(), keep=None, 
     shared = tempfile.mkdtemp(prefix="ptosim-case-rt-")
     try:
         opts.runtime_obj = build_runtime(shared, opts.cxx)
+        opts.pythonpath = build_ml_dtypes(shared, opts.python)
         results = []
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for r in pool.map(lambda c: run_case(c, opts), cases):

@@ -417,6 +417,14 @@ def to_int(a, rm, bits, signed):
     return v & ((1 << bits) - 1)
 
 
+def to_int_wrap(a, rm, bits, signed):
+    """float -> integer without saturation: the rounded integer's low bits; NaN -> 0, +-inf -> the range ends
+    as when saturating (docs/semantics.md §7.5)"""
+    if a.isnan() or a.isinf():
+        return to_int(a, rm, bits, signed)
+    return int(round_integral(a, rm).value()) & ((1 << bits) - 1)
+
+
 # ---------------------------------------------------------------- integers
 
 def sext(v, bits):
