@@ -418,10 +418,10 @@ def to_int(a, rm, bits, signed):
 
 
 def to_int_wrap(a, rm, bits, signed):
-    """float -> integer without saturation: the rounded integer's low bits; NaN -> 0, +-inf -> the range ends
-    as when saturating (docs/semantics.md §7.5)"""
+    """float -> integer without saturation: the rounded integer's low bits; NaN and +-inf -> 0
+    (docs/semantics.md §7.5)"""
     if a.isnan() or a.isinf():
-        return to_int(a, rm, bits, signed)
+        return 0
     return int(round_integral(a, rm).value()) & ((1 << bits) - 1)
 
 

@@ -39,9 +39,12 @@ uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
         bool narrowing = ek_bits(d) < ek_bits(s) || ek_packed4(d) || (s == EK_BF16 && d == EK_F16);
         return num_convert(ek_fmt(s), v, ek_fmt(d), rm, narrowing && sat);
     }
-    /* float -> int: rounded, then saturated with sat, else the low bits of the integer (NaN -> 0, +-inf -> the
-       range ends either way; docs/semantics.md §7.5) */
-    if (ek_float(s)) return num_to_int(ek_fmt(s), v, rm, ek_bits(d), ek_signed(d), sat);
+    /* float -> int: rounded, then saturated with sat (NaN -> 0, +-inf -> the range ends), else the low bits of the
+       integer (NaN and +-inf -> 0); docs/semantics.md §7.5 */
+    if (ek_float(s)) {
+        if (!sat && num_is_inf(ek_fmt(s), v)) return 0;
+        return num_to_int(ek_fmt(s), v, rm, ek_bits(d), ek_signed(d), sat);
+    }
     if (ek_float(d)) return num_from_int(v, ek_bits(s), ek_signed(s), ek_fmt(d), rm);
     /* int -> int; widening a signed source to an unsigned destination keeps values and takes negatives to 0
        (§7.5, the A5 tcvt i16 -> ui32 evidence) */
