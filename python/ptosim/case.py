@@ -124,9 +124,22 @@ def split_top(text):
     return parts
 
 
-def rewrite_launch(src):
+FUNC_RE = re.compile(r"func\.func\s+@(\w+)\s*\(([^)]*)\)")
+
+
+def kernel_params(pto_text):
+    """The parameter types of each function of a kernel file: {name: ["!pto.ptr<f32>", "i32", ...]}."""
+    out = {}
+    for m in FUNC_RE.finditer(pto_text):
+        out[m.group(1)] = [p.split(":", 1)[1].strip() for p in split_top(m.group(2)) if ":" in p]
+    return out
+
+
+def rewrite_launch(src, signatures=None):
     """launch.cpp with every kernel declaration turned into a definition that runs ptosim, and every
-    `K<<<BLOCKS, ...>>>(` into a call that first records BLOCKS."""
+    `K<<<BLOCKS, ...>>>(` into a call that first records BLOCKS. A kernel whose .pto signature (`signatures`) has
+    trailing parameters the declaration leaves out (tmrgsort's unused %ex_ptr) gets them as absent arguments:
+    a zeroed 64-byte buffer for a pointer, 0 otherwise (on hardware they hold whatever the register holds)."""
     def define(m):
         name, params = m.group(1), m.group(2)
         decls, names = [], []
@@ -144,6 +157,8 @@ def rewrite_launch(src):
                 names.append("ptosim_p%d" % i)
                 decls.append(p + " ptosim_p%d" % i)
         body = "".join("  ptosim_arg(%s);\n" % n for n in names)
+        for t in (signatures or {}).get(name, [])[len(names):]:
+            body += "  ptosim_arg_absent(%d);\n" % (1 if t.startswith("!pto.ptr") else 0)
         return 'static void %s(%s) {\n%s  ptosim_exec("%s");\n}' % (name, ", ".join(decls), body, name)
 
     out = DECL_RE.sub(define, src)
@@ -212,6 +227,33 @@ def build_runtime(d, cxx):
     return obj
 
 
+STANDIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ml_dtypes_standin")
+
+
+def build_ml_dtypes(d, python, cc=None):
+    """When the scripts' Python cannot import ml_dtypes (Debian does not package it), compiles the stand-in
+    (ml_dtypes_standin/: its README) into d/ml_dtypes and returns d for PYTHONPATH; None when the real package
+    is there or the stand-in cannot be built (the scripts then fail with their ImportError, reported as is)."""
+    try:
+        if subprocess.run([python, "-c", "import ml_dtypes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=60).returncode == 0:
+            return None
+        q = subprocess.run([python, "-c", "import sysconfig, numpy; print(sysconfig.get_paths()['include']); "
+                            "print(numpy.get_include()); print(sysconfig.get_config_var('EXT_SUFFIX'))"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=60, universal_newlines=True)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    lines = q.stdout.split()
+    if q.returncode != 0 or len(lines) != 3:
+        return None
+    pkg = os.path.join(d, "ml_dtypes")
+    os.makedirs(pkg, exist_ok=True)
+    shutil.copy(os.path.join(STANDIN_DIR, "ml_dtypes", "__init__.py"), pkg)
+    code, _ = _run([cc or os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", "-w", "-I", lines[0], "-I", lines[1],
+                    os.path.join(STANDIN_DIR, "_standin.c"), "-o", os.path.join(pkg, "_standin" + lines[2]), "-lm"], d)
+    return d if code == 0 else None
+
+
 def _has_numpy(python):
     try:
         return subprocess.run([python, "-c", "import numpy"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -241,6 +283,7 @@ class Options:
         self.python = python or scripts_python()
         self.keep, self.stats, self.profile, self.report, self.timeout = keep, stats, profile, report, timeout
         self.runtime_obj = None
+        self.pythonpath = None   # the ml_dtypes stand-in's directory, when it is used
 
 
 def run_case(case, opts):
@@ -263,6 +306,8 @@ def run_case(case, opts):
 def _run_in(case, tmp, opts):
     py, rel = opts.python, case.rel
     env = dict(os.environ)
+    if opts.pythonpath:
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (opts.pythonpath, env.get("PYTHONPATH")) if p)
     if case.tile:
         # the tile system tests' flow: the scripts are copied into the work directory and run there
         for name in ("cases.py", "gen_data.py", "compare.py"):
@@ -279,7 +324,13 @@ def _run_in(case, tmp, opts):
     inc = os.path.join(tmp, "_inc")
     os.makedirs(inc)
     with open(os.path.join(case.path, "launch.cpp")) as f:
-        shim = rewrite_launch(f.read())
+        launch_src = f.read()
+    try:
+        with open(os.path.join(case.path, case.kernel)) as f:
+            params = kernel_params(f.read())
+    except OSError:
+        params = None
+    shim = rewrite_launch(launch_src, params)
     with open(os.path.join(inc, "launch_shim.cpp"), "w") as f:
         f.write(shim)
     exe = os.path.join(inc, "host")
@@ -289,7 +340,7 @@ def _run_in(case, tmp, opts):
     if code != 0:
         err = [l for l in out.splitlines() if "error" in l]
         return CaseResult(rel, "FAIL", "harness", "host build: " + (err[0] if err else _first_line(out))[:200])
-    env = dict(os.environ, PTOSIM_BIN=opts.ptosim, PTOSIM_KERNEL=case.kernel, PTOSIM_FLAGS=" ".join(opts.run_options))
+    env = dict(env, PTOSIM_BIN=opts.ptosim, PTOSIM_KERNEL=case.kernel, PTOSIM_FLAGS=" ".join(opts.run_options))
     if opts.stats:
         env["PTOSIM_STATS"] = "profile" if opts.profile else "1"
     if opts.report:
@@ -335,7 +386,7 @@ def _run_in(case, tmp, opts):
         return CaseResult(rel, "FAIL", "harness", harness[0], warns, len(launches), stats)
     if code != 0:
         return CaseResult(rel, "FAIL", "harness", "host program exit %d: %s" % (code, _first_line(out)), warns, len(launches), stats)
-    code, out = _run([py, compare_script], tmp, dict(os.environ, COMPARE_STRICT="1"), opts.timeout)
+    code, out = _run([py, compare_script], tmp, dict(env, COMPARE_STRICT="1"), opts.timeout)
     if code != 0:
         lines = [l for l in out.splitlines() if l.strip()]
         why = next((l for l in lines if "mismatch" in l.lower() or "max" in l.lower() or "fail" in l.lower()),
@@ -371,6 +422,7 @@ def run_cases(dirs, filters=(), jobs=1, ptosim=None, run_options=(), keep=None, 
     shared = tempfile.mkdtemp(prefix="ptosim-case-rt-")
     try:
         opts.runtime_obj = build_runtime(shared, opts.cxx)
+        opts.pythonpath = build_ml_dtypes(shared, opts.python)
         results = []
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for r in pool.map(lambda c: run_case(c, opts), cases):

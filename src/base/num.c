@@ -510,5 +510,6 @@ uint64_t num_fma(NumFormat f, uint64_t a, uint64_t b, uint64_t c, NumRound rm)
 unsigned num_format_bits(NumFormat f) { return fmt_of(f)->width; }
 
 bool num_is_nan(NumFormat f, uint64_t bits) { return decode(f, bits).cls == X_NAN; }
+bool num_is_inf(NumFormat f, uint64_t bits) { return decode(f, bits).cls == X_INF; }
 
 uint64_t num_canonical_nan(NumFormat f) { return fmt_of(f)->nan; }

@@ -87,6 +87,7 @@ static inline double num_bits_to_f64(uint64_t b) { double d; memcpy(&d, &b, size
 static inline uint64_t num_f64_to_bits(double d) { uint64_t b; memcpy(&b, &d, sizeof b); return b; }
 
 bool num_is_nan(NumFormat f, uint64_t bits);
+bool num_is_inf(NumFormat f, uint64_t bits);
 /* f32 0x7FC00000, f16 0x7E00, bf16 0x7FC0, e4m3fn 0x7F, e5m2 0x7E, hif8 0x80, e8m0 0xFF,
  * f64 0x7FF8000000000000; fp4 has no NaN and returns 0 (+0, what a NaN converts to). */
 uint64_t num_canonical_nan(NumFormat f);

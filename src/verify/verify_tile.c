@@ -292,6 +292,136 @@ static void check_plan(VCtx *V, Op *f)
     tile_plan_free(&p);
 }
 
+/* ---- conversion, sort, random and the vector-side moves (ops/tile/tile_cvt.c, tile_sort.c, tile_rand.c,
+   tile_mov.c) ---- */
+
+/* A row-major unboxed tile (the templates' _rowwise / row_major constraints); reports E-TILE-LAYOUT. */
+static int need_row_major(VCtx *V, const Op *op, const char *g)
+{
+    char b[128];
+    const Type *t = grp_type(V, op, g);
+    if (!t || t->kind != TY_TILE_BUF || (t->blayout == TBL_ROW_MAJOR && t->slayout == TSL_NONE_BOX)) return 0;
+    v_err(V, DIAG_TILE_LAYOUT, grp_loc(V, op, g), "'%s' needs row-major tiles (blayout=row_major, slayout=none_box); "
+          "'%s' is %s", v_opname(op), g, tname(t, b, sizeof b));
+    return 1;
+}
+
+static void check_cvt(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    const Type *st = grp_type(V, op, "src"), *dt = grp_type(V, op, "dst");
+    if (!st || !dt || st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF) return;
+    if (need_vec(V, op, "src") || need_vec(V, op, "dst") || need_row_major(V, op, "src") || need_row_major(V, op, "dst"))
+        return;
+    ElemKind s = elem_kind(st->elem), d = elem_kind(dt->elem);
+    if (s == EK_BAD || d == EK_BAD || !op_cvt(OP_TCVT, s, d)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'pto.tcvt' has no %s -> %s form on a5 (the pairs of the A5 templates: "
+              "`ptosim help pto.tcvt`)", tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
+        return;
+    }
+    /* shapes and static valid shapes agree; bf16 -> f4 x2 packs two source columns into each destination byte */
+    int64_t per = ek_packed4(d) ? 2 : 1;
+    int bad = st->dims[0] != dt->dims[0] || st->dims[1] != dt->dims[1] * per ||
+              (st->dims[2] >= 0 && dt->dims[2] >= 0 && st->dims[2] != dt->dims[2]) ||
+              (st->dims[3] >= 0 && dt->dims[3] >= 0 && st->dims[3] != dt->dims[3] * per);
+    if (bad)
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "dst"), "'pto.tcvt' converts %s into %s: the shapes and valid shapes "
+              "must agree%s", tname(st, b1, sizeof b1), tname(dt, b2, sizeof b2),
+              per == 2 ? " (the destination has half the source's columns)" : "");
+}
+
+static void check_sort(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    if (op->kind == OP_TSORT32) {
+        const Type *st = grp_type(V, op, "src"), *it = grp_type(V, op, "idx"), *dt = grp_type(V, op, "dst");
+        if (!st || !it || !dt || st->kind != TY_TILE_BUF || it->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF) return;
+        if (need_vec(V, op, "src") || need_vec(V, op, "idx") || need_vec(V, op, "tmp") || need_vec(V, op, "dst")) return;
+        ElemKind k = elem_kind(st->elem);
+        if (st->elem != dt->elem || (k != EK_F32 && k != EK_F16 && k != EK_BF16))
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'pto.tsort32' sorts f32, f16 or bf16 scores into a tile of the same "
+                  "type; here %s into %s", tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
+        else if (it->elem->kind != TY_INT || ty_bits(it->elem) != 32)
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "idx"), "'pto.tsort32' takes 32-bit indices, not %s",
+                  tname(it->elem, b1, sizeof b1));
+        return;
+    }
+    /* tmrgsort: every tile in vec, all of one element type, f32 or f16 */
+    const Type *e = NULL;
+    for (unsigned g = 0; g < 2; g++)
+        for (unsigned j = 0;; j++) {
+            const Value *v = v_grp(V, op, g ? "dsts" : "srcs", j);
+            if (!v) break;
+            if (v->type->kind != TY_TILE_BUF) continue;
+            if (v->type->space != AS_UB) {
+                const char *loc = tile_loc_name((AddrSpace)v->type->space);
+                v_err(V, DIAG_TILE_LOC, op_use_loc(op, v), "'pto.tmrgsort' works on loc=vec tiles, not loc=%s",
+                      loc ? loc : "?");
+                return;
+            }
+            if (!e) e = v->type->elem;
+            ElemKind k = elem_kind(v->type->elem);
+            if (v->type->elem != e || (k != EK_F32 && k != EK_F16)) {
+                v_err(V, DIAG_V_ELEM_TYPE, op_use_loc(op, v), "'pto.tmrgsort' merges f32 or f16 records, all tiles of one "
+                      "type; this one holds %s", tname(v->type->elem, b1, sizeof b1));
+                return;
+            }
+        }
+}
+
+static void check_rand(VCtx *V, Op *op)
+{
+    char b[128];
+    const Type *dt = grp_type(V, op, "dst");
+    if (!dt || dt->kind != TY_TILE_BUF || need_vec(V, op, "dst") || need_row_major(V, op, "dst")) return;
+    if (dt->elem->kind != TY_INT || ty_bits(dt->elem) != 32)
+        v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'pto.trandom' fills 32-bit integer tiles, not %s",
+              tname(dt->elem, b, sizeof b));
+}
+
+/* tmov / textract / tinsert between vec tiles (moves that involve cube buffers are the cube part's) */
+static void check_mov(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    const Type *st = grp_type(V, op, "src"), *dt = grp_type(V, op, "dst");
+    if (!st || !dt || st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_UB || dt->space != AS_UB ||
+        v_grp(V, op, "tmp", 0))   /* the MX exponent reorder (tquant's tmov with a tmp): not the plain copy */
+        return;
+    if (need_row_major(V, op, "src") || need_row_major(V, op, "dst")) return;
+    if (ty_bits(st->elem) != ty_bits(dt->elem) || (op->kind != OP_TMOV && st->elem != dt->elem)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' copies %s elements into a tile of %s", v_opname(op),
+              tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
+        return;
+    }
+    int64_t sr, sc, dr, dc;
+    if (op->kind == OP_TMOV && static_valid(st, &sr, &sc) && static_valid(dt, &dr, &dc) && (sr != dr || sc != dc))
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "dst"), "'pto.tmov' needs equal valid regions: the source's is %" PRId64
+              "x%" PRId64 ", the destination's %" PRId64 "x%" PRId64, sr, sc, dr, dc);
+    /* a constant window must fit: textract reads the destination's valid region from the source at (row, col),
+       tinsert writes the source's valid region into the destination there */
+    int64_t r, c;
+    const Value *rv = v_grp(V, op, "row", 0), *cv = v_grp(V, op, "col", 0);
+    if (op->kind == OP_TMOV || !rv || !cv || !v_const_int(rv, &r) || !v_const_int(cv, &c)) return;
+    const Type *win = op->kind == OP_TEXTRACT ? dt : st, *host = op->kind == OP_TEXTRACT ? st : dt;
+    if (!static_valid(win, &sr, &sc)) return;
+    if (r < 0 || c < 0 || r + sr > host->dims[0] || c + sc > host->dims[1])
+        v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, rv), "'%s': the %" PRId64 "x%" PRId64 " window at (%" PRId64 ", %" PRId64
+              ") leaves the %lldx%lld %s tile", v_opname(op), sr, sc, r, c, (long long)host->dims[0],
+              (long long)host->dims[1], op->kind == OP_TEXTRACT ? "source" : "destination");
+}
+
+/* The rules of the ops above; 0 for any other op. */
+static int check_misc(VCtx *V, Op *op)
+{
+    switch (op->kind) {
+    case OP_TCVT: check_cvt(V, op); return 1;
+    case OP_TSORT32: case OP_TMRGSORT: check_sort(V, op); return 1;
+    case OP_TRANDOM: check_rand(V, op); return 1;
+    case OP_TMOV: case OP_TEXTRACT: case OP_TINSERT: check_mov(V, op); return 1;
+    default: return 0;
+    }
+}
+
 void verify_tile(VCtx *V, Op *op)
 {
     if (op->kind == OP_FUNC) {
@@ -300,6 +430,7 @@ void verify_tile(VCtx *V, Op *op)
     }
     if (op_info[op->kind].fam != FAM_TILE) return;
     const TileRule *r = rule_of(op->kind);
+    if (check_misc(V, op)) return;
     if (r) check_ew(V, op, r);
     else if (op->kind == OP_TLOAD || op->kind == OP_TSTORE) check_dma(V, op);
     else check_view(V, op);

@@ -740,6 +740,14 @@ def to_int(a, rm, bits, signed):
     return v & ((1 << bits) - 1)
 
 
+def to_int_wrap(a, rm, bits, signed):
+    """float -> integer without saturation: the rounded integer's low bits; NaN and +-inf -> 0
+    (docs/semantics.md §7.5)"""
+    if a.isnan() or a.isinf():
+        return 0
+    return int(round_integral(a, rm).value()) & ((1 << bits) - 1)
+
+
 # ---------------------------------------------------------------- host fast paths
 
 def host_f32(x):

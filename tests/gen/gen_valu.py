@@ -1006,11 +1006,13 @@ def cvt_ref(s, d, code, rm, sat):
         narrowing = d.bits < s.bits or d.name in F4 or (s.name, d.name) == ("bf16", "f16")
         return d.fmt.encode(s.fmt.decode(code), rm, sat and narrowing)
     if s.isf:
+        if not sat:   # NOSAT keeps the rounded integer's low bits (the A5 tcvt f16 -> ui8 / si8 evidence)
+            return fm.to_int_wrap(s.fmt.decode(code), rm, d.bits, d.signed)
         return fm.to_int(s.fmt.decode(code), rm, d.bits, d.signed)
     x = gl.sext(code, s.bits) if s.signed else code
     if d.isf:
         return d.fmt.encode(fin(x), rm, False)
-    if sat:
+    if sat or (s.signed and not d.signed and d.bits > s.bits):   # widening signed -> unsigned clamps at 0
         lo = -(1 << (d.bits - 1)) if d.signed else 0
         hi = (1 << (d.bits - 1)) - 1 if d.signed else (1 << d.bits) - 1
         x = min(max(x, lo), hi)

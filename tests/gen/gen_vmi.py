@@ -619,7 +619,8 @@ def build_red():
 
 def cvt_ref(s, d, code, rm, sat):
     """one lane: docs/semantics.md §7.5 through §13 "Conversions" (one rounding; SAT clamps float narrowing,
-    NaN -> +0; float -> int rounds then always saturates, NaN -> 0; int -> int NOSAT keeps the low bits;
+    NaN -> +0; float -> int rounds, then SAT clamps and NOSAT keeps the low bits, NaN -> 0; int -> int NOSAT keeps
+    the low bits (a signed source widened to an unsigned kind clamps at 0);
     signless integers unsigned)"""
     return GV.cvt_ref(s, d, code, {"H": "A"}.get(rm, rm), sat)
 

@@ -33,6 +33,8 @@ void ptosim_blocks(long long n);
 void ptosim_arg_ptr(const void *p);
 void ptosim_arg_int(long long v, int is_signed, int is_bool);
 void ptosim_arg_float(double v);
+/* a kernel parameter the host program's declaration leaves out (a pointer: a zeroed 64-byte buffer, else 0) */
+void ptosim_arg_absent(int is_ptr);
 void ptosim_exec(const char *kernel);
 template <class T> inline void ptosim_arg(T *p) { ptosim_arg_ptr((const void *)p); }
 template <class T> inline typename std::enable_if<std::is_integral<T>::value || std::is_enum<T>::value>::type

@@ -123,6 +123,8 @@ void ptosim_arg_int(long long v, int is_signed, int is_bool) {
   g_args.push_back(b);
 }
 
+void ptosim_arg_absent(int is_ptr) { g_args.push_back(is_ptr ? "zeros:64" : "0"); }
+
 void ptosim_arg_float(double v) {
   char b[64];
   if (v != v) snprintf(b, sizeof b, "nan");

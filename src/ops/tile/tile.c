@@ -1,8 +1,16 @@
-/* tile.c — the tile family's lowering hook: each op to its group (tile_view.c, tile_dma.c, tile_ew.c). */
+/* tile.c — the tile family's lowering hook: each op to its group (tile_view.c, tile_dma.c, tile_ew.c, tile_cvt.c,
+ * tile_sort.c, tile_rand.c, tile_mov.c). */
 #include "tile_int.h"
 
 int tile_lower(LowerView *L, const Op *op, Instr *in)
 {
+    switch (op->kind) {
+    case OP_TCVT: return tile_lower_cvt(L, op, in);
+    case OP_TSORT32: case OP_TMRGSORT: return tile_lower_sort(L, op, in);
+    case OP_TRANDOM: return tile_lower_rand(L, op, in);
+    case OP_TMOV: case OP_TEXTRACT: case OP_TINSERT: return tile_lower_mov(L, op, in);
+    default: break;
+    }
     switch (op_info[op->kind].pipe) {
     case PIPE_S_: return tile_lower_view(L, op, in);
     case PIPE_MTE2_: case PIPE_MTE3_: return tile_lower_dma(L, op, in);

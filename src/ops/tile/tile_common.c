@@ -2,6 +2,7 @@
  * list, the run-time valid-shape check and the pad values of the tile pad policies. */
 #include "tile_int.h"
 #include <inttypes.h>
+#include "exec/timing.h"
 
 TileJob *tile_job(LowerView *L, const Op *op, Instr *in)
 {
@@ -54,5 +55,40 @@ uint64_t tile_pad_bits(const Type *t, int pad)
     case EK_S32: return mx ? 0x7FFFFFFFu : 0x80000000u;
     case EK_S64: return mx ? 0x7FFFFFFF7FFFFFFFull : 0x8000000080000000ull;   /* the library's i32 pattern */
     default: return mx ? 0x7Fu : 0x80u;
+    }
+}
+
+/* docs/timing.md "Tile ops": a tile op whose micro expansion issues the n ops m[] per repeat (one 256-byte
+   register of lanes) costs the vector function's startup and drain, the first repeat's latency chain, then one
+   repeat per initiation interval of its busiest resource (the same model as the element-wise ops). */
+uint64_t tile_vec_cost(Exec *x, const OpKind *m, unsigned n, ElemKind ek, ElemKind sek, uint64_t repeats)
+{
+    if (!repeats || !n) return 0;
+    const Timing *t = x->core->sim->timing;
+    uint64_t lat = 0, busy[TU__COUNT] = {0};
+    for (unsigned i = 0; i < n; i++) {
+        TmVec v = timing_vec(t, m[i], ek, sek);
+        lat += v.lat;
+        busy[v.unit] += v.ii;
+    }
+    uint64_t ii = (n + t->issue_width - 1) / (t->issue_width ? t->issue_width : 1);
+    for (int u = 0; u < TU__COUNT; u++) {
+        uint64_t units = t->units[u] ? t->units[u] : 1, c = (busy[u] + units - 1) / units;
+        if (u != TU_ISSUE && c > ii) ii = c;
+    }
+    x->core->pipes[PQ_V].ops += repeats * n;
+    return t->vf_startup + t->vf_drain + lat + (repeats - 1) * ii;
+}
+
+/* The footprint of a tile op that reads its source tiles and writes its destination tiles whole (rows x cols
+   elements from the tile's address): every tile operand, written when `written(i)` says so. */
+void tile_foot_whole(const TileJob *j, const uint64_t *args, AsFoot *f, uint32_t written_mask)
+{
+    for (int i = 0; i < j->n; i++) {
+        const Type *t = j->ty[i];
+        if (t->kind != TY_TILE_BUF) continue;
+        TileRt r = tj_tile(j, args, i);
+        uint64_t n = (uint64_t)t->dims[0] * (uint64_t)t->dims[1] * ty_bytes(t->elem);
+        as_add(f, t->space, r.addr, r.addr + n, (written_mask >> i) & 1);
     }
 }

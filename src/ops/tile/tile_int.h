@@ -87,8 +87,19 @@ int tile_check_valid(Exec *x, const Instr *in, const Type *t, TileRt r, const ch
 /* The pad value of a tile's pad policy (TPAD_*) as element bits (A5 TileLib _pad_zero/_pad_max/_pad_min). */
 uint64_t tile_pad_bits(const Type *t, int pad);
 
+/* The cost of a tile op from its micro expansion: the n micro ops m[] of one repeat, `repeats` repeats. */
+uint64_t tile_vec_cost(Exec *x, const OpKind *m, unsigned n, ElemKind ek, ElemKind sek, uint64_t repeats);
+/* Auto-sync footprint: every tile operand whole, operand i written when bit i of written_mask is set. */
+void tile_foot_whole(const TileJob *j, const uint64_t *args, AsFoot *f, uint32_t written_mask);
+
 /* The groups of the family (tile_view.c, tile_dma.c, tile_ew.c). */
 int tile_lower_view(LowerView *L, const Op *op, Instr *in);
 int tile_lower_dma(LowerView *L, const Op *op, Instr *in);
 int tile_lower_ew(LowerView *L, const Op *op, Instr *in);
+/* tile_cvt.c (tcvt), tile_sort.c (tsort32, tmrgsort), tile_rand.c (trandom), tile_mov.c (tmov, textract,
+   tinsert between vec tiles). */
+int tile_lower_cvt(LowerView *L, const Op *op, Instr *in);
+int tile_lower_sort(LowerView *L, const Op *op, Instr *in);
+int tile_lower_rand(LowerView *L, const Op *op, Instr *in);
+int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
 #endif

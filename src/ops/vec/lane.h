@@ -28,7 +28,8 @@ int valu_op_of(int kind);
 ValuCore valu_core(ValuOp op, ElemKind k, bool scalar);
 
 /* A value of kind s (raw bits) converted to kind d: rounding rm, saturation sat (the vcvt lane,
-   docs/semantics.md §7). Float->int saturates (NaN -> 0); int->int clamps with sat, else wraps. */
+   docs/semantics.md §7.5). Float->int and int->int clamp with sat, else keep the low bits of the integer
+   (NaN -> 0; a signed source widened to an unsigned kind clamps at 0). */
 uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat);
 /* n lanes of kind s at src converted to kind d at dst (lane_cvt on each; common pairs in tight loops). */
 void lane_cvt_run(ElemKind s, ElemKind d, uint8_t *dst, const uint8_t *src, unsigned n, NumRound rm, bool sat);
@@ -52,4 +53,13 @@ uint64_t lane_tree_sum(ElemKind k, uint64_t *v, unsigned n);
 int lane_better(ElemKind k, uint64_t x, uint64_t y, int want_max);
 uint64_t lane_empty_extremum(ElemKind k, int want_max);
 uint64_t lane_canon(ElemKind k, uint64_t v);
+/* The UB sorters' lanes (vec_alu_sort.c; docs/semantics.md §7.8): records are 8 bytes, the score (f32, or f16 in
+   the low half) in the low word and the u32 index in the high word; descending, NaN above +inf, -0 == +0.
+   lane_bitsort32: one vbitsort repeat, 32 scores and 32 indices into 32 records (256 bytes), ties in source order.
+   lane_mrgsort4: one vmrgsort4 merge of the lists k whose bit is set in `valid` (len[k] records at src[k]) into
+   out, ties to the lower list; exhausted: stop once a valid list has run out. Returns the records written and
+   the records taken from each list in pos[]. */
+void lane_bitsort32(int f16, const uint8_t *scores, const uint8_t *idx, uint8_t *rec);
+uint64_t lane_mrgsort4(int f16, const uint8_t *const src[4], const unsigned len[4], unsigned valid, int exhausted,
+                       uint8_t *out, unsigned pos[4]);
 #endif

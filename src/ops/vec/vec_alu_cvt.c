@@ -17,8 +17,8 @@ NumRound lane_rnd(int tok)
 
 /* ------------------------------------------------------------------ one lane */
 
-/* Converts a value of kind s (raw bits) to kind d. Float->int always saturates (NaN -> 0);
-   int->int clamps with sat, else keeps the low bits; widening float conversions are exact. */
+/* Converts a value of kind s (raw bits) to kind d. Float->int and int->int clamp with sat, else keep the low
+   bits (a signed source widened to an unsigned kind clamps at 0); widening float conversions are exact. */
 uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
 {
     if (ek_float(s) && ek_float(d)) {
@@ -39,10 +39,17 @@ uint64_t lane_cvt(ElemKind s, ElemKind d, uint64_t v, NumRound rm, bool sat)
         bool narrowing = ek_bits(d) < ek_bits(s) || ek_packed4(d) || (s == EK_BF16 && d == EK_F16);
         return num_convert(ek_fmt(s), v, ek_fmt(d), rm, narrowing && sat);
     }
-    if (ek_float(s)) return num_to_int(ek_fmt(s), v, rm, ek_bits(d), ek_signed(d), true);
+    /* float -> int: rounded, then saturated with sat (NaN -> 0, +-inf -> the range ends), else the low bits of the
+       integer (NaN and +-inf -> 0); docs/semantics.md §7.5 */
+    if (ek_float(s)) {
+        if (!sat && num_is_inf(ek_fmt(s), v)) return 0;
+        return num_to_int(ek_fmt(s), v, rm, ek_bits(d), ek_signed(d), sat);
+    }
     if (ek_float(d)) return num_from_int(v, ek_bits(s), ek_signed(s), ek_fmt(d), rm);
-    /* int -> int */
-    if (!sat) return (uint64_t)(ek_signed(s) ? (uint64_t)ek_sext(s, v) : v) & ek_mask(d);
+    /* int -> int; widening a signed source to an unsigned destination keeps values and takes negatives to 0
+       (§7.5, the A5 tcvt i16 -> ui32 evidence) */
+    if (!sat && !(ek_signed(s) && !ek_signed(d) && ek_bits(d) > ek_bits(s)))
+        return (uint64_t)(ek_signed(s) ? (uint64_t)ek_sext(s, v) : v) & ek_mask(d);
     unsigned wd = ek_bits(d);
     if (ek_signed(s)) {
         int64_t x = ek_sext(s, v);

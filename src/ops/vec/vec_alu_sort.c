@@ -29,6 +29,33 @@ static int ahead(int f16, uint32_t x, uint32_t y)
 
 enum { SO_F16 };   /* Instr.imm of vbitsort and vmrgsort4: 1 for f16 scores */
 
+/* One repeat: 32 scores (f32, or f16 when f16) and 32 u32 indices become 32 records, stable, descending. */
+void lane_bitsort32(int f16, const uint8_t *scores, const uint8_t *idx, uint8_t *rec)
+{
+    const unsigned se = f16 ? 2 : 4;
+    uint32_t s[32], id[32];
+    uint8_t order[32];
+    for (unsigned i = 0; i < 32; i++) {
+        s[i] = (uint32_t)lane_get(scores, se, i);
+        id[i] = (uint32_t)lane_get(idx, 4, i);
+        order[i] = (uint8_t)i;
+    }
+    /* stable insertion sort, descending */
+    for (unsigned i = 1; i < 32; i++) {
+        uint8_t t = order[i];
+        unsigned j = i;
+        while (j > 0 && ahead(f16, s[t], s[order[j - 1]])) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = t;
+    }
+    for (unsigned i = 0; i < 32; i++) {
+        uint64_t v = (uint64_t)s[order[i]] | (uint64_t)id[order[i]] << 32;
+        memcpy(rec + 8 * i, &v, 8);
+    }
+}
+
 /* args: dst, scores, idx, repeat. */
 static int p_vbitsort(Exec *x, const Instr *in, const uint64_t *args)
 {
@@ -47,28 +74,8 @@ static int p_vbitsort(Exec *x, const Instr *in, const uint64_t *args)
     const uint8_t *ix = sim_mem(x, in, AS_UB, args[2], rep * 128, 32, ACC_READ, "index source");
     if (!ix) return -1;
     for (uint64_t r = 0; r < rep; r++) {
-        uint32_t s[32], id[32];
-        uint8_t order[32];
-        for (unsigned i = 0; i < 32; i++) {
-            s[i] = (uint32_t)lane_get(sc + r * 32 * se, se, i);
-            id[i] = (uint32_t)lane_get(ix + r * 128, 4, i);
-            order[i] = (uint8_t)i;
-        }
-        /* stable insertion sort, descending */
-        for (unsigned i = 1; i < 32; i++) {
-            uint8_t t = order[i];
-            unsigned j = i;
-            while (j > 0 && ahead(f16, s[t], s[order[j - 1]])) {
-                order[j] = order[j - 1];
-                j--;
-            }
-            order[j] = t;
-        }
         uint8_t rec[256];
-        for (unsigned i = 0; i < 32; i++) {
-            uint64_t v = (uint64_t)s[order[i]] | (uint64_t)id[order[i]] << 32;
-            memcpy(rec + 8 * i, &v, 8);
-        }
+        lane_bitsort32(f16, sc + r * 32 * se, ix + r * 128, rec);
         memcpy(dst + r * 256, rec, 256);
     }
     sim_count(x, x->pipe, rep * 256);
@@ -77,6 +84,42 @@ static int p_vbitsort(Exec *x, const Instr *in, const uint64_t *args)
 }
 
 /* ------------------------------------------------------------------ vmrgsort4 */
+
+/* One merge of up to four descending lists of 8-byte records (list k: len[k] records at src[k], used when bit k
+   of `valid` is set) into out; exhausted: stop as soon as a valid list has run out. Returns the records written;
+   pos[k] = the records taken from list k. */
+uint64_t lane_mrgsort4(int f16, const uint8_t *const src[4], const unsigned len[4], unsigned valid, int exhausted,
+                       uint8_t *out, unsigned pos[4])
+{
+    uint64_t n = 0;
+    unsigned ln[4];
+    for (unsigned k = 0; k < 4; k++) {
+        pos[k] = 0;
+        ln[k] = (valid >> k) & 1 ? len[k] : 0;
+    }
+    for (;;) {
+        if (exhausted) {
+            int out_of_list = 0;
+            for (unsigned k = 0; k < 4; k++) out_of_list |= ((valid >> k) & 1) && pos[k] == ln[k];
+            if (out_of_list) break;
+        }
+        int best = -1;
+        uint64_t bv = 0;
+        for (unsigned k = 0; k < 4; k++) {
+            if (pos[k] >= ln[k]) continue;
+            uint64_t v;
+            memcpy(&v, src[k] + 8ull * pos[k], 8);
+            if (best < 0 || ahead(f16, (uint32_t)v, (uint32_t)bv)) {
+                best = (int)k;
+                bv = v;
+            }
+        }
+        if (best < 0) break;
+        memcpy(out + 8 * n++, &bv, 8);
+        pos[best]++;
+    }
+    return n;
+}
 
 /* args: dst, src0..src3, count, config.
  * count: list k holds (count >> 16k) & 0xFFFF records. config: bits 7..0 repeat count, bits 11..8
@@ -113,29 +156,9 @@ static int p_vmrgsort4(Exec *x, const Instr *in, const uint64_t *args)
     }
     unsigned pos[4] = {0, 0, 0, 0};
     for (unsigned r = 0; r < rep; r++) {
-        uint64_t n = 0;
-        memset(pos, 0, sizeof pos);
-        for (;;) {
-            if (exhausted) {
-                int out_of_list = 0;
-                for (unsigned k = 0; k < 4; k++) out_of_list |= ((valid >> k) & 1) && pos[k] == len[k];
-                if (out_of_list) break;
-            }
-            int best = -1;
-            uint64_t bv = 0;
-            for (unsigned k = 0; k < 4; k++) {
-                if (pos[k] >= len[k]) continue;
-                uint64_t v;
-                memcpy(&v, src[k] + r * span + 8ull * pos[k], 8);
-                if (best < 0 || ahead(f16, (uint32_t)v, (uint32_t)bv)) {
-                    best = (int)k;
-                    bv = v;
-                }
-            }
-            if (best < 0) break;
-            memcpy(out + 8 * n++, &bv, 8);
-            pos[best]++;
-        }
+        const uint8_t *l[4];
+        for (unsigned k = 0; k < 4; k++) l[k] = src[k] ? src[k] + r * span : NULL;
+        uint64_t n = lane_mrgsort4(f16, l, len, valid, exhausted, out, pos);
         memcpy(dst + r * span, out, (size_t)(8 * n));
     }
     mem_free(out);

@@ -1,0 +1,98 @@
+/* tile_mov.c — the vector-side moves between vec tiles: pto.tmov (the destination's valid region from the same
+ * place of the source), pto.textract (the destination's valid region from the source window at (row, col)) and
+ * pto.tinsert (the source's valid region into the destination at (row, col)). Each is one V job of row-wise
+ * vlds/vsts copies as the A5 templates write them (lib/TileOps/a5/tmov.py, textract.py
+ * template_textract_vec2vec_nd, tinsert.py template_tinsert_vec_to_vec_nd_basic and its 1x1 scalar form): bytes
+ * are copied unchanged, and nothing outside the copied region is touched. Moves that involve cube buffers
+ * (mat, left, right, acc, ...) belong to the cube part of the tile layer. docs/semantics.md §14. */
+#include "tile_int.h"
+
+enum { MV_TMOV, MV_EXTRACT, MV_INSERT };
+enum { MV_KIND, MV_ROW, MV_COL };   /* Instr.imm: the move, the operand indices of the row and column offsets */
+
+/* The copied region: `n` rows of `w` elements, read at (r0, c0) of the source, written at (r1, c1) of the
+   destination. */
+typedef struct MovRegion { uint64_t n, w, r0, c0, r1, c1; } MovRegion;
+
+static int region(Exec *x, const Instr *in, const uint64_t *args, MovRegion *g)
+{
+    const TileJob *j = TJ(in);
+    const Type *st = j->ty[(int)j->src0], *dt = j->ty[(int)j->dst];
+    TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
+    if (tile_check_valid(x, in, st, s, "source") || tile_check_valid(x, in, dt, d, "destination")) return -1;
+    uint64_t row = in->imm[MV_ROW] >= 0 ? tj_scalar(j, args, (int)in->imm[MV_ROW]) : 0;
+    uint64_t col = in->imm[MV_COL] >= 0 ? tj_scalar(j, args, (int)in->imm[MV_COL]) : 0;
+    *g = (MovRegion){d.vr, d.vc, 0, 0, 0, 0};
+    const char *what = NULL;
+    const Type *t = dt;
+    if (in->imm[MV_KIND] == MV_EXTRACT) {
+        g->r0 = row;
+        g->c0 = col;
+        t = st;
+        what = "source";
+    } else if (in->imm[MV_KIND] == MV_INSERT) {
+        *g = (MovRegion){s.vr, s.vc, 0, 0, row, col};
+        what = "destination";
+    }
+    uint64_t rr = what && t == st ? g->r0 : g->r1, cc = what && t == st ? g->c0 : g->c1;
+    if (what && g->n && g->w && (rr + g->n > (uint64_t)t->dims[0] || cc + g->w > (uint64_t)t->dims[1])) {
+        sim_trap(x, in, DIAG_T_TILE, "the %llux%llu window at (%llu, %llu) leaves the %s tile's %lldx%lld shape",
+                 (unsigned long long)g->n, (unsigned long long)g->w, (unsigned long long)rr, (unsigned long long)cc,
+                 what, (long long)t->dims[0], (long long)t->dims[1]);
+        return -1;
+    }
+    return 0;
+}
+
+static int p_mov(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const Type *st = j->ty[(int)j->src0], *dt = j->ty[(int)j->dst];
+    TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
+    MovRegion g;
+    if (region(x, in, args, &g)) return -1;
+    const uint64_t e = ty_bytes(dt->elem), sp = (uint64_t)st->dims[1] * e, dp = (uint64_t)dt->dims[1] * e;
+    for (uint64_t r = 0; r < g.n && g.w; r++) {
+        const uint8_t *ps = sim_mem(x, in, (AddrSpace)st->space, s.addr + (g.r0 + r) * sp + g.c0 * e, g.w * e, 1,
+                                    ACC_READ, "tile source");
+        uint8_t *pd = ps ? sim_mem(x, in, (AddrSpace)dt->space, d.addr + (g.r1 + r) * dp + g.c1 * e, g.w * e, 1,
+                                   ACC_WRITE, "tile destination") : NULL;
+        if (!pd) return -1;
+        memmove(pd, ps, g.w * e);
+    }
+    static const OpKind m[] = {OP_VLDS, OP_VSTS};
+    uint64_t lanes = VREG_BYTES / e;
+    x->extra_cost += tile_vec_cost(x, m, 2, (ElemKind)j->ek, (ElemKind)j->ek, g.n * ((g.w + lanes - 1) / lanes));
+    sim_count(x, PQ_V, g.n * g.w * e);
+    return 0;
+}
+
+/* The source tile read, the destination tile written (whole tiles: the offsets are run-time values). */
+static void foot_mov(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst);
+}
+
+int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
+{
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
+    j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
+    const Type *st = op->operands[j->src0]->type, *dt = op->operands[j->dst]->type;
+    if (st->space != AS_UB || dt->space != AS_UB) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' between loc=%s and loc=%s tiles is not simulated (the vector side: "
+                 "vec to vec)", op_info[op->kind].name, tile_loc_name((AddrSpace)st->space),
+                 tile_loc_name((AddrSpace)dt->space));
+        return -1;
+    }
+    j->ek = j->sek = (uint8_t)elem_kind(dt->elem);
+    in->imm[MV_KIND] = op->kind == OP_TEXTRACT ? MV_EXTRACT : op->kind == OP_TINSERT ? MV_INSERT : MV_TMOV;
+    in->imm[MV_ROW] = lw_group_index(L, op, "row", 0);
+    in->imm[MV_COL] = lw_group_index(L, op, "col", 0);
+    in->pfn = p_mov;
+    in->foot = foot_mov;
+    in->cost = 1;
+    return 0;
+}
