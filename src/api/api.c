@@ -74,8 +74,19 @@ static Module *module_new(PtoContext *ctx, const char *filename, size_t len, cha
     return m;
 }
 
+/* Line breaks are LF, CRLF or a lone CR (classic Mac text): a lone CR becomes LF in the module's own copy of
+   the text, so every later stage (the lexer's lines and `//` comments, the caret lines of diagnostics) sees one
+   kind of line break, at the same byte offsets and columns. CRLF stays as it is (the CR is a blank). */
+static void lone_cr_to_lf(Module *m)
+{
+    char *t = (char *)(uintptr_t)m->text, *end = t + m->len;
+    for (char *p = t; (p = memchr(p, '\r', (size_t)(end - p))); p++)
+        if (p + 1 == end || p[1] != '\n') *p = '\n';
+}
+
 static PtoModule *parse_text(Module *m)
 {
+    lone_cr_to_lf(m);
     diag_add_source(&m->ctx->diags, m->file, m->text, m->len);
     m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);   /* compiles the signatures on first need */
     return m;

@@ -862,10 +862,9 @@ static Op *parse_arith_const(Parser *P, SrcLoc loc)
         return NULL;
     }
     /* A decimal literal of a float constant keeps its text so the value can be rounded once, exactly. */
-    if (a.kind == AT_INT && ty->kind == TY_FLOAT && t->kind == TK_INT && !(t->len > 2 && (t->s[1] == 'x' || t->s[1] == 'X'))) {
-        a.kind = AT_FLOAT;
-        a.s = P_text(P, t);
-        a.f = (double)a.i;
+    if (a.kind == AT_INT && ty->kind == TY_FLOAT && t->kind == TK_INT) {
+        a.ty = ty;
+        P_float_int_literal(P, t, &a);
     }
     /* a finite literal that rounds to infinity in its type is an error, as in MLIR (nearest-even, the
        literal first read as a double) */

@@ -145,6 +145,8 @@ Value *P_use(Parser *P);                             /* parses %name[#k] and res
 Attr P_parse_attr_value(Parser *P, const char *name);
 int P_parse_attr_dict(Parser *P, Attr **out, uint32_t *n);
 int P_int_literal(Parser *P, const Token *t, int64_t *out);
+/* An integer literal `t` read into `a` whose type `a->ty` is a float type: decimal = the value, hex = the bits. */
+void P_float_int_literal(Parser *P, const Token *t, Attr *a);
 /* The closest spelling among `cands` within edit distance of `word` ("did you mean"), or NULL. */
 const char *P_suggest(const char *word, size_t n, const char *const *cands, size_t ncands);
 int P_expect_kw(Parser *P, const char *s);

@@ -1291,6 +1291,27 @@ const char *P_span_text(Parser *P, size_t from, size_t to)
     return r;
 }
 
+/* An integer literal typed by a float type: a decimal one is the value (kept as its text, so it is rounded
+   once like `15360.0`), a hexadecimal one the value's bit pattern (MLIR's spelling of NaN payloads and
+   infinities: `0x7FC00000 : f32`). A signed hex literal or one with more bits than the type holds would
+   be read as something other than what it looks like: each is an error. */
+void P_float_int_literal(Parser *P, const Token *t, Attr *a)
+{
+    const char *s = t->s;
+    unsigned bits = ty_bits(a->ty);
+    int sign = s[0] == '-' || s[0] == '+';
+    if (!(t->len > 2 + (unsigned)sign && s[sign] == '0' && (s[sign + 1] == 'x' || s[sign + 1] == 'X'))) {
+        a->kind = AT_FLOAT;
+        a->s = P_text(P, t);
+        a->f = (double)a->i;
+    } else if (sign) {
+        P_error(P, DIAG_PARSE_ATTR, a->loc, "a hexadecimal float literal is a bit pattern and takes no sign");
+    } else if (bits < 64 && (uint64_t)a->i >> bits) {
+        P_error(P, DIAG_PARSE_ATTR, a->loc, "hexadecimal float literal %.*s has more than the %u bits of its type",
+                (int)t->len, s, bits);
+    }
+}
+
 Attr P_parse_attr_value(Parser *P, const char *name)
 {
     Attr a;
@@ -1310,6 +1331,7 @@ Attr P_parse_attr_value(Parser *P, const char *name)
             a.kind = AT_INT;
             P->pos++;
             if (P_eat(P, TK_COLON)) a.ty = P_parse_type(P);
+            if (a.ty && a.ty->kind == TY_FLOAT) P_float_int_literal(P, t, &a);
             return a;
         }
         break;

@@ -137,13 +137,22 @@ static void pr_str(Printer *p, const char *s)
     sb_putc(&p->b, '"');
 }
 
+/* The bit pattern of a float constant, as the hex literal it was written as (a decimal would re-parse as a
+   value): every digit of the type's width, `0x3C00` for f16. */
+static void pr_float_bits(Printer *p, int64_t bits, const Type *t)
+{
+    unsigned w = ty_bits(t), digits = w < 4 ? 1 : (w + 3) / 4;
+    sb_printf(&p->b, "0x%0*llX", (int)digits, (unsigned long long)bits);
+}
+
 static void pr_attr_value(Printer *p, const Attr *a)
 {
     switch (a->kind) {
     case AT_UNIT: sb_puts(&p->b, "unit"); break;
     case AT_BOOL: sb_puts(&p->b, a->i ? "true" : "false"); break;
     case AT_INT:
-        sb_printf(&p->b, "%lld", (long long)a->i);
+        if (a->ty && a->ty->kind == TY_FLOAT) pr_float_bits(p, a->i, a->ty);
+        else sb_printf(&p->b, "%lld", (long long)a->i);
         if (a->ty) { sb_puts(&p->b, " : "); pr_type(p, a->ty); }
         break;
     case AT_FLOAT:
@@ -768,7 +777,8 @@ static void pr_arith_const(Printer *p, const Op *op)
     sb_puts(&p->b, "arith.constant ");
     if (t->kind == TY_INT && t->bits == 1) sb_puts(&p->b, v && v->i ? "true" : "false");
     else {
-        if (v) { Attr c = *v; c.ty = NULL; pr_attr_value(p, &c); }
+        if (v && v->kind == AT_INT && t->kind == TY_FLOAT) pr_float_bits(p, v->i, t);
+        else if (v) { Attr c = *v; c.ty = NULL; pr_attr_value(p, &c); }
         sb_puts(&p->b, " : ");
         pr_type(p, t);
     }
