@@ -60,6 +60,16 @@ def sanitizer_preload(lib):
     return m[0] if m else None
 
 
+def library_env(env, lib):
+    """ENV (a dict) extended so that a python3 loading LIB (a libptosim.so built by `make asan`) starts: the
+    sanitizer runtime preloaded, leak detection off (python3 itself keeps memory to the end). Returns ENV."""
+    rt = sanitizer_preload(lib)
+    if rt and rt not in env.get("LD_PRELOAD", ""):
+        env["LD_PRELOAD"] = (rt + " " + env.get("LD_PRELOAD", "")).strip()
+        env["ASAN_OPTIONS"] = "detect_leaks=0:" + env.get("ASAN_OPTIONS", "")
+    return env
+
+
 def require_numpy_and_library():
     """Makes this script run under a python3 that imports numpy and can load BUILD's libptosim.so: re-executes
     it under another interpreter (numpy_python()) or with the sanitizer runtime preloaded (make asan) when
@@ -69,10 +79,7 @@ def require_numpy_and_library():
     env = dict(os.environ)
     env["PTOSIM_LIB"] = lib
     env["PTOSIM_BIN"] = os.path.join(BUILD, "ptosim")
-    rt = sanitizer_preload(lib)
-    if rt and rt not in env.get("LD_PRELOAD", ""):
-        env["LD_PRELOAD"] = (rt + " " + env.get("LD_PRELOAD", "")).strip()
-        env["ASAN_OPTIONS"] = "detect_leaks=0:" + env.get("ASAN_OPTIONS", "")   # python3 itself keeps memory to the end
+    library_env(env, lib)
     try:
         import numpy  # noqa: F401
         python = sys.executable

@@ -14,7 +14,7 @@ Prints "N passed, M failed"; exit 1 on failure."""
 import os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import BUILD as build, ROOT, check, finish, numpy_python
+from testlib import BUILD as build, ROOT, check, finish, numpy_python, library_env
 
 SKIP_DIRS = {".git", "__pycache__"}
 
@@ -138,6 +138,7 @@ def doc_examples(doc):
                     last = None
                     continue
                 argv = [py, "-c", body]
+                penv = library_env(dict(env), env["PTOSIM_LIB"])
                 script = body
             else:
                 lines = [l for l in body.splitlines() if not re.match(r"\s*make\b", l)]
@@ -146,7 +147,8 @@ def doc_examples(doc):
                     last = None
                     continue
                 argv = ["sh", "-e", "-c", script]
-            p = subprocess.run(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+                penv = env
+            p = subprocess.run(argv, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=penv)
             out = p.stdout.decode(errors="replace")     # both streams, in the order they were written
             check(p.returncode == 0, "%s example %d runs verbatim" % (doc, i + 1),
                   "$ %s\nexit %d\n%s" % (script.replace("\n", "\n$ "), p.returncode, out[-3000:]))

@@ -11,11 +11,12 @@
 import os, re, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import BUILD, ROOT, check, finish
+from testlib import BUILD, ROOT, check, finish, library_env
 
 PTOSIM = os.path.join(BUILD, "ptosim")
 p = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "gen_ops_md.py"), "--check", "--build", BUILD],
-                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                   env=library_env(dict(os.environ), os.path.join(BUILD, "libptosim.so.0")))
 check(p.returncode == 0, "docs/ops.md is up to date (tools/gen_ops_md.py --check)", p.stdout.decode())
 
 
