@@ -102,4 +102,7 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in);
 int tile_lower_sort(LowerView *L, const Op *op, Instr *in);
 int tile_lower_rand(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
+/* tile_reduce.c: row/column reductions (+ arg forms), the expand families, the partial ops. */
+int tile_is_reduce(int kind);
+int tile_lower_reduce(LowerView *L, const Op *op, Instr *in);
 #endif
