@@ -65,7 +65,41 @@ static uint64_t one_of(ElemKind k)
 
 /* ------------------------------------------------------------------ row reductions */
 
-/* vcadd over one register: lanes [0, n) of the chunk, absent lanes +0; integers summed exactly and wrapped */
+/* The per-chunk trees of a whole row at once: the row's chunks of `lanes` lanes (absent lanes `fill`) reduced
+   pairwise, adjacent lanes first, one level for every chunk in one pass of core calls; a chunk's tree never
+   crosses its chunk (widths are powers of two), so out[c] is exactly chunk c's tree. `scr` holds 3 * chunks
+   registers. */
+static void row_trees(ValuCore core, unsigned e, const uint8_t *row, uint64_t vc, unsigned lanes, uint64_t fill,
+                      uint8_t *scr, uint64_t *out)
+{
+    uint64_t chunks = (vc + lanes - 1) / lanes, n = chunks * lanes;
+    uint8_t *buf = scr, *ev = scr + chunks * VREG_BYTES, *od = ev + chunks * VREG_BYTES;
+    memcpy(buf, row, vc * e);
+    for (uint64_t i = vc; i < n; i++) lane_set(buf, e, (unsigned)i, fill);
+    for (unsigned w = lanes; w > 1; w /= 2, n /= 2) {
+        uint64_t half = n / 2;
+        if (e == 4) {
+            const uint32_t *b = (const uint32_t *)(void *)buf;
+            uint32_t *a0 = (uint32_t *)(void *)ev, *a1 = (uint32_t *)(void *)od;
+            for (uint64_t i = 0; i < half; i++) { a0[i] = b[2 * i]; a1[i] = b[2 * i + 1]; }
+        } else if (e == 2) {
+            const uint16_t *b = (const uint16_t *)(void *)buf;
+            uint16_t *a0 = (uint16_t *)(void *)ev, *a1 = (uint16_t *)(void *)od;
+            for (uint64_t i = 0; i < half; i++) { a0[i] = b[2 * i]; a1[i] = b[2 * i + 1]; }
+        } else {
+            for (uint64_t i = 0; i < half; i++) {
+                memcpy(ev + i * e, buf + 2 * i * e, e);
+                memcpy(od + i * e, buf + (2 * i + 1) * e, e);
+            }
+        }
+        for (uint64_t r = 0; r * VREG_BYTES < half * e; r++)
+            core(buf + r * VREG_BYTES, ev + r * VREG_BYTES, od + r * VREG_BYTES, 0);
+    }
+    for (uint64_t c = 0; c < chunks; c++) out[c] = lane_get(buf, e, (unsigned)c);
+}
+
+/* vcadd over one register: lanes [0, n) of the chunk, absent lanes +0 (lane_tree_sum's tree); integers summed
+   exactly and wrapped */
 static uint64_t chunk_sum(ElemKind k, const uint8_t *p, unsigned n, unsigned lanes)
 {
     uint64_t v[256];
@@ -118,10 +152,31 @@ static int p_row(Exec *x, const Instr *in, const uint64_t *args)
     const ElemKind k = (ElemKind)j->sek, kd = (ElemKind)j->ek;
     const unsigned lanes = VREG_BYTES / ek_bytes(k);
     const int want_max = j->vop == VOP_MAX;
+    ValuCore ext = j->kind == TR_ROWEXT ? valu_core((ValuOp)j->vop, k, false) : NULL;
     uint64_t chunks = (s.vc + lanes - 1) / lanes;
+    /* the sums and extrema of whole rows through the vadd / vmax cores (vec.h ValuCore: valu_eval's results), every
+       chunk's tree in one pass. A chunk's vcmax value is its best lane (NaN canonical, +0 above -0), which the
+       vmax tree of its lanes, absent lanes the empty extremum, also yields; vcadd's is lane_tree_sum's tree. */
+    ValuCore tree = j->kind == TR_ROWSUM && !ek_int(k) ? valu_core(VOP_ADD, k, false) : ext;
+    uint8_t *scr = tree && chunks ? calloc(chunks, 3 * VREG_BYTES + 8) : NULL;
+    uint64_t *part = scr ? (uint64_t *)(void *)(scr + chunks * 3 * VREG_BYTES) : NULL;
+    if (tree && chunks && !scr) {
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory for a row reduction's scratch");
+        return -1;
+    }
     for (uint64_t r = 0; r < s.vr; r++) {
         const uint8_t *row = s.vc ? at(x, in, &ts, r, 0, s.vc, ACC_READ) : NULL;
-        if (s.vc && !row) return -1;
+        if (s.vc && !row) { free(scr); return -1; }
+        if (scr) {
+            row_trees(tree, ek_bytes(k), row, s.vc, lanes, j->kind == TR_ROWSUM ? 0 : lane_empty_extremum(k, want_max),
+                      scr, part);
+            uint64_t acc = j->kind == TR_ROWSUM ? 0 : j->konst;
+            for (uint64_t c = 0; c < chunks; c++) acc = valu_eval((ValuOp)j->vop, k, acc, part[c], 0);
+            uint8_t *d = at(x, in, &td, r, 0, 1, ACC_WRITE);
+            if (!d) { free(scr); return -1; }
+            lane_set(d, ek_bytes(kd), 0, acc & ek_mask(kd));
+            continue;
+        }
         uint64_t acc = 0, idx_acc = 0, pacc[256];
         if (j->kind == TR_ROWEXT || j->kind == TR_ROWARG) acc = j->konst;
         if (j->kind == TR_ROWPROD)
@@ -152,6 +207,7 @@ static int p_row(Exec *x, const Instr *in, const uint64_t *args)
         if (!d) return -1;
         lane_set(d, ek_bytes(kd), 0, acc & ek_mask(kd));
     }
+    free(scr);
     OpKind m[4] = {OP_VLDS, (OpKind)in->imm[0], OP_VADD, OP_VSTS};
     x->extra_cost += tile_vec_cost(x, m, 4, k, k, s.vr * (chunks ? chunks : 1));
     sim_count(x, PQ_V, (uint64_t)s.vr * s.vc * ek_bytes(k));
@@ -173,7 +229,10 @@ static int p_col(Exec *x, const Instr *in, const uint64_t *args)
     const uint8_t *r0 = at(x, in, &ts, 0, 0, s.vc, ACC_READ);
     if (!d || !r0) return -1;
     uint64_t *best = malloc(s.vc * 2 * sizeof *best);
-    if (!best) return -1;
+    if (!best) {
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory for a column reduction's scratch");
+        return -1;
+    }
     uint64_t *idx = best + s.vc;
     /* tcolargmax/min compare in 16 bits for 8-bit sources (the template widens them exactly) */
     ElemKind kc = k;
@@ -238,19 +297,30 @@ static int p_expand(Exec *x, const Instr *in, const uint64_t *args)
     int bin = j->kind == TR_ROWBIN || j->kind == TR_COLBIN, row = j->kind == TR_ROWEXP || j->kind == TR_ROWBIN;
     Tl td = tl_of(j, args, j->dst), tb = tl_of(j, args, bin ? j->src1 : j->src0), ta = td;
     if (bin) ta = tl_of(j, args, j->src0);
-    const unsigned e = td.e;
+    const unsigned e = td.e, lanes = VREG_BYTES / e;
+    /* whole registers of a plain binary form through the vector family's SIMD core of the same lane function
+       (vec.h ValuCore: the same results as valu_eval lane by lane); the tail lane by lane */
+    ValuCore core = bin && j->tok == LB_VOP ? valu_core((ValuOp)j->vop, (ElemKind)j->ek, row) : NULL;
     for (uint64_t r = 0; r < d.vr && d.vc; r++) {
         const uint8_t *pa = bin ? at(x, in, &ta, r, 0, d.vc, ACC_READ) : NULL;
         const uint8_t *pb = row ? at(x, in, &tb, r, 0, 1, ACC_READ) : at(x, in, &tb, 0, 0, d.vc, ACC_READ);
         uint8_t *pd = at(x, in, &td, r, 0, d.vc, ACC_WRITE);
         if ((bin && !pa) || !pb || !pd) return -1;
-        uint64_t bs = row ? lane_get(pb, e, 0) : 0;
-        for (uint64_t c = 0; c < d.vc; c++) {
+        uint64_t bs = row ? lane_get(pb, e, 0) : 0, c0 = 0;
+        if (core)
+            for (; c0 + lanes <= d.vc; c0 += lanes) core(pd + c0 * e, pa + c0 * e, row ? NULL : pb + c0 * e, bs);
+        if (j->tok == LB_EXPDIF && row)   /* the softmax step: vexpdif's lane on 32-bit words */
+            for (; c0 < d.vc; c0++) {
+                uint32_t a, v;
+                memcpy(&a, pa + c0 * 4, 4);
+                v = (uint32_t)lane_expdif(EK_F32, a, bs);
+                memcpy(pd + c0 * 4, &v, 4);
+            }
+        for (uint64_t c = c0; c < d.vc; c++) {
             uint64_t b = row ? bs : lane_get(pb, e, (unsigned)c);
             lane_set(pd, e, (unsigned)c, bin ? bin_lane(j, lane_get(pa, e, (unsigned)c), b) : b);
         }
     }
-    unsigned lanes = VREG_BYTES / e;
     OpKind m[5] = {OP_VLDS, OP_VLDS, OP_VDUP, (OpKind)in->imm[0], OP_VSTS};
     x->extra_cost += tile_vec_cost(x, m, 5, (ElemKind)j->ek, (ElemKind)j->ek, d.vr * ((d.vc + lanes - 1) / lanes));
     sim_count(x, PQ_V, (uint64_t)d.vr * d.vc * e);
