@@ -290,6 +290,14 @@ EXP = [
     ("tcolexpanddiv", "i16", 4, 144, 4, 130),
     ("tcolexpandmax", "f32", 5, 72, 5, 70),
     ("tcolexpandadd", "bf16", 3, 144, 3, 140),
+    ("trowexpandmul", "i16", 3, 144, 3, 130),
+    ("trowexpandmax", "f16", 3, 144, 3, 140),
+    ("trowexpandmin", "i8", 3, 288, 3, 270),
+    ("trowexpandadd", "i32", 3, 72, 3, 70),
+    ("tcolexpandmin", "f32", 3, 72, 3, 66),
+    ("tcolexpandsub", "i16", 3, 144, 3, 130),
+    ("tcolexpandexpdif", "f32", 3, 72, 3, 70),
+    ("tcolexpandexpdif", "f16", 3, 144, 3, 130),
 ]
 
 
@@ -326,6 +334,8 @@ def exp_lane(op, t, a, b):
         return mul(t, a, b)
     if name == "max":
         return vmax(t, a, b)
+    if name == "min":
+        return vmin(t, a, b)
     if name == "div":
         if t.name == "i16":   # in f32, truncated, low 16 bits
             q = R.F32.div(R.F32.encode(R.fin(sx(t, a))), R.F32.encode(R.fin(sx(t, b))))
@@ -361,9 +371,11 @@ def exp_write(out, k):
 PART = [
     # (op, dtype, rows, cols, src0 valid, src1 valid, dst valid)
     ("tpartadd", "f32", 8, 64, (8, 64), (5, 40), (8, 64)),
+    ("tpartadd", "f32", 8, 64, (4, 64), (8, 64), (8, 64)),
     ("tpartadd", "i16", 8, 64, (3, 64), (8, 64), (8, 64)),
     ("tpartmax", "f32", 8, 64, (6, 30), (4, 50), (8, 64)),
     ("tpartmin", "i32", 8, 64, (7, 20), (2, 60), (7, 60)),
+    ("tpartmul", "f32", 8, 64, (8, 64), (8, 20), (8, 64)),
 ]
 
 
@@ -387,12 +399,12 @@ def part_write(out, k):
     rng = random.Random(sum(map(ord, k.name)))
     a, b = rand_vals(t, rng, rows * cols), rand_vals(t, rng, rows * cols)
     d = [0] * (rows * cols)
-    f = {"tpartadd": add, "tpartmax": vmax, "tpartmin": vmin}[op]
+    f = {"tpartadd": add, "tpartmul": mul, "tpartmax": vmax, "tpartmin": vmin}[op]
     inside = lambda v, r, c: r < v[0] and c < v[1]   # noqa: E731
     for r in range(vd[0]):
         for c in range(vd[1]):
             i = r * cols + c
-            if op == "tpartadd":
+            if op in ("tpartadd", "tpartmul"):
                 full0 = v0 == vd
                 fv, pv, pvalid = (a[i], b[i], v1) if full0 else (b[i], a[i], v0)
                 d[i] = (f(t, fv, pv) if full0 else f(t, fv, pv)) if inside(pvalid, r, c) else fv
