@@ -380,11 +380,18 @@ static int p_part(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
-/* Auto-sync footprint: the tiles whole, the destination written. */
+/* Auto-sync footprint: the source and destination tiles whole, the destination written; the unused tmp tile
+   (TileJob.mask holds its operand index here) touches nothing. */
 static void foot_rd(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
-    tile_foot_whole(j, args, f, 1u << j->dst);
+    for (int i = 0; i < j->n; i++) {
+        const Type *t = j->ty[i];
+        if (t->kind != TY_TILE_BUF || i == j->mask) continue;
+        TileRt r = tj_tile(j, args, i);
+        uint64_t n = (uint64_t)t->dims[0] * (uint64_t)t->dims[1] * ty_bytes(t->elem);
+        as_add(f, t->space, r.addr, r.addr + n, i == j->dst);
+    }
 }
 
 /* ------------------------------------------------------------------ lowering */
@@ -433,6 +440,7 @@ int tile_lower_reduce(LowerView *L, const Op *op, Instr *in)
     int s0 = lw_group_index(L, op, "src0", 0), s = lw_group_index(L, op, "src", 0);
     j->src0 = (int8_t)(s0 >= 0 ? s0 : s);
     j->src1 = (int8_t)lw_group_index(L, op, "src1", 0);
+    j->mask = (int8_t)lw_group_index(L, op, "tmp", 0);
     const Type *dt = op->operands[j->dst]->type, *st = op->operands[j->src0]->type;
     j->ek = (uint8_t)elem_kind(dt->elem);
     j->sek = (uint8_t)elem_kind(st->elem);
