@@ -7,7 +7,7 @@
  * from the template's pad constant; a row product multiplies chunks lane-wise and folds the register with the
  * template's vintlv/vmul ladder. docs/tile.md, docs/semantics.md §14.2. */
 #include "tile_int.h"
-#include <stdlib.h>
+#include "base/alloc.h"
 
 enum {
     TR_ROWSUM, TR_ROWEXT, TR_ROWPROD, TR_ROWARG, TR_COL, TR_COLARG, TR_ROWEXP, TR_COLEXP, TR_ROWBIN, TR_COLBIN,
@@ -158,7 +158,7 @@ static int p_row(Exec *x, const Instr *in, const uint64_t *args)
        chunk's tree in one pass. A chunk's vcmax value is its best lane (NaN canonical, +0 above -0), which the
        vmax tree of its lanes, absent lanes the empty extremum, also yields; vcadd's is lane_tree_sum's tree. */
     ValuCore tree = j->kind == TR_ROWSUM && !ek_int(k) ? valu_core(VOP_ADD, k, false) : ext;
-    uint8_t *scr = tree && chunks ? calloc(chunks, 3 * VREG_BYTES + 8) : NULL;
+    uint8_t *scr = tree && chunks ? mem_calloc(chunks, 3 * VREG_BYTES + 8) : NULL;
     uint64_t *part = scr ? (uint64_t *)(void *)(scr + chunks * 3 * VREG_BYTES) : NULL;
     if (tree && chunks && !scr) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory for a row reduction's scratch");
@@ -166,14 +166,14 @@ static int p_row(Exec *x, const Instr *in, const uint64_t *args)
     }
     for (uint64_t r = 0; r < s.vr; r++) {
         const uint8_t *row = s.vc ? at(x, in, &ts, r, 0, s.vc, ACC_READ) : NULL;
-        if (s.vc && !row) { free(scr); return -1; }
+        if (s.vc && !row) { mem_free(scr); return -1; }
         if (scr) {
             row_trees(tree, ek_bytes(k), row, s.vc, lanes, j->kind == TR_ROWSUM ? 0 : lane_empty_extremum(k, want_max),
                       scr, part);
             uint64_t acc = j->kind == TR_ROWSUM ? 0 : j->konst;
             for (uint64_t c = 0; c < chunks; c++) acc = valu_eval((ValuOp)j->vop, k, acc, part[c], 0);
             uint8_t *d = at(x, in, &td, r, 0, 1, ACC_WRITE);
-            if (!d) { free(scr); return -1; }
+            if (!d) { mem_free(scr); return -1; }
             lane_set(d, ek_bytes(kd), 0, acc & ek_mask(kd));
             continue;
         }
@@ -207,7 +207,7 @@ static int p_row(Exec *x, const Instr *in, const uint64_t *args)
         if (!d) return -1;
         lane_set(d, ek_bytes(kd), 0, acc & ek_mask(kd));
     }
-    free(scr);
+    mem_free(scr);
     OpKind m[4] = {OP_VLDS, (OpKind)in->imm[0], OP_VADD, OP_VSTS};
     x->extra_cost += tile_vec_cost(x, m, 4, k, k, s.vr * (chunks ? chunks : 1));
     sim_count(x, PQ_V, (uint64_t)s.vr * s.vc * ek_bytes(k));
@@ -228,7 +228,7 @@ static int p_col(Exec *x, const Instr *in, const uint64_t *args)
     uint8_t *d = at(x, in, &td, 0, 0, s.vc, ACC_WRITE);
     const uint8_t *r0 = at(x, in, &ts, 0, 0, s.vc, ACC_READ);
     if (!d || !r0) return -1;
-    uint64_t *best = malloc(s.vc * 2 * sizeof *best);
+    uint64_t *best = mem_alloc(s.vc * 2 * sizeof *best);
     if (!best) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory for a column reduction's scratch");
         return -1;
@@ -245,7 +245,7 @@ static int p_col(Exec *x, const Instr *in, const uint64_t *args)
     int want_max = j->vop == VOP_MAX;
     for (uint64_t r = 1; r < s.vr; r++) {
         const uint8_t *p = at(x, in, &ts, r, 0, s.vc, ACC_READ);
-        if (!p) { free(best); return -1; }
+        if (!p) { mem_free(best); return -1; }
         for (uint64_t c = 0; c < s.vc; c++) {
             uint64_t v = lane_get(p, e, (unsigned)c);
             if (j->kind == TR_COLARG) {
@@ -263,7 +263,7 @@ static int p_col(Exec *x, const Instr *in, const uint64_t *args)
             v = e <= 2 ? (uint64_t)(int64_t)(int16_t)(uint16_t)idx[c] : idx[c];
         lane_set(d, ek_bytes(kd), (unsigned)c, v & ek_mask(kd));
     }
-    free(best);
+    mem_free(best);
     unsigned lanes = VREG_BYTES / e;
     OpKind m[3] = {OP_VLDS, (OpKind)in->imm[0], OP_VSTS};
     x->extra_cost += tile_vec_cost(x, m, 2, k, k, s.vr * ((s.vc + lanes - 1) / lanes));
