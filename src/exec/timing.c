@@ -564,7 +564,7 @@ TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src)
 /* The bounds of one iteration of a body, in cycles (fractional): the front end (slots / issue width, at
    least iter_min), and the ports (compute units, unit 0, loads paired with stores). */
 void timing_body_bounds(const Timing *t, const TmVec *v, const unsigned *slots, unsigned n, double *fe, double *res,
-                        int *res_why)
+                        int *res_why, double *res_nest)
 {
     double nslots = 0, exu = 0, exu0 = 0, ld = 0, st = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -592,6 +592,17 @@ void timing_body_bounds(const Timing *t, const TmVec *v, const unsigned *slots, 
             *res = b[k];
             *res_why = k + 1;
         }
+    if (res_nest) *res_nest = timing_nest_res(b[0], b[1], b[2]);
+}
+
+double timing_nest_res(double exu, double exu0, double ldst)
+{
+    /* inside a loop nest the load/store ports take whole cycles per iteration (the st_a5_fit 2D bodies
+       with two loads and a store take 2 cycles per repeat where the 1D ones take 1.3) */
+    double r = ceil(ldst - 1e-9);
+    if (exu > r) r = exu;
+    if (exu0 > r) r = exu0;
+    return r;
 }
 
 /* Cycles of one outer iteration around p inner iterations: the inner loop's own time, or the front end's
@@ -606,6 +617,10 @@ uint64_t timing_tile_body(const Timing *t, const OpKind *m, unsigned n, ElemKind
                           uint64_t per_line)
 {
     if (!n || !lines || !per_line) return 0;
+    if (per_line == 1) {   /* one repeat per line: the lines are the loop (no inner loop, no gap) */
+        per_line = lines;
+        lines = 1;
+    }
     TmVec v[96];
     if (n > 96) n = 96;
     for (unsigned i = 0; i < n; i++) v[i] = timing_vec(t, m[i], k, src);
@@ -626,11 +641,11 @@ uint64_t timing_tile_body(const Timing *t, const OpKind *m, unsigned n, ElemKind
         if (i + 1 == n) cp = ready + v[i].lat;
         else ready += v[i + 1].unit == TU_STORE ? v[i].fwd_st : v[i].fwd;
     }
-    double fe, res;
+    double fe, res, res_nest;
     int why;
-    timing_body_bounds(t, v, NULL, n, &fe, &res, &why);
+    timing_body_bounds(t, v, NULL, n, &fe, &res, &why, &res_nest);
     double ii = fe > res ? fe : res;
     double total = cp + (double)(per_line - 1) * ii;
-    if (lines > 1) total += (double)(lines - 1) * timing_outer_iter(t, (double)per_line, fe, res);
+    if (lines > 1) total += (double)(lines - 1) * timing_outer_iter(t, (double)per_line, fe, res_nest);
     return t->vf_startup + t->vf_drain + (uint64_t)ceil(total - 1e-9);
 }

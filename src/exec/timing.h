@@ -94,9 +94,12 @@ TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src);   /* fwd
    included. */
 /* The per-iteration bounds of a body of n ops v[] (slots[i] front-end slots each, NULL = 1): *fe = max(slots /
    issue width, iter_min); *res = the busiest of the compute units, unit 0 and the load/store ports (a cycle
-   issues two loads or a load and a store), *why = 1, 2, 3 for which (0 if none is busy). */
+   issues two loads or a load and a store), *why = 1, 2, 3 for which (0 if none is busy); *res_nest (if not
+   NULL) the same inside a loop nest (timing_nest_res). */
 void timing_body_bounds(const Timing *t, const TmVec *v, const unsigned *slots, unsigned n, double *fe, double *res,
-                        int *why);
+                        int *why, double *res_nest);
+/* The port bound of an inner loop's iteration inside a nest: max(compute, unit 0, ceil(load/store)). */
+double timing_nest_res(double exu, double exu0, double ldst);
 /* Cycles of one iteration of an outer loop around p inner iterations: max(p x res, p x fe + loop gap,
    outer_min). */
 double timing_outer_iter(const Timing *t, double p, double ii_fe, double ii_res);

@@ -142,7 +142,7 @@ static int64_t crit_path(const VNode *v, uint32_t n, Ready *R, int64_t ready_def
 
 /* Per-iteration bounds of a set of nodes (docs/timing.md): *fe = front-end slots / issue width (only the
    slots of instructions with a unit when `units_only`), the result = the busiest port; *why its VB_*. */
-static double res_bound(const Timing *T, const VNode *v, uint32_t n, int units_only, double *fe, int *why)
+static double res_bound(const Timing *T, const VNode *v, uint32_t n, int units_only, double *fe, int *why, double *nest)
 {
     double slots = 0, exu = 0, exu0 = 0, ld = 0, st = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -162,6 +162,7 @@ static double res_bound(const Timing *T, const VNode *v, uint32_t n, int units_o
     /* a cycle issues two loads, or one load and one store (each store cycle takes one load along) */
     double scyc = st / T->units[TU_STORE], left = ld > scyc ? ld - scyc : 0;
     b[VB_LDST] = scyc + left / T->units[TU_LOAD];
+    if (nest) *nest = timing_nest_res(b[VB_EXU], b[VB_EXU0], b[VB_LDST]);
     double best = 0;
     *why = VB_ISSUE;
     for (int k = VB_EXU; k < VB_RES_COUNT; k++)
@@ -254,7 +255,7 @@ static void time_run(Annot *A, const Instr *a, const Instr *b, const Instr *nest
     if (!n || grow(A, n)) { A->failed |= n != 0; return; }
     for (uint32_t i = 0; i < n; i++) A->nodes[i] = node(A->T, a + i);
     int why;
-    double fe, res = res_bound(A->T, A->nodes, n, nest != NULL, &fe, &why);
+    double fe, res = res_bound(A->T, A->nodes, n, nest != NULL, &fe, &why, NULL);
     double c = fe > res ? fe : res;
     if (!nest) {
         reset_ready(A, INT64_MIN);
@@ -274,7 +275,7 @@ static void time_loop(Annot *A, Instr *init, Instr *next, Instr *nest)
     if (grow(A, n ? n : 1)) { A->failed = 1; return; }
     for (uint32_t i = 0; i < n; i++) A->nodes[i] = node(T, a + i);
     int why;
-    double fe, res = res_bound(T, A->nodes, n, 0, &fe, &why);
+    double fe, res_nest, res = res_bound(T, A->nodes, n, 0, &fe, &why, &res_nest);
     int fe_why = VB_ISSUE;
     if (fe < T->iter_min) {
         fe = T->iter_min;
@@ -311,7 +312,7 @@ static void time_loop(Annot *A, Instr *init, Instr *next, Instr *nest)
     if (N >= 0) {
         inst = (double)N * ii;
         if (nest) {
-            double o = timing_outer_iter(T, (double)N, fe, res > (double)rec ? res : (double)rec);
+            double o = timing_outer_iter(T, (double)N, fe, res_nest > (double)rec ? res_nest : (double)rec);
             if (o > inst) inst = o;
         }
     } else {

@@ -198,9 +198,9 @@ static const char *k_pair =
     "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
 
 /* 8. The same body as an inner loop of 8 iterations inside an outer loop of 4: the fill is charged once for
-   the nest: ceil(18.5) = 19; each outer iteration takes max(8 * 1.5 = 12 (ports), 8 * 1 + 5 = 13 (front end
-   + the gap between inner-loop instances), 7 (least outer iteration)) = 13. V busy = 35 + 1 (pset) + 19 +
-   4 * 13 = 107. */
+   the nest: ceil(18.5) = 19; each outer iteration takes max(8 * ceil(1.5) = 16 (ports, whole cycles per
+   iteration inside a nest), 8 * 1 + 5 = 13 (front end + the gap between inner-loop instances), 7 (least
+   outer iteration)) = 16. V busy = 35 + 1 (pset) + 19 + 4 * 16 = 119. */
 static const char *k_nest =
     PRE2 "      scf.for %o = %i0 to %i4 step %i1 {\n"
     "      scf.for %i = %i0 to %i8 step %i1 {\n" BODY2 "      }\n"
@@ -330,12 +330,17 @@ int main(void)
     done(&r);
     /* 8 */
     if (run(&r, k_nest, NULL, 0) == 0) {
-        CHECK(pipe_time(&r, V).busy == 107, "loop nest: V busy %llu, expected 107", (unsigned long long)pipe_time(&r, V).busy);
+        CHECK(pipe_time(&r, V).busy == 119, "loop nest: V busy %llu, expected 119", (unsigned long long)pipe_time(&r, V).busy);
         done(&r);
-        /* the nest's parameters from a table: no gap and no least outer iteration -> each outer iteration is
-           its 8 inner iterations at 1.5 = 12: 35 + 1 + 19 + 4 * 12 = 103 */
-        if (run(&r, k_nest, "loop iter=1 gap=0 outer=0\n", 0) == 0)
-            CHECK(pipe_time(&r, V).busy == 103, "loop nest without gap: V busy %llu, expected 103",
+        /* the nest's parameters from a table: a gap of 10 -> each outer iteration max(16, 8 * 1 + 10 = 18, 0)
+           = 18: 35 + 1 + 19 + 4 * 18 = 127 */
+        if (run(&r, k_nest, "loop iter=1 gap=10 outer=0\n", 0) == 0)
+            CHECK(pipe_time(&r, V).busy == 127, "loop nest with gap 10: V busy %llu, expected 127",
+                  (unsigned long long)pipe_time(&r, V).busy);
+        done(&r);
+        /* and a least outer iteration of 30: max(16, 13, 30) = 30: 35 + 1 + 19 + 4 * 30 = 175 */
+        if (run(&r, k_nest, "loop outer=30\n", 0) == 0)
+            CHECK(pipe_time(&r, V).busy == 175, "loop nest with outer 30: V busy %llu, expected 175",
                   (unsigned long long)pipe_time(&r, V).busy);
     } else {
         CHECK(0, "loop nest kernel did not run");
