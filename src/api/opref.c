@@ -61,19 +61,12 @@ static const char *tc_name(TypeClass tc)
     return (unsigned)tc < sizeof n / sizeof n[0] ? n[tc] : "?";
 }
 
-static const char *pipe_of(OpPipe p)
+/* The pipe line of an entry: the pipes.def spelling; the scalar unit and the two non-pipes explained. */
+static void put_pipe(StrBuf *b, OpPipe p)
 {
-    switch (p) {
-    case PIPE_NONE: return "none (structure)";
-    case PIPE_S_: return "PIPE_S (the scalar unit)";
-    case PIPE_V_: return "PIPE_V";
-    case PIPE_MTE1_: return "PIPE_MTE1";
-    case PIPE_MTE2_: return "PIPE_MTE2";
-    case PIPE_MTE3_: return "PIPE_MTE3";
-    case PIPE_M_: return "PIPE_M";
-    case PIPE_FIX_: return "PIPE_FIX";
-    default: return "given by the op's pipe operand";
-    }
+    if (p == PIPE_NONE) sb_puts(b, "none (structure)");
+    else if (p == PIPE_DYN) sb_puts(b, "given by the op's pipe operand");
+    else sb_printf(b, "%s%s", pipe_name((unsigned)p - 1), p == PIPE_S_ ? " (the scalar unit)" : "");
 }
 
 static void spaces(StrBuf *b, uint16_t sp)
@@ -190,7 +183,9 @@ static void entry(StrBuf *b, PtoContext *ctx, int kind, int first_form)
     if (first_form) {
         sb_printf(b, "%s\n", oi->name);
         sb_printf(b, "  what:      %s\n", fam_doc[oi->fam].what ? fam_doc[oi->fam].what : "-");
-        sb_printf(b, "  pipe:      %s\n", pipe_of(oi->pipe));
+        sb_puts(b, "  pipe:      ");
+        put_pipe(b, oi->pipe);
+        sb_puts(b, "\n");
         sb_puts(b, "  targets:  ");
         if (!(oi->flags & F_NOA5)) sb_puts(b, " a5");
         if (!(oi->flags & F_NOA2A3)) sb_puts(b, " a2a3");
