@@ -68,7 +68,7 @@ static const char a5_text[] =
     TM_HEAD
     "path l1_l0a  peak=354.93 k=0 startup=0\n"
     "path l1_l0b  peak=385.94 k=0 startup=0\n"
-    "units exu=2 exu0=1 load=2 store=1\n"
+    "units exu=2 exu0=1 load=2 store=1 inflight=7\n"
     "forward minus=3\n"
     "vec default exu   lat=7 ii=1\n"
     "vec default exu0  lat=7 ii=1\n"
@@ -398,8 +398,8 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
     }
     if (is_word(k, "units")) {
         Field f[] = {{"exu", 1, &T->units[TU_EXU]}, {"exu0", 1, &T->units[TU_EXU0]}, {"load", 1, &T->units[TU_LOAD]},
-                     {"store", 1, &T->units[TU_STORE]}};
-        if (fields(P, tk + 1, n - 1, f, 4)) return -1;
+                     {"store", 1, &T->units[TU_STORE]}, {"inflight", 1, &T->inflight}};
+        if (fields(P, tk + 1, n - 1, f, 5)) return -1;
         for (int u = 0; u < TU_ISSUE; u++)
             if (!T->units[u]) {
                 terr(P, tk[0].s, "every unit count must be at least 1 (%s)", unit_names[u]);
@@ -561,6 +561,13 @@ TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src)
 
 /* ------------------------------------------------------------------ a vector body (tile ops) */
 
+double timing_port_occ(const Timing *t, TmVec v)
+{
+    double o = v.ii ? v.ii : 1;
+    if (t->inflight && (double)v.lat / t->inflight > o) o = (double)v.lat / t->inflight;
+    return o;
+}
+
 /* The bounds of one iteration of a body, in cycles (fractional): the front end (slots / issue width, at
    least iter_min), and the ports (compute units, unit 0, loads paired with stores). */
 void timing_body_bounds(const Timing *t, const TmVec *v, const unsigned *slots, unsigned n, double *fe, double *res,
@@ -570,8 +577,8 @@ void timing_body_bounds(const Timing *t, const TmVec *v, const unsigned *slots, 
     for (unsigned i = 0; i < n; i++) {
         nslots += slots ? slots[i] : 1;
         switch (v[i].unit) {
-        case TU_EXU: exu += v[i].ii; break;
-        case TU_EXU0: exu0 += v[i].ii; exu += v[i].ii; break;
+        case TU_EXU: exu += timing_port_occ(t, v[i]); break;
+        case TU_EXU0: exu0 += timing_port_occ(t, v[i]); exu += timing_port_occ(t, v[i]); break;
         case TU_LOAD: ld += v[i].ii; break;
         case TU_STORE: st += v[i].ii; break;
         default: break;   /* a front-end slot only */

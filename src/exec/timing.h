@@ -57,6 +57,8 @@ typedef struct Timing {
     uint32_t outer_min;                    /* least cycles of an outer iteration around an inner loop */
     uint32_t fwd_minus;                    /* rows without fwd: fwd = lat - fwd_minus (at least 1) */
     uint32_t units[TU__COUNT];             /* how many of each resource (exu0 is one of the exu) */
+    uint32_t inflight;                     /* ops in flight per compute port (0 = no cap): a compute op
+                                              occupies its port max(ii, lat / inflight) cycles */
     TmVec vec_default[TU__COUNT];          /* ops without a row of their own, by resource */
     TmVecRow *vec;                         /* rows, later rows win */
     uint32_t nvec, capvec;
@@ -103,6 +105,8 @@ double timing_nest_res(double exu, double exu0, double ldst);
 /* Cycles of one iteration of an outer loop around p inner iterations: max(p x res, p x fe + loop gap,
    outer_min). */
 double timing_outer_iter(const Timing *t, double p, double ii_fe, double ii_res);
+/* Cycles a compute op occupies its port: max(ii, lat / inflight) (ii when there is no cap). */
+double timing_port_occ(const Timing *t, TmVec v);
 uint64_t timing_tile_body(const Timing *t, const OpKind *m, unsigned n, ElemKind k, ElemKind src, uint64_t lines,
                           uint64_t per_line);
 /* The resource class of a vector op when it has no row: loads, stores or an execution unit. */

@@ -27,7 +27,8 @@ typedef struct VNode {
     const Instr *in;
     uint32_t lat;              /* issue -> result retired (0: no result that matters) */
     uint32_t fwd, fwd_st;      /* issue -> a dependent compute op / store may issue */
-    uint32_t occ;              /* cycles on its unit */
+    uint32_t occ;              /* cycles on its unit (the profile's weight) */
+    double pocc;               /* cycles on its port for the bounds (compute ports: at most `inflight` in flight) */
     int unit;                  /* TmUnit, or -1 for front-end-only instructions (scalar arith) */
     int slots;                 /* front-end slots (0: control flow) */
 } VNode;
@@ -73,7 +74,7 @@ static unsigned vmi_regs_of(const Op *op)
 
 static VNode node(const Timing *T, const Instr *in)
 {
-    VNode n = {in, 0, 0, 0, 0, -1, 0};
+    VNode n = {in, 0, 0, 0, 0, 0, -1, 0};
     if (is_ctrl(in) || !in->op) return n;
     OpFamily f = op_info[in->kind].fam;
     n.slots = 1;
@@ -90,6 +91,7 @@ static VNode node(const Timing *T, const Instr *in)
     n.fwd = v.fwd + (K - 1);
     n.fwd_st = v.fwd_st + (K - 1);
     n.occ = (v.ii ? v.ii : 1) * K;
+    n.pocc = (v.unit == TU_EXU || v.unit == TU_EXU0 ? timing_port_occ(T, v) : (v.ii ? v.ii : 1)) * K;
     n.unit = v.unit;
     n.slots = (int)K;
     return n;
@@ -148,10 +150,10 @@ static double res_bound(const Timing *T, const VNode *v, uint32_t n, int units_o
     for (uint32_t i = 0; i < n; i++) {
         if (!units_only || (v[i].unit >= 0 && v[i].unit != TU_ISSUE)) slots += v[i].slots;
         switch (v[i].unit) {
-        case TU_EXU: exu += v[i].occ; break;
-        case TU_EXU0: exu0 += v[i].occ; exu += v[i].occ; break;
-        case TU_LOAD: ld += v[i].occ; break;
-        case TU_STORE: st += v[i].occ; break;
+        case TU_EXU: exu += v[i].pocc; break;
+        case TU_EXU0: exu0 += v[i].pocc; exu += v[i].pocc; break;
+        case TU_LOAD: ld += v[i].pocc; break;
+        case TU_STORE: st += v[i].pocc; break;
         default: break;   /* a front-end slot only */
         }
     }
