@@ -208,6 +208,19 @@ static const char *k_nest =
     "    }\n"
     "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
 
+/* 10. A reduction on port 0 with at most 7 ops in flight per port: vcadd f32 (latency 22, ii 1) occupies port
+   0 max(1, 22 / 7) = 3.142857 cycles, so II = 22 / 7 (execution unit 0; reported rounded up: 4). Critical
+   path: vlds 0 -> vcadd 6 -> vsts 6 + 20 (vcadd forwards to a store) = 26 -> retired 35; fill 35 - 22/7 =
+   31.857. 16 iterations: ceil(31.857 + 16 * 22/7 = 82.14) = 83; V busy = 35 + 1 (pset) + 83 = 119. */
+static const char *k_red =
+    PRE2 "      scf.for %i = %i0 to %i16 step %i1 {\n"
+    "        %x = pto.vlds %ub[%i0] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>\n"
+    "        %r = pto.vcadd %x, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>\n"
+    "        pto.vsts %r, %ub2[%i0], %m : !pto.vreg<64xf32>, !pto.ptr<f32, ub>, !pto.mask<b32>\n"
+    "      }\n"
+    "    }\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
 int main(void)
 {
     Run r;
@@ -359,6 +372,22 @@ int main(void)
         const char *t2 = pto_timing_default(PTO_TARGET_A2A3), *t5 = pto_timing_default(PTO_TARGET_A5);
         CHECK(t2 && t5 && t2 != t5 && strstr(t2, "mad head=21") && strstr(t5, "mad head=25"), "per-target built-in tables");
     }
+    /* 10 */
+    if (run(&r, k_red, NULL, 0) == 0) {
+        PtoLoopTime lt;
+        CHECK(pto_launch_loop(r.l, 0, &lt) == 0 && lt.ii == 4 && !strcmp(lt.bound, "execution unit 0"),
+              "vcadd loop: ii %u (%s), expected 4 (execution unit 0)", lt.ii, lt.bound);
+        CHECK(pipe_time(&r, V).busy == 119, "vcadd loop: V busy %llu, expected 119", (unsigned long long)pipe_time(&r, V).busy);
+        done(&r);
+        /* no in-flight cap: port 0 takes 1 cycle, the loop one iteration per cycle; fill 35 - 1 = 34:
+           35 + 1 + 34 + 16 = 86 */
+        if (run(&r, k_red, "units inflight=0\n", 0) == 0)
+            CHECK(pipe_time(&r, V).busy == 86, "vcadd loop without cap: V busy %llu, expected 86",
+                  (unsigned long long)pipe_time(&r, V).busy);
+    } else {
+        CHECK(0, "vcadd loop kernel did not run");
+    }
+    done(&r);
     /* a malformed table is refused with E-TIMING at its line and column */
     {
         PtoContext *ctx = pto_context_new();
