@@ -306,8 +306,9 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
-    /* A transposed 1-byte B is held as [K1][N1] fractals of 32 K-rows x 16 N-bytes (see b8_off). */
-    bool b8 = tr && side && e == 1;
+    /* A transposed 1-byte B of at most 16 columns is held as [K1] fractals of 32 K-rows x 16 N-bytes (see b8_off);
+       a wider one as the generic NZ [K, N] that nd2nz writes (semantics §8.2). */
+    bool b8 = tr && side && e == 1 && R <= 16;
     uint64_t sp = tr ? pad16(K) : dp, slen = b8 ? ceil_div(K, 32) * ceil_div(R, 16) * 512 : tr ? ceil_div(R, c0) * sp * 32 : dlen;
     const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, ACC_READ, "source");
     if (!s) return -1;

@@ -15,4 +15,17 @@ typedef struct CubeState CubeState;
 int cube_lower(LowerView *L, const Op *op, Instr *in);
 int cube_reset(Core *c);
 void cube_release(Core *c);
+
+/* ---- the cube engines the tile family's cube ops share (ops/tile/tile_cube.c, docs/tile.md "Cube tile ops"):
+   one implementation for the micro and the tile forms ---- */
+
+/* MAD (cube_mad.c): a decoded configuration for mode 0 (C = A·B), 1 (C += A·B) or 2 (C = A·B + bias), MX, GEMV
+   (m = 1 reads A as one contiguous row) and sat, from the element types of A, B, C and the bias; NULL on E-OOM.
+   *why is NULL, or the reason the combination is not simulated. */
+typedef struct MadExt MadExt;
+MadExt *cube_mad_plan(LowerView *L, const Op *op, int mode, int mx, int gemv, int sat, const Type *a, const Type *b,
+                      const Type *c, const Type *bias, const char **why);
+/* Runs one MAD as pto.mad* does (same checks, numerics, counters and cycles); 0, or -1 after a trap. */
+int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64_t B, uint64_t C, uint64_t BIAS,
+                  uint64_t M, uint64_t N, uint64_t K);
 #endif

@@ -102,4 +102,6 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in);
 int tile_lower_sort(LowerView *L, const Op *op, Instr *in);
 int tile_lower_rand(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
+/* tile_cube.c: the cube tile ops (tmatmul, tgemv and their forms) on the cube family's engines. */
+int tile_lower_cube(LowerView *L, const Op *op, Instr *in);
 #endif

@@ -1,0 +1,88 @@
+/* tile_cube.c — the cube tile ops: pto.tmatmul and pto.tgemv with their .acc, .bias and .mx forms, one PIPE_M
+ * job each. They are mapped onto the cube family's MAD engine (ops/cube/cube.h cube_mad_exec), the one pto.mad*
+ * runs, exactly as the A5 TileLib templates expand them (lib/TileOps/a5/tmatmul*.py, tgemv*.py): m and k are the
+ * left tile's valid shape, n the right tile's valid columns; tmatmul runs mad* with disable_gemv, tgemv runs it
+ * with m = 1 in GEMV mode (A one contiguous row of k elements); the .mx forms run mad_mx* with sat (tgemv.mx.acc:
+ * without), their scale tiles only stand in the syntax (the scales are the MX state of the L0A/L0B data). The
+ * .acc forms accumulate into the destination tile (the templates ignore the acc_in operand).
+ * docs/tile.md "Cube tile ops", docs/semantics.md §14.5. */
+#include "tile_int.h"
+#include "ops/cube/cube.h"
+
+enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV };   /* Instr.imm: operand indices (-1: absent), GEMV */
+
+static int p_tmatmul(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const MadExt *me = in->ext2;
+    TileRt a = tj_tile(j, args, (int)in->imm[TC_LHS]), b = tj_tile(j, args, (int)in->imm[TC_RHS]);
+    TileRt c = tj_tile(j, args, (int)in->imm[TC_DST]);
+    if (tile_check_valid(x, in, j->ty[in->imm[TC_LHS]], a, "left") ||
+        tile_check_valid(x, in, j->ty[in->imm[TC_RHS]], b, "right") ||
+        tile_check_valid(x, in, j->ty[in->imm[TC_DST]], c, "accumulator"))
+        return -1;
+    uint64_t bias = in->imm[TC_BIAS] >= 0 ? tj_tile(j, args, (int)in->imm[TC_BIAS]).addr : 0;
+    uint64_t m = in->imm[TC_GEMV] ? 1 : a.vr;
+    return cube_mad_exec(x, in, me, a.addr, b.addr, c.addr, bias, m, b.vc, a.vc);
+}
+
+/* The left, right and bias tiles read, the destination written (and read by the .acc forms): whole tiles. The
+   scale tiles are not touched. */
+static void foot_tmatmul(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    for (int k = TC_LHS; k <= TC_BIAS; k++) {
+        int i = (int)in->imm[k];
+        if (i < 0) continue;
+        const Type *t = j->ty[i];
+        TileRt r = tj_tile(j, args, i);
+        uint64_t n = (uint64_t)t->dims[0] * (uint64_t)t->dims[1] * ty_bytes(t->elem);
+        if (ek_packed4(elem_kind(t->elem))) n /= 2;
+        as_add(f, t->space, r.addr, r.addr + n, k == TC_DST);
+    }
+}
+
+static int p_unsup(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "'%s': %s", op_info[in->kind].name, (const char *)in->ext2);
+    return -1;
+}
+
+int tile_lower_cube(LowerView *L, const Op *op, Instr *in)
+{
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    int k = op->kind;
+    int gemv = k == OP_TGEMV || k == OP_TGEMV_ACC || k == OP_TGEMV_BIAS || k == OP_TGEMV_MX || k == OP_TGEMV_MX_ACC ||
+               k == OP_TGEMV_MX_BIAS;
+    int mx = k == OP_TMATMUL_MX || k == OP_TMATMUL_MX_ACC || k == OP_TMATMUL_MX_BIAS || k == OP_TGEMV_MX ||
+             k == OP_TGEMV_MX_ACC || k == OP_TGEMV_MX_BIAS;
+    int mode = k == OP_TMATMUL_ACC || k == OP_TMATMUL_MX_ACC || k == OP_TGEMV_ACC || k == OP_TGEMV_MX_ACC ? 1
+               : k == OP_TMATMUL_BIAS || k == OP_TMATMUL_MX_BIAS || k == OP_TGEMV_BIAS || k == OP_TGEMV_MX_BIAS ? 2 : 0;
+    int sat = mx && k != OP_TGEMV_MX_ACC;   /* the templates' sat = "sat", tgemv.mx.acc's "nosat" */
+    in->imm[TC_LHS] = lw_group_index(L, op, "lhs", 0);
+    in->imm[TC_RHS] = lw_group_index(L, op, "rhs", 0);
+    in->imm[TC_DST] = lw_group_index(L, op, "dst", 0);
+    in->imm[TC_BIAS] = lw_group_index(L, op, "bias", 0);
+    in->imm[TC_GEMV] = gemv;
+    const Type *ta = op->operands[in->imm[TC_LHS]]->type, *tb = op->operands[in->imm[TC_RHS]]->type;
+    const Type *tc = op->operands[in->imm[TC_DST]]->type;
+    const Type *tbias = in->imm[TC_BIAS] >= 0 ? op->operands[in->imm[TC_BIAS]]->type : NULL;
+    const char *why = NULL;
+    MadExt *me = cube_mad_plan(L, op, mode, mx, gemv, sat, ta->elem, tb->elem, tc->elem, tbias ? tbias->elem : NULL, &why);
+    if (!me) return -1;
+    if (why) {   /* a trap when it runs, as pto.mad* does */
+        in->ext2 = why;
+        in->pfn = p_unsup;
+        return 0;
+    }
+    j->src0 = (int8_t)in->imm[TC_LHS];
+    j->src1 = (int8_t)in->imm[TC_RHS];
+    j->dst = (int8_t)in->imm[TC_DST];
+    in->ext2 = me;
+    in->pfn = p_tmatmul;
+    in->foot = foot_tmatmul;
+    in->cost = 1;
+    return 0;
+}
