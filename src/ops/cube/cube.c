@@ -128,16 +128,21 @@ static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
 enum { FB_UNIT = 64 };
 static int p_l1_fb(Exec *x, const Instr *in, const uint64_t *a)
 {
+    return cube_l1_fb_exec(x, in, a[0], a[1], a[in->imm[0]], a[in->imm[1]], a[in->imm[2]], a[in->imm[3]]);
+}
+
+int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,
+                    uint64_t dg)
+{
     Burst b;
     memset(&b, 0, sizeof b);
-    uint64_t len = a[in->imm[0]], n = a[in->imm[1]], sg = a[in->imm[2]], dg = a[in->imm[3]];
     if (cube_field(x, in, "len_burst (64-byte parameter-load units)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
         cube_field(x, in, "source gap (64-byte units)", sg, 16) || cube_field(x, in, "destination gap (64-byte units)", dg, 16))
         return -1;
     b.sas = AS_L1;
     b.das = AS_FB;
-    b.src = a[0];
-    b.dst = a[1];
+    b.src = src;
+    b.dst = dst;
     b.len = len * FB_UNIT;
     b.n = n;
     b.sstep = (len + sg) * FB_UNIT;
@@ -157,17 +162,21 @@ enum {
    32-bit integers are copied. */
 static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
 {
-    uint64_t len = a[2], n = a[3], sg = a[4], dg = a[5];
+    return cube_l1_bt_exec(x, in, (int)in->imm[BT_SRC_FMT], (unsigned)in->imm[BT_SRC_BYTES], a[0], a[1], a[2], a[3], a[4],
+                           a[5]);
+}
+
+int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t src, uint64_t dst, uint64_t len,
+                    uint64_t n, uint64_t sg, uint64_t dg)
+{
     if (cube_field(x, in, "len_burst (bias elements)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
         cube_field(x, in, "source gap (bias elements)", sg, 16) || cube_field(x, in, "destination gap (bias elements)", dg, 16))
         return -1;
     if (!len || !n) return 0;
-    int sfmt = (int)in->imm[BT_SRC_FMT];
-    unsigned se = (unsigned)in->imm[BT_SRC_BYTES];
     uint64_t shi = ((n - 1) * (len + sg) + len) * se, dhi = ((n - 1) * (len + dg) + len) * 4;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], shi, 32, ACC_READ, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, src, shi, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, AS_BT, a[1], dhi, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, AS_BT, dst, dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t r = 0; r < n; r++)
         for (uint64_t i = 0; i < len; i++) {
@@ -298,11 +307,17 @@ static inline uint64_t b8_off(uint64_t k, uint64_t n, uint64_t n1)
 
 static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 {
-    int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
-    unsigned e = (unsigned)in->imm[L0_E], c0 = 32u / e;
-    uint64_t R = side ? a[3] : a[2], K = side ? a[2] : a[3];
-    const char *rn = side ? "n" : "m";
     if (l0_start_trap(x, in, a)) return -1;
+    int side = (int)in->imm[L0_SIDE];
+    return cube_l1_l0_exec(x, in, side, (int)in->imm[L0_TRANS], (unsigned)in->imm[L0_E], a[0], a[1], side ? a[3] : a[2],
+                           side ? a[2] : a[3]);
+}
+
+int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
+                    uint64_t K)
+{
+    unsigned c0 = 32u / e;
+    const char *rn = side ? "n" : "m";
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
@@ -310,17 +325,16 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
        a wider one as the generic NZ [K, N] that nd2nz writes (semantics §8.2). */
     bool b8 = tr && side && e == 1 && R <= 16;
     uint64_t sp = tr ? pad16(K) : dp, slen = b8 ? ceil_div(K, 32) * ceil_div(R, 16) * 512 : tr ? ceil_div(R, c0) * sp * 32 : dlen;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, ACC_READ, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, src, slen, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dlen, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, dst, dlen, 32, ACC_WRITE, "destination");
     if (!d) return -1;
-    memset(d, 0, dlen);
     if (!tr) {
-        for (uint64_t cb = 0; cb * c0 < K; cb++) {
-            uint64_t w = (K - cb * c0 < c0 ? K - cb * c0 : c0) * e;
-            for (uint64_t r = 0; r < R; r++) memcpy(d + (cb * dp + r) * 32, s + (cb * sp + r) * 32, w);
-        }
+        /* whole 512-byte fractals, padding rows and columns included, as the fractal loads the shape form
+           expands to (semantics §8.3): for m = 1 a raw row of K elements in L1 reaches L0A unchanged (GEMV) */
+        memmove(d, s, dlen);
     } else {
+        memset(d, 0, dlen);
         uint64_t n1 = ceil_div(R, 16);
         for (uint64_t r = 0; r < R; r++)
             for (uint64_t k = 0; k < K; k++) elem_copy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k, r, n1) : nz_off(k, r, sp, e)), e);

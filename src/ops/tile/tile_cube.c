@@ -42,6 +42,13 @@ static void foot_tmatmul(const Instr *in, const uint64_t *args, AsFoot *f)
     }
 }
 
+/* The source tile read and the destination tile written, whole. */
+static void foot_mov_cube(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst);
+}
+
 static int p_unsup(Exec *x, const Instr *in, const uint64_t *args)
 {
     (void)args;
@@ -84,5 +91,60 @@ int tile_lower_cube(LowerView *L, const Op *op, Instr *in)
     in->pfn = p_tmatmul;
     in->foot = foot_tmatmul;
     in->cost = 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- tmov / textract from mat (PIPE_MTE1) */
+
+/* The moves out of a mat tile, as the templates expand them (lib/TileOps/a5/tmov2left.py, tmov2right.py,
+   tmov2bias.py, tmov2scale.py): mat -> left is mte_l1_l0a(m, k = the source's valid shape), mat -> right
+   mte_l1_l0b(k, n) with transpose, mat -> bias mte_l1_bt(len = valid cols, nburst = valid rows), mat -> scaling
+   mte_l1_fb(len = valid cols, nburst = valid rows). */
+enum { MV1_LEFT, MV1_RIGHT, MV1_BIAS, MV1_SCALE };
+enum { TM_KIND = 0, TM_SRC, TM_DST, TM_SFMT, TM_E };   /* Instr.imm */
+
+static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    TileRt s = tj_tile(j, args, (int)in->imm[TM_SRC]), d = tj_tile(j, args, (int)in->imm[TM_DST]);
+    if (tile_check_valid(x, in, j->ty[in->imm[TM_SRC]], s, "source") ||
+        tile_check_valid(x, in, j->ty[in->imm[TM_DST]], d, "destination"))
+        return -1;
+    switch (in->imm[TM_KIND]) {
+    case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc);
+    case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr);
+    case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
+    default: return cube_l1_fb_exec(x, in, s.addr, d.addr, s.vc, s.vr, 0, 0);
+    }
+}
+
+/* Lowers a tmov whose source is a mat tile; 1 when the op is not one (the caller goes on). */
+int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
+{
+    int si = lw_group_index(L, op, "src", 0), di = lw_group_index(L, op, "dst", 0);
+    if (si < 0 || di < 0) return 1;
+    const Type *st = op->operands[si]->type, *dt = op->operands[di]->type;
+    if (st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_L1 || op->kind != OP_TMOV) return 1;
+    int kind = dt->space == AS_L0A ? MV1_LEFT : dt->space == AS_L0B ? MV1_RIGHT : dt->space == AS_BT ? MV1_BIAS
+             : dt->space == AS_FB ? MV1_SCALE : -1;
+    if (kind < 0) return 1;
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = (int8_t)si;
+    j->dst = (int8_t)di;
+    ElemKind ek = elem_kind(st->elem);
+    in->imm[TM_KIND] = kind;
+    in->imm[TM_SRC] = si;
+    in->imm[TM_DST] = di;
+    in->imm[TM_SFMT] = ek_float(ek) ? (int64_t)ek_fmt(ek) : -1;
+    in->imm[TM_E] = ek_bytes(ek);
+    in->pipe = PQ_MTE1;
+    in->pfn = p_tmov_mat;
+    in->foot = foot_mov_cube;
+    in->cost = 1;
+    if (ek_packed4(ek) || !ek_bytes(ek) || ek_bytes(ek) > 4) {
+        in->ext2 = "this element type is not simulated for moves out of a mat tile";
+        in->pfn = p_unsup;
+    }
     return 0;
 }

@@ -104,4 +104,6 @@ int tile_lower_rand(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
 /* tile_cube.c: the cube tile ops (tmatmul, tgemv and their forms) on the cube family's engines. */
 int tile_lower_cube(LowerView *L, const Op *op, Instr *in);
+/* tmov / textract / tinsert involving cube buffers; 1 when the op is not one of them. */
+int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in);
 #endif
