@@ -37,4 +37,13 @@ int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t sr
                     uint64_t n, uint64_t sg, uint64_t dg);
 int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,
                     uint64_t dg);
+/* FIXPIPE writeback (cube_fix.c) of an M x N accumulator block (source stride ss in 16-accumulator rows,
+   destination stride ds in elements) to `space` (AS_GM, AS_L1, AS_UB: subblock `sub` of a mixed kernel) in one
+   of the layouts below, without quantisation or relu; *why as cube_mad_plan's. */
+enum { CUBE_FIX_ND, CUBE_FIX_DN, CUBE_FIX_NZ, CUBE_FIX_NZNZ };
+typedef struct FixExt FixExt;
+FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const Type *acc, const Type *dst,
+                      const char **why);
+int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint64_t dst, uint64_t M, uint64_t N,
+                  uint64_t ss, uint64_t ds, uint64_t sub);
 #endif

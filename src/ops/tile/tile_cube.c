@@ -148,3 +148,88 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
     }
     return 0;
 }
+
+/* ---------------------------------------------------------------- out of an acc tile (PIPE_FIX) */
+
+/* tmov acc -> vec / mat (lib/TileOps/a5/tmov2vec.py: mte_l0c_ub(m, n = the destination's valid shape, src_stride
+   = the acc tile's rows, dst_stride = the destination's columns)) and tstore acc -> GM (tstore.py
+   template_tstore_acc_to_gm_nz2nd: m, n = the acc tile's valid shape, dst_stride = the view's row stride). The
+   destination layout follows the destination: row-major ND, column-major DN, boxed NZ. */
+enum { TF_SRC = 0, TF_DST, TF_STORE, TF_SUB };   /* Instr.imm */
+
+static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const FixExt *fe = in->ext2;
+    const Type *st = j->ty[in->imm[TF_SRC]], *dt = j->ty[in->imm[TF_DST]];
+    TileRt s = tj_tile(j, args, (int)in->imm[TF_SRC]);
+    if (tile_check_valid(x, in, st, s, "source")) return -1;
+    if (in->imm[TF_STORE]) {
+        ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
+        int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
+        return cube_fix_exec(x, in, fe, s.addr, v.addr, s.vr, s.vc, (uint64_t)st->dims[0], (uint64_t)ds, 0);
+    }
+    TileRt d = tj_tile(j, args, (int)in->imm[TF_DST]);
+    if (tile_check_valid(x, in, dt, d, "destination")) return -1;
+    uint64_t ds = dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_NONE_BOX ? (uint64_t)dt->dims[0]
+                : dt->slayout == TSL_NONE_BOX ? (uint64_t)dt->dims[1] : (uint64_t)dt->dims[0];
+    return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)st->dims[0], ds, 0);
+}
+
+/* The acc tile read whole; the destination tile written whole, or the view's rows of the store. */
+static void foot_fix_out(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    if (!in->imm[TF_STORE]) {
+        tile_foot_whole(j, args, f, 1u << j->dst);
+        return;
+    }
+    const Type *st = j->ty[in->imm[TF_SRC]], *dt = j->ty[in->imm[TF_DST]];
+    TileRt s = tj_tile(j, args, (int)in->imm[TF_SRC]);
+    ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
+    as_add(f, st->space, s.addr, s.addr + (uint64_t)st->dims[0] * (uint64_t)st->dims[1] * 4, 0);
+    int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
+    uint64_t e = ty_bytes(dt->elem);
+    if (s.vr && s.vc) as_add(f, AS_GM, v.addr, v.addr + ((s.vr - 1) * (uint64_t)ds + s.vc) * e, 1);
+}
+
+/* Lowers tmov acc -> vec/mat and tstore acc -> GM; 1 when the op is neither. */
+int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
+{
+    int store = op->kind == OP_TSTORE;
+    if (op->kind != OP_TMOV && !store) return 1;
+    int si = lw_group_index(L, op, "src", 0), di = lw_group_index(L, op, "dst", 0);
+    if (si < 0 || di < 0) return 1;
+    const Type *st = op->operands[si]->type, *dt = op->operands[di]->type;
+    if (st->kind != TY_TILE_BUF || st->space != AS_L0C) return 1;
+    int space, layout;
+    if (store) {
+        if (!ty_is_view(dt)) return 1;
+        space = AS_GM;
+        layout = CUBE_FIX_ND;
+    } else {
+        if (dt->kind != TY_TILE_BUF || (dt->space != AS_UB && dt->space != AS_L1)) return 1;
+        space = dt->space;
+        layout = dt->slayout == TSL_NONE_BOX ? (dt->blayout == TBL_COL_MAJOR ? CUBE_FIX_DN : CUBE_FIX_ND) : CUBE_FIX_NZ;
+    }
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = (int8_t)si;
+    j->dst = (int8_t)di;
+    const char *why = NULL;
+    FixExt *fe = cube_fix_plan(L, op, space, layout, st->elem, dt->elem, &why);
+    if (!fe) return -1;
+    in->imm[TF_SRC] = si;
+    in->imm[TF_DST] = di;
+    in->imm[TF_STORE] = store;
+    in->pipe = PQ_FIX;
+    in->ext2 = fe;
+    in->pfn = p_fix_out;
+    in->foot = foot_fix_out;
+    in->cost = 1;
+    if (why) {
+        in->ext2 = why;
+        in->pfn = p_unsup;
+    }
+    return 0;
+}

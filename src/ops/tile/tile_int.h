@@ -106,4 +106,6 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
 int tile_lower_cube(LowerView *L, const Op *op, Instr *in);
 /* tmov / textract / tinsert involving cube buffers; 1 when the op is not one of them. */
 int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in);
+/* tmov acc -> vec/mat and tstore acc -> GM (FIXPIPE); 1 when the op is neither. */
+int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in);
 #endif
