@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""gen_tile_cube.py OUTDIR CASE — inputs and independently computed expected outputs for tests/tile_cube: the cube
+tile ops (tmov mat->left/right, tmatmul, tmatmul.acc, tstore acc->GM). The reference MAD is docs/semantics.md §8.4
+read in plain Python (fmodel.py): each product rounded once to f32, summed over k ascending with f32 rounding,
+starting from 0 (tmatmul) or the accumulator (tmatmul.acc). Nothing is shared with ptosim."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fmodel as fm  # noqa: E402
+import genlib as gl  # noqa: E402
+
+f32 = fm.host_f32
+
+
+def rand_val(r, fmt, lo=-3, hi=1):
+    """a random value exactly representable in fmt (f16: 11 significant bits, bf16: 8, f32: 24)"""
+    bits = {"f16": 10, "bf16": 7, "f32": 23}[fmt]
+    e = lo + r.below(hi - lo + 1)
+    v = ((1 << bits) + r.below(1 << bits)) / float(1 << bits) * 2.0 ** e
+    return -v if r.below(2) else v
+
+
+def enc(fmt, mat):
+    if fmt == "f16":
+        return gl.pack("H", [fm.F16.from_float(v) for row in mat for v in row])
+    if fmt == "bf16":
+        return gl.pack("H", [fm.BF16.from_float(v) for row in mat for v in row])
+    return gl.pack("f", [v for row in mat for v in row])
+
+
+def matmul(A, B, M, N, K, init=None):
+    return [[_dot(A, B, m, n, K, init[m][n] if init else 0.0) for n in range(N)] for m in range(M)]
+
+
+def _dot(A, B, m, n, K, acc):
+    for k in range(K):
+        acc = f32(acc + f32(A[m][k] * B[k][n]))
+    return acc
+
+
+def case_mm(fmt, M=16, K=32, N=16, seed=7):
+    """C1 = A1·B1 (tmatmul), then C1 += A2·B2 (tmatmul.acc); out = [C after tmatmul ; C after tmatmul.acc]"""
+    r = gl.Lcg(seed)
+    A1 = [[rand_val(r, fmt) for _ in range(K)] for _ in range(M)]
+    B1 = [[rand_val(r, fmt) for _ in range(N)] for _ in range(K)]
+    A2 = [[rand_val(r, fmt) for _ in range(K)] for _ in range(M)]
+    B2 = [[rand_val(r, fmt) for _ in range(N)] for _ in range(K)]
+    gl.save("a1.bin", enc(fmt, A1))
+    gl.save("b1.bin", enc(fmt, B1))
+    gl.save("a2.bin", enc(fmt, A2))
+    gl.save("b2.bin", enc(fmt, B2))
+    C1 = matmul(A1, B1, M, N, K)
+    C2 = matmul(A2, B2, M, N, K, C1)
+    gl.save("expected.bin", gl.pack("f", [v for row in C1 + C2 for v in row]))
+
+
+def case_mm_f16():
+    case_mm("f16", seed=7)
+
+
+def case_mm_bf16():
+    case_mm("bf16", seed=8)
+
+
+def case_mm_f32():
+    case_mm("f32", seed=9)
+
+
+out, name = sys.argv[1], sys.argv[2]
+gl.OUT = out
+gl.run_case(gl.cases(globals()), name)
