@@ -624,6 +624,6 @@ int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint
     v.l3c = 1;
     v.sub = sub;
     v.dnss = 1;
-    v.nzsplit = 1;
+    v.nzsplit = 0;   /* nz2nz(0): 16-column blocks (the tinsert template into an NZ vec tile) */
     return fix_run(x, in, fe, &v);
 }

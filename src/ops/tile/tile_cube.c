@@ -101,7 +101,7 @@ int tile_lower_cube(LowerView *L, const Op *op, Instr *in)
    mte_l1_l0b(k, n) with transpose, mat -> bias mte_l1_bt(len = valid cols, nburst = valid rows), mat -> scaling
    mte_l1_fb(len = valid cols, nburst = valid rows). */
 enum { MV1_LEFT, MV1_RIGHT, MV1_BIAS, MV1_SCALE };
-enum { TM_KIND = 0, TM_SRC, TM_DST, TM_SFMT, TM_E };   /* Instr.imm */
+enum { TM_KIND = 0, TM_SRC, TM_DST, TM_SFMT, TM_E, TM_ROW, TM_COL, TM_TRANS };   /* Instr.imm */
 
 static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
 {
@@ -110,6 +110,18 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
     if (tile_check_valid(x, in, j->ty[in->imm[TM_SRC]], s, "source") ||
         tile_check_valid(x, in, j->ty[in->imm[TM_DST]], d, "destination"))
         return -1;
+    if (in->imm[TM_ROW] >= 0) {   /* textract: the destination's valid shape from (row, col) of the source */
+        uint64_t r = tj_scalar(j, args, (int)in->imm[TM_ROW]), c = tj_scalar(j, args, (int)in->imm[TM_COL]);
+        if (r || c) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a textract window at (%llu, %llu) is not simulated: it is the "
+                     "start_row/start_col of the L1->L0 load, whose unit is unresolved (resolutions Q39)",
+                     (unsigned long long)r, (unsigned long long)c);
+            return -1;
+        }
+        int tr = (int)in->imm[TM_TRANS], side = in->imm[TM_KIND] == MV1_RIGHT;
+        return cube_l1_l0_exec(x, in, side, tr, (unsigned)in->imm[TM_E], s.addr, d.addr, side ? d.vc : d.vr,
+                               side ? d.vr : d.vc);
+    }
     switch (in->imm[TM_KIND]) {
     case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc);
     case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr);
@@ -124,10 +136,10 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
     int si = lw_group_index(L, op, "src", 0), di = lw_group_index(L, op, "dst", 0);
     if (si < 0 || di < 0) return 1;
     const Type *st = op->operands[si]->type, *dt = op->operands[di]->type;
-    if (st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_L1 || op->kind != OP_TMOV) return 1;
+    if (st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_L1 || op->kind == OP_TINSERT) return 1;
     int kind = dt->space == AS_L0A ? MV1_LEFT : dt->space == AS_L0B ? MV1_RIGHT : dt->space == AS_BT ? MV1_BIAS
              : dt->space == AS_FB ? MV1_SCALE : -1;
-    if (kind < 0) return 1;
+    if (kind < 0 || (op->kind == OP_TEXTRACT && kind > MV1_RIGHT)) return 1;
     TileJob *j = tile_job(L, op, in);
     if (!j) return -1;
     j->src0 = (int8_t)si;
@@ -138,6 +150,11 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
     in->imm[TM_DST] = di;
     in->imm[TM_SFMT] = ek_float(ek) ? (int64_t)ek_fmt(ek) : -1;
     in->imm[TM_E] = ek_bytes(ek);
+    /* textract (lib/TileOps/a5/textract.py): mte_l1_l0a/b(m, k / k, n = the destination's valid shape, start_row,
+       start_col), transposing when the mat tile is boxed row_major / col_major (the "cross-fractal" layout) */
+    in->imm[TM_ROW] = op->kind == OP_TEXTRACT ? lw_group_index(L, op, "row", 0) : -1;
+    in->imm[TM_COL] = op->kind == OP_TEXTRACT ? lw_group_index(L, op, "col", 0) : -1;
+    in->imm[TM_TRANS] = st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_COL_MAJOR;
     in->pipe = PQ_MTE1;
     in->pfn = p_tmov_mat;
     in->foot = foot_mov_cube;
@@ -155,8 +172,14 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
    = the acc tile's rows, dst_stride = the destination's columns)) and tstore acc -> GM (tstore.py
    template_tstore_acc_to_gm_nz2nd: m, n = the acc tile's valid shape, dst_stride = the view's row stride). The
    destination layout follows the destination: row-major ND, column-major DN, boxed NZ. */
-enum { TF_SRC = 0, TF_DST, TF_STORE, TF_SUB };   /* Instr.imm */
+enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL };   /* Instr.imm */
+enum { FM_MOV, FM_STORE, FM_INS_MAT, FM_INS_ND, FM_INS_NZ };   /* TF_MODE */
 
+/* tinsert acc -> mat / vec (lib/TileOps/a5/tinsert.py template_tinsert_acc_to_mat_basic, _acc_to_vec_nd_basic,
+   _acc_to_vec_nz_basic): the acc tile's valid rows, its valid columns rounded up to the destination's C0 (32 bytes;
+   16 columns for an f32 NZ vec destination), written at (row, col) of the destination: NZ at
+   (col / C0)·rows·C0 + row·C0 + col % C0 elements, ND at row·cols + col. Source stride: the acc tile's rows (NZ
+   mat) or its valid rows rounded up to 16 (vec). */
 static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
@@ -164,23 +187,39 @@ static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
     const Type *st = j->ty[in->imm[TF_SRC]], *dt = j->ty[in->imm[TF_DST]];
     TileRt s = tj_tile(j, args, (int)in->imm[TF_SRC]);
     if (tile_check_valid(x, in, st, s, "source")) return -1;
-    if (in->imm[TF_STORE]) {
+    int mode = (int)in->imm[TF_MODE];
+    if (mode == FM_STORE) {
         ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
         int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
         return cube_fix_exec(x, in, fe, s.addr, v.addr, s.vr, s.vc, (uint64_t)st->dims[0], (uint64_t)ds, 0);
     }
     TileRt d = tj_tile(j, args, (int)in->imm[TF_DST]);
     if (tile_check_valid(x, in, dt, d, "destination")) return -1;
-    uint64_t ds = dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_NONE_BOX ? (uint64_t)dt->dims[0]
-                : dt->slayout == TSL_NONE_BOX ? (uint64_t)dt->dims[1] : (uint64_t)dt->dims[0];
-    return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)st->dims[0], ds, 0);
+    uint64_t e = ty_bytes(dt->elem), rows = (uint64_t)dt->dims[0], cols = (uint64_t)dt->dims[1];
+    if (mode == FM_MOV) {
+        uint64_t ds = dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_NONE_BOX ? rows
+                    : dt->slayout == TSL_NONE_BOX ? cols : rows;
+        return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)st->dims[0], ds, 0);
+    }
+    uint64_t r = tj_scalar(j, args, (int)in->imm[TF_ROW]), c = tj_scalar(j, args, (int)in->imm[TF_COL]);
+    uint64_t c0 = 32 / e, al = mode == FM_INS_NZ && e == 4 ? 16 : c0, n = (s.vc + al - 1) / al * al;
+    if (r >= rows || c >= cols) {
+        sim_trap(x, in, DIAG_T_TILE, "the insert position (%llu, %llu) lies outside the %llux%llu destination tile",
+                 (unsigned long long)r, (unsigned long long)c, (unsigned long long)rows, (unsigned long long)cols);
+        return -1;
+    }
+    if (mode == FM_INS_ND)
+        return cube_fix_exec(x, in, fe, s.addr, d.addr + (r * cols + c) * e, s.vr, n, (s.vr + 15) / 16 * 16, cols, 0);
+    uint64_t off = (c / c0) * rows * c0 + r * c0 + c % c0;
+    return cube_fix_exec(x, in, fe, s.addr, d.addr + off * e, s.vr, n,
+                         mode == FM_INS_MAT ? (uint64_t)st->dims[0] : (s.vr + 15) / 16 * 16, rows, 0);
 }
 
 /* The acc tile read whole; the destination tile written whole, or the view's rows of the store. */
 static void foot_fix_out(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
-    if (!in->imm[TF_STORE]) {
+    if (in->imm[TF_MODE] != FM_STORE) {
         tile_foot_whole(j, args, f, 1u << j->dst);
         return;
     }
@@ -197,20 +236,28 @@ static void foot_fix_out(const Instr *in, const uint64_t *args, AsFoot *f)
 int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
 {
     int store = op->kind == OP_TSTORE;
-    if (op->kind != OP_TMOV && !store) return 1;
+    if (op->kind != OP_TMOV && op->kind != OP_TINSERT && !store) return 1;
     int si = lw_group_index(L, op, "src", 0), di = lw_group_index(L, op, "dst", 0);
     if (si < 0 || di < 0) return 1;
     const Type *st = op->operands[si]->type, *dt = op->operands[di]->type;
     if (st->kind != TY_TILE_BUF || st->space != AS_L0C) return 1;
-    int space, layout;
+    int space, layout, mode;
     if (store) {
         if (!ty_is_view(dt)) return 1;
         space = AS_GM;
         layout = CUBE_FIX_ND;
+        mode = FM_STORE;
     } else {
         if (dt->kind != TY_TILE_BUF || (dt->space != AS_UB && dt->space != AS_L1)) return 1;
         space = dt->space;
-        layout = dt->slayout == TSL_NONE_BOX ? (dt->blayout == TBL_COL_MAJOR ? CUBE_FIX_DN : CUBE_FIX_ND) : CUBE_FIX_NZ;
+        int nd = dt->slayout == TSL_NONE_BOX;
+        layout = nd ? (dt->blayout == TBL_COL_MAJOR ? CUBE_FIX_DN : CUBE_FIX_ND) : CUBE_FIX_NZ;
+        mode = FM_MOV;
+        if (op->kind == OP_TINSERT) {
+            mode = dt->space == AS_L1 ? FM_INS_MAT : nd ? FM_INS_ND : FM_INS_NZ;
+            if (mode == FM_INS_NZ) layout = CUBE_FIX_NZNZ;
+            if (nd && dt->blayout != TBL_ROW_MAJOR) return 1;
+        }
     }
     TileJob *j = tile_job(L, op, in);
     if (!j) return -1;
@@ -221,7 +268,9 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
     if (!fe) return -1;
     in->imm[TF_SRC] = si;
     in->imm[TF_DST] = di;
-    in->imm[TF_STORE] = store;
+    in->imm[TF_MODE] = mode;
+    in->imm[TF_ROW] = lw_group_index(L, op, "row", 0);
+    in->imm[TF_COL] = lw_group_index(L, op, "col", 0);
     in->pipe = PQ_FIX;
     in->ext2 = fe;
     in->pfn = p_fix_out;
