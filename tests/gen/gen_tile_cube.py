@@ -67,6 +67,16 @@ def case_mm_f32():
     case_mm("f32", seed=9)
 
 
+def case_tl_bf16():
+    """tload A [16x32] and B [32x16] into NZ mat tiles (nd2nz), tmov, tmatmul, tstore: out = A·B"""
+    r = gl.Lcg(11)
+    A = [[rand_val(r, "bf16") for _ in range(32)] for _ in range(16)]
+    B = [[rand_val(r, "bf16") for _ in range(16)] for _ in range(32)]
+    gl.save("a.bin", enc("bf16", A))
+    gl.save("b.bin", enc("bf16", B))
+    gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
+
+
 out, name = sys.argv[1], sys.argv[2]
 gl.OUT = out
 gl.run_case(gl.cases(globals()), name)

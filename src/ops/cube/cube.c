@@ -231,29 +231,34 @@ typedef struct FracExt { int16_t sn, sd, inner, outer, g, s2, s3, s4, smallc0; u
 static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
 {
     const FracExt *fe = in->ext;
-    uint64_t R = a[fe->sn], C = a[fe->sd], inner = a[fe->inner], outer = fe->outer >= 0 ? a[fe->outer] : 0;
-    uint64_t g = a[fe->g], s2 = a[fe->s2], s3 = a[fe->s3], s4 = a[fe->s4];
     if (a[fe->smallc0] & 1) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "small-C0 packing (ctrl(..., true)) is not simulated: its layout is unresolved");
         return -1;
     }
+    return cube_frac_exec(x, in, fe->dn, fe->e, a[0], a[1], a[fe->sn], a[fe->sd], a[fe->inner],
+                          fe->outer >= 0 ? a[fe->outer] : 0, a[fe->g], a[fe->s2], a[fe->s3], a[fe->s4]);
+}
+
+int cube_frac_exec(Exec *x, const Instr *in, int dn, unsigned e, uint64_t src, uint64_t dst, uint64_t R, uint64_t C,
+                   uint64_t inner, uint64_t outer, uint64_t g, uint64_t s2, uint64_t s3, uint64_t s4)
+{
     if (cube_field(x, in, "shape n", R, 16) || cube_field(x, in, "shape d", C, 16) ||
         cube_field(x, in, "src_layout inner stride (bytes)", inner, 40) || cube_field(x, in, "src_layout outer stride (bytes)", outer, 40) ||
         cube_field(x, in, "dst_group count", g, 16) || cube_field(x, in, "dst_group s2 (32-byte units)", s2, 16) ||
         cube_field(x, in, "dst_group s3 (32-byte units)", s3, 16) || cube_field(x, in, "dst_group s4 (32-byte units)", s4, 16))
         return -1;
     if (!R || !C || !g) return 0;
-    unsigned e = fe->e, c0 = 32u / e;
+    unsigned c0 = 32u / e;
     uint64_t nb = ceil_div(C, c0);
     if (g * R * nb > (1ull << 24)) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "%" PRIu64 " NZ rows exceed the simulator's limit of 2^24 per copy", g * R * nb);
         return -1;
     }
     uint64_t dhi = ((g - 1) * s4 + (nb - 1) * s3 * s2 + (R - 1) * s2) * 32 + 32;
-    uint64_t shi = (g - 1) * outer + (fe->dn ? (C - 1) * inner + R * e : (R - 1) * inner + C * e);
-    const uint8_t *s = sim_mem(x, in, AS_GM, a[0], shi, 1, ACC_READ, "source");
+    uint64_t shi = (g - 1) * outer + (dn ? (C - 1) * inner + R * e : (R - 1) * inner + C * e);
+    const uint8_t *s = sim_mem(x, in, AS_GM, src, shi, 1, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, AS_L1, a[1], dhi, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, AS_L1, dst, dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t gi = 0; gi < g; gi++)
         for (uint64_t r = 0; r < R; r++)
@@ -263,7 +268,7 @@ static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
                 for (unsigned j = 0; j < c0; j++) {
                     uint64_t c = cb * c0 + j;
                     if (c >= C) break;
-                    uint64_t so = gi * outer + (fe->dn ? c * inner + r * e : r * inner + c * e);
+                    uint64_t so = gi * outer + (dn ? c * inner + r * e : r * inner + c * e);
                     elem_copy(row + j * e, s + so, e);
                 }
                 memcpy(d + (gi * s4 + cb * s3 * s2 + r * s2) * 32, row, 32);

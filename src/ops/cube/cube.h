@@ -37,6 +37,10 @@ int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t sr
                     uint64_t n, uint64_t sg, uint64_t dg);
 int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,
                     uint64_t dg);
+/* GM -> L1 ND (dn = 0) or DN (dn = 1) to NZ as pto.mte_gm_l1_frac (cube.c): R x C elements of e bytes, source strides
+   inner / outer in bytes, dst_group g, s2, s3, s4. */
+int cube_frac_exec(Exec *x, const Instr *in, int dn, unsigned e, uint64_t src, uint64_t dst, uint64_t R, uint64_t C,
+                   uint64_t inner, uint64_t outer, uint64_t g, uint64_t s2, uint64_t s3, uint64_t s4);
 /* FIXPIPE writeback (cube_fix.c) of an M x N accumulator block (source stride ss in 16-accumulator rows,
    destination stride ds in elements) to `space` (AS_GM, AS_L1, AS_UB: subblock `sub` of a mixed kernel) in one
    of the layouts below, without quantisation or relu; *why as cube_mad_plan's. */

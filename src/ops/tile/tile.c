@@ -13,6 +13,11 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
         if (r == 1) r = tile_lower_cube_fix(L, op, in);
         return r == 1 ? tile_lower_mov(L, op, in) : r;
     }
+    case OP_TLOAD: {
+        int r = tile_lower_cube_load(L, op, in);   /* tload into an NZ mat tile (tile_cube.c) */
+        if (r != 1) return r;
+        break;
+    }
     case OP_TSTORE: {
         int r = tile_lower_cube_fix(L, op, in);   /* tstore from an acc tile: FIXPIPE (tile_cube.c) */
         if (r != 1) return r;

@@ -282,3 +282,54 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
     }
     return 0;
 }
+
+/* ---------------------------------------------------------------- tload GM -> mat (PIPE_MTE2) */
+
+/* tload into an NZ mat tile (lib/TileOps/a5/tload.py template_tload_gm_to_mat_nd2nz): mte_gm_l1_frac nd2nz of the
+   tile's valid m x k from the view (row stride: the view's, in bytes), dst_group(1, 1, m, 0). */
+static int p_tload_mat(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const Type *vt = j->ty[0], *tt = j->ty[1];
+    TileRt t = tj_tile(j, args, 1);
+    ViewRt v = tj_view(j, args, 0);
+    if (tile_check_valid(x, in, tt, t, "destination")) return -1;
+    uint64_t e = ty_bytes(tt->elem);
+    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] * e : t.vc * e;
+    return cube_frac_exec(x, in, 0, (unsigned)e, v.addr, t.addr, t.vr, t.vc, rs, 0, 1, 1, t.vr, 0);
+}
+
+/* The view's rows read, the tile written whole. */
+static void foot_tload_mat(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    const Type *vt = j->ty[0], *tt = j->ty[1];
+    TileRt t = tj_tile(j, args, 1);
+    ViewRt v = tj_view(j, args, 0);
+    uint64_t e = ty_bytes(tt->elem);
+    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] * e : t.vc * e;
+    if (t.vr && t.vc) as_add(f, AS_GM, v.addr, v.addr + (t.vr - 1) * rs + t.vc * e, 0);
+    as_add(f, AS_L1, t.addr, t.addr + (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1] * e, 1);
+}
+
+/* Lowers a tload into an NZ mat tile; 1 when the op is not one. */
+int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in)
+{
+    const Type *vt = op->operands[0]->type, *tt = op->operands[1]->type;
+    if (tt->kind != TY_TILE_BUF || tt->space != AS_L1 || !ty_is_view(vt) || tt->blayout != TBL_COL_MAJOR ||
+        tt->slayout != TSL_ROW_MAJOR)
+        return 1;
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = 0;
+    j->dst = 1;
+    in->pfn = p_tload_mat;
+    in->foot = foot_tload_mat;
+    in->cost = 1;
+    ElemKind ek = elem_kind(tt->elem);
+    if (ek_packed4(ek) || !ek_bytes(ek) || ek_bytes(ek) > 4) {
+        in->ext2 = "this element type is not simulated for a tload into a mat tile";
+        in->pfn = p_unsup;
+    }
+    return 0;
+}

@@ -108,4 +108,6 @@ int tile_lower_cube(LowerView *L, const Op *op, Instr *in);
 int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in);
 /* tmov acc -> vec/mat and tstore acc -> GM (FIXPIPE); 1 when the op is neither. */
 int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in);
+/* tload into an NZ mat tile (nd2nz); 1 when the op is not one. */
+int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in);
 #endif
