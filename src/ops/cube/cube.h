@@ -43,11 +43,12 @@ int cube_frac_exec(Exec *x, const Instr *in, int dn, unsigned e, uint64_t src, u
                    uint64_t inner, uint64_t outer, uint64_t g, uint64_t s2, uint64_t s3, uint64_t s4);
 /* FIXPIPE writeback (cube_fix.c) of an M x N accumulator block (source stride ss in 16-accumulator rows,
    destination stride ds in elements) to `space` (AS_GM, AS_L1, AS_UB: subblock `sub` of a mixed kernel) in one
-   of the layouts below, without quantisation or relu; *why as cube_mad_plan's. */
+   of the layouts below, without relu; qvec: the vector quantisation of the destination type with the FB
+   parameters at qp (else a plain conversion); *why as cube_mad_plan's. */
 enum { CUBE_FIX_ND, CUBE_FIX_DN, CUBE_FIX_NZ, CUBE_FIX_NZNZ };
 typedef struct FixExt FixExt;
-FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const Type *acc, const Type *dst,
+FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const Type *acc, const Type *dst, int qvec,
                       const char **why);
 int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint64_t dst, uint64_t M, uint64_t N,
-                  uint64_t ss, uint64_t ds, uint64_t sub);
+                  uint64_t ss, uint64_t ds, uint64_t sub, uint64_t qp);
 #endif

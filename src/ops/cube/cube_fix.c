@@ -588,7 +588,7 @@ int cube_lower_fix(LowerView *L, const Op *op, Instr *in)
 
 /* The writeback the tile family's moves out of an acc tile use (cube.h): no quantisation, relu, clip or atomic;
    the accumulator converted to the destination type as pto.mte_l0c_* without pre_quant does. */
-FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const Type *acc, const Type *dst,
+FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const Type *acc, const Type *dst, int qvec,
                       const char **why)
 {
     FixExt *fe = lw_alloc(L, op, sizeof(FixExt));
@@ -603,7 +603,17 @@ FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const T
     fe->acc_int = ea.fmt < 0;
     *why = NULL;
     if (!(ea.fmt == NUM_F32 || (ea.fmt < 0 && ea.bits == 32))) *why = "FIXPIPE reads f32 or 32-bit integer accumulators only";
-    else if (fe->acc_int ? !(fe->ed.fmt < 0 && fe->ed.bits == 32)
+    else if (qvec) {
+        /* the vector quant modes the templates pick by the destination type (tmov_fp.py, textract_fp.py,
+           tstore.py, tinsert.py _tinsert_fp_quant_mode): qf322{f16,bf16,f32,fp8,hif8,b8}_pre_vec, req8_vec */
+        CElem d = fe->ed;
+        int ok = fe->acc_int ? d.fmt < 0 && d.bits == 8
+                             : d.fmt == NUM_F16 || d.fmt == NUM_BF16 || d.fmt == NUM_F32 || d.fmt == NUM_E4M3FN ||
+                               d.fmt == NUM_E5M2 || d.fmt == NUM_HIF8 || (d.fmt < 0 && d.bits == 8);
+        fe->qkind = Q_SCALE;
+        fe->qvec = 1;
+        if (!ok) *why = "no vector quantisation mode writes this destination element type";
+    } else if (fe->acc_int ? !(fe->ed.fmt < 0 && fe->ed.bits == 32)
                          : !(fe->ed.fmt == NUM_F32 || fe->ed.fmt == NUM_F16 || fe->ed.fmt == NUM_BF16))
         *why = "this accumulator to destination element type pair needs a quantisation mode, which is not simulated "
                "for tile moves";
@@ -611,7 +621,7 @@ FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const T
 }
 
 int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint64_t dst, uint64_t M, uint64_t N,
-                  uint64_t ss, uint64_t ds, uint64_t sub)
+                  uint64_t ss, uint64_t ds, uint64_t sub, uint64_t qp)
 {
     FixArgs v;
     memset(&v, 0, sizeof v);
@@ -624,6 +634,7 @@ int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint
     v.l3c = 1;
     v.sub = sub;
     v.dnss = 1;
+    v.qp = qp;
     v.nzsplit = 0;   /* nz2nz(0): 16-column blocks (the tinsert template into an NZ vec tile) */
     return fix_run(x, in, fe, &v);
 }

@@ -172,7 +172,7 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
    = the acc tile's rows, dst_stride = the destination's columns)) and tstore acc -> GM (tstore.py
    template_tstore_acc_to_gm_nz2nd: m, n = the acc tile's valid shape, dst_stride = the view's row stride). The
    destination layout follows the destination: row-major ND, column-major DN, boxed NZ. */
-enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL };   /* Instr.imm */
+enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL, TF_FP };   /* Instr.imm */
 enum { FM_MOV, FM_STORE, FM_INS_MAT, FM_INS_ND, FM_INS_NZ };   /* TF_MODE */
 
 /* tinsert acc -> mat / vec (lib/TileOps/a5/tinsert.py template_tinsert_acc_to_mat_basic, _acc_to_vec_nd_basic,
@@ -188,18 +188,18 @@ static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
     TileRt s = tj_tile(j, args, (int)in->imm[TF_SRC]);
     if (tile_check_valid(x, in, st, s, "source")) return -1;
     int mode = (int)in->imm[TF_MODE];
+    uint64_t qp = in->imm[TF_FP] >= 0 ? tj_tile(j, args, (int)in->imm[TF_FP]).addr : 0;
     if (mode == FM_STORE) {
         ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
         int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
-        return cube_fix_exec(x, in, fe, s.addr, v.addr, s.vr, s.vc, (uint64_t)st->dims[0], (uint64_t)ds, 0);
+        return cube_fix_exec(x, in, fe, s.addr, v.addr, s.vr, s.vc, (uint64_t)st->dims[0], (uint64_t)ds, 0, qp);
     }
     TileRt d = tj_tile(j, args, (int)in->imm[TF_DST]);
     if (tile_check_valid(x, in, dt, d, "destination")) return -1;
     uint64_t e = ty_bytes(dt->elem), rows = (uint64_t)dt->dims[0], cols = (uint64_t)dt->dims[1];
-    if (mode == FM_MOV) {
-        uint64_t ds = dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_NONE_BOX ? rows
-                    : dt->slayout == TSL_NONE_BOX ? cols : rows;
-        return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)st->dims[0], ds, 0);
+    if (mode == FM_MOV) {   /* dst_stride: the destination's columns (rows for a DN tile), as the templates pass */
+        uint64_t ds = dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_NONE_BOX ? rows : cols;
+        return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)st->dims[0], ds, 0, qp);
     }
     uint64_t r = tj_scalar(j, args, (int)in->imm[TF_ROW]), c = tj_scalar(j, args, (int)in->imm[TF_COL]);
     uint64_t c0 = 32 / e, al = mode == FM_INS_NZ && e == 4 ? 16 : c0, n = (s.vc + al - 1) / al * al;
@@ -209,10 +209,10 @@ static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     if (mode == FM_INS_ND)
-        return cube_fix_exec(x, in, fe, s.addr, d.addr + (r * cols + c) * e, s.vr, n, (s.vr + 15) / 16 * 16, cols, 0);
+        return cube_fix_exec(x, in, fe, s.addr, d.addr + (r * cols + c) * e, s.vr, n, (s.vr + 15) / 16 * 16, cols, 0, qp);
     uint64_t off = (c / c0) * rows * c0 + r * c0 + c % c0;
     return cube_fix_exec(x, in, fe, s.addr, d.addr + off * e, s.vr, n,
-                         mode == FM_INS_MAT ? (uint64_t)st->dims[0] : (s.vr + 15) / 16 * 16, rows, 0);
+                         mode == FM_INS_MAT ? (uint64_t)st->dims[0] : (s.vr + 15) / 16 * 16, rows, 0, qp);
 }
 
 /* The acc tile read whole; the destination tile written whole, or the view's rows of the store. */
@@ -236,7 +236,7 @@ static void foot_fix_out(const Instr *in, const uint64_t *args, AsFoot *f)
 int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
 {
     int store = op->kind == OP_TSTORE;
-    if (op->kind != OP_TMOV && op->kind != OP_TINSERT && !store) return 1;
+    if (op->kind != OP_TMOV && op->kind != OP_TINSERT && op->kind != OP_TEXTRACT && !store) return 1;
     int si = lw_group_index(L, op, "src", 0), di = lw_group_index(L, op, "dst", 0);
     if (si < 0 || di < 0) return 1;
     const Type *st = op->operands[si]->type, *dt = op->operands[di]->type;
@@ -253,6 +253,7 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
         int nd = dt->slayout == TSL_NONE_BOX;
         layout = nd ? (dt->blayout == TBL_COL_MAJOR ? CUBE_FIX_DN : CUBE_FIX_ND) : CUBE_FIX_NZ;
         mode = FM_MOV;
+        if (op->kind == OP_TEXTRACT && dt->space != AS_L1) return 1;   /* textract acc -> mat (textract_fp.py) */
         if (op->kind == OP_TINSERT) {
             mode = dt->space == AS_L1 ? FM_INS_MAT : nd ? FM_INS_ND : FM_INS_NZ;
             if (mode == FM_INS_NZ) layout = CUBE_FIX_NZNZ;
@@ -264,13 +265,15 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
     j->src0 = (int8_t)si;
     j->dst = (int8_t)di;
     const char *why = NULL;
-    FixExt *fe = cube_fix_plan(L, op, space, layout, st->elem, dt->elem, &why);
+    int fpi = lw_group_index(L, op, op->kind == OP_TMOV ? "tmp" : "fp", 0);
+    FixExt *fe = cube_fix_plan(L, op, space, layout, st->elem, dt->elem, fpi >= 0, &why);
     if (!fe) return -1;
     in->imm[TF_SRC] = si;
     in->imm[TF_DST] = di;
     in->imm[TF_MODE] = mode;
     in->imm[TF_ROW] = lw_group_index(L, op, "row", 0);
     in->imm[TF_COL] = lw_group_index(L, op, "col", 0);
+    in->imm[TF_FP] = fpi;
     in->pipe = PQ_FIX;
     in->ext2 = fe;
     in->pfn = p_fix_out;
