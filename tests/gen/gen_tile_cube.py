@@ -77,6 +77,24 @@ def case_tl_bf16():
     gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
 
 
+def case_bias_gemv():
+    """f16: C = bias + A·B (tmatmul.bias, the sum starts at bias[n]) and y = v·B (tgemv: m = 1, A one contiguous
+    row); out = [C (16 rows) ; y (1 row)]. v.bin is v followed by zeros to 1024 bytes (the two fractals the L1 -> L0A
+    load of a 1 x 32 tile moves)."""
+    r = gl.Lcg(21)
+    A = [[rand_val(r, "f16") for _ in range(32)] for _ in range(16)]
+    B = [[rand_val(r, "f16") for _ in range(16)] for _ in range(32)]
+    bias = [rand_val(r, "f32", 2, 4) for _ in range(16)]
+    v = [[rand_val(r, "f16") for _ in range(32)]]
+    gl.save("a.bin", enc("f16", A))
+    gl.save("b.bin", enc("f16", B))
+    gl.save("bias.bin", enc("f32", [bias]))
+    gl.save("v.bin", enc("f16", v) + bytes(1024 - 64))
+    C = matmul(A, B, 16, 16, 32, [bias] * 16)
+    y = matmul(v, B, 1, 16, 32)
+    gl.save("expected.bin", gl.pack("f", [x for row in C + y for x in row]))
+
+
 out, name = sys.argv[1], sys.argv[2]
 gl.OUT = out
 gl.run_case(gl.cases(globals()), name)
