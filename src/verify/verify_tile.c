@@ -424,6 +424,8 @@ static int check_misc(VCtx *V, Op *op)
     }
 }
 
+static int check_cube(VCtx *V, Op *op);
+
 void verify_tile(VCtx *V, Op *op)
 {
     if (op->kind == OP_FUNC) {
@@ -432,7 +434,7 @@ void verify_tile(VCtx *V, Op *op)
     }
     if (op_info[op->kind].fam != FAM_TILE) return;
     const TileRule *r = rule_of(op->kind);
-    if (check_misc(V, op) || verify_tile_reduce(V, op)) return;
+    if (check_misc(V, op) || verify_tile_reduce(V, op) || check_cube(V, op)) return;
     if (r) check_ew(V, op, r);
     else if (op->kind == OP_TLOAD || op->kind == OP_TSTORE) check_dma(V, op);
     else check_view(V, op);
@@ -581,6 +583,72 @@ static int verify_tile_reduce(VCtx *V, Op *op)
     case OP_TPARTMIN:
         check_reduce(V, op);
         return 1;
+    default: return 0;
+    }
+}
+
+/* ==== cube tile ops (tile part 2; docs/tile.md "Cube tile ops") ==== */
+
+/* A tile operand of a cube op must live in `space`. */
+static int need_loc(VCtx *V, const Op *op, const char *g, int space)
+{
+    const Type *t = grp_type(V, op, g);
+    if (!t || t->kind != TY_TILE_BUF || t->space == space) return 0;
+    const char *have = tile_loc_name((AddrSpace)t->space), *want = tile_loc_name((AddrSpace)space);
+    v_err(V, DIAG_TILE_LOC, grp_loc(V, op, g), "'%s' takes its '%s' tile in loc=%s, not loc=%s", v_opname(op), g,
+          want ? want : "?", have ? have : "?");
+    return 1;
+}
+
+/* The element types the A5 templates accept (lib/TileOps/a5/_cube.py): equal-width float or 8-bit integer
+   operands with an f32 (i32 for i8) accumulator; the .mx forms fp8 or packed fp4 operands. */
+static int cube_pair_ok(ElemKind a, ElemKind b, ElemKind c, int mx)
+{
+    int f8a = a == EK_E4M3 || a == EK_E5M2, f8b = b == EK_E4M3 || b == EK_E5M2;
+    if (mx) return c == EK_F32 && ((f8a && f8b) || (ek_packed4(a) && ek_packed4(b)));
+    if (a == EK_S8 || a == EK_U8) return (b == EK_S8 || b == EK_U8) && (c == EK_S32 || c == EK_U32);
+    if (c != EK_F32) return 0;
+    if (a == EK_F16 || a == EK_BF16 || a == EK_F32 || a == EK_HIF8) return a == b;
+    return f8a && f8b;
+}
+
+/* tmatmul / tgemv and their forms: operand locations, K of the left tile = K of the right one, M and N fitting
+   the accumulator, the element-type triple. */
+static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
+{
+    char b1[64], b2[64], b3[64];
+    int bad = need_loc(V, op, "lhs", AS_L0A) | need_loc(V, op, "rhs", AS_L0B) | need_loc(V, op, "dst", AS_L0C) |
+              need_loc(V, op, "acc", AS_L0C) | need_loc(V, op, "bias", AS_BT) | need_loc(V, op, "lscale", AS_FB) |
+              need_loc(V, op, "rscale", AS_FB);
+    if (bad) return;
+    const Type *a = grp_type(V, op, "lhs"), *b = grp_type(V, op, "rhs"), *c = grp_type(V, op, "dst");
+    if (!a || !b || !c || a->kind != TY_TILE_BUF || b->kind != TY_TILE_BUF || c->kind != TY_TILE_BUF) return;
+    ElemKind ea = elem_kind(a->elem), eb = elem_kind(b->elem), ec = elem_kind(c->elem);
+    if (!cube_pair_ok(ea, eb, ec, mx)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not multiply %s by %s into %s (the A5 templates' pairs: "
+              "f16/bf16/f32/hif8/fp8/i8 operands, f32 or i32 accumulators%s)", v_opname(op), tname(a->elem, b1, sizeof b1),
+              tname(b->elem, b2, sizeof b2), tname(c->elem, b3, sizeof b3), mx ? "; .mx: fp8 or fp4 operands" : "");
+        return;
+    }
+    int64_t ar, ac, br, bc, cr, cc;
+    if (!static_valid(a, &ar, &ac) || !static_valid(b, &br, &bc) || !static_valid(c, &cr, &cc)) return;
+    if (ac != br)
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "rhs"), "'%s': the left tile's K (%" PRId64 " valid columns) differs "
+              "from the right tile's K (%" PRId64 " valid rows)", v_opname(op), ac, br);
+    else if ((gemv ? 1 : ar) > c->dims[0] || bc > c->dims[1])
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "dst"), "'%s': the %" PRId64 "x%" PRId64 " product does not fit the "
+              "%lldx%lld accumulator tile", v_opname(op), gemv ? (int64_t)1 : ar, bc, (long long)c->dims[0],
+              (long long)c->dims[1]);
+}
+
+/* The cube tile ops' rules; 0 for any other op. */
+static int check_cube(VCtx *V, Op *op)
+{
+    switch (op->kind) {
+    case OP_TMATMUL: case OP_TMATMUL_ACC: case OP_TMATMUL_BIAS: check_matmul(V, op, 0, 0); return 1;
+    case OP_TMATMUL_MX: case OP_TMATMUL_MX_ACC: case OP_TMATMUL_MX_BIAS: check_matmul(V, op, 1, 0); return 1;
+    case OP_TGEMV: case OP_TGEMV_ACC: case OP_TGEMV_BIAS: check_matmul(V, op, 0, 1); return 1;
+    case OP_TGEMV_MX: case OP_TGEMV_MX_ACC: case OP_TGEMV_MX_BIAS: check_matmul(V, op, 1, 1); return 1;
     default: return 0;
     }
 }
