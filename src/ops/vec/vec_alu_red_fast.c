@@ -1,0 +1,219 @@
+/* vec_alu_red_fast.c — fast handlers for what real kernels spend their vector time on besides element-wise
+ * arithmetic: f32 reductions (vcadd, vcgadd, vcpadd, vcmax, vcmin, vcgmax, vcgmin), vdup, and f32 vexpdif.
+ * Each computes exactly what its generic handler computes (valu_x_red, valu_x_vdup, valu_x_vexpdif; the
+ * unit tests compare them on random and special inputs, and the differential fuzzer compares whole runs with
+ * --no-fast-paths):
+ *  - sums: the same pairwise tree over lane order in host f32 arithmetic. An f32 + f32 sum rounded once to
+ *    f32 is what the generic path's exact double sum rounded by fenc gives (round-to-nearest is enforced at
+ *    launch, subnormals kept); a NaN anywhere in the tree reaches the root, which is then made canonical, as
+ *    the generic path's per-step canonical NaN does;
+ *  - extrema: lane_better's order on host floats (f32 compares exactly as its double), NaN first-wins, +0
+ *    above -0, the first occurrence's index;
+ *  - the active lanes are read from the mask image once per register into a 64-bit word (lane i: bit 4i).
+ * Other element kinds keep the generic handlers. */
+#include "vec_alu_int.h"
+
+#define QNAN32 0x7FC00000u
+
+/* Lane i of an f32 register is active: bit i of the result (image bit 4i; NULL: all). */
+static inline uint64_t active32(const uint8_t *img)
+{
+    if (!img) return ~0ull;
+    uint64_t w = 0;
+    for (unsigned q = 0; q < 32; q++) {
+        unsigned b = img[q];
+        w |= (uint64_t)((b & 1u) | ((b >> 3) & 2u)) << (2 * q);
+    }
+    return w;
+}
+
+static inline float f_of(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t u_of(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint32_t canon32(float f) { return f != f ? QNAN32 : u_of(f); }
+
+/* The register's lanes as floats, inactive lanes +0. */
+static inline void load_active(float *v, const uint8_t *a, uint64_t act)
+{
+    uint32_t u[64];
+    memcpy(u, a, 256);
+    if (act == ~0ull) {
+        memcpy(v, u, 256);
+        return;
+    }
+    for (unsigned i = 0; i < 64; i++) {
+        uint32_t x = (act >> i) & 1 ? u[i] : 0;
+        memcpy(&v[i], &x, 4);
+    }
+}
+
+/* One level of the pairwise tree: v[i] = v[2i] + v[2i+1], i < n/2. */
+static inline void tree_level(float *v, unsigned n)
+{
+    for (unsigned i = 0; i < n / 2; i++) v[i] = v[2 * i] + v[2 * i + 1];
+}
+
+static inline const uint8_t *red_mask(Exec *x, const Instr *in)
+{
+    return in->imm[RS_MASK] >= 0 ? FR(x, in->arg[in->imm[RS_MASK]]) : NULL;
+}
+
+static const Instr *f32_cadd(Exec *x, const Instr *in)
+{
+    float v[64];
+    load_active(v, FR(x, in->arg[0]), active32(red_mask(x, in)));
+    for (unsigned n = 64; n > 1; n /= 2) tree_level(v, n);
+    uint32_t out[64] = {0};
+    out[0] = canon32(v[0]);
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+
+static const Instr *f32_cgadd(Exec *x, const Instr *in)
+{
+    float v[64];
+    load_active(v, FR(x, in->arg[0]), active32(red_mask(x, in)));
+    uint32_t out[64] = {0};
+    for (unsigned g = 0; g < 8; g++) {
+        float *w = v + 8 * g;
+        tree_level(w, 8);
+        tree_level(w, 4);
+        tree_level(w, 2);
+        out[g] = canon32(w[0]);
+    }
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+
+static const Instr *f32_cpadd(Exec *x, const Instr *in)
+{
+    float v[64];
+    load_active(v, FR(x, in->arg[0]), active32(red_mask(x, in)));
+    uint32_t out[64] = {0};
+    for (unsigned i = 0; i < 32; i++) out[i] = canon32(v[2 * i] + v[2 * i + 1]);
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+
+/* The extremum of the active lanes among [lo, hi): lane_better's order. *idx: its lane; returns its bits
+   (canonical NaN), or the empty value (-inf for max, +inf for min) with index 0. */
+static inline uint32_t extremum(const uint32_t *u, uint64_t act, unsigned lo, unsigned hi, int want_max, unsigned *idx)
+{
+    int found = 0;
+    uint32_t bu = want_max ? 0xFF800000u : 0x7F800000u;
+    float b = 0;
+    *idx = 0;
+    for (unsigned i = lo; i < hi; i++) {
+        if (!((act >> i) & 1)) continue;
+        float a = f_of(u[i]);
+        int better;
+        if (!found) better = 1;
+        else if (a != a) better = 1;   /* b is not a NaN: a NaN would have stopped the scan */
+        else if (a == b && a == 0) better = want_max ? (bu >> 31) && !(u[i] >> 31) : !(bu >> 31) && (u[i] >> 31);
+        else better = want_max ? a > b : a < b;
+        if (better) {
+            b = a;
+            bu = u[i];
+            *idx = i;
+            found = 1;
+            if (a != a) return QNAN32;   /* nothing beats the first NaN */
+        }
+    }
+    return bu;
+}
+
+static inline const Instr *f32_cext(Exec *x, const Instr *in, int want_max)
+{
+    uint32_t u[64], out[64] = {0};
+    memcpy(u, FR(x, in->arg[0]), 256);
+    unsigned idx;
+    out[0] = extremum(u, active32(red_mask(x, in)), 0, 64, want_max, &idx);
+    out[1] = idx;
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+static const Instr *f32_cmax(Exec *x, const Instr *in) { return f32_cext(x, in, 1); }
+static const Instr *f32_cmin(Exec *x, const Instr *in) { return f32_cext(x, in, 0); }
+
+static inline const Instr *f32_cgext(Exec *x, const Instr *in, int want_max)
+{
+    uint32_t u[64], out[64] = {0};
+    memcpy(u, FR(x, in->arg[0]), 256);
+    uint64_t act = active32(red_mask(x, in));
+    unsigned idx;
+    for (unsigned g = 0; g < 8; g++) out[g] = extremum(u, act, 8 * g, 8 * g + 8, want_max, &idx);
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+static const Instr *f32_cgmax(Exec *x, const Instr *in) { return f32_cgext(x, in, 1); }
+static const Instr *f32_cgmin(Exec *x, const Instr *in) { return f32_cgext(x, in, 0); }
+
+ExecFn valu_red_fast(int kind, ElemKind k, ElemKind kd)
+{
+    if (k != EK_F32 || kd != EK_F32) return NULL;
+    switch (kind) {
+    case RD_ADD: return f32_cadd;
+    case RD_GADD: return f32_cgadd;
+    case RD_PADD: return f32_cpadd;
+    case RD_MAX: return f32_cmax;
+    case RD_MIN: return f32_cmin;
+    case RD_GMAX: return f32_cgmax;
+    case RD_GMIN: return f32_cgmin;
+    default: return NULL;
+    }
+}
+
+/* ------------------------------------------------------------------ vdup */
+
+/* The value in every active lane of width E, 0 elsewhere (mask lane i: image bit E*i). */
+#define VDUP_FAST(E, T)                                                                                        \
+    static const Instr *vdup_##E(Exec *x, const Instr *in)                                                     \
+    {                                                                                                         \
+        const uint8_t *m = in->imm[MT_MASK] >= 0 ? FR(x, in->arg[in->imm[MT_MASK]]) : NULL;                   \
+        T s, out[VREG_BYTES / E];                                                                             \
+        if (in->imm[MT_LANE] >= 0) memcpy(&s, FR(x, in->arg[0]) + E * (unsigned)in->imm[MT_LANE], E);          \
+        else { uint64_t v = ARG(x, in, 0); memcpy(&s, &v, E); }                                               \
+        for (unsigned i = 0; i < VREG_BYTES / E; i++) out[i] = s;                                             \
+        if (m)                                                                                                \
+            for (unsigned i = 0; i < VREG_BYTES / E; i++)                                                     \
+                if (!((m[(E * i) >> 3] >> ((E * i) & 7)) & 1)) out[i] = 0;                                   \
+        memcpy(FR(x, in->res[0]), out, VREG_BYTES);                                                           \
+        return valu_done(x, in);                                                                              \
+    }
+VDUP_FAST(1, uint8_t)
+VDUP_FAST(2, uint16_t)
+VDUP_FAST(4, uint32_t)
+VDUP_FAST(8, uint64_t)
+#undef VDUP_FAST
+
+ExecFn valu_vdup_fast(unsigned e)
+{
+    switch (e) {
+    case 1: return vdup_1;
+    case 2: return vdup_2;
+    case 4: return vdup_4;
+    case 8: return vdup_8;
+    default: return NULL;
+    }
+}
+
+/* ------------------------------------------------------------------ vexpdif, f32 source */
+
+/* exp(a - mx) with the difference exact in double, rounded once to f32 (lane_expdif, fenc's canonical NaN). */
+static const Instr *f32_expdif(Exec *x, const Instr *in)
+{
+    enum { ED_MASK = 1 };   /* vec_alu_cvt.c's operand slots: source kind, mask, part */
+    const uint8_t *m = in->imm[ED_MASK] >= 0 ? FR(x, in->arg[in->imm[ED_MASK]]) : NULL;
+    uint32_t a[64], mx[64], out[64];
+    memcpy(a, FR(x, in->arg[0]), 256);
+    memcpy(mx, FR(x, in->arg[1]), 256);
+    uint64_t act = active32(m);
+    for (unsigned i = 0; i < 64; i++) {
+        if (!((act >> i) & 1)) { out[i] = 0; continue; }
+        float r = (float)exp((double)f_of(a[i]) - (double)f_of(mx[i]));
+        out[i] = canon32(r);
+    }
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+
+ExecFn valu_vexpdif_fast(ElemKind s) { return s == EK_F32 ? f32_expdif : NULL; }
