@@ -480,7 +480,7 @@ static int tcmps_flat(const Type *src, const Type *dst)
     uint64_t e = ty_bytes(src->elem), be, bb;
     pred_block((unsigned)e, &be, &bb);
     int64_t prow = dst->dims[1] * (int64_t)ty_bytes(dst->elem), need = (vc + (int64_t)be - 1) / (int64_t)be * (int64_t)bb;
-    if (prow % 32 || prow < need) return 0;
+    if (prow < need) return 0;
     if (vr == 1) return 0;   /* one row: both forms write the same bytes */
     int contiguous = vc == src->dims[1];
     if (prow >= src->dims[1] * (int64_t)ty_bytes(dst->elem)) {
