@@ -46,9 +46,31 @@ static inline void load_active(float *v, const uint8_t *a, uint64_t act)
     }
 }
 
-/* One level of the pairwise tree: v[i] = v[2i] + v[2i+1], i < n/2. */
+/* One level of the pairwise tree: v[i] = v[2i] + v[2i+1], i < n/2 (in place: output i overwrites only
+   inputs already read). Where the compiler has __builtin_shufflevector, levels with n >= 8 take 8 inputs at a
+   time as two 4-lane vectors and add their even and odd lanes (the same sums, in the same order). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define RED_SHUFFLE 1
+#endif
+#endif
+#ifdef RED_SHUFFLE
+typedef float rf4 __attribute__((vector_size(16)));
+#endif
 static inline void tree_level(float *v, unsigned n)
 {
+#ifdef RED_SHUFFLE
+    if (n >= 8) {
+        for (unsigned i = 0; i < n / 8; i++) {
+            rf4 a, b, r;
+            memcpy(&a, v + 8 * i, 16);
+            memcpy(&b, v + 8 * i + 4, 16);
+            r = __builtin_shufflevector(a, b, 0, 2, 4, 6) + __builtin_shufflevector(a, b, 1, 3, 5, 7);
+            memcpy(v + 4 * i, &r, 16);
+        }
+        return;
+    }
+#endif
     for (unsigned i = 0; i < n / 2; i++) v[i] = v[2 * i] + v[2 * i + 1];
 }
 
