@@ -4,7 +4,7 @@
  * simulated ops per CPU-second; then the full sanitizer against the unchecked run, and scaling lines
  * (1x and 8x the work: the time ratio, 8.0 = linear). CPU time is the process's (every thread), each figure
  * the best of a few interleaved runs. Wall-clock numbers never gate a test.
- * usage: bench_real BENCH_DIR [quick] */
+ * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms]] (the last: only that kernel's lines, for profiling) */
 #include "ptosim.h"
 #include <math.h>
 #include <stdint.h>
@@ -243,6 +243,8 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: bench_real BENCH_DIR [quick]\n"); return 2; }
     int quick = argc > 2 && !strcmp(argv[2], "quick");
+    const char *only = argc > 3 ? argv[3] : NULL;
+#define WANT(k) (!only || !strcmp(only, k))
     if (quick) ROUNDS = 1;
     const char *dir = argv[1];
     Kern fa, osm, rms;
@@ -252,7 +254,7 @@ int main(int argc, char **argv)
     int fails = 0;
 
     /* flash attention: 8 blocks x 32 rows, 16 key tiles */
-    {
+    if (WANT("fa")) {
         long rows = 32, blocks = 8, nt = quick ? 4 : 16, R = rows * blocks;
         float *q = frand((size_t)R * 64, -0.5f, 0.5f), *k = frand((size_t)nt * 4096, -0.5f, 0.5f);
         float *v = frand((size_t)nt * 4096, -1.0f, 1.0f);
@@ -281,7 +283,7 @@ int main(int argc, char **argv)
     /* online softmax: B blocks x 64 rows of 256 */
     long osm_blocks[2] = {8, 64};
     double osm_san[2] = {0, 0};
-    for (int bi = 0; bi < 2; bi++) {
+    for (int bi = 0; bi < 2 && WANT("osm"); bi++) {
         long rows = 64, blocks = osm_blocks[bi], R = rows * blocks;
         float *s = frand((size_t)R * 256, -8.0f, 8.0f), *m = frand((size_t)R, -2.0f, 2.0f), *l = frand((size_t)R, 1.0f, 50.0f);
         float *ps = calloc((size_t)R * 256, 4), *pn = calloc((size_t)R * 256, 4);
@@ -314,7 +316,7 @@ int main(int argc, char **argv)
     /* RMSNorm: one block, C chunks of 16 tokens of 1024 */
     long rms_chunks[2] = {quick ? 4 : 16, quick ? 32 : 128};
     double rms_plain[2] = {0, 0}, rms_san[2] = {0, 0};
-    for (int ci = 0; ci < 2; ci++) {
+    for (int ci = 0; ci < 2 && WANT("rms"); ci++) {
         long chunks = rms_chunks[ci], T = chunks * 16;
         float *x = frand((size_t)T * 1024, -3.0f, 3.0f), *g = frand(1024, 0.5f, 1.5f);
         float *ys = calloc((size_t)T * 1024, 4), *yn = calloc((size_t)T * 1024, 4);
