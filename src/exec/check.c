@@ -300,10 +300,18 @@ static int reported(const Instr **seen, size_t *nseen, const Instr *a, const Ins
     return 0;
 }
 
+/* The other block's access last named for the record being replayed: the bytes it covers need no search (the
+   pair is reported or dropped already), so a record racing on many bytes costs one search per other access,
+   not one per byte (the search is linear in the log). */
+typedef struct LastOther { const GmAcc *o; unsigned other; int other_writes; } LastOther;
+
 static void race_report(Check *k, Sim *s, const GmAcc *g, uint64_t byte, unsigned other, int other_writes,
-                        const Instr **seen, size_t *nseen)
+                        const Instr **seen, size_t *nseen, LastOther *last)
 {
+    if (last->o && last->other == other && last->other_writes == other_writes && byte >= last->o->lo && byte < last->o->hi)
+        return;
     const GmAcc *o = find_acc(k, other, g->buf, byte, other_writes);
+    if (o) *last = (LastOther){o, other, other_writes};
     if (!o || reported(seen, nseen, g->in, o->in)) return;
     static const char *const verb[] = {"reads", "writes", "atomically updates"};
     const char *buf = s->gm[g->buf].name ? s->gm[g->buf].name : "?";
@@ -379,12 +387,13 @@ static void replay_blocks(Check *k, Sim *s)
             const GmAcc *g = &k->log[i];
             if (g->buf != buf) continue;
             uint16_t me = (uint16_t)(g->block + 1);
+            LastOther last = {NULL, 0, 0};
             for (uint64_t b = g->lo; b < g->hi; b++) {
                 ByteRec *x = &r[b];
                 if (x->w && x->w != me) {
-                    race_report(k, s, g, b, x->w - 1u, 1, seen, &nseen);
+                    race_report(k, s, g, b, x->w - 1u, 1, seen, &nseen, &last);
                 } else if (g->mode == ACC_WRITE && x->rlo && (x->rlo != me || x->rhi != me)) {
-                    race_report(k, s, g, b, (x->rlo != me ? x->rlo : x->rhi) - 1u, 0, seen, &nseen);
+                    race_report(k, s, g, b, (x->rlo != me ? x->rlo : x->rhi) - 1u, 0, seen, &nseen, &last);
                 }
                 if (g->mode == ACC_WRITE) {
                     x->w = me;
