@@ -19,6 +19,9 @@
 static inline uint64_t active32(const uint8_t *img)
 {
     if (!img) return ~0ull;
+    uint64_t iw[4];
+    memcpy(iw, img, 32);
+    if (((iw[0] & iw[1] & iw[2] & iw[3]) & 0x1111111111111111ull) == 0x1111111111111111ull) return ~0ull;   /* bits 0, 4 of every byte */
     uint64_t w = 0;
     for (unsigned q = 0; q < 32; q++) {
         unsigned b = img[q];
@@ -79,11 +82,31 @@ static inline const uint8_t *red_mask(Exec *x, const Instr *in)
     return in->imm[RS_MASK] >= 0 ? FR(x, in->arg[in->imm[RS_MASK]]) : NULL;
 }
 
+#ifdef RED_SHUFFLE
+/* The first `levels` levels of the tree over the 64 lanes held in 16 registers of 4, kept in registers:
+   after them a[0 .. 16 >> levels) hold the partial sums in lane order. */
+static inline void tree_regs(rf4 *a, unsigned levels)
+{
+    unsigned n = 16;
+    for (unsigned l = 0; l < levels; l++, n /= 2)
+        _Pragma("GCC unroll 8") for (unsigned i = 0; i < n / 2; i++)
+            a[i] = __builtin_shufflevector(a[2 * i], a[2 * i + 1], 0, 2, 4, 6) +
+                   __builtin_shufflevector(a[2 * i], a[2 * i + 1], 1, 3, 5, 7);
+}
+#endif
+
 static const Instr *f32_cadd(Exec *x, const Instr *in)
 {
     float v[64];
     load_active(v, FR(x, in->arg[0]), active32(red_mask(x, in)));
+#ifdef RED_SHUFFLE
+    rf4 a[16];
+    memcpy(a, v, 256);
+    tree_regs(a, 4);   /* a[0]: the sums of lanes 0-15, 16-31, 32-47, 48-63 */
+    v[0] = (a[0][0] + a[0][1]) + (a[0][2] + a[0][3]);
+#else
     for (unsigned n = 64; n > 1; n /= 2) tree_level(v, n);
+#endif
     uint32_t out[64] = {0};
     out[0] = canon32(v[0]);
     memcpy(FR(x, in->res[0]), out, 256);

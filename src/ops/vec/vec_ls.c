@@ -149,8 +149,14 @@ static const Instr *x_vlds_brc(Exec *x, const Instr *in)
 {
     uint64_t a = fast_ea(x, in);
     Core *c = x->core;
-    if (__builtin_expect((a & (uint64_t)in->imm[VN_ALIGN_M1]) || a >= c->ub_fast_lim, 0)) return x_vlds(x, in);
-    const uint8_t *s = c->mem[AS_UB] + a;
+    const uint8_t *s;
+    if (__builtin_expect((a & (uint64_t)in->imm[VN_ALIGN_M1]) || a >= c->ub_fast_lim, 0)) {
+        /* the checked access (the trap, or the checkers' records), then the same fill */
+        s = ubp(x, in, a, (unsigned)in->imm[VN_ALIGN_M1] + 1, (unsigned)in->imm[VN_ALIGN_M1] + 1, ACC_READ, "vector load source");
+        if (!s) return NULL;
+    } else {
+        s = c->mem[AS_UB] + a;
+    }
     uint8_t *d = FR(x, in->res[0]);
     switch (in->imm[VN_ALIGN_M1]) {
     case 0: memset(d, s[0], 256); break;
