@@ -4,7 +4,7 @@
  * simulated ops per CPU-second; then the full sanitizer against the unchecked run, and scaling lines
  * (1x and 8x the work: the time ratio, 8.0 = linear). CPU time is the process's (every thread), each figure
  * the best of a few interleaved runs. Wall-clock numbers never gate a test.
- * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms]] (the last: only that kernel's lines, for profiling) */
+ * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms|simt]] (the last: only that kernel's lines, for profiling) */
 #include "ptosim.h"
 #include <math.h>
 #include <stdint.h>
@@ -204,6 +204,27 @@ __attribute__((noinline)) static void native_rms(float *y, const float *x, const
     __asm__ __volatile__("" : : "r"(y) : "memory");
 }
 
+/* RMSNorm for the SIMT mode, bench/rmsnorm_simt.pto: per token, 256 partial sums of 4 squares (elements t,
+   t+256, t+512, t+768 in that order), the tree p[t] += p[t+h] for h = 128 .. 1, then x / r * g */
+__attribute__((noinline)) static void native_rms_simt(float *y, const float *x, const float *g, long T)
+{
+    const float inv = 9.765625e-04f, eps = 9.99999997e-07f;
+    for (long i = 0; i < T; i++) {
+        const float *xi = x + i * 1024;
+        float p[256];
+        for (int t = 0; t < 256; t++) {
+            float q0 = xi[t] * xi[t], q1 = xi[t + 256] * xi[t + 256], q2 = xi[t + 512] * xi[t + 512];
+            float q3 = xi[t + 768] * xi[t + 768];
+            p[t] = ((q0 + q1) + q2) + q3;
+        }
+        for (int h = 128; h >= 1; h /= 2)
+            for (int t = 0; t < h; t++) p[t] = p[t] + p[t + h];
+        float ms = p[0] * inv, r = sqrtf(ms + eps);
+        for (int j = 0; j < 1024; j++) y[i * 1024 + j] = (xi[j] / r) * g[j];
+    }
+    __asm__ __volatile__("" : : "r"(y) : "memory");
+}
+
 /* ------------------------------------------------------------------ inputs */
 
 static uint64_t seed = 0x9E3779B97F4A7C15ull;
@@ -340,6 +361,34 @@ int main(int argc, char **argv)
         rms_plain[ci] = ts;
         rms_san[ci] = tc;
         free(x); free(g); free(ys); free(yn);
+    }
+
+    /* RMSNorm in SIMT: 8 blocks of T tokens, one launch of 256 workitems each */
+    if (WANT("simt")) {
+        long per = quick ? 2 : 8, blocks = 8, T = per * blocks;
+        Kern sk;
+        kern_open(&sk, dir, "rmsnorm_simt.pto");
+        float *x = frand((size_t)T * 1024, -3.0f, 3.0f), *g = frand(1024, 0.5f, 1.5f);
+        float *ys = calloc((size_t)T * 1024, 4), *yn = calloc((size_t)T * 1024, 4);
+        Arg a[] = {{x, (size_t)T * 4096, 0}, {g, 4096, 0}, {ys, (size_t)T * 4096, 0}, {NULL, 0, per}};
+        double tn = 1e9, ts = 1e9, tc = 1e9;
+        uint64_t ops = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            double c0 = cpu_now();
+            for (int k = 0; k < 10; k++) native_rms_simt(yn, x, g, T);
+            best(&tn, (cpu_now() - c0) / 10);
+            best(&ts, run(&sk, a, 4, (unsigned)blocks, PLAIN));
+            ops = last_ops;
+            best(&tc, run(&sk, a, 4, (unsigned)blocks, SANITIZE));
+        }
+        int eq = same("RMSNorm SIMT", ys, yn, (size_t)T * 4096);
+        fails += !eq;
+        char w[80];
+        snprintf(w, sizeof w, "RMSNorm SIMT %ldx%ld tokens of 1024", blocks, per);
+        line(w, tn, ts, ops, eq);
+        if (tc > 0 && ts > 0) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
+        free(x); free(g); free(ys); free(yn);
+        kern_close(&sk);
     }
 
     double wr = (double)rms_chunks[1] / (double)rms_chunks[0];
