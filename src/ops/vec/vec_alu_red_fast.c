@@ -10,7 +10,9 @@
  *  - extrema: lane_better's order on host floats (f32 compares exactly as its double), NaN first-wins, +0
  *    above -0, the first occurrence's index;
  *  - the active lanes are read from the mask image once per register into a 64-bit word (lane i: bit 4i).
- * Other element kinds keep the generic handlers. */
+ * f16 reductions (vcadd, vcgadd, vcmax, vcmin, vcgmax, vcgmin) decode the lanes once (exactly, as floats) and form
+ * each partial sum in double rounded once to f16 by fenc's rounding, as valu_eval does, without its per-lane
+ * dispatch. Other element kinds keep the generic handlers. */
 #include "vec_alu_int.h"
 
 #define QNAN32 0x7FC00000u
@@ -192,8 +194,114 @@ static inline const Instr *f32_cgext(Exec *x, const Instr *in, int want_max)
 static const Instr *f32_cgmax(Exec *x, const Instr *in) { return f32_cgext(x, in, 1); }
 static const Instr *f32_cgmin(Exec *x, const Instr *in) { return f32_cgext(x, in, 0); }
 
+/* ------------------------------------------------------------------ f16 */
+
+/* An f16 code's value as a float (exact: 11 significant bits, exponents in range; NaNs stay NaNs). */
+static inline float h2f(uint32_t h)
+{
+    uint32_t sg = (h & 0x8000u) << 16, e = (h >> 10) & 31u, m = h & 1023u;
+    if (e == 0) {
+        float v = (float)m * 0x1p-24f;
+        return sg ? -v : v;
+    }
+    return f_of(sg | (e == 31 ? 0x7F800000u | (m << 13) : ((e + 112u) << 23) | (m << 13)));
+}
+
+/* Lane i of an f16 register is active: image bit 2i. */
+static inline int on16(const uint8_t *img, unsigned i) { return !img || ((img[i >> 2] >> ((2 * i) & 7)) & 1); }
+
+/* The pairwise tree over n f16 lanes (inactive +0): each partial sum formed exactly in double and rounded once
+   to f16 (fenc), as the generic path's valu_eval does. */
+static inline uint32_t f16_tree(const uint16_t *u, const uint8_t *img, unsigned lo, unsigned n)
+{
+    double v[128];
+    for (unsigned i = 0; i < n; i++) v[i] = on16(img, lo + i) ? (double)h2f(u[lo + i]) : 0.0;
+    uint32_t bits = 0;
+    for (; n > 1; n /= 2)
+        for (unsigned i = 0; i < n / 2; i++) {
+            bits = (uint32_t)f64_round_to(v[2 * i] + v[2 * i + 1], 10, -14, 0x7E00, 16);
+            v[i] = (double)h2f(bits);
+        }
+    return bits;   /* the root (n >= 2 always) */
+}
+
+static const Instr *f16_cadd(Exec *x, const Instr *in)
+{
+    uint16_t u[128], out[128] = {0};
+    memcpy(u, FR(x, in->arg[0]), 256);
+    out[0] = (uint16_t)f16_tree(u, red_mask(x, in), 0, 128);
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+
+static const Instr *f16_cgadd(Exec *x, const Instr *in)
+{
+    uint16_t u[128], out[128] = {0};
+    memcpy(u, FR(x, in->arg[0]), 256);
+    const uint8_t *m = red_mask(x, in);
+    for (unsigned g = 0; g < 8; g++) out[g] = (uint16_t)f16_tree(u, m, 16 * g, 16);
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+
+/* lane_better's order over the active f16 lanes [lo, hi) (values exact as floats); NaN first-wins. */
+static inline uint32_t extremum16(const uint16_t *u, const uint8_t *img, unsigned lo, unsigned hi, int want_max, unsigned *idx)
+{
+    int found = 0;
+    uint32_t bu = want_max ? 0xFC00u : 0x7C00u;
+    float b = 0;
+    *idx = 0;
+    for (unsigned i = lo; i < hi; i++) {
+        if (!on16(img, i)) continue;
+        float a = h2f(u[i]);
+        int better;
+        if (!found || a != a) better = 1;
+        else if (a == b && a == 0) better = want_max ? (bu >> 15) && !(u[i] >> 15) : !(bu >> 15) && (u[i] >> 15);
+        else better = want_max ? a > b : a < b;
+        if (better) {
+            b = a;
+            bu = u[i];
+            *idx = i;
+            found = 1;
+            if (a != a) return 0x7E00u;
+        }
+    }
+    return bu;
+}
+
+static inline const Instr *f16_cext(Exec *x, const Instr *in, int want_max, int grouped)
+{
+    uint16_t u[128], out[128] = {0};
+    memcpy(u, FR(x, in->arg[0]), 256);
+    const uint8_t *m = red_mask(x, in);
+    unsigned idx;
+    if (grouped) {
+        for (unsigned g = 0; g < 8; g++) out[g] = (uint16_t)extremum16(u, m, 16 * g, 16 * g + 16, want_max, &idx);
+    } else {
+        out[0] = (uint16_t)extremum16(u, m, 0, 128, want_max, &idx);
+        out[1] = (uint16_t)idx;
+    }
+    memcpy(FR(x, in->res[0]), out, 256);
+    return valu_done(x, in);
+}
+static const Instr *f16_cmax(Exec *x, const Instr *in) { return f16_cext(x, in, 1, 0); }
+static const Instr *f16_cmin(Exec *x, const Instr *in) { return f16_cext(x, in, 0, 0); }
+static const Instr *f16_cgmax(Exec *x, const Instr *in) { return f16_cext(x, in, 1, 1); }
+static const Instr *f16_cgmin(Exec *x, const Instr *in) { return f16_cext(x, in, 0, 1); }
+
 ExecFn valu_red_fast(int kind, ElemKind k, ElemKind kd)
 {
+    if (k == EK_F16 && kd == EK_F16) {
+        switch (kind) {
+        case RD_ADD: return f16_cadd;
+        case RD_GADD: return f16_cgadd;
+        case RD_MAX: return f16_cmax;
+        case RD_MIN: return f16_cmin;
+        case RD_GMAX: return f16_cgmax;
+        case RD_GMIN: return f16_cgmin;
+        default: return NULL;
+        }
+    }
     if (k != EK_F32 || kd != EK_F32) return NULL;
     switch (kind) {
     case RD_ADD: return f32_cadd;
