@@ -111,8 +111,9 @@ def kernel(seed):
     # ---- a reduction, a broadcast or vexpdif after the expression (a third generator: the draws above are
     # unchanged); their fast handlers (vec_alu_red_fast.c) are compared with --no-fast-paths
     rr = random.Random(seed * 104729 + 3)
-    if rr.random() < (0.9 if name == "f32" else 0.4):
-        red_ops = ["vdup"] + (["vcadd", "vcgadd", "vcpadd", "vcmax", "vcmin", "vcgmax", "vcgmin", "vexpdif"] if name == "f32" else [])
+    if rr.random() < (0.9 if name in ("f32", "f16") else 0.4):
+        red_ops = (["vdup"] + (["vcadd", "vcgadd", "vcpadd", "vcmax", "vcmin", "vcgmax", "vcgmin"] if name in ("f32", "f16") else []) +
+                   (["vexpdif"] if name == "f32" else []))
         op = rr.choice(red_ops)
         src = rr.choice(names[1:] or names)
         if op == "vexpdif":
