@@ -432,6 +432,23 @@ void race_acquire(Exec *x, int kind, unsigned key)
     if (x->pipe == PQ_S) r->vc[a][a]++;
 }
 
+int race_stamp(Exec *x, uint32_t *agent, uint32_t *clock)
+{
+    Race *r = x->core->cl->race;
+    if (!r || r->disabled) return 0;
+    int a = agent_of(x->core, x->pipe);
+    *agent = (uint32_t)a;
+    *clock = r->vc[a][a];
+    return 1;
+}
+
+uint32_t race_knows(Exec *x, uint32_t b)
+{
+    Race *r = x->core->cl->race;
+    if (!r || b >= RA) return 0;
+    return r->vc[agent_of(x->core, x->pipe)][b];
+}
+
 void race_join_all(Exec *x)
 {
     Race *r = x->core->cl->race;

@@ -28,6 +28,11 @@ void race_job_end(Core *c, int pq);
 enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS, RC_AUTO };   /* RC_AUTO: auto-sync edges (accumulating, like RC_BUF) */
 void race_release(Exec *x, int kind, unsigned key);
 void race_acquire(Exec *x, int kind, unsigned key);
+/* For the synchronisation checks (ops/sync/flagcheck.c): the agent running x and its own clock now (0 when
+   the detector is off), and how much of agent b's clock x's agent knows (b's events up to that clock
+   happen before whatever x's agent does next). */
+int race_stamp(Exec *x, uint32_t *agent, uint32_t *clock);
+uint32_t race_knows(Exec *x, uint32_t b);
 /* the SU waits for every pipe of its core to drain (barrier PIPE_ALL) */
 void race_join_all(Exec *x);
 #endif
