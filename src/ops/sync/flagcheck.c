@@ -113,7 +113,7 @@ static void rule_a_set(Exec *x, const Instr *in, uint32_t key, int depth, int e)
     if (r->nwait - m > FC_RING) return;            /* too long ago to be held: it happened before */
     const FcStamp *w = &r->wait[m % FC_RING];
     if (before(x, w)) return;
-    report_a(x, &me, &r->set[(n - 1) % FC_RING], w, depth, e);
+    report_a(x, &me, &r->set[m % FC_RING], w, depth, e);
 }
 
 static void rule_a_wait(Exec *x, const Instr *in, uint32_t key, int depth, int e)
@@ -125,9 +125,9 @@ static void rule_a_wait(Exec *x, const Instr *in, uint32_t key, int depth, int e
     uint32_t m = r->nwait++;
     r->wait[m % FC_RING] = me;
     uint32_t n = m + (uint32_t)depth;              /* the set this wait must happen before */
-    if (n >= r->nset || r->nset - n > FC_RING - 1) return;
+    if (n >= r->nset || r->nset - m > FC_RING) return;
     /* set n ran before this wait: the wait cannot happen before it */
-    report_a(x, &r->set[n % FC_RING], &r->set[(n - 1) % FC_RING], &me, depth, e);
+    report_a(x, &r->set[n % FC_RING], &r->set[m % FC_RING], &me, depth, e);
 }
 
 void fc_flag_set(Exec *x, const Instr *in, int src, int dst, int e, int pipe_key)
