@@ -28,6 +28,7 @@ KERNELS = [
     ("sem_depth.pto", True), ("sem_depth_fixed.pto", False),
     ("sem_leftover.pto", True), ("sem_leftover_fixed.pto", False),
     ("cross_leftover.pto", True), ("cross_leftover_fixed.pto", False),
+    ("buf_later_release.pto", True), ("buf_later_release_fixed.pto", False),
 ]
 
 

@@ -4,6 +4,7 @@
  * (mem_bar orders nothing the simulator reorders; dsb/dcci have no cache to maintain). */
 #include "sync.h"
 #include "base/bits.h"
+#include "exec/observe.h"
 #include "exec/race.h"
 #include "isa/type.h"
 #include <stddef.h>
@@ -299,7 +300,9 @@ static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
     if (in->imm[SY_MODE] != 1) {   /* mode 1: acquisition does not block */
         if (x->core->sync->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
         if (rls_pending_before(x->core, id, x->aux)) return 1;
-        sim_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+        /* only the releases issued before it in program order order it (not a later one that already ran) */
+        race_acquire_upto(x, (unsigned)(x->core->index * 64 + id), (uint64_t)x->aux);
+        obs_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     }
     *held |= 1u << id;
     return 0;
@@ -317,7 +320,8 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
     }
     *held &= ~(1u << id);
     x->core->sync->buf_retired_rls[id]++;
-    sim_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+    race_release_seq(x, (unsigned)(x->core->index * 64 + id), (uint64_t)x->aux);
+    obs_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     if (x->pipe == PQ_S) sim_signal(x->core, x->now + in->cost);
     return 0;
 }
