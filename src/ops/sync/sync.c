@@ -203,8 +203,11 @@ void sync_report_leftovers(Cluster *cl)
                     if (!c->sync->flag[a][d][e] || !in) continue;
                     Exec x = {0};
                     x.core = c;
-                    sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "flag %s, event %d was set and never consumed by a wait_flag "
-                                  "before the kernel ended", pq_name((unsigned)a), e);
+                    char f[64];
+                    if (cl->sim->flag_lossy && pipe_keyed(cl->sim)) snprintf(f, sizeof f, "flag %s", pq_name((unsigned)a));
+                    else snprintf(f, sizeof f, "flag %s -> %s", pq_name((unsigned)a), pq_name((unsigned)d));
+                    sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "%s, event %d was set and never consumed by a wait_flag "
+                                  "before the kernel ended", f, e);
                 }
     }
     SyncClusterState *s = cl->sync;
