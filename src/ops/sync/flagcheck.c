@@ -72,7 +72,9 @@ static void describe(const Instr *in, int e, char *b, size_t n)
 {
     if (in->kind == OP_SET_FLAG || in->kind == OP_SET_FLAG_DYN || in->kind == OP_WAIT_FLAG || in->kind == OP_WAIT_FLAG_DYN)
         snprintf(b, n, "flag %s -> %s, event %d", pq_name((unsigned)in->imm[0]), pq_name((unsigned)in->imm[1]), e);
-    else sync_describe(in, b, n);
+    else if (in->kind == OP_SET_CROSS_CORE || in->kind == OP_WAIT_FLAG_DEV)
+        snprintf(b, n, "cross-core event %d to AIV%d", e % 16, e / 16);
+    else snprintf(b, n, "intra-block semaphore %d", e);
 }
 
 /* Rule A's report at set `s`, whose pair `w` (the wait of the set `depth` before it, `prev`) does not
@@ -94,8 +96,9 @@ static void report_a(Exec *x, const FcStamp *s, const FcStamp *prev, const FcSta
     if (prev && prev->ok && prev->in)
         diag_note(dl, d, loc(prev->in), depth == 1 ? "the previous set of this flag is here" : "the set %d before it is here", depth);
     if (w && w->ok && w->in)
-        diag_note(dl, d, loc(w->in), "it is consumed by this wait, which does not happen before the set; add a flag "
-                  "from this wait's pipe back to the set's pipe");
+        diag_note(dl, d, loc(w->in), "it is consumed by this wait, which does not happen before the set; %s",
+                  depth == 1 ? "add a flag from this wait's pipe back to the set's pipe"
+                             : "signal the setter from after this wait before that set");
 }
 
 /* A set of counter `key` with the given depth (1: a one-bit flag). */
