@@ -191,7 +191,9 @@ int sync_cluster_reset(Cluster *cl)
 }
 
 /* W-FLAG-LEFTOVER: a flag still set when the block completed, at the set that set it, once per flag;
-   W-SEM-LEFTOVER the same for intra-block semaphores and cross-core counters. */
+   W-SEM-LEFTOVER the same for intra-block semaphores and cross-core counters that some wait consumed
+   (a protocol that leaves a signal pending); one never waited at all is a signal its receiver ignores
+   (validated kernels signal both AIVs and only one waits), not reported. */
 void sync_report_leftovers(Cluster *cl)
 {
     for (int i = 0; i < cl->ncores; i++) {
@@ -213,15 +215,15 @@ void sync_report_leftovers(Cluster *cl)
     SyncClusterState *s = cl->sync;
     Exec x = {0};
     for (int k = 0; k < 32; k++)
-        if (s->sems[k] && s->sem_set_at[k] && (x.core = &cl->cores[s->sem_set_core[k] % 3]))
+        if (s->sems[k] && s->sem_waited[k] && s->sem_set_at[k] && (x.core = &cl->cores[s->sem_set_core[k] % 3]))
             sim_warn_once(&x, s->sem_set_at[k], DIAG_T_SEM_LEFT, "intra-block semaphore %d was set and never waited "
                           "before the block ended (%u set%s left)", k, s->sems[k], s->sems[k] == 1 ? "" : "s");
     for (int e = 0; e < 16; e++) {
         for (int sb = 0; sb < 2; sb++)
-            if (s->cross_c2v[sb][e] && s->cross_set_at[sb][e] && (x.core = &cl->cores[s->cross_set_core[sb][e] % 3]))
+            if (s->cross_c2v[sb][e] && s->cross_waited[sb][e] && s->cross_set_at[sb][e] && (x.core = &cl->cores[s->cross_set_core[sb][e] % 3]))
                 sim_warn_once(&x, s->cross_set_at[sb][e], DIAG_T_SEM_LEFT, "cross-core event %d to AIV%d was set and "
                               "never waited before the block ended", e, sb);
-        if (s->cross_v2c[e] && s->cross_set_at[2][e] && (x.core = &cl->cores[s->cross_set_core[2][e] % 3]))
+        if (s->cross_v2c[e] && s->cross_waited[2][e] && s->cross_set_at[2][e] && (x.core = &cl->cores[s->cross_set_core[2][e] % 3]))
             sim_warn_once(&x, s->cross_set_at[2][e], DIAG_T_SEM_LEFT, "cross-core event %d to the AIC was set and "
                           "never waited before the block ended", e);
     }
@@ -374,6 +376,7 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
         return 1;
     }
     (*s)--;
+    x->core->cl->sync->sem_waited[k] = 1;
     sim_acquire(x, RC_SEM, (unsigned)k);
     fc_sem_wait(x, in, 0, (unsigned)k);
     return 0;
@@ -449,6 +452,7 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
             return 1;
         }
         cl->sync->cross_v2c[e] -= need;
+        cl->sync->cross_waited[2][e] = 1;
         for (uint32_t i = 0; i < need; i++) sim_acquire(x, RC_CROSS, (unsigned)(32 + e));
     } else {
         uint32_t *c = &cl->sync->cross_c2v[x->core->subblock & 1][e];
@@ -459,6 +463,7 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
             return 1;
         }
         (*c)--;
+        cl->sync->cross_waited[x->core->subblock & 1][e] = 1;
         sim_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
         fc_sem_wait(x, in, 1, (unsigned)((x->core->subblock & 1) * 16 + e));
     }

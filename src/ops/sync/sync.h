@@ -32,6 +32,7 @@ struct SyncClusterState {
     const Instr *sem_set_at[32];                       /* the last set of each semaphore (W-SEM-LEFTOVER) */
     const Instr *cross_set_at[3][16];                  /* the last set of each counter: c2v of AIV0/1, v2c */
     uint8_t sem_set_core[32], cross_set_core[3][16];   /* the core of that set */
+    uint8_t sem_waited[32], cross_waited[3][16];       /* some wait consumed one of its sets */
     uint32_t nfc;
     FcRec fc[FC_RECS];
     uint32_t sems[32];                                 /* intra-block semaphores */
