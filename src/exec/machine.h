@@ -181,6 +181,8 @@ struct Sim {
     unsigned checks;           /* CHK_* of check.h */
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
+    int flag_key;              /* FLAG_KEY_* forced by the launch, or 0: the target's (sim_flag_key) */
+    int flag_lossy;            /* flag model: a set while the flag is set is lost (docs/semantics.md §2) */
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
     uint64_t autosync_edges;   /* dependencies auto-sync inferred (exec/autosync.c), summed over the blocks */
     const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
@@ -201,6 +203,8 @@ void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attri
 void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* True when op `in` already gave its run-time warning `id` in this run (or no more can be given). */
 int sim_warned(const Exec *x, const Instr *in, DiagId id);
+/* sim_warn_once returning the diagnostic's index for notes, or -1 (already given, or dropped). */
+long sim_warn_once_at(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The same, with a note at op `related` ("the earlier ... is here"). */
 void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));

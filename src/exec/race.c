@@ -483,6 +483,69 @@ void race_acquire(Exec *x, int kind, unsigned key)
     if (x->pipe == PQ_S) r->vc[a][a]++;
 }
 
+/* RC_SEQ channels (buffer tokens): vcs[0..RA) is the join of the releases already taken by a get_buf (every
+   later get_buf of the id joins them too), then n pending entries of 1 + RA words: ordinal, snapshot. */
+enum { RC_SEQ = 100 };
+
+void race_release_seq(Exec *x, unsigned key, uint64_t ordinal)
+{
+    int a;
+    Chan *ch = sync_begin(x, RC_SEQ, key, &a);
+    if (!ch) return;
+    Race *r = x->core->cl->race;
+    uint32_t need = RA + (ch->n + 1) * (RA + 1);
+    if (need > ch->cap) {
+        uint32_t cap = ch->cap ? ch->cap : RA + 4 * (RA + 1);
+        while (cap < need) cap *= 2;
+        uint32_t *v = mem_realloc(ch->vcs, (size_t)cap * sizeof(uint32_t));
+        if (!v) { r->disabled = r->oom = 1; return; }
+        memset(v + ch->cap, 0, (size_t)(cap - ch->cap) * sizeof(uint32_t));
+        ch->vcs = v;
+        ch->cap = cap;
+    }
+    uint32_t *e = ch->vcs + RA + (size_t)ch->n * (RA + 1);
+    e[0] = (uint32_t)ordinal;
+    memcpy(e + 1, r->vc[a], RA * sizeof(uint32_t));
+    ch->n++;
+    if (x->pipe == PQ_S) r->vc[a][a]++;
+}
+
+void race_acquire_upto(Exec *x, unsigned key, uint64_t n)
+{
+    int a;
+    Chan *ch = sync_begin(x, RC_SEQ, key, &a);
+    if (!ch) return;
+    Race *r = x->core->cl->race;
+    if (ch->cap) {
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < ch->n; i++) {
+            uint32_t *e = ch->vcs + RA + (size_t)i * (RA + 1);
+            if (e[0] < n) join(ch->vcs, e + 1, r->na);   /* issued before this get_buf: taken from now on */
+            else memmove(ch->vcs + RA + (size_t)w++ * (RA + 1), e, (RA + 1) * sizeof(uint32_t));
+        }
+        ch->n = w;
+        join(r->vc[a], ch->vcs, r->na);
+    }
+    if (x->pipe == PQ_S) r->vc[a][a]++;
+}
+
+int race_stamp(Exec *x, uint32_t *agent, uint32_t *clock)
+{
+    Race *r = x->core->cl->race;
+    if (!r || r->disabled) return 0;
+    int a = agent_of(x->core, x->pipe);
+    *agent = (uint32_t)a;
+    *clock = r->vc[a][a];
+    return 1;
+}
+
+uint32_t race_knows(Exec *x, uint32_t b)
+{
+    Race *r = x->core->cl->race;
+    if (!r || b >= RA) return 0;
+    return r->vc[agent_of(x->core, x->pipe)][b];
+}
+
 void race_join_all(Exec *x)
 {
     Race *r = x->core->cl->race;
