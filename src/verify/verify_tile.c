@@ -76,6 +76,8 @@ static int static_valid(const Type *t, int64_t *vr, int64_t *vc)
 }
 
 /* Element-wise rules: locations, layouts, valid shapes and element types. */
+static int verify_tile_reduce(VCtx *V, Op *op);   /* below: the reductions, expands and partial ops */
+
 static void check_ew(VCtx *V, Op *op, const TileRule *r)
 {
     static const char *const groups[] = {"src0", "src1", "src", "tmp", "mask", "a", "b", "dst"};
@@ -432,10 +434,157 @@ void verify_tile(VCtx *V, Op *op)
     }
     if (op_info[op->kind].fam != FAM_TILE) return;
     const TileRule *r = rule_of(op->kind);
-    if (check_misc(V, op) || check_cube(V, op)) return;
+    if (check_misc(V, op) || verify_tile_reduce(V, op) || check_cube(V, op)) return;
     if (r) check_ew(V, op, r);
     else if (op->kind == OP_TLOAD || op->kind == OP_TSTORE) check_dma(V, op);
     else check_view(V, op);
+}
+
+/* ---- reductions, expands and partial ops (ops/tile/tile_reduce.c; the A5 templates' constraints) ---- */
+
+enum { RS_NUM = 0, RS_SUMPROD, RS_COLSUM, RS_COLPROD, RS_COLARG, RS_EXP, RS_DIVF, RS_DIVC, RS_FLT };
+
+/* The element types each template instantiates (lib/TileOps/a5: _row_reductions.py, tcolsum.py, tcolprod.py,
+   _col_arg.py, _expand_binary.py, tcolexpanddiv.py). */
+static int red_accepts(int set, ElemKind k)
+{
+    switch (set) {
+    case RS_SUMPROD: return k == EK_F16 || k == EK_F32 || k == EK_S16 || k == EK_S32;
+    case RS_COLSUM: return k == EK_S8 || k == EK_S16 || k == EK_S32 || k == EK_F16 || k == EK_BF16 || k == EK_F32;
+    case RS_COLPROD: return k == EK_S16 || k == EK_S32 || k == EK_U16 || k == EK_U32 || k == EK_F16 || k == EK_BF16 ||
+                            k == EK_F32;
+    case RS_COLARG: return k == EK_F32 || k == EK_U32 || k == EK_F16 || k == EK_U16 || k == EK_S8 || k == EK_U8;
+    case RS_EXP: return k == EK_S8 || k == EK_S16 || k == EK_S32 || k == EK_F16 || k == EK_BF16 || k == EK_F32;
+    case RS_DIVF: case RS_FLT: return k == EK_F16 || k == EK_F32;
+    case RS_DIVC: return k == EK_F16 || k == EK_F32 || k == EK_S16 || k == EK_S32;
+    default: return ek_int(k) || ek_arith_float(k);
+    }
+}
+
+static int red_set(int kind)
+{
+    switch (kind) {
+    case OP_TROWSUM: case OP_TROWPROD: return RS_SUMPROD;
+    case OP_TCOLSUM: return RS_COLSUM;
+    case OP_TCOLPROD: return RS_COLPROD;
+    case OP_TCOLARGMAX: case OP_TCOLARGMIN: return RS_COLARG;
+    case OP_TROWEXPAND: case OP_TCOLEXPAND: case OP_TROWEXPANDADD: case OP_TROWEXPANDSUB: case OP_TROWEXPANDMUL:
+    case OP_TROWEXPANDMAX: case OP_TROWEXPANDMIN: case OP_TCOLEXPANDADD: case OP_TCOLEXPANDSUB: case OP_TCOLEXPANDMUL:
+    case OP_TCOLEXPANDMAX: case OP_TCOLEXPANDMIN: return RS_EXP;
+    case OP_TROWEXPANDDIV: return RS_DIVF;
+    case OP_TCOLEXPANDDIV: return RS_DIVC;
+    case OP_TROWEXPANDEXPDIF: case OP_TCOLEXPANDEXPDIF: return RS_FLT;
+    default: return RS_NUM;
+    }
+}
+
+/* A row-major unboxed tile, or (when `col1` allows it) a column-major single-column one. */
+static int need_rm_or_col1(VCtx *V, const Op *op, const char *g, int col1)
+{
+    const Type *t = grp_type(V, op, g);
+    if (col1 && t && t->kind == TY_TILE_BUF && t->blayout == TBL_COL_MAJOR && t->dims[1] == 1 &&
+        t->slayout != TSL_COL_MAJOR)
+        return 0;
+    return need_row_major(V, op, g);
+}
+
+static void shape_err(VCtx *V, const Op *op, const char *g, const char *rule, int64_t r, int64_t c)
+{
+    v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, g), "'%s' needs %s; '%s' has a %" PRId64 "x%" PRId64 " valid region",
+          v_opname(op), rule, g, r, c);
+}
+
+static void check_reduce(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    static const char *const groups[] = {"src", "src0", "src1", "tmp", "dst"};
+    const Type *dt = grp_type(V, op, "dst"), *st = grp_type(V, op, "src");
+    if (!st) st = grp_type(V, op, "src0");
+    if (!dt || !st || dt->kind != TY_TILE_BUF || st->kind != TY_TILE_BUF) return;
+    for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (need_vec(V, op, groups[i])) return;
+    int k = op->kind;
+    int rowred = k == OP_TROWSUM || k == OP_TROWMAX || k == OP_TROWMIN || k == OP_TROWPROD || k == OP_TROWARGMAX ||
+                 k == OP_TROWARGMIN;
+    int colred = k == OP_TCOLSUM || k == OP_TCOLMAX || k == OP_TCOLMIN || k == OP_TCOLPROD || k == OP_TCOLARGMAX ||
+                 k == OP_TCOLARGMIN;
+    int rowexp = k == OP_TROWEXPAND || k == OP_TROWEXPANDADD || k == OP_TROWEXPANDSUB || k == OP_TROWEXPANDMUL ||
+                 k == OP_TROWEXPANDDIV || k == OP_TROWEXPANDMAX || k == OP_TROWEXPANDMIN || k == OP_TROWEXPANDEXPDIF;
+    int part = k == OP_TPARTADD || k == OP_TPARTMUL || k == OP_TPARTMAX || k == OP_TPARTMIN;
+    int arg = k == OP_TROWARGMAX || k == OP_TROWARGMIN || k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
+    /* layouts: row-major unboxed; a row reduction's destination and a row-expand's scalar column may be a
+       column-major N x 1 tile (_row_reduction_layout, _row_expand_layout) */
+    if (need_rm_or_col1(V, op, "src", 0) || need_rm_or_col1(V, op, "src0", 0) ||
+        need_rm_or_col1(V, op, "src1", rowexp && k != OP_TROWEXPAND) || need_rm_or_col1(V, op, "dst", rowred))
+        return;
+    /* element types */
+    ElemKind ks = elem_kind(st->elem), kd = elem_kind(dt->elem);
+    if (!red_accepts(red_set(k), ks)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not accept %s tiles", v_opname(op), tname(st->elem, b1, sizeof b1));
+        return;
+    }
+    if (arg) {
+        int colarg = k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
+        if (!(kd == EK_S32 || (!colarg && kd == EK_U32))) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes %s indices, not %s", v_opname(op),
+                  colarg ? "i32" : "i32 or ui32", tname(dt->elem, b1, sizeof b1));
+            return;
+        }
+    } else if (st->elem != dt->elem) {
+        v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes %s elements from %s ones; the tiles' element "
+              "types must agree", v_opname(op), tname(dt->elem, b1, sizeof b1), tname(st->elem, b2, sizeof b2));
+        return;
+    }
+    const Type *s1 = grp_type(V, op, "src1");
+    if (s1 && s1->kind == TY_TILE_BUF && s1->elem != st->elem) {
+        v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "src1"), "'%s' combines %s and %s tiles", v_opname(op),
+              tname(st->elem, b1, sizeof b1), tname(s1->elem, b2, sizeof b2));
+        return;
+    }
+    /* valid regions known statically */
+    int64_t sr, sc, dr, dc, r1 = 0, c1 = 0;
+    if (!static_valid(dt, &dr, &dc) || !static_valid(st, &sr, &sc)) return;
+    int have1 = s1 && s1->kind == TY_TILE_BUF && static_valid(s1, &r1, &c1);
+    if (rowred) {
+        if (dc != 1) shape_err(V, op, "dst", "a one-column destination", dr, dc);
+        else if (dr != sr) shape_err(V, op, "dst", "a destination row per source row", dr, dc);
+    } else if (colred) {
+        if (dr != 1) shape_err(V, op, "dst", "a one-row destination", dr, dc);
+        else if (dc != sc) shape_err(V, op, "dst", "a destination column per source column", dr, dc);
+    } else if (k == OP_TROWEXPAND) {
+        if (sr != dr || sc < 1) shape_err(V, op, "src", "a source column holding one value per destination row", sr, sc);
+    } else if (k == OP_TCOLEXPAND) {
+        if (sc != dc || sr < 1) shape_err(V, op, "src", "a source row holding one value per destination column", sr, sc);
+    } else if (part) {
+        const char *bad = NULL;
+        int64_t br = 0, bc = 0;
+        if (sr > dr || sc > dc) bad = "src0", br = sr, bc = sc;
+        else if (have1 && (r1 > dr || c1 > dc)) bad = "src1", br = r1, bc = c1;
+        if (bad) shape_err(V, op, bad, "source valid regions within the destination's", br, bc);
+        else if ((k == OP_TPARTADD || k == OP_TPARTMUL) && have1 && !(sr == dr && sc == dc) && !(r1 == dr && c1 == dc))
+            shape_err(V, op, "src0", "one source whose valid region is the destination's", sr, sc);
+    } else {   /* expand binary */
+        if (sr != dr || sc != dc) shape_err(V, op, "src0", "the destination's valid region", sr, sc);
+        else if (have1 && rowexp && (r1 != dr || c1 < 1)) shape_err(V, op, "src1", "one value per destination row", r1, c1);
+        else if (have1 && !rowexp && (c1 != dc || r1 < 1))
+            shape_err(V, op, "src1", "one value per destination column", r1, c1);
+    }
+}
+
+static int verify_tile_reduce(VCtx *V, Op *op)
+{
+    switch (op->kind) {
+    case OP_TROWSUM: case OP_TROWMAX: case OP_TROWMIN: case OP_TROWPROD: case OP_TROWARGMAX: case OP_TROWARGMIN:
+    case OP_TCOLSUM: case OP_TCOLMAX: case OP_TCOLMIN: case OP_TCOLPROD: case OP_TCOLARGMAX: case OP_TCOLARGMIN:
+    case OP_TROWEXPAND: case OP_TCOLEXPAND: case OP_TROWEXPANDADD: case OP_TROWEXPANDSUB: case OP_TROWEXPANDMUL:
+    case OP_TROWEXPANDDIV: case OP_TROWEXPANDMAX: case OP_TROWEXPANDMIN: case OP_TROWEXPANDEXPDIF:
+    case OP_TCOLEXPANDADD: case OP_TCOLEXPANDSUB: case OP_TCOLEXPANDMUL: case OP_TCOLEXPANDDIV: case OP_TCOLEXPANDMAX:
+    case OP_TCOLEXPANDMIN: case OP_TCOLEXPANDEXPDIF: case OP_TPARTADD: case OP_TPARTMUL: case OP_TPARTMAX:
+    case OP_TPARTMIN:
+        check_reduce(V, op);
+        return 1;
+    default: return 0;
+    }
 }
 
 /* ==== cube tile ops (tile part 2; docs/tile.md "Cube tile ops") ==== */

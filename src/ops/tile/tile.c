@@ -4,6 +4,7 @@
 
 int tile_lower(LowerView *L, const Op *op, Instr *in)
 {
+    if (tile_is_reduce(op->kind)) return tile_lower_reduce(L, op, in);
     switch (op->kind) {
     case OP_TCVT: return tile_lower_cvt(L, op, in);
     case OP_TSORT32: case OP_TMRGSORT: return tile_lower_sort(L, op, in);
