@@ -95,6 +95,22 @@ def case_bias_gemv():
     gl.save("expected.bin", gl.pack("f", [x for row in C + y for x in row]))
 
 
+def case_insert():
+    """C = A·B (f16, 16x16x16, f32 accumulation), tinsert into an f16 mat tile (f32 -> f16, round to nearest even),
+    read back as D = f16(C)·I through tmov mat -> left, tmatmul with the identity and tstore: out = D (exact: each
+    product is x·1 or x·0, each sum adds zeros)."""
+    r = gl.Lcg(31)
+    A = [[rand_val(r, "f16") for _ in range(16)] for _ in range(16)]
+    B = [[rand_val(r, "f16") for _ in range(16)] for _ in range(16)]
+    eye = [[1.0 if i == j else 0.0 for j in range(16)] for i in range(16)]
+    gl.save("a.bin", enc("f16", A))
+    gl.save("b.bin", enc("f16", B))
+    gl.save("eye.bin", enc("f16", eye))
+    C = matmul(A, B, 16, 16, 16)
+    H = [[fm.F16.to_float(fm.F16.from_float(x)) for x in row] for row in C]
+    gl.save("expected.bin", gl.pack("f", [x for row in matmul(H, eye, 16, 16, 16) for x in row]))
+
+
 out, name = sys.argv[1], sys.argv[2]
 gl.OUT = out
 gl.run_case(gl.cases(globals()), name)
