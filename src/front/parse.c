@@ -200,7 +200,7 @@ static void parse_block_body(Parser *P, Block *b)
 static int enter_nesting(Parser *P, SrcLoc loc)
 {
     if (++P->nesting > MAX_NESTING) {
-        P_error(P, DIAG_PARSE_LIMIT, loc, "regions nested deeper than %d", MAX_NESTING);
+        P_error(P, DIAG_NEST_DEPTH, loc, "regions nested deeper than %d", MAX_NESTING);
         P->fatal = 1;
         return 0;
     }
@@ -1214,6 +1214,7 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     mem_free(P.toks.s);
     mem_free(P.tys);
     mem_free(P.aliases);
+    mem_free(P.alias_heads);
     mem_free(P.scope);
     return top;
 }
