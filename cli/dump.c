@@ -155,9 +155,7 @@ static int dump_one(CliArgs *a, const CliDump *d, PtoLaunch *l)
         uint64_t shape[1] = {d->bytes / d->type->size};
         ok = npy_write(d->file, d->type->descr, shape, 1, p, d->bytes) == 0;
     } else {
-        FILE *f = fopen(d->file, "wb");
-        ok = f && fwrite(p, 1, d->bytes, f) == d->bytes;
-        if (f && fclose(f) != 0) ok = 0;
+        ok = cli_out_write(d->file, p, d->bytes) == 0;
     }
     if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "--dump '%s': cannot write '%s': %s", d->spec, d->file, strerror(errno ? errno : EIO));
     return 0;

@@ -389,9 +389,11 @@ static int cmd_fmt(CliArgs *a)
     if (m && st == 0) {
         char *text = pto_print(m, a->generic);
         int to_stdout = !a->out || !strcmp(a->out, "-");
-        FILE *f = !text ? NULL : to_stdout ? stdout : fopen(a->out, "w");   /* no text: the file stays as it was */
-        int ok = f && fputs(text, f) >= 0;
-        if (f && !to_stdout && fclose(f) != 0) ok = 0;
+        int ok;   /* no text: the file stays as it was */
+        errno = 0;
+        if (!text) ok = 0;
+        else if (to_stdout) ok = fputs(text, stdout) >= 0 && fflush(stdout) == 0;
+        else ok = cli_out_write(a->out, text, strlen(text)) == 0;   /* a temporary, renamed when complete */
         if (!text) st = cli_error(&a->diag, "E-OOM", "%s", "out of memory printing the module");
         else if (!ok) st = cli_error(&a->diag, "E-IO-WRITE", "cannot write '%s': %s", to_stdout ? "<stdout>" : a->out, strerror(errno));
         pto_free(text);

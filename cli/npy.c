@@ -1,5 +1,6 @@
 /* npy.c — .npy header parsing and writing (only what `ptosim run` needs: little-endian, C order). */
 #include "npy.h"
+#include "cli.h"
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +86,8 @@ int npy_write(const char *path, const char *descr, const uint64_t *shape, unsign
     /* pad so that the data starts on a 64-byte boundary, header ends with '\n' */
     size_t total = 10 + (size_t)k + 1;
     size_t pad = (64 - total % 64) % 64;
-    FILE *f = fopen(path, "wb");
+    CliOutFile o;
+    FILE *f = cli_out_open(&o, path, "wb");
     if (!f) return -1;
     unsigned hl = (unsigned)((size_t)k + pad + 1);
     unsigned char pre[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (unsigned char)(hl & 0xff), (unsigned char)(hl >> 8)};
@@ -93,6 +95,5 @@ int npy_write(const char *path, const char *descr, const uint64_t *shape, unsign
     for (size_t i = 0; ok && i < pad; i++) ok = fputc(' ', f) != EOF;
     ok = ok && fputc('\n', f) != EOF;
     ok = ok && (bytes == 0 || fwrite(data, 1, bytes, f) == bytes);
-    if (fclose(f) != 0) ok = 0;
-    return ok ? 0 : -1;
+    return cli_out_close(&o, ok);
 }

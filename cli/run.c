@@ -46,6 +46,9 @@ int cli_writable(const char *path)
     struct stat st;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) return EISDIR;
+        /* a FIFO or a device is not opened here (opening a FIFO would block or hand its reader an empty
+           stream): only its permission is checked, the output opens it once */
+        if (!S_ISREG(st.st_mode)) return access(path, W_OK) == 0 ? 0 : errno;
         FILE *f = fopen(path, "r+b");   /* opens for writing without truncating */
         if (!f) return errno;
         fclose(f);
@@ -282,9 +285,7 @@ static int write_out(CliArgs *a, const Buf *b, const PtoParamInfo *pi)
         errno = 0;
         ok = npy_write(b->out, d, shape, nd, b->data, b->size) == 0;
     } else {
-        FILE *f = fopen(b->out, "wb");
-        ok = f && (b->size == 0 || fwrite(b->data, 1, b->size, f) == b->size);
-        if (f && fclose(f) != 0) ok = 0;
+        ok = cli_out_write(b->out, b->data, b->size) == 0;
     }
     if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write '%s': %s", b->out, strerror(errno ? errno : EIO));
     return 0;
