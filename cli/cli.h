@@ -99,7 +99,7 @@ const char *cli_num(char buf[48], uint64_t v);
 
 /* ---- main.c ---- */
 /* Reads the whole stream; 0, or an errno value (the buffer is then freed). */
-int cli_read_all(FILE *f, uint8_t **data, size_t *size);
+int cli_read_all(FILE *f, uint8_t **data, size_t *size, uint64_t max);   /* EFBIG past max bytes */
 /* Parses and verifies one file ("-": standard input); returns the module (or NULL) and sets *status to 0/1/2. */
 PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, int *status);
 

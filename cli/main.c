@@ -280,7 +280,7 @@ static const CliCmd top_cmd = {
 
 /* ------------------------------------------------------------------ loading */
 
-int cli_read_all(FILE *f, uint8_t **data, size_t *size)
+int cli_read_all(FILE *f, uint8_t **data, size_t *size, uint64_t max)
 {
     size_t cap = 65536, n = 0;
     uint8_t *b = malloc(cap);
@@ -295,6 +295,10 @@ int cli_read_all(FILE *f, uint8_t **data, size_t *size)
         size_t k = fread(b + n, 1, cap - n, f);
         n += k;
         if (!k) break;
+        if (n > max) {   /* an endless stream (a device, a pipe) stops here */
+            free(b);
+            return EFBIG;
+        }
     }
     if (ferror(f)) {
         int e = errno ? errno : EIO;
@@ -306,6 +310,12 @@ int cli_read_all(FILE *f, uint8_t **data, size_t *size)
     return 0;
 }
 
+/* Bytes a kernel read from standard input may have: PTO_MAX_SOURCE_BYTES, less under a smaller --max-memory */
+static uint64_t source_bound(const CliArgs *a)
+{
+    return a->max_memory && a->max_memory < PTO_MAX_SOURCE_BYTES ? a->max_memory : PTO_MAX_SOURCE_BYTES;
+}
+
 PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, int *status)
 {
     size_t before = pto_error_count(ctx), d0 = pto_diag_count(ctx);
@@ -313,7 +323,7 @@ PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, i
     if (!strcmp(path, "-")) {
         uint8_t *text;
         size_t n;
-        int e = cli_read_all(stdin, &text, &n);
+        int e = cli_read_all(stdin, &text, &n, source_bound(a));
         if (e) {
             *status = cli_error(&a->diag, "E-IO-READ", "cannot read standard input: %s", strerror(e));
             return NULL;
@@ -358,7 +368,7 @@ static int cmd_check(CliArgs *a)
         if (!strcmp(path, "-")) {
             uint8_t *text;
             size_t n;
-            int e = cli_read_all(stdin, &text, &n);
+            int e = cli_read_all(stdin, &text, &n, source_bound(a));
             if (e) {
                 st = cli_error(&a->diag, "E-IO-READ", "cannot read standard input: %s", strerror(e));
                 if (st > worst) worst = st;
@@ -462,4 +472,18 @@ static int dispatch(int argc, char **argv)
     return rc == 1 && (a.help || a.list_options) ? 0 : rc;
 }
 
-int main(int argc, char **argv) { return dispatch(argc, argv); }
+/* Every write to stdout and stderr is checked once at the end (they are buffered, so a failed write shows as
+   the stream's error flag or a failed flush): output lost to a closed pipe or a full disk is exit 2 with a
+   message, never exit 0. SIGPIPE keeps its default action (a reader that went away ends the process). */
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    int out_bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    int err_bad = fflush(stderr) != 0 || ferror(stderr);
+    if (out_bad && rc != 2) {   /* a command that failed on it has said so */
+        fprintf(stderr, "ptosim: error: cannot write to standard output: %s [E-IO-WRITE]\n", strerror(e ? e : EIO));
+        return 2;
+    }
+    return out_bad || err_bad ? 2 : rc;
+}

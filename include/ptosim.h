@@ -136,6 +136,9 @@ void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 =
    slot) plus the bound host buffers. A run over it fails before allocating, with E-MEM-LIMIT (pto_launch_run
    returns 2). 0 = the default, PTO_DEFAULT_MAX_MEMORY (8 GiB). */
 #define PTO_DEFAULT_MAX_MEMORY (8ull << 30)
+/* A kernel source is at most this many bytes (a larger file, or a pipe or device that yields more, is E-IO-READ
+   after reading at most this much): an endless input never exhausts memory. */
+#define PTO_MAX_SOURCE_BYTES (1ull << 30)
 void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes);
 void pto_launch_set_race_check(PtoLaunch *l, int on);
 /* Threads that run the blocks of a launch (0, the default: one per online CPU). Every result — output

@@ -114,7 +114,14 @@ static Module *read_file(PtoContext *ctx, const char *path)
     /* A regular file is read straight into the module's arena. Anything else (a pipe) has no size: it is
        read into a growing buffer first. */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < (uintmax_t)SIZE_MAX / 2) {
+    int is_reg = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (is_reg && (uintmax_t)st.st_size > PTO_MAX_SOURCE_BYTES) {
+        fclose(f);
+        diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "'%s' has %ju bytes, over the kernel source limit of %llu",
+                 path, (uintmax_t)st.st_size, (unsigned long long)PTO_MAX_SOURCE_BYTES);
+        return NULL;
+    }
+    if (is_reg) {
         char *text;
         Module *m = module_new(ctx, path, (size_t)st.st_size, &text);
         if (!m) { fclose(f); return NULL; }
@@ -142,6 +149,13 @@ static Module *read_file(PtoContext *ctx, const char *path)
         size_t k = fread(buf + n, 1, cap - 1 - n, f);
         n += k;
         if (k == 0) break;
+        if (n > PTO_MAX_SOURCE_BYTES) {   /* an endless device or pipe stops here */
+            mem_free(buf);
+            fclose(f);
+            diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "'%s' yields more than the kernel source limit of %llu "
+                     "bytes", path, (unsigned long long)PTO_MAX_SOURCE_BYTES);
+            return NULL;
+        }
     }
     int err = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
