@@ -85,7 +85,7 @@ size_t pto_verify(PtoModule *m, PtoTarget target);
 long pto_check(PtoContext *ctx, const char *filename, const char *text, size_t len, PtoTarget target);
 long pto_check_file(PtoContext *ctx, const char *path, PtoTarget target);
 /* Canonical text (generic != 0: pto ops in MLIR's generic form). Caller frees. NULL, with E-OOM, when out of
-   memory. */
+   memory; NULL, with E-USAGE, for a module that had parse errors (its IR is incomplete) or a NULL module. */
 char *pto_print(const PtoModule *m, int generic);
 
 /* ---- simulation ---- */
