@@ -2,7 +2,19 @@
  * micro-instruction kernels. All handles are opaque. Unless a function says otherwise, pointers it
  * returns are owned by the handle they came from and live as long as it does; strings returned as
  * `char *` are heap-allocated and released with pto_free(). The library never prints: every problem
- * becomes a diagnostic with a stable ID, collected in the context. */
+ * becomes a diagnostic with a stable ID, collected in the context.
+ *
+ * Threads: a context and everything made from it (its modules, launches, the strings they return) belong to
+ * one thread at a time. Different contexts may be used by different threads at the same time with no
+ * locking; one context may pass from thread to thread between calls. The library detects a context used
+ * by two threads at once in the calls that change it (pto_parse*, pto_check*, pto_verify, pto_print,
+ * pto_module_free, pto_launch_new, pto_launch_run, pto_launch_free): the later call does nothing and
+ * returns its failure value (NULL, -1, 2; pto_verify counts 1 error), and the call in progress reports E-THREAD when
+ * it ends. Other calls are not checked. pto_launch_run's own worker threads are the library's business.
+ *
+ * Floating point: each of those calls saves the host's floating-point environment, runs under the default
+ * one (round to nearest, no flush-to-zero, no denormals-are-zero) and restores the host's on return, so a
+ * host built with -ffast-math or running with FTZ/DAZ gets the same bits. */
 #ifndef PTOSIM_H
 #define PTOSIM_H
 #include <stddef.h>
