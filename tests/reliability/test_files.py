@@ -121,6 +121,28 @@ try:
     p.wait()
     check(code == 2 and "[E-IO-READ]" in err, "endless kernel on stdin: exit 2, E-IO-READ", "exit %d\n%s" % (code, err))
 
+    # .npy headers: keys parsed exactly (numpy's reader demands exactly descr, fortran_order, shape)
+    def npy(header):
+        h = header + " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+        return b"\x93NUMPY\x01\x00" + bytes([len(h) & 255, len(h) >> 8]) + h.encode() + data
+    for header, what, ok in (("{'descr': '|u1', 'fortran_order': False, 'shape': (64,), }", "a well-formed header", True),
+                             ("{'descr': '|u1', 'fortran_order': False, 'xshape': (64,), }", "key 'xshape'", False),
+                             ("{'descr': '|u1', 'fortran_order': False, 'shape': (64,), 'shape': (1,), }", "duplicate key", False),
+                             ("{'descr': '|u1', 'fortran_order': Maybe, 'shape': (64,), }", "fortran_order Maybe", False)):
+        path = os.path.join(tmp, "a.npy")
+        with open(path, "wb") as f:
+            f.write(npy(header))
+        code, err = run(["run", "-q", k, path, "zeros:64"])
+        if ok:
+            check(code == 0, ".npy " + what + " is read", err)
+        else:
+            check(code == 2 and "[E-ARG-NPY]" in err, ".npy " + what + ": exit 2, E-ARG-NPY", "exit %d\n%s" % (code, err))
+        os.remove(path)
+
+    # --dump FILE.npy:TYPE with an unknown TYPE is a usage error (it never becomes part of the file name)
+    code, err = run(["run", k, inp, "zeros:64", "--dump", "ub:0:64:" + os.path.join(tmp, "d.npy") + ":f33"])
+    check(code == 2 and "[E-USAGE]" in err and not os.listdir(tmp).count("d.npy:f33"), "--dump TYPE validated", err)
+
     # standard output closed, or full
     code, err = run(["fmt", k], stdout=subprocess.DEVNULL, preexec_fn=lambda: os.close(1))
     check(code == 2 and "[E-IO-WRITE]" in err, "fmt with stdout closed: exit 2, E-IO-WRITE", "exit %d\n%s" % (code, err))
