@@ -17,7 +17,10 @@ that test and follows from the shapes below (1-based columns):
                 defined again (its 'func.func' at column 3 of line 2 + 4 * 10^5): E-DUP-SYMBOL, note at @f5's
                 first definition (line 2 + 4 * 5).
   many_consts   10^5 arith.constant in one block next to vector loads/stores (implicit vector scope), then an
-                undefined value used on the last op line."""
+                undefined value used on the last op line.
+  cr_only       a module with classic-Mac line breaks (a lone CR each): a '//' comment on line 2 ends at its CR, so
+                the unknown op on line 4 (column 5) is reported there (once the whole file was one line,
+                swallowed by the comment, and check passed)."""
 import genlib as gl
 
 N = 100000
@@ -73,6 +76,13 @@ def case_many_consts():
         lines.append("    pto.vsts %%v%d, %%p[%%c%d] : !pto.vreg<64xf32>, !pto.ptr<f32, ub>" % (i, i))
     lines += ["    %u = arith.addi %nowhere, %nowhere : index", "    return", "  }", "}"]
     gl.save_text("many_consts.pto", "\n".join(lines) + "\n")
+
+
+def case_cr_only():
+    lines = [HDR, "  // a comment that must end at the next CR", "  func.func @k() {", "    pto.no_such_op", "    return",
+             "  }", "}"]
+    with open(gl.path("cr_only.pto"), "wb") as f:
+        f.write("\r".join(lines).encode() + b"\r")
 
 
 gl.main({k[5:]: v for k, v in globals().items() if k.startswith("case_")}, __doc__)
