@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""gen_reliability.py OUTDIR CASE — hostile inputs of issue 33, written as OUTDIR/CASE.pto (the name of the
+"""gen_reliability.py OUTDIR CASE [N] — hostile inputs of issue 33, written as OUTDIR/CASE.pto (the name of the
 tests/reliability test that uses it, so its DIAG lines locate into it). Every expected location is stated in
-that test and follows from the shapes below (1-based columns):
+that test and follows from the shapes below (1-based columns). The many_* cases take their count N (default
+10^5; tools/bench_scale.py times them at 10^4 and 10^5):
 
   deep_ptr      10^5 nested !pto.ptr<...> in a parameter type. The limit is 64 levels, counting the outermost
                 type as level 1: the 65th '!pto.ptr' (level 65) is reported. Line 2 starts
@@ -47,16 +48,18 @@ def case_deep_regions():
     gl.save_text("deep_regions.pto", "\n".join(lines) + "\n")
 
 
-def case_many_aliases():
-    lines = ["!t%d = i32" % i for i in range(N)] + ["!t7 = i64", HDR,
-             "  func.func @k(%%a: !t%d) {" % (N - 1), "    return", "  }", "}"]
+def case_many_aliases(n=N):
+    n = int(n)
+    lines = ["!t%d = i32" % i for i in range(n)] + ["!t7 = i64", HDR,
+             "  func.func @k(%%a: !t%d) {" % (n - 1), "    return", "  }", "}"]
     gl.save_text("many_aliases.pto", "\n".join(lines) + "\n")
 
 
-def case_many_funcs():
+def case_many_funcs(n=N):
+    n = int(n)
     lines = [HDR]
-    for i in range(N):
-        if i + 1 < N:
+    for i in range(n):
+        if i + 1 < n:
             lines += ["  func.func @f%d(%%a: i64) -> i64 {" % i, "    %%r = func.call @f%d(%%a) : (i64) -> i64" % (i + 1),
                       "    return %r : i64", "  }"]
         else:
@@ -66,12 +69,13 @@ def case_many_funcs():
     gl.save_text("many_funcs.pto", "\n".join(lines) + "\n")
 
 
-def case_many_consts():
+def case_many_consts(n=N):
+    n = int(n)
     lines = [HDR, "  func.func @k() attributes {pto.kernel} {", "    %z = arith.constant 0 : i64",
              "    %p = pto.castptr %z : i64 -> !pto.ptr<f32, ub>"]
-    for i in range(N):
+    for i in range(n):
         lines.append("    %%c%d = arith.constant %d : index" % (i, (i * 64) % 4096))
-    for i in range(0, N, 10):
+    for i in range(0, n, 10):
         lines.append("    %%v%d = pto.vlds %%p[%%c%d] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>" % (i, i))
         lines.append("    pto.vsts %%v%d, %%p[%%c%d] : !pto.vreg<64xf32>, !pto.ptr<f32, ub>" % (i, i))
     lines += ["    %u = arith.addi %nowhere, %nowhere : index", "    return", "  }", "}"]
