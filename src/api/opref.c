@@ -51,29 +51,25 @@ static const struct { const char *what, *section; } fam_doc[FAM__COUNT] = {
     [FAM_SPR] = {"special-purpose registers of the vector unit", "§6.6 SPR AR / SQZN"},
     [FAM_SIMT] = {"SIMT launches and per-workitem ops (docs/simt.md)", "§11 SIMT"},
     [FAM_VMI] = {"VMI op on logical vectors of any length, charged as the micro ops it stands for (docs/vmi.md)", "§13 VMI logical vectors"},
+    [FAM_TILE] = {"tile op: views of GM, tiles in on-chip buffers, and whole-tile compute, one job on its pipe (docs/tile.md)", "§14 Tile ops"},
 };
 
+/* A type class in an operand list: tclass.def's description without its article ("a !pto.vreg" -> "!pto.vreg"). */
 static const char *tc_name(TypeClass tc)
 {
-    static const char *const n[] = {"any type", "i1", "i8", "i16", "i32", "i64", "index", "integer", "float",
-                                    "scalar", "pointer", "!pto.vreg", "!pto.mask", "!pto.align", "scalar or vector",
-                                    "!pto.struct", "!pto.vmi.vreg", "!pto.vmi.mask", "!pto.vmi.vreg or mask"};
-    return (unsigned)tc < sizeof n / sizeof n[0] ? n[tc] : "?";
+    const char *d = tc_desc(tc);
+    if (!d) return "?";
+    if (strncmp(d, "a ", 2) == 0) return d + 2;
+    if (strncmp(d, "an ", 3) == 0) return d + 3;
+    return d;
 }
 
-static const char *pipe_of(OpPipe p)
+/* The pipe line of an entry: the pipes.def spelling; the scalar unit and the two non-pipes explained. */
+static void put_pipe(StrBuf *b, OpPipe p)
 {
-    switch (p) {
-    case PIPE_NONE: return "none (structure)";
-    case PIPE_S_: return "PIPE_S (the scalar unit)";
-    case PIPE_V_: return "PIPE_V";
-    case PIPE_MTE1_: return "PIPE_MTE1";
-    case PIPE_MTE2_: return "PIPE_MTE2";
-    case PIPE_MTE3_: return "PIPE_MTE3";
-    case PIPE_M_: return "PIPE_M";
-    case PIPE_FIX_: return "PIPE_FIX";
-    default: return "given by the op's pipe operand";
-    }
+    if (p == PIPE_NONE) sb_puts(b, "none (structure)");
+    else if (p == PIPE_DYN) sb_puts(b, "given by the op's pipe operand");
+    else sb_printf(b, "%s%s", pipe_name((unsigned)p - 1), p == PIPE_S_ ? " (the scalar unit)" : "");
 }
 
 static void spaces(StrBuf *b, uint16_t sp)
@@ -100,10 +96,27 @@ static void slot_text(StrBuf *b, const SigSlot *sl)
         if (sl->style == TS_ANGLE) sb_printf(b, "<%s>", set);
         else if (sl->style == TS_HASH) sb_printf(b, "#pto.%s", set);
         else if (sl->style == TS_BARE) sb_printf(b, "%s", set);
+        else if (sl->style == TS_MLIR) sb_printf(b, "#pto<%s ...>", set);
         else sb_printf(b, "\"%s\"", set);
         break;
     }
     case SL_INT: sb_printf(b, "%s", sl->name); break;
+    }
+}
+
+/* The attribute dictionary of a signature, as written: {name = TOKEN, [optional = N]}. */
+static void dict_text(StrBuf *b, const OpSig *s)
+{
+    if (s->ndict) {
+        sb_puts(b, " {");
+        for (unsigned k = 0; k < s->ndict; k++) {
+            const SigSlot *sl = &s->dict[k];
+            sb_printf(b, "%s%s%s = ", k ? ", " : "", sl->optional ? "[" : "", sl->name);
+            if (sl->kind == SL_TOKEN) slot_text(b, sl);
+            else sb_puts(b, "N");
+            if (sl->optional) sb_puts(b, "]");
+        }
+        sb_puts(b, "}");
     }
 }
 
@@ -117,12 +130,21 @@ static void syntax(StrBuf *b, const OpInfo *oi, const OpSig *s)
     for (unsigned i = 0; i < s->nres; i++) sb_printf(b, "%s%%%s%s", i ? ", " : "", s->res[i].name, s->res[i].optional ? "?" : "");
     if (s->nres) sb_puts(b, " = ");
     sb_puts(b, oi->name);
-    int inb = 0, n = 0;
+    int inb = 0, n = 0, io = 0;   /* io: the ins(...) outs(...) form (a '|' in the signature); 1 in ins, 2 in outs */
+    for (unsigned i = 0; i < s->npos; i++)
+        if (s->pos[i].out) io = 1;
+    if (io) sb_puts(b, " ins(");
     for (unsigned i = 0; i < s->npos; i++) {
         const SigSlot *sl = &s->pos[i];
+        if (io == 1 && sl->out) {
+            dict_text(b, s);
+            sb_puts(b, " : TYPES) outs(");
+            io = 2;
+            n = 0;
+        }
         if (sl->in_bracket && !inb) { sb_puts(b, "["); inb = 1; n = 0; }
         else if (!sl->in_bracket && inb) { sb_puts(b, "]"); inb = 0; n = 1; }
-        sb_puts(b, n++ ? ", " : inb ? "" : " ");
+        sb_puts(b, n++ ? ", " : (inb || io) ? "" : " ");
         if (sl->optional) sb_puts(b, "[");
         slot_text(b, sl);
         if (sl->optional) sb_puts(b, "]");
@@ -141,18 +163,8 @@ static void syntax(StrBuf *b, const OpInfo *oi, const OpSig *s)
         }
         sb_printf(b, "%s", cl->mult == CL_ONE ? "" : cl->mult == CL_MANY ? "]..." : "]");
     }
-    if (s->ndict) {
-        sb_puts(b, " {");
-        for (unsigned k = 0; k < s->ndict; k++) {
-            const SigSlot *sl = &s->dict[k];
-            sb_printf(b, "%s%s%s = ", k ? ", " : "", sl->optional ? "[" : "", sl->name);
-            if (sl->kind == SL_TOKEN) slot_text(b, sl);
-            else sb_puts(b, "N");
-            if (sl->optional) sb_puts(b, "]");
-        }
-        sb_puts(b, "}");
-    }
-    sb_puts(b, " : TYPES\n");
+    if (!io) dict_text(b, s);
+    sb_puts(b, io ? " : TYPES)\n" : " : TYPES\n");
 }
 
 static void operand_line(StrBuf *b, int kind, const SigSlot *sl, const char *where)
@@ -189,8 +201,11 @@ static void entry(StrBuf *b, PtoContext *ctx, int kind, int first_form)
     const OpSig *s = oi->syn == SYN_SIG ? ctx_sig(ctx, kind) : NULL;
     if (first_form) {
         sb_printf(b, "%s\n", oi->name);
-        sb_printf(b, "  what:      %s\n", fam_doc[oi->fam].what ? fam_doc[oi->fam].what : "-");
-        sb_printf(b, "  pipe:      %s\n", pipe_of(oi->pipe));
+        const char *what = op_doc(kind) ? op_doc(kind) : fam_doc[oi->fam].what;
+        sb_printf(b, "  what:      %s\n", what ? what : "-");
+        sb_puts(b, "  pipe:      ");
+        put_pipe(b, oi->pipe);
+        sb_puts(b, "\n");
         sb_puts(b, "  targets:  ");
         if (!(oi->flags & F_NOA5)) sb_puts(b, " a5");
         if (!(oi->flags & F_NOA2A3)) sb_puts(b, " a2a3");

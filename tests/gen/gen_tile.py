@@ -350,6 +350,12 @@ def write_pred(out):
     save(out, "cmpsf.a.bin", f32, a)
     exp = pred_bits(16, [G.cmp_ref(f32, "gt", x, f32b(-1.25)) for x in a]) + [0] * 112
     save(out, "tcmpsf.exp", i8, exp)
+    # tcmps 1-D with 16-byte destination rows (PTO-Gym's tcmps f32_256x16, scaled): 4 x 16 f32 lt 0.0 into a
+    # 4 x 16 byte tile: one 64-bit stream in one 16-byte store (8 zero bytes), rows 1-3 of the tile zero
+    a = [G.rand_code(rng, f32) for _ in range(64)]
+    save(out, "cmps16.a.bin", f32, a)
+    exp = pred_bits(16, [G.cmp_ref(f32, "lt", x, 0) for x in a]) + [0] * 48
+    save(out, "tcmps16.exp", i8, exp)
     # tsel: mask 4 x 32 bytes (8 valid per row), f32 4 x 60 of 4 x 64
     m = [rng.getrandbits(8) for _ in range(128)]
     a = [G.rand_code(rng, f32) for _ in range(256)]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tools/corpus/run_lit.py — measure ptosim against the public compiler's `test/lit/vpto` files.
 
-    python3 tools/corpus/run_lit.py PTOAS_DIR [--dir vpto|vmi_new] [--build BUILD] [--filter TEXT] [-v] [--list]
+    python3 tools/corpus/run_lit.py PTOAS_DIR [--dir vpto|vmi_new|pto] [--build BUILD] [--filter TEXT] [-v] [--list]
 
 PTOAS_DIR is a checkout (or an extracted copy) of the compiler repository. Every `.pto` file under
 PTOAS_DIR/test/lit/vpto is split into its *units*: the file itself, or, when its RUN lines use
@@ -27,6 +27,10 @@ RUN line's `--pto-arch` (a2/a3 -> a2a3, a5 -> a5), else the module's own `pto.ta
 Each counted unit is checked with `BUILD/ptosim check -t TARGET`. Output: one line per mismatch
 (positive rejected: the first error; negative accepted), then the counts per class. Measurement tool,
 not part of `make test`; standard library only.
+
+`--dir pto` measures the tile level against PTOAS_DIR/test/lit/pto the same way as vpto, except that
+the tile and VMI surfaces are counted as kernels (ptosim runs them). For vpto, the environment variable
+LIT_COUNT=simt,vmi,tile counts those surfaces there too.
 
 `--dir vmi_new` measures the VMI layer against PTOAS_DIR/test/lit/vmi_new instead (target a5). There
 the compiler's verifier is exercised through its test driver, so a RUN line classifies its input as:
@@ -177,8 +181,9 @@ def expected_messages(text, argv_all):
     return msgs
 
 
-def units_of(path):
-    """[(unit name, text, class, target)] for one lit file."""
+def units_of(path, counted=()):
+    """[(unit name, text, class, target)] for one lit file; the surfaces named in `counted` are checked as
+    kernels (not set aside as another surface)."""
     text = open(path, encoding="utf-8", errors="replace").read()
     sections = split_sections(text) if "split-file" in text else {}
     found = {}  # (unit, target) -> set of classes
@@ -196,6 +201,8 @@ def units_of(path):
                     continue
                 key, body = sec, sections[sec]
             surf = surface_of(body)
+            if surf in counted:
+                surf = None
             if tool == "pto-test-opt":
                 cls = "pass-test"
             elif "--emit-pto-ir" in argv:
@@ -465,8 +472,8 @@ def main():
             return 0
         else:
             ptoas = a
-    if not ptoas or litsub not in ("vpto", "vmi_new"):
-        sys.stderr.write("usage: run_lit.py PTOAS_DIR [--dir vpto|vmi_new] [--build BUILD] [--filter TEXT] "
+    if not ptoas or litsub not in ("vpto", "vmi_new", "pto"):
+        sys.stderr.write("usage: run_lit.py PTOAS_DIR [--dir vpto|vmi_new|pto] [--build BUILD] [--filter TEXT] "
                          "[-v] [--list]\n")
         return 2
     if litsub == "vmi_new":
@@ -475,7 +482,8 @@ def main():
             sys.stderr.write("run_lit.py: need %s\n" % ptosim)
             return 2
         return main_vmi(ptoas, ptosim, filt, verbose, listing)
-    litdir = os.path.join(ptoas, "test", "lit", "vpto")
+    litdir = os.path.join(ptoas, "test", "lit", litsub)
+    counted = ("tile", "vmi") if litsub == "pto" else (os.environ.get("LIT_COUNT", "").split(",") if os.environ.get("LIT_COUNT") else ())
     ptosim = os.path.join(build, "ptosim")
     if not os.path.isdir(litdir) or not os.access(ptosim, os.X_OK):
         sys.stderr.write("run_lit.py: need %s and %s\n" % (litdir, ptosim))
@@ -490,7 +498,7 @@ def main():
             rel = os.path.relpath(path, litdir)
             if filt and filt not in rel:
                 continue
-            for key, body, cls, tgt in units_of(path):
+            for key, body, cls, tgt in units_of(path, counted):
                 name = rel + (":" + key if key else "") + ("" if tgt == "a5" else " [%s]" % tgt)
                 c = counts.setdefault(cls, [0, 0])
                 if cls not in ("positive", "negative"):
