@@ -19,6 +19,8 @@ that test and follows from the shapes below (1-based columns). The many_* cases 
                 first definition (line 2 + 4 * 5).
   many_consts   10^5 arith.constant in one block next to vector loads/stores (implicit vector scope), then an
                 undefined value used on the last op line.
+  many_operands a call passing 100 values (lists hold at most 64): the 65th value is E-PARSE-LIMIT, at column
+                18 + 64 * 4 of line 7 ('    func.call @g(' is 17 characters, each '%x, ' 4).
   cr_only       a module with classic-Mac line breaks (a lone CR each): a '//' comment on line 2 ends at its CR, so
                 the unknown op on line 4 (column 5) is reported there (once the whole file was one line,
                 swallowed by the comment, and check passed)."""
@@ -80,6 +82,12 @@ def case_many_consts(n=N):
         lines.append("    pto.vsts %%v%d, %%p[%%c%d] : !pto.vreg<64xf32>, !pto.ptr<f32, ub>" % (i, i))
     lines += ["    %u = arith.addi %nowhere, %nowhere : index", "    return", "  }", "}"]
     gl.save_text("many_consts.pto", "\n".join(lines) + "\n")
+
+
+def case_many_operands():
+    lines = [HDR, "  func.func @g(%a: i64) {", "    return", "  }", "  func.func @k(%x: i64) {",
+             "    // 100 operands", "    func.call @g(" + ", ".join(["%x"] * 100) + ") : (i64) -> ()", "    return", "  }", "}"]
+    gl.save_text("many_operands.pto", "\n".join(lines) + "\n")
 
 
 def case_cr_only():
