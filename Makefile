@@ -206,6 +206,7 @@ bench:
 	@python3 tools/gen_front_module.py $(B)/bench-front/full.pto $(B)/bench-front/tenth.pto $(FRONT_BYTES) >/dev/null
 	@$(B)/bench_front $(BIN) $(B)/bench-front
 	@$(PYTHON) tools/bench_batch.py $(B)
+	@python3 tools/bench_scale.py $(B)
 
 $(B)/bench: tools/bench.c $(LIB)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@

@@ -100,7 +100,7 @@ const char *cli_num(char buf[48], uint64_t v);
 
 /* ---- main.c ---- */
 /* Reads the whole stream; 0, or an errno value (the buffer is then freed). */
-int cli_read_all(FILE *f, uint8_t **data, size_t *size);
+int cli_read_all(FILE *f, uint8_t **data, size_t *size, uint64_t max);   /* EFBIG past max bytes */
 /* Parses and verifies one file ("-": standard input); returns the module (or NULL) and sets *status to 0/1/2. */
 PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, int *status);
 
@@ -115,6 +115,16 @@ int cli_dump_write(CliArgs *a, PtoLaunch *l);       /* after the run (or trap); 
 void cli_dump_free(CliArgs *a);
 /* 0 when `path` can be written (created or replaced) without touching it, else an errno value. */
 int cli_writable(const char *path);
+
+/* ---- output files (outfile.c): written to a temporary in the same folder, renamed when complete ---- */
+typedef struct CliOutFile { FILE *f; const char *path; char *tmp, *real; } CliOutFile;
+/* Opens an output (mode "w"/"wb"); NULL with errno set. A FIFO or device is opened in place. */
+FILE *cli_out_open(CliOutFile *o, const char *path, const char *mode);
+/* Closes it: with ok and no write error, renames the temporary over the target (0); else removes the
+   temporary, leaves the target as it was and returns -1 with errno set. */
+int cli_out_close(CliOutFile *o, int ok);
+/* The whole of data to path that way: 0, or -1 with errno set. */
+int cli_out_write(const char *path, const void *data, size_t n);
 /* Applies the -W/-w settings to a new context; 0, or 2 after a usage error (unknown warning ID). */
 int cli_apply_warnings(CliArgs *a, PtoContext *ctx);
 

@@ -73,6 +73,14 @@ static int parse_spec(CliArgs *a, CliDump *d, char *s)
     d->type = &dump_types[1];
     if (!rest) return 0;
     char *colon = strrchr(rest, ':');
+    /* FILE.npy:WORD — WORD is the TYPE and must be one (it never becomes part of the file name) */
+    if (colon && !find_type(colon + 1) && colon - rest >= 4 && !strncmp(colon - 4, ".npy", 4)) {
+        char known[160];
+        size_t k = 0;
+        for (size_t i = 0; i < sizeof dump_types / sizeof dump_types[0] && k + 16 < sizeof known; i++)
+            k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "", dump_types[i].name);
+        return cli_usage_error(a->cmd, "--dump '%s': unknown element type '%s' (one of %s)", d->spec, colon + 1, known);
+    }
     if (colon && find_type(colon + 1)) {
         d->type = find_type(colon + 1);
         *colon = 0;
@@ -155,9 +163,7 @@ static int dump_one(CliArgs *a, const CliDump *d, PtoLaunch *l)
         uint64_t shape[1] = {d->bytes / d->type->size};
         ok = npy_write(d->file, d->type->descr, shape, 1, p, d->bytes) == 0;
     } else {
-        FILE *f = fopen(d->file, "wb");
-        ok = f && fwrite(p, 1, d->bytes, f) == d->bytes;
-        if (f && fclose(f) != 0) ok = 0;
+        ok = cli_out_write(d->file, p, d->bytes) == 0;
     }
     if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "--dump '%s': cannot write '%s': %s", d->spec, d->file, strerror(errno ? errno : EIO));
     return 0;

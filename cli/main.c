@@ -297,7 +297,7 @@ static const CliCmd top_cmd = {
 
 /* ------------------------------------------------------------------ loading */
 
-int cli_read_all(FILE *f, uint8_t **data, size_t *size)
+int cli_read_all(FILE *f, uint8_t **data, size_t *size, uint64_t max)
 {
     size_t cap = 65536, n = 0;
     uint8_t *b = malloc(cap);
@@ -312,6 +312,10 @@ int cli_read_all(FILE *f, uint8_t **data, size_t *size)
         size_t k = fread(b + n, 1, cap - n, f);
         n += k;
         if (!k) break;
+        if (n > max) {   /* an endless stream (a device, a pipe) stops here */
+            free(b);
+            return EFBIG;
+        }
     }
     if (ferror(f)) {
         int e = errno ? errno : EIO;
@@ -323,6 +327,12 @@ int cli_read_all(FILE *f, uint8_t **data, size_t *size)
     return 0;
 }
 
+/* Bytes a kernel read from standard input may have: PTO_MAX_SOURCE_BYTES, less under a smaller --max-memory */
+static uint64_t source_bound(const CliArgs *a)
+{
+    return a->max_memory && a->max_memory < PTO_MAX_SOURCE_BYTES ? a->max_memory : PTO_MAX_SOURCE_BYTES;
+}
+
 PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, int *status)
 {
     size_t before = pto_error_count(ctx), d0 = pto_diag_count(ctx);
@@ -330,7 +340,7 @@ PtoModule *cli_load(CliArgs *a, PtoContext *ctx, const char *path, int verify, i
     if (!strcmp(path, "-")) {
         uint8_t *text;
         size_t n;
-        int e = cli_read_all(stdin, &text, &n);
+        int e = cli_read_all(stdin, &text, &n, source_bound(a));
         if (e) {
             *status = cli_error(&a->diag, "E-IO-READ", "cannot read standard input: %s", strerror(e));
             return NULL;
@@ -375,7 +385,7 @@ static int cmd_check(CliArgs *a)
         if (!strcmp(path, "-")) {
             uint8_t *text;
             size_t n;
-            int e = cli_read_all(stdin, &text, &n);
+            int e = cli_read_all(stdin, &text, &n, source_bound(a));
             if (e) {
                 st = cli_error(&a->diag, "E-IO-READ", "cannot read standard input: %s", strerror(e));
                 if (st > worst) worst = st;
@@ -406,9 +416,11 @@ static int cmd_fmt(CliArgs *a)
     if (m && st == 0) {
         char *text = pto_print(m, a->generic);
         int to_stdout = !a->out || !strcmp(a->out, "-");
-        FILE *f = !text ? NULL : to_stdout ? stdout : fopen(a->out, "w");   /* no text: the file stays as it was */
-        int ok = f && fputs(text, f) >= 0;
-        if (f && !to_stdout && fclose(f) != 0) ok = 0;
+        int ok;   /* no text: the file stays as it was */
+        errno = 0;
+        if (!text) ok = 0;
+        else if (to_stdout) ok = fputs(text, stdout) >= 0 && fflush(stdout) == 0;
+        else ok = cli_out_write(a->out, text, strlen(text)) == 0;   /* a temporary, renamed when complete */
         if (!text) st = cli_error(&a->diag, "E-OOM", "%s", "out of memory printing the module");
         else if (!ok) st = cli_error(&a->diag, "E-IO-WRITE", "cannot write '%s': %s", to_stdout ? "<stdout>" : a->out, strerror(errno));
         pto_free(text);
@@ -477,4 +489,18 @@ static int dispatch(int argc, char **argv)
     return rc == 1 && (a.help || a.list_options) ? 0 : rc;
 }
 
-int main(int argc, char **argv) { return dispatch(argc, argv); }
+/* Every write to stdout and stderr is checked once at the end (they are buffered, so a failed write shows as
+   the stream's error flag or a failed flush): output lost to a closed pipe or a full disk is exit 2 with a
+   message, never exit 0. SIGPIPE keeps its default action (a reader that went away ends the process). */
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    int out_bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    int err_bad = fflush(stderr) != 0 || ferror(stderr);
+    if (out_bad && rc != 2) {   /* a command that failed on it has said so */
+        fprintf(stderr, "ptosim: error: cannot write to standard output: %s [E-IO-WRITE]\n", strerror(e ? e : EIO));
+        return 2;
+    }
+    return out_bad || err_bad ? 2 : rc;
+}

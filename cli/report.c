@@ -41,10 +41,7 @@ int cli_write_trace(CliArgs *a, const PtoLaunch *l, const char *path)
 {
     char *json = pto_launch_trace_json(l);
     if (!json) return cli_error(&a->diag, "E-IO-WRITE", "no trace was recorded for '%s' (out of memory?)", path);
-    FILE *f = fopen(path, "wb");
-    size_t n = strlen(json);
-    int ok = f && fwrite(json, 1, n, f) == n;
-    if (f && fclose(f)) ok = 0;
+    int ok = cli_out_write(path, json, strlen(json)) == 0;
     pto_free(json);
     if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write the trace '%s': %s", path, strerror(errno));
     return 0;
@@ -154,14 +151,12 @@ void cli_print_profile(const PtoLaunch *l, FILE *out, size_t top)
 static int write_text(CliArgs *a, const char *path, FILE *dflt, const char *text, const char *what)
 {
     if (!path || !strcmp(path, "-")) {
-        fputs(text, dflt);
-        fflush(dflt);
+        if (fputs(text, dflt) < 0 || fflush(dflt) != 0)
+            return cli_error(&a->diag, "E-IO-WRITE", "cannot write the %s to %s: %s", what,
+                             dflt == stdout ? "<stdout>" : "<stderr>", strerror(errno));
         return 0;
     }
-    FILE *f = fopen(path, "wb");
-    size_t n = strlen(text);
-    int ok = f && fwrite(text, 1, n, f) == n;
-    if (f && fclose(f)) ok = 0;
+    int ok = cli_out_write(path, text, strlen(text)) == 0;
     if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write the %s '%s': %s", what, path, strerror(errno));
     return 0;
 }
@@ -179,14 +174,15 @@ int cli_write_stats(CliArgs *a, const PtoLaunch *l)
     }
     FILE *out = dflt;
     int to_file = a->stats_file && strcmp(a->stats_file, "-");
-    if (to_file && !(out = fopen(a->stats_file, "w")))
+    CliOutFile of;
+    if (to_file && !(out = cli_out_open(&of, a->stats_file, "w")))
         return cli_error(&a->diag, "E-IO-WRITE", "cannot write the stats '%s': %s", a->stats_file, strerror(errno));
     if (a->stats) cli_print_stats(l, out);
     if (a->profile) cli_print_profile(l, out, a->top);
     int ok = !ferror(out);
-    if (to_file && fclose(out)) ok = 0;
+    if (to_file && cli_out_close(&of, ok)) ok = 0;
+    if (!to_file && fflush(out) != 0) ok = 0;
     if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write the stats '%s'", a->stats_file ? a->stats_file : "-");
-    fflush(out);
     return 0;
 }
 

@@ -17,6 +17,7 @@ typedef struct Buf {
     uint8_t *data;
     size_t size;
     const char *out;           /* points into the ARG */
+    char *in;                  /* the input file (NULL: zeros/fill/alias), owned */
     int npy_in;
     int alias;                 /* data points into an earlier parameter's buffer (@K+OFF) */
     Npy npy;
@@ -46,6 +47,9 @@ int cli_writable(const char *path)
     struct stat st;
     if (stat(path, &st) == 0) {
         if (S_ISDIR(st.st_mode)) return EISDIR;
+        /* a FIFO or a device is not opened here (opening a FIFO would block or hand its reader an empty
+           stream): only its permission is checked, the output opens it once */
+        if (!S_ISREG(st.st_mode)) return access(path, W_OK) == 0 ? 0 : errno;
         FILE *f = fopen(path, "r+b");   /* opens for writing without truncating */
         if (!f) return errno;
         fclose(f);
@@ -161,9 +165,20 @@ static int load_pointer_arg(CliArgs *a, const char *arg, const PtoParamInfo *pi,
         }
         uint8_t *data;
         size_t n;
+        b->in = strdup(s);
+        if (!b->in) goto done;
         FILE *f = fopen(s, "rb");
-        int e = f ? cli_read_all(f, &data, &n) : errno;
+        /* read at most what the memory limit still allows (an endless device or pipe stops there) */
+        uint64_t lim = a->max_memory ? a->max_memory : PTO_DEFAULT_MAX_MEMORY;
+        uint64_t room = lim / 2 > a->host_bytes ? lim / 2 - a->host_bytes : 0;
+        int e = f ? cli_read_all(f, &data, &n, room) : errno;
         if (f) fclose(f);
+        if (e == EFBIG) {
+            rc = param_error(a, "E-MEM-LIMIT", idx, pi, "'%s' holds more than the %llu bytes the memory limit of %llu "
+                             "leaves for it (buffers are held twice); raise it with --max-memory", s,
+                             (unsigned long long)room, (unsigned long long)lim);
+            goto done;
+        }
         if (e) { rc = param_error(a, "E-IO-READ", idx, pi, "cannot read '%s': %s", s, strerror(e)); goto done; }
         if ((rc = over_memory_limit(a, pi, idx, n)) != 0) { free(data); goto done; }
         rc = 2;
@@ -282,9 +297,7 @@ static int write_out(CliArgs *a, const Buf *b, const PtoParamInfo *pi)
         errno = 0;
         ok = npy_write(b->out, d, shape, nd, b->data, b->size) == 0;
     } else {
-        FILE *f = fopen(b->out, "wb");
-        ok = f && (b->size == 0 || fwrite(b->data, 1, b->size, f) == b->size);
-        if (f && fclose(f) != 0) ok = 0;
+        ok = cli_out_write(b->out, b->data, b->size) == 0;
     }
     if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write '%s': %s", b->out, strerror(errno ? errno : EIO));
     return 0;
@@ -368,6 +381,45 @@ static int lowering_rc(const PtoContext *ctx, size_t d0)
     return 2;
 }
 
+/* Do two paths name the same file? Existing files by identity (links, ./x and x); a path that does not exist yet
+   by its spelling. FIFOs and devices never clash (writing /dev/null twice loses nothing). */
+static int same_file(const char *p, const char *q)
+{
+    struct stat sp, sq;
+    int ep = stat(p, &sp) == 0, eq = stat(q, &sq) == 0;
+    if (ep && eq) return S_ISREG(sp.st_mode) && sp.st_dev == sq.st_dev && sp.st_ino == sq.st_ino;
+    return !ep && !eq && strcmp(p, q) == 0;
+}
+
+/* An output that names the kernel, an input file or another output would destroy what the run reads or
+   writes: a usage error before anything runs (exit 2). */
+static int check_out_paths(CliArgs *a, const char *kernel, const Buf *bufs, unsigned np)
+{
+    const char *other[3] = {a->trace, a->stats_file && strcmp(a->stats_file, "-") ? a->stats_file : NULL, a->report};
+    const char *oname[3] = {"--trace", "--stats-file", "--report"};
+    for (unsigned i = 0; i < np + 3; i++) {
+        const char *o = i < np ? bufs[i].out : other[i - np];
+        if (!o) continue;
+        char what[48];
+        if (i < np) snprintf(what, sizeof what, "the output of parameter %u", i);
+        else snprintf(what, sizeof what, "%s", oname[i - np]);
+        if (same_file(o, kernel))
+            return cli_usage_error(a->cmd, "%s '%s' is the kernel file; it would be overwritten", what, o);
+        for (unsigned j = 0; j < np; j++)
+            if (bufs[j].in && same_file(o, bufs[j].in))
+                return cli_usage_error(a->cmd, "%s '%s' is the input file of parameter %u; write to another file", what, o, j);
+        for (unsigned j = 0; j < np + 3 && j < i; j++) {
+            const char *p = j < np ? bufs[j].out : other[j - np];
+            char pw[48];
+            if (j < np) snprintf(pw, sizeof pw, "parameter %u", j);
+            else snprintf(pw, sizeof pw, "%s", oname[j - np]);
+            if (p && same_file(o, p))
+                return cli_usage_error(a->cmd, "%s '%s' is also the output of %s; one would overwrite the other", what, o, pw);
+        }
+    }
+    return 0;
+}
+
 int cli_run(CliArgs *a)
 {
     if (!a->noperands) return cli_usage_error(a->cmd, "run needs a KERNEL.pto");
@@ -396,7 +448,7 @@ int cli_run(CliArgs *a)
     }
     np = pto_launch_num_params(l);
     bufs = calloc(np + 1, sizeof *bufs);
-    if (!bufs || bind_args(a, l, bufs, np)) goto out;
+    if (!bufs || bind_args(a, l, bufs, np) || check_out_paths(a, file, bufs, np)) goto out;
     if (a->timing && (rc = cli_load_timing(a, l, ctx, a->timing)) != 0) goto out;
     rc = 2;
     if (a->steps) pto_launch_set_step_limit(l, a->steps);
@@ -441,6 +493,7 @@ int cli_run(CliArgs *a)
 out:
     for (unsigned i = 0; bufs && i < np; i++)
         if (!bufs[i].alias) free(bufs[i].data);
+    for (unsigned i = 0; bufs && i < np; i++) free(bufs[i].in);
     free(bufs);
     pto_launch_free(l);
     pto_module_free(m);

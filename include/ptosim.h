@@ -2,7 +2,19 @@
  * micro-instruction kernels. All handles are opaque. Unless a function says otherwise, pointers it
  * returns are owned by the handle they came from and live as long as it does; strings returned as
  * `char *` are heap-allocated and released with pto_free(). The library never prints: every problem
- * becomes a diagnostic with a stable ID, collected in the context. */
+ * becomes a diagnostic with a stable ID, collected in the context.
+ *
+ * Threads: a context and everything made from it (its modules, launches, the strings they return) belong to
+ * one thread at a time. Different contexts may be used by different threads at the same time with no
+ * locking; one context may pass from thread to thread between calls. The library detects a context used
+ * by two threads at once in the calls that change it (pto_parse*, pto_check*, pto_verify, pto_print,
+ * pto_module_free, pto_launch_new, pto_launch_run, pto_launch_free): the later call does nothing and
+ * returns its failure value (NULL, -1, 2; pto_verify counts 1 error), and the call in progress reports E-THREAD when
+ * it ends. Other calls are not checked. pto_launch_run's own worker threads are the library's business.
+ *
+ * Floating point: each of those calls saves the host's floating-point environment, runs under the default
+ * one (round to nearest, no flush-to-zero, no denormals-are-zero) and restores the host's on return, so a
+ * host built with -ffast-math or running with FTZ/DAZ gets the same bits. */
 #ifndef PTOSIM_H
 #define PTOSIM_H
 #include <stddef.h>
@@ -86,7 +98,7 @@ size_t pto_verify(PtoModule *m, PtoTarget target);
 long pto_check(PtoContext *ctx, const char *filename, const char *text, size_t len, PtoTarget target);
 long pto_check_file(PtoContext *ctx, const char *path, PtoTarget target);
 /* Canonical text (generic != 0: pto ops in MLIR's generic form). Caller frees. NULL, with E-OOM, when out of
-   memory. */
+   memory; NULL, with E-USAGE, for a module that had parse errors (its IR is incomplete) or a NULL module. */
 char *pto_print(const PtoModule *m, int generic);
 
 /* ---- simulation ---- */
@@ -137,6 +149,9 @@ void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 =
    slot) plus the bound host buffers. A run over it fails before allocating, with E-MEM-LIMIT (pto_launch_run
    returns 2). 0 = the default, PTO_DEFAULT_MAX_MEMORY (8 GiB). */
 #define PTO_DEFAULT_MAX_MEMORY (8ull << 30)
+/* A kernel source is at most this many bytes (a larger file, or a pipe or device that yields more, is E-IO-READ
+   after reading at most this much): an endless input never exhausts memory. */
+#define PTO_MAX_SOURCE_BYTES (1ull << 30)
 void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes);
 void pto_launch_set_race_check(PtoLaunch *l, int on);
 /* What identifies a set_flag/wait_flag flag (docs/semantics.md §2 "Flag key"): the target's setting (the

@@ -546,8 +546,9 @@ class Module:
             entry = entry[1:]
         if not isinstance(blocks, (int, np.integer)) or isinstance(blocks, bool) or not 1 <= blocks <= 65535:
             raise ValueError("blocks must be a count in 1..65535, got %r" % (blocks,))
-        if steps is not None and (not isinstance(steps, (int, np.integer)) or steps <= 0):
-            raise ValueError("steps must be a positive count, got %r" % (steps,))
+        if steps is not None and (isinstance(steps, bool) or not isinstance(steps, (int, np.integer))
+                                  or not 0 < steps < 2 ** 64):
+            raise ValueError("steps must be a positive count below 2**64, got %r" % (steps,))
         tm = None
         if timing is not None:
             if isinstance(timing, os.PathLike):

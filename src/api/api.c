@@ -7,6 +7,7 @@
 #include "front/print.h"
 #include "verify/normalize.h"
 #include "verify/verify.h"
+#include "guard.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,11 +89,14 @@ static PtoModule *parse_text(Module *m)
 {
     lone_cr_to_lf(m);
     diag_add_source(&m->ctx->diags, m->file, m->text, m->len);
+    size_t e0 = m->ctx->diags.nerrors;
     m->top = parse_module_text(m->ctx, m, m->file, m->text, m->len);   /* compiles the signatures on first need */
+    m->parse_errors = (uint32_t)(m->ctx->diags.nerrors - e0);
     return m;
 }
+static void pto_module_free_unguarded(PtoModule *m);
 
-PtoModule *pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
+static PtoModule *pto_parse_unguarded(PtoContext *ctx, const char *filename, const char *text, size_t len)
 {
     char *copy;
     Module *m = module_new(ctx, filename, len, &copy);
@@ -114,7 +118,14 @@ static Module *read_file(PtoContext *ctx, const char *path)
     /* A regular file is read straight into the module's arena. Anything else (a pipe) has no size: it is
        read into a growing buffer first. */
     struct stat st;
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size < (uintmax_t)SIZE_MAX / 2) {
+    int is_reg = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+    if (is_reg && (uintmax_t)st.st_size > PTO_MAX_SOURCE_BYTES) {
+        fclose(f);
+        diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "'%s' has %ju bytes, over the kernel source limit of %llu",
+                 path, (uintmax_t)st.st_size, (unsigned long long)PTO_MAX_SOURCE_BYTES);
+        return NULL;
+    }
+    if (is_reg) {
         char *text;
         Module *m = module_new(ctx, path, (size_t)st.st_size, &text);
         if (!m) { fclose(f); return NULL; }
@@ -122,7 +133,7 @@ static Module *read_file(PtoContext *ctx, const char *path)
         int bad = ferror(f) || n != (size_t)st.st_size || getc(f) != EOF;   /* the file changed while read */
         fclose(f);
         if (bad) {
-            pto_module_free(m);
+            pto_module_free_unguarded(m);
             diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "error while reading '%s'", path);
             return NULL;
         }
@@ -142,6 +153,13 @@ static Module *read_file(PtoContext *ctx, const char *path)
         size_t k = fread(buf + n, 1, cap - 1 - n, f);
         n += k;
         if (k == 0) break;
+        if (n > PTO_MAX_SOURCE_BYTES) {   /* an endless device or pipe stops here */
+            mem_free(buf);
+            fclose(f);
+            diag_add(&ctx->diags, SEV_ERROR, DIAG_IO_READ, none, "'%s' yields more than the kernel source limit of %llu "
+                     "bytes", path, (unsigned long long)PTO_MAX_SOURCE_BYTES);
+            return NULL;
+        }
     }
     int err = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
@@ -156,14 +174,12 @@ static Module *read_file(PtoContext *ctx, const char *path)
     mem_free(buf);
     return m;
 }
-
-PtoModule *pto_parse_file(PtoContext *ctx, const char *path)
+static PtoModule *pto_parse_file_unguarded(PtoContext *ctx, const char *path)
 {
     Module *m = read_file(ctx, path);
     return m ? parse_text(m) : NULL;
 }
-
-void pto_module_free(PtoModule *m)
+static void pto_module_free_unguarded(PtoModule *m)
 {
     if (!m) return;
     /* The diagnostics keep pointing at the text for rendering; detach it first. */
@@ -181,8 +197,7 @@ static PtoTarget target_of(const Op *top)
 }
 
 PtoTarget pto_module_target(const PtoModule *m) { return target_of(m->top); }
-
-size_t pto_verify(PtoModule *m, PtoTarget target)
+static size_t pto_verify_unguarded(PtoModule *m, PtoTarget target)
 {
     if (target == PTO_TARGET_DEFAULT) target = pto_module_target(m);
     size_t before = m->ctx->diags.nerrors;
@@ -225,7 +240,7 @@ static long check_text(Module *m, PtoTarget target)
     c.pending.warn_all = d->warn_all;
     c.pending.max_errors = 0;   /* the cap applies when they join the context's list */
     if (diag_reserve(&c.pending)) {
-        pto_module_free(m);
+        pto_module_free_unguarded(m);
         diag_oom(d, 0);
         return -1;
     }
@@ -240,11 +255,10 @@ static long check_text(Module *m, PtoTarget target)
         }
     }
     diag_free(&c.pending);
-    pto_module_free(m);
+    pto_module_free_unguarded(m);
     return (long)(d->nerrors - before);
 }
-
-long pto_check(PtoContext *ctx, const char *filename, const char *text, size_t len, PtoTarget target)
+static long pto_check_unguarded(PtoContext *ctx, const char *filename, const char *text, size_t len, PtoTarget target)
 {
     char *copy;
     Module *m = module_new(ctx, filename, len, &copy);
@@ -252,15 +266,19 @@ long pto_check(PtoContext *ctx, const char *filename, const char *text, size_t l
     if (len) memcpy(copy, text, len);
     return check_text(m, target);
 }
-
-long pto_check_file(PtoContext *ctx, const char *path, PtoTarget target)
+static long pto_check_file_unguarded(PtoContext *ctx, const char *path, PtoTarget target)
 {
     Module *m = read_file(ctx, path);
     return m ? check_text(m, target) : -1;
 }
-
-char *pto_print(const PtoModule *m, int generic)
+static char *pto_print_unguarded(const PtoModule *m, int generic)
 {
+    if (!m) return NULL;
+    if (!m->top || m->parse_errors) {   /* the IR of a module with parse errors is incomplete: nothing to print */
+        SrcLoc at = {m->file, 1, 1};
+        diag_add(&m->ctx->diags, SEV_ERROR, DIAG_USAGE, at, "cannot print '%s': it has parse errors", m->file);
+        return NULL;
+    }
     char *s = print_module(m->ctx, m, generic);
     if (!s) diag_oom(&m->ctx->diags, 0);
     return s;
@@ -280,3 +298,79 @@ int pto_set_warning(PtoContext *ctx, const char *id, PtoWarnAction action)
 }
 
 size_t pto_promoted_warning_count(const PtoContext *ctx) { return ctx->diags.npromoted; }
+
+PtoModule * pto_parse(PtoContext *ctx, const char *filename, const char *text, size_t len)
+{
+    if (!ctx) return NULL;
+    PtoCtx *c = ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return NULL;
+    PtoModule *r = pto_parse_unguarded(ctx, filename, text, len);
+    api_leave(c, &env);
+    return r;
+}
+
+PtoModule * pto_parse_file(PtoContext *ctx, const char *path)
+{
+    if (!ctx) return NULL;
+    PtoCtx *c = ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return NULL;
+    PtoModule *r = pto_parse_file_unguarded(ctx, path);
+    api_leave(c, &env);
+    return r;
+}
+
+void pto_module_free(PtoModule *m)
+{
+    if (!m) return;
+    PtoCtx *c = m->ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return;
+    pto_module_free_unguarded(m);
+    api_leave(c, &env);
+}
+
+size_t pto_verify(PtoModule *m, PtoTarget target)
+{
+    if (!m) return 1;
+    PtoCtx *c = m->ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return 1;
+    size_t r = pto_verify_unguarded(m, target);
+    api_leave(c, &env);
+    return r;
+}
+
+long pto_check(PtoContext *ctx, const char *filename, const char *text, size_t len, PtoTarget target)
+{
+    if (!ctx) return -1;
+    PtoCtx *c = ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return -1;
+    long r = pto_check_unguarded(ctx, filename, text, len, target);
+    api_leave(c, &env);
+    return r;
+}
+
+long pto_check_file(PtoContext *ctx, const char *path, PtoTarget target)
+{
+    if (!ctx) return -1;
+    PtoCtx *c = ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return -1;
+    long r = pto_check_file_unguarded(ctx, path, target);
+    api_leave(c, &env);
+    return r;
+}
+
+char * pto_print(const PtoModule *m, int generic)
+{
+    if (!m) return NULL;
+    PtoCtx *c = m->ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return NULL;
+    char *r = pto_print_unguarded(m, generic);
+    api_leave(c, &env);
+    return r;
+}

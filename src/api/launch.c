@@ -4,6 +4,7 @@
 #include "launch_int.h"
 #include "base/alloc.h"
 #include "module.h"
+#include "guard.h"
 #include "base/num.h"
 #include "exec/machine.h"
 #include "isa/ctx.h"
@@ -57,8 +58,9 @@ static void launch_err(Module *m, DiagId id, SrcLoc loc, const char *fmt, const 
 {
     diag_add(&m->ctx->diags, SEV_ERROR, id, loc, fmt, a);
 }
+static void pto_launch_free_unguarded(PtoLaunch *l);
 
-PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
+static PtoLaunch *pto_launch_new_unguarded(PtoModule *m, const char *entry, PtoTarget target)
 {
     /* entry problems point at the module (for an empty file: its start) */
     SrcLoc none = m->top && m->top->loc.line ? m->top->loc : (SrcLoc){m->file, 1, 1};
@@ -102,7 +104,7 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
         /* a form the simulator cannot lower (T-UNSUPPORTED, ...) was reported as such: no E-OOM besides */
         for (size_t i = d0; i < m->ctx->diags.n; i++)
             if (m->ctx->diags.items[i].id != DIAG_OOM && m->ctx->diags.items[i].sev == SEV_ERROR) {
-                pto_launch_free(l);
+                pto_launch_free_unguarded(l);
                 return NULL;
             }
         goto oom;   /* lowering's E-OOM is there already: diag_oom adds no second one */
@@ -135,11 +137,10 @@ PtoLaunch *pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
     return l;
 oom:   /* every failure above is an allocation's */
     diag_oom(&m->ctx->diags, 0);
-    pto_launch_free(l);
+    pto_launch_free_unguarded(l);
     return NULL;
 }
-
-void pto_launch_free(PtoLaunch *l)
+static void pto_launch_free_unguarded(PtoLaunch *l)
 {
     if (!l) return;
     for (unsigned i = 0; i < l->nruns; i++) launch_run_free(l->runs[i]);
@@ -262,8 +263,7 @@ const char *pto_timing_default(PtoTarget target)
 }
 
 const Cluster *launch_last_cluster(const PtoLaunch *l) { return l->sim.cl && l->sim.cl->ncores ? l->sim.cl : NULL; }
-
-int pto_launch_run(PtoLaunch *l, unsigned blocks)
+static int pto_launch_run_unguarded(PtoLaunch *l, unsigned blocks)
 {
     Sim *s = &l->sim;
     Module *m = l->m;
@@ -321,4 +321,36 @@ int pto_launch_run(PtoLaunch *l, unsigned blocks)
         rc = 2;
     }
     return rc;
+}
+
+PtoLaunch * pto_launch_new(PtoModule *m, const char *entry, PtoTarget target)
+{
+    if (!m) return NULL;
+    PtoCtx *c = m->ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return NULL;
+    PtoLaunch *r = pto_launch_new_unguarded(m, entry, target);
+    api_leave(c, &env);
+    return r;
+}
+
+void pto_launch_free(PtoLaunch *l)
+{
+    if (!l) return;
+    PtoCtx *c = l->m->ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return;
+    pto_launch_free_unguarded(l);
+    api_leave(c, &env);
+}
+
+int pto_launch_run(PtoLaunch *l, unsigned blocks)
+{
+    if (!l) return 2;
+    PtoCtx *c = l->m->ctx;
+    fenv_t env;
+    if (!api_enter(c, &env)) return 2;
+    int r = pto_launch_run_unguarded(l, blocks);
+    api_leave(c, &env);
+    return r;
 }

@@ -200,7 +200,7 @@ static void parse_block_body(Parser *P, Block *b)
 static int enter_nesting(Parser *P, SrcLoc loc)
 {
     if (++P->nesting > MAX_NESTING) {
-        P_error(P, DIAG_PARSE_LIMIT, loc, "regions nested deeper than %d", MAX_NESTING);
+        P_error(P, DIAG_NEST_DEPTH, loc, "regions nested deeper than %d", MAX_NESTING);
         P->fatal = 1;
         return 0;
     }
@@ -346,6 +346,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
     const char *names[64];
     SrcLoc argl[64];
     uint32_t nin = 0, nout = 0;
+    int over_out = 0;
     if (!P_expect(P, TK_LPAREN, "'(' opening the parameter list")) { recover(P); return NULL; }
     if (!P_is(P, TK_RPAREN)) {
         do {
@@ -378,6 +379,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
                     const Type *ty = P_parse_type(P);
                     if (!ty) { recover(P); return NULL; }
                     if (nout < 64) out[nout++] = ty;
+                    else if (!over_out++) P_error(P, DIAG_PARSE_LIMIT, P_loc(P, P_tok(P, P->pos - 1)), "more than 64 results");
                 } while (P_eat(P, TK_COMMA));
             }
             P_expect(P, TK_RPAREN, "')'");
@@ -406,13 +408,16 @@ static Op *parse_func(Parser *P, SrcLoc loc)
     return op;
 }
 
-/* `%a, %b, ...`: appends the values to v/vl from *n on, at most cap in all (the rest are parsed and dropped). */
+/* `%a, %b, ...`: appends the values to v/vl from *n on, at most cap in all; the first value over the cap is
+   E-PARSE-LIMIT (never a silent truncation), the rest are parsed and dropped. */
 static void parse_value_list(Parser *P, Value **v, SrcLoc *vl, uint32_t *n, uint32_t cap)
 {
+    int over = 0;
     do {
         SrcLoc l;
         Value *x = P_use_at(P, &l);
         if (x && *n < cap) { vl[*n] = l; v[(*n)++] = x; }
+        else if (x && !over++) P_error(P, DIAG_PARSE_LIMIT, l, "more than %u values in one list", cap);
     } while (P_eat(P, TK_COMMA));
 }
 
@@ -1214,6 +1219,7 @@ Op *parse_module_text(PtoCtx *ctx, Module *m, const char *file, const char *text
     mem_free(P.toks.s);
     mem_free(P.tys);
     mem_free(P.aliases);
+    mem_free(P.alias_heads);
     mem_free(P.scope);
     return top;
 }

@@ -37,7 +37,17 @@ typedef struct TypeName { const char *s; uint32_t len, hash; const Type *t; } Ty
 
 /* A file-level alias: `!name = type` or `#name = attribute` (a location alias `#name = loc(...)` keeps
    nothing: locations are skipped). */
-typedef struct Alias { const char *s; uint32_t len; uint8_t is_type; const Type *ty; Attr attr; } Alias;
+typedef struct Alias {
+    const char *s;
+    uint32_t len;
+    uint8_t is_type;
+    const Type *ty;
+    Attr attr;
+    uint32_t hash;
+    int32_t next;              /* the next alias of the same hash bucket (-1: none) */
+} Alias;
+
+enum { P_MAX_TYPE_DEPTH = 64 };   /* types nest at most this deep (E-NEST-DEPTH) */
 
 typedef struct Bound Bound;
 typedef struct Item Item;
@@ -67,6 +77,9 @@ typedef struct Parser {
     TypeName *tys;             /* spellings of the types parsed so far */
     Alias *aliases;            /* file-level aliases, in definition order */
     uint32_t naliases, capaliases;
+    int32_t *alias_heads;      /* alias hash buckets (capaliases of them), see alias_find */
+    uint32_t alias_mask;
+    uint32_t tdepth;           /* type nesting of the type being parsed */
     uint32_t captys, ntys;
     uint32_t depth;
     uint32_t nesting;          /* region nesting, bounded against stack exhaustion */

@@ -927,13 +927,47 @@ static const Type *dialect_type(Parser *P, Token *t)
 
 /* ------------------------------------------------------------------ aliases and locations */
 
+static uint32_t alias_hash(int is_type, const char *s, uint32_t n)
+{
+    uint32_t h = 2166136261u ^ (uint32_t)is_type;   /* FNV-1a */
+    for (uint32_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+/* Aliases by name: a chained hash over P->aliases (bucket heads in P->alias_heads), so a file of many aliases
+   parses in linear time. */
 static const Alias *alias_find(Parser *P, int is_type, const char *s, uint32_t n)
 {
-    for (uint32_t i = 0; i < P->naliases; i++) {
+    if (!P->alias_mask) return NULL;
+    uint32_t h = alias_hash(is_type, s, n);
+    for (int32_t i = P->alias_heads[h & P->alias_mask]; i >= 0; i = P->aliases[i].next) {
         const Alias *a = &P->aliases[i];
-        if (a->is_type == is_type && a->len == n && memcmp(a->s, s, n) == 0) return a;
+        if (a->hash == h && a->is_type == is_type && a->len == n && memcmp(a->s, s, n) == 0) return a;
     }
     return NULL;
+}
+
+static void alias_add(Parser *P, Alias a)
+{
+    if (P->naliases == P->capaliases) {
+        uint32_t cap = P->capaliases ? 2 * P->capaliases : 8;
+        P->aliases = front_realloc(P->lx.oom, P->aliases, cap * sizeof *P->aliases);
+        P->capaliases = cap;
+        /* the bucket heads grow with the table: at most one alias per bucket on average */
+        P->alias_heads = front_realloc(P->lx.oom, P->alias_heads, cap * sizeof *P->alias_heads);
+        P->alias_mask = cap - 1;
+        for (uint32_t i = 0; i < cap; i++) P->alias_heads[i] = -1;
+        for (uint32_t i = P->naliases; i-- > 0;) {
+            uint32_t b = P->aliases[i].hash & P->alias_mask;
+            P->aliases[i].next = P->alias_heads[b];
+            P->alias_heads[b] = (int32_t)i;
+        }
+    }
+    a.hash = alias_hash(a.is_type, a.s, a.len);
+    uint32_t b = a.hash & P->alias_mask;
+    a.next = P->alias_heads[b];
+    P->aliases[P->naliases] = a;
+    P->alias_heads[b] = (int32_t)P->naliases++;
 }
 
 int P_at_loc(Parser *P) { return P_is_ident(P, "loc") && P_at(P, 1)->kind == TK_LPAREN; }
@@ -977,12 +1011,7 @@ void P_parse_alias_def(Parser *P)
     } else {
         a.attr = P_parse_attr_value(P, NULL);
     }
-    if (P->naliases == P->capaliases) {
-        uint32_t cap = P->capaliases ? 2 * P->capaliases : 8;
-        P->aliases = front_realloc(P->lx.oom, P->aliases, cap * sizeof *P->aliases);
-        P->capaliases = cap;
-    }
-    P->aliases[P->naliases++] = a;
+    alias_add(P, a);
 }
 
 /* ------------------------------------------------------------------ token and type tables */
@@ -1053,7 +1082,24 @@ static const Type *parse_type_uncached(Parser *P);
 /* Types are parsed once per spelling: later occurrences of the same text take the cached type and skip its
    tokens. Only spellings parsed without an error and consuming exactly their span are cached, so a hit
    yields what parsing would. */
+static const Type *parse_type_cached(Parser *P);
+
+/* Types nest at most P_MAX_TYPE_DEPTH deep (docs/semantics.md "Nesting limits"): deeper input is a located
+   E-NEST-DEPTH error, and every recursive consumer of types (printer, verifier, interning) is bounded by it. */
 const Type *P_parse_type(Parser *P)
+{
+    if (P->tdepth >= P_MAX_TYPE_DEPTH) {
+        P_error(P, DIAG_NEST_DEPTH, P_loc(P, P_cur(P)), "types nested deeper than %d", P_MAX_TYPE_DEPTH);
+        P->fatal = 1;
+        return NULL;
+    }
+    P->tdepth++;
+    const Type *ty = parse_type_cached(P);
+    P->tdepth--;
+    return ty;
+}
+
+static const Type *parse_type_cached(Parser *P)
 {
     Token *t = P_cur(P);
     const char *s = t->kind == TK_BANG ? t->s - 1 : t->s;
@@ -1240,7 +1286,8 @@ void P_skip_balanced(Parser *P)
                         : k == TK_LBRACE ? TK_RBRACE : TK_EOF;
         if (close != TK_EOF) {
             if (depth == (int)(sizeof want / sizeof want[0])) {
-                P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "brackets nested too deeply");
+                P_error(P, DIAG_NEST_DEPTH, P_loc(P, t), "brackets nested deeper than %d", (int)(sizeof want / sizeof want[0]));
+                P->fatal = 1;
                 return;
             }
             want[depth++] = close;

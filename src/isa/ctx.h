@@ -21,6 +21,8 @@ typedef struct PtoCtx {
     DiagList diags;
     int color;
     bool reference;            /* lowering takes the reference handlers, never the fast paths (pto_context_set_fast_paths) */
+    _Atomic unsigned busy;     /* an API call is using the context (api/guard.h) */
+    _Atomic unsigned clashes;  /* calls refused meanwhile because another thread used it */
 } PtoCtx;
 
 PtoCtx *ctx_new(void);

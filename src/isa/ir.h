@@ -119,6 +119,7 @@ typedef struct PtoModule {
        whole module is kept. */
     int (*on_unit)(struct PtoModule *m, Op *top, Op *unit, void *data);
     void *on_unit_data;
+    uint32_t parse_errors;     /* errors reported while parsing it: the IR may be incomplete (pto_print refuses) */
 } Module;
 
 /* The unit attribute marking what the verifier's vector-scope inference added (an inferred pto.vecscope,

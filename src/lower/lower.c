@@ -9,6 +9,7 @@
 #include "exec/interp.h"
 #include "exec/machine.h"
 #include "ops/ops.h"
+#include "isa/functab.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,9 @@ typedef struct Lowering {
     uint32_t nfuncs;
     uint32_t *todo;            /* functions still to lower */
     uint32_t ntodo;
+    uint8_t *queued;           /* per entry of todo's index space: already queued */
+    FuncTab ftab;              /* the functions by name (isa/functab.h) */
+    uint32_t capfuncs;
 } Lowering;
 
 /* ------------------------------------------------------------------ frame slots */
@@ -392,27 +396,40 @@ static const Type *fn_type(const Op *f)
     return a && a->kind == AT_TYPE ? a->ty : NULL;
 }
 
+/* L->funcs[i] for function f: the functions are collected in pre-order, so their ids ascend */
+static int func_index(const Lowering *L, const Op *f)
+{
+    uint32_t lo = 0, hi = L->nfuncs;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (L->funcs[mid]->id < f->id) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < L->nfuncs && L->funcs[lo] == f) return (int)lo;
+    for (uint32_t i = 0; i < L->nfuncs; i++)   /* ids out of order (not expected): the scan gives the same answer */
+        if (L->funcs[i] == f) return (int)i;
+    return -1;
+}
+
 static int find_func(const Lowering *L, const char *name)
 {
-    int decl = -1;
-    for (uint32_t i = 0; i < L->nfuncs; i++) {
-        const Attr *s = op_attr(L->funcs[i], "sym_name");
-        if (s && !strcmp(s->s, name) && !L->funcs[i]->nregions) { decl = (int)i; break; }
-    }
-    for (uint32_t i = 0; i < L->nfuncs; i++) {
-        const Attr *s = op_attr(L->funcs[i], "sym_name");
-        if (!s || strcmp(s->s, name) || !L->funcs[i]->nregions) continue;
+    const Op *decl = NULL;
+    FuncIter it;
+    for (const Op *f = functab_first(&L->ftab, name, &it); f; f = functab_next(&L->ftab, name, &it))
+        if (!f->nregions) { decl = f; break; }
+    for (const Op *f = functab_first(&L->ftab, name, &it); f; f = functab_next(&L->ftab, name, &it)) {
+        if (!f->nregions) continue;
         /* a definition stands in for the declaration only with the same (interned) function type */
-        if (decl < 0 || fn_type(L->funcs[i]) == fn_type(L->funcs[decl])) return (int)i;
+        if (!decl || fn_type(f) == fn_type(decl)) return func_index(L, f);
     }
-    return decl;
+    return decl ? func_index(L, decl) : -1;
 }
 
 /* Queues function fi for lowering (once). */
 static void want_func(Lowering *L, uint32_t fi)
 {
-    for (uint32_t i = 0; i < L->ntodo; i++)
-        if (L->todo[i] == fi) return;
+    if (L->queued[fi]) return;
+    L->queued[fi] = 1;
     L->todo[L->ntodo++] = fi;   /* todo has room for every function */
 }
 
@@ -631,9 +648,13 @@ static int collect_funcs(Op *o, void *ud)
 {
     Lowering *L = ud;
     if (o->kind == OP_FUNC) {
-        const Op **f = mem_realloc(L->funcs, (L->nfuncs + 1) * sizeof *f);
-        if (!f) return 1;
-        L->funcs = f;
+        if (L->nfuncs == L->capfuncs) {   /* grown geometrically: a file of many functions stays linear */
+            uint32_t cap = L->capfuncs ? 2 * L->capfuncs : 16;
+            const Op **f = cap > L->capfuncs ? mem_realloc(L->funcs, (size_t)cap * sizeof *f) : NULL;
+            if (!f) return 1;
+            L->funcs = f;
+            L->capfuncs = cap;
+        }
         L->funcs[L->nfuncs++] = o;
     }
     return 0;
@@ -658,8 +679,10 @@ Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
     int walk_failed = ir_walk(m->top, collect_funcs, &L);
     /* every function twice: as called from the scalar unit, and its scope variant (called in a vector scope) */
     L.todo = mem_alloc((L.nfuncs ? 2 * L.nfuncs : 1) * sizeof *L.todo);
+    L.queued = mem_calloc(L.nfuncs ? 2 * L.nfuncs : 1, 1);
+    if (!walk_failed && functab_build(&L.ftab, m->top)) walk_failed = 1;
     P->funcs = lw_alloc(&L.v, entry, sizeof(Func) * (L.nfuncs ? 2 * L.nfuncs : 1));
-    if (!L.code || !L.jmp || !L.jmp2 || !L.todo || walk_failed || !P->funcs) {
+    if (!L.code || !L.jmp || !L.jmp2 || !L.todo || !L.queued || walk_failed || !P->funcs) {
         if (!L.v.failed) lw_error(&L.v, entry, DIAG_OOM, "out of memory lowering the kernel");
     } else {
         P->nfuncs = 2 * L.nfuncs;
@@ -679,6 +702,8 @@ Program *lower_program(PtoCtx *ctx, const Module *m, const Op *entry)
     mem_free(L.jmp2);
     mem_free(L.funcs);
     mem_free(L.todo);
+    mem_free(L.queued);
+    functab_free(&L.ftab);
     if (L.v.failed) {
         program_free(P);
         return NULL;

@@ -390,23 +390,11 @@ static void check_return(VCtx *V, Op *op)
 
 static const Attr *sym_name(const Op *op) { return op_attr(op, "sym_name"); }
 
-static Op *find_func(Op *module, const char *name)
-{
-    if (!module || !module->nregions) return NULL;
-    for (Op *o = module->regions[0]->block->first; o; o = o->next) {
-        const Attr *a = o->kind == OP_FUNC ? sym_name(o) : NULL;
-        if (a && a->s && strcmp(a->s, name) == 0) return o;
-    }
-    return NULL;
-}
-
 static void check_call(VCtx *V, Op *op)
 {
     const Attr *c = op_attr(op, "callee");
     if (!c || !c->s) return;
-    Op *callee = NULL;
-    for (Op *p = ir_parent_op(op); p && !callee; p = ir_parent_op(p))
-        if (p->kind == OP_MODULE) callee = find_func(p, c->s);
+    Op *callee = functab_resolve(V->funcs, op, c->s);
     if (!callee) {
         v_err(V, DIAG_V_CALL, op->loc, "call to unknown function '@%s'", c->s[0] == '@' ? c->s + 1 : c->s);
         return;
@@ -461,6 +449,12 @@ static void check_module(VCtx *V, Op *mod)
             v_err(V, DIAG_V_REGION, o->loc, "'%s' cannot appear at module level; only func.func and module may",
                   v_opname(o));
             continue;
+        }
+        const Attr *nm = o->kind == OP_FUNC ? sym_name(o) : NULL;
+        Op *first = nm && nm->s ? functab_in_module(V->funcs, mod, nm->s) : NULL;
+        if (first && first != o) {
+            long d = v_err(V, DIAG_V_DUP_SYMBOL, o->loc, "function '@%s' is already defined in this module", nm->s);
+            v_note(V, d, first->loc, "first defined here");
         }
         if (!v_is_kernel(o)) continue;   /* a module may hold any number of kernels; run -e picks one */
         const Type *ft = func_type(o);
@@ -525,9 +519,10 @@ static void verify_op(VCtx *V, Op *op, Walk W)
    nested directly in root are left out (verify_module verifies each of them first, whole). The rules take
    `Op *` only because ir_walk and the family rules are not const-qualified; nothing under here writes the
    IR (what rewrites it runs before, in normalize.c). */
-static void verify_root(const Module *m, const Op *root, int skip_units, PtoTarget target, DiagList *d)
+static void verify_root(const Module *m, const Op *root, int skip_units, PtoTarget target, DiagList *d,
+                        const FuncTab *funcs)
 {
-    VCtx V = {m, m->ctx, d, target_profile(target), target, skip_units ? root : NULL};
+    VCtx V = {m, m->ctx, d, target_profile(target), target, skip_units ? root : NULL, funcs};
     Walk W = {NULL, NULL, NULL, NULL};
     Op *r = (Op *)(uintptr_t)root;
     verify_op(&V, r, W);
@@ -538,6 +533,7 @@ static void verify_root(const Module *m, const Op *root, int skip_units, PtoTarg
 typedef struct Closed {
     Op *unit;
     bool closed;
+    FuncTab funcs;
 } Closed;
 
 static int callee_inside(Op *op, void *ud)
@@ -545,22 +541,26 @@ static int callee_inside(Op *op, void *ud)
     Closed *c = ud;
     const Attr *a = op_attr(op, "callee");
     if (!a || !a->s) return 0;
-    for (Op *p = ir_parent_op(op); p; p = p == c->unit ? NULL : ir_parent_op(p))
-        if (p->kind == OP_MODULE && find_func(p, a->s)) return 0;
+    if (functab_resolve(&c->funcs, op, a->s)) return 0;   /* the table holds only the unit's functions */
     c->closed = false;
     return 1;
 }
 
 bool verify_unit_closed(Op *unit)
 {
-    Closed c = {unit, true};
+    Closed c = {unit, true, {0}};
+    functab_build(&c.funcs, unit);   /* out of memory: the table scans instead, with the same answer */
     ir_walk(unit, callee_inside, &c);
+    functab_free(&c.funcs);
     return c.closed;
 }
 
 void verify_nested(const Module *m, const Op *unit, PtoTarget target, DiagList *d)
 {
-    verify_root(m, unit, 0, target, d);
+    FuncTab ft;
+    if (functab_build(&ft, unit)) diag_oom(d, 0);
+    verify_root(m, unit, 0, target, d, &ft);
+    functab_free(&ft);
 }
 
 void verify_module(const Module *m, PtoTarget target)
@@ -568,11 +568,14 @@ void verify_module(const Module *m, PtoTarget target)
     if (!m || !m->top) return;
     const Op *top = m->top;
     int nested = 0;
+    FuncTab ft;
+    if (functab_build(&ft, top)) diag_oom(&m->ctx->diags, 0);
     /* Nested modules first, each whole; then the top module without them. */
     for (const Op *o = top->nregions ? top->regions[0]->block->first : NULL; o; o = o->next)
         if (o->kind == OP_MODULE) {
-            verify_root(m, o, 0, target, &m->ctx->diags);
+            verify_root(m, o, 0, target, &m->ctx->diags, &ft);
             nested = 1;
         }
-    verify_root(m, top, nested, target, &m->ctx->diags);
+    verify_root(m, top, nested, target, &m->ctx->diags, &ft);
+    functab_free(&ft);
 }

@@ -6,6 +6,7 @@
 #define PTOSIM_VERIFY_INT_H
 #include "isa/ctx.h"
 #include "isa/elem.h"
+#include "isa/functab.h"
 #include "isa/ir.h"
 #include "isa/target.h"
 #include "verify.h"
@@ -17,6 +18,7 @@ typedef struct VCtx {
     const TargetProfile *tp;
     PtoTarget target;
     const Op *units_of;        /* non-NULL: the modules nested directly in this op are not walked (verified apart) */
+    const FuncTab *funcs;      /* the functions by name (calls, launches, duplicate names) */
 } VCtx;
 
 /* Is o a unit the current walk leaves out (a module nested directly in V->units_of)? */

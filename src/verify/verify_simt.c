@@ -94,18 +94,6 @@ static void check_entry_func(VCtx *V, Op *f)
               "(pto.kernel, pto.aicore or pto.entry) itself");
 }
 
-static Op *lookup_func(const Op *op, const char *name)
-{
-    for (const Op *p = ir_parent_op(op); p; p = ir_parent_op(p)) {
-        if (p->kind != OP_MODULE || !p->nregions) continue;
-        for (Op *o = p->regions[0]->block->first; o; o = o->next) {
-            const Attr *a = o->kind == OP_FUNC ? op_attr(o, "sym_name") : NULL;
-            if (a && a->s && !strcmp(a->s, name)) return o;
-        }
-    }
-    return NULL;
-}
-
 /* Checks constant launch dimensions (NULL values are unknown) against 2048 and the entry's envelope. */
 static void check_dims(VCtx *V, const Op *op, const int64_t *d, const bool *known, const Op *callee)
 {
@@ -148,7 +136,7 @@ static const Op *dominating_config(const Op *op)
 
 static void check_callee(VCtx *V, const Op *op, const char *name, Op **out)
 {
-    Op *f = lookup_func(op, name);
+    Op *f = functab_resolve(V->funcs, op, name);
     *out = f;
     if (!f) {
         v_err(V, DIAG_V_CALL, op->loc, "'@%s' does not name a function of the module", name);
@@ -620,7 +608,7 @@ void verify_simt(VCtx *V, Op *op)
     check_scope(V, op);
     if (op->kind == OP_CALL) {
         const Attr *c = op_attr(op, "callee");
-        Op *f = c && c->s ? lookup_func(op, c->s) : NULL;
+        Op *f = c && c->s ? functab_resolve(V->funcs, op, c->s) : NULL;
         if (f && v_has(f, "pto.simt_entry")) check_launch(V, op);
         return;
     }

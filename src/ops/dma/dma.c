@@ -83,18 +83,40 @@ static int store_atomic(const Core *c)
 /* Executes a plan. Returns 0, or -1 after a trap. */
 static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
 {
+    /* Every product and sum sizing the transfer is checked: one that wraps around 2^64 would make the copy look
+       empty or small, so it is a trap (T-WRAP), never a silent skip (docs/semantics.md "Checked sizes"). */
     uint64_t rows = p->n;
-    for (int i = 0; i < p->nloops; i++) rows *= p->loop[i].count;
-    if (rows == 0) return 0;
+    bool wrap = false;
+    for (int i = 0; i < p->nloops; i++) if (p->loop[i].count == 0) rows = 0;
+    for (int i = 0; i < p->nloops && rows; i++) wrap |= __builtin_mul_overflow(rows, p->loop[i].count, &rows);
+    if (!wrap && rows == 0) return 0;
     uint64_t drow = p->len;
     if (p->pad == 1 && p->ds > p->len) drow = p->ds;
-    if (p->pad == 2) drow = p->lpad + p->len + p->rpad;
-    if (drow == 0) return 0;
+    if (p->pad == 2) wrap |= __builtin_add_overflow(p->lpad, p->len, &drow) || __builtin_add_overflow(drow, p->rpad, &drow);
+    if (!wrap && drow == 0) return 0;
     /* footprints: every count and stride is unsigned, so the last row of every loop reaches the top */
-    uint64_t shi = (p->n - 1) * p->ss + p->len, dhi = (p->n - 1) * p->ds + drow;
+    uint64_t shi, dhi, t;
+    wrap |= __builtin_mul_overflow(p->n - 1, p->ss, &shi) || __builtin_add_overflow(shi, p->len, &shi);
+    wrap |= __builtin_mul_overflow(p->n - 1, p->ds, &dhi) || __builtin_add_overflow(dhi, drow, &dhi);
     for (int i = 0; i < p->nloops; i++) {
-        shi += (p->loop[i].count - 1) * p->loop[i].ss;
-        dhi += (p->loop[i].count - 1) * p->loop[i].ds;
+        wrap |= __builtin_mul_overflow(p->loop[i].count - 1, p->loop[i].ss, &t) || __builtin_add_overflow(shi, t, &shi);
+        wrap |= __builtin_mul_overflow(p->loop[i].count - 1, p->loop[i].ds, &t) || __builtin_add_overflow(dhi, t, &dhi);
+    }
+    wrap |= p->src + shi < p->src || p->dst + dhi < p->dst;
+    if (wrap) {
+        sim_trap(x, in, DIAG_T_WRAP, "the transfer's row count or footprint wraps around 2^64 (rows %" PRIu64
+                 " x loops, row %" PRIu64 " bytes)", p->n, drow);
+        return -1;
+    }
+    /* a single transfer's work (one step per row, and per 4 KiB moved) counts against the step limit, so
+       --steps bounds a run whose one DMA has field-maximum counts (docs/semantics.md "Checked sizes") */
+    uint64_t work = rows, moved;
+    if (__builtin_mul_overflow(rows, drow, &moved) || __builtin_add_overflow(work, moved / 4096, &work) ||
+        work > x->core->sim->step_limit) {
+        sim_trap(x, in, DIAG_T_STEP_LIMIT, "this transfer of %" PRIu64 " rows of %" PRIu64 " bytes exceeds the step "
+                 "limit of %llu (a step per row and per 4 KiB); raise it with --steps", rows, drow,
+                 (unsigned long long)x->core->sim->step_limit);
+        return -1;
     }
     Core *sc = p->score ? p->score : x->core, *dc = p->dcore ? p->dcore : x->core;
     unsigned salign = p->sas == AS_GM ? 1 : 32, dalign = p->das == AS_GM ? 1 : 32;

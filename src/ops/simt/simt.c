@@ -291,7 +291,11 @@ static int64_t issue_cfg(Exec *x, const Instr *in, const uint64_t *args)
     (void)args;
     SimtState *st = x->core->simt;
     if (!st->has_cfg) return -1;
-    return (int64_t)st->cfg[0] | (int64_t)st->cfg[1] << 21 | (int64_t)st->cfg[2] << 42;
+    /* 21 bits per dimension: a larger one is kept as 2^21 - 1 (still over the 2048-workitem limit, so the launch
+       traps with its real size in mind), never wrapped into a small valid launch */
+    int64_t p = 0;
+    for (int i = 0; i < 3; i++) p |= (int64_t)((uint64_t)st->cfg[i] > 0x1FFFFF ? 0x1FFFFF : st->cfg[i]) << (21 * i);
+    return p;
 }
 
 static int launch_job(Exec *x, const Instr *in, const uint64_t *args)
