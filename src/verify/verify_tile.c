@@ -418,7 +418,7 @@ static int check_misc(VCtx *V, Op *op)
     case OP_TSORT32: case OP_TMRGSORT: check_sort(V, op); return 1;
     case OP_TRANDOM: check_rand(V, op); return 1;
     case OP_TMOV: case OP_TEXTRACT: case OP_TINSERT: check_mov(V, op); return 1;
-    default: return 0;
+    default: return verify_tile_extra(V, op);
     }
 }
 
