@@ -9,6 +9,11 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
     case OP_TSORT32: case OP_TMRGSORT: return tile_lower_sort(L, op, in);
     case OP_TRANDOM: return tile_lower_rand(L, op, in);
     case OP_TMOV: case OP_TEXTRACT: case OP_TINSERT: return tile_lower_mov(L, op, in);
+    case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
+    case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TPOW: case OP_TPOWS: case OP_TGATHER: case OP_TGATHERB:
+    case OP_TSCATTER: case OP_MGATHER: case OP_MSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TDEQUANT:
+    case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
+        return tile_lower_extra(L, op, in);   /* tile_extra.c */
     default: break;
     }
     switch (op_info[op->kind].pipe) {

@@ -102,4 +102,6 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in);
 int tile_lower_sort(LowerView *L, const Op *op, Instr *in);
 int tile_lower_rand(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
+/* tile_extra.c: the extra ops (the last block of ops_tile.def); those not executable yet are T-UNSUPPORTED. */
+int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
 #endif
