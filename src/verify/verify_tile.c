@@ -429,6 +429,7 @@ void verify_tile(VCtx *V, Op *op)
         return;
     }
     if (op_info[op->kind].fam != FAM_TILE) return;
+    verify_tile_more(V, op);   /* verify_tile_extra.c */
     const TileRule *r = rule_of(op->kind);
     if (check_misc(V, op)) return;
     if (r) check_ew(V, op, r);

@@ -273,3 +273,79 @@ int verify_tile_extra(VCtx *V, Op *op)
     }
     return 1;
 }
+
+/* ------------------------------------------------------------------ rules of other tile ops the compiler checks */
+
+/* An allocated tile's layout (PTOAS verifyTileBufLayoutConstraints): a boxed tile's rows are a multiple of the fractal's inner rows (except in UB, for fractal 32 and for one row) and its columns
+   of the inner columns. */
+static void check_alloc_layout(VCtx *V, Op *op)
+{
+    const Type *t = op->nresults ? op->results[0]->type : NULL;
+    if (!is_tile(t)) return;
+    int64_t e = (int64_t)ty_bytes(t->elem), rows = t->dims[0], cols = t->dims[1];
+    if (e <= 0) return;
+    /* The compiler's none_box rule (rows of 32-byte multiples) is not applied: PTO-Gym's validated tcmps
+       f32_256x16 kernel writes a tile with 16-byte rows (tests/tile/tile_pred.pto), docs/tile.md. */
+    if (t->slayout == TSL_NONE_BOX) return;
+    int64_t ir = 0, ic = 0;
+    switch (t->fractal) {
+    case 1024: ir = 16; ic = 16; break;
+    case 32: ir = 16; ic = 2; break;
+    case 512:
+        if (32 % e) break;
+        if (t->slayout == TSL_ROW_MAJOR) { ir = 16; ic = 32 / e; }
+        else { ir = 32 / e; ic = 16; }
+        break;
+    default: break;
+    }
+    if (!ir) return;
+    int loose = t->space == AS_UB || t->fractal == 32 || rows == 1;
+    if (!loose && rows >= 0 && rows % ir)
+        v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s': a boxed tile's rows must be a multiple of its fractal's %lld inner "
+              "rows, not %lld", v_opname(op), (long long)ir, (long long)rows);
+    else if (cols >= 0 && cols % ic)
+        v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s': a boxed tile's columns must be a multiple of its fractal's %lld "
+              "inner columns, not %lld", v_opname(op), (long long)ic, (long long)cols);
+}
+
+void verify_tile_more(VCtx *V, Op *op)
+{
+    switch (op->kind) {
+    case OP_ALLOC_TILE: check_alloc_layout(V, op); break;
+    case OP_TRSQRT: {
+        const Attr *p = op_token(op, "precisionType");
+        if (p && p->s && strcmp(p->s, "high_precision") == 0 && !v_grp(V, op, "tmp", 0))
+            v_err(V, DIAG_V_OPERAND_COUNT, p->loc, "'%s' needs a tmp tile when precisionType = high_precision",
+                  v_opname(op));
+        break;
+    }
+    case OP_TMAXS: {
+        ElemKind k = tek(gty(V, op, "src", 0));
+        if (a2a3(V) && k != EK_BAD && !(k == EK_S32 || k == EK_U32 || k == EK_S16 || k == EK_U16 || k == EK_F16 ||
+                                        k == EK_F32))
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "src", 0), "'%s' on a2a3 takes i32, i16, f16 or f32 tiles",
+                  v_opname(op));
+        break;
+    }
+    case OP_TSEL: {
+        const Type *t = gty(V, op, "dst", 0);
+        ElemKind k = tek(t);
+        if (a2a3(V) && is_tile(t) && !(k == EK_F16 || k == EK_BF16 || k == EK_F32 ||
+                                       (ek_int(k) && (ty_bytes(t->elem) == 2 || ty_bytes(t->elem) == 4))))
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "dst", 0), "'%s' on a2a3 takes i16, i32, f16, bf16 or f32 tiles",
+                  v_opname(op));
+        break;
+    }
+    case OP_TXORS: {
+        const Type *s = gty(V, op, "src", 0), *tmp = gty(V, op, "tmp", 0);
+        if (!a2a3(V) || !is_tile(tmp) || !is_tile(s)) break;
+        if (tmp->blayout != TBL_ROW_MAJOR)
+            v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, "tmp", 0), "'%s' on a2a3 expects a row-major tmp tile", v_opname(op));
+        else if (tmp->elem != s->elem)
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "tmp", 0), "'%s' on a2a3 expects tmp of src's element type",
+                  v_opname(op));
+        break;
+    }
+    default: break;
+    }
+}
