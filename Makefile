@@ -53,7 +53,7 @@ MAN     := $(B)/ptosim.1
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
 
-.PHONY: all run test coverage asan oomtest tsan fuzz fuzz-sim bench clean unit-bins check-layers man install uninstall
+.PHONY: all run test coverage asan oomtest tsan fuzz fuzz-sim bench calibrate clean unit-bins check-layers man install uninstall
 all: $(BIN) $(LIB) $(SO_LINKS)
 
 $(B)/obj/%.o: src/%.c
@@ -187,6 +187,12 @@ fuzz:
 SECONDS ?= 600
 fuzz-sim: $(BIN)
 	@python3 tests/diff/test_diff.py --build $(B) --seconds $(SECONDS)
+
+# The timing model against pto-isa's profiled a5 tile-op cycles (tools/timing/calibrate.py, docs/timing.md
+# "Accuracy"): PTOISA=/path/to/a/pto-isa/checkout; without it the harness says so and exits 0.
+PTOISA ?=
+calibrate: $(BIN)
+	@python3 tools/timing/calibrate.py --ptosim $(BIN) --ptoisa "$(PTOISA)"
 
 # Throughput ratios (tools/bench.c); the front end on a >= 10 MB module generated from the test kernels,
 # against `wc -w` (tools/bench_front.c); then many small kernels in one Python process vs a process per

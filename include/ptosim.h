@@ -266,7 +266,7 @@ int pto_launch_profile_line(const PtoLaunch *l, size_t i, PtoProfileLine *out);
 typedef struct PtoLoopTime {
     const char *file;
     unsigned line;                     /* the scf.for */
-    uint32_t ii;                       /* cycles per iteration */
+    uint32_t ii;                       /* cycles per iteration (a fractional II rounded up) */
     uint32_t latency;                  /* critical path of one iteration */
     const char *bound;                 /* what sets ii: "issue width", "load/store ports", ... */
     uint64_t iterations;               /* executed (profile runs only; 0 otherwise) */

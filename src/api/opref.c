@@ -51,14 +51,17 @@ static const struct { const char *what, *section; } fam_doc[FAM__COUNT] = {
     [FAM_SPR] = {"special-purpose registers of the vector unit", "§6.6 SPR AR / SQZN"},
     [FAM_SIMT] = {"SIMT launches and per-workitem ops (docs/simt.md)", "§11 SIMT"},
     [FAM_VMI] = {"VMI op on logical vectors of any length, charged as the micro ops it stands for (docs/vmi.md)", "§13 VMI logical vectors"},
+    [FAM_TILE] = {"tile op: views of GM, tiles in on-chip buffers, and whole-tile compute, one job on its pipe (docs/tile.md)", "§14 Tile ops"},
 };
 
+/* A type class in an operand list: tclass.def's description without its article ("a !pto.vreg" -> "!pto.vreg"). */
 static const char *tc_name(TypeClass tc)
 {
-    static const char *const n[] = {"any type", "i1", "i8", "i16", "i32", "i64", "index", "integer", "float",
-                                    "scalar", "pointer", "!pto.vreg", "!pto.mask", "!pto.align", "scalar or vector",
-                                    "!pto.struct", "!pto.vmi.vreg", "!pto.vmi.mask", "!pto.vmi.vreg or mask"};
-    return (unsigned)tc < sizeof n / sizeof n[0] ? n[tc] : "?";
+    const char *d = tc_desc(tc);
+    if (!d) return "?";
+    if (strncmp(d, "a ", 2) == 0) return d + 2;
+    if (strncmp(d, "an ", 3) == 0) return d + 3;
+    return d;
 }
 
 /* The pipe line of an entry: the pipes.def spelling; the scalar unit and the two non-pipes explained. */
@@ -93,10 +96,27 @@ static void slot_text(StrBuf *b, const SigSlot *sl)
         if (sl->style == TS_ANGLE) sb_printf(b, "<%s>", set);
         else if (sl->style == TS_HASH) sb_printf(b, "#pto.%s", set);
         else if (sl->style == TS_BARE) sb_printf(b, "%s", set);
+        else if (sl->style == TS_MLIR) sb_printf(b, "#pto<%s ...>", set);
         else sb_printf(b, "\"%s\"", set);
         break;
     }
     case SL_INT: sb_printf(b, "%s", sl->name); break;
+    }
+}
+
+/* The attribute dictionary of a signature, as written: {name = TOKEN, [optional = N]}. */
+static void dict_text(StrBuf *b, const OpSig *s)
+{
+    if (s->ndict) {
+        sb_puts(b, " {");
+        for (unsigned k = 0; k < s->ndict; k++) {
+            const SigSlot *sl = &s->dict[k];
+            sb_printf(b, "%s%s%s = ", k ? ", " : "", sl->optional ? "[" : "", sl->name);
+            if (sl->kind == SL_TOKEN) slot_text(b, sl);
+            else sb_puts(b, "N");
+            if (sl->optional) sb_puts(b, "]");
+        }
+        sb_puts(b, "}");
     }
 }
 
@@ -110,12 +130,21 @@ static void syntax(StrBuf *b, const OpInfo *oi, const OpSig *s)
     for (unsigned i = 0; i < s->nres; i++) sb_printf(b, "%s%%%s%s", i ? ", " : "", s->res[i].name, s->res[i].optional ? "?" : "");
     if (s->nres) sb_puts(b, " = ");
     sb_puts(b, oi->name);
-    int inb = 0, n = 0;
+    int inb = 0, n = 0, io = 0;   /* io: the ins(...) outs(...) form (a '|' in the signature); 1 in ins, 2 in outs */
+    for (unsigned i = 0; i < s->npos; i++)
+        if (s->pos[i].out) io = 1;
+    if (io) sb_puts(b, " ins(");
     for (unsigned i = 0; i < s->npos; i++) {
         const SigSlot *sl = &s->pos[i];
+        if (io == 1 && sl->out) {
+            dict_text(b, s);
+            sb_puts(b, " : TYPES) outs(");
+            io = 2;
+            n = 0;
+        }
         if (sl->in_bracket && !inb) { sb_puts(b, "["); inb = 1; n = 0; }
         else if (!sl->in_bracket && inb) { sb_puts(b, "]"); inb = 0; n = 1; }
-        sb_puts(b, n++ ? ", " : inb ? "" : " ");
+        sb_puts(b, n++ ? ", " : (inb || io) ? "" : " ");
         if (sl->optional) sb_puts(b, "[");
         slot_text(b, sl);
         if (sl->optional) sb_puts(b, "]");
@@ -134,18 +163,8 @@ static void syntax(StrBuf *b, const OpInfo *oi, const OpSig *s)
         }
         sb_printf(b, "%s", cl->mult == CL_ONE ? "" : cl->mult == CL_MANY ? "]..." : "]");
     }
-    if (s->ndict) {
-        sb_puts(b, " {");
-        for (unsigned k = 0; k < s->ndict; k++) {
-            const SigSlot *sl = &s->dict[k];
-            sb_printf(b, "%s%s%s = ", k ? ", " : "", sl->optional ? "[" : "", sl->name);
-            if (sl->kind == SL_TOKEN) slot_text(b, sl);
-            else sb_puts(b, "N");
-            if (sl->optional) sb_puts(b, "]");
-        }
-        sb_puts(b, "}");
-    }
-    sb_puts(b, " : TYPES\n");
+    if (!io) dict_text(b, s);
+    sb_puts(b, io ? " : TYPES)\n" : " : TYPES\n");
 }
 
 static void operand_line(StrBuf *b, int kind, const SigSlot *sl, const char *where)
@@ -182,7 +201,8 @@ static void entry(StrBuf *b, PtoContext *ctx, int kind, int first_form)
     const OpSig *s = oi->syn == SYN_SIG ? ctx_sig(ctx, kind) : NULL;
     if (first_form) {
         sb_printf(b, "%s\n", oi->name);
-        sb_printf(b, "  what:      %s\n", fam_doc[oi->fam].what ? fam_doc[oi->fam].what : "-");
+        const char *what = op_doc(kind) ? op_doc(kind) : fam_doc[oi->fam].what;
+        sb_printf(b, "  what:      %s\n", what ? what : "-");
         sb_puts(b, "  pipe:      ");
         put_pipe(b, oi->pipe);
         sb_puts(b, "\n");

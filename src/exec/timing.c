@@ -20,36 +20,56 @@ const char *timing_unit_name(TmUnit u) { return u < TU__COUNT ? unit_names[u] : 
 
 /* ------------------------------------------------------------------ built-in tables */
 
-/* Shared by both targets: the transfer figures are the a2a3 ones (a5 has no public figures of its own),
-   the vector figures are the a5 ones (the only public measurements). docs/timing.md gives the source of
-   every number. */
-static const char common_text[] =
-    "# ptosim timing table (docs/timing.md lists the source of every number)\n"
-    "clock_ghz 1.85\n"
-    "# transfer paths: peak GiB/s, Hill half-saturation bytes (0 = flat), fixed cycles per transfer\n"
-    "path gm_ub   peak=100.9  k=0 startup=0\n"
-    "path gm_l1   peak=135    k=0 startup=0\n"
-    "path ub_gm   peak=188.46 k=0 startup=0\n"
-    "path l1_gm   peak=32     k=0 startup=0\n"
-    "path ub_ub   peak=1024   k=0 startup=0\n"
-    "path l0c_gm  peak=70     k=0 startup=0\n"
-    "path l0c_l1  peak=128    k=0 startup=0\n"
-    "path l0c_ub  peak=128    k=0 startup=0\n"
-    "path l1_l0a  peak=441    k=0 startup=0\n"
-    "path l1_l0b  peak=220.5  k=0 startup=0\n"
-    "path l1_bt   peak=32     k=0 startup=0\n"
-    "path l1_fb   peak=32     k=0 startup=0\n"
-    "path l1_ub   peak=220.5  k=0 startup=0\n"
-    "path ub_l1   peak=188.46 k=0 startup=0\n"
-    "path l1_fill peak=32     k=0 startup=0\n"
-    "# GM bandwidth shared by every core of a launch (0 = no cap)\n"
-    "gm_cap read=0 write=0\n"
-    "# vector functions (scopes)\n"
-    "vf startup=23 drain=12\n"
-    "# SIMT launches: vf startup + drain + ceil(workitem-op cycles / lanes)\n"
-    "simt lanes=32\n"
-    "issue_width 2\n"
-    "units exu=2 exu0=1 load=2 store=1\n"
+/* docs/timing.md gives the source of every number ("Sources of the built-in numbers"). The a5 and a2a3
+   tables share the transfer paths that have no per-target figure and the scalar and sync costs. */
+#define TM_HEAD \
+    "# ptosim timing table (docs/timing.md lists the source of every number)\n" \
+    "clock_ghz 1.85\n" \
+    "# transfer paths: peak GiB/s, Hill half-saturation bytes (0 = flat), fixed cycles per transfer\n" \
+    "path gm_ub   peak=247.16 k=0 startup=214\n" \
+    "path gm_l1   peak=135    k=0 startup=67\n" \
+    "path ub_gm   peak=188.46 k=0 startup=107\n" \
+    "path l1_gm   peak=32     k=0 startup=0\n" \
+    "path ub_ub   peak=1024   k=0 startup=0\n" \
+    "path l0c_gm  peak=70     k=0 startup=0\n" \
+    "path l0c_l1  peak=128    k=0 startup=0\n" \
+    "path l0c_ub  peak=128    k=0 startup=0\n" \
+    "path l1_bt   peak=32     k=0 startup=0\n" \
+    "path l1_fb   peak=32     k=0 startup=0\n" \
+    "path l1_ub   peak=220.5  k=0 startup=0\n" \
+    "path ub_l1   peak=188.46 k=0 startup=0\n" \
+    "path l1_fill peak=32     k=0 startup=0\n" \
+    "# GM bandwidth shared by every core of a launch (0 = no cap)\n" \
+    "gm_cap read=3360 write=3360\n" \
+    "# vector functions (scopes) and SIMT launches\n" \
+    "vf startup=23 drain=12\n" \
+    "simt lanes=32 launch=1100\n" \
+    "# vector front end, ports, loops\n" \
+    "issue_width 5\n" \
+    "loop iter=1 gap=5 outer=7\n"
+#define TM_TAIL \
+    "fixpipe head=164\n" \
+    "# scalar unit and synchronisation\n" \
+    "scalar op=1 issue=1\n" \
+    "sync op=1\n" \
+    "sort per8=8\n"
+#define TM_MAD_COMMON \
+    "mad_rate f16 k0=16 cycles=1\n" \
+    "mad_rate bf16 k0=16 cycles=1\n" \
+    "mad_rate si8 k0=32 cycles=1\n" \
+    "mad_rate ui8 k0=32 cycles=1\n" \
+    "mad_rate f8E4M3FN k0=32 cycles=1\n" \
+    "mad_rate f8E5M2 k0=32 cycles=1\n" \
+    "mad_rate hif8 k0=32 cycles=1\n" \
+    "mad_rate f4E2M1x2 k0=64 cycles=1\n" \
+    "mad_rate f4E1M2x2 k0=64 cycles=1\n"
+
+static const char a5_text[] =
+    TM_HEAD
+    "path l1_l0a  peak=354.93 k=0 startup=0\n"
+    "path l1_l0b  peak=385.94 k=0 startup=0\n"
+    "units exu=2 exu0=1 load=2 store=1 inflight=7\n"
+    "forward minus=3\n"
     "vec default exu   lat=7 ii=1\n"
     "vec default exu0  lat=7 ii=1\n"
     "vec default load  lat=9 ii=1\n"
@@ -57,27 +77,32 @@ static const char common_text[] =
     "vec default issue lat=1 ii=1\n"
 #include "timing_vec.inc"
     "# cube: cycles = head + ceil(m/16) * ceil(n/16) * ceil(k/k0) * cycles\n"
-    "mad head=6\n"
-    "mad_rate f16 k0=16 cycles=1\n"
-    "mad_rate bf16 k0=16 cycles=1\n"
+    "mad head=25\n"
+    "mad_rate f32 k0=8 cycles=8\n"
+    TM_MAD_COMMON
+    TM_TAIL;
+
+static const char a2a3_text[] =
+    TM_HEAD
+    "path l1_l0a  peak=223.47 k=0 startup=0\n"
+    "path l1_l0b  peak=147.14 k=0 startup=0\n"
+    "units exu=1 exu0=1 load=2 store=1\n"
+    "forward minus=0\n"
+    "vec default exu   lat=6 ii=2\n"
+    "vec default exu0  lat=6 ii=2\n"
+    "vec default load  lat=9 ii=1\n"
+    "vec default store lat=9 ii=1\n"
+    "vec default issue lat=1 ii=1\n"
+#include "timing_vec_a2a3.inc"
+    "# cube: cycles = head + ceil(m/16) * ceil(n/16) * ceil(k/k0) * cycles\n"
+    "mad head=21\n"
     "mad_rate f32 k0=8 cycles=2\n"
-    "mad_rate si8 k0=32 cycles=1\n"
-    "mad_rate ui8 k0=32 cycles=1\n"
-    "mad_rate f8E4M3FN k0=32 cycles=1\n"
-    "mad_rate f8E5M2 k0=32 cycles=1\n"
-    "mad_rate hif8 k0=32 cycles=1\n"
-    "mad_rate f4E2M1x2 k0=64 cycles=1\n"
-    "mad_rate f4E1M2x2 k0=64 cycles=1\n"
-    "fixpipe head=0\n"
-    "# scalar unit and synchronisation\n"
-    "scalar op=1 issue=1\n"
-    "sync op=1\n"
-    "sort per8=8\n";
+    TM_MAD_COMMON
+    TM_TAIL;
 
 const char *timing_default_text(PtoTarget target)
 {
-    (void)target;   /* one table for every target today; the argument keeps room for per-target rows */
-    return common_text;
+    return target == PTO_TARGET_A2A3 ? a2a3_text : a5_text;
 }
 
 int timing_default(Timing *t, PtoTarget target)
@@ -240,7 +265,7 @@ static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
         terr(P, tk[0].s, "'vec' needs an op (or 'default') and a form%s", "");
         return -1;
     }
-    uint32_t lat = 0, ii = 0, start = 0, drain = 0;
+    uint32_t lat = 0, ii = 0, start = 0, drain = 0, fwd = TM_FWD_UNSET, fwd_st = TM_FWD_UNSET;
     int unit = -1;
     /* unit=NAME is a word, not a number: take it out before the numeric fields */
     TTok rest[16];
@@ -263,10 +288,11 @@ static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
         have_lat |= rest[i].val && is_word(&rest[i], "lat");
         have_ii |= rest[i].val && is_word(&rest[i], "ii");
     }
-    Field f[] = {{"lat", 1, &lat}, {"ii", 1, &ii}, {"start", 1, &start}, {"drain", 1, &drain}};
-    if (fields(P, rest, nr, f, 4)) return -1;
-    if (lat > 65535 || ii > 65535) {
-        terr(P, tk[0].s, "latency and ii must be below 65536%s", "");
+    Field f[] = {{"lat", 1, &lat}, {"ii", 1, &ii}, {"start", 1, &start}, {"drain", 1, &drain}, {"fwd", 1, &fwd},
+                 {"fwd_st", 1, &fwd_st}};
+    if (fields(P, rest, nr, f, 6)) return -1;
+    if (lat > 65535 || ii > 65535 || (fwd != TM_FWD_UNSET && fwd > 65534) || (fwd_st != TM_FWD_UNSET && fwd_st > 65534)) {
+        terr(P, tk[0].s, "latency, ii and forwarding distances must be below 65535%s", "");
         return -1;
     }
     if (is_word(&tk[1], "default")) {
@@ -278,6 +304,8 @@ static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
         }
         if (have_lat) T->vec_default[u].lat = (uint16_t)lat;
         if (have_ii) T->vec_default[u].ii = (uint16_t)ii;
+        if (have_lat || fwd != TM_FWD_UNSET) T->vec_default[u].fwd = (uint16_t)fwd;
+        if (have_lat || fwd_st != TM_FWD_UNSET) T->vec_default[u].fwd_st = (uint16_t)fwd_st;
         T->vec_default[u].unit = (uint8_t)u;
         return 0;
     }
@@ -304,7 +332,7 @@ static int parse_vec(TParse *P, Timing *T, TTok *tk, unsigned n)
         terr(P, tk[0].s, "a 'vec' row needs lat= and ii=%s", "");
         return -1;
     }
-    TmVecRow r = {(uint16_t)op, (int8_t)form, (int8_t)src, {(uint16_t)lat, (uint16_t)ii, (uint8_t)(unit < 0 ? (int)timing_vec_unit((OpKind)op) : unit)}};
+    TmVecRow r = {(uint16_t)op, (int8_t)form, (int8_t)src, {(uint16_t)lat, (uint16_t)ii, (uint16_t)fwd, (uint16_t)fwd_st, (uint8_t)(unit < 0 ? (int)timing_vec_unit((OpKind)op) : unit)}};
     if (add_vec_row(T, &r)) {
         P->errors++;
         if (P->d) diag_oom(P->d, 0);
@@ -352,8 +380,8 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
         return fields(P, tk + 1, n - 1, f, 2);
     }
     if (is_word(k, "simt")) {
-        Field f[] = {{"lanes", 1, &T->simt_lanes}};
-        if (fields(P, tk + 1, n - 1, f, 1)) return -1;
+        Field f[] = {{"lanes", 1, &T->simt_lanes}, {"launch", 1, &T->simt_launch}};
+        if (fields(P, tk + 1, n - 1, f, 2)) return -1;
         if (!T->simt_lanes) {
             terr(P, tk[0].s, "the SIMT lanes per cycle must be at least 1%s", "");
             return -1;
@@ -370,8 +398,8 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
     }
     if (is_word(k, "units")) {
         Field f[] = {{"exu", 1, &T->units[TU_EXU]}, {"exu0", 1, &T->units[TU_EXU0]}, {"load", 1, &T->units[TU_LOAD]},
-                     {"store", 1, &T->units[TU_STORE]}};
-        if (fields(P, tk + 1, n - 1, f, 4)) return -1;
+                     {"store", 1, &T->units[TU_STORE]}, {"inflight", 1, &T->inflight}};
+        if (fields(P, tk + 1, n - 1, f, 5)) return -1;
         for (int u = 0; u < TU_ISSUE; u++)
             if (!T->units[u]) {
                 terr(P, tk[0].s, "every unit count must be at least 1 (%s)", unit_names[u]);
@@ -380,6 +408,19 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
         return 0;
     }
     if (is_word(k, "vec")) return parse_vec(P, T, tk, n);
+    if (is_word(k, "loop")) {
+        Field f[] = {{"iter", 1, &T->iter_min}, {"gap", 1, &T->loop_gap}, {"outer", 1, &T->outer_min}};
+        if (fields(P, tk + 1, n - 1, f, 3)) return -1;
+        if (!T->iter_min) {
+            terr(P, tk[0].s, "a loop iteration takes at least 1 cycle (iter)%s", "");
+            return -1;
+        }
+        return 0;
+    }
+    if (is_word(k, "forward")) {
+        Field f[] = {{"minus", 1, &T->fwd_minus}};
+        return fields(P, tk + 1, n - 1, f, 1);
+    }
     if (is_word(k, "mad")) {
         Field f[] = {{"head", 1, &T->mad_head}};
         return fields(P, tk + 1, n - 1, f, 1);
@@ -498,15 +539,120 @@ TmUnit timing_vec_unit(OpKind op)
     }
 }
 
+static TmVec resolve(const Timing *t, TmVec v)
+{
+    if (v.fwd == TM_FWD_UNSET) v.fwd = (uint16_t)(v.lat > t->fwd_minus + 1 ? v.lat - t->fwd_minus : (v.lat ? 1 : 0));
+    if (v.fwd_st == TM_FWD_UNSET) v.fwd_st = v.fwd;
+    return v;
+}
+
 TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src)
 {
     const TmVecRow *any = NULL;
     for (uint32_t i = t->nvec; i-- > 0;) {
         const TmVecRow *r = &t->vec[i];
         if (r->op != op || (r->src >= 0 && r->src != (int)src)) continue;
-        if (r->form == (int)k) return r->v;
+        if (r->form == (int)k) return resolve(t, r->v);
         if (r->form < 0 && !any) any = r;
     }
-    if (any) return any->v;
-    return t->vec_default[timing_vec_unit(op)];
+    if (any) return resolve(t, any->v);
+    return resolve(t, t->vec_default[timing_vec_unit(op)]);
+}
+
+/* ------------------------------------------------------------------ a vector body (tile ops) */
+
+double timing_port_occ(const Timing *t, TmVec v)
+{
+    double o = v.ii ? v.ii : 1;
+    if (t->inflight && (double)v.lat / t->inflight > o) o = (double)v.lat / t->inflight;
+    return o;
+}
+
+/* The bounds of one iteration of a body, in cycles (fractional): the front end (slots / issue width, at
+   least iter_min), and the ports (compute units, unit 0, loads paired with stores). */
+void timing_body_bounds(const Timing *t, const TmVec *v, const unsigned *slots, unsigned n, double *fe, double *res,
+                        int *res_why, double *res_nest)
+{
+    double nslots = 0, exu = 0, exu0 = 0, ld = 0, st = 0;
+    for (unsigned i = 0; i < n; i++) {
+        nslots += slots ? slots[i] : 1;
+        switch (v[i].unit) {
+        case TU_EXU: exu += timing_port_occ(t, v[i]); break;
+        case TU_EXU0: exu0 += timing_port_occ(t, v[i]); exu += timing_port_occ(t, v[i]); break;
+        case TU_LOAD: ld += v[i].ii; break;
+        case TU_STORE: st += v[i].ii; break;
+        default: break;   /* a front-end slot only */
+        }
+    }
+    double f = nslots / (t->issue_width ? t->issue_width : 1);
+    *fe = f > t->iter_min ? f : t->iter_min;
+    double b[3];
+    b[0] = exu / (t->units[TU_EXU] ? t->units[TU_EXU] : 1);
+    b[1] = exu0 / (t->units[TU_EXU0] ? t->units[TU_EXU0] : 1);
+    /* a cycle issues two loads, or a load and a store: each store cycle takes one load along */
+    double scyc = st / (t->units[TU_STORE] ? t->units[TU_STORE] : 1), left = ld > scyc ? ld - scyc : 0;
+    b[2] = scyc + left / (t->units[TU_LOAD] ? t->units[TU_LOAD] : 1);
+    *res = 0;
+    *res_why = 0;
+    for (int k = 0; k < 3; k++)
+        if (b[k] > *res) {
+            *res = b[k];
+            *res_why = k + 1;
+        }
+    if (res_nest) *res_nest = timing_nest_res(b[0], b[1], b[2]);
+}
+
+double timing_nest_res(double exu, double exu0, double ldst)
+{
+    /* inside a loop nest the load/store ports take whole cycles per iteration (the st_a5_fit 2D bodies
+       with two loads and a store take 2 cycles per repeat where the 1D ones take 1.3) */
+    double r = ceil(ldst - 1e-9);
+    if (exu > r) r = exu;
+    if (exu0 > r) r = exu0;
+    return r;
+}
+
+/* Cycles of one outer iteration around p inner iterations: the inner loop's own time, or the front end's
+   plus the gap between inner-loop instances, at least outer_min. */
+double timing_outer_iter(const Timing *t, double p, double ii_fe, double ii_res)
+{
+    double a = p * ii_res, b = p * ii_fe + t->loop_gap, r = a > b ? a : b;
+    return r > t->outer_min ? r : t->outer_min;
+}
+
+uint64_t timing_tile_body(const Timing *t, const OpKind *m, unsigned n, ElemKind k, ElemKind src, uint64_t lines,
+                          uint64_t per_line)
+{
+    if (!n || !lines || !per_line) return 0;
+    if (per_line == 1) {   /* one repeat per line: the lines are the loop (no inner loop, no gap) */
+        per_line = lines;
+        lines = 1;
+    }
+    TmVec v[96];
+    if (n > 96) n = 96;
+    for (unsigned i = 0; i < n; i++) v[i] = timing_vec(t, m[i], k, src);
+    /* the first repeat's chain: the leading loads issue at once, the op after them when the last of them
+       forwards to it; each further op when its predecessor forwards (fwd_st into a store); the last op
+       retires after its latency */
+    double ready = 0, cp = 0;
+    unsigned i = 0;
+    while (i < n && v[i].unit == TU_LOAD) {
+        if (v[i].lat > cp) cp = v[i].lat;
+        i++;
+    }
+    for (unsigned j = 0; j < i && i < n; j++) {
+        double d = v[i].unit == TU_STORE ? v[j].fwd_st : v[j].fwd;
+        if (d > ready) ready = d;
+    }
+    for (; i < n; i++) {
+        if (i + 1 == n) cp = ready + v[i].lat;
+        else ready += v[i + 1].unit == TU_STORE ? v[i].fwd_st : v[i].fwd;
+    }
+    double fe, res, res_nest;
+    int why;
+    timing_body_bounds(t, v, NULL, n, &fe, &res, &why, &res_nest);
+    double ii = fe > res ? fe : res;
+    double total = cp + (double)(per_line - 1) * ii;
+    if (lines > 1) total += (double)(lines - 1) * timing_outer_iter(t, (double)per_line, fe, res_nest);
+    return t->vf_startup + t->vf_drain + (uint64_t)ceil(total - 1e-9);
 }

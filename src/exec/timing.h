@@ -22,9 +22,12 @@ typedef enum {
    the store port; TU_ISSUE ops take an issue slot and no unit (predicate generation and algebra). */
 typedef enum { TU_EXU, TU_EXU0, TU_LOAD, TU_STORE, TU_ISSUE, TU__COUNT } TmUnit;
 
+enum { TM_FWD_UNSET = 0xFFFF };
 typedef struct TmVec {
-    uint16_t lat;              /* issue -> result available, cycles */
+    uint16_t lat;              /* issue -> result retired, cycles */
     uint16_t ii;               /* cycles the op occupies its unit (initiation interval) */
+    uint16_t fwd;              /* issue -> a dependent compute op may issue (TM_FWD_UNSET: lat - fwd_minus) */
+    uint16_t fwd_st;           /* issue -> a dependent store may issue (TM_FWD_UNSET: fwd) */
     uint8_t unit;              /* TmUnit */
 } TmVec;
 
@@ -47,8 +50,15 @@ typedef struct Timing {
     double gm_read_cap, gm_write_cap;      /* GiB/s shared by all cores of a launch; 0 = no cap */
     uint32_t vf_startup, vf_drain;         /* launch and retire of a vector function (scope, SIMT launch) */
     uint32_t simt_lanes;                   /* SIMT: workitem-op cycles retired per cycle (one subgroup op) */
-    uint32_t issue_width;                  /* vector instructions issued per cycle */
+    uint32_t simt_launch;                  /* SIMT: fixed cycles of a launch (warp setup, barrier, cold cache) */
+    uint32_t issue_width;                  /* vector front end: instructions taken per cycle */
+    uint32_t iter_min;                     /* a loop starts at most one iteration per iter_min cycles */
+    uint32_t loop_gap;                     /* cycles between an outer iteration's inner-loop instances */
+    uint32_t outer_min;                    /* least cycles of an outer iteration around an inner loop */
+    uint32_t fwd_minus;                    /* rows without fwd: fwd = lat - fwd_minus (at least 1) */
     uint32_t units[TU__COUNT];             /* how many of each resource (exu0 is one of the exu) */
+    uint32_t inflight;                     /* ops in flight per compute port (0 = no cap): a compute op
+                                              occupies its port max(ii, lat / inflight) cycles */
     TmVec vec_default[TU__COUNT];          /* ops without a row of their own, by resource */
     TmVecRow *vec;                         /* rows, later rows win */
     uint32_t nvec, capvec;
@@ -62,7 +72,7 @@ typedef struct Timing {
     uint32_t sort_per_elem_x8;             /* UB sorters: cycles per 8 elements */
 } Timing;
 
-/* Fills t with the built-in table of the target (cpu uses a5's). */
+/* Fills t with the built-in table of the target (a5 and cpu: the a5 table; a2a3: its own). */
 int timing_default(Timing *t, PtoTarget target);   /* -1 when out of memory */
 void timing_free(Timing *t);
 /* The built-in table's text. */
@@ -80,7 +90,25 @@ TmPath timing_path(unsigned src_space, unsigned dst_space);
 uint64_t timing_mad(const Timing *t, ElemKind a, uint64_t m, uint64_t n, uint64_t k);
 /* The vector parameters of an op on element kind k (for conversions: from kind src), from the last
    matching row (exact forms before `*`), else the default of its resource. */
-TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src);
+TmVec timing_vec(const Timing *t, OpKind op, ElemKind k, ElemKind src);   /* fwd, fwd_st resolved */
+/* Cycles of a tile op's vector body (docs/timing.md "Tile ops"): n micro ops m[] per repeat (loads, then a
+   chain of compute ops, then the store), `lines` lines of `per_line` repeats each, vf startup and drain
+   included. */
+/* The per-iteration bounds of a body of n ops v[] (slots[i] front-end slots each, NULL = 1): *fe = max(slots /
+   issue width, iter_min); *res = the busiest of the compute units, unit 0 and the load/store ports (a cycle
+   issues two loads or a load and a store), *why = 1, 2, 3 for which (0 if none is busy); *res_nest (if not
+   NULL) the same inside a loop nest (timing_nest_res). */
+void timing_body_bounds(const Timing *t, const TmVec *v, const unsigned *slots, unsigned n, double *fe, double *res,
+                        int *why, double *res_nest);
+/* The port bound of an inner loop's iteration inside a nest: max(compute, unit 0, ceil(load/store)). */
+double timing_nest_res(double exu, double exu0, double ldst);
+/* Cycles of one iteration of an outer loop around p inner iterations: max(p x res, p x fe + loop gap,
+   outer_min). */
+double timing_outer_iter(const Timing *t, double p, double ii_fe, double ii_res);
+/* Cycles a compute op occupies its port: max(ii, lat / inflight) (ii when there is no cap). */
+double timing_port_occ(const Timing *t, TmVec v);
+uint64_t timing_tile_body(const Timing *t, const OpKind *m, unsigned n, ElemKind k, ElemKind src, uint64_t lines,
+                          uint64_t per_line);
 /* The resource class of a vector op when it has no row: loads, stores or an execution unit. */
 TmUnit timing_vec_unit(OpKind op);
 const char *timing_path_name(TmPath p);

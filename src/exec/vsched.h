@@ -5,12 +5,12 @@
 #include "timing.h"
 
 /* What bounds a loop's cycles per iteration. */
-enum { VB_ISSUE, VB_EXU, VB_EXU0, VB_LDST, VB_CHAIN, VB_RES_COUNT = VB_CHAIN };
+enum { VB_ISSUE, VB_EXU, VB_EXU0, VB_LDST, VB_ITER, VB_CHAIN, VB_RES_COUNT = VB_ITER };
 
 /* One analysed innermost loop of a vector scope. */
 typedef struct VecLoop {
     const Instr *init, *next;  /* the loop's entry and back edge */
-    uint32_t ii;               /* cycles per iteration */
+    uint32_t ii;               /* cycles per iteration (the fractional II rounded up) */
     uint32_t lat;              /* critical path of one iteration */
     uint8_t bound;             /* VB_* */
 } VecLoop;

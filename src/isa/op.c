@@ -138,6 +138,21 @@ const uint8_t op_gran[OP__COUNT] = {
 #undef GRAN
 };
 
+static const char *const op_docs[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define DOC(id, text) [OP_##id] = text,
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef DOC
+};
+
+const char *op_doc(int kind)
+{
+    return kind >= 0 && kind < OP__COUNT ? op_docs[kind] : NULL;
+}
+
 static const struct { int op; OpHintWhen when; const char *text; } hints[] = {
 #define OP(id, name, fam, pipe, syn, flags, sig)
 #define ALIAS(name, id)

@@ -125,6 +125,8 @@ typedef enum { AL_NONE, AL_STORE_START, AL_LOAD_START, AL_STORE_STEP, AL_LOAD_ST
 extern const uint8_t op_align_role[OP__COUNT];     /* AlignRole; AL_NONE without an ALIGN_ROLE row */
 extern const uint8_t op_gran[OP__COUNT];           /* bytes per predicate lane the name fixes; 0 without a GRAN row */
 typedef enum { HINT_ANY, HINT_A5, HINT_A2A3, HINT_CPU, HINT_LEGACY } OpHintWhen;
+/* The op's one line of meaning (its DOC row, ops_doc.def), or NULL. */
+const char *op_doc(int kind);
 /* The replacement hint of op `kind` for E-TARGET-OP on a target (HINT_A5 ...; a HINT_ANY row serves every target)
    or for W-DEPRECATED (HINT_LEGACY); NULL if none. */
 const char *op_hint(int kind, OpHintWhen when);

@@ -20,7 +20,8 @@
  *     the verifier reports E-VEC-SCOPE there.
  *   - before wrapping, a pset/pge/vdup/vbr (VMI: create_mask, create_group_mask, pset, pge, constant_mask,
  *     vbrc, vci) whose vector result is used across a Boundary is cloned into each later stretch that uses
- *     it (the compiler's rematerialisation of CSE'd producers). VMI values are vector state like vregs. */
+ *     it (the compiler's rematerialisation of CSE'd producers), and into the top of each explicit pto.vecscope
+ *     that uses it. VMI values are vector state like vregs. */
 #include "normalize.h"
 #include "verify_int.h"
 #include "base/alloc.h"
@@ -369,7 +370,22 @@ static int remat(Blk *K)
         if (K->cls[i] != C_VEC || !remat_kind(K->ops[i])) continue;
         for (uint32_t u = K->ustart[i]; u < K->ustart[i + 1]; u++) {
             uint32_t j = K->users[u];
-            if (seg[j] == seg[i] || K->cls[j] == C_BOUND) continue;
+            if (seg[j] == seg[i]) continue;
+            Op *scope = K->ops[j];
+            if (K->cls[j] == C_BOUND) {
+                /* a user inside an explicit pto.vecscope: the copy goes at the top of the scope's body */
+                if (scope->kind != OP_VECSCOPE || !scope->nregions || !scope->regions[0]->block ||
+                    !scope->regions[0]->block->first)
+                    continue;
+                memset(memo, 0, ((size_t)K->n + 1) * sizeof *memo);
+                Op *c = clone_before(K, K->ops[i], scope->regions[0]->block->first, memo);
+                for (uint32_t r = 0; r < c->nresults; r++) {
+                    Subst s = {K->ops[i]->results[r], c->results[r]};
+                    for (Op *o = c->next; o; o = o->next) ir_walk(o, subst_visit, &s);
+                }
+                changed = 1;
+                break;
+            }
             /* first user in that stretch */
             uint32_t f = j;
             for (uint32_t w = K->ustart[i]; w < K->ustart[i + 1]; w++)

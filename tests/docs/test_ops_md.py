@@ -7,7 +7,7 @@
 * `ptosim help OP` prints exactly the entry of docs/ops.md, for every op; an alias prints its op's entry; an
   unknown name is a usage error (exit 2);
 * by hand: pto.mte_gm_ub copies GM to UB on MTE2 (its operands %src in gm, %dst in ub), pto.vadd runs on V
-  inside a vector scope."""
+  inside a vector scope, pto.tadd and pto.tcmps are written ins(...) outs(...) and pto.tadd has its own meaning."""
 import os, re, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -43,8 +43,14 @@ check(r.returncode == 0 and r.stdout.decode().startswith("pto.mte_gm_ub\n"), "an
 r = subprocess.run([PTOSIM, "help", "pto.no_such_op"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 check(r.returncode == 2 and b"neither a command" in r.stderr, "an unknown name is a usage error", r.stderr)
 e = entries.get("pto.mte_gm_ub", "")
-check("pipe:      PIPE_MTE2" in e and re.search(r"%src +pointer in gm", e) and re.search(r"%dst +pointer in ub", e),
+check("pipe:      PIPE_MTE2" in e and re.search(r"%src +!pto\.ptr in gm", e) and re.search(r"%dst +!pto\.ptr in ub", e),
       "pto.mte_gm_ub: GM to UB on MTE2", e)
 e = entries.get("pto.vadd", "")
 check("pipe:      PIPE_V" in e and "inside a vector scope" in e, "pto.vadd: on V, inside a vector scope", e)
+e = entries.get("pto.tadd", "")
+check("what:      dst = a + b over the valid region" in e and "pto.tadd ins(%src0, %src1 : TYPES) outs(%dst : TYPES)" in e,
+      "pto.tadd: its own meaning line (a DOC row) and the ins(...) outs(...) form", e)
+e = entries.get("pto.tcmps", "")
+check("ins(%src, %scalar {[cmpMode = #pto<cmp ...>]} : TYPES) outs(%dst : TYPES)" in e,
+      "pto.tcmps: the attribute dictionary inside ins(...), an MLIR enum attribute spelled #pto<set ...>", e)
 finish()

@@ -29,7 +29,8 @@ Each counted unit is checked with `BUILD/ptosim check -t TARGET`. Output: one li
 not part of `make test`; standard library only.
 
 `--dir pto` measures the tile level against PTOAS_DIR/test/lit/pto the same way as vpto, except that
-the tile and VMI surfaces are counted as kernels (ptosim runs them).
+the tile and VMI surfaces are counted as kernels (ptosim runs them). For vpto, the environment variable
+LIT_COUNT=simt,vmi,tile counts those surfaces there too.
 
 `--dir vmi_new` measures the VMI layer against PTOAS_DIR/test/lit/vmi_new instead (target a5). There
 the compiler's verifier is exercised through its test driver, so a RUN line classifies its input as:
@@ -482,7 +483,7 @@ def main():
             return 2
         return main_vmi(ptoas, ptosim, filt, verbose, listing)
     litdir = os.path.join(ptoas, "test", "lit", litsub)
-    counted = ("tile", "vmi") if litsub == "pto" else ()
+    counted = ("tile", "vmi") if litsub == "pto" else (os.environ.get("LIT_COUNT", "").split(",") if os.environ.get("LIT_COUNT") else ())
     ptosim = os.path.join(build, "ptosim")
     if not os.path.isdir(litdir) or not os.access(ptosim, os.X_OK):
         sys.stderr.write("run_lit.py: need %s and %s\n" % (litdir, ptosim))

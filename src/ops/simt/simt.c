@@ -372,7 +372,7 @@ static int launch_job(Exec *x, const Instr *in, const uint64_t *args)
     x->steps = R.steps;
     const Timing *T = s->timing;
     uint64_t lanes = T->simt_lanes ? T->simt_lanes : 1;
-    x->extra_cost += T->vf_startup + T->vf_drain + (R.cycles + lanes - 1) / lanes;
+    x->extra_cost += T->simt_launch + (R.cycles + lanes - 1) / lanes;   /* docs/timing.md "SIMT launches" */
     return rc < 0 || s->trapped ? -1 : 0;
 }
 

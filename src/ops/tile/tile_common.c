@@ -59,25 +59,12 @@ uint64_t tile_pad_bits(const Type *t, int pad)
 }
 
 /* docs/timing.md "Tile ops": a tile op whose micro expansion issues the n ops m[] per repeat (one 256-byte
-   register of lanes) costs the vector function's startup and drain, the first repeat's latency chain, then one
-   repeat per initiation interval of its busiest resource (the same model as the element-wise ops). */
+   register of lanes) costs what exec/timing.c timing_tile_body says for one line of `repeats` repeats. */
 uint64_t tile_vec_cost(Exec *x, const OpKind *m, unsigned n, ElemKind ek, ElemKind sek, uint64_t repeats)
 {
     if (!repeats || !n) return 0;
-    const Timing *t = x->core->sim->timing;
-    uint64_t lat = 0, busy[TU__COUNT] = {0};
-    for (unsigned i = 0; i < n; i++) {
-        TmVec v = timing_vec(t, m[i], ek, sek);
-        lat += v.lat;
-        busy[v.unit] += v.ii;
-    }
-    uint64_t ii = (n + t->issue_width - 1) / (t->issue_width ? t->issue_width : 1);
-    for (int u = 0; u < TU__COUNT; u++) {
-        uint64_t units = t->units[u] ? t->units[u] : 1, c = (busy[u] + units - 1) / units;
-        if (u != TU_ISSUE && c > ii) ii = c;
-    }
     x->core->pipes[PQ_V].ops += repeats * n;
-    return t->vf_startup + t->vf_drain + lat + (repeats - 1) * ii;
+    return timing_tile_body(x->core->sim->timing, m, n, ek, sek, 1, repeats);
 }
 
 /* The footprint of a tile op that reads its source tiles and writes its destination tiles whole (rows x cols

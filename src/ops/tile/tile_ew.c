@@ -180,27 +180,14 @@ static unsigned micro_ops(const TileJob *j, OpKind m, OpKind *out)
     return n;
 }
 
-/* docs/timing.md "Tile ops": the vector function's startup and drain, the first repeat's latency chain, then one
-   repeat per initiation interval of the busiest resource. */
-static uint64_t ew_cost(Exec *x, const Instr *in, const TileJob *j, uint64_t repeats)
+/* docs/timing.md "Tile ops": `lines` lines of `per_line` repeats (exec/timing.c timing_tile_body). */
+static uint64_t ew_cost(Exec *x, const Instr *in, const TileJob *j, uint64_t lines, uint64_t per_line)
 {
-    if (!repeats) return 0;
-    const Timing *t = x->core->sim->timing;
+    if (!lines || !per_line) return 0;
     OpKind m[80];
     unsigned n = micro_ops(j, (OpKind)in->imm[0], m);
-    uint64_t lat = 0, busy[TU__COUNT] = {0};
-    for (unsigned i = 0; i < n; i++) {
-        TmVec v = timing_vec(t, m[i], (ElemKind)j->ek, (ElemKind)j->sek);
-        lat += v.lat;
-        busy[v.unit] += v.ii;
-    }
-    uint64_t ii = (n + t->issue_width - 1) / (t->issue_width ? t->issue_width : 1);
-    for (int u = 0; u < TU__COUNT; u++) {
-        uint64_t units = t->units[u] ? t->units[u] : 1, c = (busy[u] + units - 1) / units;
-        if (u != TU_ISSUE && c > ii) ii = c;
-    }
-    x->core->pipes[PQ_V].ops += repeats * n;
-    return t->vf_startup + t->vf_drain + lat + (repeats - 1) * ii;
+    x->core->pipes[PQ_V].ops += lines * per_line * n;
+    return timing_tile_body(x->core->sim->timing, m, n, (ElemKind)j->ek, (ElemKind)j->sek, lines, per_line);
 }
 
 /* ------------------------------------------------------------------ the valid region */
@@ -275,7 +262,7 @@ static int p_ew(Exec *x, const Instr *in, const uint64_t *args)
         }
     }
     uint64_t lanes = VREG_BYTES / e;
-    x->extra_cost += ew_cost(x, in, j, nl * ((ll + lanes - 1) / lanes));
+    x->extra_cost += ew_cost(x, in, j, nl, (ll + lanes - 1) / lanes);
     sim_count(x, PQ_V, nl * ll * e);
     return 0;
 }
@@ -296,7 +283,7 @@ static int p_expands(Exec *x, const Instr *in, const uint64_t *args)
         for (uint64_t i = 0; i < ll; i++) lane_set(pd, wd.e, (unsigned)i, s);
     }
     uint64_t lanes = VREG_BYTES / wd.e;
-    x->extra_cost += ew_cost(x, in, j, nl * ((ll + lanes - 1) / lanes));
+    x->extra_cost += ew_cost(x, in, j, nl, (ll + lanes - 1) / lanes);
     sim_count(x, PQ_V, nl * ll * wd.e);
     return 0;
 }
@@ -324,7 +311,7 @@ static int p_fillpad(Exec *x, const Instr *in, const uint64_t *args)
         }
     }
     uint64_t lanes = VREG_BYTES / wd.e;
-    x->extra_cost += ew_cost(x, in, j, (uint64_t)d.vr * ((d.vc + lanes - 1) / lanes));
+    x->extra_cost += ew_cost(x, in, j, d.vr, (d.vc + lanes - 1) / lanes);
     sim_count(x, PQ_V, (uint64_t)d.vr * d.vc * wd.e);
     return 0;
 }
@@ -378,7 +365,7 @@ static int p_cmp(Exec *x, const Instr *in, const uint64_t *args)
         }
     }
     uint64_t lanes = VREG_BYTES / wa.e;
-    x->extra_cost += ew_cost(x, in, j, vr * ((vc + lanes - 1) / lanes));
+    x->extra_cost += ew_cost(x, in, j, vr, (vc + lanes - 1) / lanes);
     sim_count(x, PQ_V, vr * vc * wa.e);
     return 0;
 }
@@ -406,7 +393,7 @@ static int p_sel(Exec *x, const Instr *in, const uint64_t *args)
         }
     }
     uint64_t lanes = VREG_BYTES / wd.e;
-    x->extra_cost += ew_cost(x, in, j, (uint64_t)d.vr * ((d.vc + lanes - 1) / lanes));
+    x->extra_cost += ew_cost(x, in, j, d.vr, (d.vc + lanes - 1) / lanes);
     sim_count(x, PQ_V, (uint64_t)d.vr * d.vc * wd.e);
     return 0;
 }
