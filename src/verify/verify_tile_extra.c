@@ -346,6 +346,14 @@ void verify_tile_more(VCtx *V, Op *op)
                   v_opname(op));
         break;
     }
+    case OP_TMRGSORT: {   /* formats 2-4 on a2a3: the tmp tile (the last input) is at least as wide as dst */
+        unsigned n = v_grp_len(V, op, "srcs");
+        const Type *tmp = n >= 3 ? gty(V, op, "srcs", n - 1) : NULL, *d = gty(V, op, "dsts", 0);
+        if (a2a3(V) && is_tile(tmp) && is_tile(d) && tmp->dims[1] >= 0 && d->dims[1] >= 0 && tmp->dims[1] < d->dims[1])
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "srcs", n - 1), "'%s' on a2a3 expects the tmp tile's %lld columns "
+                  "to be at least the destination's %lld", v_opname(op), (long long)tmp->dims[1], (long long)d->dims[1]);
+        break;
+    }
     default: break;
     }
 }
