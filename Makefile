@@ -199,14 +199,19 @@ calibrate: $(BIN)
 # kernel (tools/bench_batch.py, under PYTHON: it needs numpy).
 FRONT_BYTES ?= 10485760
 bench:
-	@$(MAKE) -s --no-print-directory $(BIN) $(B)/bench $(B)/bench_front $(SO_LINKS)
+	@$(MAKE) -s --no-print-directory $(BIN) $(B)/bench $(B)/bench_real $(B)/bench_front $(SO_LINKS)
 	@$(B)/bench
+	@$(B)/bench_real bench
 	@mkdir -p $(B)/bench-front
 	@python3 tools/gen_front_module.py $(B)/bench-front/full.pto $(B)/bench-front/tenth.pto $(FRONT_BYTES) >/dev/null
 	@$(B)/bench_front $(BIN) $(B)/bench-front
 	@$(PYTHON) tools/bench_batch.py $(B)
 
 $(B)/bench: tools/bench.c $(LIB)
+	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+# Realistic kernels (bench/*.pto) against the same math in C, bit for bit (tools/bench_real.c).
+$(B)/bench_real: tools/bench_real.c $(LIB)
 	$(call say,LINK,$@)$(CC) $(CFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 $(B)/bench_front: tools/bench_front.c

@@ -43,6 +43,7 @@ typedef struct CliArgs {
     unsigned blocks;
     unsigned jobs;             /* --jobs; 0 = the library's default (one per CPU) */
     int quiet, race, vag_loops, strict_gm, no_fast;
+    int flag_key, flag_lossy;      /* --flag-key (PtoFlagKey), --flag-model=lossy */
     uint64_t steps;
     uint64_t max_memory;       /* --max-memory (0: the library's default) */
     uint64_t host_bytes;       /* bytes of the buffers loaded so far */

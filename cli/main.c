@@ -36,8 +36,7 @@ static int add_warn(CliArgs *a, const char *v)
 }
 static int set_W(CliArgs *a, const char *v)
 {
-    if (strcmp(v, "error") && strncmp(v, "error=", 6) && strncmp(v, "no-", 3))
-        return cli_usage_error(a->cmd, "-W takes error, error=ID or no-ID (e.g. -Werror=race, -Wno-deprecated), not '%s'", v);
+    if (!*v) return cli_usage_error(a->cmd, "-W takes error, error=ID, no-ID or ID (e.g. -Werror=race, -Wno-deprecated, -Wflag-shared), not '%s'", v);
     return add_warn(a, v);
 }
 static int set_w(CliArgs *a, const char *v) { (void)v; return add_warn(a, ""); }
@@ -50,13 +49,29 @@ int cli_apply_warnings(CliArgs *a, PtoContext *ctx)
         if (!*v) act = PTO_WARN_IGNORE;                              /* -w */
         else if (!strcmp(v, "error")) act = PTO_WARN_ERROR;         /* -Werror */
         else if (!strncmp(v, "error=", 6)) { act = PTO_WARN_ERROR; id = v + 6; }
-        else { act = PTO_WARN_IGNORE; id = v + 3; }                 /* -Wno-ID */
+        else if (!strncmp(v, "no-", 3)) { act = PTO_WARN_IGNORE; id = v + 3; }   /* -Wno-ID */
+        else { act = PTO_WARN_ENABLE; id = v; }                      /* -WID: a warning off by default */
         if (pto_set_warning(ctx, id, act))
             return cli_usage_error(a->cmd, "unknown warning '%s' (a W-... ID such as W-RACE, or its short form race)", id);
     }
     return 0;
 }
 static int set_timing(CliArgs *a, const char *v) { a->timing = v; return 0; }
+static int set_flag_key(CliArgs *a, const char *v)
+{
+    if (!strcmp(v, "src-dst-event")) a->flag_key = PTO_FLAG_KEY_SRC_DST_EVENT;
+    else if (!strcmp(v, "pipe-event")) a->flag_key = PTO_FLAG_KEY_PIPE_EVENT;
+    else if (!strcmp(v, "target")) a->flag_key = PTO_FLAG_KEY_TARGET;
+    else return cli_usage_error(a->cmd, "unknown flag key '%s' (expected src-dst-event, pipe-event or target)", v);
+    return 0;
+}
+static int set_flag_model(CliArgs *a, const char *v)
+{
+    if (!strcmp(v, "lossy")) a->flag_lossy = 1;
+    else if (!strcmp(v, "delivered")) a->flag_lossy = 0;
+    else return cli_usage_error(a->cmd, "unknown flag model '%s' (expected delivered or lossy)", v);
+    return 0;
+}
 static int set_stats(CliArgs *a, const char *v) { (void)v; a->stats = 1; return 0; }
 static int set_profile(CliArgs *a, const char *v) { (void)v; a->profile = 1; return 0; }
 static int set_report(CliArgs *a, const char *v) { a->report = v; return 0; }
@@ -149,7 +164,7 @@ static int set_diag_format(CliArgs *a, const char *v)
 #define OPT_DIAG_FORMAT {0, "diagnostics-format", "FORMAT", "text (default, on stderr), json (JSON Lines: one object per diagnostic) or sarif (one SARIF 2.1.0 log); json and sarif go to stdout", set_diag_format}
 #define OPT_HELP {'h', "help", NULL, "show this help and exit", set_help}
 #define OPT_LIST {0, "list-options", NULL, "print the accepted options, one per line (for scripts and shell completion), and exit", set_list}
-#define OPT_W {'W', NULL, "WHAT", "-Werror: every warning is an error; -Werror=ID: that warning is; -Wno-ID: drop that warning (ID: W-RACE or race, W-DEPRECATED or deprecated, ...)", set_W}
+#define OPT_W {'W', NULL, "WHAT", "-Werror: every warning is an error; -Werror=ID: that warning is; -Wno-ID: drop that warning; -WID: turn on a warning off by default (-Wflag-shared) (ID: W-RACE or race, W-DEPRECATED or deprecated, ...)", set_W}
 #define OPT_NOWARN {'w', NULL, NULL, "report no warnings", set_w}
 
 static const CliOpt check_opts[] = {OPT_TARGET, OPT_W, OPT_NOWARN, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST};
@@ -186,6 +201,8 @@ static const CliOpt run_opts[] = {
     {0, "trace", "FILE", "write a Chrome trace (JSON; open in Perfetto or chrome://tracing): a track per pipe, arrows from releases to waits", set_trace},
     {0, "report", "FILE", "write an HTML report (one offline file): timeline per core and pipe, waits, source annotated with cycles, loops", set_report},
     {0, "timing", "FILE", "apply a timing table (docs/timing.md) over the target's built-in one", set_timing},
+    {0, "flag-key", "KEY", "what identifies a flag: src-dst-event, pipe-event, or target (the default: a5 src-dst-event, a2a3 pipe-event)", set_flag_key},
+    {0, "flag-model", "MODEL", "delivered (the default: every set reaches its wait; a set the device may lose is W-FLAG-ALIAS) or lossy (a set while the flag is set is lost)", set_flag_model},
     OPT_W, OPT_NOWARN, OPT_DIAG_FORMAT, OPT_HELP, OPT_LIST,
 };
 

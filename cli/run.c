@@ -404,6 +404,8 @@ int cli_run(CliArgs *a)
     pto_launch_set_trace(l, a->trace != NULL || a->report != NULL);
     pto_launch_set_profile(l, a->profile || a->report != NULL);
     pto_launch_set_race_check(l, a->race);
+    pto_launch_set_flag_key(l, (PtoFlagKey)a->flag_key);
+    pto_launch_set_flag_model(l, a->flag_lossy);
     pto_launch_set_jobs(l, a->jobs);
     pto_launch_set_checks(l, PTO_CHECK_RACE, a->race);
     pto_launch_set_checks(l, PTO_CHECK_INIT, !a->no_initcheck);

@@ -53,8 +53,9 @@ void pto_diag_clear(PtoContext *ctx);
 /* Warning control, as a compiler's -Wno-ID / -Werror=ID / -Werror / -w: `id` is a warning's stable ID
    ("W-RACE") or its short form ("race"), or NULL for every warning without a setting of its own. Ignored
    warnings are not recorded; warnings made errors are recorded with PTO_SEV_ERROR and counted by
-   pto_error_count and pto_promoted_warning_count. Returns 0, or -1 for an unknown warning ID. */
-typedef enum { PTO_WARN_DEFAULT, PTO_WARN_IGNORE, PTO_WARN_ERROR } PtoWarnAction;
+   pto_error_count and pto_promoted_warning_count. Returns 0, or -1 for an unknown warning ID.
+   PTO_WARN_ENABLE (-WID) turns on a warning that is off by default on the target (W-FLAG-SHARED on a5). */
+typedef enum { PTO_WARN_DEFAULT, PTO_WARN_IGNORE, PTO_WARN_ERROR, PTO_WARN_ENABLE } PtoWarnAction;
 int pto_set_warning(PtoContext *ctx, const char *id, PtoWarnAction action);
 size_t pto_promoted_warning_count(const PtoContext *ctx);
 void pto_set_max_errors(PtoContext *ctx, size_t n);
@@ -138,6 +139,14 @@ void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps);   /* per core; 0 =
 #define PTO_DEFAULT_MAX_MEMORY (8ull << 30)
 void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes);
 void pto_launch_set_race_check(PtoLaunch *l, int on);
+/* What identifies a set_flag/wait_flag flag (docs/semantics.md §2 "Flag key"): the target's setting (the
+   default: a5 and cpu (src, dst, event), a2a3 (set pipe, event)), or one of the two forced. */
+typedef enum { PTO_FLAG_KEY_TARGET, PTO_FLAG_KEY_SRC_DST_EVENT, PTO_FLAG_KEY_PIPE_EVENT } PtoFlagKey;
+void pto_launch_set_flag_key(PtoLaunch *l, PtoFlagKey key);
+/* The flag model: 0 (the default) every set is delivered, and a set that may be lost on the device is
+   reported (W-FLAG-ALIAS, whatever the schedule); 1 ("lossy") a set while its flag is still set is lost,
+   so a kernel that relies on it deadlocks at the wait that never gets it. */
+void pto_launch_set_flag_model(PtoLaunch *l, int lossy);
 /* Threads that run the blocks of a launch (0, the default: one per online CPU). Every result — output
    bytes, diagnostics and their order, stats, time records, cycles — is that of running the blocks one
    after another in block order, whatever the count (docs/semantics.md, "Blocks on threads"). */

@@ -135,6 +135,32 @@ def kernel_params(pto_text):
     return out
 
 
+MACRO_RE = re.compile(r'^[ \t]*#[ \t]*define[ \t]+(\w+)\(([^)]*)\)((?:[^\n]*\\\n)*[^\n]*)', re.M)
+
+
+def expand_kernel_macros(src):
+    """launch.cpp with its function-like macros that declare kernels (tquant_mx_dn's DEFINE_LAUNCH(name)) expanded
+    at each use, so that rewrite_launch sees each declaration: parameters substituted, `a ## b` pasted, `#p`
+    stringified; the #define and its #undef removed. Other macros are left to the compiler."""
+    for m in list(MACRO_RE.finditer(src)):
+        name, params, body = m.group(1), [q.strip() for q in m.group(2).split(",") if q.strip()], m.group(3)
+        if "__global__" not in body:
+            continue
+        body = body.replace("\\\n", "\n")
+        src = src.replace(m.group(0), "", 1)
+        src = re.sub(r'^[ \t]*#[ \t]*undef[ \t]+%s\b[^\n]*' % name, "", src, flags=re.M)
+
+        def use(u, params=params, body=body):
+            args = [a.strip() for a in split_top(u.group(1))] if u.group(1).strip() else []
+            out = body
+            for q, a in zip(params, args):
+                out = re.sub(r'(?<!#)#\s*%s\b' % q, '"%s"' % a, out)
+                out = re.sub(r'\b%s\b' % q, a, out)
+            return re.sub(r'\s*##\s*', "", out)
+        src = re.sub(r'\b%s\s*\(([^()]*)\)' % name, use, src)
+    return src
+
+
 def rewrite_launch(src, signatures=None):
     """launch.cpp with every kernel declaration turned into a definition that runs ptosim, and every
     `K<<<BLOCKS, ...>>>(` into a call that first records BLOCKS. A kernel whose .pto signature (`signatures`) has
@@ -161,7 +187,7 @@ def rewrite_launch(src, signatures=None):
             body += "  ptosim_arg_absent(%d);\n" % (1 if t.startswith("!pto.ptr") else 0)
         return 'static void %s(%s) {\n%s  ptosim_exec("%s");\n}' % (name, ", ".join(decls), body, name)
 
-    out = DECL_RE.sub(define, src)
+    out = DECL_RE.sub(define, expand_kernel_macros(src))
 
     def call(m):
         cfg = split_top(m.group(2))

@@ -268,7 +268,7 @@ char *pto_print(const PtoModule *m, int generic)
 
 int pto_set_warning(PtoContext *ctx, const char *id, PtoWarnAction action)
 {
-    if ((unsigned)action > PTO_WARN_ERROR) return -1;
+    if ((unsigned)action > PTO_WARN_ENABLE) return -1;
     if (!id) {
         ctx->diags.warn_all = (uint8_t)action;
         return 0;

@@ -103,20 +103,21 @@ static int setup_exec(Exec *x, Core *c, uint32_t frame, PipeQ pq)
 }
 
 /* The on-chip buffers of the three cores (L1, L0A/B/C, BT, FB, UB each; the whole set is kept uniform) in
-   one zeroed page mapping, on huge pages where the system has them: a kernel then pays a few faults for
-   the buffers it touches instead of one per 4 KiB, and nothing for the rest. They start zeroed for every
-   block (docs/semantics.md); clearing them again for the next block returns the pages used. */
+   one zeroed mapping of small pages: a kernel pays a fault per 4 KiB it touches in the first block a
+   BlockRun runs, nothing for the rest. They start zeroed for every block (docs/semantics.md): clearing them
+   for the next block zeroes the pages the last one touched (its dirty extent, mem_pages_clear) and keeps
+   them mapped, instead of returning them and faulting (and zeroing) them again. */
 static size_t onchip_slice(const TargetProfile *tp, int a) { return ((size_t)tp->cap[a] + 4095) & ~(size_t)4095; }
 
 static int setup_onchip(BlockRun *r, const TargetProfile *tp)
 {
     if (r->onchip) {
-        mem_pages_zero(r->onchip, r->onchip_len);
+        mem_pages_clear(r->onchip, r->onchip_len);
         return 0;
     }
     size_t len = 0;
     for (int a = 1; a < AS__COUNT; a++) len += onchip_slice(tp, a);
-    r->onchip = mem_pages(3 * len);
+    r->onchip = mem_pages_small(3 * len);
     if (!r->onchip) return -1;
     r->onchip_len = 3 * len;
     uint8_t *p = r->onchip;
@@ -463,6 +464,7 @@ int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
         P.free = l->runs[i];
     }
     l->sim.cl = NULL;
+    if (P.spec) sim_gm_fill_gaps(&l->sim, 0, 0);   /* views copy GM pages from other threads: no lazy filling */
     P.base = l->sim;
     P.done = mem_calloc(blocks, sizeof *P.done);
     P.wlog = P.spec ? mem_calloc(blocks, sizeof *P.wlog) : NULL;

@@ -216,6 +216,11 @@ int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 void pto_launch_set_step_limit(PtoLaunch *l, uint64_t steps) { l->sim.step_limit = steps ? steps : DEFAULT_STEP_LIMIT; }
 void pto_launch_set_memory_limit(PtoLaunch *l, uint64_t bytes) { l->sim.max_memory = bytes ? bytes : PTO_DEFAULT_MAX_MEMORY; }
 void pto_launch_set_race_check(PtoLaunch *l, int on) { l->sim.race_check = on; }
+void pto_launch_set_flag_key(PtoLaunch *l, PtoFlagKey key)
+{
+    l->sim.flag_key = key == PTO_FLAG_KEY_SRC_DST_EVENT ? FLAG_KEY_SRC_DST_EVENT : key == PTO_FLAG_KEY_PIPE_EVENT ? FLAG_KEY_PIPE_EVENT : 0;
+}
+void pto_launch_set_flag_model(PtoLaunch *l, int lossy) { l->sim.flag_lossy = lossy != 0; }
 void pto_launch_set_jobs(PtoLaunch *l, unsigned jobs) { l->jobs = jobs; }
 
 void pto_launch_set_checks(PtoLaunch *l, unsigned checks, int on)

@@ -109,6 +109,53 @@ void mem_pages_zero(void *p, size_t len)
     memset(p, 0, len);
 }
 
+void *mem_pages_small(size_t len)
+{
+    len = len ? len : 1;
+#ifdef MAP_ANONYMOUS
+#ifdef MADV_HUGEPAGE
+    /* mapped to the length mem_pages_free unmaps */
+    if (len >= 2 * 1024 * 1024 && len <= SIZE_MAX / 2) len = (len + 2 * 1024 * 1024 - 1) & ~(size_t)(2 * 1024 * 1024 - 1);
+#endif
+    void *p = mem_map(len);
+#ifdef MADV_NOHUGEPAGE
+    if (p) madvise(p, len, MADV_NOHUGEPAGE);   /* advice only: residency then follows the touched 4 KiB pages */
+#endif
+    return p;
+#else
+    return mem_pages(len);
+#endif
+}
+
+void mem_pages_clear(void *p, size_t len)
+{
+    if (!p) return;
+#if defined(MAP_ANONYMOUS) && defined(__linux__)
+    enum { PG = 4096, CHUNK = 4096 };   /* pages per mincore call */
+    unsigned char vec[CHUNK];
+    uint8_t *b = p;
+    size_t pages = (len + PG - 1) / PG;
+    for (size_t first = 0; first < pages; first += CHUNK) {
+        size_t n = pages - first < CHUNK ? pages - first : CHUNK;
+        size_t bytes = first + n == pages ? len - first * PG : n * PG;
+        if (mincore(b + first * PG, bytes, vec) != 0) {
+            mem_pages_zero(b + first * PG, bytes);
+            continue;
+        }
+        for (size_t i = 0; i < n;) {   /* runs of resident pages */
+            if (!(vec[i] & 1)) { i++; continue; }
+            size_t j = i;
+            while (j < n && (vec[j] & 1)) j++;
+            size_t lo = (first + i) * PG, hi = (first + j) * PG;
+            memset(b + lo, 0, (hi < len ? hi : len) - lo);
+            i = j;
+        }
+    }
+#else
+    mem_pages_zero(p, len);
+#endif
+}
+
 void mem_pages_free(void *p, size_t len)
 {
 #ifdef MAP_ANONYMOUS

@@ -47,6 +47,12 @@ void  mem_unmap(void *p, size_t len);
 void *mem_pages(size_t len);
 void  mem_pages_zero(void *p, size_t len);
 void  mem_pages_free(void *p, size_t len);
+/* The same, for buffers cleared between uses (the on-chip memories of a block, reused by the next): small
+   pages, and mem_pages_clear(p, len) zeroes only the pages the last use touched (on Linux the resident ones,
+   mincore), keeping them mapped, so the next use pays no page faults and clearing costs what was touched;
+   elsewhere it is mem_pages_zero. Released with mem_pages_free. */
+void *mem_pages_small(size_t len);
+void  mem_pages_clear(void *p, size_t len);
 
 /* calloc(1, n): one zeroed object. */
 static inline void *mem_zalloc(size_t n) { return mem_calloc(1, n); }

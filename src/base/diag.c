@@ -44,6 +44,14 @@ int diag_id_lookup(const char *name)
     return -1;
 }
 
+int diag_warn_enabled(const DiagList *d, DiagId id, int dflt)
+{
+    WarnAction a = (WarnAction)((unsigned)id < DIAG__COUNT && d->warn[id] ? d->warn[id] : d->warn_all);
+    if (a == WARN_IGNORE) return 0;
+    if ((unsigned)id < DIAG__COUNT && (d->warn[id] == WARN_ENABLE || d->warn[id] == WARN_ERROR)) return 1;
+    return dflt || a == WARN_ENABLE;
+}
+
 void diag_init(DiagList *d)
 {
     memset(d, 0, sizeof *d);

@@ -51,8 +51,13 @@ typedef struct DiagSource {
     size_t nlines;
 } DiagSource;
 
-/* What happens to a warning: reported as such, dropped, or reported as an error (-Wno-..., -Werror). */
-typedef enum { WARN_DEFAULT, WARN_IGNORE, WARN_ERROR } WarnAction;
+/* What happens to a warning: reported as such, dropped, or reported as an error (-Wno-..., -Werror);
+   WARN_ENABLE reports one that is off by default (the checker that makes it asks diag_warn_enabled). */
+typedef enum { WARN_DEFAULT, WARN_IGNORE, WARN_ERROR, WARN_ENABLE } WarnAction;
+struct DiagList;
+/* Whether warning `id` is on: -Wno-ID (or -w) off, -WID or -Werror=ID on, else `dflt` (a -WID given for
+   every warning, warn_all ENABLE, turns the default-off ones on too). */
+int diag_warn_enabled(const struct DiagList *d, DiagId id, int dflt);
 
 typedef struct DiagList {
     Diag *items;

@@ -300,10 +300,18 @@ static int reported(const Instr **seen, size_t *nseen, const Instr *a, const Ins
     return 0;
 }
 
+/* The other block's access last named for the record being replayed: the bytes it covers need no search (the
+   pair is reported or dropped already), so a record racing on many bytes costs one search per other access,
+   not one per byte (the search is linear in the log). */
+typedef struct LastOther { const GmAcc *o; unsigned other; int other_writes; } LastOther;
+
 static void race_report(Check *k, Sim *s, const GmAcc *g, uint64_t byte, unsigned other, int other_writes,
-                        const Instr **seen, size_t *nseen)
+                        const Instr **seen, size_t *nseen, LastOther *last)
 {
+    if (last->o && last->other == other && last->other_writes == other_writes && byte >= last->o->lo && byte < last->o->hi)
+        return;
     const GmAcc *o = find_acc(k, other, g->buf, byte, other_writes);
+    if (o) *last = (LastOther){o, other, other_writes};
     if (!o || reported(seen, nseen, g->in, o->in)) return;
     static const char *const verb[] = {"reads", "writes", "atomically updates"};
     const char *buf = s->gm[g->buf].name ? s->gm[g->buf].name : "?";
@@ -312,6 +320,53 @@ static void race_report(Check *k, Sim *s, const GmAcc *g, uint64_t byte, unsigne
                       "and nothing orders them", g->block, verb[g->mode], g->lo, g->hi, buf, other,
                       other_writes ? "writes" : o->mode == ACC_ATOMIC ? "updates atomically" : "reads");
     if (o->in->op) diag_note(s->diags, d, o->in->op->loc, "block %u's access is here", other);
+}
+
+static int acc_lo_cmp(const void *pa, const void *pb)
+{
+    const GmAcc *a = *(const GmAcc *const *)pa, *b = *(const GmAcc *const *)pb;
+    return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The fast pre-check: can two blocks' accesses to buffer `buf` conflict at all? A sweep over its records
+   sorted by start: each run of mutually reachable records (a new run starts at a record past the highest end
+   so far) is summarised by its one block (or "several") and whether it has a plain write; a record that
+   overlaps its run, from another block, with a plain write on either side, may conflict. Conservative: 0
+   means no byte is touched by two blocks with a plain write among them (blocks writing disjoint tiles, shared
+   read-only inputs), so the byte replay has nothing to report. Linear after the sort. -1: out of memory. */
+static int may_conflict(const Check *k, uint32_t buf)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < k->nlog; i++) n += k->log[i].buf == buf;
+    if (n < 2) return 0;
+    const GmAcc **v = mem_alloc(n * sizeof *v);
+    if (!v) return -1;
+    n = 0;
+    for (size_t i = 0; i < k->nlog; i++)
+        if (k->log[i].buf == buf && k->log[i].hi > k->log[i].lo) v[n++] = &k->log[i];
+    qsort(v, n, sizeof *v, acc_lo_cmp);
+    int conflict = 0;
+    uint64_t maxhi = 0;
+    uint32_t run_block = 0;
+    int run_multi = 0, run_write = 0, started = 0;
+    for (size_t i = 0; i < n && !conflict; i++) {
+        const GmAcc *g = v[i];
+        int w = g->mode == ACC_WRITE;
+        if (!started || g->lo >= maxhi) {   /* a new run */
+            started = 1;
+            maxhi = g->hi;
+            run_block = g->block;
+            run_multi = 0;
+            run_write = w;
+            continue;
+        }
+        if ((run_multi || g->block != run_block) && (w || run_write)) conflict = 1;
+        if (g->block != run_block) run_multi = 1;
+        run_write |= w;
+        if (g->hi > maxhi) maxhi = g->hi;
+    }
+    mem_free(v);
+    return conflict;
 }
 
 static void replay_blocks(Check *k, Sim *s)
@@ -323,18 +378,22 @@ static void replay_blocks(Check *k, Sim *s)
         int any = 0;
         for (size_t i = 0; i < k->nlog && !any; i++) any = k->log[i].buf == buf;
         if (!any || !sz) continue;
+        int mc = may_conflict(k, buf);
+        if (mc < 0) { k->oom = 1; continue; }
+        if (!mc) continue;
         ByteRec *r = mem_calloc((size_t)sz, sizeof *r);
         if (!r) { k->oom = 1; continue; }
         for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks are merged in that order */
             const GmAcc *g = &k->log[i];
             if (g->buf != buf) continue;
             uint16_t me = (uint16_t)(g->block + 1);
+            LastOther last = {NULL, 0, 0};
             for (uint64_t b = g->lo; b < g->hi; b++) {
                 ByteRec *x = &r[b];
                 if (x->w && x->w != me) {
-                    race_report(k, s, g, b, x->w - 1u, 1, seen, &nseen);
+                    race_report(k, s, g, b, x->w - 1u, 1, seen, &nseen, &last);
                 } else if (g->mode == ACC_WRITE && x->rlo && (x->rlo != me || x->rhi != me)) {
-                    race_report(k, s, g, b, (x->rlo != me ? x->rlo : x->rhi) - 1u, 0, seen, &nseen);
+                    race_report(k, s, g, b, (x->rlo != me ? x->rlo : x->rhi) - 1u, 0, seen, &nseen, &last);
                 }
                 if (g->mode == ACC_WRITE) {
                     x->w = me;

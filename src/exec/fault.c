@@ -61,6 +61,15 @@ void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
     va_end(ap);
 }
 
+long sim_warn_once_at(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    long d = warn_once(x, in, id, fmt, ap);
+    va_end(ap);
+    return d;
+}
+
 void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, const char *fmt, ...)
 {
     va_list ap;

@@ -47,6 +47,7 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
     }
     /* one allocation per group, in the order of its first parameter */
     uint64_t span = 0;
+    uint32_t old_ngm = s->ngm;
     s->ngm = 0;
     for (unsigned i = 0; i < n; i++) {
         if (!b[i].is_ptr || grp[i] != i) continue;
@@ -60,12 +61,15 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
             out |= b[k].output;
         }
         GmBuf *g = &s->gm[s->ngm++];
+        /* this slot's gap still holds the gap byte from the last run: same place, same size, filled then */
+        int ready = s->ngm <= old_ngm && g->gap_ready && g->base == SIM_GM_BASE + span && g->size == hi - lo;
         g->base = SIM_GM_BASE + span;
         g->size = hi - lo;
         g->data = (uint8_t *)lo;
         g->name = b[i].name;
         g->param = i;
         g->output = (uint8_t)out;
+        g->gap_ready = (uint8_t)ready;
         span += slot_bytes(g->size);
         for (unsigned k = i; k < n; k++)
             if (b[k].is_ptr && grp[k] == i) addr[k] = g->base + ((uintptr_t)b[k].data - lo);
@@ -78,7 +82,10 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
         s->ngm = 0;
         return -2;
     }
-    /* the image: kept between runs; the gaps are refilled when the layout changed or a write reached them */
+    /* the image: kept between runs. The gaps are filled lazily, on the first access that leaves its buffer
+       (sim_gm_fill_gaps; all of them before blocks run on threads): a launch whose accesses stay inside
+       their buffers never touches the 2 MiB slots' tails. They are marked for refilling when the layout
+       changed or a write reached them. */
     int relaid = span != s->gm_span;
     if (span > s->gm_cap) {
         mem_free(s->gm_mem);
@@ -92,11 +99,21 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
         GmBuf *g = &s->gm[i];
         uint8_t *p = s->gm_mem + (g->base - SIM_GM_BASE);
         if (g->size) memcpy(p, g->data, g->size);
-        uint64_t slot = (i + 1 < s->ngm ? s->gm[i + 1].base : SIM_GM_BASE + span) - g->base;
-        if (relaid || s->gm_gaps_dirty) memset(p + g->size, SIM_GM_GAP_BYTE, slot - g->size);
+        if (relaid || s->gm_gaps_dirty) g->gap_ready = 0;
     }
     s->gm_gaps_dirty = 0;
     return 0;
+}
+
+void sim_gm_fill_gaps(Sim *s, uint64_t addr, uint64_t len)
+{
+    for (uint32_t i = 0; i < s->ngm; i++) {
+        GmBuf *g = &s->gm[i];
+        uint64_t end = i + 1 < s->ngm ? s->gm[i + 1].base : SIM_GM_BASE + s->gm_span;
+        if (g->gap_ready || (len && (end <= addr || g->base >= addr + len))) continue;
+        memset(s->gm_mem + (g->base - SIM_GM_BASE) + g->size, SIM_GM_GAP_BYTE, end - g->base - g->size);
+        g->gap_ready = 1;
+    }
 }
 
 void sim_gm_copy_out(Sim *s)
@@ -143,6 +160,7 @@ static void report_outside(Exec *x, const Instr *in, uint32_t j, uint64_t addr, 
     Sim *s = x->core->sim;
     const GmBuf *g = &s->gm[j];
     uint64_t o = addr - g->base, out_lo = o > g->size ? o : g->size;
+    sim_gm_fill_gaps(s, addr, len);   /* in place only: a launch on threads filled them all first */
     if (mode != ACC_READ) s->gm_gaps_dirty = 1;
     for (uint32_t k = j + 1; mode != ACC_READ && k < s->ngm && s->gm[k].base < addr + len; k++) {
         uint64_t lo, hi;

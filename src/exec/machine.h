@@ -31,7 +31,7 @@ struct SimtState;
 /* ---- memory ---- */
 /* A device allocation in GM: [base, base+size), the caller's bytes at `data`, named after its first
    parameter `param`; `output` when a parameter in it is an output (W-UNWRITTEN). */
-typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; uint32_t param; uint8_t output; } GmBuf;
+typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; uint32_t param; uint8_t output, gap_ready; } GmBuf;
 /* What the launch binds to parameter i: a pointer parameter's host bytes, or nothing (`is_ptr` 0). */
 typedef struct GmBind { uint8_t *data; uint64_t size; const char *name; uint8_t is_ptr, output; } GmBind;
 #define SIM_GM_BASE (1ull << 40)       /* the first allocation's device address */
@@ -181,6 +181,8 @@ struct Sim {
     unsigned checks;           /* CHK_* of check.h */
     unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
+    int flag_key;              /* FLAG_KEY_* forced by the launch, or 0: the target's (sim_flag_key) */
+    int flag_lossy;            /* flag model: a set while the flag is set is lost (docs/semantics.md §2) */
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
     uint64_t autosync_edges;   /* dependencies auto-sync inferred (exec/autosync.c), summed over the blocks */
     const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
@@ -201,6 +203,8 @@ void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attri
 void sim_warn_once(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* True when op `in` already gave its run-time warning `id` in this run (or no more can be given). */
 int sim_warned(const Exec *x, const Instr *in, DiagId id);
+/* sim_warn_once returning the diagnostic's index for notes, or -1 (already given, or dropped). */
+long sim_warn_once_at(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* The same, with a note at op `related` ("the earlier ... is here"). */
 void sim_warn_note(Exec *x, const Instr *in, DiagId id, const Instr *related, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
@@ -227,6 +231,7 @@ uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t 
 int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr);   /* -1 out of memory, -2 over max_memory */
 void sim_gm_copy_out(Sim *s);              /* the allocations' bytes back to the caller's memory */
 void sim_gm_free(Sim *s);
+void sim_gm_fill_gaps(Sim *s, uint64_t addr, uint64_t len);   /* the gaps of the slots [addr, addr+len) meets (len 0: all) */
 int sim_gm_find(const Sim *s, uint64_t addr);   /* the allocation whose slot holds addr, or -1 */
 /* sim_mem for GM: host pointer for [addr, addr+len), reporting an access that leaves its buffer. */
 uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, int mode, const char *what);

@@ -48,6 +48,10 @@ struct Race {
     uint32_t nchans, capchans;
     uint32_t *snaps;           /* issue snapshots, RA words each */
     uint32_t nsnaps, capsnaps;
+    uint32_t *aj[RA];          /* per agent: indices into jobs of its kept jobs, in clock order (close order) */
+    uint32_t naj[RA], capaj[RA];
+    uint32_t *cand;            /* close_job's scratch: the unordered jobs' indices */
+    uint32_t capcand;
     const Instr *reported[MAX_REPORTS][2];
     int nreported, disabled;
     int oom;                   /* disabled because an allocation failed (the run then fails with T-OOM) */
@@ -61,7 +65,8 @@ int race_oom(const Race *r) { return r && r->oom; }
 void race_free(Race *r)
 {
     if (!r) return;
-    for (int a = 0; a < RA; a++) mem_free(r->sc[a].v);
+    for (int a = 0; a < RA; a++) { mem_free(r->sc[a].v); mem_free(r->aj[a]); }
+    mem_free(r->cand);
     for (uint32_t i = 0; i < r->nchans; i++) mem_free(r->chans[i].vcs);
     mem_free(r->chans);
     mem_free(r->jobs);
@@ -75,7 +80,7 @@ void race_reset(Race *r, Cluster *cl)
     r->cl = cl;
     r->na = cl->ncores * PQ__COUNT;
     memset(r->vc, 0, sizeof r->vc);
-    for (int a = 0; a < RA; a++) { r->sc[a].n = 0; r->sc[a].open = 0; }
+    for (int a = 0; a < RA; a++) { r->sc[a].n = 0; r->sc[a].open = 0; r->naj[a] = 0; }
     for (uint32_t i = 0; i < r->nchans; i++) mem_free(r->chans[i].vcs);
     r->nchans = 0;
     r->njobs = r->npool = r->nsnaps = 0;
@@ -99,6 +104,7 @@ static void *grow(void *p, uint32_t *cap, uint32_t need, size_t elem)
 /* ------------------------------------------------------------------ footprints */
 
 static uint32_t normalise(Iv *v, uint32_t n);
+static int u32_cmp(const void *pa, const void *pb);
 
 
 void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int write)
@@ -251,6 +257,7 @@ static int ordered(const Race *r, int a, const Job *k) { return k->clock <= r->v
 static void prune(Race *r)
 {
     uint32_t w = 0, pw = 0;
+    for (int a = 0; a < RA; a++) r->naj[a] = 0;
     for (uint32_t i = 0; i < r->njobs; i++) {
         Job *k = &r->jobs[i];
         int keep = 0;
@@ -272,6 +279,7 @@ static void prune(Race *r)
         memmove(&r->pool[pw], &r->pool[k->first], k->n * sizeof(Iv));
         k->first = pw;
         pw += k->n;
+        r->aj[k->agent][r->naj[k->agent]++] = w;   /* fits: the list held at least this many before */
         r->jobs[w++] = *k;
     }
     r->njobs = w;
@@ -288,8 +296,29 @@ static void close_job(Race *r, int a)
     s->n = 0;
     if (!n) return;
     Job me = {s->in, (uint32_t)a, s->clock, 0, n};
-    for (uint32_t i = 0; i < r->njobs; i++) {
-        const Job *k = &r->jobs[i];
+    /* The jobs this one is not ordered after: per other agent, the tail of its clock-ordered list past what
+       a knows of it (binary search), so jobs a is ordered after cost nothing. They are compared in the order
+       they closed, as a scan of every job would, so the reports do not depend on the index. */
+    uint32_t ncand = 0;
+    for (int b = 0; b < r->na; b++) {
+        if (b == a || !r->naj[b]) continue;
+        const uint32_t *l = r->aj[b], known = r->vc[a][b];
+        uint32_t lo = 0, hi = r->naj[b];
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (r->jobs[l[mid]].clock <= known) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == r->naj[b]) continue;
+        uint32_t *c = grow(r->cand, &r->capcand, ncand + (r->naj[b] - lo), sizeof *c);
+        if (!c) { r->disabled = r->oom = 1; return; }
+        r->cand = c;
+        memcpy(c + ncand, l + lo, (r->naj[b] - lo) * sizeof *c);
+        ncand += r->naj[b] - lo;
+    }
+    if (ncand > 1) qsort(r->cand, ncand, sizeof *r->cand, u32_cmp);
+    for (uint32_t ci = 0; ci < ncand; ci++) {
+        const Job *k = &r->jobs[r->cand[ci]];
         if ((int)k->agent == a || ordered(r, a, k)) continue;
         const Iv *kv = &r->pool[k->first];
         Iv ov;
@@ -301,14 +330,36 @@ static void close_job(Race *r, int a)
     Job *j = grow(r->jobs, &r->capjobs, r->njobs + 1, sizeof *j);
     if (j) r->jobs = j;   /* kept at once: the pool's growth below may fail (found by make oomtest) */
     Iv *p = j ? grow(r->pool, &r->cappool, r->npool + n, sizeof *p) : NULL;
-    if (!j || !p) { r->disabled = r->oom = 1; return; }
+    uint32_t *ai = j && p ? grow(r->aj[a], &r->capaj[a], r->naj[a] + 1, sizeof *ai) : NULL;
+    if (!j || !p || !ai) { r->disabled = r->oom = 1; return; }
     r->pool = p;
+    r->aj[a] = ai;
     me.first = r->npool;
     memcpy(&r->pool[r->npool], s->v, n * sizeof(Iv));
     r->npool += n;
+    r->aj[a][r->naj[a]++] = r->njobs;
     r->jobs[r->njobs++] = me;
     if (r->njobs >= r->prune_at) prune(r);
-    if (r->njobs > MAX_JOBS) r->disabled = 1;   /* bounded memory: stop checking rather than exhaust it */
+    if (r->njobs > MAX_JOBS) {
+        /* bounded memory: the detector stops for the rest of the block, and says so where it stopped */
+        r->disabled = 1;
+        Sim *sim = r->cl->sim;
+        long k = diag_add(sim->diags, SEV_WARNING, DIAG_T_RACE_LIMIT, s->in && s->in->op ? s->in->op->loc : (SrcLoc){0, 0, 0},
+                          "race detection stops here: %u accesses are not yet ordered with every pipe (the limit is %u); "
+                          "later accesses of this block are not checked for races",
+                          (unsigned)r->njobs, (unsigned)MAX_JOBS);
+        sim_diag_key(sim, k, DK_ONCE, s->in, NULL, DIAG_T_RACE_LIMIT);   /* once per op in a launch */
+        if (k >= 0)
+            diag_note(sim->diags, k, (SrcLoc){0, 0, 0},
+                      "a pipe that never synchronises with the others keeps every job of theirs open; a wait_flag or a "
+                      "barrier between them lets the detector forget the jobs both have seen");
+    }
+}
+
+static int u32_cmp(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
 }
 
 /* ------------------------------------------------------------------ jobs and clocks */
@@ -430,6 +481,69 @@ void race_acquire(Exec *x, int kind, unsigned key)
         ch->n--;
     }
     if (x->pipe == PQ_S) r->vc[a][a]++;
+}
+
+/* RC_SEQ channels (buffer tokens): vcs[0..RA) is the join of the releases already taken by a get_buf (every
+   later get_buf of the id joins them too), then n pending entries of 1 + RA words: ordinal, snapshot. */
+enum { RC_SEQ = 100 };
+
+void race_release_seq(Exec *x, unsigned key, uint64_t ordinal)
+{
+    int a;
+    Chan *ch = sync_begin(x, RC_SEQ, key, &a);
+    if (!ch) return;
+    Race *r = x->core->cl->race;
+    uint32_t need = RA + (ch->n + 1) * (RA + 1);
+    if (need > ch->cap) {
+        uint32_t cap = ch->cap ? ch->cap : RA + 4 * (RA + 1);
+        while (cap < need) cap *= 2;
+        uint32_t *v = mem_realloc(ch->vcs, (size_t)cap * sizeof(uint32_t));
+        if (!v) { r->disabled = r->oom = 1; return; }
+        memset(v + ch->cap, 0, (size_t)(cap - ch->cap) * sizeof(uint32_t));
+        ch->vcs = v;
+        ch->cap = cap;
+    }
+    uint32_t *e = ch->vcs + RA + (size_t)ch->n * (RA + 1);
+    e[0] = (uint32_t)ordinal;
+    memcpy(e + 1, r->vc[a], RA * sizeof(uint32_t));
+    ch->n++;
+    if (x->pipe == PQ_S) r->vc[a][a]++;
+}
+
+void race_acquire_upto(Exec *x, unsigned key, uint64_t n)
+{
+    int a;
+    Chan *ch = sync_begin(x, RC_SEQ, key, &a);
+    if (!ch) return;
+    Race *r = x->core->cl->race;
+    if (ch->cap) {
+        uint32_t w = 0;
+        for (uint32_t i = 0; i < ch->n; i++) {
+            uint32_t *e = ch->vcs + RA + (size_t)i * (RA + 1);
+            if (e[0] < n) join(ch->vcs, e + 1, r->na);   /* issued before this get_buf: taken from now on */
+            else memmove(ch->vcs + RA + (size_t)w++ * (RA + 1), e, (RA + 1) * sizeof(uint32_t));
+        }
+        ch->n = w;
+        join(r->vc[a], ch->vcs, r->na);
+    }
+    if (x->pipe == PQ_S) r->vc[a][a]++;
+}
+
+int race_stamp(Exec *x, uint32_t *agent, uint32_t *clock)
+{
+    Race *r = x->core->cl->race;
+    if (!r || r->disabled) return 0;
+    int a = agent_of(x->core, x->pipe);
+    *agent = (uint32_t)a;
+    *clock = r->vc[a][a];
+    return 1;
+}
+
+uint32_t race_knows(Exec *x, uint32_t b)
+{
+    Race *r = x->core->cl->race;
+    if (!r || b >= RA) return 0;
+    return r->vc[agent_of(x->core, x->pipe)][b];
 }
 
 void race_join_all(Exec *x)

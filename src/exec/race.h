@@ -28,6 +28,16 @@ void race_job_end(Core *c, int pq);
 enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS, RC_AUTO };   /* RC_AUTO: auto-sync edges (accumulating, like RC_BUF) */
 void race_release(Exec *x, int kind, unsigned key);
 void race_acquire(Exec *x, int kind, unsigned key);
+/* Buffer tokens (rls_buf/get_buf, mode 0): a release with its ordinal among the releases of its id in
+   program order, and a get_buf that joins exactly the releases with ordinal < n (those issued before it),
+   whatever else has already run. Channel `key` is separate from the RC_* channels. */
+void race_release_seq(Exec *x, unsigned key, uint64_t ordinal);
+void race_acquire_upto(Exec *x, unsigned key, uint64_t n);
+/* For the synchronisation checks (ops/sync/flagcheck.c): the agent running x and its own clock now (0 when
+   the detector is off), and how much of agent b's clock x's agent knows (b's events up to that clock
+   happen before whatever x's agent does next). */
+int race_stamp(Exec *x, uint32_t *agent, uint32_t *clock);
+uint32_t race_knows(Exec *x, uint32_t b);
 /* the SU waits for every pipe of its core to drain (barrier PIPE_ALL) */
 void race_join_all(Exec *x);
 #endif

@@ -855,6 +855,37 @@ static int pick_form_by_mem(Parser *P, int kind, const Item *pos, uint32_t npos)
     return other;
 }
 
+/* The types of a tile op's ins(...) after its ':' (the compiler's assembly formats): `%a, %b : Ta, Tb`; also each
+   operand with its own type, `%a : Ta, %b : Tb` (tmov with an fp tile), and a trailing keyword operand
+   `fp %x : T` or `pre_quant %x : T` (textract, tinsert, tstore): the operand is appended to the ins. */
+static void parse_tile_ins_types(Parser *P, const OpSig *sig, Item *items, uint32_t *nitems, TypeItem *types,
+                                 uint32_t *nt)
+{
+    for (;;) {
+        SrcLoc loc = P_loc(P, P_cur(P));
+        const Type *ty = P_parse_type(P);
+        if (!ty) return;
+        if (*nt >= MAX_TYPES) {
+            P_error(P, DIAG_PARSE_LIMIT, loc, "type list too long");
+            return;
+        }
+        types[(*nt)++] = (TypeItem){ty, NULL, loc};
+        int more = 0;
+        if (P_is(P, TK_COMMA) && P_at(P, 1)->kind == TK_SSA) {
+            P->pos++;
+            more = 1;
+        } else if (P_eat(P, TK_COMMA)) {
+            continue;
+        } else if ((P_is_ident(P, "fp") || P_is_ident(P, "pre_quant")) && P_at(P, 1)->kind == TK_SSA) {
+            P->pos++;
+            more = 1;
+        }
+        if (!more) return;
+        if (!parse_item_list(P, sig, items, nitems, 1, 1)) return;
+        if (!P_expect(P, TK_COLON, "':' and the type of the operand")) return;
+    }
+}
+
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres)
 {
@@ -885,7 +916,10 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         P->pos += 2;
         if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON) && !P_is(P, TK_LBRACE)) parse_item_list(P, sig, items, &nitems, 1, 1);
         if (sig->has_outs && P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &dict, &ndict);   /* ins(%a, %b {cmpMode = ...} : ...) */
-        if (P_eat(P, TK_COLON)) parse_type_list(P, types, &nt);
+        if (P_eat(P, TK_COLON)) {
+            if (sig->has_outs) parse_tile_ins_types(P, sig, items, &nitems, types, &nt);
+            else parse_type_list(P, types, &nt);
+        }
         P_expect(P, TK_RPAREN, "')' closing ins(...)");
         if (sig->has_outs) {
             /* the tile layer's form: outs(...) lists operands the op writes, not results */

@@ -114,6 +114,43 @@ static int const_i64(const Value *v, int64_t *out)
     return 1;
 }
 
+/* The compiler's A5 memory plan gives no storage to a tile used only as the tmp operand of an op whose template
+   ignores it (PTOAS PTOPlanMemory isIgnoredA5TmpOperandUse: the row reductions' operand 1, the expand-binary
+   ops', tprelu's, txor's, txors' and tsels' operand 2, tsel's operand 3); ptosim's handlers of these ops never
+   touch that tile either. `g` is the tmp group of the op's signature. */
+static int tmp_group(int kind)
+{
+    switch (kind) {
+    case OP_TROWSUM: case OP_TROWMAX: case OP_TROWMIN: case OP_TROWPROD: case OP_TROWARGMAX: case OP_TROWARGMIN:
+        return 1;
+    case OP_TSEL: return 3;
+    case OP_TPRELU: case OP_TXOR: case OP_TXORS: case OP_TSELS:
+    case OP_TROWEXPANDADD: case OP_TROWEXPANDSUB: case OP_TROWEXPANDMUL: case OP_TROWEXPANDDIV:
+    case OP_TROWEXPANDMAX: case OP_TROWEXPANDMIN: case OP_TROWEXPANDEXPDIF: case OP_TCOLEXPANDADD:
+    case OP_TCOLEXPANDSUB: case OP_TCOLEXPANDMUL: case OP_TCOLEXPANDDIV: case OP_TCOLEXPANDMAX:
+    case OP_TCOLEXPANDMIN: case OP_TCOLEXPANDEXPDIF:
+        return 2;
+    default: return -1;
+    }
+}
+
+static int tmp_only(const Walk *w, const Value *v)
+{
+    int used = 0;
+    for (uint32_t i = 0; i < w->n; i++) {
+        const Op *u = w->ops[i];
+        for (uint32_t k = 0; k < u->noperands; k++) {
+            if (u->operands[k] != v) continue;
+            int g = tmp_group(u->kind);
+            if (g < 0 || !u->segs || op_group_len(u, (unsigned)g) != 1 ||
+                op_group_operand(u, (unsigned)g, 0) != v)
+                return 0;
+            used = 1;
+        }
+    }
+    return used;
+}
+
 static int overlaps(uint64_t a, uint64_t asz, uint64_t b, uint64_t bsz) { return a < b + bsz && b < a + asz; }
 
 int tile_plan_build(const Op *func, const TargetProfile *tp, TilePlan *p)
@@ -153,18 +190,25 @@ int tile_plan_build(const Op *func, const TargetProfile *tp, TilePlan *p)
             s->addr = s->fits ? (uint64_t)a : 0;
             s->start = 0;                          /* a fixed range is kept free for the whole function */
             s->end = w.n ? w.n - 1 : 0;
+        } else if (tmp_only(&w, o->results[0])) {
+            s->size = 0;                           /* no storage: placed at 0, in nobody's way */
         }
     }
     /* place the planned tiles in position order */
     for (uint32_t i = 0; i < p->n; i++) {
         TileSlot *s = &p->t[i];
         if (s->fixed) continue;
+        if (!s->size) {
+            s->addr = 0;
+            s->fits = 1;
+            continue;
+        }
         uint64_t al = tile_plan_align(s->as), cap = tp ? tp->cap[s->as] : UINT64_MAX, at = 0;
         for (;;) {
             uint64_t next = at;
             for (uint32_t k = 0; k < p->n; k++) {
                 const TileSlot *o = &p->t[k];
-                if (o == s || o->as != s->as || !o->fits || (!o->fixed && k > i)) continue;
+                if (o == s || o->as != s->as || !o->fits || !o->size || (!o->fixed && k > i)) continue;
                 if (o->end < s->start || o->start > s->end) continue;
                 if (overlaps(at, s->size, o->addr, o->size) && o->addr + o->size > next) next = o->addr + o->size;
             }

@@ -76,6 +76,8 @@ static int static_valid(const Type *t, int64_t *vr, int64_t *vc)
 }
 
 /* Element-wise rules: locations, layouts, valid shapes and element types. */
+static int verify_tile_reduce(VCtx *V, Op *op);   /* below: the reductions, expands and partial ops */
+
 static void check_ew(VCtx *V, Op *op, const TileRule *r)
 {
     static const char *const groups[] = {"src0", "src1", "src", "tmp", "mask", "a", "b", "dst"};
@@ -422,6 +424,8 @@ static int check_misc(VCtx *V, Op *op)
     }
 }
 
+static int check_cube(VCtx *V, Op *op);
+
 void verify_tile(VCtx *V, Op *op)
 {
     if (op->kind == OP_FUNC) {
@@ -431,8 +435,221 @@ void verify_tile(VCtx *V, Op *op)
     if (op_info[op->kind].fam != FAM_TILE) return;
     verify_tile_more(V, op);   /* verify_tile_extra.c */
     const TileRule *r = rule_of(op->kind);
-    if (check_misc(V, op)) return;
+    if (check_misc(V, op) || verify_tile_reduce(V, op) || check_cube(V, op)) return;
     if (r) check_ew(V, op, r);
     else if (op->kind == OP_TLOAD || op->kind == OP_TSTORE) check_dma(V, op);
     else check_view(V, op);
+}
+
+/* ---- reductions, expands and partial ops (ops/tile/tile_reduce.c; the A5 templates' constraints) ---- */
+
+enum { RS_NUM = 0, RS_SUMPROD, RS_COLSUM, RS_COLPROD, RS_COLARG, RS_EXP, RS_DIVF, RS_DIVC, RS_FLT };
+
+/* The element types each template instantiates (lib/TileOps/a5: _row_reductions.py, tcolsum.py, tcolprod.py,
+   _col_arg.py, _expand_binary.py, tcolexpanddiv.py). */
+static int red_accepts(int set, ElemKind k)
+{
+    switch (set) {
+    case RS_SUMPROD: return k == EK_F16 || k == EK_F32 || k == EK_S16 || k == EK_S32;
+    case RS_COLSUM: return k == EK_S8 || k == EK_S16 || k == EK_S32 || k == EK_F16 || k == EK_BF16 || k == EK_F32;
+    case RS_COLPROD: return k == EK_S16 || k == EK_S32 || k == EK_U16 || k == EK_U32 || k == EK_F16 || k == EK_BF16 ||
+                            k == EK_F32;
+    case RS_COLARG: return k == EK_F32 || k == EK_U32 || k == EK_F16 || k == EK_U16 || k == EK_S8 || k == EK_U8;
+    case RS_EXP: return k == EK_S8 || k == EK_S16 || k == EK_S32 || k == EK_F16 || k == EK_BF16 || k == EK_F32;
+    case RS_DIVF: case RS_FLT: return k == EK_F16 || k == EK_F32;
+    case RS_DIVC: return k == EK_F16 || k == EK_F32 || k == EK_S16 || k == EK_S32;
+    default: return ek_int(k) || ek_arith_float(k);
+    }
+}
+
+static int red_set(int kind)
+{
+    switch (kind) {
+    case OP_TROWSUM: case OP_TROWPROD: return RS_SUMPROD;
+    case OP_TCOLSUM: return RS_COLSUM;
+    case OP_TCOLPROD: return RS_COLPROD;
+    case OP_TCOLARGMAX: case OP_TCOLARGMIN: return RS_COLARG;
+    case OP_TROWEXPAND: case OP_TCOLEXPAND: case OP_TROWEXPANDADD: case OP_TROWEXPANDSUB: case OP_TROWEXPANDMUL:
+    case OP_TROWEXPANDMAX: case OP_TROWEXPANDMIN: case OP_TCOLEXPANDADD: case OP_TCOLEXPANDSUB: case OP_TCOLEXPANDMUL:
+    case OP_TCOLEXPANDMAX: case OP_TCOLEXPANDMIN: return RS_EXP;
+    case OP_TROWEXPANDDIV: return RS_DIVF;
+    case OP_TCOLEXPANDDIV: return RS_DIVC;
+    case OP_TROWEXPANDEXPDIF: case OP_TCOLEXPANDEXPDIF: return RS_FLT;
+    default: return RS_NUM;
+    }
+}
+
+/* A row-major unboxed tile, or (when `col1` allows it) a column-major single-column one. */
+static int need_rm_or_col1(VCtx *V, const Op *op, const char *g, int col1)
+{
+    const Type *t = grp_type(V, op, g);
+    if (col1 && t && t->kind == TY_TILE_BUF && t->blayout == TBL_COL_MAJOR && t->dims[1] == 1 &&
+        t->slayout != TSL_COL_MAJOR)
+        return 0;
+    return need_row_major(V, op, g);
+}
+
+static void shape_err(VCtx *V, const Op *op, const char *g, const char *rule, int64_t r, int64_t c)
+{
+    v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, g), "'%s' needs %s; '%s' has a %" PRId64 "x%" PRId64 " valid region",
+          v_opname(op), rule, g, r, c);
+}
+
+static void check_reduce(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    static const char *const groups[] = {"src", "src0", "src1", "tmp", "dst"};
+    const Type *dt = grp_type(V, op, "dst"), *st = grp_type(V, op, "src");
+    if (!st) st = grp_type(V, op, "src0");
+    if (!dt || !st || dt->kind != TY_TILE_BUF || st->kind != TY_TILE_BUF) return;
+    for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++)
+        if (need_vec(V, op, groups[i])) return;
+    int k = op->kind;
+    int rowred = k == OP_TROWSUM || k == OP_TROWMAX || k == OP_TROWMIN || k == OP_TROWPROD || k == OP_TROWARGMAX ||
+                 k == OP_TROWARGMIN;
+    int colred = k == OP_TCOLSUM || k == OP_TCOLMAX || k == OP_TCOLMIN || k == OP_TCOLPROD || k == OP_TCOLARGMAX ||
+                 k == OP_TCOLARGMIN;
+    int rowexp = k == OP_TROWEXPAND || k == OP_TROWEXPANDADD || k == OP_TROWEXPANDSUB || k == OP_TROWEXPANDMUL ||
+                 k == OP_TROWEXPANDDIV || k == OP_TROWEXPANDMAX || k == OP_TROWEXPANDMIN || k == OP_TROWEXPANDEXPDIF;
+    int part = k == OP_TPARTADD || k == OP_TPARTMUL || k == OP_TPARTMAX || k == OP_TPARTMIN;
+    int arg = k == OP_TROWARGMAX || k == OP_TROWARGMIN || k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
+    /* layouts: row-major unboxed; a row reduction's destination and a row-expand's scalar column may be a
+       column-major N x 1 tile (_row_reduction_layout, _row_expand_layout) */
+    if (need_rm_or_col1(V, op, "src", 0) || need_rm_or_col1(V, op, "src0", 0) ||
+        need_rm_or_col1(V, op, "src1", rowexp && k != OP_TROWEXPAND) || need_rm_or_col1(V, op, "dst", rowred))
+        return;
+    /* element types */
+    ElemKind ks = elem_kind(st->elem), kd = elem_kind(dt->elem);
+    if (!red_accepts(red_set(k), ks)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not accept %s tiles", v_opname(op), tname(st->elem, b1, sizeof b1));
+        return;
+    }
+    if (arg) {
+        int colarg = k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
+        if (!(kd == EK_S32 || (!colarg && kd == EK_U32))) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes %s indices, not %s", v_opname(op),
+                  colarg ? "i32" : "i32 or ui32", tname(dt->elem, b1, sizeof b1));
+            return;
+        }
+    } else if (st->elem != dt->elem) {
+        v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes %s elements from %s ones; the tiles' element "
+              "types must agree", v_opname(op), tname(dt->elem, b1, sizeof b1), tname(st->elem, b2, sizeof b2));
+        return;
+    }
+    const Type *s1 = grp_type(V, op, "src1");
+    if (s1 && s1->kind == TY_TILE_BUF && s1->elem != st->elem) {
+        v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "src1"), "'%s' combines %s and %s tiles", v_opname(op),
+              tname(st->elem, b1, sizeof b1), tname(s1->elem, b2, sizeof b2));
+        return;
+    }
+    /* valid regions known statically */
+    int64_t sr, sc, dr, dc, r1 = 0, c1 = 0;
+    if (!static_valid(dt, &dr, &dc) || !static_valid(st, &sr, &sc)) return;
+    int have1 = s1 && s1->kind == TY_TILE_BUF && static_valid(s1, &r1, &c1);
+    if (rowred) {
+        if (dc != 1) shape_err(V, op, "dst", "a one-column destination", dr, dc);
+        else if (dr != sr) shape_err(V, op, "dst", "a destination row per source row", dr, dc);
+    } else if (colred) {
+        if (dr != 1) shape_err(V, op, "dst", "a one-row destination", dr, dc);
+        else if (dc != sc) shape_err(V, op, "dst", "a destination column per source column", dr, dc);
+    } else if (k == OP_TROWEXPAND) {
+        if (sr != dr || sc < 1) shape_err(V, op, "src", "a source column holding one value per destination row", sr, sc);
+    } else if (k == OP_TCOLEXPAND) {
+        if (sc != dc || sr < 1) shape_err(V, op, "src", "a source row holding one value per destination column", sr, sc);
+    } else if (part) {
+        const char *bad = NULL;
+        int64_t br = 0, bc = 0;
+        if (sr > dr || sc > dc) bad = "src0", br = sr, bc = sc;
+        else if (have1 && (r1 > dr || c1 > dc)) bad = "src1", br = r1, bc = c1;
+        if (bad) shape_err(V, op, bad, "source valid regions within the destination's", br, bc);
+        else if ((k == OP_TPARTADD || k == OP_TPARTMUL) && have1 && !(sr == dr && sc == dc) && !(r1 == dr && c1 == dc))
+            shape_err(V, op, "src0", "one source whose valid region is the destination's", sr, sc);
+    } else {   /* expand binary */
+        if (sr != dr || sc != dc) shape_err(V, op, "src0", "the destination's valid region", sr, sc);
+        else if (have1 && rowexp && (r1 != dr || c1 < 1)) shape_err(V, op, "src1", "one value per destination row", r1, c1);
+        else if (have1 && !rowexp && (c1 != dc || r1 < 1))
+            shape_err(V, op, "src1", "one value per destination column", r1, c1);
+    }
+}
+
+static int verify_tile_reduce(VCtx *V, Op *op)
+{
+    switch (op->kind) {
+    case OP_TROWSUM: case OP_TROWMAX: case OP_TROWMIN: case OP_TROWPROD: case OP_TROWARGMAX: case OP_TROWARGMIN:
+    case OP_TCOLSUM: case OP_TCOLMAX: case OP_TCOLMIN: case OP_TCOLPROD: case OP_TCOLARGMAX: case OP_TCOLARGMIN:
+    case OP_TROWEXPAND: case OP_TCOLEXPAND: case OP_TROWEXPANDADD: case OP_TROWEXPANDSUB: case OP_TROWEXPANDMUL:
+    case OP_TROWEXPANDDIV: case OP_TROWEXPANDMAX: case OP_TROWEXPANDMIN: case OP_TROWEXPANDEXPDIF:
+    case OP_TCOLEXPANDADD: case OP_TCOLEXPANDSUB: case OP_TCOLEXPANDMUL: case OP_TCOLEXPANDDIV: case OP_TCOLEXPANDMAX:
+    case OP_TCOLEXPANDMIN: case OP_TCOLEXPANDEXPDIF: case OP_TPARTADD: case OP_TPARTMUL: case OP_TPARTMAX:
+    case OP_TPARTMIN:
+        check_reduce(V, op);
+        return 1;
+    default: return 0;
+    }
+}
+
+/* ==== cube tile ops (tile part 2; docs/tile.md "Cube tile ops") ==== */
+
+/* A tile operand of a cube op must live in `space`. */
+static int need_loc(VCtx *V, const Op *op, const char *g, int space)
+{
+    const Type *t = grp_type(V, op, g);
+    if (!t || t->kind != TY_TILE_BUF || t->space == space) return 0;
+    const char *have = tile_loc_name((AddrSpace)t->space), *want = tile_loc_name((AddrSpace)space);
+    v_err(V, DIAG_TILE_LOC, grp_loc(V, op, g), "'%s' takes its '%s' tile in loc=%s, not loc=%s", v_opname(op), g,
+          want ? want : "?", have ? have : "?");
+    return 1;
+}
+
+/* The element types the A5 templates accept (lib/TileOps/a5/_cube.py): equal-width float or 8-bit integer
+   operands with an f32 (i32 for i8) accumulator; the .mx forms fp8 or packed fp4 operands. */
+static int cube_pair_ok(ElemKind a, ElemKind b, ElemKind c, int mx)
+{
+    int f8a = a == EK_E4M3 || a == EK_E5M2, f8b = b == EK_E4M3 || b == EK_E5M2;
+    if (mx) return c == EK_F32 && ((f8a && f8b) || (ek_packed4(a) && ek_packed4(b)));
+    if (a == EK_S8 || a == EK_U8) return (b == EK_S8 || b == EK_U8) && (c == EK_S32 || c == EK_U32);
+    if (c != EK_F32) return 0;
+    if (a == EK_F16 || a == EK_BF16 || a == EK_F32 || a == EK_HIF8) return a == b;
+    return f8a && f8b;
+}
+
+/* tmatmul / tgemv and their forms: operand locations, K of the left tile = K of the right one, M and N fitting
+   the accumulator, the element-type triple. */
+static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
+{
+    char b1[64], b2[64], b3[64];
+    int bad = need_loc(V, op, "lhs", AS_L0A) | need_loc(V, op, "rhs", AS_L0B) | need_loc(V, op, "dst", AS_L0C) |
+              need_loc(V, op, "acc", AS_L0C) | need_loc(V, op, "bias", AS_BT) | need_loc(V, op, "lscale", AS_FB) |
+              need_loc(V, op, "rscale", AS_FB);
+    if (bad) return;
+    const Type *a = grp_type(V, op, "lhs"), *b = grp_type(V, op, "rhs"), *c = grp_type(V, op, "dst");
+    if (!a || !b || !c || a->kind != TY_TILE_BUF || b->kind != TY_TILE_BUF || c->kind != TY_TILE_BUF) return;
+    ElemKind ea = elem_kind(a->elem), eb = elem_kind(b->elem), ec = elem_kind(c->elem);
+    if (!cube_pair_ok(ea, eb, ec, mx)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not multiply %s by %s into %s (the A5 templates' pairs: "
+              "f16/bf16/f32/hif8/fp8/i8 operands, f32 or i32 accumulators%s)", v_opname(op), tname(a->elem, b1, sizeof b1),
+              tname(b->elem, b2, sizeof b2), tname(c->elem, b3, sizeof b3), mx ? "; .mx: fp8 or fp4 operands" : "");
+        return;
+    }
+    int64_t ar, ac, br, bc, cr, cc;
+    if (!static_valid(a, &ar, &ac) || !static_valid(b, &br, &bc) || !static_valid(c, &cr, &cc)) return;
+    if (ac != br)
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "rhs"), "'%s': the left tile's K (%" PRId64 " valid columns) differs "
+              "from the right tile's K (%" PRId64 " valid rows)", v_opname(op), ac, br);
+    else if ((gemv ? 1 : ar) > c->dims[0] || bc > c->dims[1])
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "dst"), "'%s': the %" PRId64 "x%" PRId64 " product does not fit the "
+              "%lldx%lld accumulator tile", v_opname(op), gemv ? (int64_t)1 : ar, bc, (long long)c->dims[0],
+              (long long)c->dims[1]);
+}
+
+/* The cube tile ops' rules; 0 for any other op. */
+static int check_cube(VCtx *V, Op *op)
+{
+    switch (op->kind) {
+    case OP_TMATMUL: case OP_TMATMUL_ACC: case OP_TMATMUL_BIAS: check_matmul(V, op, 0, 0); return 1;
+    case OP_TMATMUL_MX: case OP_TMATMUL_MX_ACC: case OP_TMATMUL_MX_BIAS: check_matmul(V, op, 1, 0); return 1;
+    case OP_TGEMV: case OP_TGEMV_ACC: case OP_TGEMV_BIAS: check_matmul(V, op, 0, 1); return 1;
+    case OP_TGEMV_MX: case OP_TGEMV_MX_ACC: case OP_TGEMV_MX_BIAS: check_matmul(V, op, 1, 1); return 1;
+    default: return 0;
+    }
 }

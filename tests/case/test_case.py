@@ -33,6 +33,20 @@ check(code == 1 and re.search(r"^FAIL vadd: T-STEP-LIMIT", out, re.M), "run opti
 code, out, err = case(os.path.join(ROOT, "tests", "cli"))
 check(code == 2 and "no case directory" in err, "a directory without cases is a usage error", out + err)
 
+# a launch.cpp that declares its kernels through a macro (PTOAS tquant_mx_dn's DEFINE_LAUNCH(name)): each use is
+# expanded, so every kernel becomes a definition that runs ptosim under its own name (by hand: the two names)
+import importlib.util  # noqa: E402
+spec = importlib.util.spec_from_file_location("ptosim_case_mod", os.path.join(ROOT, "python", "ptosim", "case.py"))
+cm = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(cm)
+src = ('#define DEFINE_LAUNCH(name) \\\n    extern "C" __global__ AICORE void name(__gm__ uint8_t *, __gm__ uint8_t *); \\\n'
+       '    void Launch##name(void *a, void *b, void *s) { name<<<1, nullptr, s>>>((__gm__ uint8_t *)a, (__gm__ uint8_t *)b); }\n'
+       'DEFINE_LAUNCH(K_one)\nDEFINE_LAUNCH(K_two)\n#undef DEFINE_LAUNCH\n')
+out = cm.rewrite_launch(src)
+check('ptosim_exec("K_one")' in out and 'ptosim_exec("K_two")' in out and "void LaunchK_two(" in out
+      and "##" not in out and "#define" not in out and "#undef" not in out,
+      "a kernel-declaring macro of launch.cpp is expanded at each use", out)
+
 tmp = tempfile.mkdtemp(prefix="ptosim-case-test-")
 try:
     keep, rep = os.path.join(tmp, "keep"), os.path.join(tmp, "rep")

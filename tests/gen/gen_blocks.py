@@ -14,6 +14,8 @@ the serial one, computed here in plain Python without ptosim.
          0xA5. Each block's slice also goes to dst + 2 MiB - 128, whose second half lands in out[0, 128)
          (the next allocation, 2 MiB after dst): after block 0's own out store there, blocks 1..3 overwrite
          it in turn, so out[0, 128) ends as bytes [128, 256) of slice 3.
+  onchip_zeroed: 4 blocks first copy UB [0, 256) and [204800, +256) out to out[512b, +512), then fill those
+         UB bytes from src: every block starts with zeroed on-chip memory, so out is all zeros.
 """
 import struct, sys
 
@@ -50,5 +52,8 @@ elif case == "gm_gap":
         res += b"".join(sl[:b + 1]) + bytes([0xA5]) * (256 * (3 - b))
     res[0:128] = sl[3][128:256]
     save("expected_out.bin", res)
+elif case == "onchip_zeroed":
+    save("src.bin", pattern(512, seed=11))
+    save("expected.bin", bytes(2048))
 else:
     sys.exit("unknown case " + case)

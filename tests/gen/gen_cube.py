@@ -94,9 +94,16 @@ def transpose(X):
 # ---------------------------------------------------------------- cases
 
 def b8_frac(B, K, N):
-    """A 1-byte B [K, N] as the transposed L1 -> L0B load reads it (docs/semantics.md §8.2): fractals of
-    32 K-rows x 16 N-columns, K1 outermost, then N1; element (k, n) at ((k/32)*N1 + n/16)*512 + (k%32)*16
-    + n%16; cells beyond K x N are zero. The validated MX kernels pack B this way."""
+    """A 1-byte B [K, N] as the transposed L1 -> L0B load reads it (docs/semantics.md §8.2): N <= 16: fractals
+    of 32 K-rows x 16 N-columns, K1 outermost; element (k, n) at (k/32)*512 + (k%32)*16 + n (the validated MX
+    kernels pack B this way); N > 16: the generic NZ layout nd2nz writes (the tile system tests)."""
+    if N > 16:   # wider than one fractal column: the generic NZ [K, N] of nd2nz (32 columns a row, pitch pad16(K))
+        P = (K + 15) // 16 * 16
+        buf = bytearray(((N + 31) // 32) * P * 32)
+        for k in range(K):
+            for n in range(N):
+                buf[((n // 32) * P + k) * 32 + n % 32] = B[k][n] & 0xFF
+        return bytes(buf)
     K1, N1 = (K + 31) // 32, (N + 15) // 16
     buf = bytearray(K1 * N1 * 512)
     for k in range(K):

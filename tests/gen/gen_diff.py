@@ -108,6 +108,26 @@ def kernel(seed):
         names.append(res)
     result = names[-1]
 
+    # ---- a reduction, a broadcast or vexpdif after the expression (a third generator: the draws above are
+    # unchanged); their fast handlers (vec_alu_red_fast.c) are compared with --no-fast-paths
+    rr = random.Random(seed * 104729 + 3)
+    if rr.random() < (0.9 if name in ("f32", "f16") else 0.4):
+        red_ops = (["vdup"] + (["vcadd", "vcgadd", "vcpadd", "vcmax", "vcmin", "vcgmax", "vcgmin"] if name in ("f32", "f16") else []) +
+                   (["vexpdif"] if name == "f32" else []))
+        op = rr.choice(red_ops)
+        src = rr.choice(names[1:] or names)
+        if op == "vexpdif":
+            body.append("%%red = pto.vexpdif %s, %s, %%m : %s, %s, %s -> %s" % (src, rr.choice(names), vt, vt, mt, vt))
+        elif op == "vdup":
+            pos = ' {position = "HIGHEST"}' if rr.random() < 0.5 else ""
+            body.append("%%red = pto.vdup %s, %%m%s : %s, %s -> %s" % (src, pos, vt, mt, vt))
+        elif rr.random() < 0.7:
+            body.append("%%red = pto.%s %s, %%m : %s, %s -> %s" % (op, src, vt, mt, vt))
+        else:
+            body.append("%%red = pto.%s %s : %s -> %s" % (op, src, vt, vt))
+        names.append("%red")
+        result = "%red"
+
     # ---- a streaming loop instead of the expression (a separate generator: the draws above are unchanged)
     rs = random.Random(seed * 7919 + 17)
     stream = None

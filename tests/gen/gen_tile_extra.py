@@ -7,7 +7,7 @@ the extra tile ops that run (tci, ttri, tconcat, ttrans, taddc, tsubc, taddsc, t
 
 Each kernel loads its sources from GM, runs the op, stores the destination (its buffer starts as zeros, so what
 the op must not touch stays zero), without synchronisation (auto-sync). Expected values are computed here in
-plain Python from the readings of docs/semantics.md §14.x (pto-isa docs/isa TCI, TTRI, TCONCAT, TTRANS, TADDC,
+plain Python from the readings of docs/semantics.md §14.6 (pto-isa docs/isa TCI, TTRI, TCONCAT, TTRANS, TADDC,
 TSUBC; the A5 TileLib tci.py / ttri.py / tconcat.py): lanes through gen_valu.ref_ew (fmodel.py, exact rationals),
 never through ptosim.
 """

@@ -48,7 +48,7 @@ def compare(what, fresh, committed_dir, marker, refresh):
 code, out = run([os.path.join(ROOT, "tools", "gen_ops_md.py"), "--check"])
 check(code == 0, "docs/ops.md is current (tools/gen_ops_md.py --check)", out)
 
-for gen, d in (("gen_valu.py", "valu"), ("gen_vmi.py", "vmi"), ("gen_tile.py", "tile")):
+for gen, d in (("gen_valu.py", "valu"), ("gen_vmi.py", "vmi"), ("gen_tile.py", "tile"), ("gen_tile_reduce.py", "tile")):
     tmp = tempfile.mkdtemp(prefix="ptosim-generated-")
     try:
         code, out = run([os.path.join(GEN, gen), "--emit", tmp])

@@ -29,10 +29,62 @@ static const char *kernel =
     "  }\n"
     "}\n";
 
+/* Runs first, before any other launch of the process has freed a GM image (whose gap bytes a fresh one could
+   reuse by chance). */
+static void gap_probe(PtoContext *ctx)
+{
+    /* GM gaps (docs/semantics.md §1): the bytes after a buffer read as 0xA5 in every run of a launch, also after
+       a run wrote into them (they are filled on first use and refilled after a write). The probe reads 256
+       bytes from its 64-byte buffer into out, then stores 256 bytes of src over the buffer (192 into its gap). */
+    {
+        static const char *probe =
+            "module attributes {pto.target_arch = \"a5\"} {\n"
+            "  func.func @probe(%buf: !pto.ptr<ui8, gm>, %src: !pto.ptr<ui8, gm>, %out: !pto.ptr<ui8, gm>) attributes {pto.kernel} {\n"
+            "    %c0 = arith.constant 0 : i64\n"
+            "    %c1 = arith.constant 1 : i64\n"
+            "    %c256 = arith.constant 256 : i64\n"
+            "    %ua = pto.castptr %c0 : i64 -> !pto.ptr<ui8, ub>\n"
+            "    %ub = pto.castptr %c256 : i64 -> !pto.ptr<ui8, ub>\n"
+            "    pto.mte_gm_ub %buf, %ua, %c0, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64\n"
+            "    pto.mte_gm_ub %src, %ub, %c0, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64\n"
+            "    pto.set_flag[\"PIPE_MTE2\", \"PIPE_MTE3\", \"EVENT_ID0\"]\n"
+            "    pto.wait_flag[\"PIPE_MTE2\", \"PIPE_MTE3\", \"EVENT_ID0\"]\n"
+            "    pto.mte_ub_gm %ua, %out, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64\n"
+            "    pto.mte_ub_gm %ub, %buf, %c256 nburst(%c1, %c256, %c256) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64\n"
+            "    pto.barrier #pto.pipe<PIPE_ALL>\n"
+            "    return\n"
+            "  }\n"
+            "}\n";
+        PtoModule *pm = pto_parse(ctx, "probe.pto", probe, strlen(probe));
+        CHECK(pm && pto_verify(pm, PTO_TARGET_DEFAULT) == 0, "gap probe verifies");
+        PtoLaunch *pl = pm ? pto_launch_new(pm, NULL, PTO_TARGET_DEFAULT) : NULL;
+        unsigned char buf[64], psrc[256], out[256], want[256];
+        for (int i = 0; i < 256; i++) psrc[i] = (unsigned char)(i * 7 + 3);
+        for (int run = 0; pl && run < 3; run++) {
+            for (int i = 0; i < 64; i++) buf[i] = (unsigned char)(200 - i);
+            memset(out, 0, sizeof out);
+            pto_launch_bind_buffer(pl, 0, buf, sizeof buf);
+            pto_launch_bind_buffer(pl, 1, psrc, sizeof psrc);
+            pto_launch_bind_buffer(pl, 2, out, sizeof out);
+            /* runs 0 and 1: one block, in place; run 2: two blocks on two threads (block 1 sees block 0's
+               store: src's first 64 bytes in the buffer, the rest in its gap) */
+            pto_launch_set_jobs(pl, run < 2 ? 1 : 2);
+            CHECK(pto_launch_run(pl, run < 2 ? 1 : 2) == 0, "gap probe run %d", run);
+            for (int i = 0; i < 256; i++) want[i] = run < 2 ? (i < 64 ? (unsigned char)(200 - i) : 0xA5) : psrc[i];
+            CHECK(memcmp(out, want, 256) == 0, "gap probe run %d reads the buffer and the gap byte 0xA5", run);
+            CHECK(memcmp(buf, psrc, 64) == 0, "gap probe run %d stored src over the buffer", run);
+        }
+        pto_launch_free(pl);
+        pto_module_free(pm);
+    }
+
+}
+
 int main(void)
 {
     PtoContext *ctx = pto_context_new();
     CHECK(ctx != NULL, "context");
+    gap_probe(ctx);
     PtoModule *m = pto_parse(ctx, "api.pto", kernel, strlen(kernel));
     CHECK(m != NULL && pto_error_count(ctx) == 0, "parse");
     CHECK(pto_verify(m, PTO_TARGET_DEFAULT) == 0, "verify");

@@ -9,6 +9,7 @@
  *     The direct double -> f16/bf16 rounding of the generic path is checked against num_convert.
  *  2. Every fast SIMD handler (vec_alu_fast.c) against the generic lane-by-lane handler on random and
  *     special inputs, masked and unmasked, vector-vector and vector-scalar.
+ *     The reduction, vdup and vexpdif fast handlers (vec_alu_red_fast.c) against their generic handlers.
  *  3. Hand-computed spot checks of a few readings (zeroing, NaN, signed zeros, carries).
  *  4. The time per 64-lane f32 vadd of the fast handler (informational).
  *  5. lane_cvt_run's tight conversion loops against the oracle.
@@ -368,6 +369,149 @@ static void fast_vs_generic(void)
                 }
 }
 
+/* ------------------------------------------------------------------ 2b. reduction, vdup, vexpdif fast vs generic */
+
+/* f32 lane values for reductions: specials, raw random bits, moderate values with cancellations, subnormals. */
+/* How a round draws its lanes: 0 finite moderate values only (sums stay finite and exercise the rounding
+   of every partial sum), 1 also subnormals and wide-range finite codes, 2 everything (NaNs, infinities). */
+static int red_profile;
+
+static uint32_t red_val(unsigned i)
+{
+    if (red_profile == 0) {
+        float f = (float)((double)(int64_t)(rnd64() % 2000001) - 1000000.0) * (rnd64() % 2 ? 0.001f : 1.7e-5f);
+        uint32_t u;
+        memcpy(&u, &f, 4);
+        return u;
+    }
+    if (red_profile == 1) {
+        uint32_t u = (uint32_t)rnd64();
+        return (u & 0x7F800000u) == 0x7F800000u ? u & 0x807FFFFFu : u;   /* finite: subnormals to the largest */
+    }
+    switch (rnd64() % 6) {
+    case 0: return (uint32_t)special(EK_F32, i % 14);
+    case 1: return (uint32_t)rnd64();
+    case 2: return (uint32_t)(rnd64() & 0x807FFFFFu);                           /* subnormal or zero */
+    case 3: { float f = (float)((double)(int64_t)(rnd64() % 2000001) - 1000000.0) * 0.001f; uint32_t u; memcpy(&u, &f, 4); return u; }
+    default: { float f = (float)((double)(rnd64() % 1000) * 0.125 - 62.0); uint32_t u; memcpy(&u, &f, 4); return u; }
+    }
+}
+
+static void red_fast_vs_generic(void)
+{
+    static const struct { const char *op, *body; ExecFn gen; int nvec, has_mask; } cases[] = {
+        {"vcadd", "%r = pto.vcadd %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_red, 1, 1},
+        {"vcadd", "%r = pto.vcadd %a : !pto.vreg<64xf32> -> !pto.vreg<64xf32>", valu_x_red, 1, 0},
+        {"vcgadd", "%r = pto.vcgadd %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_red, 1, 1},
+        {"vcpadd", "%r = pto.vcpadd %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_red, 1, 1},
+        {"vcmax", "%r = pto.vcmax %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_red, 1, 1},
+        {"vcmin", "%r = pto.vcmin %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_red, 1, 1},
+        {"vcgmax", "%r = pto.vcgmax %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_red, 1, 1},
+        {"vcgmin", "%r = pto.vcgmin %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_red, 1, 1},
+        {"vdup", "%r = pto.vdup %a, %m : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_vdup, 1, 1},
+        {"vdup", "%r = pto.vdup %a, %m {position = \"HIGHEST\"} : !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_vdup, 1, 1},
+        {"vdup", "%r = pto.vdup %s, %m : f32, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_vdup, 0, 1},
+        {"vexpdif", "%r = pto.vexpdif %a, %b, %m : !pto.vreg<64xf32>, !pto.vreg<64xf32>, !pto.mask<b32> -> !pto.vreg<64xf32>", valu_x_vexpdif, 2, 1},
+    };
+    for (unsigned ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        char full[32];
+        snprintf(full, sizeof full, "pto.%s", cases[ci].op);
+        H h;
+        if (h_open(&h, kernel("64xf32", "b32", "f32", cases[ci].body), (OpKind)op_lookup(full, (unsigned)strlen(full)), 0))
+            continue;
+        CHECK(h.in->fn != cases[ci].gen, "%s: no fast handler", cases[ci].body);
+        long bad = 0;
+        for (int round = 0; round < 3000; round++) {
+            red_profile = round % 3;
+            for (int v = 0; v < cases[ci].nvec; v++)
+                for (unsigned i = 0; i < 64; i++) lane_set(opnd(&h, (unsigned)v), 4, i, red_val(i + (unsigned)round));
+            if (round % 5 == 1 && cases[ci].nvec) {   /* repeated extremes: ties, the first occurrence's index */
+                uint32_t t = red_val(0);
+                for (unsigned i = 0; i < 64; i += 1 + (unsigned)(rnd64() % 5)) lane_set(opnd(&h, 0), 4, i, t);
+            }
+            if (!cases[ci].nvec) fr_set_u64(&h.x, h.in->arg[0], rnd64() % 3 ? red_val((unsigned)round) : rnd64());
+            if (cases[ci].has_mask) {
+                uint8_t *m = opnd(&h, (unsigned)(cases[ci].nvec ? cases[ci].nvec : 1));
+                for (unsigned q = 0; q < 32; q++) m[q] = (uint8_t)rnd64();
+                if (round % 4 == 0) memset(m, 0xFF, 32);
+                if (round % 17 == 3) memset(m, 0, 32);
+            }
+            uint8_t fast[256], gen[256];
+            memset(res(&h, 0), 0xAB, 256);
+            run(&h);
+            memcpy(fast, res(&h, 0), 256);
+            memset(res(&h, 0), 0xCD, 256);
+            cases[ci].gen(&h.x, h.in);
+            memcpy(gen, res(&h, 0), 256);
+            if (memcmp(fast, gen, 256) != 0 && bad++ < 3) {
+                unsigned i = 0;
+                while (i < 64 && lane_get(fast, 4, i) == lane_get(gen, 4, i)) i++;
+                CHECK(0, "%s round %d lane %u: fast 0x%llx generic 0x%llx", cases[ci].body, round, i,
+                      (unsigned long long)lane_get(fast, 4, i), (unsigned long long)lane_get(gen, 4, i));
+            }
+        }
+        CHECK(bad == 0, "%s: %ld mismatching rounds of 3000", cases[ci].body, bad);
+        h_close(&h);
+    }
+}
+
+/* f16 lane values: specials (±0, ±inf, NaNs, subnormals, max), raw bits, moderate values. */
+static uint16_t h_val(void)
+{
+    static const uint16_t sp[] = {0, 0x8000, 0x7C00, 0xFC00, 0x7E00, 0xFE01, 0x7C01, 0x0001, 0x8001, 0x7BFF, 0xFBFF, 0x3C00, 0x0400, 0x03FF};
+    if (red_profile == 0) return (uint16_t)((rnd64() & 0x8000u) | (rnd64() % 0x7C00u));   /* any finite code */
+    if (red_profile == 1) return (uint16_t)((rnd64() & 0x8000u) | (0x2000u + rnd64() % 0x3000u));
+    switch (rnd64() % 4) {
+    case 0: return sp[rnd64() % 14];
+    case 1: return (uint16_t)rnd64();
+    default: return (uint16_t)((rnd64() & 0x8000u) | (0x2000u + rnd64() % 0x3000u));   /* about 2^-7 .. 2^5 */
+    }
+}
+
+static void red16_fast_vs_generic(void)
+{
+    static const char *const ops[] = {"vcadd", "vcgadd", "vcmax", "vcmin", "vcgmax", "vcgmin"};
+    for (unsigned oi = 0; oi < 6; oi++)
+        for (int masked = 0; masked < 2; masked++) {
+            char body[200], full[32];
+            if (masked) snprintf(body, sizeof body, "%%r = pto.%s %%a, %%m : !pto.vreg<128xf16>, !pto.mask<b16> -> !pto.vreg<128xf16>", ops[oi]);
+            else snprintf(body, sizeof body, "%%r = pto.%s %%a : !pto.vreg<128xf16> -> !pto.vreg<128xf16>", ops[oi]);
+            snprintf(full, sizeof full, "pto.%s", ops[oi]);
+            H h;
+            if (h_open(&h, kernel("128xf16", "b16", "f16", body), (OpKind)op_lookup(full, (unsigned)strlen(full)), 0)) continue;
+            CHECK(h.in->fn != valu_x_red, "%s: no fast handler", body);
+            long bad = 0;
+            for (int round = 0; round < 3000; round++) {
+                red_profile = round % 3;
+                for (unsigned i = 0; i < 128; i++) lane_set(opnd(&h, 0), 2, i, h_val());
+                if (round % 5 == 1) {   /* repeated extremes and exact cancellations */
+                    uint16_t t = h_val();
+                    for (unsigned i = 0; i < 128; i += 1 + (unsigned)(rnd64() % 5)) lane_set(opnd(&h, 0), 2, i, (i & 1) ? t ^ 0x8000u : t);
+                }
+                if (masked) {
+                    uint8_t *m = opnd(&h, 1);
+                    for (unsigned q = 0; q < 32; q++) m[q] = (uint8_t)rnd64();
+                    if (round % 4 == 0) memset(m, 0xFF, 32);
+                }
+                uint8_t fast[256], gen[256];
+                memset(res(&h, 0), 0xAB, 256);
+                run(&h);
+                memcpy(fast, res(&h, 0), 256);
+                memset(res(&h, 0), 0xCD, 256);
+                valu_x_red(&h.x, h.in);
+                memcpy(gen, res(&h, 0), 256);
+                if (memcmp(fast, gen, 256) != 0 && bad++ < 3) {
+                    unsigned i = 0;
+                    while (i < 128 && lane_get(fast, 2, i) == lane_get(gen, 2, i)) i++;
+                    CHECK(0, "%s round %d lane %u: fast 0x%llx generic 0x%llx", body, round, i,
+                          (unsigned long long)lane_get(fast, 2, i), (unsigned long long)lane_get(gen, 2, i));
+                }
+            }
+            CHECK(bad == 0, "%s: %ld mismatching rounds of 3000", body, bad);
+            h_close(&h);
+        }
+}
+
 /* ------------------------------------------------------------------ 3. hand-computed spot checks */
 
 static int prep(H *h, const char *vt, const char *gran, const char *st, const char *opname, const char *body)
@@ -671,6 +815,8 @@ int main(void)
     cvt_down(NUM_BF16, "bf16", 16);
     fenc_vs_num();
     fast_vs_generic();
+    red_fast_vs_generic();
+    red16_fast_vs_generic();
     spot_checks();
     cvt_run_vs_oracle();
     time_vadd();

@@ -128,16 +128,21 @@ static int p_l1_ub(Exec *x, const Instr *in, const uint64_t *a)
 enum { FB_UNIT = 64 };
 static int p_l1_fb(Exec *x, const Instr *in, const uint64_t *a)
 {
+    return cube_l1_fb_exec(x, in, a[0], a[1], a[in->imm[0]], a[in->imm[1]], a[in->imm[2]], a[in->imm[3]]);
+}
+
+int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,
+                    uint64_t dg)
+{
     Burst b;
     memset(&b, 0, sizeof b);
-    uint64_t len = a[in->imm[0]], n = a[in->imm[1]], sg = a[in->imm[2]], dg = a[in->imm[3]];
     if (cube_field(x, in, "len_burst (64-byte parameter-load units)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
         cube_field(x, in, "source gap (64-byte units)", sg, 16) || cube_field(x, in, "destination gap (64-byte units)", dg, 16))
         return -1;
     b.sas = AS_L1;
     b.das = AS_FB;
-    b.src = a[0];
-    b.dst = a[1];
+    b.src = src;
+    b.dst = dst;
     b.len = len * FB_UNIT;
     b.n = n;
     b.sstep = (len + sg) * FB_UNIT;
@@ -157,17 +162,21 @@ enum {
    32-bit integers are copied. */
 static int p_l1_bt(Exec *x, const Instr *in, const uint64_t *a)
 {
-    uint64_t len = a[2], n = a[3], sg = a[4], dg = a[5];
+    return cube_l1_bt_exec(x, in, (int)in->imm[BT_SRC_FMT], (unsigned)in->imm[BT_SRC_BYTES], a[0], a[1], a[2], a[3], a[4],
+                           a[5]);
+}
+
+int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t src, uint64_t dst, uint64_t len,
+                    uint64_t n, uint64_t sg, uint64_t dg)
+{
     if (cube_field(x, in, "len_burst (bias elements)", len, 16) || cube_field(x, in, "n_burst", n, 16) ||
         cube_field(x, in, "source gap (bias elements)", sg, 16) || cube_field(x, in, "destination gap (bias elements)", dg, 16))
         return -1;
     if (!len || !n) return 0;
-    int sfmt = (int)in->imm[BT_SRC_FMT];
-    unsigned se = (unsigned)in->imm[BT_SRC_BYTES];
     uint64_t shi = ((n - 1) * (len + sg) + len) * se, dhi = ((n - 1) * (len + dg) + len) * 4;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], shi, 32, ACC_READ, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, src, shi, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, AS_BT, a[1], dhi, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, AS_BT, dst, dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t r = 0; r < n; r++)
         for (uint64_t i = 0; i < len; i++) {
@@ -222,29 +231,34 @@ typedef struct FracExt { int16_t sn, sd, inner, outer, g, s2, s3, s4, smallc0; u
 static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
 {
     const FracExt *fe = in->ext;
-    uint64_t R = a[fe->sn], C = a[fe->sd], inner = a[fe->inner], outer = fe->outer >= 0 ? a[fe->outer] : 0;
-    uint64_t g = a[fe->g], s2 = a[fe->s2], s3 = a[fe->s3], s4 = a[fe->s4];
     if (a[fe->smallc0] & 1) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "small-C0 packing (ctrl(..., true)) is not simulated: its layout is unresolved");
         return -1;
     }
+    return cube_frac_exec(x, in, fe->dn, fe->e, a[0], a[1], a[fe->sn], a[fe->sd], a[fe->inner],
+                          fe->outer >= 0 ? a[fe->outer] : 0, a[fe->g], a[fe->s2], a[fe->s3], a[fe->s4]);
+}
+
+int cube_frac_exec(Exec *x, const Instr *in, int dn, unsigned e, uint64_t src, uint64_t dst, uint64_t R, uint64_t C,
+                   uint64_t inner, uint64_t outer, uint64_t g, uint64_t s2, uint64_t s3, uint64_t s4)
+{
     if (cube_field(x, in, "shape n", R, 16) || cube_field(x, in, "shape d", C, 16) ||
         cube_field(x, in, "src_layout inner stride (bytes)", inner, 40) || cube_field(x, in, "src_layout outer stride (bytes)", outer, 40) ||
         cube_field(x, in, "dst_group count", g, 16) || cube_field(x, in, "dst_group s2 (32-byte units)", s2, 16) ||
         cube_field(x, in, "dst_group s3 (32-byte units)", s3, 16) || cube_field(x, in, "dst_group s4 (32-byte units)", s4, 16))
         return -1;
     if (!R || !C || !g) return 0;
-    unsigned e = fe->e, c0 = 32u / e;
+    unsigned c0 = 32u / e;
     uint64_t nb = ceil_div(C, c0);
     if (g * R * nb > (1ull << 24)) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "%" PRIu64 " NZ rows exceed the simulator's limit of 2^24 per copy", g * R * nb);
         return -1;
     }
     uint64_t dhi = ((g - 1) * s4 + (nb - 1) * s3 * s2 + (R - 1) * s2) * 32 + 32;
-    uint64_t shi = (g - 1) * outer + (fe->dn ? (C - 1) * inner + R * e : (R - 1) * inner + C * e);
-    const uint8_t *s = sim_mem(x, in, AS_GM, a[0], shi, 1, ACC_READ, "source");
+    uint64_t shi = (g - 1) * outer + (dn ? (C - 1) * inner + R * e : (R - 1) * inner + C * e);
+    const uint8_t *s = sim_mem(x, in, AS_GM, src, shi, 1, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, AS_L1, a[1], dhi, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, AS_L1, dst, dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t gi = 0; gi < g; gi++)
         for (uint64_t r = 0; r < R; r++)
@@ -254,7 +268,7 @@ static int p_frac(Exec *x, const Instr *in, const uint64_t *a)
                 for (unsigned j = 0; j < c0; j++) {
                     uint64_t c = cb * c0 + j;
                     if (c >= C) break;
-                    uint64_t so = gi * outer + (fe->dn ? c * inner + r * e : r * inner + c * e);
+                    uint64_t so = gi * outer + (dn ? c * inner + r * e : r * inner + c * e);
                     elem_copy(row + j * e, s + so, e);
                 }
                 memcpy(d + (gi * s4 + cb * s3 * s2 + r * s2) * 32, row, 32);
@@ -298,28 +312,34 @@ static inline uint64_t b8_off(uint64_t k, uint64_t n, uint64_t n1)
 
 static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 {
-    int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
-    unsigned e = (unsigned)in->imm[L0_E], c0 = 32u / e;
-    uint64_t R = side ? a[3] : a[2], K = side ? a[2] : a[3];
-    const char *rn = side ? "n" : "m";
     if (l0_start_trap(x, in, a)) return -1;
+    int side = (int)in->imm[L0_SIDE];
+    return cube_l1_l0_exec(x, in, side, (int)in->imm[L0_TRANS], (unsigned)in->imm[L0_E], a[0], a[1], side ? a[3] : a[2],
+                           side ? a[2] : a[3]);
+}
+
+int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
+                    uint64_t K)
+{
+    unsigned c0 = 32u / e;
+    const char *rn = side ? "n" : "m";
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
-    /* A transposed 1-byte B is held as [K1][N1] fractals of 32 K-rows x 16 N-bytes (see b8_off). */
-    bool b8 = tr && side && e == 1;
+    /* A transposed 1-byte B of at most 16 columns is held as [K1] fractals of 32 K-rows x 16 N-bytes (see b8_off);
+       a wider one as the generic NZ [K, N] that nd2nz writes (semantics §8.2). */
+    bool b8 = tr && side && e == 1 && R <= 16;
     uint64_t sp = tr ? pad16(K) : dp, slen = b8 ? ceil_div(K, 32) * ceil_div(R, 16) * 512 : tr ? ceil_div(R, c0) * sp * 32 : dlen;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0], slen, 32, ACC_READ, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, src, slen, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dlen, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, dst, dlen, 32, ACC_WRITE, "destination");
     if (!d) return -1;
-    memset(d, 0, dlen);
     if (!tr) {
-        for (uint64_t cb = 0; cb * c0 < K; cb++) {
-            uint64_t w = (K - cb * c0 < c0 ? K - cb * c0 : c0) * e;
-            for (uint64_t r = 0; r < R; r++) memcpy(d + (cb * dp + r) * 32, s + (cb * sp + r) * 32, w);
-        }
+        /* whole 512-byte fractals, padding rows and columns included, as the fractal loads the shape form
+           expands to (semantics §8.3): for m = 1 a raw row of K elements in L1 reaches L0A unchanged (GEMV) */
+        memmove(d, s, dlen);
     } else {
+        memset(d, 0, dlen);
         uint64_t n1 = ceil_div(R, 16);
         for (uint64_t r = 0; r < R; r++)
             for (uint64_t k = 0; k < K; k++) elem_copy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k, r, n1) : nz_off(k, r, sp, e)), e);

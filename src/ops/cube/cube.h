@@ -15,4 +15,40 @@ typedef struct CubeState CubeState;
 int cube_lower(LowerView *L, const Op *op, Instr *in);
 int cube_reset(Core *c);
 void cube_release(Core *c);
+
+/* ---- the cube engines the tile family's cube ops share (ops/tile/tile_cube.c, docs/tile.md "Cube tile ops"):
+   one implementation for the micro and the tile forms ---- */
+
+/* MAD (cube_mad.c): a decoded configuration for mode 0 (C = A·B), 1 (C += A·B) or 2 (C = A·B + bias), MX, GEMV
+   (m = 1 reads A as one contiguous row) and sat, from the element types of A, B, C and the bias; NULL on E-OOM.
+   *why is NULL, or the reason the combination is not simulated. */
+typedef struct MadExt MadExt;
+MadExt *cube_mad_plan(LowerView *L, const Op *op, int mode, int mx, int gemv, int sat, const Type *a, const Type *b,
+                      const Type *c, const Type *bias, const char **why);
+/* Runs one MAD as pto.mad* does (same checks, numerics, counters and cycles); 0, or -1 after a trap. */
+int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64_t B, uint64_t C, uint64_t BIAS,
+                  uint64_t M, uint64_t N, uint64_t K);
+/* L1 -> L0A (side 0, R = m) / L0B (side 1, R = n) as pto.mte_l1_l0a/b's shape form (tr: transpose; e: element
+   bytes); L1 -> BT as pto.mte_l1_bt (sfmt: NumFormat of a float source, -1 an integer; se its bytes); L1 -> FB as
+   pto.mte_l1_fb. Each returns 0, or -1 after a trap (cube.c). */
+int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
+                    uint64_t K);
+int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t src, uint64_t dst, uint64_t len,
+                    uint64_t n, uint64_t sg, uint64_t dg);
+int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,
+                    uint64_t dg);
+/* GM -> L1 ND (dn = 0) or DN (dn = 1) to NZ as pto.mte_gm_l1_frac (cube.c): R x C elements of e bytes, source strides
+   inner / outer in bytes, dst_group g, s2, s3, s4. */
+int cube_frac_exec(Exec *x, const Instr *in, int dn, unsigned e, uint64_t src, uint64_t dst, uint64_t R, uint64_t C,
+                   uint64_t inner, uint64_t outer, uint64_t g, uint64_t s2, uint64_t s3, uint64_t s4);
+/* FIXPIPE writeback (cube_fix.c) of an M x N accumulator block (source stride ss in 16-accumulator rows,
+   destination stride ds in elements) to `space` (AS_GM, AS_L1, AS_UB: subblock `sub` of a mixed kernel) in one
+   of the layouts below, without relu; qvec: the vector quantisation of the destination type with the FB
+   parameters at qp (else a plain conversion); *why as cube_mad_plan's. */
+enum { CUBE_FIX_ND, CUBE_FIX_DN, CUBE_FIX_NZ, CUBE_FIX_NZNZ };
+typedef struct FixExt FixExt;
+FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const Type *acc, const Type *dst, int qvec,
+                      const char **why);
+int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint64_t dst, uint64_t M, uint64_t N,
+                  uint64_t ss, uint64_t ds, uint64_t sub, uint64_t qp);
 #endif

@@ -585,3 +585,56 @@ int cube_lower_fix(LowerView *L, const Op *op, Instr *in)
     }
     return 0;
 }
+
+/* The writeback the tile family's moves out of an acc tile use (cube.h): no quantisation, relu, clip or atomic;
+   the accumulator converted to the destination type as pto.mte_l0c_* without pre_quant does. */
+FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const Type *acc, const Type *dst, int qvec,
+                      const char **why)
+{
+    FixExt *fe = lw_alloc(L, op, sizeof(FixExt));
+    if (!fe) return NULL;
+    memset(fe, 0, sizeof *fe);
+    fe->src = fe->dst = fe->m = fe->n = fe->ss = fe->ds = fe->sid = fe->l2c = fe->sub = -1;
+    fe->qp = fe->rp = fe->clip = fe->dnss = fe->nzsplit = fe->l3c = fe->l3s = fe->l3d = -1;
+    fe->space = (uint8_t)space;
+    fe->layout = (uint8_t)(layout == CUBE_FIX_ND ? L_ND : layout == CUBE_FIX_DN ? L_DN : layout == CUBE_FIX_NZNZ ? L_NZNZ : L_NZ);
+    CElem ea = cube_elem(acc);
+    fe->ed = cube_elem(dst);
+    fe->acc_int = ea.fmt < 0;
+    *why = NULL;
+    if (!(ea.fmt == NUM_F32 || (ea.fmt < 0 && ea.bits == 32))) *why = "FIXPIPE reads f32 or 32-bit integer accumulators only";
+    else if (qvec) {
+        /* the vector quant modes the templates pick by the destination type (tmov_fp.py, textract_fp.py,
+           tstore.py, tinsert.py _tinsert_fp_quant_mode): qf322{f16,bf16,f32,fp8,hif8,b8}_pre_vec, req8_vec */
+        CElem d = fe->ed;
+        int ok = fe->acc_int ? d.fmt < 0 && d.bits == 8
+                             : d.fmt == NUM_F16 || d.fmt == NUM_BF16 || d.fmt == NUM_F32 || d.fmt == NUM_E4M3FN ||
+                               d.fmt == NUM_E5M2 || d.fmt == NUM_HIF8 || (d.fmt < 0 && d.bits == 8);
+        fe->qkind = Q_SCALE;
+        fe->qvec = 1;
+        if (!ok) *why = "no vector quantisation mode writes this destination element type";
+    } else if (fe->acc_int ? !(fe->ed.fmt < 0 && fe->ed.bits == 32)
+                         : !(fe->ed.fmt == NUM_F32 || fe->ed.fmt == NUM_F16 || fe->ed.fmt == NUM_BF16))
+        *why = "this accumulator to destination element type pair needs a quantisation mode, which is not simulated "
+               "for tile moves";
+    return fe;
+}
+
+int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint64_t dst, uint64_t M, uint64_t N,
+                  uint64_t ss, uint64_t ds, uint64_t sub, uint64_t qp)
+{
+    FixArgs v;
+    memset(&v, 0, sizeof v);
+    v.src = src;
+    v.dst = dst;
+    v.M = M;
+    v.N = N;
+    v.ss = ss;
+    v.ds = ds;
+    v.l3c = 1;
+    v.sub = sub;
+    v.dnss = 1;
+    v.qp = qp;
+    v.nzsplit = 0;   /* nz2nz(0): 16-column blocks (the tinsert template into an NZ vec tile) */
+    return fix_run(x, in, fe, &v);
+}

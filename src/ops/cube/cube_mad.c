@@ -208,10 +208,11 @@ static inline void put_f32(uint8_t *pc, uint64_t m, uint64_t n, uint64_t Mp, flo
     memcpy(pc + l0c_elem(m, n, Mp) * 4, &r, 4);
 }
 
-static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
+/* The MAD engine (cube.h): C at L0C address C from A (L0A), B (L0B) and, in bias mode, the bias table at
+   BIAS; m, n, k as the micro operands. pto.mad* and the tile family's tmatmul / tgemv both run here. */
+int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64_t B, uint64_t C, uint64_t BIAS,
+                  uint64_t M, uint64_t N, uint64_t K)
 {
-    const MadExt *me = in->ext;
-    uint64_t A = a[me->ia], B = a[me->ib], C = a[me->ic], M = a[me->im], N = a[me->in], K = a[me->ik];
     if (cube_field(x, in, "m", M, 16) || cube_field(x, in, "n", N, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!M || !N || !K) return 0;
     if (me->mx && !x->core->sim->tp->fp8) {
@@ -235,7 +236,7 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     if (me->mode == 1 && x->core->cl->watch) sim_access(x, in, x->core, AS_L0C, C, clen, ACC_WRITE);
     const uint8_t *pbias = NULL;
     if (me->mode == 2) {
-        pbias = sim_mem(x, in, AS_BT, a[me->ibias], N * 4, 32, ACC_READ, "bias");
+        pbias = sim_mem(x, in, AS_BT, BIAS, N * 4, 32, ACC_READ, "bias");
         if (!pbias) return -1;
     }
     uint64_t G = ceil_div(K, 32);
@@ -324,6 +325,13 @@ static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
     return 0;
 }
 
+static int p_mad(Exec *x, const Instr *in, const uint64_t *a)
+{
+    const MadExt *me = in->ext;
+    return cube_mad_exec(x, in, me, a[me->ia], a[me->ib], a[me->ic], me->ibias >= 0 ? a[me->ibias] : 0, a[me->im],
+                         a[me->in], a[me->ik]);
+}
+
 /* The decoder of an operand's element type, with its byte table and sat bound. */
 static void choose_decoder(MadExt *me, int side, CElem e)
 {
@@ -337,6 +345,8 @@ static void choose_decoder(MadExt *me, int side, CElem e)
         for (unsigned v = 0; v < 256; v++) me->lut[side][v] = (float)cube_fval(f, v);
     me->satmax[side] = (float)cube_fval(f, num_convert(NUM_F64, num_f64_to_bits(INFINITY), f, NUM_RND_R, true));
 }
+
+static const char *mad_config(MadExt *me, CElem ec, CElem ebias);
 
 int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
 {
@@ -357,34 +367,52 @@ int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
     me->tf32 = !op_has_unit(op, "tf32_mode") ? 0 : tf == T_TF32_ROUND_AWAY ? 2 : 1;
     me->ea = cube_ptr_elem(op, me->ia);
     me->eb = cube_ptr_elem(op, me->ib);
-    CElem ec = cube_ptr_elem(op, me->ic);
     in->ext = me;
     in->pfn = p_mad;
     if (me->ia < 0 || me->ib < 0 || me->ic < 0 || me->im < 0 || me->in < 0 || me->ik < 0 || (me->mode == 2 && me->ibias < 0))
         return cube_unsupported(in, "this form of MAD is not simulated");
-    if (me->ea.packed4 || me->eb.packed4) return cube_unsupported(in, "MAD on packed fp4 operands is not simulated");
-    if (!me->ea.bytes || me->ea.bytes != me->eb.bytes)
-        return cube_unsupported(in, "MAD operands of different element widths are not simulated");
+    const char *why = mad_config(me, cube_ptr_elem(op, me->ic), me->mode == 2 ? cube_ptr_elem(op, me->ibias) : me->ea);
+    return why ? cube_unsupported(in, why) : 0;
+}
+
+/* The element types' checks and the decoders (me->mode, mx, ea, eb set): NULL, or why the form is not
+   simulated. */
+static const char *mad_config(MadExt *me, CElem ec, CElem ebias)
+{
+    if (me->ea.packed4 || me->eb.packed4) return "MAD on packed fp4 operands is not simulated";
+    if (!me->ea.bytes || me->ea.bytes != me->eb.bytes) return "MAD operands of different element widths are not simulated";
     int fa = me->ea.fmt >= 0, fb = me->eb.fmt >= 0;
-    if (fa != fb) return cube_unsupported(in, "MAD mixing integer and floating-point operands is not simulated");
-    if (me->mx && !(me->ea.fmt == NUM_E4M3FN || me->ea.fmt == NUM_E5M2) )
-        return cube_unsupported(in, "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only");
+    if (fa != fb) return "MAD mixing integer and floating-point operands is not simulated";
+    if (me->mx && !(me->ea.fmt == NUM_E4M3FN || me->ea.fmt == NUM_E5M2))
+        return "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only";
     if (me->mx && !(me->eb.fmt == NUM_E4M3FN || me->eb.fmt == NUM_E5M2))
-        return cube_unsupported(in, "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only");
+        return "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only";
     if (fa) {
-        if (me->ea.fmt == NUM_F64 || me->ea.fmt == NUM_E8M0)
-            return cube_unsupported(in, "MAD on this floating-point type is not simulated");
-        if (ec.fmt != NUM_F32) return cube_unsupported(in, "floating-point MAD needs an f32 accumulator");
+        if (me->ea.fmt == NUM_F64 || me->ea.fmt == NUM_E8M0) return "MAD on this floating-point type is not simulated";
+        if (ec.fmt != NUM_F32) return "floating-point MAD needs an f32 accumulator";
     } else {
-        if (me->ea.bits != 8) return cube_unsupported(in, "integer MAD is simulated for 8-bit operands only");
-        if (ec.fmt >= 0 || ec.bits != 32) return cube_unsupported(in, "integer MAD needs a 32-bit integer accumulator");
+        if (me->ea.bits != 8) return "integer MAD is simulated for 8-bit operands only";
+        if (ec.fmt >= 0 || ec.bits != 32) return "integer MAD needs a 32-bit integer accumulator";
         me->integer = 1;
     }
     choose_decoder(me, 0, me->ea);
     choose_decoder(me, 1, me->eb);
-    if (me->mode == 2) {
-        CElem eb = cube_ptr_elem(op, me->ibias);
-        if (eb.bytes != 4 || (eb.fmt >= 0) != fa) return cube_unsupported(in, "the bias table must hold the accumulator type");
-    }
-    return 0;
+    if (me->mode == 2 && (ebias.bytes != 4 || (ebias.fmt >= 0) != fa)) return "the bias table must hold the accumulator type";
+    return NULL;
+}
+
+MadExt *cube_mad_plan(LowerView *L, const Op *op, int mode, int mx, int gemv, int sat, const Type *a, const Type *b,
+                      const Type *c, const Type *bias, const char **why)
+{
+    MadExt *me = lw_alloc(L, op, sizeof(MadExt));
+    if (!me) return NULL;
+    me->ia = me->ib = me->ic = me->ibias = me->im = me->in = me->ik = -1;
+    me->mode = (uint8_t)mode;
+    me->mx = (uint8_t)(mx != 0);
+    me->gemv = (uint8_t)(gemv && !mx);
+    me->sat = (uint8_t)(sat != 0);
+    me->ea = cube_elem(a);
+    me->eb = cube_elem(b);
+    *why = mad_config(me, cube_elem(c), bias ? cube_elem(bias) : me->ea);
+    return me;
 }

@@ -4,8 +4,10 @@
  * (mem_bar orders nothing the simulator reorders; dsb/dcci have no cache to maintain). */
 #include "sync.h"
 #include "base/bits.h"
+#include "exec/observe.h"
 #include "exec/race.h"
 #include "isa/type.h"
+#include <stddef.h>
 #include <stdio.h>
 
 /* Decoded operands (Instr.imm): the pipes of a flag, the constant event / buffer / semaphore id (-1: a
@@ -90,34 +92,60 @@ static int event_of(Exec *x, const Instr *in, const uint64_t *args)
     return id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id") ? (int)e : -1;
 }
 
-static unsigned flag_key(const Core *c, const Instr *in, int e)
+/* The flag key in force: the launch's, else the target's (docs/semantics.md §2 "Flag key"). */
+static int pipe_keyed(const Sim *s)
 {
-    return (unsigned)((c->index * PQ__COUNT + in->imm[SY_SRC]) * 16 + e);
+    int k = s->flag_key ? s->flag_key : s->tp->flag_key;
+    return k == FLAG_KEY_PIPE_EVENT;
 }
 
-/* A flag is one bit per (set pipe, event) of a core: the wait pipe is not part of its identity (a kernel
-   pair on a2a3 shows two fences with the same set pipe and event deadlock when their lives overlap). */
+/* The destination slot of a flag: the wait pipe, except under the lossy model on a (set pipe, event) key,
+   where every wait pipe shares one bit. */
+static int dslot(const Exec *x, const Instr *in)
+{
+    const Sim *s = x->core->sim;
+    return s->flag_lossy && pipe_keyed(s) ? 0 : (int)in->imm[SY_DST];
+}
+
+static unsigned flag_key(const Core *c, const Instr *in, int d, int e)
+{
+    (void)in;
+    return (unsigned)(((c->index * PQ__COUNT + in->imm[SY_SRC]) * PQ__COUNT + d) * 16 + e);
+}
+
+/* W-FLAG-EVENT: an event id the target's device does not have (a2a3: 0..7), once per op. */
+static void check_event(Exec *x, const Instr *in, int e)
+{
+    const TargetProfile *tp = x->core->sim->tp;
+    if (e >= tp->flag_events && e < 16)
+        sim_warn_once(x, in, DIAG_T_FLAG_EVENT, "event id %d is outside 0..%d, the event ids of %s", e, tp->flag_events - 1,
+                      tp->name);
+}
+
 static int p_set_flag(Exec *x, const Instr *in, const uint64_t *args)
 {
     int e = event_of(x, in, args);
     if (e < 0) return -1;
     if (fix_set_waits(x)) return 1;
+    check_event(x, in, e);
     SyncState *s = x->core->sync;
-    int src = (int)in->imm[SY_SRC];
-    s->flag_sets[src][e]++;
-    if (s->flag[src][e]) {
-        /* still set: this set is lost, as on hardware; the run goes on */
-        const Instr *prev = s->flag_set_at[src][e];
-        sim_warn_note(x, in, DIAG_T_FLAG_ALIAS, prev,
-                      "flag %s, event %d is still set: this set_flag is lost (a flag is one bit per set pipe and event, "
-                      "whatever the wait pipe)", pq_name((unsigned)src), e);
-        s->flag_lost_at[src][e] = in;
+    int src = (int)in->imm[SY_SRC], d = dslot(x, in);
+    s->flag_sets[src][d][e]++;
+    if (s->flag[src][d][e] && x->core->sim->flag_lossy) {
+        /* lossy model: still set, so this set is lost, as on hardware; the run goes on */
+        const Instr *prev = s->flag_set_at[src][d][e];
+        if (!x->core->cl->race)   /* with the race detector, flagcheck.c reports it whatever the schedule */
+            sim_warn_note(x, in, DIAG_T_FLAG_ALIAS, prev,
+                          "flag %s, event %d is still set: this set_flag is lost", pq_name((unsigned)src), e);
+        s->flag_lost_at[src][d][e] = in;
+        fc_flag_set(x, in, src, (int)in->imm[SY_DST], e, pipe_keyed(x->core->sim));
         return 0;
     }
-    s->flag[src][e] = 1;
-    s->flag_set_at[src][e] = in;
-    s->flag_ready[src][e] = x->now + in->cost;
-    sim_release(x, RC_FLAG, flag_key(x->core, in, e));
+    s->flag[src][d][e]++;
+    s->flag_set_at[src][d][e] = in;
+    s->flag_ready[src][d][e] = x->now + in->cost;
+    sim_release(x, RC_FLAG, flag_key(x->core, in, d, e));
+    fc_flag_set(x, in, src, (int)in->imm[SY_DST], e, pipe_keyed(x->core->sim));
     if (x->pipe == PQ_S) sim_signal(x->core, x->now + in->cost);
     return 0;
 }
@@ -127,24 +155,26 @@ static int p_wait_flag(Exec *x, const Instr *in, const uint64_t *args)
     int e = event_of(x, in, args);
     if (e < 0) return -1;
     SyncState *s = x->core->sync;
-    int src = (int)in->imm[SY_SRC];
-    if (!s->flag[src][e]) return 1;
+    int src = (int)in->imm[SY_SRC], d = dslot(x, in);
+    if (!s->flag[src][d][e]) return 1;
     /* a flag is seen once the set_flag has completed, not by a wait retried within its cycles */
-    if (x->now < s->flag_ready[src][e]) {
-        x->retry_at = s->flag_ready[src][e];
+    if (x->now < s->flag_ready[src][d][e]) {
+        x->retry_at = s->flag_ready[src][d][e];
         return 1;
     }
-    s->flag[src][e] = 0;
-    s->flag_taken_at[src][e] = in;
-    /* The set named another destination: two pipes share (set pipe, event), and which of their waits
-       takes a set depends on timing. */
-    const Instr *set = s->flag_set_at[src][e];
-    if (set && set->imm[SY_DST] != in->imm[SY_DST])
+    check_event(x, in, e);
+    s->flag[src][d][e]--;
+    s->flag_taken_at[src][d][e] = in;
+    /* lossy model on a (set pipe, event) key: the set named another destination, so which wait takes a set
+       depends on timing (with the race detector, flagcheck.c reports the unordered waits instead) */
+    const Instr *set = s->flag_set_at[src][d][e];
+    if (set && set->imm[SY_DST] != in->imm[SY_DST] && !x->core->cl->race)
         sim_warn_note(x, in, DIAG_T_FLAG_CROSS, set,
                       "this wait for flag %s -> %s, event %d took a set made for %s: a flag is one bit per set pipe "
                       "and event, so which wait takes a set depends on timing; give each destination its own event",
                       pq_name((unsigned)src), pq_name((unsigned)in->imm[SY_DST]), e, pq_name((unsigned)set->imm[SY_DST]));
-    sim_acquire(x, RC_FLAG, flag_key(x->core, in, e));
+    sim_acquire(x, RC_FLAG, flag_key(x->core, in, d, e));
+    fc_flag_wait(x, in, src, (int)in->imm[SY_DST], e, pipe_keyed(x->core->sim));
     return 0;
 }
 
@@ -156,24 +186,46 @@ int sync_reset(Core *c)
 
 int sync_cluster_reset(Cluster *cl)
 {
-    memset(cl->sync, 0, sizeof *cl->sync);
+    memset(cl->sync, 0, offsetof(SyncClusterState, fc));   /* the check records are cleared as they are made */
     return 0;
 }
 
-/* W-FLAG-LEFTOVER: a flag still set when the block completed, at the set that set it, once per flag. */
+/* W-FLAG-LEFTOVER: a flag still set when the block completed, at the set that set it, once per flag;
+   W-SEM-LEFTOVER the same for intra-block semaphores and cross-core counters that some wait consumed
+   (a protocol that leaves a signal pending); one never waited at all is a signal its receiver ignores
+   (validated kernels signal both AIVs and only one waits), not reported. */
 void sync_report_leftovers(Cluster *cl)
 {
     for (int i = 0; i < cl->ncores; i++) {
         Core *c = &cl->cores[i];
         for (int a = 0; a < PQ__COUNT; a++)
-            for (int e = 0; e < 16; e++) {
-                const Instr *in = c->sync->flag_set_at[a][e];
-                if (!c->sync->flag[a][e] || !in) continue;
-                Exec x = {0};
-                x.core = c;
-                sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "flag %s, event %d was set and never consumed by a wait_flag before "
-                              "the kernel ended", pq_name((unsigned)a), e);
-            }
+            for (int d = 0; d < PQ__COUNT; d++)
+                for (int e = 0; e < 16; e++) {
+                    const Instr *in = c->sync->flag_set_at[a][d][e];
+                    if (!c->sync->flag[a][d][e] || !in) continue;
+                    Exec x = {0};
+                    x.core = c;
+                    char f[64];
+                    if (cl->sim->flag_lossy && pipe_keyed(cl->sim)) snprintf(f, sizeof f, "flag %s", pq_name((unsigned)a));
+                    else snprintf(f, sizeof f, "flag %s -> %s", pq_name((unsigned)a), pq_name((unsigned)d));
+                    sim_warn_once(&x, in, DIAG_T_FLAG_LEFT, "%s, event %d was set and never consumed by a wait_flag "
+                                  "before the kernel ended", f, e);
+                }
+    }
+    SyncClusterState *s = cl->sync;
+    Exec x = {0};
+    for (int k = 0; k < 32; k++)
+        if (s->sems[k] && s->sem_waited[k] && s->sem_set_at[k] && (x.core = &cl->cores[s->sem_set_core[k] % 3]))
+            sim_warn_once(&x, s->sem_set_at[k], DIAG_T_SEM_LEFT, "intra-block semaphore %d was set and never waited "
+                          "before the block ended (%u set%s left)", k, s->sems[k], s->sems[k] == 1 ? "" : "s");
+    for (int e = 0; e < 16; e++) {
+        for (int sb = 0; sb < 2; sb++)
+            if (s->cross_c2v[sb][e] && s->cross_waited[sb][e] && s->cross_set_at[sb][e] && (x.core = &cl->cores[s->cross_set_core[sb][e] % 3]))
+                sim_warn_once(&x, s->cross_set_at[sb][e], DIAG_T_SEM_LEFT, "cross-core event %d to AIV%d was set and "
+                              "never waited before the block ended", e, sb);
+        if (s->cross_v2c[e] && s->cross_waited[2][e] && s->cross_set_at[2][e] && (x.core = &cl->cores[s->cross_set_core[2][e] % 3]))
+            sim_warn_once(&x, s->cross_set_at[2][e], DIAG_T_SEM_LEFT, "cross-core event %d to the AIC was set and "
+                          "never waited before the block ended", e);
     }
 }
 
@@ -253,7 +305,9 @@ static int p_get_buf(Exec *x, const Instr *in, const uint64_t *args)
     if (in->imm[SY_MODE] != 1) {   /* mode 1: acquisition does not block */
         if (x->core->sync->buf_retired_rls[id] < (uint64_t)x->aux) return 1;
         if (rls_pending_before(x->core, id, x->aux)) return 1;
-        sim_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+        /* only the releases issued before it in program order order it (not a later one that already ran) */
+        race_acquire_upto(x, (unsigned)(x->core->index * 64 + id), (uint64_t)x->aux);
+        obs_acquire(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     }
     *held |= 1u << id;
     return 0;
@@ -271,7 +325,8 @@ static int p_rls_buf(Exec *x, const Instr *in, const uint64_t *args)
     }
     *held &= ~(1u << id);
     x->core->sync->buf_retired_rls[id]++;
-    sim_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
+    race_release_seq(x, (unsigned)(x->core->index * 64 + id), (uint64_t)x->aux);
+    obs_release(x, RC_BUF, (unsigned)(x->core->index * 64 + id));
     if (x->pipe == PQ_S) sim_signal(x->core, x->now + in->cost);
     return 0;
 }
@@ -302,7 +357,10 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
     }
     (*s)++;
     x->core->cl->sync->sem_ready[k] = x->now + in->cost;
+    x->core->cl->sync->sem_set_at[k] = in;
+    x->core->cl->sync->sem_set_core[k] = (uint8_t)x->core->index;
     sim_release(x, RC_SEM, (unsigned)k);
+    fc_sem_set(x, in, 0, (unsigned)k);
     if (x->pipe == PQ_S) sim_signal(x->core, x->now + in->cost);
     return 0;
 }
@@ -318,7 +376,9 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
         return 1;
     }
     (*s)--;
+    x->core->cl->sync->sem_waited[k] = 1;
     sim_acquire(x, RC_SEM, (unsigned)k);
+    fc_sem_wait(x, in, 0, (unsigned)k);
     return 0;
 }
 
@@ -354,7 +414,10 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
         for (int s = 0; s < 2; s++) {
             cl->sync->cross_c2v[s][e]++;   /* broadcast to both AIVs */
             cl->sync->cross_ready_c2v[s][e] = x->now + in->cost;
+            cl->sync->cross_set_at[s][e] = in;
+            cl->sync->cross_set_core[s][e] = (uint8_t)x->core->index;
             sim_release(x, RC_CROSS, (unsigned)(s * 16 + e));
+            fc_sem_set(x, in, 1, (unsigned)(s * 16 + e));
         }
     } else {
         if (cl->sync->cross_v2c[e] >= 15) {
@@ -362,6 +425,8 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
             return -1;
         }
         cl->sync->cross_v2c[e]++;
+        cl->sync->cross_set_at[2][e] = in;
+        cl->sync->cross_set_core[2][e] = (uint8_t)x->core->index;
         uint64_t *r = &cl->sync->cross_ready_v2c[e];
         if (*r < x->now + in->cost) *r = x->now + in->cost;   /* the reduce form waits for the later AIV */
         sim_release(x, RC_CROSS, (unsigned)(32 + e));
@@ -387,6 +452,7 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
             return 1;
         }
         cl->sync->cross_v2c[e] -= need;
+        cl->sync->cross_waited[2][e] = 1;
         for (uint32_t i = 0; i < need; i++) sim_acquire(x, RC_CROSS, (unsigned)(32 + e));
     } else {
         uint32_t *c = &cl->sync->cross_c2v[x->core->subblock & 1][e];
@@ -397,7 +463,9 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
             return 1;
         }
         (*c)--;
+        cl->sync->cross_waited[x->core->subblock & 1][e] = 1;
         sim_acquire(x, RC_CROSS, (unsigned)((x->core->subblock & 1) * 16 + e));
+        fc_sem_wait(x, in, 1, (unsigned)((x->core->subblock & 1) * 16 + e));
     }
     return 0;
 }
@@ -549,13 +617,13 @@ static SrcLoc loc_of(const Instr *in) { return in && in->op ? in->op->loc : (Src
 
 /* Why flag (src, e) of core c can never be set; follows the setter pipe when it is blocked on another flag,
    up to a cycle. */
-static void explain_flag(DiagList *d, long di, const Core *c, int src, int e, int depth, unsigned visited)
+static void explain_flag(DiagList *d, long di, const Core *c, int src, int ds, int e, int depth, unsigned visited)
 {
     const SyncState *s = c->sync;
     char w[48];
     if (e < 0 || e > 15) return;
-    if (s->flag_lost_at[src][e])
-        diag_note(d, di, loc_of(s->flag_lost_at[src][e]), "this set_flag of flag %s, event %d was lost: the flag was "
+    if (s->flag_lost_at[src][ds][e])
+        diag_note(d, di, loc_of(s->flag_lost_at[src][ds][e]), "this set_flag of flag %s, event %d was lost: the flag was "
                   "still set when it ran (W-FLAG-ALIAS)", pq_name((unsigned)src), e);
     /* a set of this flag still queued behind something on its pipe */
     const QEntry *h = src == PQ_S ? NULL : sim_queue_head(c, src);
@@ -574,10 +642,10 @@ static void explain_flag(DiagList *d, long di, const Core *c, int src, int e, in
         diag_note(d, di, loc_of(h->in), "%s, which would set it, is itself blocked here, waiting for %s",
                   pq_name((unsigned)src), what);
     }
-    if (s->flag_sets[src][e] && s->flag_taken_at[src][e])
-        diag_note(d, di, loc_of(s->flag_taken_at[src][e]), "the last set of flag %s, event %d (%u executed) was "
-                  "consumed by this wait", pq_name((unsigned)src), e, s->flag_sets[src][e]);
-    else if (!s->flag_sets[src][e])
+    if (s->flag_sets[src][ds][e] && s->flag_taken_at[src][ds][e])
+        diag_note(d, di, loc_of(s->flag_taken_at[src][ds][e]), "the last set of flag %s, event %d (%u executed) was "
+                  "consumed by this wait", pq_name((unsigned)src), e, s->flag_sets[src][ds][e]);
+    else if (!s->flag_sets[src][ds][e])
         diag_note(d, di, loc_of(NULL), "no set_flag of flag %s, event %d ran on %s", pq_name((unsigned)src), e,
                   who(c, w, sizeof w));
     if (src != PQ_S && (visited >> src & 1u)) {
@@ -591,7 +659,8 @@ static void explain_flag(DiagList *d, long di, const Core *c, int src, int e, in
     if (w2 && depth < 8) {
         diag_note(d, di, loc_of(w2), "%s, which would set it, is itself blocked here, waiting for flag %s, event %d",
                   src == PQ_S ? "the scalar unit" : pq_name((unsigned)src), pq_name((unsigned)w2->imm[SY_SRC]), e2);
-        explain_flag(d, di, c, (int)w2->imm[SY_SRC], e2, depth + 1, visited | 1u << src);
+        explain_flag(d, di, c, (int)w2->imm[SY_SRC], c->sim->flag_lossy && pipe_keyed(c->sim) ? 0 : (int)w2->imm[SY_DST], e2,
+                     depth + 1, visited | 1u << src);
     } else if (c->su_state == 1 && c->su_blocked_on && is_wait((OpKind)c->su_blocked_on->kind)) {
         diag_note(d, di, loc_of(c->su_blocked_on), "the scalar unit is blocked here and issues nothing more");
     }
@@ -614,7 +683,7 @@ long sync_explain_deadlock(Cluster *cl)
                 long di = diag_add(d, SEV_TRAP, DIAG_T_DEADLOCK, loc_of(in), "deadlock: %s %s waits for flag %s, event %d, "
                                    "which can never be set", who(c, w, sizeof w), pq == PQ_S ? "scalar unit" : pq_name((unsigned)pq),
                                    pq_name((unsigned)src), e);
-                explain_flag(d, di, c, src, e, 0, 1u << pq);
+                explain_flag(d, di, c, src, c->sim->flag_lossy && pipe_keyed(c->sim) ? 0 : (int)in->imm[SY_DST], e, 0, 1u << pq);
                 return di;
             }
             char what[96];

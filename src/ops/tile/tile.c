@@ -4,11 +4,30 @@
 
 int tile_lower(LowerView *L, const Op *op, Instr *in)
 {
+    if (tile_is_reduce(op->kind)) return tile_lower_reduce(L, op, in);
     switch (op->kind) {
     case OP_TCVT: return tile_lower_cvt(L, op, in);
     case OP_TSORT32: case OP_TMRGSORT: return tile_lower_sort(L, op, in);
     case OP_TRANDOM: return tile_lower_rand(L, op, in);
-    case OP_TMOV: case OP_TEXTRACT: case OP_TINSERT: return tile_lower_mov(L, op, in);
+    case OP_TMOV: case OP_TEXTRACT: case OP_TINSERT: {
+        int r = tile_lower_cube_mov(L, op, in);   /* moves that involve cube buffers (tile_cube.c) */
+        if (r == 1) r = tile_lower_cube_fix(L, op, in);
+        return r == 1 ? tile_lower_mov(L, op, in) : r;
+    }
+    case OP_TLOAD: {
+        int r = tile_lower_cube_load(L, op, in);   /* tload into an NZ mat tile (tile_cube.c) */
+        if (r != 1) return r;
+        break;
+    }
+    case OP_TSTORE: {
+        int r = tile_lower_cube_fix(L, op, in);   /* tstore from an acc tile: FIXPIPE (tile_cube.c) */
+        if (r != 1) return r;
+        break;
+    }
+    case OP_TMATMUL: case OP_TMATMUL_ACC: case OP_TMATMUL_BIAS: case OP_TMATMUL_MX: case OP_TMATMUL_MX_ACC:
+    case OP_TMATMUL_MX_BIAS: case OP_TGEMV: case OP_TGEMV_ACC: case OP_TGEMV_BIAS: case OP_TGEMV_MX:
+    case OP_TGEMV_MX_ACC: case OP_TGEMV_MX_BIAS:
+        return tile_lower_cube(L, op, in);
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
     case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TPOW: case OP_TPOWS: case OP_TGATHER: case OP_TGATHERB:
     case OP_TSCATTER: case OP_MGATHER: case OP_MSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TDEQUANT:

@@ -1,5 +1,5 @@
 /* tile_extra.c — the tile layer's "extra" ops (the block at the end of isa/ops_tile.def). Those that run, each one
- * V job over the destination's valid region (docs/tile.md, docs/semantics.md §14.x):
+ * V job over the destination's valid region (docs/tile.md, docs/semantics.md §14.6):
  *   tci                 dst[0, c] = S + c (descending: S - c), wrapped to the element width; one valid row (tci.py)
  *   ttri                dst[i, j] = 1 where j <= i + d (lower) / j >= i + d (upper), else 0 (ttri.py, pto-isa TTRI)
  *   tconcat             dst[i, 0:c0] = src0 row i, dst[i, c0:c0+c1] = src1 row i (tconcat.py)

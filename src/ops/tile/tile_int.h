@@ -102,6 +102,17 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in);
 int tile_lower_sort(LowerView *L, const Op *op, Instr *in);
 int tile_lower_rand(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
+/* tile_reduce.c: row/column reductions (+ arg forms), the expand families, the partial ops. */
+int tile_is_reduce(int kind);
+int tile_lower_reduce(LowerView *L, const Op *op, Instr *in);
+/* tile_cube.c: the cube tile ops (tmatmul, tgemv and their forms) on the cube family's engines. */
+int tile_lower_cube(LowerView *L, const Op *op, Instr *in);
+/* tmov / textract / tinsert involving cube buffers; 1 when the op is not one of them. */
+int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in);
+/* tmov acc -> vec/mat and tstore acc -> GM (FIXPIPE); 1 when the op is neither. */
+int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in);
+/* tload into an NZ mat tile (nd2nz); 1 when the op is not one. */
+int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in);
 /* tile_extra.c: the extra ops (the last block of ops_tile.def); those not executable yet are T-UNSUPPORTED. */
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
 #endif

@@ -15,13 +15,6 @@ int lower_vec_alu(LowerView *L, const Op *op, Instr *in);
 
 /* ------------------------------------------------------------------ materialization */
 
-/* Decoded operands of vbr and vdup (Instr.imm). */
-enum {
-    MT_E,      /* element bytes */
-    MT_MASK,   /* vdup: mask operand index (-1) */
-    MT_LANE,   /* vdup: source lane of a vreg operand (-1: a scalar operand) */
-};
-
 /* vbr: the scalar's low bits fill every lane. */
 static const Instr *x_vbr(Exec *x, const Instr *in)
 {
@@ -33,7 +26,7 @@ static const Instr *x_vbr(Exec *x, const Instr *in)
     return valu_done(x, in);
 }
 
-static const Instr *x_vdup(Exec *x, const Instr *in)
+const Instr *valu_x_vdup(Exec *x, const Instr *in)
 {
     unsigned e = (unsigned)in->imm[MT_E], n = VREG_BYTES / e;
     const uint8_t *m = in->imm[MT_MASK] >= 0 ? FR(x, in->arg[in->imm[MT_MASK]]) : NULL;
@@ -322,7 +315,9 @@ static int lower_mat(LowerView *L, const Op *op, Instr *in)
             return valu_bad_type(L, op, "a source vector of the result's element width", op->operands[0]->type);
         in->imm[MT_LANE] = op_token_id(op, "position") == T_POS_HIGHEST ? ek_lanes(k) - 1 : 0;
     }
-    in->fn = x_vdup;
+    in->fn = valu_x_vdup;
+    ExecFn f = L->ctx->reference ? NULL : valu_vdup_fast(ek_bytes(k));
+    if (f) in->fn = f;
     return 0;
 }
 

@@ -315,7 +315,7 @@ enum {
    double and the exponential is rounded once to f32. */
 uint64_t lane_expdif(ElemKind s, uint64_t a, uint64_t mx) { return fenc(EK_F32, exp(fdec(s, a) - fdec(s, mx))); }
 
-static const Instr *x_vexpdif(Exec *x, const Instr *in)
+const Instr *valu_x_vexpdif(Exec *x, const Instr *in)
 {
     const ElemKind s = (ElemKind)in->imm[ED_SRC];
     const unsigned es = ek_bytes(s);
@@ -410,7 +410,9 @@ int lower_valu_cvt(LowerView *L, const Op *op, Instr *in)
         in->imm[ED_SRC] = s;
         in->imm[ED_MASK] = valu_operand(L, op, "m");
         in->imm[ED_ODD] = op_token_id(op, "part") == T_PART_ODD;
-        in->fn = x_vexpdif;
+        in->fn = valu_x_vexpdif;
+        ExecFn f = L->ctx->reference ? NULL : valu_vexpdif_fast(s);
+        if (f) in->fn = f;
         return 0;
     }
     case OP_VMULSCVT: {

@@ -128,4 +128,29 @@ enum {
 
 /* The generic element-wise handler (also used by the unit tests to cross-check the fast ones). */
 const Instr *valu_x_ew(Exec *x, const Instr *in);
+
+/* Reductions (vec_alu_red.c): the kinds and the decoded operands (Instr.imm). */
+enum { RD_ADD, RD_MAX, RD_MIN, RD_GADD, RD_GMAX, RD_GMIN, RD_PADD };
+enum {
+    RS_KIND,   /* RD_* */
+    RS_SRC,    /* source ElemKind */
+    RS_DST,    /* result ElemKind */
+    RS_MASK,   /* mask operand index (-1) */
+};
+/* vbr and vdup (vec_alu.c): the decoded operands (Instr.imm). */
+enum {
+    MT_E,      /* element bytes */
+    MT_MASK,   /* vdup: mask operand index (-1) */
+    MT_LANE,   /* vdup: source lane of a vreg operand (-1: a scalar operand) */
+};
+/* The generic reduction, vdup and vexpdif handlers (the unit tests check the fast ones against them). */
+const Instr *valu_x_red(Exec *x, const Instr *in);
+const Instr *valu_x_vdup(Exec *x, const Instr *in);
+const Instr *valu_x_vexpdif(Exec *x, const Instr *in);
+/* Fast handlers (vec_alu_red_fast.c) bit-identical to those, or NULL where there is none: a reduction of
+   kind RD_* on source kind k (result kind kd); vdup of e-byte elements; vexpdif of source kind s (ED_*
+   operands of vec_alu_cvt.c: source, mask index, part). */
+ExecFn valu_red_fast(int kind, ElemKind k, ElemKind kd);
+ExecFn valu_vdup_fast(unsigned e);
+ExecFn valu_vexpdif_fast(ElemKind s);
 #endif

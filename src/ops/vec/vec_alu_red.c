@@ -6,8 +6,6 @@
  * Inactive lanes enter sums as +0 and are skipped by max/min. Integer sums wrap. */
 #include "vec_alu_int.h"
 
-enum { RD_ADD, RD_MAX, RD_MIN, RD_GADD, RD_GMAX, RD_GMIN, RD_PADD };
-
 static uint64_t add2(ElemKind k, uint64_t a, uint64_t b) { return valu_eval(VOP_ADD, k, a, b, 0); }
 
 /* In-place pairwise tree over v[0..n) (n a power of two); returns v[0]. */
@@ -52,15 +50,8 @@ uint64_t lane_empty_extremum(ElemKind k, int want_max)
 
 uint64_t lane_canon(ElemKind k, uint64_t v) { return ek_int(k) || !fisnan(k, v) ? v : num_canonical_nan(ek_fmt(k)); }
 
-/* Decoded operands of the reductions (Instr.imm). */
-enum {
-    RS_KIND,   /* RD_* */
-    RS_SRC,    /* source ElemKind */
-    RS_DST,    /* result ElemKind */
-    RS_MASK,   /* mask operand index (-1) */
-};
-
-static const Instr *x_red(Exec *x, const Instr *in)
+/* The generic reduction (RD_*, RS_* of vec_alu_int.h); vec_alu_red_fast.c has the common kinds' fast ones. */
+const Instr *valu_x_red(Exec *x, const Instr *in)
 {
     const int kind = (int)in->imm[RS_KIND];
     const ElemKind k = (ElemKind)in->imm[RS_SRC], kd = (ElemKind)in->imm[RS_DST];
@@ -161,6 +152,8 @@ int lower_valu_red(LowerView *L, const Op *op, Instr *in)
     in->imm[RS_SRC] = k;
     in->imm[RS_DST] = kd;
     in->imm[RS_MASK] = valu_operand(L, op, "m");
-    in->fn = x_red;
+    in->fn = valu_x_red;
+    ExecFn f = L->ctx->reference ? NULL : valu_red_fast(kind, k, kd);
+    if (f) in->fn = f;
     return 0;
 }

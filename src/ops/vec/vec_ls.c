@@ -143,6 +143,30 @@ static const Instr *x_vlds(Exec *x, const Instr *in)
     return in + 1;
 }
 
+/* vlds BRC_B8/B16/B32 in range and unwatched: the element at the address in every slot (load_dist's LD_BRC);
+   out of range, misaligned or watched by a checker: the generic handler (the trap, the records). */
+static const Instr *x_vlds_brc(Exec *x, const Instr *in)
+{
+    uint64_t a = fast_ea(x, in);
+    Core *c = x->core;
+    const uint8_t *s;
+    if (__builtin_expect((a & (uint64_t)in->imm[VN_ALIGN_M1]) || a >= c->ub_fast_lim, 0)) {
+        /* the checked access (the trap, or the checkers' records), then the same fill */
+        s = ubp(x, in, a, (unsigned)in->imm[VN_ALIGN_M1] + 1, (unsigned)in->imm[VN_ALIGN_M1] + 1, ACC_READ, "vector load source");
+        if (!s) return NULL;
+    } else {
+        s = c->mem[AS_UB] + a;
+    }
+    uint8_t *d = FR(x, in->res[0]);
+    switch (in->imm[VN_ALIGN_M1]) {
+    case 0: memset(d, s[0], 256); break;
+    case 1: { uint16_t v, o[128]; memcpy(&v, s, 2); for (unsigned i = 0; i < 128; i++) o[i] = v; memcpy(d, o, 256); break; }
+    default: { uint32_t v, o[64]; memcpy(&v, s, 4); for (unsigned i = 0; i < 64; i++) o[i] = v; memcpy(d, o, 256); break; }
+    }
+    count(x, in->imm[VN_ALIGN_M1] + 1);
+    return in + 1;
+}
+
 /* ------------------------------------------------------------------ vsts */
 
 /* Writes lanes j < n of `os` bytes from src to dst where mask image bit ms·j is set. */
@@ -416,6 +440,7 @@ static int lower_vlds(LowerView *L, const Op *op, Instr *in)
         bool o64 = in->imm[VN_OFF_MASK] == -1, wide = host_avx2();
         in->fn = o64 ? (wide ? x_vlds_norm_avx2_o64 : x_vlds_norm_o64) : (wide ? x_vlds_norm_avx2 : x_vlds_norm);
     }
+    if (!L->ctx->reference && kind == LD_BRC && w == al && fast_norm(in, m)) in->fn = x_vlds_brc;   /* w == align == footprint */
     return 0;
 }
 

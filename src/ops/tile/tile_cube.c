@@ -1,0 +1,338 @@
+/* tile_cube.c — the cube tile ops: pto.tmatmul and pto.tgemv with their .acc, .bias and .mx forms, one PIPE_M
+ * job each. They are mapped onto the cube family's MAD engine (ops/cube/cube.h cube_mad_exec), the one pto.mad*
+ * runs, exactly as the A5 TileLib templates expand them (lib/TileOps/a5/tmatmul*.py, tgemv*.py): m and k are the
+ * left tile's valid shape, n the right tile's valid columns; tmatmul runs mad* with disable_gemv, tgemv runs it
+ * with m = 1 in GEMV mode (A one contiguous row of k elements); the .mx forms run mad_mx* with sat (tgemv.mx.acc:
+ * without), their scale tiles only stand in the syntax (the scales are the MX state of the L0A/L0B data). The
+ * .acc forms accumulate into the destination tile (the templates ignore the acc_in operand).
+ * docs/tile.md "Cube tile ops", docs/semantics.md §14.5. */
+#include "tile_int.h"
+#include "ops/cube/cube.h"
+
+enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV };   /* Instr.imm: operand indices (-1: absent), GEMV */
+
+static int p_tmatmul(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const MadExt *me = in->ext2;
+    TileRt a = tj_tile(j, args, (int)in->imm[TC_LHS]), b = tj_tile(j, args, (int)in->imm[TC_RHS]);
+    TileRt c = tj_tile(j, args, (int)in->imm[TC_DST]);
+    if (tile_check_valid(x, in, j->ty[in->imm[TC_LHS]], a, "left") ||
+        tile_check_valid(x, in, j->ty[in->imm[TC_RHS]], b, "right") ||
+        tile_check_valid(x, in, j->ty[in->imm[TC_DST]], c, "accumulator"))
+        return -1;
+    uint64_t bias = in->imm[TC_BIAS] >= 0 ? tj_tile(j, args, (int)in->imm[TC_BIAS]).addr : 0;
+    uint64_t m = in->imm[TC_GEMV] ? 1 : a.vr;
+    return cube_mad_exec(x, in, me, a.addr, b.addr, c.addr, bias, m, b.vc, a.vc);
+}
+
+/* The left, right and bias tiles read, the destination written (and read by the .acc forms): whole tiles. The
+   scale tiles are not touched. */
+static void foot_tmatmul(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    for (int k = TC_LHS; k <= TC_BIAS; k++) {
+        int i = (int)in->imm[k];
+        if (i < 0) continue;
+        const Type *t = j->ty[i];
+        TileRt r = tj_tile(j, args, i);
+        uint64_t n = (uint64_t)t->dims[0] * (uint64_t)t->dims[1] * ty_bytes(t->elem);
+        if (ek_packed4(elem_kind(t->elem))) n /= 2;
+        as_add(f, t->space, r.addr, r.addr + n, k == TC_DST);
+    }
+}
+
+/* The source tile read and the destination tile written, whole. */
+static void foot_mov_cube(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst);
+}
+
+static int p_unsup(Exec *x, const Instr *in, const uint64_t *args)
+{
+    (void)args;
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "'%s': %s", op_info[in->kind].name, (const char *)in->ext2);
+    return -1;
+}
+
+int tile_lower_cube(LowerView *L, const Op *op, Instr *in)
+{
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    int k = op->kind;
+    int gemv = k == OP_TGEMV || k == OP_TGEMV_ACC || k == OP_TGEMV_BIAS || k == OP_TGEMV_MX || k == OP_TGEMV_MX_ACC ||
+               k == OP_TGEMV_MX_BIAS;
+    int mx = k == OP_TMATMUL_MX || k == OP_TMATMUL_MX_ACC || k == OP_TMATMUL_MX_BIAS || k == OP_TGEMV_MX ||
+             k == OP_TGEMV_MX_ACC || k == OP_TGEMV_MX_BIAS;
+    int mode = k == OP_TMATMUL_ACC || k == OP_TMATMUL_MX_ACC || k == OP_TGEMV_ACC || k == OP_TGEMV_MX_ACC ? 1
+               : k == OP_TMATMUL_BIAS || k == OP_TMATMUL_MX_BIAS || k == OP_TGEMV_BIAS || k == OP_TGEMV_MX_BIAS ? 2 : 0;
+    int sat = mx && k != OP_TGEMV_MX_ACC;   /* the templates' sat = "sat", tgemv.mx.acc's "nosat" */
+    in->imm[TC_LHS] = lw_group_index(L, op, "lhs", 0);
+    in->imm[TC_RHS] = lw_group_index(L, op, "rhs", 0);
+    in->imm[TC_DST] = lw_group_index(L, op, "dst", 0);
+    in->imm[TC_BIAS] = lw_group_index(L, op, "bias", 0);
+    in->imm[TC_GEMV] = gemv;
+    const Type *ta = op->operands[in->imm[TC_LHS]]->type, *tb = op->operands[in->imm[TC_RHS]]->type;
+    const Type *tc = op->operands[in->imm[TC_DST]]->type;
+    const Type *tbias = in->imm[TC_BIAS] >= 0 ? op->operands[in->imm[TC_BIAS]]->type : NULL;
+    const char *why = NULL;
+    MadExt *me = cube_mad_plan(L, op, mode, mx, gemv, sat, ta->elem, tb->elem, tc->elem, tbias ? tbias->elem : NULL, &why);
+    if (!me) return -1;
+    if (why) {   /* a trap when it runs, as pto.mad* does */
+        in->ext2 = why;
+        in->pfn = p_unsup;
+        return 0;
+    }
+    j->src0 = (int8_t)in->imm[TC_LHS];
+    j->src1 = (int8_t)in->imm[TC_RHS];
+    j->dst = (int8_t)in->imm[TC_DST];
+    in->ext2 = me;
+    in->pfn = p_tmatmul;
+    in->foot = foot_tmatmul;
+    in->cost = 1;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- tmov / textract from mat (PIPE_MTE1) */
+
+/* The moves out of a mat tile, as the templates expand them (lib/TileOps/a5/tmov2left.py, tmov2right.py,
+   tmov2bias.py, tmov2scale.py): mat -> left is mte_l1_l0a(m, k = the source's valid shape), mat -> right
+   mte_l1_l0b(k, n) with transpose, mat -> bias mte_l1_bt(len = valid cols, nburst = valid rows), mat -> scaling
+   mte_l1_fb(len = valid cols, nburst = valid rows). */
+enum { MV1_LEFT, MV1_RIGHT, MV1_BIAS, MV1_SCALE };
+enum { TM_KIND = 0, TM_SRC, TM_DST, TM_SFMT, TM_E, TM_ROW, TM_COL, TM_TRANS };   /* Instr.imm */
+
+static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    TileRt s = tj_tile(j, args, (int)in->imm[TM_SRC]), d = tj_tile(j, args, (int)in->imm[TM_DST]);
+    if (tile_check_valid(x, in, j->ty[in->imm[TM_SRC]], s, "source") ||
+        tile_check_valid(x, in, j->ty[in->imm[TM_DST]], d, "destination"))
+        return -1;
+    if (in->imm[TM_ROW] >= 0) {   /* textract: the destination's valid shape from (row, col) of the source */
+        uint64_t r = tj_scalar(j, args, (int)in->imm[TM_ROW]), c = tj_scalar(j, args, (int)in->imm[TM_COL]);
+        if (r || c) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a textract window at (%llu, %llu) is not simulated: it is the "
+                     "start_row/start_col of the L1->L0 load, whose unit is unresolved (resolutions Q39)",
+                     (unsigned long long)r, (unsigned long long)c);
+            return -1;
+        }
+        int tr = (int)in->imm[TM_TRANS], side = in->imm[TM_KIND] == MV1_RIGHT;
+        return cube_l1_l0_exec(x, in, side, tr, (unsigned)in->imm[TM_E], s.addr, d.addr, side ? d.vc : d.vr,
+                               side ? d.vr : d.vc);
+    }
+    switch (in->imm[TM_KIND]) {
+    case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc);
+    case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr);
+    case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
+    default: return cube_l1_fb_exec(x, in, s.addr, d.addr, s.vc, s.vr, 0, 0);
+    }
+}
+
+/* Lowers a tmov whose source is a mat tile; 1 when the op is not one (the caller goes on). */
+int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
+{
+    int si = lw_group_index(L, op, "src", 0), di = lw_group_index(L, op, "dst", 0);
+    if (si < 0 || di < 0) return 1;
+    const Type *st = op->operands[si]->type, *dt = op->operands[di]->type;
+    if (st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_L1 || op->kind == OP_TINSERT) return 1;
+    int kind = dt->space == AS_L0A ? MV1_LEFT : dt->space == AS_L0B ? MV1_RIGHT : dt->space == AS_BT ? MV1_BIAS
+             : dt->space == AS_FB ? MV1_SCALE : -1;
+    if (kind < 0 || (op->kind == OP_TEXTRACT && kind > MV1_RIGHT)) return 1;
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = (int8_t)si;
+    j->dst = (int8_t)di;
+    ElemKind ek = elem_kind(st->elem);
+    in->imm[TM_KIND] = kind;
+    in->imm[TM_SRC] = si;
+    in->imm[TM_DST] = di;
+    in->imm[TM_SFMT] = ek_float(ek) ? (int64_t)ek_fmt(ek) : -1;
+    in->imm[TM_E] = ek_bytes(ek);
+    /* textract (lib/TileOps/a5/textract.py): mte_l1_l0a/b(m, k / k, n = the destination's valid shape, start_row,
+       start_col), transposing when the mat tile is boxed row_major / col_major (the "cross-fractal" layout) */
+    in->imm[TM_ROW] = op->kind == OP_TEXTRACT ? lw_group_index(L, op, "row", 0) : -1;
+    in->imm[TM_COL] = op->kind == OP_TEXTRACT ? lw_group_index(L, op, "col", 0) : -1;
+    in->imm[TM_TRANS] = st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_COL_MAJOR;
+    in->pipe = PQ_MTE1;
+    in->pfn = p_tmov_mat;
+    in->foot = foot_mov_cube;
+    in->cost = 1;
+    if (ek_packed4(ek) || !ek_bytes(ek) || ek_bytes(ek) > 4) {
+        in->ext2 = "this element type is not simulated for moves out of a mat tile";
+        in->pfn = p_unsup;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- out of an acc tile (PIPE_FIX) */
+
+/* tmov acc -> vec / mat (lib/TileOps/a5/tmov2vec.py: mte_l0c_ub(m, n = the destination's valid shape, src_stride
+   = the acc tile's rows, dst_stride = the destination's columns)) and tstore acc -> GM (tstore.py
+   template_tstore_acc_to_gm_nz2nd: m, n = the acc tile's valid shape, dst_stride = the view's row stride). The
+   destination layout follows the destination: row-major ND, column-major DN, boxed NZ. */
+enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL, TF_FP };   /* Instr.imm */
+enum { FM_MOV, FM_STORE, FM_INS_MAT, FM_INS_ND, FM_INS_NZ };   /* TF_MODE */
+
+/* tinsert acc -> mat / vec (lib/TileOps/a5/tinsert.py template_tinsert_acc_to_mat_basic, _acc_to_vec_nd_basic,
+   _acc_to_vec_nz_basic): the acc tile's valid rows, its valid columns rounded up to the destination's C0 (32 bytes;
+   16 columns for an f32 NZ vec destination), written at (row, col) of the destination: NZ at
+   (col / C0)·rows·C0 + row·C0 + col % C0 elements, ND at row·cols + col. Source stride: the acc tile's rows (NZ
+   mat) or its valid rows rounded up to 16 (vec). */
+static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const FixExt *fe = in->ext2;
+    const Type *st = j->ty[in->imm[TF_SRC]], *dt = j->ty[in->imm[TF_DST]];
+    TileRt s = tj_tile(j, args, (int)in->imm[TF_SRC]);
+    if (tile_check_valid(x, in, st, s, "source")) return -1;
+    int mode = (int)in->imm[TF_MODE];
+    uint64_t qp = in->imm[TF_FP] >= 0 ? tj_tile(j, args, (int)in->imm[TF_FP]).addr : 0;
+    if (mode == FM_STORE) {
+        ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
+        int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
+        return cube_fix_exec(x, in, fe, s.addr, v.addr, s.vr, s.vc, (uint64_t)st->dims[0], (uint64_t)ds, 0, qp);
+    }
+    TileRt d = tj_tile(j, args, (int)in->imm[TF_DST]);
+    if (tile_check_valid(x, in, dt, d, "destination")) return -1;
+    uint64_t e = ty_bytes(dt->elem), rows = (uint64_t)dt->dims[0], cols = (uint64_t)dt->dims[1];
+    if (mode == FM_MOV) {   /* dst_stride: the destination's columns (rows for a DN tile), as the templates pass */
+        uint64_t ds = dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_NONE_BOX ? rows : cols;
+        return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)st->dims[0], ds, 0, qp);
+    }
+    uint64_t r = tj_scalar(j, args, (int)in->imm[TF_ROW]), c = tj_scalar(j, args, (int)in->imm[TF_COL]);
+    uint64_t c0 = 32 / e, al = mode == FM_INS_NZ && e == 4 ? 16 : c0, n = (s.vc + al - 1) / al * al;
+    if (r >= rows || c >= cols) {
+        sim_trap(x, in, DIAG_T_TILE, "the insert position (%llu, %llu) lies outside the %llux%llu destination tile",
+                 (unsigned long long)r, (unsigned long long)c, (unsigned long long)rows, (unsigned long long)cols);
+        return -1;
+    }
+    if (mode == FM_INS_ND)
+        return cube_fix_exec(x, in, fe, s.addr, d.addr + (r * cols + c) * e, s.vr, n, (s.vr + 15) / 16 * 16, cols, 0, qp);
+    uint64_t off = (c / c0) * rows * c0 + r * c0 + c % c0;
+    return cube_fix_exec(x, in, fe, s.addr, d.addr + off * e, s.vr, n,
+                         mode == FM_INS_MAT ? (uint64_t)st->dims[0] : (s.vr + 15) / 16 * 16, rows, 0, qp);
+}
+
+/* The acc tile read whole; the destination tile written whole, or the view's rows of the store. */
+static void foot_fix_out(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    if (in->imm[TF_MODE] != FM_STORE) {
+        tile_foot_whole(j, args, f, 1u << j->dst);
+        return;
+    }
+    const Type *st = j->ty[in->imm[TF_SRC]], *dt = j->ty[in->imm[TF_DST]];
+    TileRt s = tj_tile(j, args, (int)in->imm[TF_SRC]);
+    ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
+    as_add(f, st->space, s.addr, s.addr + (uint64_t)st->dims[0] * (uint64_t)st->dims[1] * 4, 0);
+    int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
+    uint64_t e = ty_bytes(dt->elem);
+    if (s.vr && s.vc) as_add(f, AS_GM, v.addr, v.addr + ((s.vr - 1) * (uint64_t)ds + s.vc) * e, 1);
+}
+
+/* Lowers tmov acc -> vec/mat and tstore acc -> GM; 1 when the op is neither. */
+int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
+{
+    int store = op->kind == OP_TSTORE;
+    if (op->kind != OP_TMOV && op->kind != OP_TINSERT && op->kind != OP_TEXTRACT && !store) return 1;
+    int si = lw_group_index(L, op, "src", 0), di = lw_group_index(L, op, "dst", 0);
+    if (si < 0 || di < 0) return 1;
+    const Type *st = op->operands[si]->type, *dt = op->operands[di]->type;
+    if (st->kind != TY_TILE_BUF || st->space != AS_L0C) return 1;
+    int space, layout, mode;
+    if (store) {
+        if (!ty_is_view(dt)) return 1;
+        space = AS_GM;
+        layout = CUBE_FIX_ND;
+        mode = FM_STORE;
+    } else {
+        if (dt->kind != TY_TILE_BUF || (dt->space != AS_UB && dt->space != AS_L1)) return 1;
+        space = dt->space;
+        int nd = dt->slayout == TSL_NONE_BOX;
+        layout = nd ? (dt->blayout == TBL_COL_MAJOR ? CUBE_FIX_DN : CUBE_FIX_ND) : CUBE_FIX_NZ;
+        mode = FM_MOV;
+        if (op->kind == OP_TEXTRACT && dt->space != AS_L1) return 1;   /* textract acc -> mat (textract_fp.py) */
+        if (op->kind == OP_TINSERT) {
+            mode = dt->space == AS_L1 ? FM_INS_MAT : nd ? FM_INS_ND : FM_INS_NZ;
+            if (mode == FM_INS_NZ) layout = CUBE_FIX_NZNZ;
+            if (nd && dt->blayout != TBL_ROW_MAJOR) return 1;
+        }
+    }
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = (int8_t)si;
+    j->dst = (int8_t)di;
+    const char *why = NULL;
+    int fpi = lw_group_index(L, op, op->kind == OP_TMOV ? "tmp" : "fp", 0);
+    FixExt *fe = cube_fix_plan(L, op, space, layout, st->elem, dt->elem, fpi >= 0, &why);
+    if (!fe) return -1;
+    in->imm[TF_SRC] = si;
+    in->imm[TF_DST] = di;
+    in->imm[TF_MODE] = mode;
+    in->imm[TF_ROW] = lw_group_index(L, op, "row", 0);
+    in->imm[TF_COL] = lw_group_index(L, op, "col", 0);
+    in->imm[TF_FP] = fpi;
+    in->pipe = PQ_FIX;
+    in->ext2 = fe;
+    in->pfn = p_fix_out;
+    in->foot = foot_fix_out;
+    in->cost = 1;
+    if (why) {
+        in->ext2 = why;
+        in->pfn = p_unsup;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- tload GM -> mat (PIPE_MTE2) */
+
+/* tload into an NZ mat tile (lib/TileOps/a5/tload.py template_tload_gm_to_mat_nd2nz): mte_gm_l1_frac nd2nz of the
+   tile's valid m x k from the view (row stride: the view's, in bytes), dst_group(1, 1, m, 0). */
+static int p_tload_mat(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const Type *vt = j->ty[0], *tt = j->ty[1];
+    TileRt t = tj_tile(j, args, 1);
+    ViewRt v = tj_view(j, args, 0);
+    if (tile_check_valid(x, in, tt, t, "destination")) return -1;
+    uint64_t e = ty_bytes(tt->elem);
+    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] * e : t.vc * e;
+    return cube_frac_exec(x, in, 0, (unsigned)e, v.addr, t.addr, t.vr, t.vc, rs, 0, 1, 1, t.vr, 0);
+}
+
+/* The view's rows read, the tile written whole. */
+static void foot_tload_mat(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    const Type *vt = j->ty[0], *tt = j->ty[1];
+    TileRt t = tj_tile(j, args, 1);
+    ViewRt v = tj_view(j, args, 0);
+    uint64_t e = ty_bytes(tt->elem);
+    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] * e : t.vc * e;
+    if (t.vr && t.vc) as_add(f, AS_GM, v.addr, v.addr + (t.vr - 1) * rs + t.vc * e, 0);
+    as_add(f, AS_L1, t.addr, t.addr + (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1] * e, 1);
+}
+
+/* Lowers a tload into an NZ mat tile; 1 when the op is not one. */
+int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in)
+{
+    const Type *vt = op->operands[0]->type, *tt = op->operands[1]->type;
+    if (tt->kind != TY_TILE_BUF || tt->space != AS_L1 || !ty_is_view(vt) || tt->blayout != TBL_COL_MAJOR ||
+        tt->slayout != TSL_ROW_MAJOR)
+        return 1;
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = 0;
+    j->dst = 1;
+    in->pfn = p_tload_mat;
+    in->foot = foot_tload_mat;
+    in->cost = 1;
+    ElemKind ek = elem_kind(tt->elem);
+    if (ek_packed4(ek) || !ek_bytes(ek) || ek_bytes(ek) > 4) {
+        in->ext2 = "this element type is not simulated for a tload into a mat tile";
+        in->pfn = p_unsup;
+    }
+    return 0;
+}
