@@ -94,4 +94,6 @@ void verify_simt(VCtx *V, Op *op);
 void verify_struct(VCtx *V, Op *op);                   /* !pto.struct origin, escape and path rules */
 void verify_tile(VCtx *V, Op *op);                     /* the tile layer's rules, and the tile plan of a function */
 void verify_vmi(VCtx *V, Op *op);                      /* VMI value types and per-op rules (verify_vmi.c) */
+int verify_tile_extra(VCtx *V, Op *op);                /* the extra tile ops' rules; 0: not one of them */
+void verify_tile_more(VCtx *V, Op *op);                /* further compiler rules of other tile ops (same file) */
 #endif

@@ -420,7 +420,7 @@ static int check_misc(VCtx *V, Op *op)
     case OP_TSORT32: case OP_TMRGSORT: check_sort(V, op); return 1;
     case OP_TRANDOM: check_rand(V, op); return 1;
     case OP_TMOV: case OP_TEXTRACT: case OP_TINSERT: check_mov(V, op); return 1;
-    default: return 0;
+    default: return verify_tile_extra(V, op);
     }
 }
 
@@ -433,6 +433,7 @@ void verify_tile(VCtx *V, Op *op)
         return;
     }
     if (op_info[op->kind].fam != FAM_TILE) return;
+    verify_tile_more(V, op);   /* verify_tile_extra.c */
     const TileRule *r = rule_of(op->kind);
     if (check_misc(V, op) || verify_tile_reduce(V, op) || check_cube(V, op)) return;
     if (r) check_ew(V, op, r);

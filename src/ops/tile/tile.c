@@ -28,6 +28,11 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
     case OP_TMATMUL_MX_BIAS: case OP_TGEMV: case OP_TGEMV_ACC: case OP_TGEMV_BIAS: case OP_TGEMV_MX:
     case OP_TGEMV_MX_ACC: case OP_TGEMV_MX_BIAS:
         return tile_lower_cube(L, op, in);
+    case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
+    case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TPOW: case OP_TPOWS: case OP_TGATHER: case OP_TGATHERB:
+    case OP_TSCATTER: case OP_MGATHER: case OP_MSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TDEQUANT:
+    case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
+        return tile_lower_extra(L, op, in);   /* tile_extra.c */
     default: break;
     }
     switch (op_info[op->kind].pipe) {

@@ -113,4 +113,6 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in);
 int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in);
 /* tload into an NZ mat tile (nd2nz); 1 when the op is not one. */
 int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in);
+/* tile_extra.c: the extra ops (the last block of ops_tile.def); those not executable yet are T-UNSUPPORTED. */
+int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
 #endif

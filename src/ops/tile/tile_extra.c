@@ -1,0 +1,277 @@
+/* tile_extra.c — the tile layer's "extra" ops (the block at the end of isa/ops_tile.def). Those that run, each one
+ * V job over the destination's valid region (docs/tile.md, docs/semantics.md §14.6):
+ *   tci                 dst[0, c] = S + c (descending: S - c), wrapped to the element width; one valid row (tci.py)
+ *   ttri                dst[i, j] = 1 where j <= i + d (lower) / j >= i + d (upper), else 0 (ttri.py, pto-isa TTRI)
+ *   tconcat             dst[i, 0:c0] = src0 row i, dst[i, c0:c0+c1] = src1 row i (tconcat.py)
+ *   ttrans              dst[j, i] = src[i, j] over the source's valid region (a pure move)
+ *   taddc tsubc         (src0 +/- src1) + src2, each step the vector lane of vadd / vsub (pto-isa TADDC, TSUBC)
+ *   taddsc tsubsc       (src0 +/- scalar) + src1, likewise
+ *   tprint tprefetch    no effect on the simulated machine (documented no-ops)
+ * Every other extra op parses and verifies; lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
+#include "tile_int.h"
+
+enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S };
+
+typedef struct Line { uint64_t addr, pitch; unsigned e; AddrSpace as; } Line;
+
+static Line line_of(const TileJob *j, const uint64_t *args, int i)
+{
+    const Type *t = j->ty[i];
+    Line l = {tj_tile(j, args, i).addr, 0, ty_bytes(t->elem), (AddrSpace)t->space};
+    l.pitch = (uint64_t)t->dims[1] * l.e;
+    return l;
+}
+
+static uint8_t *row_of(Exec *x, const Instr *in, const Line *l, uint64_t r, uint64_t c0, uint64_t n, int mode)
+{
+    return sim_mem(x, in, l->as, l->addr + r * l->pitch + c0 * l->e, n * l->e, 1, mode,
+                   mode == ACC_WRITE ? "tile destination" : "tile source");
+}
+
+static int check_all(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args)
+{
+    for (int i = 0; i < j->n; i++)
+        if (j->ty[i]->kind == TY_TILE_BUF &&
+            tile_check_valid(x, in, j->ty[i], tj_tile(j, args, i), i == j->dst ? "destination" : "source"))
+            return 1;
+    return 0;
+}
+
+/* The cost: one vector store (and the loads of its sources) per 256-byte register of each written row. */
+static void charge(Exec *x, const TileJob *j, unsigned nload, uint64_t rows, uint64_t cols, unsigned e)
+{
+    OpKind m[8];
+    unsigned n = 0;
+    for (unsigned i = 0; i < nload && n < 6; i++) m[n++] = OP_VLDS;
+    if (j->kind == TX_TERN || j->kind == TX_TERN_S) { m[n++] = OP_VADD; }
+    m[n++] = OP_VSTS;
+    uint64_t lanes = VREG_BYTES / (e ? e : 1);
+    x->extra_cost += tile_vec_cost(x, m, n, (ElemKind)j->ek, (ElemKind)j->ek, rows * ((cols + lanes - 1) / lanes));
+    sim_count(x, PQ_V, rows * cols * e);
+}
+
+static int p_tci(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
+    if (d.vr > 1) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "pto.tci over %u valid rows is not executable (the A5 template writes one "
+                 "row; the order of several is implementation-defined)", (unsigned)d.vr);
+        return -1;
+    }
+    Line l = line_of(j, args, j->dst);
+    uint64_t s = tj_scalar(j, args, j->scal);
+    if (d.vr && d.vc) {
+        uint8_t *p = row_of(x, in, &l, 0, 0, d.vc, ACC_WRITE);
+        if (!p) return -1;
+        for (uint64_t c = 0; c < d.vc; c++) lane_set(p, l.e, (unsigned)c, j->tok ? s - c : s + c);
+    }
+    charge(x, j, 0, d.vr, d.vc, l.e);
+    return 0;
+}
+
+static int p_ttri(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
+    Line l = line_of(j, args, j->dst);
+    int64_t diag = (int64_t)tj_scalar(j, args, j->scal);
+    if (j->sbits < 64) diag = (int64_t)((uint64_t)diag << (64 - j->sbits)) >> (64 - j->sbits);
+    for (uint64_t r = 0; r < d.vr && d.vc; r++) {
+        uint8_t *p = row_of(x, in, &l, r, 0, d.vc, ACC_WRITE);
+        if (!p) return -1;
+        for (uint64_t c = 0; c < d.vc; c++) {
+            int64_t lim = (int64_t)r + diag;
+            int one = j->tok ? (int64_t)c >= lim : (int64_t)c <= lim;
+            lane_set(p, l.e, (unsigned)c, one ? j->konst : 0);
+        }
+    }
+    charge(x, j, 0, d.vr, d.vc, l.e);
+    return 0;
+}
+
+static int p_concat(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst), a = tj_tile(j, args, j->src0), b = tj_tile(j, args, j->src1);
+    Line ld = line_of(j, args, j->dst), la = line_of(j, args, j->src0), lb = line_of(j, args, j->src1);
+    if ((uint64_t)a.vc + b.vc > (uint64_t)j->ty[(int)j->dst]->dims[1]) {
+        sim_trap(x, in, DIAG_T_TILE, "pto.tconcat: %u + %u source columns do not fit the destination's %lld columns",
+                 (unsigned)a.vc, (unsigned)b.vc, (long long)j->ty[(int)j->dst]->dims[1]);
+        return -1;
+    }
+    for (uint64_t r = 0; r < d.vr; r++) {
+        if (a.vc) {
+            const uint8_t *ps = row_of(x, in, &la, r, 0, a.vc, ACC_READ);
+            uint8_t *pd = ps ? row_of(x, in, &ld, r, 0, a.vc, ACC_WRITE) : NULL;
+            if (!pd) return -1;
+            memmove(pd, ps, (size_t)a.vc * ld.e);
+        }
+        if (b.vc) {
+            const uint8_t *ps = row_of(x, in, &lb, r, 0, b.vc, ACC_READ);
+            uint8_t *pd = ps ? row_of(x, in, &ld, r, a.vc, b.vc, ACC_WRITE) : NULL;
+            if (!pd) return -1;
+            memmove(pd, ps, (size_t)b.vc * ld.e);
+        }
+    }
+    charge(x, j, 1, 2 * (uint64_t)d.vr, ((uint64_t)a.vc + b.vc + 1) / 2, ld.e);
+    return 0;
+}
+
+static int p_trans(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt s = tj_tile(j, args, j->src0);
+    const Type *dt = j->ty[(int)j->dst];
+    Line ls = line_of(j, args, j->src0), ld = line_of(j, args, j->dst);
+    if ((int64_t)s.vc > dt->dims[0] || (int64_t)s.vr > dt->dims[1]) {
+        sim_trap(x, in, DIAG_T_TILE, "pto.ttrans: the source's %ux%u valid region transposed does not fit the %lldx%lld "
+                 "destination", (unsigned)s.vr, (unsigned)s.vc, (long long)dt->dims[0], (long long)dt->dims[1]);
+        return -1;
+    }
+    for (uint64_t r = 0; r < s.vr && s.vc; r++) {
+        const uint8_t *ps = row_of(x, in, &ls, r, 0, s.vc, ACC_READ);
+        if (!ps) return -1;
+        uint8_t tmp[8];
+        for (uint64_t c = 0; c < s.vc; c++) {
+            memcpy(tmp, ps + c * ls.e, ls.e);
+            uint8_t *pd = row_of(x, in, &ld, c, r, 1, ACC_WRITE);
+            if (!pd) return -1;
+            memcpy(pd, tmp, ld.e);
+        }
+    }
+    charge(x, j, 1, s.vr, s.vc, ls.e);
+    return 0;
+}
+
+/* taddc / tsubc / taddsc / tsubsc: (src0 OP second) + third, left to right. */
+static int p_tern(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
+    const ElemKind k = (ElemKind)j->ek;
+    int third = j->mask;   /* the operand added last */
+    Line ld = line_of(j, args, j->dst), la = line_of(j, args, j->src0), lc = line_of(j, args, third), lb = la;
+    if (j->src1 >= 0) lb = line_of(j, args, j->src1);
+    uint64_t s = j->scal >= 0 ? tj_scalar(j, args, j->scal) & ek_mask(k) : 0;
+    for (uint64_t r = 0; r < d.vr && d.vc; r++) {
+        const uint8_t *pa = row_of(x, in, &la, r, 0, d.vc, ACC_READ);
+        const uint8_t *pb = j->src1 >= 0 ? row_of(x, in, &lb, r, 0, d.vc, ACC_READ) : NULL;
+        const uint8_t *pc = row_of(x, in, &lc, r, 0, d.vc, ACC_READ);
+        uint8_t *pd = row_of(x, in, &ld, r, 0, d.vc, ACC_WRITE);
+        if (!pa || (j->src1 >= 0 && !pb) || !pc || !pd) return -1;
+        for (uint64_t c = 0; c < d.vc; c++) {
+            uint64_t b = pb ? lane_get(pb, lb.e, (unsigned)c) : s;
+            uint64_t t = valu_eval((ValuOp)j->vop, k, lane_get(pa, la.e, (unsigned)c), b, 0);
+            lane_set(pd, ld.e, (unsigned)c, valu_eval(VOP_ADD, k, t, lane_get(pc, lc.e, (unsigned)c), 0));
+        }
+    }
+    charge(x, j, j->src1 >= 0 ? 3 : 2, d.vr, d.vc, ld.e);
+    return 0;
+}
+
+static void foot_extra(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst);
+}
+
+static const Instr *x_nop(Exec *x, const Instr *in)
+{
+    (void)x;
+    return in + 1;
+}
+
+static uint64_t one_of(ElemKind k)
+{
+    switch (k) {
+    case EK_F32: return 0x3F800000u;
+    case EK_F16: return 0x3C00u;
+    case EK_BF16: return 0x3F80u;
+    default: return 1;
+    }
+}
+
+int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
+{
+    switch (op->kind) {
+    case OP_TPRINT: case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
+    case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:
+    case OP_TSUBSC: break;
+    default:
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' parses and verifies but is not executable yet (docs/tile.md)",
+                 op_info[op->kind].name);
+        return -1;
+    }
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        const Type *t = op->operands[i]->type;
+        if (t->kind == TY_TILE_BUF && (t->blayout != TBL_ROW_MAJOR || t->slayout != TSL_NONE_BOX)) {
+            lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' runs on row-major tiles (blayout=row_major, slayout=none_box) only",
+                     op_info[op->kind].name);
+            return -1;
+        }
+    }
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    in->foot = foot_extra;
+    in->cost = 1;
+    j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
+    const Type *dt = op->operands[j->dst]->type;
+    j->ek = j->sek = (uint8_t)elem_kind(dt->elem);
+    switch (op->kind) {
+    case OP_TCI: {
+        j->kind = TX_TCI;
+        j->scal = (int8_t)lw_group_index(L, op, "s", 0);
+        const Attr *a = op_attr(op, "descending");
+        j->tok = (int16_t)(a && a->i);
+        in->pfn = p_tci;
+        break;
+    }
+    case OP_TTRI: {
+        j->kind = TX_TTRI;
+        j->scal = (int8_t)lw_group_index(L, op, "diag", 0);
+        j->sbits = (uint8_t)ty_bits(op->operands[j->scal]->type);
+        const Attr *a = op_attr(op, "upperOrLower");
+        j->tok = (int16_t)(a && a->i == 1);
+        j->konst = one_of((ElemKind)j->ek);
+        in->pfn = p_ttri;
+        break;
+    }
+    case OP_TCONCAT:
+        j->kind = TX_CONCAT;
+        j->src0 = (int8_t)lw_group_index(L, op, "src0", 0);
+        j->src1 = (int8_t)lw_group_index(L, op, "src1", 0);
+        in->pfn = p_concat;
+        break;
+    case OP_TTRANS:
+        j->kind = TX_TRANS;
+        j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
+        in->pfn = p_trans;
+        break;
+    default: {   /* the ternary ops */
+        int sc = op->kind == OP_TADDSC || op->kind == OP_TSUBSC;
+        j->kind = sc ? TX_TERN_S : TX_TERN;
+        j->vop = op->kind == OP_TADDC || op->kind == OP_TADDSC ? VOP_ADD : VOP_SUB;
+        j->src0 = (int8_t)lw_group_index(L, op, "src0", 0);
+        if (sc) {
+            j->scal = (int8_t)lw_group_index(L, op, "scalar", 0);
+            j->mask = (int8_t)lw_group_index(L, op, "src1", 0);
+        } else {
+            j->src1 = (int8_t)lw_group_index(L, op, "src1", 0);
+            j->mask = (int8_t)lw_group_index(L, op, "src2", 0);
+        }
+        in->pfn = p_tern;
+        break;
+    }
+    }
+    if (j->ek == EK_BAD) {
+        lw_error(L, op, DIAG_V_ELEM_TYPE, "'%s' on tiles of this element type is not simulated", op_info[op->kind].name);
+        return -1;
+    }
+    return 0;
+}

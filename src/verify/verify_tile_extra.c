@@ -1,0 +1,359 @@
+/* verify_tile_extra.c — the rules of the tile layer's "extra" ops (the block at the end of isa/ops_tile.def:
+ * tci, taxpy, taddc/tsubc/taddsc/tsubsc, ttri, tconcat(idx), ttrans, tpow(s), tgather(b), tscatter, mgather,
+ * mscatter, thistogram, tquant, tdequant, tprint, tprefetch, tsync, treshape); docs/verifier.md "Tile ops".
+ * Each rule is the compiler's own (PTOAS include/PTO/IR/PTOOps.td and its verifiers, as the lit negatives of
+ * test/lit/pto state them), per target where the compiler makes it per target. */
+#include "verify_int.h"
+#include <inttypes.h>
+#include <string.h>
+
+static const Type *gty(const VCtx *V, const Op *op, const char *g, unsigned i)
+{
+    const Value *v = v_grp(V, op, g, i);
+    return v ? v->type : NULL;
+}
+
+static int is_tile(const Type *t) { return t && t->kind == TY_TILE_BUF; }
+static ElemKind tek(const Type *t) { return t && t->elem ? elem_kind(t->elem) : EK_BAD; }
+static int a2a3(const VCtx *V) { return V->target == PTO_TARGET_A2A3; }
+
+/* Every tile operand of a vector op lives in UB. */
+static int need_vec_all(VCtx *V, const Op *op)
+{
+    for (uint32_t i = 0; i < op->noperands; i++) {
+        const Type *t = op->operands[i]->type;
+        if (!is_tile(t) || t->space == AS_UB) continue;
+        const char *loc = tile_loc_name((AddrSpace)t->space);
+        v_err(V, DIAG_TILE_LOC, op_operand_loc(op, i), "'%s' computes on the vector unit: its tiles must be loc=vec, "
+              "not loc=%s", v_opname(op), loc ? loc : "?");
+        return 1;
+    }
+    return 0;
+}
+
+/* Two tiles' static valid shapes differ (a dynamic dimension never differs). */
+static int valid_differs(const Type *a, const Type *b)
+{
+    for (int d = 2; d < 4; d++)
+        if (a->dims[d] >= 0 && b->dims[d] >= 0 && a->dims[d] != b->dims[d]) return 1;
+    return 0;
+}
+
+static void shape_err(VCtx *V, const Op *op, const char *g, const char *a, const char *b)
+{
+    v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g, 0), "'%s' expects %s and %s to have the same valid shape", v_opname(op), a, b);
+}
+
+static int same_elem(VCtx *V, const Op *op, const char *ga, const char *gb)
+{
+    const Type *a = gty(V, op, ga, 0), *b = gty(V, op, gb, 0);
+    if (!is_tile(a) || !is_tile(b) || a->elem == b->elem) return 0;
+    v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, gb, 0), "'%s' expects '%s' and '%s' to have the same element type",
+          v_opname(op), ga, gb);
+    return 1;
+}
+
+/* tpow / tpows: base and exponent of one element type; tmp only for floats, with dst's valid shape; the
+   high-precision algorithm only on a5 and only for f16/f32/bf16. */
+static void check_pow(VCtx *V, Op *op)
+{
+    const char *src = op->kind == OP_TPOW ? "base" : "src";
+    const Type *s = gty(V, op, src, 0), *d = gty(V, op, "dst", 0), *tmp = gty(V, op, "tmp", 0);
+    if (op->kind == OP_TPOW && same_elem(V, op, "base", "exp")) return;
+    if (same_elem(V, op, src, "dst")) return;
+    ElemKind k = tek(s);
+    if (tmp && ek_int(k)) {
+        v_err(V, DIAG_V_OPERAND_COUNT, v_gloc(V, op, "tmp", 0), "'%s' does not accept tmp when the element type is "
+              "an integer", v_opname(op));
+        return;
+    }
+    if (tmp && is_tile(d) && is_tile(tmp) && valid_differs(tmp, d)) { shape_err(V, op, "tmp", "tmp", "dst"); return; }
+    const Attr *p = op_token(op, "precisionType");
+    if (p && p->s && strcmp(p->s, "high_precision") == 0) {
+        if (a2a3(V))
+            v_err(V, DIAG_V_TARGET_OP, p->loc, "'%s': a2a3 does not support precisionType=high_precision", v_opname(op));
+        else if (k != EK_F16 && k != EK_F32 && k != EK_BF16)
+            v_err(V, DIAG_V_ELEM_TYPE, p->loc, "'%s' expects f16, f32 or bf16 tiles when precisionType=high_precision",
+                  v_opname(op));
+    }
+}
+
+/* tgather: the index form ins(src, indices, tmp?) outs(dst) and the compare form ins(src, kValue, tmp) outs(dst,
+   cdst). */
+static void check_gather(VCtx *V, Op *op)
+{
+    unsigned nrest = v_grp_len(V, op, "rest"), ndst = v_grp_len(V, op, "dsts");
+    const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dsts", 0);
+    const Value *r0 = v_grp(V, op, "rest", 0), *r1 = v_grp(V, op, "rest", 1);
+    if (!nrest || nrest > 2 || !ndst || ndst > 2) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes ins(src, indices[, tmp]) outs(dst) or ins(src, kValue, tmp) "
+              "outs(dst, cdst)", v_opname(op));
+        return;
+    }
+    int cmp = !is_tile(r0->type);
+    ElemKind ks = tek(s);
+    if (cmp) {
+        if (nrest != 2 || ndst != 2) {
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' compare form takes ins(src, kValue, tmp) outs(dst, cdst)",
+                  v_opname(op));
+            return;
+        }
+        if (a2a3(V)) {
+            int eq = op_token_id(op, "cmpMode") == T_CMP_EQ;
+            if (!(ks == EK_F16 || ks == EK_F32 || (eq && (ks == EK_S32 || ks == EK_U32))))
+                v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "src", 0), "'%s' on a2a3: the compare form's src must be f16 or "
+                      "f32, or i32 when cmpMode = eq", v_opname(op));
+        }
+        return;
+    }
+    if (ndst != 1) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' index form has one destination", v_opname(op));
+        return;
+    }
+    if (a2a3(V) && nrest != 2) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' on a2a3: the index form needs both indices and tmp", v_opname(op));
+        return;
+    }
+    unsigned sb = is_tile(s) ? ty_bytes(s->elem) : 0;
+    int fl = ks == EK_F16 || ks == EK_F32, in = ek_int(ks) && (sb == 2 || sb == 4);
+    int ok = a2a3(V) ? fl || in : (sb == 1 || fl || in) && ks != EK_BAD;
+    if (!ok) {
+        v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "src", 0), "'%s' expects src and dst elements of %s", v_opname(op),
+              a2a3(V) ? "i16, i32, f16 or f32 on a2a3" : "i8, i16, i32, f16 or f32 (or an 8-bit float) on a5");
+        return;
+    }
+    if (is_tile(d) && d->elem != s->elem) { same_elem(V, op, "src", "dsts"); return; }
+    ElemKind ki = tek(r0->type);
+    if (!(ki == EK_S32 || ki == EK_U32 || (!a2a3(V) && (ki == EK_S16 || ki == EK_U16)))) {
+        v_err(V, DIAG_V_ELEM_TYPE, op_use_loc(op, r0), "'%s' expects indices of %s", v_opname(op),
+              a2a3(V) ? "i32 on a2a3" : "i32 or i16");
+        return;
+    }
+    if (r1 && is_tile(r1->type) && valid_differs(r0->type, r1->type))
+        v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, r1), "'%s' expects indices and tmp to have the same valid shape",
+              v_opname(op));
+}
+
+/* mgather / mscatter: coalesce is required by mgather and by an mscatter that sets another scatter mode; a row
+   coalesce index tile is one row or one column of dst's valid rows; GM->L1 gathers index from GM. */
+static void check_mgs(VCtx *V, Op *op)
+{
+    int g = op->kind == OP_MGATHER;
+    const Attr *co = op_token(op, "coalesce");
+    if (g && !co) {
+        v_err(V, DIAG_V_ATTR, op->loc, "'%s' requires the attribute 'coalesce' (#pto<coalesce row|elem>)", v_opname(op));
+        return;
+    }
+    if (!g && !co && (op_attr(op, "scatterAtomicOp") || op_attr(op, "scatterOob") || op_attr(op, "scatterConflict"))) {
+        v_err(V, DIAG_V_ATTR, op->loc, "'%s' needs 'coalesce' when scatterAtomicOp, scatterOob or scatterConflict is set",
+              v_opname(op));
+        return;
+    }
+    const Type *idx = gty(V, op, "idx", 0), *t = gty(V, op, g ? "dst" : "src", 0);
+    if (g && is_tile(t) && t->space == AS_L1 && is_tile(idx)) {
+        v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "idx", 0), "'%s': a GM->L1 gather takes its indices from a GM view, not "
+              "a tile", v_opname(op));
+        return;
+    }
+    if (co && co->s && strcmp(co->s, "row") == 0 && is_tile(idx) && is_tile(t)) {
+        int64_t ir = idx->dims[2], ic = idx->dims[3], vr = t->dims[2];
+        if (ir >= 0 && ic >= 0 && vr >= 0 && !((ir <= 1 && ic == vr) || (ir == vr && ic <= 1)))
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "idx", 0), "'%s' with coalesce = row expects the index tile's valid "
+                  "shape to be [0|1, %" PRId64 "] or [%" PRId64 ", 0|1] (the data tile's valid rows), not [%" PRId64
+                  ", %" PRId64 "]", v_opname(op), vr, vr, ir, ic);
+    }
+}
+
+/* thistogram (a5 only): byte selects the byte of each element that picks the bin: 0..3, 0..1 for ui16 sources;
+   the legacy isMSB attribute may not be given together with byte. */
+static void check_hist(VCtx *V, Op *op)
+{
+    if (a2a3(V)) {
+        v_err(V, DIAG_V_TARGET_OP, op->loc, "'%s' is only available on a5", v_opname(op));
+        return;
+    }
+    const Attr *b = op_attr(op, "byte");
+    if (b && op_attr(op, "isMSB")) {
+        v_err(V, DIAG_V_ATTR, b->loc, "'%s': 'byte' and the legacy 'isMSB' may not both be given", v_opname(op));
+        return;
+    }
+    if (!b) return;
+    const Type *s = gty(V, op, "src", 0);
+    if (b->i < 0 || b->i > 3)
+        v_err(V, DIAG_V_ATTR, b->loc, "'%s' expects byte in [0, 3], not %" PRId64, v_opname(op), b->i);
+    else if (is_tile(s) && ty_bytes(s->elem) == 2 && b->i > 1)
+        v_err(V, DIAG_V_ATTR, b->loc, "'%s' expects byte 0 or 1 for a 16-bit source, not %" PRId64, v_opname(op), b->i);
+}
+
+/* tquant (INT8_SYM / INT8_ASYM; the MX types are tquant.mx's): the offset operand exactly for INT8_ASYM; src and
+   dst of one valid shape; on a2a3 the scale (fp) and offset tiles are column tiles (not row-major) and tmp has
+   src's shape. */
+static void check_quant(VCtx *V, Op *op)
+{
+    const Attr *q = op_token(op, "quant_type");
+    const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dst", 0), *fp = gty(V, op, "fp", 0);
+    const Type *off = gty(V, op, "offset", 0), *tmp = gty(V, op, "tmp", 0);
+    int asym = q && q->s && strcmp(q->s, "INT8_ASYM") == 0, sym = q && q->s && strcmp(q->s, "INT8_SYM") == 0;
+    if (asym && !off) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s': INT8_ASYM quantization needs an offset operand", v_opname(op));
+        return;
+    }
+    if (sym && off) {
+        v_err(V, DIAG_V_OPERAND_COUNT, v_gloc(V, op, "offset", 0), "'%s': INT8_SYM quantization takes no offset operand",
+              v_opname(op));
+        return;
+    }
+    if (is_tile(s) && is_tile(d) && valid_differs(s, d)) { shape_err(V, op, "dst", "src", "dst"); return; }
+    if (!a2a3(V)) return;
+    if (is_tile(fp) && fp->blayout == TBL_ROW_MAJOR) {
+        v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, "fp", 0), "'%s' on a2a3 expects the fp tile in a non-row-major layout",
+              v_opname(op));
+        return;
+    }
+    if (is_tile(off) && off->blayout == TBL_ROW_MAJOR) {
+        v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, "offset", 0), "'%s' on a2a3 expects the offset tile in a non-row-major "
+              "layout", v_opname(op));
+        return;
+    }
+    if (is_tile(tmp) && is_tile(s) && (tmp->dims[0] != s->dims[0] || tmp->dims[1] != s->dims[1]))
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "tmp", 0), "'%s' on a2a3 expects tmp to have src's shape %lldx%lld",
+              v_opname(op), (long long)s->dims[0], (long long)s->dims[1]);
+}
+
+/* Same element type and valid shape for every tile of an element-wise extra op. */
+static void check_same(VCtx *V, Op *op, const char *const *g, unsigned n)
+{
+    const Type *d = gty(V, op, "dst", 0);
+    for (unsigned i = 0; i < n; i++) {
+        const Type *t = gty(V, op, g[i], 0);
+        if (!is_tile(t) || !is_tile(d)) continue;
+        if (same_elem(V, op, g[i], "dst")) return;
+        if (valid_differs(t, d)) { shape_err(V, op, g[i], g[i], "dst"); return; }
+    }
+}
+
+int verify_tile_extra(VCtx *V, Op *op)
+{
+    static const char *const tt[] = {"src0", "src1", "src2"}, *const tst[] = {"src0", "src1"};
+    switch (op->kind) {
+    case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
+    case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TPOW: case OP_TPOWS: case OP_TGATHER: case OP_TGATHERB:
+    case OP_TSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TDEQUANT:
+        if (need_vec_all(V, op)) return 1;
+        break;
+    case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE: break;
+    default: return 0;
+    }
+    switch (op->kind) {
+    case OP_TADDC: case OP_TSUBC: check_same(V, op, tt, 3); break;
+    case OP_TADDSC: case OP_TSUBSC: check_same(V, op, tst, 2); break;
+    case OP_TPOW: case OP_TPOWS: check_pow(V, op); break;
+    case OP_TGATHER: check_gather(V, op); break;
+    case OP_MGATHER: case OP_MSCATTER: check_mgs(V, op); break;
+    case OP_THISTOGRAM: check_hist(V, op); break;
+    case OP_TQUANT: check_quant(V, op); break;
+    case OP_TSCATTER:
+        if (!v_grp(V, op, "idx", 0) == !op_attr(op, "maskPattern"))
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes exactly one of an index operand and a maskPattern "
+                  "attribute", v_opname(op));
+        break;
+    case OP_TPRINT:
+        if (v_grp(V, op, "tmp", 0) && !is_tile(gty(V, op, "src", 0)))
+            v_err(V, DIAG_V_OPERAND_COUNT, v_gloc(V, op, "tmp", 0), "'%s' takes tmp only when src is a tile",
+                  v_opname(op));
+        break;
+    case OP_TPREFETCH: {
+        const Type *s = gty(V, op, "src", 0);
+        if (a2a3(V) && s && s->elem && ty_bytes(s->elem) == 1 && !ek_int(tek(s)))
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "src", 0), "'%s' on a2a3 does not take low-precision (8-bit or "
+                  "4-bit float) elements", v_opname(op));
+        break;
+    }
+    default: break;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------ rules of other tile ops the compiler checks */
+
+/* An allocated tile's layout (PTOAS verifyTileBufLayoutConstraints): a boxed tile's rows are a multiple of the fractal's inner rows (except in UB, for fractal 32 and for one row) and its columns
+   of the inner columns. */
+static void check_alloc_layout(VCtx *V, Op *op)
+{
+    const Type *t = op->nresults ? op->results[0]->type : NULL;
+    if (!is_tile(t)) return;
+    int64_t e = (int64_t)ty_bytes(t->elem), rows = t->dims[0], cols = t->dims[1];
+    if (e <= 0) return;
+    /* The compiler's none_box rule (rows of 32-byte multiples) is not applied: PTO-Gym's validated tcmps
+       f32_256x16 kernel writes a tile with 16-byte rows (tests/tile/tile_pred.pto), docs/tile.md. */
+    if (t->slayout == TSL_NONE_BOX) return;
+    int64_t ir = 0, ic = 0;
+    switch (t->fractal) {
+    case 1024: ir = 16; ic = 16; break;
+    case 32: ir = 16; ic = 2; break;
+    case 512:
+        if (32 % e) break;
+        if (t->slayout == TSL_ROW_MAJOR) { ir = 16; ic = 32 / e; }
+        else { ir = 32 / e; ic = 16; }
+        break;
+    default: break;
+    }
+    if (!ir) return;
+    int loose = t->space == AS_UB || t->fractal == 32 || rows == 1;
+    if (!loose && rows >= 0 && rows % ir)
+        v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s': a boxed tile's rows must be a multiple of its fractal's %lld inner "
+              "rows, not %lld", v_opname(op), (long long)ir, (long long)rows);
+    else if (cols >= 0 && cols % ic)
+        v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s': a boxed tile's columns must be a multiple of its fractal's %lld "
+              "inner columns, not %lld", v_opname(op), (long long)ic, (long long)cols);
+}
+
+void verify_tile_more(VCtx *V, Op *op)
+{
+    switch (op->kind) {
+    case OP_ALLOC_TILE: check_alloc_layout(V, op); break;
+    case OP_TRSQRT: {
+        const Attr *p = op_token(op, "precisionType");
+        if (p && p->s && strcmp(p->s, "high_precision") == 0 && !v_grp(V, op, "tmp", 0))
+            v_err(V, DIAG_V_OPERAND_COUNT, p->loc, "'%s' needs a tmp tile when precisionType = high_precision",
+                  v_opname(op));
+        break;
+    }
+    case OP_TMAXS: {
+        ElemKind k = tek(gty(V, op, "src", 0));
+        if (a2a3(V) && k != EK_BAD && !(k == EK_S32 || k == EK_U32 || k == EK_S16 || k == EK_U16 || k == EK_F16 ||
+                                        k == EK_F32))
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "src", 0), "'%s' on a2a3 takes i32, i16, f16 or f32 tiles",
+                  v_opname(op));
+        break;
+    }
+    case OP_TSEL: {
+        const Type *t = gty(V, op, "dst", 0);
+        ElemKind k = tek(t);
+        if (a2a3(V) && is_tile(t) && !(k == EK_F16 || k == EK_BF16 || k == EK_F32 ||
+                                       (ek_int(k) && (ty_bytes(t->elem) == 2 || ty_bytes(t->elem) == 4))))
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "dst", 0), "'%s' on a2a3 takes i16, i32, f16, bf16 or f32 tiles",
+                  v_opname(op));
+        break;
+    }
+    case OP_TXORS: {
+        const Type *s = gty(V, op, "src", 0), *tmp = gty(V, op, "tmp", 0);
+        if (!a2a3(V) || !is_tile(tmp) || !is_tile(s)) break;
+        if (tmp->blayout != TBL_ROW_MAJOR)
+            v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, "tmp", 0), "'%s' on a2a3 expects a row-major tmp tile", v_opname(op));
+        else if (tmp->elem != s->elem)
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "tmp", 0), "'%s' on a2a3 expects tmp of src's element type",
+                  v_opname(op));
+        break;
+    }
+    case OP_TMRGSORT: {   /* formats 2-4 on a2a3: the tmp tile (the last input) is at least as wide as dst */
+        unsigned n = v_grp_len(V, op, "srcs");
+        const Type *tmp = n >= 3 ? gty(V, op, "srcs", n - 1) : NULL, *d = gty(V, op, "dsts", 0);
+        if (a2a3(V) && is_tile(tmp) && is_tile(d) && tmp->dims[1] >= 0 && d->dims[1] >= 0 && tmp->dims[1] < d->dims[1])
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "srcs", n - 1), "'%s' on a2a3 expects the tmp tile's %lld columns "
+                  "to be at least the destination's %lld", v_opname(op), (long long)tmp->dims[1], (long long)d->dims[1]);
+        break;
+    }
+    default: break;
+    }
+}
