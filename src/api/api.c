@@ -221,7 +221,7 @@ typedef struct CheckRun {
 static int check_unit(Module *m, Op *top, Op *unit, void *data)
 {
     CheckRun *c = data;
-    if (!c->keeping && !verify_unit_closed(unit)) c->keeping = 1;
+    if (!c->keeping && !verify_unit_closed(unit, &m->ctx->diags)) c->keeping = 1;
     if (c->keeping) return 1;
     norm_unit(m, unit);
     verify_nested(m, unit, c->target == PTO_TARGET_DEFAULT ? target_of(top) : c->target, &c->pending);

@@ -327,13 +327,15 @@ static void close_job(Race *r, int a)
         else if (overlap(s->v, n, 1, kv, k->n, 0, &ov, &ia, &ib)) report(r, a, ia, (int)k->agent, ib, &ov, 1, 0);
         else if (overlap(s->v, n, 0, kv, k->n, 1, &ov, &ia, &ib)) report(r, a, ia, (int)k->agent, ib, &ov, 0, 1);
     }
+    /* each grown array is kept at once: a later growth may fail, and a realloc that moved an array freed the old
+       one (found by make oomtest) */
     Job *j = grow(r->jobs, &r->capjobs, r->njobs + 1, sizeof *j);
-    if (j) r->jobs = j;   /* kept at once: the pool's growth below may fail (found by make oomtest) */
+    if (j) r->jobs = j;
     Iv *p = j ? grow(r->pool, &r->cappool, r->npool + n, sizeof *p) : NULL;
+    if (p) r->pool = p;
     uint32_t *ai = j && p ? grow(r->aj[a], &r->capaj[a], r->naj[a] + 1, sizeof *ai) : NULL;
+    if (ai) r->aj[a] = ai;
     if (!j || !p || !ai) { r->disabled = r->oom = 1; return; }
-    r->pool = p;
-    r->aj[a] = ai;
     me.first = r->npool;
     memcpy(&r->pool[r->npool], s->v, n * sizeof(Iv));
     r->npool += n;

@@ -546,10 +546,10 @@ static int callee_inside(Op *op, void *ud)
     return 1;
 }
 
-bool verify_unit_closed(Op *unit)
+bool verify_unit_closed(Op *unit, DiagList *d)
 {
     Closed c = {unit, true, {0}};
-    functab_build(&c.funcs, unit);   /* out of memory: the table scans instead, with the same answer */
+    if (functab_build(&c.funcs, unit)) diag_oom(d, 0);   /* the table then scans instead, with the same answer */
     ir_walk(unit, callee_inside, &c);
     functab_free(&c.funcs);
     return c.closed;

@@ -12,6 +12,7 @@ void verify_module(const Module *m, PtoTarget target);
    (Module.on_unit), before the top module is complete. */
 void verify_nested(const Module *m, const Op *unit, PtoTarget target, DiagList *d);
 /* Does every callee named in `unit` resolve inside it? Else verifying it needs the whole top module (a call
-   may name a function of the top module written after the unit), and checking keeps it. */
-bool verify_unit_closed(Op *unit);
+   may name a function of the top module written after the unit), and checking keeps it. Out of memory for
+   its function table: E-OOM into `d`, and the same answer by scanning. */
+bool verify_unit_closed(Op *unit, DiagList *d);
 #endif
