@@ -175,10 +175,33 @@ static void check_dma(VCtx *V, Op *op)
               v_opname(op), load ? "fills" : "reads", loc ? loc : "?", load ? " or loc=mat" : " or loc=acc");
         return;
     }
-    if (ty_bits(t->elem) != ty_bits(vt->elem)) {
+    int fp = v_grp(V, op, "fp", 0) != NULL;
+    if (!load && t->space == AS_L0C) {
+        /* tstore from acc: FIXPIPE reads i32 or f32 and, without an fp tile, writes i32, f32, f16 or bf16 */
+        ElemKind ks = elem_kind(t->elem), kd = elem_kind(vt->elem);
+        if (ks != EK_S32 && ks != EK_F32) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, tg), "'%s' from an acc tile reads i32 or f32 elements, not %s",
+                  v_opname(op), tname(t->elem, b1, sizeof b1));
+            return;
+        }
+        if (!fp && kd != EK_S32 && kd != EK_F32 && kd != EK_F16 && kd != EK_BF16) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, vg), "'%s' from an acc tile writes i32, f32, f16 or bf16, not %s",
+                  v_opname(op), tname(vt->elem, b1, sizeof b1));
+            return;
+        }
+    } else if (ty_bits(t->elem) != ty_bits(vt->elem)) {
         v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' between %s and %s: the element widths differ", v_opname(op),
               tname(vt, b1, sizeof b1), tname(t, b2, sizeof b2));
         return;
+    }
+    if (!load && !fp) {   /* static view and valid region: one element count */
+        int64_t nv = 1, nt = t->dims[2] >= 0 && t->dims[3] >= 0 ? t->dims[2] * t->dims[3] : -1;
+        for (unsigned d = 0; d < vt->rank && nv >= 0; d++) nv = vt->dims[d] > 0 ? nv * vt->dims[d] : -1;
+        if (nv > 0 && nt > 0 && nv != nt) {
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, vg), "'%s' writes %lld view elements from a valid region of %lld",
+                  v_opname(op), (long long)nv, (long long)nt);
+            return;
+        }
     }
     if (t->space != AS_UB) return;   /* cube data paths: their own rules (docs/tile.md) */
     int nz = t->slayout == TSL_ROW_MAJOR && t->blayout == TBL_COL_MAJOR;
@@ -389,7 +412,10 @@ static void check_mov(VCtx *V, Op *op)
     if (!st || !dt || st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_UB || dt->space != AS_UB ||
         v_grp(V, op, "tmp", 0))   /* the MX exponent reorder (tquant's tmov with a tmp): not the plain copy */
         return;
-    if (need_row_major(V, op, "src") || need_row_major(V, op, "dst")) return;
+    /* tmov also copies between two column-major unboxed tiles (the same copy, column by column) */
+    int dn = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR &&
+             st->slayout == TSL_NONE_BOX && dt->slayout == TSL_NONE_BOX;
+    if (!dn && (need_row_major(V, op, "src") || need_row_major(V, op, "dst"))) return;
     if (ty_bits(st->elem) != ty_bits(dt->elem) || (op->kind != OP_TMOV && st->elem != dt->elem)) {
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' copies %s elements into a tile of %s", v_opname(op),
               tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
@@ -525,10 +551,9 @@ static void check_reduce(VCtx *V, Op *op)
         return;
     }
     if (arg) {
-        int colarg = k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
-        if (!(kd == EK_S32 || (!colarg && kd == EK_U32))) {
-            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes %s indices, not %s", v_opname(op),
-                  colarg ? "i32" : "i32 or ui32", tname(dt->elem, b1, sizeof b1));
+        if (!(kd == EK_S32 || kd == EK_U32)) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes i32 or ui32 indices, not %s", v_opname(op),
+                  tname(dt->elem, b1, sizeof b1));
             return;
         }
     } else if (st->elem != dt->elem) {
