@@ -640,6 +640,40 @@ static int cube_pair_ok(ElemKind a, ElemKind b, ElemKind c, int mx)
 
 /* tmatmul / tgemv and their forms: operand locations, K of the left tile = K of the right one, M and N fitting
    the accumulator, the element-type triple. */
+/* Two extents agree unless both are static and differ. */
+static int ext_differs(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
+
+/* The .mx forms' shapes (PTOAS verifyA5MxMatTileOperands, verifyA5MxMatScaleTile): the physical K of lhs (its
+   columns) and rhs (its rows) a positive multiple of 64; each scale tile [M, ceil(K/32)] (lscale) or
+   [ceil(K/32), N] (rscale), in shape and in valid shape, with M and K of lhs and N of rhs. 1 when reported. */
+static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b)
+{
+    static const char *const kn[] = {"lhs", "rhs"};
+    int64_t pk[2] = {a->dims[1], b->dims[0]};
+    for (int i = 0; i < 2; i++)
+        if (pk[i] >= 0 && (pk[i] < 1 || pk[i] % 64)) {
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, kn[i]), "'%s': %s's physical K (%lld) must be a positive multiple "
+                  "of 64", v_opname(op), kn[i], (long long)pk[i]);
+            return 1;
+        }
+    static const char *const sn[] = {"lscale", "rscale"};
+    for (int i = 0; i < 2; i++) {
+        const Type *t = grp_type(V, op, sn[i]);
+        if (!t || t->kind != TY_TILE_BUF) continue;
+        for (int v = 0; v < 2; v++) {   /* shape, then valid shape */
+            int64_t m = a->dims[2 * v], k = a->dims[2 * v + 1], n = b->dims[2 * v + 1];
+            int64_t sk = k >= 0 ? (k + 31) / 32 : -1, er = i ? sk : m, ec = i ? n : sk;
+            if (ext_differs(t->dims[2 * v], er) || ext_differs(t->dims[2 * v + 1], ec)) {
+                v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, sn[i]), "'%s': %s's %s must be %s = [%lld, %lld], not [%lld, "
+                      "%lld]", v_opname(op), sn[i], v ? "valid shape" : "shape", i ? "[ceil(K/32), N]" : "[M, ceil(K/32)]",
+                      (long long)er, (long long)ec, (long long)t->dims[2 * v], (long long)t->dims[2 * v + 1]);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
 {
     char b1[64], b2[64], b3[64];
@@ -656,6 +690,7 @@ static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
               tname(b->elem, b2, sizeof b2), tname(c->elem, b3, sizeof b3), mx ? "; .mx: fp8 or fp4 operands" : "");
         return;
     }
+    if (mx && check_mx_shapes(V, op, a, b)) return;
     int64_t ar, ac, br, bc, cr, cc;
     if (!static_valid(a, &ar, &ac) || !static_valid(b, &br, &bc) || !static_valid(c, &cr, &cc)) return;
     if (ac != br)
