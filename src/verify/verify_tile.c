@@ -541,7 +541,7 @@ static void check_reduce(VCtx *V, Op *op)
     int arg = k == OP_TROWARGMAX || k == OP_TROWARGMIN || k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
     /* layouts: row-major unboxed; a row reduction's destination and a row-expand's scalar column may be a
        column-major N x 1 tile (_row_reduction_layout, _row_expand_layout) */
-    if (need_rm_or_col1(V, op, "src", 0) || need_rm_or_col1(V, op, "src0", 0) ||
+    if (need_rm_or_col1(V, op, "src", k == OP_TROWEXPAND) || need_rm_or_col1(V, op, "src0", 0) ||
         need_rm_or_col1(V, op, "src1", rowexp && k != OP_TROWEXPAND) || need_rm_or_col1(V, op, "dst", rowred))
         return;
     /* element types */

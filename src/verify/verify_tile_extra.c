@@ -31,6 +31,8 @@ static int need_vec_all(VCtx *V, const Op *op)
     return 0;
 }
 
+static int ext_known_differ(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
+
 /* Two tiles' static valid shapes differ (a dynamic dimension never differs). */
 static int valid_differs(const Type *a, const Type *b)
 {
@@ -80,8 +82,56 @@ static void check_pow(VCtx *V, Op *op)
 
 /* tgather: the index form ins(src, indices, tmp?) outs(dst) and the compare form ins(src, kValue, tmp) outs(dst,
    cdst). */
+/* The mask-pattern form of tgather, ins(src, {maskPattern = #pto.mask_pattern<Pxxxx>} : T, "row"|"col") outs(dst)
+   (PTOAS TGatherOp::verify, its mask form): row-major tiles of one element width, dst's valid columns its whole
+   width, an axis; along the axis the valid extents agree, across it src holds 1 (P1111), 2 (P0101, P1010) or 4
+   (the other patterns) times dst's. */
+static void check_gather_mask(VCtx *V, Op *op, const Attr *mp)
+{
+    const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dsts", 0);
+    const Attr *ax = op_attr(op, "axis");
+    if (v_grp_len(V, op, "rest") || v_grp_len(V, op, "dsts") != 1) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' mask-pattern form takes ins(src, {maskPattern = ...} : T, axis) "
+              "outs(dst)", v_opname(op));
+        return;
+    }
+    if (!is_tile(s) || !is_tile(d)) return;
+    if (s->blayout != TBL_ROW_MAJOR || d->blayout != TBL_ROW_MAJOR) {
+        v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s' mask-pattern form takes row-major tiles", v_opname(op));
+        return;
+    }
+    if (ty_bytes(s->elem) != ty_bytes(d->elem)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' mask-pattern form: src and dst elements of one size", v_opname(op));
+        return;
+    }
+    if (d->dims[3] >= 0 && d->dims[1] >= 0 && d->dims[3] != d->dims[1]) {
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "dsts", 0), "'%s' mask-pattern form: dst's valid columns must be its "
+              "%lld columns", v_opname(op), (long long)d->dims[1]);
+        return;
+    }
+    if (!ax || !ax->s) {
+        v_err(V, DIAG_V_ATTR, op->loc, "'%s' mask-pattern form needs its axis (\"row\" or \"col\" after the type)",
+              v_opname(op));
+        return;
+    }
+    const char *p = mp->s ? mp->s : "";
+    int64_t times = strstr(p, "P1111") ? 1 : (strstr(p, "P0101") || strstr(p, "P1010")) ? 2 : 4;
+    int col = !strcmp(ax->s, "col");
+    int along = col ? 3 : 2, across = col ? 2 : 3;   /* dims[2] valid rows, dims[3] valid columns */
+    if (ext_known_differ(s->dims[along], d->dims[along]) ||
+        (s->dims[across] >= 0 && d->dims[across] >= 0 && s->dims[across] != d->dims[across] * times))
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "dsts", 0), "'%s' mask-pattern form along %s: src's valid %s must equal "
+              "dst's and its valid %s be %lld times dst's", v_opname(op), ax->s, col ? "columns" : "rows",
+              col ? "rows" : "columns", (long long)times);
+}
+
 static void check_gather(VCtx *V, Op *op)
 {
+    const Attr *mp = op_attr(op, "maskPattern");
+    if (mp) {
+        check_gather_mask(V, op, mp);
+        return;
+    }
     unsigned nrest = v_grp_len(V, op, "rest"), ndst = v_grp_len(V, op, "dsts");
     const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dsts", 0);
     const Value *r0 = v_grp(V, op, "rest", 0), *r1 = v_grp(V, op, "rest", 1);
