@@ -177,14 +177,15 @@ static void check_dma(VCtx *V, Op *op)
     }
     int fp = v_grp(V, op, "fp", 0) != NULL;
     if (!load && t->space == AS_L0C) {
-        /* tstore from acc: FIXPIPE reads i32 or f32 and, without an fp tile, writes i32, f32, f16 or bf16 */
+        /* tstore from acc: FIXPIPE reads i32 or f32 and, without quantisation (an fp tile or a pre scalar), writes
+           i32, f32, f16 or bf16 */
         ElemKind ks = elem_kind(t->elem), kd = elem_kind(vt->elem);
         if (ks != EK_S32 && ks != EK_F32) {
             v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, tg), "'%s' from an acc tile reads i32 or f32 elements, not %s",
                   v_opname(op), tname(t->elem, b1, sizeof b1));
             return;
         }
-        if (!fp && kd != EK_S32 && kd != EK_F32 && kd != EK_F16 && kd != EK_BF16) {
+        if (!fp && !v_grp(V, op, "pre", 0) && kd != EK_S32 && kd != EK_F32 && kd != EK_F16 && kd != EK_BF16) {
             v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, vg), "'%s' from an acc tile writes i32, f32, f16 or bf16, not %s",
                   v_opname(op), tname(vt->elem, b1, sizeof b1));
             return;
