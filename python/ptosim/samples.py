@@ -231,6 +231,23 @@ _BIN = {"addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a
 _CAST = ("index_cast", "index_castui", "extsi", "extui", "trunci")
 
 
+_STMT = re.compile(r"(%[\w$.:#-]+(\s*,\s*%[\w$.:#-]+)*\s*=|[a-z_]+\.[\w.]+|\}|return\b)")
+
+
+def statements(body):
+    """The body's operations one per string (an operation may span lines)."""
+    out = []
+    for line in body.split("\n"):
+        line = line.strip()
+        if not line:
+            continue
+        if out and not _STMT.match(line):
+            out[-1] += " " + line
+        else:
+            out.append(line)
+    return out
+
+
 class Body:
     """A function body read as far as the generator's footprint analysis reads the compiled code: integer
     values computed by additions, subtractions, products, remainders, shifts and bitwise ops of constants,
@@ -248,8 +265,8 @@ class Body:
                 self.vals[name] = scalars.get(i + 1)
             else:
                 self.ptr_off[name] = (name, 0)
-        for st in re.split(r"\n", func.body):
-            self.stmt(st.strip())
+        for st in statements(func.body):
+            self.stmt(st)
 
     def val(self, v):
         v = v.strip()
