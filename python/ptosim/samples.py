@@ -26,9 +26,12 @@ import json, os, re, shutil, sys, tempfile
 
 try:
     from ptosim import case as pcase
-except ImportError:   # run as a file
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from ptosim import case as pcase
+except ImportError:   # loaded by path from a Python without numpy (the package's __init__ needs it): the sibling
+    import importlib.util
+    _spec = importlib.util.spec_from_file_location("ptosim_case", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                                               "case.py"))
+    pcase = importlib.util.module_from_spec(_spec)
+    _spec.loader.exec_module(pcase)
 
 # ---------------------------------------------------------------------------------------------------- facts
 # The validation flow's per-case settings (facts of the compiler's test generator, restated as data): integer
