@@ -360,7 +360,8 @@ static void check_alloc_layout(VCtx *V, Op *op)
 }
 
 /* tinsert's location pairs per target (PTOAS TInsertOp): a5 acc->mat, acc->vec, vec->mat, vec->vec; a2a3 acc->mat
-   and vec->vec, where acc->mat without an fp tile converts f32 to f16 or bf16 only. */
+   and vec->vec, where acc->mat converts f32 to f16 or bf16 only, or quantises (an fp tile or a pre scalar) f32 to
+   i8 and i32 to i8, f16 or i16. */
 static const struct { uint8_t a5, a2a3, src, dst; } insert_pairs[] = {
     {1, 1, AS_L0C, AS_L1}, {1, 0, AS_L0C, AS_UB}, {1, 0, AS_UB, AS_L1}, {1, 1, AS_UB, AS_UB},
 };
@@ -382,9 +383,16 @@ static void check_insert_pair(VCtx *V, Op *op)
         return;
     }
     ElemKind ks = tek(s), kd = tek(d);
-    if (a2a3(V) && s->space == AS_L0C && !v_grp(V, op, "fp", 0) && !(ks == EK_F32 && (kd == EK_F16 || kd == EK_BF16)))
-        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' on a2a3 converts an f32 acc tile into f16 or bf16 (without an fp tile)",
-              v_opname(op));
+    if (!a2a3(V) || s->space != AS_L0C) return;
+    if (v_grp(V, op, "fp", 0) || v_grp(V, op, "pre", 0)) {   /* quantising: f32 -> i8, i32 -> i8/f16/i16 */
+        int i8 = kd == EK_S8 || kd == EK_U8;
+        if (!((ks == EK_F32 && i8) || (ks == EK_S32 && (i8 || kd == EK_F16 || kd == EK_S16))))
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' on a2a3 quantises an f32 acc tile into i8, an i32 one into i8, f16 "
+                  "or i16", v_opname(op));
+    } else if (!(ks == EK_F32 && (kd == EK_F16 || kd == EK_BF16))) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' on a2a3 converts an f32 acc tile into f16 or bf16 (without an fp tile "
+              "or a pre-quantisation scalar)", v_opname(op));
+    }
 }
 
 /* The X-to-ZZ form of tmov (PTOAS TMovOp: a third tile that is not in loc=scaling): the MX exponent reorder from
