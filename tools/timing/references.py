@@ -141,6 +141,106 @@ def run_rmsnorm(ptosim, tmp, d, batch=4096, blocks=64, extra=()):
     return int(json.loads(r.stdout)["cycles"])
 
 
+# The A3 GEMM (pto-isa kernels/manual/a2a3/gemm_performance README, "Measured Performance"): m = k = n = 6144,
+# f16 -> f32, 24 cores, each a 1536 x 1024 block of C as 12 x 4 tiles of 128 x 256, K in steps of 64;
+# 1.5060 ms; the share of that time each stage was busy.
+GEMM_MS = 1.5060
+GEMM_RATIO = {"TMATMUL": 0.867, "TEXTRACT": 0.681, "TLOAD": 0.952, "TSTORE": 0.031}
+GEMM_TILES = 12 * 4                  # output tiles per core
+
+
+def gemm_kernel(steps):
+    """One 128 x 256 tile of C = A B (A 128 x 64*steps, B 64*steps x 256, f16, row-major) on an a2a3 cube
+    core: per K step of 64 a tload of A's 128 x 64 and B's 64 x 256 into L1 (mat tiles), tmov into
+    left/right, tmatmul (the first) or tmatmul.acc into one 128 x 256 f32 acc tile, then one tstore. Two sets
+    of mat/left/right tiles alternate (double buffering); auto-sync orders them. pto-isa's kernel loads
+    4 K steps per tload (stepKa = stepKb = 4) and extracts from them; ptosim's textract into L0 takes no
+    offset yet, so each K step is its own tload here (the same bytes, 4x the transfers)."""
+    assert steps >= 2 and steps % 2 == 0
+    K = 64 * steps
+    MA = "!pto.tile_buf<mat, 128x64xf16, blayout=col_major, slayout=row_major>"
+    MB = "!pto.tile_buf<mat, 64x256xf16, blayout=col_major, slayout=row_major>"
+    LT = "!pto.tile_buf<left, 128x64xf16, blayout=col_major, slayout=row_major>"
+    RT = "!pto.tile_buf<right, 64x256xf16, blayout=row_major, slayout=col_major>"
+    AC = "!pto.tile_buf<acc, 128x256xf32, blayout=col_major, slayout=row_major, fractal=1024>"
+    PA = "!pto.partition_tensor_view<128x64xf16>"
+    PB = "!pto.partition_tensor_view<64x256xf16>"
+    L = []
+    w = L.append
+    w('module attributes {pto.target_arch = "a2a3"} {')
+    w('  func.func @gemm(%a: !pto.ptr<f16, gm>, %b: !pto.ptr<f16, gm>, %c: !pto.ptr<f32, gm>)')
+    w('      attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {')
+    for name, v in (("i0", 0), ("i1", 1), ("i2", 2), ("i64", 64), ("i128", 128), ("i256", 256), ("iK", K),
+                    ("ipairs", (steps - 2) // 2)):
+        w(f'    %{name} = arith.constant {v} : index')
+    for name, v in (("a0", 0), ("a1", 16384), ("b0", 32768), ("b1", 65536), ("l0", 0), ("l1", 16384),
+                    ("r0", 0), ("r1", 32768)):
+        w(f'    %o{name} = arith.constant {v} : i64')
+    w('    %tva = pto.make_tensor_view %a, shape = [%i128, %iK], strides = [%iK, %i1] : !pto.tensor_view<?x?xf16>')
+    w('    %tvb = pto.make_tensor_view %b, shape = [%iK, %i256], strides = [%i256, %i1] : !pto.tensor_view<?x?xf16>')
+    w('    %tvc = pto.make_tensor_view %c, shape = [%i128, %i256], strides = [%i256, %i1] : !pto.tensor_view<?x?xf32>')
+    w('    %pc = pto.partition_view %tvc, offsets = [%i0, %i0], sizes = [%i128, %i256] : !pto.tensor_view<?x?xf32> -> !pto.partition_tensor_view<128x256xf32>')
+    for e in (0, 1):
+        w(f'    %ma{e} = pto.alloc_tile addr = %oa{e} : {MA}')
+        w(f'    %mb{e} = pto.alloc_tile addr = %ob{e} : {MB}')
+        w(f'    %l{e} = pto.alloc_tile addr = %ol{e} : {LT}')
+        w(f'    %r{e} = pto.alloc_tile addr = %or{e} : {RT}')
+    w(f'    %acc = pto.alloc_tile addr = %oa0 : {AC}')
+
+    def step(e, ks, first, ind):
+        w(f'{ind}%pa{ks} = pto.partition_view %tva, offsets = [%i0, %k{ks}], sizes = [%i128, %i64] : !pto.tensor_view<?x?xf16> -> {PA}')
+        w(f'{ind}%pb{ks} = pto.partition_view %tvb, offsets = [%k{ks}, %i0], sizes = [%i64, %i256] : !pto.tensor_view<?x?xf16> -> {PB}')
+        w(f'{ind}pto.tload ins(%pa{ks} : {PA}) outs(%ma{e} : {MA})')
+        w(f'{ind}pto.tload ins(%pb{ks} : {PB}) outs(%mb{e} : {MB})')
+        w(f'{ind}pto.tmov ins(%ma{e} : {MA}) outs(%l{e} : {LT})')
+        w(f'{ind}pto.tmov ins(%mb{e} : {MB}) outs(%r{e} : {RT})')
+        if first:
+            w(f'{ind}pto.tmatmul ins(%l{e}, %r{e} : {LT}, {RT}) outs(%acc : {AC})')
+        else:
+            w(f'{ind}pto.tmatmul.acc ins(%acc, %l{e}, %r{e} : {AC}, {LT}, {RT}) outs(%acc : {AC})')
+
+    w('    %kf = arith.constant 0 : index')
+    step(0, "f", True, "    ")
+    w('    scf.for %j = %i0 to %ipairs step %i1 {')
+    w('      %j2 = arith.muli %j, %i2 : index')
+    w('      %s1 = arith.addi %j2, %i1 : index')
+    w('      %s2 = arith.addi %j2, %i2 : index')
+    w('      %k1 = arith.muli %s1, %i64 : index')
+    w('      %k2 = arith.muli %s2, %i64 : index')
+    step(1, "1", False, "      ")
+    step(0, "2", False, "      ")
+    w('    }')
+    w(f'    %kl = arith.constant {K - 64} : index')
+    step(1, "l", False, "    ")
+    w(f'    pto.tstore ins(%acc : {AC}) outs(%pc : !pto.partition_tensor_view<128x256xf32>)')
+    w('    return')
+    w('  }')
+    w('}')
+    return "\n".join(L) + "\n"
+
+
+PIPES = {"TLOAD": "PIPE_MTE2", "TEXTRACT": "PIPE_MTE1", "TMATMUL": "PIPE_M", "TSTORE": "PIPE_FIX"}
+
+
+def run_gemm(ptosim, tmp, steps, extra=()):
+    """Busy cycles per pipe and the cycles of one tile's kernel."""
+    path = os.path.join(tmp, f"gemm_{steps}.pto")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(gemm_kernel(steps))
+    K = 64 * steps
+    cmd = [ptosim, "run", "-q", "--no-sanitize", "--stats-format=json", *extra, path,
+           f"zeros:{128 * K * 2}", f"zeros:{K * 256 * 2}", f"zeros:{128 * 256 * 4}"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"ptosim failed on {path}:\n{r.stderr}")
+    st = json.loads(r.stdout)
+    busy = {}
+    for core in st["cores"]:
+        for name, p in core["pipes"].items():
+            busy[name] = busy.get(name, 0) + p["busy"]
+    return busy, int(st["cycles"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ptosim", default="build/ptosim")
@@ -155,6 +255,18 @@ def main():
     for d, naci, nmfv in RMSNORM:
         us = run_rmsnorm(a.ptosim, tmp, d, extra=extra) / CLOCK * 1e6
         print(f"{d:>6} {us:>10.1f} {naci:>9.1f} {100 * (us / naci - 1):>+7.1f}% {nmfv:>9.1f} {100 * (us / nmfv - 1):>+7.1f}%")
+    print()
+    print("A3 GEMM 6144^3 f16 -> f32, 24 cores (pto-isa kernels/manual/a2a3/gemm_performance): one 128 x 256 tile")
+    print("of K = 6144 run on one core, its busy cycles per pipe x 48 tiles per core, against the published share")
+    print("of 1.5060 ms each stage was busy")
+    busy, cyc = run_gemm(a.ptosim, tmp, 96, extra=extra)
+    print(f"{'stage':>9} {'pipe':>10} {'ptosim ms':>10} {'published ms':>13} {'error':>8}")
+    for stage, pipe in PIPES.items():
+        ms = busy.get(pipe, 0) * GEMM_TILES / CLOCK * 1e3
+        pub = GEMM_RATIO[stage] * GEMM_MS
+        print(f"{stage:>9} {pipe:>10} {ms:>10.3f} {pub:>13.3f} {100 * (ms / pub - 1):>+7.1f}%")
+    ms = cyc * GEMM_TILES / CLOCK * 1e3
+    print(f"{'whole':>9} {'':>10} {ms:>10.3f} {GEMM_MS:>13.3f} {100 * (ms / GEMM_MS - 1):>+7.1f}%  (48 x one tile's cycles)")
     return 0
 
 
