@@ -219,6 +219,49 @@ def gemm_kernel(steps):
     return "\n".join(L) + "\n"
 
 
+# pto-isa tests/costmodel/st (built for a2a3, __NPU_ARCH__ 2201; the figures its cost model prints): TMATMUL
+# (A type, valid m, k, n, profiled cycles) and TMOV vec -> vec (f32 rows x cols, valid rows x cols, cycles).
+TMATMUL_ST = [("f16", 40, 50, 60, 54), ("i8", 6, 7, 8, 7), ("f16", 128, 128, 64, 262), ("f32", 120, 110, 50, 902)]
+TMOV_ST = [(64, 128, 64, 128, 1029), (16, 24, 15, 23, 120), (64, 128, 63, 125, 1323)]
+
+
+def align(x, a):
+    return (x + a - 1) // a * a
+
+
+def tmatmul_kernel(ak, m, k, n):
+    blk = 32 if ak == "i8" else 16
+    M, K, N = align(m, 16), align(k, blk), align(n, 16)
+    ck = "i32" if ak == "i8" else "f32"
+    LT = f"!pto.tile_buf<left, {M}x{K}x{ak}, valid={m}x{k}, blayout=col_major, slayout=row_major>"
+    RT = f"!pto.tile_buf<right, {K}x{N}x{ak}, valid={k}x{n}, blayout=row_major, slayout=col_major>"
+    AC = f"!pto.tile_buf<acc, {M}x{N}x{ck}, valid={m}x{n}, blayout=col_major, slayout=row_major, fractal=1024>"
+    return "\n".join([
+        'module attributes {pto.target_arch = "a2a3"} {',
+        '  func.func @mm() attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {',
+        f'    %l = pto.alloc_tile : {LT}', f'    %r = pto.alloc_tile : {RT}', f'    %c = pto.alloc_tile : {AC}',
+        f'    pto.tmatmul ins(%l, %r : {LT}, {RT}) outs(%c : {AC})', '    return', '  }', '}', ''])
+
+
+def tmov_kernel(r, c, vr, vc):
+    A = f"!pto.tile_buf<vec, {r}x{c}xf32, valid={vr}x{vc}>"
+    return "\n".join([
+        'module attributes {pto.target_arch = "a2a3"} {', '  func.func @mv() attributes {pto.kernel} {',
+        f'    %a = pto.alloc_tile : {A}', f'    %b = pto.alloc_tile : {A}', f'    pto.tmov ins(%a : {A}) outs(%b : {A})',
+        '    return', '  }', '}', ''])
+
+
+def pipe_busy(ptosim, tmp, name, text, pipe, extra=()):
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    st = subprocess.run([ptosim, "run", "-q", "--no-sanitize", "--stats-format=json", *extra, path],
+                        capture_output=True, text=True)
+    if st.returncode != 0:
+        sys.exit(f"ptosim failed on {path}:\n{st.stderr}")
+    return json.loads(st.stdout)["cores"][0]["pipes"].get(pipe, {}).get("busy", 0)
+
+
 PIPES = {"TLOAD": "PIPE_MTE2", "TEXTRACT": "PIPE_MTE1", "TMATMUL": "PIPE_M", "TSTORE": "PIPE_FIX"}
 
 
@@ -267,6 +310,15 @@ def main():
         print(f"{stage:>9} {pipe:>10} {ms:>10.3f} {pub:>13.3f} {100 * (ms / pub - 1):>+7.1f}%")
     ms = cyc * GEMM_TILES / CLOCK * 1e3
     print(f"{'whole':>9} {'':>10} {ms:>10.3f} {GEMM_MS:>13.3f} {100 * (ms / GEMM_MS - 1):>+7.1f}%  (48 x one tile's cycles)")
+    print()
+    print("Cube and move tile ops on a2a3 against pto-isa tests/costmodel/st (its cost model's figures)")
+    print(f"{'op':>8} {'case':>22} {'ptosim':>7} {'pto-isa':>8} {'error':>8}")
+    for ak, m, k, n, ref in TMATMUL_ST:
+        got = pipe_busy(a.ptosim, tmp, f"mm_{ak}_{m}_{k}_{n}.pto", tmatmul_kernel(ak, m, k, n), "PIPE_M", extra)
+        print(f"{'tmatmul':>8} {f'{ak} {m}x{k}x{n}':>22} {got:>7} {ref:>8} {100 * (got / ref - 1):>+7.1f}%")
+    for r, c, vr, vc, ref in TMOV_ST:
+        got = pipe_busy(a.ptosim, tmp, f"mov_{r}_{c}_{vr}_{vc}.pto", tmov_kernel(r, c, vr, vc), "PIPE_V", extra)
+        print(f"{'tmov':>8} {f'vec f32 {r}x{c} v {vr}x{vc}':>22} {got:>7} {ref:>8} {100 * (got / ref - 1):>+7.1f}%")
     return 0
 
 
