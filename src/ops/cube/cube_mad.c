@@ -185,14 +185,18 @@ static void *scratch(Exec *x, const Instr *in, size_t bytes)
     return cs->scratch;
 }
 
-/* MX: fp8 values (exact in double) times their groups' E8M0 scales 2^(s-127); s = 0xFF is NaN. */
+/* MX: fp8 / fp4 values (exact in double) times their groups' E8M0 scales 2^(s-127); s = 0xFF is NaN. A packed fp4
+   operand holds 64 values per 32-byte NZ row, two per byte, the even k in the low nibble (semantics §8.2). */
 static void decode_mx(const MadExt *me, int side, double *dst, const uint8_t *src, const uint8_t *scale, uint64_t R,
                       uint64_t K, uint64_t pitch)
 {
+    int f4 = side ? me->eb.packed4 : me->ea.packed4;
     for (uint64_t r = 0; r < R; r++)
         for (uint64_t k = 0; k < K; k++) {
             uint8_t s = scale[(k / 32) * pitch + r];
-            float v = me->lut[side][src[((k / 32) * pitch + r) * 32 + k % 32]];
+            uint8_t code = f4 ? (uint8_t)(src[((k / 64) * pitch + r) * 32 + (k % 64) / 2] >> (4 * (k % 2)) & 0xF)
+                              : src[((k / 32) * pitch + r) * 32 + k % 32];
+            float v = me->lut[side][code];
             if (me->sat) v = sat_to(v, me->satmax[side]);
             uint64_t pw = (uint64_t)(s - 127 + 1023) << 52;
             double f;
@@ -220,7 +224,7 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
         return -1;
     }
     unsigned e = me->ea.bytes;
-    uint64_t Mp = pad16(M), Np = pad16(N), K1 = ceil_div(K, 32u / e);
+    uint64_t Mp = pad16(M), Np = pad16(N), K1 = ceil_div(K, me->ea.packed4 ? 64u : 32u / e);   /* 32-byte K rows */
     /* GEMV (m = 1 without disable_gemv, semantics §8.4): A is read as one contiguous row of K elements, i.e. the NZ
        layout with pitch 1 */
     uint64_t Ap = me->gemv && M == 1 ? 1 : Mp;
@@ -379,14 +383,15 @@ int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
    simulated. */
 static const char *mad_config(MadExt *me, CElem ec, CElem ebias)
 {
-    if (me->ea.packed4 || me->eb.packed4) return "MAD on packed fp4 operands is not simulated";
+    if ((me->ea.packed4 || me->eb.packed4) && !(me->mx && me->ea.packed4 && me->eb.packed4))
+        return "MAD on packed fp4 operands is simulated in the MX forms only, both operands fp4";
     if (!me->ea.bytes || me->ea.bytes != me->eb.bytes) return "MAD operands of different element widths are not simulated";
     int fa = me->ea.fmt >= 0, fb = me->eb.fmt >= 0;
     if (fa != fb) return "MAD mixing integer and floating-point operands is not simulated";
-    if (me->mx && !(me->ea.fmt == NUM_E4M3FN || me->ea.fmt == NUM_E5M2))
-        return "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only";
-    if (me->mx && !(me->eb.fmt == NUM_E4M3FN || me->eb.fmt == NUM_E5M2))
-        return "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only";
+    if (me->mx && !(me->ea.fmt == NUM_E4M3FN || me->ea.fmt == NUM_E5M2 || me->ea.packed4))
+        return "MX matmul is simulated for f8E4M3FN / f8E5M2 / f4E2M1x2 / f4E1M2x2 operands only";
+    if (me->mx && !(me->eb.fmt == NUM_E4M3FN || me->eb.fmt == NUM_E5M2 || me->eb.packed4))
+        return "MX matmul is simulated for f8E4M3FN / f8E5M2 / f4E2M1x2 / f4E1M2x2 operands only";
     if (fa) {
         if (me->ea.fmt == NUM_F64 || me->ea.fmt == NUM_E8M0) return "MAD on this floating-point type is not simulated";
         if (ec.fmt != NUM_F32) return "floating-point MAD needs an f32 accumulator";
