@@ -414,8 +414,9 @@ static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
 
 /* MX scales (resolutions Q40): one E8M0 byte per 32-element K group. L1 holds them in 32-byte fragments of
    16 rows x 2 groups: scale (r, g) at ((r/16)·⌈G/2⌉ + g/2)·32 + (r%16)·2 + g%2, r = m (left) or n (right);
-   for G = 2 this is the [m][g] / [n][g] row-major order of Q40. They are stored as state associated with
-   the L0 data tile at dst: scale (r, g) at state(dst/32) + g·⌈R/16⌉·16 + r. */
+   for G = 2 this is the [m][g] / [n][g] row-major order of Q40. The load copies those ⌈R/16⌉·16·⌈G/2⌉·2 bytes
+   unchanged into the state associated with the L0 data tile at dst (state(dst/32) on), and the MAD reads them
+   in that order (cube_mad.c mx_scale_at; a GEMV left operand reads its row's G scales as consecutive bytes). */
 static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
 {
     int side = (int)in->imm[L0_SIDE];
@@ -435,10 +436,9 @@ static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
                  side ? "L0B" : "L0A");
         return -1;
     }
-    uint8_t *st = cube_mx_state(x, in, side, a[1], G * P);
+    uint8_t *st = cube_mx_state(x, in, side, a[1], P * G2 * 2);
     if (!st) return -1;
-    for (uint64_t g = 0; g < G; g++)
-        for (uint64_t r = 0; r < P; r++) st[g * P + r] = s[((r / 16) * G2 + g / 2) * 32 + (r % 16) * 2 + g % 2];
+    memmove(st, s, P * G2 * 2);
     sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, G * P);
     return 0;
 }
