@@ -232,6 +232,10 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "MX matmul needs the a5 target profile");
         return -1;
     }
+    if (me->mx && K % 64) {   /* before any operand is read */
+        sim_trap(x, in, DIAG_T_FIELD, "k = %" PRIu64 " is not a multiple of 64, as MX matmul requires", K);
+        return -1;
+    }
     unsigned e = me->ea.bytes;
     uint64_t Mp = pad16(M), Np = pad16(N), K1 = ceil_div(K, me->ea.packed4 ? 64u : 32u / e);   /* 32-byte K rows */
     /* GEMV (m = 1 without disable_gemv, semantics §8.4): A is read as one contiguous row of K elements, i.e. the NZ
@@ -255,10 +259,6 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
     uint64_t G = ceil_div(K, 32);
     const uint8_t *sa = NULL, *sb = NULL;
     if (me->mx) {
-        if (K % 64) {
-            sim_trap(x, in, DIAG_T_FIELD, "k = %" PRIu64 " is not a multiple of 64, as MX matmul requires", K);
-            return -1;
-        }
         uint64_t G2 = ceil_div(G, 2);
         sa = cube_mx_state(x, in, 0, A, Ap == 1 ? G : Mp * G2 * 2);
         if (!sa) return -1;
