@@ -8,6 +8,15 @@ that test and follows from the shapes below (1-based columns). The many_* cases 
                 type as level 1: the 65th '!pto.ptr' (level 65) is reported. Line 2 starts
                 '  func.func @k(%a: ' (19 characters), so the first '!' is column 20, the 65th column 20 + 64*9.
   deep_fn       10^5 nested function types '((((i32) -> i32) -> i32)...': the 65th '(' (column 20 + 64).
+  deep_struct   10^4 nested !pto.struct<...> (12 characters each): the 65th at column 20 + 64*12.
+  deep_shortptr 10^4 nested short pointer types '<<<f32, gm>, gm>...': the 65th '<' at column 20 + 64.
+  deep_memref   10^4 alternating memref<1x!pto.ptr<memref<1x!pto.ptr<... (each pair 18 characters, two
+                levels): level 65 is the 33rd memref, column 20 + 32*18.
+  many_array    an array<i64: ...> attribute of 300 values '7, ' (lists hold at most 256): the 257th is
+                E-PARSE-LIMIT, at column 45 + 256*3 of line 2 ('  func.func @k() attributes {x = array<i64: ' is
+                44 characters).
+  many_fn_types a parameter of function type with 100 input types 'i32, ' (at most 64): the 65th is
+                E-PARSE-LIMIT at column 21 + 64*5 ('  func.func @k(%a: (' is 20 characters).
   deep_attr     10^5 nested '[' in an attribute value: brackets nest at most 64 deep, the 65th '[' is reported.
   deep_regions  10^5 nested scf.if regions (limit 200, the module's body being level 1 and the function's
                 level 2): the region at level 201 is the 199th scf.if's, on line 2 + 199, its '{' at column 15
@@ -38,6 +47,34 @@ def case_deep_ptr():
 def case_deep_fn():
     body = "  func.func @k(%a: " + "(" * N + "i32" + ") -> i32" * N + ") {\n    return\n  }\n"
     gl.save_text("deep_fn.pto", HDR + "\n" + body + "}\n")
+
+
+def case_deep_struct(n=10000):
+    n = int(n)
+    body = "  func.func @k(%a: " + "!pto.struct<" * n + "i32" + ">" * n + ") {\n    return\n  }\n"
+    gl.save_text("deep_struct.pto", HDR + "\n" + body + "}\n")
+
+
+def case_deep_shortptr(n=10000):
+    n = int(n)
+    body = "  func.func @k(%a: " + "<" * n + "f32" + ", gm>" * n + ") {\n    return\n  }\n"
+    gl.save_text("deep_shortptr.pto", HDR + "\n" + body + "}\n")
+
+
+def case_deep_memref(n=5000):
+    n = int(n)
+    body = "  func.func @k(%a: " + "memref<1x!pto.ptr<" * n + "f32" + ">>" * n + ") {\n    return\n  }\n"
+    gl.save_text("deep_memref.pto", HDR + "\n" + body + "}\n")
+
+
+def case_many_array():
+    body = "  func.func @k() attributes {x = array<i64: " + ", ".join(["7"] * 300) + ">} {\n    return\n  }\n"
+    gl.save_text("many_array.pto", HDR + "\n" + body + "}\n")
+
+
+def case_many_fn_types():
+    body = "  func.func @k(%a: (" + ", ".join(["i32"] * 100) + ") -> i32) {\n    return\n  }\n"
+    gl.save_text("many_fn_types.pto", HDR + "\n" + body + "}\n")
 
 
 def case_deep_attr():
