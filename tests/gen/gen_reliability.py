@@ -2,7 +2,8 @@
 """gen_reliability.py OUTDIR CASE [N] — hostile inputs of issue 33, written as OUTDIR/CASE.pto (the name of the
 tests/reliability test that uses it, so its DIAG lines locate into it). Every expected location is stated in
 that test and follows from the shapes below (1-based columns). The many_* cases take their count N (default
-10^5; tools/bench_scale.py times them at 10^4 and 10^5):
+10^5; tools/bench_scale.py times them at 10^4 and 10^5, and with a third argument `valid` without their error, so
+that verification, vector-scope inference and lowering run too):
 
   deep_ptr      10^5 nested !pto.ptr<...> in a parameter type. The limit is 64 levels, counting the outermost
                 type as level 1: the 65th '!pto.ptr' (level 65) is reported. Line 2 starts
@@ -87,14 +88,14 @@ def case_deep_regions():
     gl.save_text("deep_regions.pto", "\n".join(lines) + "\n")
 
 
-def case_many_aliases(n=N):
+def case_many_aliases(n=N, valid=""):
     n = int(n)
-    lines = ["!t%d = i32" % i for i in range(n)] + ["!t7 = i64", HDR,
+    lines = ["!t%d = i32" % i for i in range(n)] + ([] if valid else ["!t7 = i64"]) + [HDR,
              "  func.func @k(%%a: !t%d) {" % (n - 1), "    return", "  }", "}"]
     gl.save_text("many_aliases.pto", "\n".join(lines) + "\n")
 
 
-def case_many_funcs(n=N):
+def case_many_funcs(n=N, valid=""):
     n = int(n)
     lines = [HDR]
     for i in range(n):
@@ -104,11 +105,13 @@ def case_many_funcs(n=N):
         else:
             lines += ["  func.func @f%d(%%a: i64) -> i64 {" % i, "    %a1 = arith.addi %a, %a : i64",
                       "    return %a1 : i64", "  }"]
-    lines += ["  func.func @f5(%a: i64) -> i64 {", "    return %a : i64", "  }", "}"]
+    if not valid:
+        lines += ["  func.func @f5(%a: i64) -> i64 {", "    return %a : i64", "  }"]
+    lines += ["}"]
     gl.save_text("many_funcs.pto", "\n".join(lines) + "\n")
 
 
-def case_many_consts(n=N):
+def case_many_consts(n=N, valid=""):
     n = int(n)
     lines = [HDR, "  func.func @k() attributes {pto.kernel} {", "    %z = arith.constant 0 : i64",
              "    %p = pto.castptr %z : i64 -> !pto.ptr<f32, ub>"]
@@ -117,7 +120,9 @@ def case_many_consts(n=N):
     for i in range(0, n, 10):
         lines.append("    %%v%d = pto.vlds %%p[%%c%d] : !pto.ptr<f32, ub> -> !pto.vreg<64xf32>" % (i, i))
         lines.append("    pto.vsts %%v%d, %%p[%%c%d] : !pto.vreg<64xf32>, !pto.ptr<f32, ub>" % (i, i))
-    lines += ["    %u = arith.addi %nowhere, %nowhere : index", "    return", "  }", "}"]
+    if not valid:
+        lines += ["    %u = arith.addi %nowhere, %nowhere : index"]
+    lines += ["    return", "  }", "}"]
     gl.save_text("many_consts.pto", "\n".join(lines) + "\n")
 
 
