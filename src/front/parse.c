@@ -51,7 +51,9 @@ static void recover_at(Parser *P, int at_here)
 {
     int depth = 0;
     size_t start = P->pos - (at_here && P->pos > 0);
-    while (!P_is(P, TK_EOF)) {
+    /* after a fatal error (E-NEST-DEPTH, the error cap) parsing stops: no recovery, so the rest of the file is
+       never lexed (10^6 nested types once lexed 3 million tokens here, 170 MB, to find the function's end) */
+    while (!P_is(P, TK_EOF) && !P->fatal) {
         Token *t = P_cur(P);
         if (P->pos > start && t->nl_before && depth == 0 &&
             (t->kind == TK_SSA || (t->kind == TK_IDENT && (memchr(t->s, '.', t->len) || P_is_ident(P, "return"))) ||
@@ -317,7 +319,7 @@ static Op *parse_module(Parser *P, SrcLoc loc)
 static void skip_func(Parser *P)
 {
     recover(P);
-    if (!P_eat(P, TK_RPAREN)) return;
+    if (P->fatal || !P_eat(P, TK_RPAREN)) return;
     while (!P_is(P, TK_EOF) && !P_is(P, TK_LBRACE) && !P_cur(P)->nl_before) {
         if (P_is(P, TK_LPAREN)) P_skip_balanced(P);
         else if (P_eat_ident(P, "attributes") && P_is(P, TK_LBRACE)) P_skip_balanced(P);
