@@ -235,6 +235,17 @@ uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t
    access traps T-WRAP (sim_mem: a range ending past 2^64), never the wrapped value that would alias element 0.
    A poisoned base stays poisoned. Every op forming `pointer[index]` or advancing a pointer by elements uses it. */
 #define SIM_ADDR_WRAP UINT64_MAX
+/* a x b for a stride or size in bytes with a signed count a (a negative stride keeps its two's-complement
+   spelling): sets *wrap when the exact product is not a 64-bit signed value. */
+static inline uint64_t sim_mul_checked(int64_t a, uint64_t b, int *wrap)
+{
+    int64_t r;
+    if (b > INT64_MAX || __builtin_mul_overflow(a, (int64_t)b, &r)) {
+        *wrap = 1;
+        return 0;
+    }
+    return (uint64_t)r;
+}
 static inline uint64_t sim_index_addr(uint64_t base, int64_t idx, uint64_t size)
 {
     uint64_t mag = idx < 0 ? 0 - (uint64_t)idx : (uint64_t)idx, m, a;
