@@ -187,7 +187,6 @@ struct Sim {
     DeadlockHook deadlock_explain;
     struct Check *check;       /* initcheck, unwritten outputs, races between blocks (check.h) */
     unsigned checks;           /* CHK_* of check.h */
-    unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int flag_key;              /* FLAG_KEY_* forced by the launch, or 0: the target's (sim_flag_key) */
     int flag_lossy;            /* flag model: a set while the flag is set is lost (docs/semantics.md §2) */
