@@ -134,6 +134,7 @@ struct Cluster {
     struct Race *race;         /* race detection state, NULL when off */
     int watch;                 /* some access check is on: fast paths report their exact accesses */
     int gm_watch;              /* GM accesses are reported exactly (the block runs on a private GM view) */
+    TmGmFlows gmf;             /* the block's GM transfers in flight (timing.h; reset by sim_run_cluster) */
 };
 
 /* Reports a deadlock of cluster cl located at the op that can never proceed, with notes explaining why;
@@ -186,7 +187,6 @@ struct Sim {
     DeadlockHook deadlock_explain;
     struct Check *check;       /* initcheck, unwritten outputs, races between blocks (check.h) */
     unsigned checks;           /* CHK_* of check.h */
-    unsigned gm_sharers;       /* cores sharing GM bandwidth (blocks x cores per block) */
     int race_check;
     int flag_key;              /* FLAG_KEY_* forced by the launch, or 0: the target's (sim_flag_key) */
     int flag_lossy;            /* flag model: a set while the flag is set is lost (docs/semantics.md §2) */
@@ -230,6 +230,29 @@ enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
    "destination"). `align` = required alignment (1 = none). */
 uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, int mode,
                  const char *what);
+/* The one checked address computation, base + idx x size, done exactly (docs/semantics.md "Checked sizes"): when
+   the exact result is not a 64-bit address (the product or the sum wraps) it is SIM_ADDR_WRAP, on which every
+   access traps T-WRAP (sim_mem: a range ending past 2^64), never the wrapped value that would alias element 0.
+   A poisoned base stays poisoned. Every op forming `pointer[index]` or advancing a pointer by elements uses it. */
+#define SIM_ADDR_WRAP UINT64_MAX
+/* a x b for a stride or size in bytes with a signed count a (a negative stride keeps its two's-complement
+   spelling): sets *wrap when the exact product is not a 64-bit signed value. */
+static inline uint64_t sim_mul_checked(int64_t a, uint64_t b, int *wrap)
+{
+    int64_t r;
+    if (b > INT64_MAX || __builtin_mul_overflow(a, (int64_t)b, &r)) {
+        *wrap = 1;
+        return 0;
+    }
+    return (uint64_t)r;
+}
+static inline uint64_t sim_index_addr(uint64_t base, int64_t idx, uint64_t size)
+{
+    uint64_t mag = idx < 0 ? 0 - (uint64_t)idx : (uint64_t)idx, m, a;
+    if (base == SIM_ADDR_WRAP || __builtin_mul_overflow(mag, size, &m)) return SIM_ADDR_WRAP;
+    if (idx >= 0) return __builtin_add_overflow(base, m, &a) ? SIM_ADDR_WRAP : a;
+    return base < m ? SIM_ADDR_WRAP : base - m;
+}
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                       int mode, const char *what);
 /* ---- GM, one flat device address space (gm.c) ---- */
@@ -279,6 +302,9 @@ static inline unsigned sim_l1ub_key(const Core *c) { return (unsigned)(c->index 
 /* A transfer of `bytes` from one address space to another by the op running on x: counts the bytes and
    adds the path's cycles (timing model) to the op. */
 void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t bytes);
+/* A FIXPIPE drain of rows x cols accumulator elements writing `bytes` to dst_space: its cycles
+   (timing_fixpipe_gm) on the op's cost, its bytes on the pipe's count. */
+void sim_fixpipe(Exec *x, unsigned dst_space, uint64_t rows, uint64_t cols, uint64_t bytes);
 /* Counts an executed op and bytes moved on a pipe. */
 static inline void sim_count(Exec *x, unsigned pipe, uint64_t bytes)
 {
