@@ -70,6 +70,13 @@ typedef struct Pipe {
 
 typedef enum { CORE_AIV, CORE_AIC } CoreType;
 
+/* A core's name in every report: "AIC" or "AIV" when its cluster has one core, else "AIC", "AIV0", "AIV1". */
+static inline const char *core_label(int type, unsigned subblock, unsigned ncores)
+{
+    if (type == CORE_AIC) return "AIC";
+    return ncores <= 1 ? "AIV" : subblock ? "AIV1" : "AIV0";
+}
+
 /* Interpreter context (one per core for the SU, one for the V pipe, one for the other pipes). */
 struct Exec {
     Core *core;

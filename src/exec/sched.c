@@ -338,8 +338,7 @@ static void report_deadlock(Cluster *cl)
         Core *c = &cl->cores[i];
         char who[32];
         if (cl->ncores == 1) snprintf(who, sizeof who, "core");
-        else if (c->type == CORE_AIC) snprintf(who, sizeof who, "AIC");
-        else snprintf(who, sizeof who, "AIV%d", c->subblock);
+        else snprintf(who, sizeof who, "%s", core_label(c->type, (unsigned)c->subblock, 3));
         if (c->su_state == 1 && c->su_blocked_on && c->su_blocked_on->op)
             diag_note(s->diags, d, c->su_blocked_on->op->loc, "%s scalar unit is blocked at '%s'%s", who,
                       op_info[c->su_blocked_on->op->kind].name, c->su_queue_full ? " (its pipe's queue is full)" : "");
