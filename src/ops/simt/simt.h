@@ -49,9 +49,11 @@ typedef struct SimtRace {
     int off;                   /* out of host memory: checking stopped for this launch */
     SimtShadow *ub;            /* UB's words, indexed by address / 4 (allocated on first use) */
     uint64_t ub_words;
-    SimtPage *dir;             /* the pages of the other spaces (kept across launches) */
+    SimtPage *dir;             /* the pages of the other spaces in this launch, by address */
     uint32_t dcap, dn;
     SimtPage last;             /* the page found last */
+    SimtShadow **pool;         /* pages of earlier launches, reused for any address (their entries are stale) */
+    uint32_t npool, cappool;
 } SimtRace;
 
 struct SimtState {

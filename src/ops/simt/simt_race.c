@@ -30,11 +30,30 @@ void simt_race_begin(SimtState *st)
     r->off = 0;
     r->n = 0;
     /* a new generation empties the tables without touching them */
+    /* the pages go back to the pool: the next launch takes them for whatever addresses it touches (a block's
+       buffers are elsewhere than the last one's), without faulting in fresh memory */
+    for (uint32_t i = 0; i < r->dcap; i++) {
+        if (!r->dir[i].key) continue;
+        if (r->npool == r->cappool) {
+            uint32_t cap = r->cappool ? r->cappool * 2 : 64;
+            SimtShadow **p = mem_realloc(r->pool, cap * sizeof *p);
+            if (!p) {   /* keep the page out of the pool */
+                mem_free(r->dir[i].e);
+                r->dir[i] = (SimtPage){0, NULL};
+                continue;
+            }
+            r->pool = p;
+            r->cappool = cap;
+        }
+        r->pool[r->npool++] = r->dir[i].e;
+        r->dir[i] = (SimtPage){0, NULL};
+    }
+    r->dn = 0;
+    r->last = (SimtPage){0, NULL};
     if (++r->gen == 0) {   /* wrapped: really clear */
         if (r->tab) memset(r->tab, 0, sizeof *r->tab * r->cap);
         if (r->ub) memset(r->ub, 0, sizeof *r->ub * r->ub_words);
-        for (uint32_t i = 0; i < r->dcap; i++)
-            if (r->dir[i].key) memset(r->dir[i].e, 0, sizeof *r->dir[i].e * SIMT_SHADOW_PAGE);
+        for (uint32_t i = 0; i < r->npool; i++) memset(r->pool[i], 0, sizeof *r->pool[i] * SIMT_SHADOW_PAGE);
         r->gen = 1;
     }
 }
@@ -47,11 +66,16 @@ void simt_race_free(SimtState *st)
     mem_free(st->race.ub);
     st->race.ub = NULL;
     st->race.ub_words = 0;
-    for (uint32_t i = 0; i < st->race.dcap; i++) mem_free(st->race.dir[i].e);
+    for (uint32_t i = 0; i < st->race.dcap; i++)
+        if (st->race.dir[i].key) mem_free(st->race.dir[i].e);
     mem_free(st->race.dir);
     st->race.dir = NULL;
     st->race.dcap = st->race.dn = 0;
     st->race.last = (SimtPage){0, NULL};
+    for (uint32_t i = 0; i < st->race.npool; i++) mem_free(st->race.pool[i]);
+    mem_free(st->race.pool);
+    st->race.pool = NULL;
+    st->race.npool = st->race.cappool = 0;
 }
 
 static uint32_t hash(uint64_t k) { return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32); }
@@ -122,7 +146,7 @@ static SimtShadow *page(SimtRace *r, uint64_t key)
     uint32_t j = hash(key) & (r->dcap - 1);
     while (r->dir[j].key && r->dir[j].key != key) j = (j + 1) & (r->dcap - 1);
     if (!r->dir[j].key) {
-        SimtShadow *e = mem_calloc(SIMT_SHADOW_PAGE, sizeof *e);
+        SimtShadow *e = r->npool ? r->pool[--r->npool] : mem_calloc(SIMT_SHADOW_PAGE, sizeof *e);
         if (!e) return NULL;
         r->dir[j] = (SimtPage){key, e};
         r->dn++;
