@@ -52,8 +52,8 @@ typedef struct SimtRace {
     SimtPage *dir;             /* the pages of the other spaces in this launch, by address */
     uint32_t dcap, dn;
     SimtPage last;             /* the page found last */
-    SimtShadow **pool;         /* pages of earlier launches, reused for any address (their entries are stale) */
-    uint32_t npool, cappool;
+    SimtShadow *pool;          /* pages of earlier launches, reused for any address (their entries are stale),
+                                  linked through their first entry's key */
 } SimtRace;
 
 struct SimtState {

@@ -24,6 +24,15 @@ struct SimtShadow {
 /* Keys of byte entries (the bytes of split words); word keys hold the word index (address / 4). */
 #define BYTE_KEY (1ull << 62)
 
+static void free_pool(SimtRace *r)
+{
+    while (r->pool) {
+        SimtShadow *next = (SimtShadow *)(uintptr_t)r->pool[0].key;
+        mem_free(r->pool);
+        r->pool = next;
+    }
+}
+
 void simt_race_begin(SimtState *st)
 {
     SimtRace *r = &st->race;
@@ -34,26 +43,16 @@ void simt_race_begin(SimtState *st)
        buffers are elsewhere than the last one's), without faulting in fresh memory */
     for (uint32_t i = 0; i < r->dcap; i++) {
         if (!r->dir[i].key) continue;
-        if (r->npool == r->cappool) {
-            uint32_t cap = r->cappool ? r->cappool * 2 : 64;
-            SimtShadow **p = mem_realloc(r->pool, cap * sizeof *p);
-            if (!p) {   /* keep the page out of the pool */
-                mem_free(r->dir[i].e);
-                r->dir[i] = (SimtPage){0, NULL};
-                continue;
-            }
-            r->pool = p;
-            r->cappool = cap;
-        }
-        r->pool[r->npool++] = r->dir[i].e;
+        r->dir[i].e[0].key = (uint64_t)(uintptr_t)r->pool;
+        r->pool = r->dir[i].e;
         r->dir[i] = (SimtPage){0, NULL};
     }
     r->dn = 0;
     r->last = (SimtPage){0, NULL};
-    if (++r->gen == 0) {   /* wrapped: really clear */
+    if (++r->gen == 0) {   /* wrapped: really clear (the pooled pages are freed) */
         if (r->tab) memset(r->tab, 0, sizeof *r->tab * r->cap);
         if (r->ub) memset(r->ub, 0, sizeof *r->ub * r->ub_words);
-        for (uint32_t i = 0; i < r->npool; i++) memset(r->pool[i], 0, sizeof *r->pool[i] * SIMT_SHADOW_PAGE);
+        free_pool(r);
         r->gen = 1;
     }
 }
@@ -72,10 +71,7 @@ void simt_race_free(SimtState *st)
     st->race.dir = NULL;
     st->race.dcap = st->race.dn = 0;
     st->race.last = (SimtPage){0, NULL};
-    for (uint32_t i = 0; i < st->race.npool; i++) mem_free(st->race.pool[i]);
-    mem_free(st->race.pool);
-    st->race.pool = NULL;
-    st->race.npool = st->race.cappool = 0;
+    free_pool(&st->race);
 }
 
 static uint32_t hash(uint64_t k) { return (uint32_t)((k * 0x9E3779B97F4A7C15ull) >> 32); }
@@ -146,8 +142,9 @@ static SimtShadow *page(SimtRace *r, uint64_t key)
     uint32_t j = hash(key) & (r->dcap - 1);
     while (r->dir[j].key && r->dir[j].key != key) j = (j + 1) & (r->dcap - 1);
     if (!r->dir[j].key) {
-        SimtShadow *e = r->npool ? r->pool[--r->npool] : mem_calloc(SIMT_SHADOW_PAGE, sizeof *e);
-        if (!e) return NULL;
+        SimtShadow *e = r->pool;   /* a pooled page's entries are of older launches: empty */
+        if (e) r->pool = (SimtShadow *)(uintptr_t)e[0].key;
+        else if (!(e = mem_calloc(SIMT_SHADOW_PAGE, sizeof *e))) return NULL;
         r->dir[j] = (SimtPage){key, e};
         r->dn++;
     }
