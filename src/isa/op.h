@@ -39,7 +39,8 @@ typedef enum {
     SYN_SCF_YIELD, SYN_SCF_CONDITION, SYN_REGION, SYN_STRICT_VECSCOPE, SYN_ARITH_CONST, SYN_ARITH_BIN,
     SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT,
     SYN_SIMT,      /* pto.simt_launch @f<<<%x, %y, %z>>>(args) : (T...) -> (), pto.section.simt<<<X, Y, Z>>> {...} */
-    SYN_LLVM       /* llvm.alloca %n x T, llvm.getelementptr %p[%i] : (...) -> !llvm.ptr, T, llvm.extractelement */
+    SYN_LLVM,      /* llvm.alloca %n x T, llvm.getelementptr %p[%i] : (...) -> !llvm.ptr, T, llvm.extractelement */
+    SYN_SUBVIEW    /* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T -> T */
 } OpSyntax;
 
 enum {

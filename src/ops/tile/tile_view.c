@@ -135,6 +135,36 @@ static const Instr *x_tile_addr(Exec *x, const Instr *in)
     return done(x, in);
 }
 
+/* subview's (Instr.imm): the source's rows and columns, element bytes, the layout (1: column-major), whether the
+   window's rows keep the source's row pitch (0: a window the 16-byte tile value cannot describe, docs/tile.md). */
+enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC };
+
+static const Instr *x_subview(Exec *x, const Instr *in)
+{
+    TileRt s = tile_get(FR(x, in->arg[0])), t;
+    const Type *ty = in->op->results[0]->type;
+    uint64_t r = ARG(x, in, 1), c = ARG(x, in, 2), R = (uint64_t)ty->dims[0], C = (uint64_t)ty->dims[1];
+    uint64_t sr = (uint64_t)in->imm[TS_SROWS], sc = (uint64_t)in->imm[TS_SCOLS];
+    if (r > sr || c > sc || R > sr - r || C > sc - c) {
+        sim_trap(x, in, DIAG_T_TILE, "the %" PRIu64 "x%" PRIu64 " window at (%" PRId64 ", %" PRId64 ") leaves the "
+                 "%" PRIu64 "x%" PRIu64 " source tile", R, C, (int64_t)r, (int64_t)c, sr, sc);
+        return NULL;
+    }
+    if (!in->imm[TS_OK] && (r || c)) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "pto.subview: a %" PRIu64 "x%" PRIu64 " window of a %" PRIu64 "x%" PRIu64
+                 " %s tile is not simulated (its rows do not keep the tile's pitch; docs/tile.md)", R, C, sr, sc,
+                 ty->slayout != TSL_NONE_BOX ? "boxed" : "tile");
+        return NULL;
+    }
+    t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * sc + c) * (uint64_t)in->imm[TS_ELEM];
+    uint64_t vr = in->imm[TS_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VR]) : (uint64_t)(ty->dims[2] >= 0 ? ty->dims[2] : ty->dims[0]);
+    uint64_t vc = in->imm[TS_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VC]) : (uint64_t)(ty->dims[3] >= 0 ? ty->dims[3] : ty->dims[1]);
+    t.vr = (uint32_t)(vr < R ? vr : R);   /* the valid region is clipped to the window (PTO_IR_manual pto.subview) */
+    t.vc = (uint32_t)(vc < C ? vc : C);
+    tile_put(FR(x, in->res[0]), t);
+    return done(x, in);
+}
+
 /* The planned address of an alloc_tile: the plan of its function is computed once and kept in each alloc's
    Op.aux (the address + 1; a lowering-time scratch, docs/internals.md) until the module is freed. */
 static int planned_addr(LowerView *L, const Op *op, uint64_t *addr)
@@ -197,6 +227,22 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
             in->imm[TV_PLANNED] = (int64_t)a;
         }
         in->fn = x_alloc;
+        return 0;
+    }
+    case OP_SUBVIEW: {
+        const Type *st = op->operands[0]->type, *t = op->results[0]->type;
+        int colmaj = st->blayout == TBL_COL_MAJOR;
+        in->imm[TS_SROWS] = st->dims[0];
+        in->imm[TS_SCOLS] = st->dims[1];
+        in->imm[TS_ELEM] = ty_bytes(st->elem);
+        in->imm[TS_COLMAJ] = colmaj;
+        /* an unboxed window keeps the source's pitch when it spans the pitch's direction whole or is one line */
+        in->imm[TS_OK] = (t->dims[0] == st->dims[0] && t->dims[1] == st->dims[1]) ||
+                         (st->slayout == TSL_NONE_BOX && (colmaj ? t->dims[1] == 1 || t->dims[0] == st->dims[0]
+                                                                 : t->dims[0] == 1 || t->dims[1] == st->dims[1]));
+        in->imm[TS_VR] = lw_group_index(L, op, "valid_row", 0);
+        in->imm[TS_VC] = lw_group_index(L, op, "valid_col", 0);
+        in->fn = x_subview;
         return 0;
     }
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
