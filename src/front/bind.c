@@ -932,6 +932,10 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             } else {
                 P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "'%s' needs outs(...) after ins(...)", opname);
             }
+        } else if (P_is_ident(P, "outs") && P_at(P, 1)->kind == TK_COLON) {
+            /* ins(...) outs : T — the result's type only (pto.tgetval) */
+            P->pos += 2;
+            parse_type_list(P, rtypes, &nrt);
         } else if (P_eat_ident(P, "outs")) {
             P_expect(P, TK_LPAREN, "'('");
             P->ndps = 0;

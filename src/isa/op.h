@@ -134,6 +134,8 @@ const char *op_hint(int kind, OpHintWhen when);
 typedef enum { CVT_NONE, CVT_ISA, CVT_SIM } CvtStatus;
 /* Whether converting op `kind` takes the element-kind pair (src, dst) (ElemKind values; CVT rows). */
 CvtStatus op_cvt(int kind, int src, int dst);
+/* The pair on one target: that target's CVT_ON rows when the op has any for it, else the CVT rows. */
+CvtStatus op_cvt_on(int kind, int target, int src, int dst);
 /* Whether op `kind` has CVT rows at all. */
 bool op_has_cvt(int kind);
 

@@ -287,6 +287,17 @@ static void check_view(VCtx *V, Op *op)
         check_subview(V, op);
         return;
     }
+    if (op->kind == OP_TGETVAL || op->kind == OP_TSETVAL) {   /* PTO_IR_manual pto.tgetval / pto.tsetval */
+        const char *g = op->kind == OP_TGETVAL ? "src" : "dst";
+        const Type *t = grp_type(V, op, g), *e = op->kind == OP_TGETVAL ? (op->nresults ? op->results[0]->type : NULL)
+                                                                      : grp_type(V, op, "val");
+        if (!t || t->kind != TY_TILE_BUF || need_vec(V, op, g)) return;
+        if (e && e != t->elem)
+            v_err(V, DIAG_V_ELEM_TYPE, op->kind == OP_TGETVAL ? op->loc : grp_loc(V, op, "val"), "'%s' %s %s, the "
+                  "tile's element type, not %s", v_opname(op), op->kind == OP_TGETVAL ? "reads" : "writes",
+                  tname(t->elem, b1, sizeof b1), tname(e, b2, sizeof b2));
+        return;
+    }
     if (op->kind == OP_SET_VALIDSHAPE) {
         const Type *t = grp_type(V, op, "src");
         if (!t || t->kind != TY_TILE_BUF) return;
@@ -359,9 +370,11 @@ static void check_cvt(VCtx *V, Op *op)
     if (need_vec(V, op, "src") || need_vec(V, op, "dst") || need_row_major(V, op, "src") || need_row_major(V, op, "dst"))
         return;
     ElemKind s = elem_kind(st->elem), d = elem_kind(dt->elem);
-    if (s == EK_BAD || d == EK_BAD || !op_cvt(OP_TCVT, s, d)) {
-        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'pto.tcvt' has no %s -> %s form on a5 (the pairs of the A5 templates: "
-              "`ptosim help pto.tcvt`)", tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
+    if (s == EK_BAD || d == EK_BAD || !op_cvt_on(OP_TCVT, (int)V->target, s, d)) {
+        int a3 = V->target == PTO_TARGET_A2A3;
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'pto.tcvt' has no %s -> %s form on %s (the pairs of the %s: "
+              "`ptosim help pto.tcvt`)", tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2),
+              a3 ? "a2a3" : "a5", a3 ? "a2a3 TCvt implementation" : "A5 templates");
         return;
     }
     /* shapes and static valid shapes agree; bf16 -> f4 x2 packs two source columns into each destination byte */

@@ -3,6 +3,7 @@
  * constant operand gives, or the plan of isa/tile_plan.c), valid shapes, tile addresses. docs/tile.md. */
 #include "tile_int.h"
 #include "isa/tile_plan.h"
+#include "exec/race.h"
 #include <inttypes.h>
 
 /* Decoded operands (Instr.imm). */
@@ -165,6 +166,77 @@ static const Instr *x_subview(Exec *x, const Instr *in)
     return done(x, in);
 }
 
+/* tgetval / tsetval (Instr.imm): element bytes, the tile's element count, whether the function is in auto-sync
+   mode. In auto-sync mode the scalar access first waits for every queued op of its core to complete (the
+   compiler's sync before a scalar access to a tile; conservative: the bytes are those of the ordered program);
+   with explicit synchronisation it accesses at once and the kernel's own sync orders it (docs/tile.md). */
+enum { TG_ELEM, TG_COUNT, TG_AUTO };
+
+static int scalar_drained(Exec *x, const Instr *in)
+{
+    if (!in->imm[TG_AUTO]) return 1;
+    Core *c = x->core;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].head != c->pipes[p].tail) return 0;
+    uint64_t t = c->su_t;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].t > t) t = c->pipes[p].t;
+    c->su_t = t;
+    race_join_all(x);
+    return 1;
+}
+
+static uint8_t *scalar_elem(Exec *x, const Instr *in, int tile_arg, int off_arg, int mode)
+{
+    const Type *ty = in->op->operands[tile_arg]->type;
+    TileRt t = tile_get(FR(x, in->arg[tile_arg]));
+    uint64_t off = ARG(x, in, (unsigned)off_arg), e = (uint64_t)in->imm[TG_ELEM];
+    if (off >= (uint64_t)in->imm[TG_COUNT]) {
+        sim_trap(x, in, DIAG_T_TILE, "element offset %" PRIu64 " is outside the %" PRId64 " elements of the tile", off,
+                 in->imm[TG_COUNT]);
+        return NULL;
+    }
+    return sim_mem(x, in, (AddrSpace)ty->space, t.addr + off * e, e, 1, mode, mode == ACC_READ ? "tile element" :
+                   "tile element");
+}
+
+static const Instr *x_getval(Exec *x, const Instr *in)
+{
+    if (!scalar_drained(x, in)) return SIM_BLOCKED;
+    const uint8_t *p = scalar_elem(x, in, 0, 1, ACC_READ);
+    if (!p) return NULL;
+    uint64_t v = 0;
+    memcpy(&v, p, (size_t)in->imm[TG_ELEM]);   /* little-endian host, as every frame slot (zero-extended) */
+    fr_set_u64(x, in->res[0], v);
+    return done(x, in);
+}
+
+static const Instr *x_setval(Exec *x, const Instr *in)
+{
+    if (!scalar_drained(x, in)) return SIM_BLOCKED;
+    uint8_t *p = scalar_elem(x, in, 2, 0, ACC_WRITE);
+    if (!p) return NULL;
+    uint64_t v = ARG(x, in, 1);
+    memcpy(p, &v, (size_t)in->imm[TG_ELEM]);
+    return done(x, in);
+}
+
+/* Whether the function holding op synchronises explicitly (lower.c's auto-sync rule: a sync-family op other than
+   mem_bar), i.e. is not in auto-sync mode. */
+static int walk_sync(Op *o, void *ud)
+{
+    if (op_info[o->kind].fam == FAM_SYNC && o->kind != OP_MEM_BAR) *(int *)ud = 1;
+    return 0;
+}
+static int func_has_sync(const Op *op)
+{
+    const Op *f = ir_parent_op(op);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    int s = 0;
+    if (f) ir_walk((Op *)f, walk_sync, &s);
+    return s;
+}
+
 /* The planned address of an alloc_tile: the plan of its function is computed once and kept in each alloc's
    Op.aux (the address + 1; a lowering-time scratch, docs/internals.md) until the module is freed. */
 static int planned_addr(LowerView *L, const Op *op, uint64_t *addr)
@@ -243,6 +315,14 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->imm[TS_VR] = lw_group_index(L, op, "valid_row", 0);
         in->imm[TS_VC] = lw_group_index(L, op, "valid_col", 0);
         in->fn = x_subview;
+        return 0;
+    }
+    case OP_TGETVAL: case OP_TSETVAL: {
+        const Type *t = op->operands[op->kind == OP_TGETVAL ? 0 : 2]->type;
+        in->imm[TG_ELEM] = ty_bytes(t->elem);
+        in->imm[TG_COUNT] = t->dims[0] * t->dims[1];
+        in->imm[TG_AUTO] = !func_has_sync(op);
+        in->fn = op->kind == OP_TGETVAL ? x_getval : x_setval;
         return 0;
     }
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
