@@ -445,7 +445,10 @@ static void check_mov(VCtx *V, Op *op)
     if (!st || !dt || st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_UB || dt->space != AS_UB ||
         v_grp(V, op, "tmp", 0))   /* the MX exponent reorder (tquant's tmov with a tmp): not the plain copy */
         return;
-    if (need_row_major(V, op, "src") || need_row_major(V, op, "dst")) return;
+    /* tmov also copies between two column-major unboxed tiles (docs/semantics.md §14) */
+    int colmaj = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR &&
+                 st->slayout == TSL_NONE_BOX && dt->slayout == TSL_NONE_BOX;
+    if (!colmaj && (need_row_major(V, op, "src") || need_row_major(V, op, "dst"))) return;
     if (ty_bits(st->elem) != ty_bits(dt->elem) || (op->kind != OP_TMOV && st->elem != dt->elem)) {
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' copies %s elements into a tile of %s", v_opname(op),
               tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
