@@ -102,7 +102,7 @@ static int p_cvt(Exec *x, const Instr *in, const uint64_t *args)
                 uint64_t hi = cvt_lane(p, lane_get(ps, es, (unsigned)(2 * c + 1))) & 0xF;
                 pd[c] = (uint8_t)(lo | hi << 4);
             }
-        } else if (p->n == 1 && p->st[0].kind == CS_CVT && p->st[0].rnd != CR_A) {
+        } else if (p->n == 1 && p->st[0].kind == CS_CVT && p->st[0].rnd == CR_OP) {
             lane_cvt_run(sk, dk, pd, ps, (unsigned)d.vc, (NumRound)p->rm, p->st[0].sat != 0);
         } else {
             for (uint64_t c = 0; c < d.vc; c++) lane_set(pd, ed, (unsigned)c, cvt_lane(p, lane_get(ps, es, (unsigned)c)));
