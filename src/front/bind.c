@@ -886,6 +886,26 @@ static void parse_tile_ins_types(Parser *P, const OpSig *sig, Item *items, uint3
     }
 }
 
+/* `(item [: T], ...)` on the op's line — the frontend pipe ops' operands (pto.tpush_to_aiv(%t : T),
+   pto.aic_initialize_pipe {...} (c2v_consumer_buf = %b : i32, ...)): the items join the operand list; each
+   written type must be the value's own (the slots of such ops are untyped, '~'). */
+static void parse_paren_group(Parser *P, const OpSig *sig, Item *items, uint32_t *nitems)
+{
+    P->pos++;
+    while (!P_is(P, TK_RPAREN) && !P_is(P, TK_EOF)) {
+        uint32_t n0 = *nitems;
+        if (!parse_item(P, sig, items, nitems, 1)) break;
+        if (P_eat(P, TK_COLON)) {
+            SrcLoc tl = P_loc(P, P_cur(P));
+            const Type *t = P_parse_type(P);
+            if (t && *nitems > n0 && items[n0].kind == IT_VALUE && items[n0].v && items[n0].v->type != t)
+                P_error(P, DIAG_PARSE_TYPE_MISMATCH, tl, "the type written differs from the value's");
+        }
+        if (!P_eat(P, TK_COMMA)) break;
+    }
+    P_expect(P, TK_RPAREN, "')' closing the operands");
+}
+
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres)
 {
@@ -911,7 +931,9 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, bracket, &nbr, 1, 0);
         P_expect(P, TK_RBRACK, "']'");
     }
-    if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
+    if (P_is(P, TK_LPAREN) && !P_cur(P)->nl_before && sig->paren) {
+        parse_paren_group(P, sig, items, &nitems);
+    } else if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
         dps = 1;
         P->pos += 2;
         if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON) && !P_is(P, TK_LBRACE)) parse_item_list(P, sig, items, &nitems, 1, 1);
@@ -967,6 +989,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     }
     if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))
         P_parse_attr_dict(P, &dict, &ndict);
+    if (P_is(P, TK_LPAREN) && !P_cur(P)->nl_before && sig->paren && !nitems) parse_paren_group(P, sig, items, &nitems);
     if (!dps && P_eat(P, TK_COLON)) {
         if (P_is(P, TK_LPAREN) && P_cur(P)->kind == TK_LPAREN) {
             /* (T, ...) -> (R, ...) */

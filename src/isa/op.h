@@ -213,6 +213,7 @@ typedef struct OpSig {
     uint16_t ngroups;
     const char **group_names;
     bool has_bracket;
+    bool paren;                /* written '(' pos-list ')': the operands may also be written NAME(%a : T, ...) */
     bool has_outs;             /* some positional slots are outs: the op is written ins(...) outs(...) */
     bool has_keyed;            /* some positional slots are written KEY = %v or KEY = [...] */
     int16_t type_order[8];     /* groups in type-list order when it differs from operand order */

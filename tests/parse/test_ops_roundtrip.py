@@ -290,6 +290,7 @@ class SigReader:
 
     def read(self):
         sig = Sig()
+        paren = self.eat("(")                          # (pos-list): also written NAME(%a : T, ...)
         if self.peek() and not self.at_clause() and self.peek() != "{" and self.s[self.i:self.i + 2] != "->":
             outs = False
             while True:
@@ -320,6 +321,8 @@ class SigReader:
                     outs = sig.outs = True
                 elif not self.eat(","):
                     break
+        if paren:
+            assert self.eat(")")
         while self.peek():
             if self.eat(":"):
                 assert self.eat("(")

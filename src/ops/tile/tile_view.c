@@ -221,6 +221,52 @@ static const Instr *x_setval(Exec *x, const Instr *in)
     return done(x, in);
 }
 
+/* reserve_buffer / import_reserved_buffer: the FIFO's local base address (Instr.imm[0]). */
+static const Instr *x_const_i32(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], (uint64_t)(uint32_t)in->imm[0]);
+    return done(x, in);
+}
+
+/* The frontend cross-core pipe ops: a FIFO between a cube function and its peer vector function (one launch
+   runs one function; docs/tile.md "Cross-core pipes"). */
+static const Instr *x_xcore(Exec *x, const Instr *in)
+{
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "the frontend cross-core pipe between a cube function and its peer vector "
+             "function is not simulated (docs/tile.md \"Cross-core pipes\")");
+    return NULL;
+}
+
+static int64_t attr_int(const Op *op, const char *name, int64_t def)
+{
+    const Attr *a = op_attr(op, name);
+    return a && (a->kind == AT_INT || a->kind == AT_BOOL) ? a->i : def;
+}
+
+static const char *attr_text(const Op *op, const char *name)
+{
+    const Attr *a = op_attr(op, name);
+    return a && (a->kind == AT_STR || a->kind == AT_SYM) ? a->s : NULL;
+}
+
+/* import_reserved_buffer: the `base` of the reserve_buffer named `name` in the function `peer_func` (the
+   compiler's pto-resolve-reserved-buffers with explicit bases; auto = true without a base reads 0). */
+typedef struct FindRes { const char *name, *func; int64_t base; int found; } FindRes;
+static int find_reserve(Op *o, void *ud)
+{
+    FindRes *f = ud;
+    if (o->kind != OP_RESERVE_BUFFER || f->found) return 0;
+    const char *n = attr_text(o, "name");
+    const Op *fn = ir_parent_op(o);
+    while (fn && fn->kind != OP_FUNC) fn = ir_parent_op(fn);
+    const char *fname = fn ? attr_text(fn, "sym_name") : NULL;
+    if (n && !strcmp(n, f->name) && (!f->func || (fname && !strcmp(fname, f->func)))) {
+        f->base = attr_int(o, "base", 0);
+        f->found = 1;
+    }
+    return 0;
+}
+
 /* Whether the function holding op synchronises explicitly (lower.c's auto-sync rule: a sync-family op other than
    mem_bar), i.e. is not in auto-sync mode. */
 static int walk_sync(Op *o, void *ud)
@@ -325,6 +371,21 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->fn = op->kind == OP_TGETVAL ? x_getval : x_setval;
         return 0;
     }
+    case OP_RESERVE_BUFFER: in->imm[0] = attr_int(op, "base", 0); in->fn = x_const_i32; return 0;
+    case OP_IMPORT_RESERVED_BUFFER: {
+        FindRes f = {attr_text(op, "name"), attr_text(op, "peer_func"), 0, 0};
+        const Op *root = op;
+        while (ir_parent_op(root)) root = ir_parent_op(root);
+        if (f.name) ir_walk((Op *)root, find_reserve, &f);
+        in->imm[0] = f.base;
+        in->fn = x_const_i32;
+        return 0;
+    }
+    case OP_AIC_INITIALIZE_PIPE: case OP_AIV_INITIALIZE_PIPE: case OP_TALLOC_TO_AIV: case OP_TALLOC_TO_AIC:
+    case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC: case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV: case OP_TFREE_FROM_AIC:
+    case OP_TFREE_FROM_AIV:
+        in->fn = x_xcore;
+        return 0;
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
     case OP_GET_VALIDSHAPE: case OP_TILE_VALID_ROWS: case OP_TILE_VALID_COLS: in->fn = x_get_valid; return 0;
     case OP_TILE_BUF_ADDR: in->fn = x_tile_addr; return 0;
