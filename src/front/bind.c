@@ -263,6 +263,18 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     return 1;
 }
 
+/* A bare word on the operand's line that is a token of one of the op's bare-style positional token slots
+   (pto.cmo.cacheinvalid %v single_cache_line). */
+static int at_bare_token(Parser *P, const OpSig *sig)
+{
+    const Token *t = P_cur(P);
+    if (t->kind != TK_IDENT || t->nl_before || P_at(P, 1)->kind == TK_LPAREN) return 0;
+    for (unsigned i = 0; i < sig->npos; i++)
+        if (sig->pos[i].kind == SL_TOKEN && sig->pos[i].style == TS_BARE && tok_lookup(sig->pos[i].tokset, t->s, t->len) >= 0)
+            return 1;
+    return 0;
+}
+
 /* Items separated by commas. Outside parentheses, a clause keyword or a quoted token may follow without a comma. */
 static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested, int stop_at_colon)
 {
@@ -275,6 +287,7 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         /* a quoted token on the same line may follow an operand without a comma: pto.dcci %p "SINGLE_CACHE_LINE"
            (an op never starts with a string there; a generic-form op starts its own line) */
         if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
+        if (!nested && at_bare_token(P, sig)) continue;
         /* `word(` without a dot cannot start an op: it is a clause (possibly one this op lacks) */
         if (!nested && P_is(P, TK_IDENT) && P_at(P, 1)->kind == TK_LPAREN && !memchr(P_cur(P)->s, '.', P_cur(P)->len) &&
             !at_loc(P, sig))

@@ -172,9 +172,10 @@ static const Instr *x_subview(Exec *x, const Instr *in)
    with explicit synchronisation it accesses at once and the kernel's own sync orders it (docs/tile.md). */
 enum { TG_ELEM, TG_COUNT, TG_AUTO };
 
-static int scalar_drained(Exec *x, const Instr *in)
+/* 1 once every queue of the core has drained (the scalar unit then continues after the latest of them, ordered
+   after them for the race detector), else 0: the scalar unit waits (SIM_BLOCKED). */
+static int core_drained(Exec *x)
 {
-    if (!in->imm[TG_AUTO]) return 1;
     Core *c = x->core;
     for (int p = 1; p < PQ__COUNT; p++)
         if (c->pipes[p].head != c->pipes[p].tail) return 0;
@@ -184,6 +185,13 @@ static int scalar_drained(Exec *x, const Instr *in)
     c->su_t = t;
     race_join_all(x);
     return 1;
+}
+
+static int scalar_drained(Exec *x, const Instr *in) { return !in->imm[TG_AUTO] || core_drained(x); }
+
+static const Instr *x_fence_all(Exec *x, const Instr *in)
+{
+    return core_drained(x) ? done(x, in) : SIM_BLOCKED;
 }
 
 static uint8_t *scalar_elem(Exec *x, const Instr *in, int tile_arg, int off_arg, int mode)
@@ -371,6 +379,8 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->fn = op->kind == OP_TGETVAL ? x_getval : x_setval;
         return 0;
     }
+    case OP_CMO_CACHEINVALID: in->fn = done; return 0;
+    case OP_FENCE_BARRIER_ALL: in->fn = x_fence_all; return 0;   /* no data cache is modelled (docs/tile.md) */
     case OP_RESERVE_BUFFER: in->imm[0] = attr_int(op, "base", 0); in->fn = x_const_i32; return 0;
     case OP_IMPORT_RESERVED_BUFFER: {
         FindRes f = {attr_text(op, "name"), attr_text(op, "peer_func"), 0, 0};
