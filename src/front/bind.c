@@ -264,10 +264,15 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
 }
 
 /* A bare word on the operand's line that is a token of one of the op's bare-style positional token slots
-   (pto.cmo.cacheinvalid %v single_cache_line). */
+   (pto.cmo.cacheinvalid %v single_cache_line), or a #pto.set<X> of a hash-style one. */
 static int at_bare_token(Parser *P, const OpSig *sig)
 {
     const Token *t = P_cur(P);
+    if (t->kind == TK_HASH && !t->nl_before) {   /* a #pto.set<X> token of a hash-style slot (cacheinvalid all #...) */
+        for (unsigned i = 0; i < sig->npos; i++)
+            if (sig->pos[i].kind == SL_TOKEN && sig->pos[i].style == TS_HASH) return 1;
+        return 0;
+    }
     if (t->kind != TK_IDENT || t->nl_before || P_at(P, 1)->kind == TK_LPAREN) return 0;
     for (unsigned i = 0; i < sig->npos; i++)
         if (sig->pos[i].kind == SL_TOKEN && sig->pos[i].style == TS_BARE && tok_lookup(sig->pos[i].tokset, t->s, t->len) >= 0)
@@ -908,10 +913,24 @@ static void parse_paren_group(Parser *P, const OpSig *sig, Item *items, uint32_t
     while (!P_is(P, TK_RPAREN) && !P_is(P, TK_EOF)) {
         uint32_t n0 = *nitems;
         if (!parse_item(P, sig, items, nitems, 1)) break;
+        /* `: T` after one item (a = %v : i32, ...) or `: T, T, ...` after all of them (%a, %b, buf(%c) : T, T, T) */
         if (P_eat(P, TK_COLON)) {
+            unsigned k = 0;
             SrcLoc tl = P_loc(P, P_cur(P));
-            const Type *t = P_parse_type(P);
-            if (t && *nitems > n0 && items[n0].kind == IT_VALUE && items[n0].v && items[n0].v->type != t)
+            const Type *t0 = NULL;
+            for (;;) {
+                const Type *t = P_parse_type(P);
+                if (!t) break;
+                if (!k) t0 = t;
+                k++;
+                const Token *u = P_at(P, 1);
+                if (!P_is(P, TK_COMMA) || u->kind == TK_SSA || (u->kind == TK_IDENT && (P_at(P, 2)->kind == TK_EQUAL ||
+                                                                                       P_at(P, 2)->kind == TK_LPAREN)))
+                    break;
+                P->pos++;
+            }
+            /* one type after one value: it is that value's (a list of types is checked by nobody: informational) */
+            if (k == 1 && *nitems == n0 + 1 && items[n0].kind == IT_VALUE && items[n0].v && items[n0].v->type != t0)
                 P_error(P, DIAG_PARSE_TYPE_MISMATCH, tl, "the type written differs from the value's");
         }
         if (!P_eat(P, TK_COMMA)) break;

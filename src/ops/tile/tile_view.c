@@ -245,6 +245,13 @@ static const Instr *x_xcore(Exec *x, const Instr *in)
     return NULL;
 }
 
+static const Instr *x_comm(Exec *x, const Instr *in)
+{
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "communication between ranks is not simulated: a ptosim launch is one rank "
+             "(docs/semantics.md \"Communication ops\")");
+    return NULL;
+}
+
 static int64_t attr_int(const Op *op, const char *name, int64_t def)
 {
     const Attr *a = op_attr(op, name);
@@ -380,6 +387,10 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_CMO_CACHEINVALID: in->fn = done; return 0;
+    case OP_COMM_TWAIT: case OP_COMM_TTEST: case OP_COMM_TNOTIFY: case OP_COMM_TPUT: case OP_COMM_TGET:
+    case OP_COMM_TBROADCAST: case OP_COMM_TGATHER: case OP_COMM_TSCATTER: case OP_COMM_TREDUCE:
+        in->fn = x_comm;
+        return 0;
     case OP_FENCE_BARRIER_ALL: in->fn = x_fence_all; return 0;   /* no data cache is modelled (docs/tile.md) */
     case OP_RESERVE_BUFFER: in->imm[0] = attr_int(op, "base", 0); in->fn = x_const_i32; return 0;
     case OP_IMPORT_RESERVED_BUFFER: {
