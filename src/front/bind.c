@@ -904,34 +904,26 @@ static void parse_tile_ins_types(Parser *P, const OpSig *sig, Item *items, uint3
     }
 }
 
-/* `(item [: T], ...)` on the op's line — the frontend pipe ops' operands (pto.tpush_to_aiv(%t : T),
-   pto.aic_initialize_pipe {...} (c2v_consumer_buf = %b : i32, ...)): the items join the operand list; each
-   written type must be the value's own (the slots of such ops are untyped, '~'). */
-static void parse_paren_group(Parser *P, const OpSig *sig, Item *items, uint32_t *nitems)
+/* `(item [: T], ...)` on the op's line — the operands of the frontend pipe and communication ops
+   (pto.tpush_to_aiv(%t : T), pto.aic_initialize_pipe {...} (c2v_consumer_buf = %b : i32, ...),
+   pto.comm.tput(%a, %b, buf(%c) : T, T, T)): the items join the operand list, the types the type list, in order. */
+static void parse_paren_group(Parser *P, const OpSig *sig, Item *items, uint32_t *nitems, TypeItem *types, uint32_t *nt)
 {
     P->pos++;
     while (!P_is(P, TK_RPAREN) && !P_is(P, TK_EOF)) {
-        uint32_t n0 = *nitems;
         if (!parse_item(P, sig, items, nitems, 1)) break;
-        /* `: T` after one item (a = %v : i32, ...) or `: T, T, ...` after all of them (%a, %b, buf(%c) : T, T, T) */
-        if (P_eat(P, TK_COLON)) {
-            unsigned k = 0;
-            SrcLoc tl = P_loc(P, P_cur(P));
-            const Type *t0 = NULL;
+        if (P_eat(P, TK_COLON)) {   /* `: T` after one item, or `: T, T, ...` after all of them */
             for (;;) {
+                SrcLoc tl = P_loc(P, P_cur(P));
                 const Type *t = P_parse_type(P);
                 if (!t) break;
-                if (!k) t0 = t;
-                k++;
+                if (*nt < MAX_TYPES) types[(*nt)++] = (TypeItem){t, NULL, tl};
                 const Token *u = P_at(P, 1);
                 if (!P_is(P, TK_COMMA) || u->kind == TK_SSA || (u->kind == TK_IDENT && (P_at(P, 2)->kind == TK_EQUAL ||
                                                                                        P_at(P, 2)->kind == TK_LPAREN)))
                     break;
                 P->pos++;
             }
-            /* one type after one value: it is that value's (a list of types is checked by nobody: informational) */
-            if (k == 1 && *nitems == n0 + 1 && items[n0].kind == IT_VALUE && items[n0].v && items[n0].v->type != t0)
-                P_error(P, DIAG_PARSE_TYPE_MISMATCH, tl, "the type written differs from the value's");
         }
         if (!P_eat(P, TK_COMMA)) break;
     }
@@ -964,7 +956,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         P_expect(P, TK_RBRACK, "']'");
     }
     if (P_is(P, TK_LPAREN) && !P_cur(P)->nl_before && sig->paren) {
-        parse_paren_group(P, sig, items, &nitems);
+        parse_paren_group(P, sig, items, &nitems, types, &nt);
     } else if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
         dps = 1;
         P->pos += 2;
@@ -1021,7 +1013,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     }
     if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))
         P_parse_attr_dict(P, &dict, &ndict);
-    if (P_is(P, TK_LPAREN) && !P_cur(P)->nl_before && sig->paren && !nitems) parse_paren_group(P, sig, items, &nitems);
+    if (P_is(P, TK_LPAREN) && sig->paren && !nitems) parse_paren_group(P, sig, items, &nitems, types, &nt);
     if (!dps && P_eat(P, TK_COLON)) {
         if (P_is(P, TK_LPAREN) && P_cur(P)->kind == TK_LPAREN) {
             /* (T, ...) -> (R, ...) */
