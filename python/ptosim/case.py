@@ -84,6 +84,7 @@ def case_of(d, rel):
 def find_cases(roots, filters=()):
     """Every case under the given directories (a case directory itself, or one searched recursively), whose
     relative path contains one of the filters (all when none)."""
+    from ptosim import samples   # the third layout: PTOAS test/samples (golden scripts, validation_runtime.py)
     found = []
     for root in roots:
         root = os.path.abspath(root)
@@ -91,11 +92,19 @@ def find_cases(roots, filters=()):
         if c:
             found.append(c)
             continue
+        if samples.is_sample_dir(root):
+            found += [s for s in samples.sample_cases(root, os.path.basename(root))
+                      if not filters or any(f in s.rel for f in filters)]
+            continue
         for d, dirs, _ in os.walk(root):
             dirs.sort()
-            c = case_of(d, os.path.relpath(d, root))
+            rel = os.path.relpath(d, root)
+            c = case_of(d, rel)
             if c and (not filters or any(f in c.rel for f in filters)):
                 found.append(c)
+            elif not c and samples.is_sample_dir(d):
+                found += [s for s in samples.sample_cases(d, rel) if not filters or any(f in s.rel for f in filters)]
+                dirs[:] = []
     return sorted(found, key=lambda c: c.rel)
 
 
@@ -330,6 +339,9 @@ def run_case(case, opts):
 
 
 def _run_in(case, tmp, opts):
+    if getattr(case, "sample", False):
+        from ptosim import samples
+        return samples.run_sample(case, tmp, opts)
     py, rel = opts.python, case.rel
     env = dict(os.environ)
     if opts.pythonpath:

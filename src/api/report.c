@@ -189,7 +189,7 @@ static void report_data(const PtoLaunch *l, StrBuf *b)
     for (size_t i = 0; i < o->ncores; i++) {
         const CoreTime *ct = &o->cores[i];
         unsigned idx = ct->ncores == 3 ? (ct->type == CORE_AIC ? 0u : 1u + ct->subblock) : 0u;
-        const char *nm = ct->ncores <= 1 ? (ct->type == CORE_AIC ? "AIC" : "AIV") : idx == 0 ? "AIC" : idx == 1 ? "AIV0" : "AIV1";
+        const char *nm = core_label(ct->type, ct->subblock, ct->ncores);
         sb_printf(b, "%s[%u,\"block %u %s\"]", i ? "," : "", ct->block * 3 + idx, ct->block, nm);
     }
     /* names: interned by pointer order of appearance (a small table; op names repeat) */

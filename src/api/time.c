@@ -18,11 +18,6 @@ char *pto_launch_trace_json(const PtoLaunch *l)
     return o->trace && o->ncores ? obs_trace_json(o, &l->sim) : NULL;
 }
 
-static const char *core_name(unsigned ncores, int type, unsigned subblock)
-{
-    if (ncores <= 1) return type == CORE_AIC ? "AIC" : "AIV";
-    return type == CORE_AIC ? "AIC" : subblock ? "AIV1" : "AIV0";
-}
 
 size_t pto_launch_core_count(const PtoLaunch *l) { return l->sim.obs->ncores; }
 
@@ -33,7 +28,7 @@ int pto_launch_core_time(const PtoLaunch *l, size_t i, PtoCoreTime *out)
     const CoreTime *ct = &o->cores[i];
     memset(out, 0, sizeof *out);
     out->block = ct->block;
-    out->core = core_name(ct->ncores, ct->type, ct->subblock);
+    out->core = core_label(ct->type, ct->subblock, ct->ncores);
     for (int p = 0; p < PQ__COUNT && p < PTO_PIPES; p++) {
         const AgentTime *a = &ct->agent[p];
         out->pipe[p].busy = a->busy;
@@ -77,8 +72,10 @@ int pto_launch_stall(const PtoLaunch *l, size_t i, PtoStall *out)
     memset(out, 0, sizeof *out);
     out->block = r->block;
     /* the core's name: a cluster of three cores has the AIC first */
-    int mixed = l->sim.cl && l->sim.cl->ncores == 3;
-    out->core = mixed ? (r->core == 0 ? "AIC" : r->core == 1 ? "AIV0" : "AIV1") : l->prog->kernel_kind == 1 ? "AIC" : "AIV";
+    const Cluster *cl = l->sim.cl;
+    if (cl && r->core < cl->ncores)
+        out->core = core_label(cl->cores[r->core].type, (unsigned)cl->cores[r->core].subblock, (unsigned)cl->ncores);
+    else out->core = l->prog->kernel_kind == 1 ? "AIC" : "AIV";
     out->pipe = r->pipe;
     out->cause = (PtoWaitCause)r->cause;
     out->cycles = r->cycles;

@@ -9,8 +9,7 @@
 static void core_desc(const Core *c, char *b, size_t n)
 {
     if (c->cl->ncores == 1) snprintf(b, n, "block %llu", (unsigned long long)c->block_idx);
-    else if (c->type == CORE_AIC) snprintf(b, n, "block %llu AIC", (unsigned long long)c->block_idx);
-    else snprintf(b, n, "block %llu AIV%d", (unsigned long long)c->block_idx, c->subblock);
+    else snprintf(b, n, "block %llu %s", (unsigned long long)c->block_idx, core_label(c->type, (unsigned)c->subblock, 3));
 }
 
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...)

@@ -318,11 +318,6 @@ static void json_str(StrBuf *b, const char *s)
     sb_putc(b, '"');
 }
 
-static const char *core_name(unsigned idx, unsigned ncores_in_block, int type)
-{
-    if (ncores_in_block <= 1) return type == CORE_AIC ? "AIC" : "AIV";
-    return idx == 0 ? "AIC" : idx == 1 ? "AIV0" : "AIV1";
-}
 
 /* Times are printed in microseconds with 4 decimals (0.1 ns, finer than a cycle at any clock the tables
    use), converted from integer cycles by one monotonic function: a slice's end is printed from its end cycle,
@@ -369,7 +364,7 @@ char *obs_trace_json(const Observe *o, const Sim *s)
         unsigned idx = ct->ncores == 3 ? (ct->type == CORE_AIC ? 0u : 1u + ct->subblock) : 0u;
         unsigned pid = ct->block * 3 + idx;
         sb_printf(&b, "%s{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"block %u %s\"}}",
-                  first ? "" : ",\n", pid, ct->block, core_name(idx, ct->ncores, ct->type));
+                  first ? "" : ",\n", pid, ct->block, core_label(ct->type, ct->subblock, ct->ncores));
         first = 0;
         sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%u,\"tid\":0,\"args\":{\"sort_index\":%u}}", pid, pid);
         for (unsigned p = 0; p < PQ__COUNT; p++)

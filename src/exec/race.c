@@ -195,7 +195,7 @@ static void agent_name(const Race *r, int a, char *b, size_t n)
     int core = a / PQ__COUNT, pq = a % PQ__COUNT;
     const Core *c = &r->cl->cores[core];
     if (r->cl->ncores == 1) snprintf(b, n, "%s", pq == PQ_S ? "the scalar unit" : pq_name((unsigned)pq));
-    else snprintf(b, n, "%s %s", c->type == CORE_AIC ? "AIC" : c->subblock ? "AIV1" : "AIV0",
+    else snprintf(b, n, "%s %s", core_label(c->type, (unsigned)c->subblock, 3),
                   pq == PQ_S ? "scalar unit" : pq_name((unsigned)pq));
 }
 
@@ -237,7 +237,7 @@ static void report(Race *r, int a, const Instr *ina, int b, const Instr *inb, co
         hi -= g->base;
     } else if (sp == AS_GM) snprintf(where, sizeof where, "GM");
     else if (r->cl->ncores == 1) snprintf(where, sizeof where, "%s", space_names[sp]);
-    else snprintf(where, sizeof where, "%s of %s", space_names[sp], (ov->key & 3) == 0 ? "AIC" : (ov->key & 3) == 1 ? "AIV0" : "AIV1");
+    else snprintf(where, sizeof where, "%s of %s", space_names[sp], core_label((ov->key & 3) == 0 ? CORE_AIC : CORE_AIV, (unsigned)(ov->key & 3) == 2, 3));
     DiagList *d = r->cl->sim->diags;
     SrcLoc la = ina && ina->op ? ina->op->loc : (SrcLoc){0, 0, 0};
     long k = diag_add(d, SEV_WARNING, DIAG_T_RACE, la,

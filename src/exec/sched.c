@@ -168,7 +168,19 @@ void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t byte
 {
     const Sim *s = x->core->sim;
     sim_count(x, x->pipe, bytes);
-    x->extra_cost += timing_transfer(s->timing, timing_path(src_space, dst_space), bytes, s->gm_sharers);
+    Cluster *cl = x->core->cl;
+    /* the transfer starts after what the op has spent so far (docs/timing.md "GM bandwidth") */
+    x->extra_cost += timing_transfer_gm(s->timing, timing_path(src_space, dst_space), bytes, s->blocks,
+                                        x->now + x->extra_cost, cl ? &cl->gmf : NULL);
+}
+
+void sim_fixpipe(Exec *x, unsigned dst_space, uint64_t rows, uint64_t cols, uint64_t bytes)
+{
+    const Sim *s = x->core->sim;
+    Cluster *cl = x->core->cl;
+    sim_count(x, x->pipe, bytes);
+    x->extra_cost += timing_fixpipe_gm(s->timing, rows, cols, 4, dst_space == AS_GM ? bytes : 0, s->blocks,
+                                       x->now + x->extra_cost, cl ? &cl->gmf : NULL);
 }
 
 /* ------------------------------------------------------------------ agents */
@@ -338,8 +350,7 @@ static void report_deadlock(Cluster *cl)
         Core *c = &cl->cores[i];
         char who[32];
         if (cl->ncores == 1) snprintf(who, sizeof who, "core");
-        else if (c->type == CORE_AIC) snprintf(who, sizeof who, "AIC");
-        else snprintf(who, sizeof who, "AIV%d", c->subblock);
+        else snprintf(who, sizeof who, "%s", core_label(c->type, (unsigned)c->subblock, 3));
         if (c->su_state == 1 && c->su_blocked_on && c->su_blocked_on->op)
             diag_note(s->diags, d, c->su_blocked_on->op->loc, "%s scalar unit is blocked at '%s'%s", who,
                       op_info[c->su_blocked_on->op->kind].name, c->su_queue_full ? " (its pipe's queue is full)" : "");
@@ -356,6 +367,7 @@ static void report_deadlock(Cluster *cl)
 int sim_run_cluster(Cluster *cl)
 {
     Sim *s = cl->sim;
+    cl->gmf.n = 0;   /* no GM transfer of this block in flight yet */
     for (;;) {
         if (s->trapped) return 3;
         /* pick the ready agent with the smallest time */

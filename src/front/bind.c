@@ -135,6 +135,20 @@ static void parse_path(Parser *P, Item *it)
 }
 
 /* One item; returns 0 when the current token cannot start an item. */
+/* Moves a list's or clause's `ns` sub-items into the parser's shared sub-item store and points `it` at them
+   (`it` stays valid: the caller's list is not P->isub). */
+static void keep_sub(Parser *P, Item *it, const Item *sub, uint32_t ns)
+{
+    if (P->nisub + ns > P->capisub) {
+        while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
+        P->isub = front_realloc(P->lx.oom, P->isub, P->capisub * sizeof *P->isub);
+    }
+    if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
+    it->sub = (uint32_t)P->nisub;
+    it->nsub = ns;
+    P->nisub += ns;
+}
+
 static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested)
 {
     Token *t = P_cur(P);
@@ -158,14 +172,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
         uint32_t ns = 0;
         if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, sub, &ns, 1, 0);
         P_expect(P, TK_RBRACK, "']' closing the list");
-        if (P->nisub + ns > P->capisub) {
-            while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
-            P->isub = front_realloc(P->lx.oom, P->isub, P->capisub * sizeof *P->isub);
-        }
-        if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
-        it->sub = (uint32_t)P->nisub;
-        it->nsub = ns;
-        P->nisub += ns;
+        keep_sub(P, it, sub, ns);
         return 1;
     }
     switch (t->kind) {
@@ -235,15 +242,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
             uint32_t ns = 0;
             if (!P_is(P, TK_RPAREN)) parse_item_list(P, sig, sub, &ns, 1, 0);
             P_expect(P, TK_RPAREN, "')' closing the clause");
-            /* `it` stays valid: the caller's list is not P->isub */
-            if (P->nisub + ns > P->capisub) {
-                while (P->capisub < P->nisub + ns) P->capisub = P->capisub ? P->capisub * 2 : 64;
-                P->isub = front_realloc(P->lx.oom, P->isub, P->capisub * sizeof *P->isub);
-            }
-            if (ns) memcpy(P->isub + P->nisub, sub, ns * sizeof *sub);
-            it->sub = (uint32_t)P->nisub;
-            it->nsub = ns;
-            P->nisub += ns;
+            keep_sub(P, it, sub, ns);
             break;
         }
         /* a bare word: an enum token written without quotes, or a flag clause */

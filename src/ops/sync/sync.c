@@ -596,7 +596,7 @@ static const char *who(const Core *c, char *b, size_t n)
 {
     if (c->cl->ncores == 1) snprintf(b, n, "block %llu", (unsigned long long)c->block_idx);
     else snprintf(b, n, "block %llu %s", (unsigned long long)c->block_idx,
-                  c->type == CORE_AIC ? "AIC" : c->subblock ? "AIV1" : "AIV0");
+                  core_label(c->type, (unsigned)c->subblock, 3));
     return b;
 }
 
