@@ -152,9 +152,9 @@ static const Instr *x_subview(Exec *x, const Instr *in)
         return NULL;
     }
     if (!in->imm[TS_OK] && (r || c)) {
-        sim_trap(x, in, DIAG_T_UNSUPPORTED, "pto.subview: a %" PRIu64 "x%" PRIu64 " window of a %" PRIu64 "x%" PRIu64
-                 " %s tile is not simulated (its rows do not keep the tile's pitch; docs/tile.md)", R, C, sr, sc,
-                 ty->slayout != TSL_NONE_BOX ? "boxed" : "tile");
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "a %" PRIu64 "x%" PRIu64 " window at (%" PRIu64 ", %" PRIu64 ") of a %"
+                 PRIu64 "x%" PRIu64 "%s tile is not simulated (its lines do not keep the tile's pitch; docs/semantics.md "
+                 "§14.1)", R, C, r, c, sr, sc, ty->slayout != TSL_NONE_BOX ? " boxed" : "");
         return NULL;
     }
     t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * sc + c) * (uint64_t)in->imm[TS_ELEM];
