@@ -189,10 +189,12 @@ fuzz-sim: $(BIN)
 	@python3 tests/diff/test_diff.py --build $(B) --seconds $(SECONDS)
 
 # The timing model against pto-isa's profiled a5 tile-op cycles (tools/timing/calibrate.py, docs/timing.md
-# "Accuracy"): PTOISA=/path/to/a/pto-isa/checkout; without it the harness says so and exits 0.
+# "Accuracy"): PTOISA=/path/to/a/pto-isa/checkout; without it the harness says so and exits 0. Then the
+# whole-kernel references (tools/timing/references.py: published figures, no checkout needed).
 PTOISA ?=
 calibrate: $(BIN)
 	@python3 tools/timing/calibrate.py --ptosim $(BIN) --ptoisa "$(PTOISA)"
+	@python3 tools/timing/references.py --ptosim $(BIN)
 
 # Throughput ratios (tools/bench.c); the front end on a >= 10 MB module generated from the test kernels,
 # against `wc -w` (tools/bench_front.c); then many small kernels in one Python process vs a process per

@@ -134,6 +134,7 @@ struct Cluster {
     struct Race *race;         /* race detection state, NULL when off */
     int watch;                 /* some access check is on: fast paths report their exact accesses */
     int gm_watch;              /* GM accesses are reported exactly (the block runs on a private GM view) */
+    TmGmFlows gmf;             /* the block's GM transfers in flight (timing.h; reset by sim_run_cluster) */
 };
 
 /* Reports a deadlock of cluster cl located at the op that can never proceed, with notes explaining why;
@@ -279,6 +280,9 @@ static inline unsigned sim_l1ub_key(const Core *c) { return (unsigned)(c->index 
 /* A transfer of `bytes` from one address space to another by the op running on x: counts the bytes and
    adds the path's cycles (timing model) to the op. */
 void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t bytes);
+/* A FIXPIPE drain of rows x cols accumulator elements writing `bytes` to dst_space: its cycles
+   (timing_fixpipe_gm) on the op's cost, its bytes on the pipe's count. */
+void sim_fixpipe(Exec *x, unsigned dst_space, uint64_t rows, uint64_t cols, uint64_t bytes);
 /* Counts an executed op and bytes moved on a pipe. */
 static inline void sim_count(Exec *x, unsigned pipe, uint64_t bytes)
 {

@@ -168,7 +168,19 @@ void sim_transfer(Exec *x, unsigned src_space, unsigned dst_space, uint64_t byte
 {
     const Sim *s = x->core->sim;
     sim_count(x, x->pipe, bytes);
-    x->extra_cost += timing_transfer(s->timing, timing_path(src_space, dst_space), bytes, s->gm_sharers);
+    Cluster *cl = x->core->cl;
+    /* the transfer starts after what the op has spent so far (docs/timing.md "GM bandwidth") */
+    x->extra_cost += timing_transfer_gm(s->timing, timing_path(src_space, dst_space), bytes, s->blocks,
+                                        x->now + x->extra_cost, cl ? &cl->gmf : NULL);
+}
+
+void sim_fixpipe(Exec *x, unsigned dst_space, uint64_t rows, uint64_t cols, uint64_t bytes)
+{
+    const Sim *s = x->core->sim;
+    Cluster *cl = x->core->cl;
+    sim_count(x, x->pipe, bytes);
+    x->extra_cost += timing_fixpipe_gm(s->timing, rows, cols, 4, dst_space == AS_GM ? bytes : 0, s->blocks,
+                                       x->now + x->extra_cost, cl ? &cl->gmf : NULL);
 }
 
 /* ------------------------------------------------------------------ agents */
@@ -355,6 +367,7 @@ static void report_deadlock(Cluster *cl)
 int sim_run_cluster(Cluster *cl)
 {
     Sim *s = cl->sim;
+    cl->gmf.n = 0;   /* no GM transfer of this block in flight yet */
     for (;;) {
         if (s->trapped) return 3;
         /* pick the ready agent with the smallest time */

@@ -39,8 +39,6 @@ const char *timing_unit_name(TmUnit u) { return u < TU__COUNT ? unit_names[u] : 
     "path l1_ub   peak=220.5  k=0 startup=0\n" \
     "path ub_l1   peak=188.46 k=0 startup=0\n" \
     "path l1_fill peak=32     k=0 startup=0\n" \
-    "# GM bandwidth shared by every core of a launch (0 = no cap)\n" \
-    "gm_cap read=3360 write=3360\n" \
     "# vector functions (scopes) and SIMT launches\n" \
     "vf startup=23 drain=12\n" \
     "simt lanes=32 launch=1100\n" \
@@ -48,7 +46,6 @@ const char *timing_unit_name(TmUnit u) { return u < TU__COUNT ? unit_names[u] : 
     "issue_width 5\n" \
     "loop iter=1 gap=5 outer=7\n"
 #define TM_TAIL \
-    "fixpipe head=164\n" \
     "# scalar unit and synchronisation\n" \
     "scalar op=1 issue=1\n" \
     "sync op=1\n" \
@@ -68,6 +65,8 @@ static const char a5_text[] =
     TM_HEAD
     "path l1_l0a  peak=354.93 k=0 startup=0\n"
     "path l1_l0b  peak=385.94 k=0 startup=0\n"
+    "# the chip's GM bandwidth (GiB/s; 0 = no cap), divided among the blocks of a launch\n"
+    "gm_cap read=0 write=0 total=1490\n"
     "units exu=2 exu0=1 load=2 store=1 inflight=7\n"
     "forward minus=3\n"
     "vec default exu   lat=7 ii=1\n"
@@ -80,12 +79,16 @@ static const char a5_text[] =
     "mad head=25\n"
     "mad_rate f32 k0=8 cycles=8\n"
     TM_MAD_COMMON
+    "# FIXPIPE: cycles = head + rows * (max(row, 4 * cols / bw) + penalty * (odd(ceil(cols / 8)) - 1))\n"
+    "fixpipe head=343.4 row=4.59 bw=30 penalty=0.26\n"
     TM_TAIL;
 
 static const char a2a3_text[] =
     TM_HEAD
     "path l1_l0a  peak=223.47 k=0 startup=0\n"
     "path l1_l0b  peak=147.14 k=0 startup=0\n"
+    "# the chip's GM bandwidth (GiB/s; 0 = no cap), divided among the blocks of a launch\n"
+    "gm_cap read=3360 write=3360 total=0\n"
     "units exu=1 exu0=1 load=2 store=1\n"
     "forward minus=0\n"
     "vec default exu   lat=6 ii=2\n"
@@ -98,6 +101,8 @@ static const char a2a3_text[] =
     "mad head=21\n"
     "mad_rate f32 k0=8 cycles=2\n"
     TM_MAD_COMMON
+    "# FIXPIPE: cycles = head + rows * (max(row, 4 * cols / bw) + penalty * (odd(ceil(cols / 8)) - 1))\n"
+    "fixpipe head=164 row=4.45 bw=118 penalty=2.6\n"
     TM_TAIL;
 
 const char *timing_default_text(PtoTarget target)
@@ -372,8 +377,8 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
         return 0;
     }
     if (is_word(k, "gm_cap")) {
-        Field f[] = {{"read", 0, &T->gm_read_cap}, {"write", 0, &T->gm_write_cap}};
-        return fields(P, tk + 1, n - 1, f, 2);
+        Field f[] = {{"read", 0, &T->gm_read_cap}, {"write", 0, &T->gm_write_cap}, {"total", 0, &T->gm_total_cap}};
+        return fields(P, tk + 1, n - 1, f, 3);
     }
     if (is_word(k, "vf")) {
         Field f[] = {{"startup", 1, &T->vf_startup}, {"drain", 1, &T->vf_drain}};
@@ -444,8 +449,9 @@ static int parse_line(TParse *P, Timing *T, TTok *tk, unsigned n)
         return 0;
     }
     if (is_word(k, "fixpipe")) {
-        Field f[] = {{"head", 1, &T->fix_head}};
-        return fields(P, tk + 1, n - 1, f, 1);
+        Field f[] = {{"head", 0, &T->fix_head}, {"row", 0, &T->fix_row}, {"bw", 0, &T->fix_bw},
+                     {"penalty", 0, &T->fix_penalty}};
+        return fields(P, tk + 1, n - 1, f, 4);
     }
     if (is_word(k, "scalar")) {
         Field f[] = {{"op", 1, &T->scalar_op}, {"issue", 1, &T->issue}};
@@ -520,6 +526,113 @@ uint64_t timing_transfer(const Timing *t, TmPath p, uint64_t bytes, unsigned nco
     if (!(cyc >= 0)) cyc = 0;
     if (cyc > 1e18) cyc = 1e18;
     return pp->startup + (uint64_t)cyc;
+}
+
+/* ------------------------------------------------------------------ GM bandwidth in flight */
+
+/* Whole cycles of a span of model time: rounded up, so a transfer never takes less than its bytes need
+   (the 1e-9 absorbs the rounding of an exact quotient). */
+static uint64_t whole(double c)
+{
+    c = ceil(c - 1e-9);
+    if (!(c >= 0)) return 0;
+    return c > 1e18 ? (uint64_t)1e18 : (uint64_t)c;
+}
+
+/* A GM flow of `bytes` (a write when `write`) at most `rate` GiB/s, its data starting `startup` cycles
+   after `start`, sharing the block's slice with the flows of f (docs/timing.md "GM bandwidth"). Times
+   are relative to `start` while computing, so long runs keep their precision. Returns its cycles. */
+static uint64_t gm_flow(const Timing *t, int write, uint64_t bytes, double rate, double startup, unsigned blocks,
+                        uint64_t start, TmGmFlows *f)
+{
+    double nb = blocks ? (double)blocks : 1.0;
+    double kcap = (write ? t->gm_write_cap : t->gm_read_cap) / nb, tcap = t->gm_total_cap / nb;
+    double per = t->clock_hz / 1073741824.0;   /* cycles per byte at 1 GiB/s */
+    double s0 = (double)start, b = (double)bytes;
+    unsigned k = 0;   /* drop the segments that ended before this flow starts */
+    for (unsigned i = 0; i < f->n; i++)
+        if (f->s[i].t1 > s0) f->s[k++] = f->s[i];
+    f->n = k;
+    double at = startup, left = b;
+    for (int guard = 0; left > 0 && guard < 4 * TM_GM_SEGS + 8; guard++) {
+        double used_k = 0, used_t = 0, next = INFINITY;
+        for (unsigned i = 0; i < f->n; i++) {
+            const TmGmSeg *g = &f->s[i];
+            double a = g->t0 - s0, z = g->t1 - s0;
+            if (a <= at && at < z) {
+                used_t += g->rate;
+                if (g->write == write) used_k += g->rate;
+            }
+            if (a > at && a < next) next = a;
+            if (z > at && z < next) next = z;
+        }
+        double r = rate;
+        if (kcap > 0 && kcap - used_k < r) r = kcap - used_k;
+        if (tcap > 0 && tcap - used_t < r) r = tcap - used_t;
+        if (!(r > rate * 1e-9)) {   /* the slice is taken: wait for the next flow to end */
+            if (next == INFINITY) r = rate;
+            else {
+                at = next;
+                continue;
+            }
+        }
+        double need = left * per / r;   /* cycles to move the rest at r */
+        double end = at + need;
+        int last = next == INFINITY || end <= next;
+        if (!last) end = next;
+        if (f->n < TM_GM_SEGS) {
+            TmGmSeg *g = f->n ? &f->s[f->n - 1] : NULL;
+            if (g && g->write == write && g->rate == r && g->t1 == s0 + at) g->t1 = s0 + end;
+            else f->s[f->n++] = (TmGmSeg){s0 + at, s0 + end, r, write};
+        }
+        if (last) {
+            if (at == startup) return (uint64_t)startup + whole(b * t->clock_hz / (r * 1073741824.0));
+            at = end;
+            break;
+        }
+        left -= (end - at) * r / per;
+        at = end;
+    }
+    return whole(at);
+}
+
+uint64_t timing_transfer_gm(const Timing *t, TmPath p, uint64_t bytes, unsigned blocks, uint64_t start, TmGmFlows *f)
+{
+    int rd = gm_read(p), wr = gm_write(p);
+    double kcap = rd ? t->gm_read_cap : wr ? t->gm_write_cap : 0;
+    if (!bytes || !f || (!rd && !wr) || (kcap <= 0 && t->gm_total_cap <= 0)) return timing_transfer(t, p, bytes, 0);
+    const TmPathParam *pp = &t->path[p];
+    double b = (double)bytes;
+    return gm_flow(t, wr, bytes, pp->peak_gibs * b / (pp->k_bytes + b), pp->startup, blocks, start, f);
+}
+
+static uint64_t odd_part(uint64_t x)
+{
+    while (x && !(x & 1)) x >>= 1;
+    return x;
+}
+
+uint64_t timing_fixpipe(const Timing *t, uint64_t rows, uint64_t cols, unsigned acc_bytes)
+{
+    double per_row = t->fix_row;
+    if (t->fix_bw > 0 && (double)acc_bytes * (double)cols / t->fix_bw > per_row)
+        per_row = (double)acc_bytes * (double)cols / t->fix_bw;
+    uint64_t n0 = acc_bytes && acc_bytes < 32 ? 32 / acc_bytes : 1;
+    uint64_t n1 = (cols + n0 - 1) / n0;
+    if (n1) per_row += t->fix_penalty * (double)(odd_part(n1) - 1);
+    return whole(t->fix_head + (double)rows * per_row);
+}
+
+uint64_t timing_fixpipe_gm(const Timing *t, uint64_t rows, uint64_t cols, unsigned acc_bytes, uint64_t bytes,
+                           unsigned blocks, uint64_t start, TmGmFlows *f)
+{
+    uint64_t c = timing_fixpipe(t, rows, cols, acc_bytes);
+    double head = t->fix_head > 0 ? t->fix_head : 0;
+    if (!bytes || !f || (t->gm_write_cap <= 0 && t->gm_total_cap <= 0) || (double)c <= head) return c;
+    /* the drain's own rate in GiB/s: its bytes over the cycles after the head */
+    double rate = (double)bytes / ((double)c - head) * t->clock_hz / 1073741824.0;
+    uint64_t g = gm_flow(t, 1, bytes, rate, head, blocks, start, f);
+    return g > c ? g : c;
 }
 
 uint64_t timing_mad(const Timing *t, ElemKind a, uint64_t m, uint64_t n, uint64_t k)

@@ -47,7 +47,8 @@ typedef struct TmPath_ {
 typedef struct Timing {
     double clock_hz;
     TmPathParam path[TP__COUNT];
-    double gm_read_cap, gm_write_cap;      /* GiB/s shared by all cores of a launch; 0 = no cap */
+    double gm_read_cap, gm_write_cap;      /* GiB/s of the chip's GM for reads, for writes; 0 = no cap */
+    double gm_total_cap;                   /* GiB/s of reads and writes together; 0 = no cap */
     uint32_t vf_startup, vf_drain;         /* launch and retire of a vector function (scope, SIMT launch) */
     uint32_t simt_lanes;                   /* SIMT: workitem-op cycles retired per cycle (one subgroup op) */
     uint32_t simt_launch;                  /* SIMT: fixed cycles of a launch (warp setup, barrier, cold cache) */
@@ -65,7 +66,10 @@ typedef struct Timing {
     uint32_t mad_head;                     /* cycles before the first fractal */
     uint8_t mad_k0[EK__COUNT];             /* K elements per fractal step, by A's element kind */
     uint8_t mad_cycles[EK__COUNT];         /* cycles per 16 x 16 x k0 fractal */
-    uint32_t fix_head;                     /* FIXPIPE cycles before the first byte */
+    double fix_head;                       /* FIXPIPE: fixed cycles per drain */
+    double fix_row;                        /* FIXPIPE: least cycles per row of the accumulator drained */
+    double fix_bw;                         /* FIXPIPE: accumulator bytes drained per cycle (0 = no rate) */
+    double fix_penalty;                    /* FIXPIPE: cycles per row per odd N-fractal group beyond one */
     uint32_t scalar_op;                    /* a scalar-unit op */
     uint32_t issue;                        /* the scalar unit handing an op to a pipe queue */
     uint32_t sync_op;                      /* set_flag, wait_flag (once released), barriers, tokens */
@@ -84,6 +88,26 @@ int timing_parse(Timing *t, const char *file, const char *text, size_t len, Diag
 /* Cycles to move `bytes` on path p when `ncores` cores share GM: startup + bytes / bw, with
    bw = min(peak * bytes / (k + bytes), cap / ncores) for GM paths (cap only when set). */
 uint64_t timing_transfer(const Timing *t, TmPath p, uint64_t bytes, unsigned ncores);
+
+/* The GM transfers of one block in flight (docs/timing.md "GM bandwidth"): each holds a share of the
+   block's slice of the chip's GM bandwidth (the caps / the launch's blocks) over a span of model time,
+   as segments [t0, t1) at a rate (GiB/s). Deterministic: only the block's own transfers are in it. */
+enum { TM_GM_SEGS = 256 };
+typedef struct TmGmSeg { double t0, t1, rate; int write; } TmGmSeg;
+typedef struct TmGmFlows { TmGmSeg s[TM_GM_SEGS]; unsigned n; } TmGmFlows;
+/* Cycles of a transfer of `bytes` on path p that starts at cycle `start` of a block of a launch of
+   `blocks` blocks: startup, then the bytes at the path's rate or what the block's slice has left beside
+   the transfers already in flight (first come, first served), whichever is less; the transfer's own
+   segments are added to f. Paths that do not touch GM, or no cap: timing_transfer. */
+uint64_t timing_transfer_gm(const Timing *t, TmPath p, uint64_t bytes, unsigned blocks, uint64_t start, TmGmFlows *f);
+/* FIXPIPE cycles of draining `rows` rows of `cols` accumulator elements of `acc_bytes` bytes each
+   (pypto's drain model): head + rows * (max(row, acc_bytes * cols / bw) + penalty * (odd(N1) - 1)),
+   N1 = ceil(cols / (32 / acc_bytes)), odd(x) = x without its factors of 2; rounded up. */
+uint64_t timing_fixpipe(const Timing *t, uint64_t rows, uint64_t cols, unsigned acc_bytes);
+/* The same drain writing `bytes` to GM: its writes also take a share of the block's GM slice at the
+   drain's own rate (timing_transfer_gm); the cycles are the larger of the two. */
+uint64_t timing_fixpipe_gm(const Timing *t, uint64_t rows, uint64_t cols, unsigned acc_bytes, uint64_t bytes,
+                           unsigned blocks, uint64_t start, TmGmFlows *f);
 /* The path of a copy between two address spaces (AS_* of isa/type.h). */
 TmPath timing_path(unsigned src_space, unsigned dst_space);
 /* Cycles of a MAD: head + ceil(m/16) * ceil(n/16) * ceil(k/k0) * cycles, by A's element kind. */

@@ -24,8 +24,9 @@ typedef struct Run {
     unsigned char *buf[2];
 } Run;
 
-/* Parses, verifies and runs `text` (pointer parameters get 256 KiB zeroed buffers). */
-static int run(Run *r, const char *text, const char *timing, int profile)
+/* Parses, verifies and runs `text` on `blocks` blocks with `jobs` threads (pointer parameters get 256 KiB
+   zeroed buffers). */
+static int run_n(Run *r, const char *text, const char *timing, int profile, unsigned blocks, unsigned jobs)
 {
     memset(r, 0, sizeof *r);
     r->ctx = pto_context_new();
@@ -39,7 +40,8 @@ static int run(Run *r, const char *text, const char *timing, int profile)
         r->buf[i] = calloc(1, 256 * 1024);
         pto_launch_bind_buffer(r->l, i, r->buf[i], 256 * 1024);
     }
-    if (pto_launch_run(r->l, 1) != 0) goto fail;
+    if (jobs) pto_launch_set_jobs(r->l, jobs);
+    if (pto_launch_run(r->l, blocks) != 0) goto fail;
     return 0;
 fail:
     for (size_t i = 0; i < pto_diag_count(r->ctx); i++) {
@@ -49,6 +51,8 @@ fail:
     }
     return -1;
 }
+
+static int run(Run *r, const char *text, const char *timing, int profile) { return run_n(r, text, timing, profile, 1, 0); }
 
 static void done(Run *r)
 {
@@ -67,7 +71,7 @@ static PtoPipeTime pipe_time(const Run *r, unsigned pipe)
     return ct.pipe[pipe];
 }
 
-enum { S = 0, V = 1, MTE2 = 3, MTE3 = 4, M = 5 };
+enum { S = 0, V = 1, MTE2 = 3, MTE3 = 4, M = 5, FIX = 6 };
 
 #define HEAD "module attributes {pto.target_arch = \"a5\"} {\n"
 #define CONSTS \
@@ -91,6 +95,16 @@ static const char *k_overlap =
     "    pto.mte_gm_ub %src, %ub, %c0, %c4096 nburst(%c16, %c4096, %c4096) : !pto.ptr<ui8, gm>, !pto.ptr<ui8, ub>, i64, i64, i64, i64, i64\n"
     "    pto.mte_ub_gm %ub2, %dst, %c2048 nburst(%c16, %c2048, %c2048) : !pto.ptr<ui8, ub>, !pto.ptr<ui8, gm>, i64, i64, i64, i64\n"
     "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
+/* 2b. The same two transfers when the chip's GM carries 300 GiB/s in all (`gm_cap read=0 write=0 total=300`,
+   one block: the block's slice is all of it). Bytes per cycle at W GiB/s: W * 2^30 / 1.85e9 (188.46 -> 109.3837,
+   52.84 -> 30.6683). The load executes first: its data runs from cycle 214 (after its startup) at 247.16
+   (< 300) for 65536 / 143.4522 = 456.850 cycles, to 670.850, busy 671 as before. The store starts at 1; its
+   data from 1 + 107 = 108: until 214 the slice is free, 106 cycles at 188.46 move 11594.53 bytes; from 214
+   to 670.850 the load holds 247.16, leaving 300 - 247.16 = 52.84: 456.850 * 30.6683 = 14010.85 bytes; the
+   remaining 32768 - 11594.53 - 14010.85 = 7162.62 at 188.46 again take 65.482 cycles: the store ends at
+   670.850 + 65.482 = 736.332, i.e. ceil(736.332 - 1) = 736 cycles after its start; it ends 1 + 736 - 671
+   = 66 cycles after the load. */
 
 /* 3. MTE2 -> V -> MTE3 with flags: each stage starts when the previous one's flag arrives, so the times
    add up. From the end of the load's set_flag (MTE2's last op): wait_flag on V 1, the scope 23 + 12 +
@@ -174,6 +188,18 @@ static const char *k_mad =
     "    pto.mad %a, %b, %c, %c32, %c32, %c32 : !pto.ptr<f16, l0a>, !pto.ptr<f16, l0b>, !pto.ptr<f32, l0c>, i64, i64, i64\n"
     "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
 
+/* 6b. FIXPIPE: a drain of 16 x 24 f32 accumulator elements to GM (pto.mte_l0c_gm, no conversion). a5's
+   table: head 343.4, row floor 4.59, 30 bytes per cycle, penalty 0.26. Per row max(4.59, 4 * 24 / 30 = 3.2)
+   = 4.59; N1 = ceil(24 / 8) = 3 N-fractals, odd part 3, so + 0.26 * (3 - 1) = 0.52: 5.11 per row;
+   343.4 + 16 * 5.11 = 425.16 -> 426 cycles. (Its GM writes, 1536 bytes over 426 - 343.4 = 82.6 cycles, are
+   about 34 GiB/s, far below the 1490 GiB/s slice.) */
+static const char *k_fix =
+    HEAD "  func.func @k(%src: !pto.ptr<f32, gm>, %dst: !pto.ptr<f32, gm>) attributes {pto.kernel_kind = #pto.kernel_kind<cube>} {\n"
+    "    %c0 = arith.constant 0 : i64\n    %c16 = arith.constant 16 : i64\n    %c24 = arith.constant 24 : i64\n"
+    "    %l0c = pto.castptr %c0 : i64 -> !pto.ptr<f32, l0c>\n"
+    "    pto.mte_l0c_gm %l0c, %dst, %c16, %c24, %c16, %c24, %c0, %c0, nz2nd : !pto.ptr<f32, l0c>, !pto.ptr<f32, gm>, i64, i64, i64, i64, i64, i64\n"
+    "    pto.barrier #pto.pipe<PIPE_ALL>\n    return\n  }\n}\n";
+
 /* 7. Load/store pairing with a fractional II: two loads, an add and a store per iteration. Front end 4 / 5,
    at least 1 per iteration; load/store ports: 1 store cycle (taking one load along) + (2 - 1) / 2 = 1.5;
    compute 0.5. II = 1.5 (load/store ports), carried across the iterations: 16 iterations take 16 * 1.5 =
@@ -255,6 +281,33 @@ int main(void)
         CHECK(0, "overlap kernel did not run");
     }
     done(&r);
+    /* 2b */
+    if (run(&r, k_overlap, "gm_cap read=0 write=0 total=300\n", 0) == 0) {
+        PtoPipeTime a = pipe_time(&r, MTE2), b = pipe_time(&r, MTE3);
+        CHECK(a.busy == 671 && b.busy == 736, "shared GM: busy %llu / %llu, expected 671 / 736", (unsigned long long)a.busy,
+              (unsigned long long)b.busy);
+        CHECK((long long)b.end - (long long)a.end == 66, "shared GM: the store ends %lld cycles after the load, expected 66",
+              (long long)b.end - (long long)a.end);
+    } else {
+        CHECK(0, "overlap kernel with a GM cap did not run");
+    }
+    done(&r);
+    /* 2c: 4 blocks of the lone 64 KiB load, the chip's GM 400 GiB/s: each block's slice is 400 / 4 = 100 GiB/s
+       (every block of a launch runs from cycle 0, so they transfer at the same time): 214 + ceil(65536 *
+       1.85e9 / (100 * 2^30) = 1129.14) = 1344 cycles on every block's MTE2, whatever the number of threads */
+    for (unsigned jobs = 1; jobs <= 3; jobs += 2) {
+        if (run_n(&r, k_dma, "gm_cap read=0 write=0 total=400\n", 0, 4, jobs) == 0) {
+            size_t n = pto_launch_core_count(r.l), ok = 0;
+            for (size_t i = 0; i < n; i++) {
+                PtoCoreTime ct;
+                if (pto_launch_core_time(r.l, i, &ct) == 0 && ct.pipe[MTE2].busy == 1344) ok++;
+            }
+            CHECK(n == 4 && ok == 4, "4 blocks sharing 400 GiB/s (%u threads): %zu of %zu cores with MTE2 busy 1344", jobs, ok, n);
+        } else {
+            CHECK(0, "4-block dma kernel did not run");
+        }
+        done(&r);
+    }
     /* 3 */
     if (run(&r, k_chain, NULL, 0) == 0) {
         PtoPipeTime a = pipe_time(&r, MTE2), v = pipe_time(&r, V), b = pipe_time(&r, MTE3);
@@ -329,6 +382,25 @@ int main(void)
         CHECK(pipe_time(&r, V).busy == 108, "fwd=5 chain: V busy %llu, expected 108", (unsigned long long)pipe_time(&r, V).busy);
     } else {
         CHECK(0, "chain loop kernel with a forwarding override did not run");
+    }
+    done(&r);
+    /* 6b */
+    if (run(&r, k_fix, NULL, 0) == 0) {
+        CHECK(pipe_time(&r, FIX).busy == 426, "FIXPIPE 16 x 24: busy %llu, expected 426", (unsigned long long)pipe_time(&r, FIX).busy);
+        done(&r);
+        /* head 10, floor 1, 8 bytes per cycle, penalty 3: max(1, 96 / 8 = 12) + 3 * (3 - 1) = 18 per row:
+           10 + 16 * 18 = 298 */
+        if (run(&r, k_fix, "fixpipe head=10 row=1 bw=8 penalty=3\n", 0) == 0)
+            CHECK(pipe_time(&r, FIX).busy == 298, "FIXPIPE override: busy %llu, expected 298",
+                  (unsigned long long)pipe_time(&r, FIX).busy);
+        done(&r);
+        /* and GM writes capped at 4 GiB/s: the drain's 1536 bytes in 288 cycles (9.19 GiB/s) are slowed to 4:
+           its writes take 10 + ceil(1536 * 1.85e9 / (4 * 2^30) = 661.58) = 672 cycles, more than the drain */
+        if (run(&r, k_fix, "fixpipe head=10 row=1 bw=8 penalty=3\ngm_cap read=0 write=0 total=4\n", 0) == 0)
+            CHECK(pipe_time(&r, FIX).busy == 672, "FIXPIPE under a GM cap: busy %llu, expected 672",
+                  (unsigned long long)pipe_time(&r, FIX).busy);
+    } else {
+        CHECK(0, "fixpipe kernel did not run");
     }
     done(&r);
     /* 7 */

@@ -356,8 +356,7 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
                 else memcpy(dp, &y, ed);
             }
     uint64_t bytes = g.l3c * g.M * g.N * ed;
-    sim_transfer(x, AS_L0C, fe->space, bytes);
-    x->extra_cost += x->core->sim->timing->fix_head;
+    sim_fixpipe(x, fe->space, g.l3c * g.M, g.N, bytes);   /* docs/timing.md "FIXPIPE" */
     return 0;
 }
 
