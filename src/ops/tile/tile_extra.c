@@ -8,11 +8,14 @@
  *   taddsc tsubsc       (src0 +/- scalar) + src1, likewise
  *   taxpy               dst = scalar * src + dst, the vaxpy lane (one rounding); an f16 source and scalar into an
  *                       f32 destination are widened first (pto-isa TAXPY, a5 TAxpy.hpp: UNPK_B16 + vcvt + vaxpy)
+ *   tconcatidx          row i: n0 = idx0[i, 0] / sizeof(index), n1 likewise; s0 = min(n0, dst valid cols) columns of
+ *                       src0, then s1 = min(n1, the rest) of src1 (pto-isa a5 TConcat.hpp TConcatIdx)
  *   tprint tprefetch    no effect on the simulated machine (documented no-ops)
  * Every other extra op parses and verifies; lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
 #include "tile_int.h"
+#include "base/bits.h"
 
-enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S, TX_AXPY };
+enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S, TX_AXPY, TX_CONCATIDX };
 
 typedef struct Line { uint64_t addr, pitch; unsigned e; AddrSpace as; } Line;
 
@@ -202,6 +205,43 @@ static int p_axpy(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* tconcatidx: per valid row i of the destination, n0 = idx0[i, 0] / sizeof(index type) (an unsigned division of the
+   sign-extended value, as the C++ does), n1 likewise; the first s0 = min(n0, valid cols) columns from src0, then
+   s1 = min(n1, valid cols - s0) from src1 right after them. The rest of the row is not written. */
+static int p_concatidx(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
+    Line ld = line_of(j, args, j->dst), l0 = line_of(j, args, j->src0), l1 = line_of(j, args, j->src1);
+    Line i0 = line_of(j, args, j->mask), i1 = line_of(j, args, j->scal);
+    for (uint64_t r = 0; r < d.vr; r++) {
+        const uint8_t *q0 = row_of(x, in, &i0, r, 0, 1, ACC_READ), *q1 = row_of(x, in, &i1, r, 0, 1, ACC_READ);
+        if (!q0 || !q1) return -1;
+        uint64_t v0 = lane_get(q0, i0.e, 0), v1 = lane_get(q1, i1.e, 0);
+        if (ek_signed(elem_kind(j->ty[j->mask]->elem))) {
+            v0 = (uint64_t)bits_sext(v0, i0.e * 8);
+            v1 = (uint64_t)bits_sext(v1, i1.e * 8);
+        }
+        uint32_t n0 = (uint32_t)(v0 / i0.e), n1 = (uint32_t)(v1 / i1.e);
+        uint64_t s0 = n0 < d.vc ? n0 : d.vc, rest = d.vc - s0, s1 = n1 < rest ? n1 : rest;
+        if (s0) {
+            const uint8_t *ps = row_of(x, in, &l0, r, 0, s0, ACC_READ);
+            uint8_t *pd = row_of(x, in, &ld, r, 0, s0, ACC_WRITE);
+            if (!ps || !pd) return -1;
+            memmove(pd, ps, s0 * ld.e);
+        }
+        if (s1) {
+            const uint8_t *ps = row_of(x, in, &l1, r, 0, s1, ACC_READ);
+            uint8_t *pd = row_of(x, in, &ld, r, s0, s1, ACC_WRITE);
+            if (!ps || !pd) return -1;
+            memmove(pd, ps, s1 * ld.e);
+        }
+    }
+    charge(x, j, 2, d.vr, d.vc, ld.e);
+    return 0;
+}
+
 static void foot_extra(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
@@ -229,7 +269,7 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
     switch (op->kind) {
     case OP_TPRINT: case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
     case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:
-    case OP_TSUBSC: case OP_TAXPY: break;
+    case OP_TSUBSC: case OP_TAXPY: case OP_TCONCATIDX: break;
     default:
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' parses and verifies but is not executable yet (docs/tile.md)",
                  op_info[op->kind].name);
@@ -274,6 +314,14 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
         j->src0 = (int8_t)lw_group_index(L, op, "src0", 0);
         j->src1 = (int8_t)lw_group_index(L, op, "src1", 0);
         in->pfn = p_concat;
+        break;
+    case OP_TCONCATIDX:
+        j->kind = TX_CONCATIDX;
+        j->src0 = (int8_t)lw_group_index(L, op, "src0", 0);
+        j->src1 = (int8_t)lw_group_index(L, op, "src1", 0);
+        j->mask = (int8_t)lw_group_index(L, op, "idx0", 0);
+        j->scal = (int8_t)lw_group_index(L, op, "idx1", 0);
+        in->pfn = p_concatidx;
         break;
     case OP_TAXPY: {
         j->kind = TX_AXPY;
