@@ -1,10 +1,10 @@
 /* bench_real.c — `make bench`, realistic lines: kernels under bench/ (flash attention's core, an online
- * softmax update, RMSNorm) against the same math written here in C, outputs compared bit for bit. Each
+ * softmax update, RMSNorm, a cube tile matmul) against the same math written here in C, outputs compared bit for bit. Each
  * line prints the CPU-time ratio simulated / native (lower is better; 1.0 = as fast as the C loop) and the
  * simulated ops per CPU-second; then the full sanitizer against the unchecked run, and scaling lines
  * (1x and 8x the work: the time ratio, 8.0 = linear). CPU time is the process's (every thread), each figure
  * the best of a few interleaved runs. Wall-clock numbers never gate a test.
- * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms|simt]] (the last: only that kernel's lines, for profiling) */
+ * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms|simt|mm]] (the last: only that kernel's lines, for profiling) */
 #include "ptosim.h"
 #include <math.h>
 #include <stdint.h>
@@ -225,6 +225,37 @@ __attribute__((noinline)) static void native_rms_simt(float *y, const float *x, 
     __asm__ __volatile__("" : : "r"(y) : "memory");
 }
 
+/* cube tile matmul, bench/tmatmul.pto: per block C [128 x 64] = A [128 x 256] · B [256 x 64], f16 inputs (exact in
+   f32), each product rounded to f32 and added to the f32 accumulator in ascending k (docs/semantics.md §8.4) */
+static float f16_val(uint16_t h)
+{
+    int e = (h >> 10) & 31, m = h & 1023;
+    float v = e ? ldexpf((float)(1024 + m), e - 25) : ldexpf((float)m, -24);   /* inputs here are finite */
+    return (h >> 15) ? -v : v;
+}
+__attribute__((noinline)) static void native_mm(float *c, const uint16_t *a, const uint16_t *b, long blocks)
+{
+    static float af[128 * 256], bf[256 * 64];
+    for (long blk = 0; blk < blocks; blk++) {
+        const uint16_t *ab = a + blk * 128 * 256, *bb = b + blk * 256 * 64;
+        float *cb = c + blk * 128 * 64;
+        for (int i = 0; i < 128 * 256; i++) af[i] = f16_val(ab[i]);
+        for (int i = 0; i < 256 * 64; i++) bf[i] = f16_val(bb[i]);
+        for (int m = 0; m < 128; m++) {
+            float acc[64] = {0};
+            for (int k = 0; k < 256; k++) {
+                float s = af[m * 256 + k];
+                for (int n = 0; n < 64; n++) {
+                    float p = s * bf[k * 64 + n];
+                    acc[n] = acc[n] + p;
+                }
+            }
+            memcpy(cb + m * 64, acc, sizeof acc);
+        }
+    }
+    __asm__ __volatile__("" : : "r"(c) : "memory");
+}
+
 /* ------------------------------------------------------------------ inputs */
 
 static uint64_t seed = 0x9E3779B97F4A7C15ull;
@@ -237,6 +268,18 @@ static float *frand(size_t n, float lo, float hi)
 {
     float *p = malloc(n * 4);
     for (size_t i = 0; i < n; i++) p[i] = urand(lo, hi);
+    return p;
+}
+
+/* f16 bits of magnitude in [2^-3, 2^1) with a random sign and mantissa */
+static uint16_t *hrand(size_t n)
+{
+    uint16_t *p = malloc(n * 2);
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t r = seed >> 33;
+        p[i] = (uint16_t)(((r & 1) << 15) | ((12 + ((r >> 1) & 3)) << 10) | ((r >> 3) & 1023));
+    }
     return p;
 }
 
@@ -389,6 +432,35 @@ int main(int argc, char **argv)
         if (tc > 0 && ts > 0) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
         free(x); free(g); free(ys); free(yn);
         kern_close(&sk);
+    }
+
+    /* cube tile matmul: B blocks of 128 x 256 x 64 */
+    if (WANT("mm")) {
+        long blocks = quick ? 2 : 16;
+        Kern mk;
+        kern_open(&mk, dir, "tmatmul.pto");
+        uint16_t *a = hrand((size_t)blocks * 128 * 256), *b = hrand((size_t)blocks * 256 * 64);
+        float *cs = calloc((size_t)blocks * 128 * 64, 4), *cn = calloc((size_t)blocks * 128 * 64, 4);
+        Arg args[] = {{a, (size_t)blocks * 128 * 256 * 2, 0}, {b, (size_t)blocks * 256 * 64 * 2, 0},
+                      {cs, (size_t)blocks * 128 * 64 * 4, 0}, {NULL, 0, blocks}};
+        double tn = 1e9, ts = 1e9, tc = 1e9;
+        uint64_t ops = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            double c0 = cpu_now();
+            native_mm(cn, a, b, blocks);
+            best(&tn, cpu_now() - c0);
+            best(&ts, run(&mk, args, 4, (unsigned)blocks, PLAIN));
+            ops = last_ops;
+            best(&tc, run(&mk, args, 4, (unsigned)blocks, SANITIZE));
+        }
+        int eq = same("tile matmul", cs, cn, (size_t)blocks * 128 * 64 * 4);
+        fails += !eq;
+        char w[80];
+        snprintf(w, sizeof w, "tile matmul %ldx 128x256x64 f16->f32", blocks);
+        line(w, tn, ts, ops, eq);
+        if (tc > 0 && ts > 0) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
+        free(a); free(b); free(cs); free(cn);
+        kern_close(&mk);
     }
 
     double wr = (double)rms_chunks[1] / (double)rms_chunks[0];

@@ -265,13 +265,20 @@ def build_runtime(d, cxx):
 STANDIN_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ml_dtypes_standin")
 
 
-def build_ml_dtypes(d, python, cc=None):
-    """When the scripts' Python cannot import ml_dtypes (Debian does not package it), compiles the stand-in
-    (ml_dtypes_standin/: its README) into d/ml_dtypes and returns d for PYTHONPATH; None when the real package
-    is there or the stand-in cannot be built (the scripts then fail with their ImportError, reported as is)."""
+def _importable(python, mod):
+    return subprocess.run([python, "-c", "import " + mod], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          timeout=60).returncode == 0
+
+
+def build_ml_dtypes(d, python, cc=None, used=None):
+    """For each of ml_dtypes and en_dtypes that the scripts' Python cannot import (Debian packages neither),
+    compiles the stand-in (ml_dtypes_standin/: its README; one C source for both) into d/PACKAGE and returns d for
+    PYTHONPATH; None when both real packages are there or no stand-in could be built (the scripts then fail with
+    their ImportError, reported as is). `used`, a list, receives the names of the stand-ins built."""
+    built = []
     try:
-        if subprocess.run([python, "-c", "import ml_dtypes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          timeout=60).returncode == 0:
+        missing = [m for m in ("ml_dtypes", "en_dtypes") if not _importable(python, m)]
+        if not missing:
             return None
         q = subprocess.run([python, "-c", "import sysconfig, numpy; print(sysconfig.get_paths()['include']); "
                             "print(numpy.get_include()); print(sysconfig.get_config_var('EXT_SUFFIX'))"],
@@ -281,12 +288,20 @@ def build_ml_dtypes(d, python, cc=None):
     lines = q.stdout.split()
     if q.returncode != 0 or len(lines) != 3:
         return None
-    pkg = os.path.join(d, "ml_dtypes")
-    os.makedirs(pkg, exist_ok=True)
-    shutil.copy(os.path.join(STANDIN_DIR, "ml_dtypes", "__init__.py"), pkg)
-    code, _ = _run([cc or os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", "-w", "-I", lines[0], "-I", lines[1],
-                    os.path.join(STANDIN_DIR, "_standin.c"), "-o", os.path.join(pkg, "_standin" + lines[2]), "-lm"], d)
-    return d if code == 0 else None
+    for name in missing:
+        pkg = os.path.join(d, name)
+        os.makedirs(pkg, exist_ok=True)
+        shutil.copy(os.path.join(STANDIN_DIR, name, "__init__.py"), pkg)
+        code, _ = _run([cc or os.environ.get("CC", "cc"), "-shared", "-fPIC", "-O1", "-w", "-I", lines[0], "-I",
+                        lines[1], os.path.join(STANDIN_DIR, "_standin.c"), "-o",
+                        os.path.join(pkg, "_standin" + lines[2]), "-lm"], d)
+        if code == 0:
+            built.append(name)
+        else:
+            shutil.rmtree(pkg, ignore_errors=True)
+    if used is not None:
+        used.extend(built)
+    return d if built else None
 
 
 def _has_numpy(python):
@@ -318,7 +333,8 @@ class Options:
         self.python = python or scripts_python()
         self.keep, self.stats, self.profile, self.report, self.timeout = keep, stats, profile, report, timeout
         self.runtime_obj = None
-        self.pythonpath = None   # the ml_dtypes stand-in's directory, when it is used
+        self.pythonpath = None   # the ml_dtypes / en_dtypes stand-ins' directory, when they are used
+        self.standins = []       # the names of the stand-ins built
 
 
 def run_case(case, opts):
@@ -446,11 +462,13 @@ def default_ptosim():
 
 
 def run_cases(dirs, filters=(), jobs=1, ptosim=None, run_options=(), keep=None, stats=False, profile=False,
-              report=None, cxx=None, python=None, on_result=None):
+              report=None, cxx=None, python=None, on_result=None, on_standin=None):
     """Runs every case found under `dirs`; returns the CaseResult list in case order. `run_options` are
     `ptosim run` options (sanitizer flags, --timing FILE, -W...); `stats` keeps each launch's --stats text
     (with `profile`, the profile too), `report` a directory for an HTML report per launch, `keep` a
-    directory receiving each case's work directory. on_result(result) is called as each case ends."""
+    directory receiving each case's work directory. on_result(result) is called as each case ends;
+    on_standin(names) once, before the first case, when the data scripts run with ptosim's stand-in of those
+    packages (ml_dtypes, en_dtypes) because their Python lacks the real ones."""
     cases = find_cases(dirs, filters)
     opts = Options(os.path.abspath(ptosim or default_ptosim()), run_options, cxx, python, keep, stats, profile, report)
     if keep:
@@ -460,7 +478,9 @@ def run_cases(dirs, filters=(), jobs=1, ptosim=None, run_options=(), keep=None, 
     shared = tempfile.mkdtemp(prefix="ptosim-case-rt-")
     try:
         opts.runtime_obj = build_runtime(shared, opts.cxx)
-        opts.pythonpath = build_ml_dtypes(shared, opts.python)
+        opts.pythonpath = build_ml_dtypes(shared, opts.python, used=opts.standins)
+        if opts.standins and on_standin:
+            on_standin(opts.standins)
         results = []
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             for r in pool.map(lambda c: run_case(c, opts), cases):
@@ -522,7 +542,10 @@ def main(argv=None):
     try:
         results = run_cases(args.dirs, args.filter, args.jobs, args.ptosim, run_opts, args.keep, args.stats,
                             args.profile, args.report, args.cxx,
-                            on_result=lambda r: print(format_result(r, args.verbose), flush=True))
+                            on_result=lambda r: print(format_result(r, args.verbose), flush=True),
+                            on_standin=lambda names: print("ptosim case: the data scripts run with ptosim's stand-in of %s "
+                                                           "(not installed for %s)" % (" and ".join(names), scripts_python()),
+                                                           flush=True))
     except RuntimeError as e:
         print("ptosim case: error: %s" % e, file=sys.stderr)
         return 2

@@ -311,7 +311,6 @@ static int pto_launch_run_unguarded(PtoLaunch *l, unsigned blocks)
     for (const Op *p = l->entry_op; p && !kk; p = ir_parent_op(p)) kk = op_attr(p, "pto.kernel_kind");
     if (kind == 0 && kk && kk->s && !strcmp(kk->s, "cube")) kind = 1;
     if (kind == 0 && l->prog->uses_cube && !l->prog->uses_vector) kind = 1;   /* e.g. an entry calling a cube function */
-    s->gm_sharers = blocks * (kind == 2 ? 3u : 1u);
     memset(&l->reported, 0, sizeof l->reported);
     int rc = launch_run_blocks(l, blocks, kind);
     sim_gm_copy_out(s);   /* the committed blocks' bytes (a trap: up to the trapping block) */

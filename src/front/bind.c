@@ -935,10 +935,11 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             P_expect(P, TK_LPAREN, "'('");
             P->ndps = 0;
             if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) {
+                int over = 0;
                 do {
                     Token *t = P_cur(P);
                     if (!P_expect(P, TK_SSA, "a result name in outs(...)")) break;
-                    if (P->ndps < 64) {
+                    if (P_list_room(P, P->ndps, 64, P_loc(P, t), "result names in outs(...)", &over)) {
                         P->dps_names[P->ndps] = ctx_intern(P->ctx, t->s, t->len);
                         P->dps_locs[P->ndps++] = P_loc(P, t);
                     }

@@ -4,7 +4,9 @@ built as `ptosim case` builds it (ptosim.case.build_ml_dtypes, which declines wh
 then the real one is checked against the same values), then imported by the scripts' Python. Expected codes
 computed by hand from the formats: bfloat16 = the upper half of an f32 after rounding to nearest even;
 float8_e4m3fn (bias 7, max 448 = 0x7E, NaN 0x7F, no inf); float8_e5m2 (bias 15, max 57344 = 0x7B, inf 0x7C);
-float4_e2m1fn (values 0, 0.5, 1, 1.5, 2, 3, 4, 6; no inf/NaN: past 6 saturates); float8_e8m0fnu (2^(e-127)).
+float4_e2m1fn (values 0, 0.5, 1, 1.5, 2, 3, 4, 6; no inf/NaN: past 6 saturates); float8_e8m0fnu (2^(e-127));
+and the en_dtypes stand-in built next to it: float4_e2m1 (the same format) and float4_e1m2 (bias 1, 2 mantissa bits:
+k/4 below 1, 1 + k/4 up to 1.75, saturating).
 Needs a C compiler and numpy's headers (skipped without them)."""
 import os, shutil, subprocess, sys, tempfile
 
@@ -56,6 +58,16 @@ out["issub"] = [bool(np.issubdtype(bfloat16, np.floating)), np.dtype(bfloat16) =
 z = np.zeros((2, 2), dtype=bfloat16)
 z[0, :] = x
 out["zeros"] = z.view(np.uint16).tolist()
+try:
+    import en_dtypes
+    out["e1m2"] = codes([-1.0, 0.0, 1.0, 0.3, 0.375, 0.625, 1.875, 5.0, -0.25], en_dtypes.float4_e1m2, np.uint8)
+    out["e1m2_decode"] = np.arange(16, dtype=np.uint8).view(en_dtypes.float4_e1m2).astype(np.float64).tolist()
+    out["en_e2m1"] = codes([-6.0, 5.0, 2.5], en_dtypes.float4_e2m1, np.uint8)
+    # the MX data scripts' use: integers cast in, scaled by a float64 vector
+    r = np.array([[-1, 1], [0, 1]]).astype(en_dtypes.float4_e1m2)
+    out["e1m2_mul"] = (r[:, 1] * np.array([2.0, 0.5])).tolist()
+except ImportError:
+    out["e1m2"] = "no en_dtypes"
 print(repr(out))
 '''
 
@@ -89,6 +101,12 @@ try:
         "iinfo": [-32768, 255],
         "issub": [False, True],
         "zeros": [[0x3FC0, 0x4040], [0, 0]],
+        # 0.3 = 1.2 quarters -> 1 (0.25); 0.375 and 0.625 tie -> even quarters 2 and 2 (0.5), 1.875 ties
+        # between 1.75 (code 7) and 2 (past the largest): saturates to 7
+        "e1m2": [0xC, 0x0, 0x4, 0x1, 0x2, 0x2, 0x7, 0x7, 0x9],
+        "e1m2_decode": [0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, -0.0, -0.25, -0.5, -0.75, -1.0, -1.25, -1.5, -1.75],
+        "en_e2m1": [0xF, 0x6, 0x4],
+        "e1m2_mul": [2.0, 0.5],
     }
     for k, v in expect.items():
         check(out.get(k) == v, "ml_dtypes %s: %r" % (k, v), "got %r" % (out.get(k),))

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """gen_tile_cube.py OUTDIR CASE — inputs and independently computed expected outputs for tests/tile_cube: the cube
-tile ops (tmov mat->left/right, tmatmul, tmatmul.acc, tstore acc->GM). The reference MAD is docs/semantics.md §8.4
-read in plain Python (fmodel.py): each product rounded once to f32, summed over k ascending with f32 rounding,
-starting from 0 (tmatmul) or the accumulator (tmatmul.acc). Nothing is shared with ptosim."""
+tile ops (tmov mat->left/right, tmatmul, tmatmul.acc, tstore acc->GM) and the MX forms. The reference MAD is
+docs/semantics.md §8.4 read in plain Python (fmodel.py): each product rounded once to f32, summed over k ascending
+with f32 rounding, starting from 0 (tmatmul), the accumulator (tmatmul.acc) or bias[n]; MX: each value times
+2^(scale-127) of its 32-element K group before the product. Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -125,6 +126,90 @@ def case_textract_win():
     B2 = [row[16:32] for row in B[32:64]]
     C = matmul(A2, B2, 16, 16, 32, matmul(A1, B1, 16, 16, 32))
     gl.save("expected.bin", gl.pack("f", [x for row in C for x in row]))
+
+
+def mx_dot(A, B, SA, SB, m, n, K, acc):
+    """MX: (a·2^(sa-127))·(b·2^(sb-127)) exact (a double holds it), rounded once to f32, then the f32 sum"""
+    for k in range(K):
+        a = A[m][k] * 2.0 ** (SA[m][k // 32] - 127)
+        b = B[k][n] * 2.0 ** (SB[n][k // 32] - 127)
+        acc = f32(acc + f32(a * b))
+    return acc
+
+
+def scale_frags(S, R, G):
+    """E8M0 scales S[r][g] in the L1 fragment order of the MX scale loads (semantics §8.3): fragments of 16 rows x
+    2 groups, byte ((r/16)·⌈G/2⌉ + g/2)·32 + (r%16)·2 + g%2; rows up to ⌈R/16⌉·16, absent ones 0"""
+    G2 = (G + 1) // 2
+    out = bytearray(((R + 15) // 16) * G2 * 32)
+    for r in range(R):
+        for g in range(G):
+            out[((r // 16) * G2 + g // 2) * 32 + (r % 16) * 2 + g % 2] = S[r][g]
+    return bytes(out)
+
+
+def pack_fp4(codes):
+    """two 4-bit codes per byte, the first (even index) in the low nibble"""
+    return bytes((codes[i] & 0xF) | ((codes[i + 1] & 0xF) << 4) for i in range(0, len(codes), 2))
+
+
+def case_mx_fp4():
+    """tmatmul.mx.bias on packed fp4: A [13 x 128] f4E2M1 (tile 16 x 128), B [128 x 12] f4E1M2 (stored 16 wide),
+    E8M0 scales 126..128 per 32-element K group (G = 4: two fragments per 16 rows), bias[12]; out = C [13 x 12]
+    (the sum starts at bias[n], k ascending)."""
+    r = gl.Lcg(41)
+    M, K, N, NS = 13, 128, 12, 16
+    ca = [[r.below(16) for _ in range(K)] for _ in range(16)]
+    cb = [[r.below(16) if n < N else 0 for n in range(NS)] for _ in range(K)]
+    for m in range(M, 16):
+        ca[m] = [0] * K
+    A = [[fm.F4E2M1.to_float(c) for c in row] for row in ca]
+    B = [[fm.F4E1M2.to_float(c) for c in row] for row in cb]
+    SA = [[126 + r.below(3) for _ in range(4)] for _ in range(M)]
+    SB = [[126 + r.below(3) for _ in range(4)] for _ in range(N)]
+    bias = [float(r.below(9)) - 4.0 for _ in range(N)]
+    gl.save("a.bin", pack_fp4([c for row in ca for c in row]))
+    gl.save("b.bin", pack_fp4([c for row in cb for c in row]))
+    gl.save("sa.bin", scale_frags(SA, M, 4))
+    gl.save("sb.bin", scale_frags(SB, N, 4))
+    gl.save("bias.bin", gl.pack("f", bias + [0.0] * (16 - N)))
+    C = [[mx_dot(A, B, SA, SB, m, n, K, bias[n]) for n in range(N)] for m in range(M)]
+    gl.save("expected.bin", gl.pack("f", [v for row in C for v in row]))
+
+
+def case_mx_gemv():
+    """tgemv.mx in GEMV mode: v [1 x 128] f8E4M3FN staged raw (one contiguous row, then zeros to the 2048 bytes its
+    L1 -> L0A load moves; its 4 scales the first 4 bytes of the scale block), B [128 x 32] f8E5M2 by nd2nz, B's scales in fragments (N = 32: two 16-row fragments); also
+    tmatmul.mx (no GEMV: A [16 x 128] e4m3 by nd2nz, fragment scales) against the same right tile. out = [y (1 x 32);
+    C (16 x 32)]."""
+    r = gl.Lcg(43)
+    K, N = 128, 32
+
+    def fp8(fmt, lo, hi):
+        while True:
+            c = r.below(256)
+            v = fmt.to_float(c)
+            if v == v and abs(v) != float("inf") and lo <= abs(v) <= hi:
+                return c
+
+    cv = [fp8(fm.E4M3, 0.125, 8.0) for _ in range(K)]
+    cb = [[fp8(fm.E5M2, 0.125, 8.0) for _ in range(N)] for _ in range(K)]
+    ca = [[fp8(fm.E4M3, 0.125, 8.0) for _ in range(K)] for _ in range(16)]
+    V = [[fm.E4M3.to_float(c) for c in cv]]
+    B = [[fm.E5M2.to_float(c) for c in row] for row in cb]
+    A = [[fm.E4M3.to_float(c) for c in row] for row in ca]
+    SV = [[126 + r.below(3) for _ in range(4)]]
+    SB = [[126 + r.below(3) for _ in range(4)] for _ in range(N)]
+    SA = [[126 + r.below(3) for _ in range(4)] for _ in range(16)]
+    gl.save("v.bin", bytes(cv) + bytes(2048 - K))
+    gl.save("sv.bin", bytes(SV[0]) + bytes(64 - 4))
+    gl.save("b.bin", bytes(c for row in cb for c in row))
+    gl.save("sb.bin", scale_frags(SB, N, 4))
+    gl.save("a.bin", bytes(c for row in ca for c in row))
+    gl.save("sa.bin", scale_frags(SA, 16, 4))
+    y = [mx_dot(V, B, SV, SB, 0, n, K, 0.0) for n in range(N)]
+    C = [[mx_dot(A, B, SA, SB, m, n, K, 0.0) for n in range(N)] for m in range(16)]
+    gl.save("expected.bin", gl.pack("f", y + [v for row in C for v in row]))
 
 
 out, name = sys.argv[1], sys.argv[2]

@@ -1,6 +1,6 @@
 /* _standin.c — the numpy element types of the `ml_dtypes` stand-in (python/ptosim/ml_dtypes_standin/README.md):
- * bfloat16, float8_e4m3fn, float8_e5m2, float8_e8m0fnu and float4_e2m1fn as numpy user dtypes, so that the
- * compiler's test data scripts (`x.astype(bfloat16)`, `np.fromfile(f, dtype=bfloat16)`, `.view(...)`) run where
+ * bfloat16, float8_e4m3fn, float8_e5m2, float8_e8m0fnu, float4_e2m1fn and (for the `en_dtypes` stand-in next to it)
+ * float4_e1m2 as numpy user dtypes, so that the compiler's test data scripts (`x.astype(bfloat16)`, `np.fromfile(f, dtype=bfloat16)`, `.view(...)`) run where
  * Debian has no ml_dtypes package. A numpy element type needs the C API (numpy cannot cast to a type defined in
  * Python), so this small module is compiled by `ptosim case` against the scripts' Python and numpy.
  *
@@ -28,13 +28,14 @@ typedef struct Fmt {
     uint32_t maxcode;       /* the largest finite magnitude code */
 } Fmt;
 
-enum { T_BF16, T_E4M3FN, T_E5M2, T_E8M0FNU, T_E2M1FN, T_N };
+enum { T_BF16, T_E4M3FN, T_E5M2, T_E8M0FNU, T_E2M1FN, T_E1M2, T_N };
 static const Fmt fmts[T_N] = {
     {"bfloat16", 2, 1, 8, 7, 127, 1, 0x7FC0, 0x7F7F},
     {"float8_e4m3fn", 1, 1, 4, 3, 7, 0, 0x7F, 0x7E},
     {"float8_e5m2", 1, 1, 5, 2, 15, 1, 0x7E, 0x7B},
     {"float8_e8m0fnu", 1, 0, 8, 0, 127, 0, 0xFF, 0xFE},
     {"float4_e2m1fn", 1, 1, 2, 1, 1, 0, 0xFFFFFFFF, 0x7},
+    {"float4_e1m2", 1, 1, 1, 2, 1, 0, 0xFFFFFFFF, 0x7},   /* en_dtypes: values k/4 below 1, 1 + k/4 up to 1.75 */
 };
 static const Fmt f16fmt = {"float16", 2, 1, 5, 10, 15, 1, 0x7E00, 0x7BFF};
 
@@ -203,6 +204,7 @@ DEFINE_ARRFUNCS(1)
 DEFINE_ARRFUNCS(2)
 DEFINE_ARRFUNCS(3)
 DEFINE_ARRFUNCS(4)
+DEFINE_ARRFUNCS(5)
 
 static void copyswapn(void *dst, npy_intp dstride, void *src, npy_intp sstride, npy_intp n, int swap, void *arr)
 {
@@ -294,7 +296,7 @@ static npy_intp arr_elsize(void *arr) { return PyArray_DESCR((PyArrayObject *)ar
         int tn = arr_typenum(farr);                                                                                 \
         npy_intp es = arr_elsize(farr);                                                                             \
         int fk = tn == typenums[0] ? 0 : tn == typenums[1] ? 1 : tn == typenums[2] ? 2 : tn == typenums[3] ? 3    \
-               : tn == typenums[4] ? 4 : -1;                                                                        \
+               : tn == typenums[4] ? 4 : tn == typenums[5] ? 5 : -1;                                                                        \
         for (npy_intp i = 0; i < n; i++) {                                                                          \
             const char *p = (const char *)from + i * es;                                                            \
             double d = fk >= 0 ? decode(&fmts[fk], load_code(&fmts[fk], p)) : from_builtin(tn, p);                \
@@ -316,6 +318,7 @@ DEFINE_CASTS(1)
 DEFINE_CASTS(2)
 DEFINE_CASTS(3)
 DEFINE_CASTS(4)
+DEFINE_CASTS(5)
 
 typedef PyObject *(*GetItemFn)(void *, void *);
 typedef int (*SetItemFn)(PyObject *, void *, void *);
@@ -333,6 +336,7 @@ static const struct {
     {getitem_2, setitem_2, nonzero_2, compare_2, cast_to_2, cast_from_2},
     {getitem_3, setitem_3, nonzero_3, compare_3, cast_to_3, cast_from_3},
     {getitem_4, setitem_4, nonzero_4, compare_4, cast_to_4, cast_from_4},
+    {getitem_5, setitem_5, nonzero_5, compare_5, cast_to_5, cast_from_5},
 };
 
 /* ------------------------------------------------------------------ module */

@@ -209,7 +209,7 @@ static int p_raw_fill(Exec *x, const Instr *in, const uint64_t *a)
         return -1;
     }
     if (!rep || !blk) return 0;
-    uint8_t *d = sim_mem(x, in, AS_L1, a[0] + a[1], ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, AS_L1, sim_index_addr(a[0], (int64_t)a[1], 1), ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     uint8_t pat[32];
     uint32_t v = (uint32_t)a[2];
@@ -318,14 +318,46 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
                            side ? a[2] : a[3], NULL);
 }
 
+/* Packed fp4 (e = 0, semantics §8.2): a 32-byte NZ row holds 64 values, two per byte, the even index in the low
+   nibble. Without transpose the bytes move as 1-byte elements of K/2 columns; with transpose L1 holds B [K, N] as
+   nd2nz of its [K, N/2] bytes wrote it and each L0B byte pairs (k, k+1) of one column n. */
+static int l1_l0_fp4(Exec *x, const Instr *in, int side, int tr, uint64_t src, uint64_t dst, uint64_t R, uint64_t K)
+{
+    uint64_t dp = pad16(R), dlen = ceil_div(K, 64) * dp * 32;
+    uint64_t sp = pad16(K), slen = tr ? ceil_div(R, 64) * sp * 32 : dlen;
+    const uint8_t *s = sim_mem(x, in, AS_L1, src, slen, 32, ACC_READ, "source");
+    if (!s) return -1;
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, dst, dlen, 32, ACC_WRITE, "destination");
+    if (!d) return -1;
+    if (!tr) {
+        memmove(d, s, dlen);
+    } else {
+        memset(d, 0, dlen);
+        for (uint64_t r = 0; r < R; r++)
+            for (uint64_t k = 0; k < K; k++) {
+                uint8_t v = s[nz_off(k, r / 2, sp, 1)] >> (4 * (r % 2)) & 0xF;
+                d[nz_off(r, k / 2, dp, 1)] |= (uint8_t)(v << (4 * (k % 2)));
+            }
+    }
+    sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
+    return 0;
+}
+
 int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
                     uint64_t K, const CubeWin *w)
 {
-    unsigned c0 = 32u / e;
     const char *rn = side ? "n" : "m";
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
     uint64_t r0 = w ? w->r0 : 0, k0 = w ? w->k0 : 0, SR = w ? w->sr : R, SK = w ? w->sk : K;
+    if (!e) {
+        if (w) {   /* the tile layer does not send packed fp4 here (tile_lower_cube_mov) */
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a window of a packed fp4 source is not simulated");
+            return -1;
+        }
+        return l1_l0_fp4(x, in, side, tr, src, dst, R, K);
+    }
+    unsigned c0 = 32u / e;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
     /* A transposed 1-byte B of at most 16 columns is held as [K1] fractals of 32 K-rows x 16 N-bytes (see b8_off);
        a wider one as the generic NZ [K, N] that nd2nz writes (semantics §8.2). */
@@ -388,7 +420,7 @@ static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
     /* source footprint from the first fractal read to the end of the last */
     uint64_t slo = ks * ss + ms, shi = ((ks + kst - 1) * ss + ms + mst) * 512 - slo * 512;
     uint64_t dhi = (tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0] + slo * 512, shi, 32, ACC_READ, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, sim_index_addr(a[0], (int64_t)slo, 512), shi, 32, ACC_READ, "source");
     if (!s) return -1;
     s -= slo * 512;
     uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dhi, 32, ACC_WRITE, "destination");
@@ -412,8 +444,9 @@ static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
 
 /* MX scales (resolutions Q40): one E8M0 byte per 32-element K group. L1 holds them in 32-byte fragments of
    16 rows x 2 groups: scale (r, g) at ((r/16)·⌈G/2⌉ + g/2)·32 + (r%16)·2 + g%2, r = m (left) or n (right);
-   for G = 2 this is the [m][g] / [n][g] row-major order of Q40. They are stored as state associated with
-   the L0 data tile at dst: scale (r, g) at state(dst/32) + g·⌈R/16⌉·16 + r. */
+   for G = 2 this is the [m][g] / [n][g] row-major order of Q40. The load copies those ⌈R/16⌉·16·⌈G/2⌉·2 bytes
+   unchanged into the state associated with the L0 data tile at dst (state(dst/32) on), and the MAD reads them
+   in that order (cube_mad.c mx_scale_at; a GEMV left operand reads its row's G scales as consecutive bytes). */
 static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
 {
     int side = (int)in->imm[L0_SIDE];
@@ -433,10 +466,9 @@ static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
                  side ? "L0B" : "L0A");
         return -1;
     }
-    uint8_t *st = cube_mx_state(x, in, side, a[1], G * P);
+    uint8_t *st = cube_mx_state(x, in, side, a[1], P * G2 * 2);
     if (!st) return -1;
-    for (uint64_t g = 0; g < G; g++)
-        for (uint64_t r = 0; r < P; r++) st[g * P + r] = s[((r / 16) * G2 + g / 2) * 32 + (r % 16) * 2 + g % 2];
+    memmove(st, s, P * G2 * 2);
     sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, G * P);
     return 0;
 }
@@ -523,7 +555,7 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         if (fe->sn < 0 || fe->sd < 0 || fe->inner < 0 || fe->g < 0 || fe->s2 < 0 || fe->s3 < 0 || fe->s4 < 0 ||
             fe->smallc0 < 0 || !e.bytes || e.bytes > 4)
             return cube_unsupported(in, "this form of pto.mte_gm_l1_frac is not simulated");
-        if (e.packed4) return cube_unsupported(in, "pto.mte_gm_l1_frac of packed fp4 elements is not simulated");
+        /* packed fp4: shape d and the strides count fp4x2 containers, i.e. bytes (semantics §8.2) */
         in->ext = fe;
         in->pfn = p_frac;
         return 0;
@@ -572,8 +604,7 @@ int cube_lower(LowerView *L, const Op *op, Instr *in)
         if (full_control(L, op)) return lower_l1_l0_full(op, in);
         CElem e = cube_ptr_elem(op, 1);
         if (!e.bytes || e.bytes > 4) return cube_unsupported(in, "this L1->L0 element type is not simulated");
-        if (e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
-        in->imm[L0_E] = e.bytes;
+        in->imm[L0_E] = e.packed4 ? 0 : e.bytes;   /* 0: packed fp4 (cube_l1_l0_exec) */
         const Attr *tr = op_attr(op, "transpose");   /* {transpose = true}: an integer slot (AT_INT 0/1) */
         in->imm[L0_TRANS] =
             tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);

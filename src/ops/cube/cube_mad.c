@@ -31,7 +31,7 @@ typedef struct MadExt {
     uint8_t sat;        /* 1 = sat clause */
     uint8_t tf32;       /* 0 none, 1 round_even, 2 round_away */
     uint8_t integer;    /* 8-bit integer inputs, i32 accumulator */
-    uint8_t gemv;       /* GEMV mode allowed (no disable_gemv; not MX): with m = 1, A is a contiguous K-vector */
+    uint8_t gemv;       /* GEMV mode allowed (no disable_gemv): with m = 1, A (and its MX scales) a contiguous K-vector */
     uint8_t dec[2];     /* DEC_* of A and B */
     CElem ea, eb;
     float satmax[2];    /* sat: the largest finite value of A's and B's format (what +-inf becomes) */
@@ -185,14 +185,27 @@ static void *scratch(Exec *x, const Instr *in, size_t bytes)
     return cs->scratch;
 }
 
-/* MX: fp8 values (exact in double) times their groups' E8M0 scales 2^(s-127); s = 0xFF is NaN. */
+/* Scale (r, g) of an MX operand in its state: the L1 fragment order (cube.c p_l1_mx), G2 = ⌈G/2⌉ fragments per 16
+   rows; a GEMV left operand (row = 1) reads its G scales as consecutive bytes, as it reads its data (semantics §8.4). */
+static inline uint8_t mx_scale_at(const uint8_t *st, uint64_t r, uint64_t g, uint64_t G2, int row)
+{
+    return row ? st[g] : st[((r / 16) * G2 + g / 2) * 32 + (r % 16) * 2 + g % 2];
+}
+
+/* MX: fp8 / fp4 values (exact in double) times their groups' E8M0 scales 2^(s-127); s = 0xFF is NaN. A packed fp4
+   operand holds 64 values per 32-byte NZ row, two per byte, the even k in the low nibble (semantics §8.2); `pitch`
+   is the NZ pitch in rows (1: a GEMV row, whose scales are consecutive too). */
 static void decode_mx(const MadExt *me, int side, double *dst, const uint8_t *src, const uint8_t *scale, uint64_t R,
                       uint64_t K, uint64_t pitch)
 {
+    int f4 = side ? me->eb.packed4 : me->ea.packed4;
+    uint64_t G2 = ceil_div(ceil_div(K, 32), 2);
     for (uint64_t r = 0; r < R; r++)
         for (uint64_t k = 0; k < K; k++) {
-            uint8_t s = scale[(k / 32) * pitch + r];
-            float v = me->lut[side][src[((k / 32) * pitch + r) * 32 + k % 32]];
+            uint8_t s = mx_scale_at(scale, r, k / 32, G2, pitch == 1);
+            uint8_t code = f4 ? (uint8_t)(src[((k / 64) * pitch + r) * 32 + (k % 64) / 2] >> (4 * (k % 2)) & 0xF)
+                              : src[((k / 32) * pitch + r) * 32 + k % 32];
+            float v = me->lut[side][code];
             if (me->sat) v = sat_to(v, me->satmax[side]);
             uint64_t pw = (uint64_t)(s - 127 + 1023) << 52;
             double f;
@@ -219,8 +232,12 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "MX matmul needs the a5 target profile");
         return -1;
     }
+    if (me->mx && K % 64) {   /* before any operand is read */
+        sim_trap(x, in, DIAG_T_FIELD, "k = %" PRIu64 " is not a multiple of 64, as MX matmul requires", K);
+        return -1;
+    }
     unsigned e = me->ea.bytes;
-    uint64_t Mp = pad16(M), Np = pad16(N), K1 = ceil_div(K, 32u / e);
+    uint64_t Mp = pad16(M), Np = pad16(N), K1 = ceil_div(K, me->ea.packed4 ? 64u : 32u / e);   /* 32-byte K rows */
     /* GEMV (m = 1 without disable_gemv, semantics §8.4): A is read as one contiguous row of K elements, i.e. the NZ
        layout with pitch 1 */
     uint64_t Ap = me->gemv && M == 1 ? 1 : Mp;
@@ -242,13 +259,10 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
     uint64_t G = ceil_div(K, 32);
     const uint8_t *sa = NULL, *sb = NULL;
     if (me->mx) {
-        if (K % 64) {
-            sim_trap(x, in, DIAG_T_FIELD, "k = %" PRIu64 " is not a multiple of 64, as MX matmul requires", K);
-            return -1;
-        }
-        sa = cube_mx_state(x, in, 0, A, G * Mp);
+        uint64_t G2 = ceil_div(G, 2);
+        sa = cube_mx_state(x, in, 0, A, Ap == 1 ? G : Mp * G2 * 2);
         if (!sa) return -1;
-        sb = cube_mx_state(x, in, 1, B, G * Np);
+        sb = cube_mx_state(x, in, 1, B, Np * G2 * 2);
         if (!sb) return -1;
     }
     /* The operands are decoded once: A as [M][K], B as [K][N rounded up to 16] (zero padding lanes). Then each
@@ -258,7 +272,7 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
         double *av = scratch(x, in, sizeof(double) * (M * K + N * K));
         if (!av) return -1;
         double *bv = av + M * K;
-        decode_mx(me, 0, av, pa, sa, M, K, Mp);
+        decode_mx(me, 0, av, pa, sa, M, K, Ap);
         decode_mx(me, 1, bv, pb, sb, N, K, Np);
         for (uint64_t m = 0; m < M; m++)
             for (uint64_t n = 0; n < N; n++) {
@@ -361,7 +375,7 @@ int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
     me->ik = (int8_t)lw_group_index(L, op, "k", 0);
     me->mode = op->kind == OP_MAD_ACC || op->kind == OP_MAD_MX_ACC ? 1 : op->kind == OP_MAD_BIAS || op->kind == OP_MAD_MX_BIAS ? 2 : 0;
     me->mx = op->kind == OP_MAD_MX || op->kind == OP_MAD_MX_ACC || op->kind == OP_MAD_MX_BIAS;
-    me->gemv = !op_has_unit(op, "disable_gemv") && !me->mx;
+    me->gemv = !op_has_unit(op, "disable_gemv");
     me->sat = op_has_unit(op, "sat");
     int tf = op_token_id(op, "tf32");
     me->tf32 = !op_has_unit(op, "tf32_mode") ? 0 : tf == T_TF32_ROUND_AWAY ? 2 : 1;
@@ -379,14 +393,15 @@ int cube_lower_mad(LowerView *L, const Op *op, Instr *in)
    simulated. */
 static const char *mad_config(MadExt *me, CElem ec, CElem ebias)
 {
-    if (me->ea.packed4 || me->eb.packed4) return "MAD on packed fp4 operands is not simulated";
+    if ((me->ea.packed4 || me->eb.packed4) && !(me->mx && me->ea.packed4 && me->eb.packed4))
+        return "MAD on packed fp4 operands is simulated in the MX forms only, both operands fp4";
     if (!me->ea.bytes || me->ea.bytes != me->eb.bytes) return "MAD operands of different element widths are not simulated";
     int fa = me->ea.fmt >= 0, fb = me->eb.fmt >= 0;
     if (fa != fb) return "MAD mixing integer and floating-point operands is not simulated";
-    if (me->mx && !(me->ea.fmt == NUM_E4M3FN || me->ea.fmt == NUM_E5M2))
-        return "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only";
-    if (me->mx && !(me->eb.fmt == NUM_E4M3FN || me->eb.fmt == NUM_E5M2))
-        return "MX matmul is simulated for f8E4M3FN / f8E5M2 operands only";
+    if (me->mx && !(me->ea.fmt == NUM_E4M3FN || me->ea.fmt == NUM_E5M2 || me->ea.packed4))
+        return "MX matmul is simulated for f8E4M3FN / f8E5M2 / f4E2M1x2 / f4E1M2x2 operands only";
+    if (me->mx && !(me->eb.fmt == NUM_E4M3FN || me->eb.fmt == NUM_E5M2 || me->eb.packed4))
+        return "MX matmul is simulated for f8E4M3FN / f8E5M2 / f4E2M1x2 / f4E1M2x2 operands only";
     if (fa) {
         if (me->ea.fmt == NUM_F64 || me->ea.fmt == NUM_E8M0) return "MAD on this floating-point type is not simulated";
         if (ec.fmt != NUM_F32) return "floating-point MAD needs an f32 accumulator";
@@ -409,7 +424,7 @@ MadExt *cube_mad_plan(LowerView *L, const Op *op, int mode, int mx, int gemv, in
     me->ia = me->ib = me->ic = me->ibias = me->im = me->in = me->ik = -1;
     me->mode = (uint8_t)mode;
     me->mx = (uint8_t)(mx != 0);
-    me->gemv = (uint8_t)(gemv && !mx);
+    me->gemv = (uint8_t)(gemv != 0);
     me->sat = (uint8_t)(sat != 0);
     me->ea = cube_elem(a);
     me->eb = cube_elem(b);

@@ -56,11 +56,13 @@ static const Instr *x_partition(Exec *x, const Instr *in)
             return NULL;
         }
         /* the hardware computes addresses from the strides and checks no view bounds: a warning, and the accesses
-           go ahead at the address the strides give, where the GM checks still apply (docs/semantics.md §14.1) */
-        if (off + sz > s.shape[i])
+           go ahead at the address the strides give, where the GM checks still apply (docs/semantics.md §14) */
+        int64_t end;
+        if (__builtin_add_overflow(off, sz, &end) || end > s.shape[i])
             sim_warn_once(x, in, DIAG_T_TILE_VIEW, "partition dimension %u (offset %" PRId64 ", size %" PRId64
                           ") leaves the view's %" PRId64 " elements", i, off, sz, s.shape[i]);
-        v.addr += (uint64_t)(off * s.stride[i]) * e;
+        int64_t k;   /* off x stride elements, exactly: a product that wraps poisons the address (T-WRAP on access) */
+        v.addr = __builtin_mul_overflow(off, s.stride[i], &k) ? SIM_ADDR_WRAP : sim_index_addr(v.addr, k, e);
         v.shape[i] = sz;
     }
     view_put(FR(x, in->res[0]), &v);
