@@ -112,6 +112,22 @@ def case_insert():
     gl.save("expected.bin", gl.pack("f", [x for row in matmul(H, eye, 16, 16, 16) for x in row]))
 
 
+def case_textract_win():
+    """textract windows: C = A[16:32, 0:32]·B[0:32, 16:32], then C += A[16:32, 32:64]·B[32:64, 16:32] (k ascending
+    across the two products, f32 accumulation); A [32x64], B [64x48] bf16; out = C"""
+    r = gl.Lcg(41)
+    A = [[rand_val(r, "bf16") for _ in range(64)] for _ in range(32)]
+    B = [[rand_val(r, "bf16") for _ in range(48)] for _ in range(64)]
+    gl.save("a.bin", enc("bf16", A))
+    gl.save("b.bin", enc("bf16", B))
+    A1 = [row[0:32] for row in A[16:32]]
+    A2 = [row[32:64] for row in A[16:32]]
+    B1 = [row[16:32] for row in B[0:32]]
+    B2 = [row[16:32] for row in B[32:64]]
+    C = matmul(A2, B2, 16, 16, 32, matmul(A1, B1, 16, 16, 32))
+    gl.save("expected.bin", gl.pack("f", [x for row in C for x in row]))
+
+
 def mx_dot(A, B, SA, SB, m, n, K, acc):
     """MX: (a·2^(sa-127))·(b·2^(sb-127)) exact (a double holds it), rounded once to f32, then the f32 sum"""
     for k in range(K):

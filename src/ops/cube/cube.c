@@ -315,7 +315,7 @@ static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
     if (l0_start_trap(x, in, a)) return -1;
     int side = (int)in->imm[L0_SIDE];
     return cube_l1_l0_exec(x, in, side, (int)in->imm[L0_TRANS], (unsigned)in->imm[L0_E], a[0], a[1], side ? a[3] : a[2],
-                           side ? a[2] : a[3]);
+                           side ? a[2] : a[3], NULL);
 }
 
 /* Packed fp4 (e = 0, semantics §8.2): a 32-byte NZ row holds 64 values, two per byte, the even index in the low
@@ -344,31 +344,61 @@ static int l1_l0_fp4(Exec *x, const Instr *in, int side, int tr, uint64_t src, u
 }
 
 int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
-                    uint64_t K)
+                    uint64_t K, const CubeWin *w)
 {
     const char *rn = side ? "n" : "m";
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!R || !K) return 0;
-    if (!e) return l1_l0_fp4(x, in, side, tr, src, dst, R, K);
+    uint64_t r0 = w ? w->r0 : 0, k0 = w ? w->k0 : 0, SR = w ? w->sr : R, SK = w ? w->sk : K;
+    if (!e) {
+        if (w) {   /* the tile layer does not send packed fp4 here (tile_lower_cube_mov) */
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a window of a packed fp4 source is not simulated");
+            return -1;
+        }
+        return l1_l0_fp4(x, in, side, tr, src, dst, R, K);
+    }
     unsigned c0 = 32u / e;
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
     /* A transposed 1-byte B of at most 16 columns is held as [K1] fractals of 32 K-rows x 16 N-bytes (see b8_off);
        a wider one as the generic NZ [K, N] that nd2nz writes (semantics §8.2). */
-    bool b8 = tr && side && e == 1 && R <= 16;
-    uint64_t sp = tr ? pad16(K) : dp, slen = b8 ? ceil_div(K, 32) * ceil_div(R, 16) * 512 : tr ? ceil_div(R, c0) * sp * 32 : dlen;
+    bool b8 = tr && side && e == 1 && SR <= 16;
+    /* source: [SR, SK] NZ with pitch pad16(SR), or transposed [SK, SR] NZ with pitch pad16(SK) */
+    uint64_t sp = tr ? pad16(SK) : pad16(SR);
+    uint64_t slen = b8 ? ceil_div(SK, 32) * ceil_div(SR, 16) * 512 : tr ? ceil_div(SR, c0) * sp * 32 : ceil_div(SK, c0) * sp * 32;
+    if (w && (r0 + R > SR || k0 + K > SK)) {
+        sim_trap(x, in, DIAG_T_TILE, "the window of %" PRIu64 "x%" PRIu64 " at (%" PRIu64 ", %" PRIu64 ") leaves the "
+                 "%" PRIu64 "x%" PRIu64 " source", side ? K : R, side ? R : K, side ? k0 : r0, side ? r0 : k0,
+                 side ? SK : SR, side ? SR : SK);
+        return -1;
+    }
+    /* the load addresses whole fractals: 16 rows by 32 bytes (semantics §14.5 "textract") */
+    if (w && (r0 % 16 || (k0 * e) % 32 || (b8 && k0 % 32))) {
+        sim_trap(x, in, DIAG_T_TILE, "the window start (%" PRIu64 ", %" PRIu64 ") is not on a fractal boundary "
+                 "(16 rows, 32 bytes): the L1->L0 load moves whole fractals", side ? k0 : r0, side ? r0 : k0);
+        return -1;
+    }
     const uint8_t *s = sim_mem(x, in, AS_L1, src, slen, 32, ACC_READ, "source");
     if (!s) return -1;
     uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, dst, dlen, 32, ACC_WRITE, "destination");
     if (!d) return -1;
-    if (!tr) {
+    if (!tr && !w) {
         /* whole 512-byte fractals, padding rows and columns included, as the fractal loads the shape form
            expands to (semantics §8.3): for m = 1 a raw row of K elements in L1 reaches L0A unchanged (GEMV) */
         memmove(d, s, dlen);
+    } else if (!tr) {
+        /* whole fractals of the window: column block j of the destination from block k0/c0 + j of the source,
+           rows r0 .. r0 + pad16(R) (the source rows past the window's end, up to a fractal, come along) */
+        uint64_t nr = dp;
+        if (r0 + nr > sp) nr = sp - r0;
+        memset(d, 0, dlen);
+        for (uint64_t j = 0; j < ceil_div(K, c0); j++)
+            memmove(d + j * dp * 32, s + ((k0 / c0 + j) * sp + r0) * 32, nr * 32);
     } else {
         memset(d, 0, dlen);
-        uint64_t n1 = ceil_div(R, 16);
+        uint64_t n1 = ceil_div(SR, 16);
         for (uint64_t r = 0; r < R; r++)
-            for (uint64_t k = 0; k < K; k++) elem_copy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k, r, n1) : nz_off(k, r, sp, e)), e);
+            for (uint64_t k = 0; k < K; k++)
+                elem_copy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k0 + k, r0 + r, n1) : nz_off(k0 + k, r0 + r, sp, e)), e);
     }
     sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
     return 0;

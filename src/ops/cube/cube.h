@@ -30,9 +30,12 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
                   uint64_t M, uint64_t N, uint64_t K);
 /* L1 -> L0A (side 0, R = m) / L0B (side 1, R = n) as pto.mte_l1_l0a/b's shape form (tr: transpose; e: element
    bytes); L1 -> BT as pto.mte_l1_bt (sfmt: NumFormat of a float source, -1 an integer; se its bytes); L1 -> FB as
-   pto.mte_l1_fb. Each returns 0, or -1 after a trap (cube.c). */
+   pto.mte_l1_fb. Each returns 0, or -1 after a trap (cube.c). A window (pto.textract) reads the R x K region at
+   (r0, k0) of a source whose extent is sr x sk (its NZ pitch pad16(sr), transposed pad16(sk)); NULL: the source is
+   R x K itself (the micro shape form). */
+typedef struct CubeWin { uint64_t r0, k0, sr, sk; } CubeWin;
 int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
-                    uint64_t K);
+                    uint64_t K, const CubeWin *w);
 int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t src, uint64_t dst, uint64_t len,
                     uint64_t n, uint64_t sg, uint64_t dg);
 int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,

@@ -113,19 +113,18 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     if (in->imm[TM_ROW] >= 0) {   /* textract: the destination's valid shape from (row, col) of the source */
         uint64_t r = tj_scalar(j, args, (int)in->imm[TM_ROW]), c = tj_scalar(j, args, (int)in->imm[TM_COL]);
-        if (r || c) {
-            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a textract window at (%llu, %llu) is not simulated: it is the "
-                     "start_row/start_col of the L1->L0 load, whose unit is unresolved (resolutions Q39)",
-                     (unsigned long long)r, (unsigned long long)c);
-            return -1;
-        }
-        int tr = (int)in->imm[TM_TRANS], side = in->imm[TM_KIND] == MV1_RIGHT;
-        return cube_l1_l0_exec(x, in, side, tr, (unsigned)in->imm[TM_E], s.addr, d.addr, side ? d.vc : d.vr,
-                               side ? d.vr : d.vc);
+        const Type *st = j->ty[in->imm[TM_SRC]];
+        uint64_t sr = (uint64_t)st->dims[0], sc = (uint64_t)st->dims[1];
+        int zn = (int)in->imm[TM_TRANS], side = in->imm[TM_KIND] == MV1_RIGHT;
+        /* left: A's rows are the load's R; right: B's columns are (L0B holds B transposed), and a boxed NZ B is
+           the transposed source of the load, a ZN one the plain one (docs/semantics.md §14.5 "textract") */
+        CubeWin w = side ? (CubeWin){c, r, sc, sr} : (CubeWin){r, c, sr, sc};
+        return cube_l1_l0_exec(x, in, side, side ? !zn : zn, (unsigned)in->imm[TM_E], s.addr, d.addr,
+                               side ? d.vc : d.vr, side ? d.vr : d.vc, &w);
     }
     switch (in->imm[TM_KIND]) {
-    case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc);
-    case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr);
+    case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc, NULL);
+    case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, NULL);
     case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
     default: return cube_l1_fb_exec(x, in, s.addr, d.addr, s.vc, s.vr, 0, 0);
     }

@@ -6,11 +6,16 @@
  *   ttrans              dst[j, i] = src[i, j] over the source's valid region (a pure move)
  *   taddc tsubc         (src0 +/- src1) + src2, each step the vector lane of vadd / vsub (pto-isa TADDC, TSUBC)
  *   taddsc tsubsc       (src0 +/- scalar) + src1, likewise
+ *   taxpy               dst = scalar * src + dst, the vaxpy lane (one rounding); an f16 source and scalar into an
+ *                       f32 destination are widened first (pto-isa TAXPY, a5 TAxpy.hpp: UNPK_B16 + vcvt + vaxpy)
+ *   tconcatidx          row i: n0 = idx0[i, 0] / sizeof(index), n1 likewise; s0 = min(n0, dst valid cols) columns of
+ *                       src0, then s1 = min(n1, the rest) of src1 (pto-isa a5 TConcat.hpp TConcatIdx)
  *   tprint tprefetch    no effect on the simulated machine (documented no-ops)
  * Every other extra op parses and verifies; lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
 #include "tile_int.h"
+#include "base/bits.h"
 
-enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S };
+enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S, TX_AXPY, TX_CONCATIDX };
 
 typedef struct Line { uint64_t addr, pitch; unsigned e; AddrSpace as; } Line;
 
@@ -175,6 +180,68 @@ static int p_tern(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* taxpy: dst = scalar * src + dst over the destination's valid region, the vaxpy lane; a narrower source and its
+   scalar are converted to the destination's type first (exact widening). */
+static int p_axpy(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
+    const ElemKind k = (ElemKind)j->ek, sk = (ElemKind)j->sek;
+    Line ld = line_of(j, args, j->dst), ls = line_of(j, args, j->src0);
+    uint64_t a = tj_scalar(j, args, j->scal) & ek_mask(sk);
+    if (sk != k) a = lane_cvt(sk, k, a, NUM_RND_R, false);
+    for (uint64_t r = 0; r < d.vr && d.vc; r++) {
+        const uint8_t *ps = row_of(x, in, &ls, r, 0, d.vc, ACC_READ);
+        uint8_t *pd = row_of(x, in, &ld, r, 0, d.vc, ACC_WRITE);
+        if (!ps || !pd) return -1;
+        for (uint64_t c = 0; c < d.vc; c++) {
+            uint64_t v = lane_get(ps, ls.e, (unsigned)c);
+            if (sk != k) v = lane_cvt(sk, k, v, NUM_RND_R, false);
+            lane_set(pd, ld.e, (unsigned)c, valu_eval(VOP_AXPY, k, v, lane_get(pd, ld.e, (unsigned)c), a));
+        }
+    }
+    charge(x, j, 2, d.vr, d.vc, ld.e);
+    return 0;
+}
+
+/* tconcatidx: per valid row i of the destination, n0 = idx0[i, 0] / sizeof(index type) (an unsigned division of the
+   sign-extended value, as the C++ does), n1 likewise; the first s0 = min(n0, valid cols) columns from src0, then
+   s1 = min(n1, valid cols - s0) from src1 right after them. The rest of the row is not written. */
+static int p_concatidx(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
+    Line ld = line_of(j, args, j->dst), l0 = line_of(j, args, j->src0), l1 = line_of(j, args, j->src1);
+    Line i0 = line_of(j, args, j->mask), i1 = line_of(j, args, j->scal);
+    for (uint64_t r = 0; r < d.vr; r++) {
+        const uint8_t *q0 = row_of(x, in, &i0, r, 0, 1, ACC_READ), *q1 = row_of(x, in, &i1, r, 0, 1, ACC_READ);
+        if (!q0 || !q1) return -1;
+        uint64_t v0 = lane_get(q0, i0.e, 0), v1 = lane_get(q1, i1.e, 0);
+        if (ek_signed(elem_kind(j->ty[j->mask]->elem))) {
+            v0 = (uint64_t)bits_sext(v0, i0.e * 8);
+            v1 = (uint64_t)bits_sext(v1, i1.e * 8);
+        }
+        uint32_t n0 = (uint32_t)(v0 / i0.e), n1 = (uint32_t)(v1 / i1.e);
+        uint64_t s0 = n0 < d.vc ? n0 : d.vc, rest = d.vc - s0, s1 = n1 < rest ? n1 : rest;
+        if (s0) {
+            const uint8_t *ps = row_of(x, in, &l0, r, 0, s0, ACC_READ);
+            uint8_t *pd = row_of(x, in, &ld, r, 0, s0, ACC_WRITE);
+            if (!ps || !pd) return -1;
+            memmove(pd, ps, s0 * ld.e);
+        }
+        if (s1) {
+            const uint8_t *ps = row_of(x, in, &l1, r, 0, s1, ACC_READ);
+            uint8_t *pd = row_of(x, in, &ld, r, s0, s1, ACC_WRITE);
+            if (!ps || !pd) return -1;
+            memmove(pd, ps, s1 * ld.e);
+        }
+    }
+    charge(x, j, 2, d.vr, d.vc, ld.e);
+    return 0;
+}
+
 static void foot_extra(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
@@ -202,7 +269,7 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
     switch (op->kind) {
     case OP_TPRINT: case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
     case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:
-    case OP_TSUBSC: break;
+    case OP_TSUBSC: case OP_TAXPY: case OP_TCONCATIDX: break;
     default:
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' parses and verifies but is not executable yet (docs/tile.md)",
                  op_info[op->kind].name);
@@ -248,6 +315,28 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
         j->src1 = (int8_t)lw_group_index(L, op, "src1", 0);
         in->pfn = p_concat;
         break;
+    case OP_TCONCATIDX:
+        j->kind = TX_CONCATIDX;
+        j->src0 = (int8_t)lw_group_index(L, op, "src0", 0);
+        j->src1 = (int8_t)lw_group_index(L, op, "src1", 0);
+        j->mask = (int8_t)lw_group_index(L, op, "idx0", 0);
+        j->scal = (int8_t)lw_group_index(L, op, "idx1", 0);
+        in->pfn = p_concatidx;
+        break;
+    case OP_TAXPY: {
+        j->kind = TX_AXPY;
+        j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
+        j->scal = (int8_t)lw_group_index(L, op, "scalar", 0);
+        ElemKind sk = elem_kind(op->operands[j->src0]->type->elem);
+        j->sek = (uint8_t)sk;
+        if (!((sk == (ElemKind)j->ek && (sk == EK_F16 || sk == EK_F32)) || (sk == EK_F16 && j->ek == EK_F32))) {
+            lw_error(L, op, DIAG_V_ELEM_TYPE, "'pto.taxpy' runs f16 and f32 tiles, and an f16 source into an f32 "
+                     "destination (pto-isa TAXPY)");
+            return -1;
+        }
+        in->pfn = p_axpy;
+        break;
+    }
     case OP_TTRANS:
         j->kind = TX_TRANS;
         j->src0 = (int8_t)lw_group_index(L, op, "src", 0);

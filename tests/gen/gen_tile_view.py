@@ -1,0 +1,22 @@
+#!/usr/bin/env python3
+"""gen_tile_view.py OUTDIR CASE — inputs and expected outputs for tests/tile/view_beyond*.pto: a partition that
+leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
+beyond a view"). Nothing is shared with ptosim."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import genlib as gl  # noqa: E402
+
+
+def case_beyond():
+    """a = 0, 1, ..., 63 as f32 (a 4x16 matrix); the kernel's view is [n = 1, 16] with row stride 16 and the partition
+    rows 2..3: out = a[32:64]"""
+    a = [float(i) for i in range(64)]
+    gl.save("a.bin", gl.pack("f", a))
+    gl.save("expected.bin", gl.pack("f", a[32:64]))
+
+
+out, name = sys.argv[1], sys.argv[2]
+gl.OUT = out
+gl.run_case(gl.cases(globals()), name)
