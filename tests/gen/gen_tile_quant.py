@@ -95,6 +95,8 @@ def quant_write(out, k):
     a[0], a[1], a[2] = f32(1e30), f32(-1e30), F32.fmt.encode(R.inf(False))
     sc = [f32(rng.choice([0.5, 0.25, 1.0, 2.0, 0.375, 0.1])) for _ in range(R_)]
     off = [f32(rng.choice([128.0, 127.5, 100.25, 0.0])) for _ in range(R_)]
+    sc[0], off[0] = f32(1.0), f32(0.0)   # row 0: ties to even both ways
+    a[3:9] = [f32(2.5), f32(-2.5), f32(3.5), f32(-0.5), f32(126.5), f32(-128.5)]
     wr(out, k.name + ".a.bin", G.pack(F32, a))
     wr(out, k.name + ".s.bin", G.pack(F32, sc))
     if asym:
