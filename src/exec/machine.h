@@ -230,6 +230,29 @@ enum { ACC_READ, ACC_WRITE, ACC_ATOMIC };
    "destination"). `align` = required alignment (1 = none). */
 uint8_t *sim_mem(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align, int mode,
                  const char *what);
+/* The one checked address computation, base + idx x size, done exactly (docs/semantics.md "Checked sizes"): when
+   the exact result is not a 64-bit address (the product or the sum wraps) it is SIM_ADDR_WRAP, on which every
+   access traps T-WRAP (sim_mem: a range ending past 2^64), never the wrapped value that would alias element 0.
+   A poisoned base stays poisoned. Every op forming `pointer[index]` or advancing a pointer by elements uses it. */
+#define SIM_ADDR_WRAP UINT64_MAX
+/* a x b for a stride or size in bytes with a signed count a (a negative stride keeps its two's-complement
+   spelling): sets *wrap when the exact product is not a 64-bit signed value. */
+static inline uint64_t sim_mul_checked(int64_t a, uint64_t b, int *wrap)
+{
+    int64_t r;
+    if (b > INT64_MAX || __builtin_mul_overflow(a, (int64_t)b, &r)) {
+        *wrap = 1;
+        return 0;
+    }
+    return (uint64_t)r;
+}
+static inline uint64_t sim_index_addr(uint64_t base, int64_t idx, uint64_t size)
+{
+    uint64_t mag = idx < 0 ? 0 - (uint64_t)idx : (uint64_t)idx, m, a;
+    if (base == SIM_ADDR_WRAP || __builtin_mul_overflow(mag, size, &m)) return SIM_ADDR_WRAP;
+    if (idx >= 0) return __builtin_add_overflow(base, m, &a) ? SIM_ADDR_WRAP : a;
+    return base < m ? SIM_ADDR_WRAP : base - m;
+}
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                       int mode, const char *what);
 /* ---- GM, one flat device address space (gm.c) ---- */

@@ -34,6 +34,16 @@ void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode)
 static uint8_t *checked(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                         int mode, const char *what)
 {
+    /* an address computed past 2^64 (sim_index_addr), or a range whose end passes 2^64: never wrapped */
+    if (addr == SIM_ADDR_WRAP || len > UINT64_MAX - addr) {
+        if (addr == SIM_ADDR_WRAP)
+            sim_trap(x, in, DIAG_T_WRAP, "%s address wraps around 2^64: pointer + index x element size is not a "
+                     "64-bit address (it would alias another element)", what);
+        else
+            sim_trap(x, in, DIAG_T_WRAP, "%s bytes at %" PRIu64 " (0x%" PRIx64 "), %" PRIu64 " (0x%" PRIx64 ") of "
+                     "them, end past 2^64", what, addr, addr, len, len);
+        return NULL;
+    }
     /* sizes and offsets: decimal, then hex in parentheses (the library's number style) */
     if (align > 1 && (addr % align) != 0) {
         sim_trap(x, in, DIAG_T_MISALIGNED, "%s address %" PRIu64 " (0x%" PRIx64 ") in %s is not %u-byte aligned", what,

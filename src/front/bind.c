@@ -858,10 +858,24 @@ static int pick_form_by_mem(Parser *P, int kind, const Item *pos, uint32_t npos)
    operand with its own type, `%a : Ta, %b : Tb` (tmov with an fp tile), and a trailing keyword operand
    `fp %x : T` or `pre_quant %x : T` (textract, tinsert, tstore): the operand is appended to the ins. */
 static void parse_tile_ins_types(Parser *P, const OpSig *sig, Item *items, uint32_t *nitems, TypeItem *types,
-                                 uint32_t *nt)
+                                 uint32_t *nt, Attr **dict, uint32_t *ndict)
 {
     for (;;) {
         SrcLoc loc = P_loc(P, P_cur(P));
+        if (*nt && P_is(P, TK_STRING)) {
+            /* the mask-pattern forms of tgather/tscatter: `ins(%src, {maskPattern = ...} : T, "row"|"col")`, the
+               axis as a string after the type (the compiler's custom format); kept as the attribute `axis` */
+            Attr a = P_parse_attr_value(P, "axis");
+            if (a.kind != AT_STR || !a.s || (strcmp(a.s, "row") && strcmp(a.s, "col"))) {
+                P_error(P, DIAG_PARSE_OPERANDS, loc, "the axis after the types of ins(...) is \"row\" or \"col\"");
+                return;
+            }
+            Attr *arr = ARENA_ARRAY(&P->m->arena, Attr, *ndict + 1);
+            if (*ndict) memcpy(arr, *dict, sizeof(Attr) * *ndict);
+            arr[(*ndict)++] = a;
+            *dict = arr;
+            return;
+        }
         const Type *ty = P_parse_type(P);
         if (!ty) return;
         if (*nt >= MAX_TYPES) {
@@ -916,7 +930,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON) && !P_is(P, TK_LBRACE)) parse_item_list(P, sig, items, &nitems, 1, 1);
         if (sig->has_outs && P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &dict, &ndict);   /* ins(%a, %b {cmpMode = ...} : ...) */
         if (P_eat(P, TK_COLON)) {
-            if (sig->has_outs) parse_tile_ins_types(P, sig, items, &nitems, types, &nt);
+            if (sig->has_outs) parse_tile_ins_types(P, sig, items, &nitems, types, &nt, &dict, &ndict);
             else parse_type_list(P, types, &nt);
         }
         P_expect(P, TK_RPAREN, "')' closing ins(...)");
@@ -935,10 +949,11 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             P_expect(P, TK_LPAREN, "'('");
             P->ndps = 0;
             if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON)) {
+                int over = 0;
                 do {
                     Token *t = P_cur(P);
                     if (!P_expect(P, TK_SSA, "a result name in outs(...)")) break;
-                    if (P->ndps < 64) {
+                    if (P_list_room(P, P->ndps, 64, P_loc(P, t), "result names in outs(...)", &over)) {
                         P->dps_names[P->ndps] = ctx_intern(P->ctx, t->s, t->len);
                         P->dps_locs[P->ndps++] = P_loc(P, t);
                     }

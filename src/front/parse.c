@@ -51,7 +51,9 @@ static void recover_at(Parser *P, int at_here)
 {
     int depth = 0;
     size_t start = P->pos - (at_here && P->pos > 0);
-    while (!P_is(P, TK_EOF)) {
+    /* after a fatal error (E-NEST-DEPTH, the error cap) parsing stops: no recovery, so the rest of the file is
+       never lexed (10^6 nested types once lexed 3 million tokens here, 170 MB, to find the function's end) */
+    while (!P_is(P, TK_EOF) && !P->fatal) {
         Token *t = P_cur(P);
         if (P->pos > start && t->nl_before && depth == 0 &&
             (t->kind == TK_SSA || (t->kind == TK_IDENT && (memchr(t->s, '.', t->len) || P_is_ident(P, "return"))) ||
@@ -223,6 +225,7 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
     P_scope_push(P);
     Value *argv[64];
     uint32_t na = 0;
+    int over = 0;
     if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
     Value *given = nargs ? arena_alloc(&P->m->arena, sizeof(Value) * (nargs < 64 ? nargs : 64)) : NULL;
     for (uint32_t i = 0; i < nargs && i < 64; i++) {
@@ -241,7 +244,7 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
                 const Type *ty = P_parse_type(P);
                 if (!ty) break;
                 P_skip_loc(P);
-                if (na < 64) {
+                if (P_list_room(P, na, 64, P_loc(P, nt), "block arguments", &over)) {
                     argv[na] = P_new_value(P, ARENA_NEW(&P->m->arena, Value), ty, P_def_str(P, nt),
                                          P_loc(P, nt));
                     argv[na]->owner = b;
@@ -316,7 +319,7 @@ static Op *parse_module(Parser *P, SrcLoc loc)
 static void skip_func(Parser *P)
 {
     recover(P);
-    if (!P_eat(P, TK_RPAREN)) return;
+    if (P->fatal || !P_eat(P, TK_RPAREN)) return;
     while (!P_is(P, TK_EOF) && !P_is(P, TK_LBRACE) && !P_cur(P)->nl_before) {
         if (P_is(P, TK_LPAREN)) P_skip_balanced(P);
         else if (P_eat_ident(P, "attributes") && P_is(P, TK_LBRACE)) P_skip_balanced(P);
@@ -675,6 +678,7 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
     types[ni++] = ivty;
     const Type *rtypes[64];
     uint32_t nr = 0;
+    int over = 0;
     if (P_eat_ident(P, "iter_args")) {
         P_expect(P, TK_LPAREN, "'('");
         if (!P_is(P, TK_RPAREN)) {
@@ -695,8 +699,9 @@ static Op *parse_scf_for(Parser *P, SrcLoc loc, uint32_t nres)
         if (P_eat(P, TK_ARROW)) {
             int paren = P_eat(P, TK_LPAREN);
             do {
+                SrcLoc tl = P_loc(P, P_cur(P));
                 const Type *t = P_parse_type(P);
-                if (t && nr < 64) rtypes[nr++] = t;
+                if (t && P_list_room(P, nr, 64, tl, "result types", &over)) rtypes[nr++] = t;
             } while (P_eat(P, TK_COMMA));
             if (paren) P_expect(P, TK_RPAREN, "')'");
         }
@@ -731,11 +736,13 @@ static Op *parse_scf_if(Parser *P, SrcLoc loc, uint32_t nres)
     P_set_operands(P, op, &c, &cl, 1);
     const Type *rt[64];
     uint32_t nr = 0;
+    int over = 0;
     if (P_eat(P, TK_ARROW)) {
         int paren = P_eat(P, TK_LPAREN);
         do {
+            SrcLoc tl = P_loc(P, P_cur(P));
             const Type *t = P_parse_type(P);
-            if (t && nr < 64) rt[nr++] = t;
+            if (t && P_list_room(P, nr, 64, tl, "result types", &over)) rt[nr++] = t;
         } while (P_eat(P, TK_COMMA));
         if (paren) P_expect(P, TK_RPAREN, "')'");
     }

@@ -166,6 +166,9 @@ int P_expect_kw(Parser *P, const char *s);
 void P_tok_desc(const Token *t, char *buf, size_t n);   /* "'text'" or "end of file", for messages */
 void P_release(Parser *P);                           /* drops the token chunks wholly before the current token */
 void P_skip_balanced(Parser *P);                     /* skips a bracketed group */
+/* List caps (never a silent cut): 1 while *n < cap; at the first element over it E-PARSE-LIMIT at loc naming
+   `what`, once per list (*over counts), then 0 so the caller parses and drops the rest. */
+int P_list_room(Parser *P, uint32_t n, uint32_t cap, SrcLoc loc, const char *what, int *over);
 int P_at_loc(Parser *P);                             /* `loc(` starts here */
 int P_skip_loc(Parser *P);                           /* skips a `loc(...)` source location; 1 if one was there */
 int P_at_alias_def(Parser *P);                       /* `!name =` or `#name =` starts here */

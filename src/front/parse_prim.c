@@ -1235,21 +1235,25 @@ static const Type *parse_type_uncached(Parser *P)
         P->pos++;
         const Type *in[64], *out[64];
         unsigned nin = 0, nout = 0;
+        int over = 0;
         if (!P_is(P, TK_RPAREN)) {
             do {
+                SrcLoc el = P_loc(P, P_cur(P));
                 const Type *e = P_parse_type(P);
                 if (!e) return NULL;
-                if (nin < 64) in[nin++] = e;
+                if (P_list_room(P, nin, 64, el, "input types in a function type", &over)) in[nin++] = e;
             } while (P_eat(P, TK_COMMA));
         }
         if (!P_expect(P, TK_RPAREN, "')'")) return NULL;
         if (!P_expect(P, TK_ARROW, "'->' in function type")) return NULL;
         if (P_eat(P, TK_LPAREN)) {
             if (!P_is(P, TK_RPAREN)) {
+                over = 0;
                 do {
+                    SrcLoc el = P_loc(P, P_cur(P));
                     const Type *e = P_parse_type(P);
                     if (!e) return NULL;
-                    if (nout < 64) out[nout++] = e;
+                    if (P_list_room(P, nout, 64, el, "result types in a function type", &over)) out[nout++] = e;
                 } while (P_eat(P, TK_COMMA));
             }
             if (!P_expect(P, TK_RPAREN, "')'")) return NULL;
@@ -1267,6 +1271,13 @@ static const Type *parse_type_uncached(Parser *P)
 }
 
 /* ------------------------------------------------------------------ attributes */
+
+int P_list_room(Parser *P, uint32_t n, uint32_t cap, SrcLoc loc, const char *what, int *over)
+{
+    if (n < cap) return 1;
+    if (!(*over)++) P_error(P, DIAG_PARSE_LIMIT, loc, "more than %u %s", cap, what);
+    return 0;
+}
 
 /* Skips a balanced <...>, (...), [...] or {...} group starting at the current opener. Brackets must match
    by kind; a closer of the wrong kind, or an opener still open at the end of the file, is an error. */
@@ -1417,13 +1428,15 @@ Attr P_parse_attr_value(Parser *P, const char *name)
             if (P_eat(P, TK_LANGLE)) {
                 int64_t vals[256];
                 uint32_t n = 0;
+                int over = 0;
                 if (P_is(P, TK_IDENT)) P->pos++;
                 if (P_eat(P, TK_COLON)) {
                     do {
                         int64_t v;
                         if (!P_is(P, TK_INT) || !P_int_literal(P, P_cur(P), &v)) break;
+                        if (P_list_room(P, n, 256, P_loc(P, P_cur(P)), "values in an array<...> attribute", &over))
+                            vals[n++] = v;
                         P->pos++;
-                        if (n < 256) vals[n++] = v;
                     } while (P_eat(P, TK_COMMA));
                 }
                 P_expect(P, TK_RANGLE, "'>'");

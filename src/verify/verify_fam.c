@@ -95,7 +95,7 @@ static void fam_sync(VCtx *V, Op *op)
 /* ------------------------------------------------------------------ dispatch */
 
 /* builtin.unrealized_conversion_cast: ptosim runs the casts the compiler leaves between scalar types of one
-   width (i32 -> ui32, index -> i64), as the same bits */
+   width (i32 -> ui32, index -> i64), as the same bits, and the identity cast of a pointer type */
 static void fam_unrealized_cast(VCtx *V, Op *op)
 {
     char a[96], b[96];
@@ -103,6 +103,7 @@ static void fam_unrealized_cast(VCtx *V, Op *op)
     const Type *d = op->nresults ? op->results[0]->type : NULL;
     int ok = s && d && (s->kind == TY_INT || s->kind == TY_FLOAT || s->kind == TY_INDEX) &&
              (d->kind == TY_INT || d->kind == TY_FLOAT || d->kind == TY_INDEX) && ty_bits(s) == ty_bits(d);
+    if (s && s == d && s->kind == TY_PTR) ok = 1;   /* a pointer to itself (a memref argument read as its pointer) */
     if (!ok)
         v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "builtin.unrealized_conversion_cast runs only between scalar types of "
               "one width (the same bits), not %s to %s", tyn(s, a), tyn(d, b));

@@ -175,10 +175,34 @@ static void check_dma(VCtx *V, Op *op)
               v_opname(op), load ? "fills" : "reads", loc ? loc : "?", load ? " or loc=mat" : " or loc=acc");
         return;
     }
-    if (ty_bits(t->elem) != ty_bits(vt->elem)) {
+    int fp = v_grp(V, op, "fp", 0) != NULL;
+    if (!load && t->space == AS_L0C) {
+        /* tstore from acc: FIXPIPE reads i32 or f32 and, without quantisation (an fp tile or a pre scalar), writes
+           i32, f32, f16 or bf16 */
+        ElemKind ks = elem_kind(t->elem), kd = elem_kind(vt->elem);
+        if (ks != EK_S32 && ks != EK_F32) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, tg), "'%s' from an acc tile reads i32 or f32 elements, not %s",
+                  v_opname(op), tname(t->elem, b1, sizeof b1));
+            return;
+        }
+        if (!fp && !v_grp(V, op, "pre", 0) && kd != EK_S32 && kd != EK_F32 && kd != EK_F16 && kd != EK_BF16) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, vg), "'%s' from an acc tile writes i32, f32, f16 or bf16, not %s",
+                  v_opname(op), tname(vt->elem, b1, sizeof b1));
+            return;
+        }
+    } else if (ty_bits(t->elem) != ty_bits(vt->elem)) {
         v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' between %s and %s: the element widths differ", v_opname(op),
               tname(vt, b1, sizeof b1), tname(t, b2, sizeof b2));
         return;
+    }
+    if (!load && !fp) {   /* static view and valid region: one element count */
+        int64_t nv = 1, nt = t->dims[2] >= 0 && t->dims[3] >= 0 ? t->dims[2] * t->dims[3] : -1;
+        for (unsigned d = 0; d < vt->rank && nv >= 0; d++) nv = vt->dims[d] > 0 ? nv * vt->dims[d] : -1;
+        if (nv > 0 && nt > 0 && nv != nt) {
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, vg), "'%s' writes %lld view elements from a valid region of %lld",
+                  v_opname(op), (long long)nv, (long long)nt);
+            return;
+        }
     }
     if (t->space != AS_UB) return;   /* cube data paths: their own rules (docs/tile.md) */
     int nz = t->slayout == TSL_ROW_MAJOR && t->blayout == TBL_COL_MAJOR;
@@ -389,7 +413,10 @@ static void check_mov(VCtx *V, Op *op)
     if (!st || !dt || st->kind != TY_TILE_BUF || dt->kind != TY_TILE_BUF || st->space != AS_UB || dt->space != AS_UB ||
         v_grp(V, op, "tmp", 0))   /* the MX exponent reorder (tquant's tmov with a tmp): not the plain copy */
         return;
-    if (need_row_major(V, op, "src") || need_row_major(V, op, "dst")) return;
+    /* tmov also copies between two column-major unboxed tiles (the same copy, column by column) */
+    int dn = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR &&
+             st->slayout == TSL_NONE_BOX && dt->slayout == TSL_NONE_BOX;
+    if (!dn && (need_row_major(V, op, "src") || need_row_major(V, op, "dst"))) return;
     if (ty_bits(st->elem) != ty_bits(dt->elem) || (op->kind != OP_TMOV && st->elem != dt->elem)) {
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' copies %s elements into a tile of %s", v_opname(op),
               tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
@@ -515,7 +542,7 @@ static void check_reduce(VCtx *V, Op *op)
     int arg = k == OP_TROWARGMAX || k == OP_TROWARGMIN || k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
     /* layouts: row-major unboxed; a row reduction's destination and a row-expand's scalar column may be a
        column-major N x 1 tile (_row_reduction_layout, _row_expand_layout) */
-    if (need_rm_or_col1(V, op, "src", 0) || need_rm_or_col1(V, op, "src0", 0) ||
+    if (need_rm_or_col1(V, op, "src", k == OP_TROWEXPAND) || need_rm_or_col1(V, op, "src0", 0) ||
         need_rm_or_col1(V, op, "src1", rowexp && k != OP_TROWEXPAND) || need_rm_or_col1(V, op, "dst", rowred))
         return;
     /* element types */
@@ -525,10 +552,9 @@ static void check_reduce(VCtx *V, Op *op)
         return;
     }
     if (arg) {
-        int colarg = k == OP_TCOLARGMAX || k == OP_TCOLARGMIN;
-        if (!(kd == EK_S32 || (!colarg && kd == EK_U32))) {
-            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes %s indices, not %s", v_opname(op),
-                  colarg ? "i32" : "i32 or ui32", tname(dt->elem, b1, sizeof b1));
+        if (!(kd == EK_S32 || kd == EK_U32)) {
+            v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, "dst"), "'%s' writes i32 or ui32 indices, not %s", v_opname(op),
+                  tname(dt->elem, b1, sizeof b1));
             return;
         }
     } else if (st->elem != dt->elem) {
@@ -615,6 +641,40 @@ static int cube_pair_ok(ElemKind a, ElemKind b, ElemKind c, int mx)
 
 /* tmatmul / tgemv and their forms: operand locations, K of the left tile = K of the right one, M and N fitting
    the accumulator, the element-type triple. */
+/* Two extents agree unless both are static and differ. */
+static int ext_differs(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
+
+/* The .mx forms' shapes (PTOAS verifyA5MxMatTileOperands, verifyA5MxMatScaleTile): the physical K of lhs (its
+   columns) and rhs (its rows) a positive multiple of 64; each scale tile [M, ceil(K/32)] (lscale) or
+   [ceil(K/32), N] (rscale), in shape and in valid shape, with M and K of lhs and N of rhs. 1 when reported. */
+static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b)
+{
+    static const char *const kn[] = {"lhs", "rhs"};
+    int64_t pk[2] = {a->dims[1], b->dims[0]};
+    for (int i = 0; i < 2; i++)
+        if (pk[i] >= 0 && (pk[i] < 1 || pk[i] % 64)) {
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, kn[i]), "'%s': %s's physical K (%lld) must be a positive multiple "
+                  "of 64", v_opname(op), kn[i], (long long)pk[i]);
+            return 1;
+        }
+    static const char *const sn[] = {"lscale", "rscale"};
+    for (int i = 0; i < 2; i++) {
+        const Type *t = grp_type(V, op, sn[i]);
+        if (!t || t->kind != TY_TILE_BUF) continue;
+        for (int v = 0; v < 2; v++) {   /* shape, then valid shape */
+            int64_t m = a->dims[2 * v], k = a->dims[2 * v + 1], n = b->dims[2 * v + 1];
+            int64_t sk = k >= 0 ? (k + 31) / 32 : -1, er = i ? sk : m, ec = i ? n : sk;
+            if (ext_differs(t->dims[2 * v], er) || ext_differs(t->dims[2 * v + 1], ec)) {
+                v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, sn[i]), "'%s': %s's %s must be %s = [%lld, %lld], not [%lld, "
+                      "%lld]", v_opname(op), sn[i], v ? "valid shape" : "shape", i ? "[ceil(K/32), N]" : "[M, ceil(K/32)]",
+                      (long long)er, (long long)ec, (long long)t->dims[2 * v], (long long)t->dims[2 * v + 1]);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
 {
     char b1[64], b2[64], b3[64];
@@ -631,6 +691,7 @@ static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
               tname(b->elem, b2, sizeof b2), tname(c->elem, b3, sizeof b3), mx ? "; .mx: fp8 or fp4 operands" : "");
         return;
     }
+    if (mx && check_mx_shapes(V, op, a, b)) return;
     int64_t ar, ac, br, bc, cr, cc;
     if (!static_valid(a, &ar, &ac) || !static_valid(b, &br, &bc) || !static_valid(c, &cr, &cc)) return;
     if (ac != br)

@@ -31,6 +31,8 @@ static int need_vec_all(VCtx *V, const Op *op)
     return 0;
 }
 
+static int ext_known_differ(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b; }
+
 /* Two tiles' static valid shapes differ (a dynamic dimension never differs). */
 static int valid_differs(const Type *a, const Type *b)
 {
@@ -80,8 +82,56 @@ static void check_pow(VCtx *V, Op *op)
 
 /* tgather: the index form ins(src, indices, tmp?) outs(dst) and the compare form ins(src, kValue, tmp) outs(dst,
    cdst). */
+/* The mask-pattern form of tgather, ins(src, {maskPattern = #pto.mask_pattern<Pxxxx>} : T, "row"|"col") outs(dst)
+   (PTOAS TGatherOp::verify, its mask form): row-major tiles of one element width, dst's valid columns its whole
+   width, an axis; along the axis the valid extents agree, across it src holds 1 (P1111), 2 (P0101, P1010) or 4
+   (the other patterns) times dst's. */
+static void check_gather_mask(VCtx *V, Op *op, const Attr *mp)
+{
+    const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dsts", 0);
+    const Attr *ax = op_attr(op, "axis");
+    if (v_grp_len(V, op, "rest") || v_grp_len(V, op, "dsts") != 1) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' mask-pattern form takes ins(src, {maskPattern = ...} : T, axis) "
+              "outs(dst)", v_opname(op));
+        return;
+    }
+    if (!is_tile(s) || !is_tile(d)) return;
+    if (s->blayout != TBL_ROW_MAJOR || d->blayout != TBL_ROW_MAJOR) {
+        v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s' mask-pattern form takes row-major tiles", v_opname(op));
+        return;
+    }
+    if (ty_bytes(s->elem) != ty_bytes(d->elem)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' mask-pattern form: src and dst elements of one size", v_opname(op));
+        return;
+    }
+    if (d->dims[3] >= 0 && d->dims[1] >= 0 && d->dims[3] != d->dims[1]) {
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "dsts", 0), "'%s' mask-pattern form: dst's valid columns must be its "
+              "%lld columns", v_opname(op), (long long)d->dims[1]);
+        return;
+    }
+    if (!ax || !ax->s) {
+        v_err(V, DIAG_V_ATTR, op->loc, "'%s' mask-pattern form needs its axis (\"row\" or \"col\" after the type)",
+              v_opname(op));
+        return;
+    }
+    const char *p = mp->s ? mp->s : "";
+    int64_t times = strstr(p, "P1111") ? 1 : (strstr(p, "P0101") || strstr(p, "P1010")) ? 2 : 4;
+    int col = !strcmp(ax->s, "col");
+    int along = col ? 3 : 2, across = col ? 2 : 3;   /* dims[2] valid rows, dims[3] valid columns */
+    if (ext_known_differ(s->dims[along], d->dims[along]) ||
+        (s->dims[across] >= 0 && d->dims[across] >= 0 && s->dims[across] != d->dims[across] * times))
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "dsts", 0), "'%s' mask-pattern form along %s: src's valid %s must equal "
+              "dst's and its valid %s be %lld times dst's", v_opname(op), ax->s, col ? "columns" : "rows",
+              col ? "rows" : "columns", (long long)times);
+}
+
 static void check_gather(VCtx *V, Op *op)
 {
+    const Attr *mp = op_attr(op, "maskPattern");
+    if (mp) {
+        check_gather_mask(V, op, mp);
+        return;
+    }
     unsigned nrest = v_grp_len(V, op, "rest"), ndst = v_grp_len(V, op, "dsts");
     const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dsts", 0);
     const Value *r0 = v_grp(V, op, "rest", 0), *r1 = v_grp(V, op, "rest", 1);
@@ -284,8 +334,9 @@ static void check_alloc_layout(VCtx *V, Op *op)
     if (!is_tile(t)) return;
     int64_t e = (int64_t)ty_bytes(t->elem), rows = t->dims[0], cols = t->dims[1];
     if (e <= 0) return;
-    /* The compiler's none_box rule (rows of 32-byte multiples) is not applied: PTO-Gym's validated tcmps
-       f32_256x16 kernel writes a tile with 16-byte rows (tests/tile/tile_pred.pto), docs/tile.md. */
+    /* The compiler's none_box rule (rows of 32-byte multiples, PTOAS verifyTileBufLayoutConstraints, on every
+       target) is not applied: PTO-Gym's validated tcmps kernel allocates a 256x16 ui8 tile (16-byte rows),
+       tests/tile/tile_pred.pto; docs/tile.md, docs/verifier.md. */
     if (t->slayout == TSL_NONE_BOX) return;
     int64_t ir = 0, ic = 0;
     switch (t->fractal) {
@@ -308,11 +359,182 @@ static void check_alloc_layout(VCtx *V, Op *op)
               "inner columns, not %lld", v_opname(op), (long long)ic, (long long)cols);
 }
 
+/* tinsert's location pairs per target (PTOAS TInsertOp): a5 acc->mat, acc->vec, vec->mat, vec->vec; a2a3 acc->mat
+   and vec->vec, where acc->mat converts f32 to f16 or bf16 only, or quantises (an fp tile or a pre scalar) f32 to
+   i8 and i32 to i8, f16 or i16. */
+static const struct { uint8_t a5, a2a3, src, dst; } insert_pairs[] = {
+    {1, 1, AS_L0C, AS_L1}, {1, 0, AS_L0C, AS_UB}, {1, 0, AS_UB, AS_L1}, {1, 1, AS_UB, AS_UB},
+};
+
+static void check_insert_pair(VCtx *V, Op *op)
+{
+    const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dst", 0);
+    if (!is_tile(s) || !is_tile(d)) return;
+    int ok = 0;
+    for (unsigned i = 0; i < sizeof insert_pairs / sizeof insert_pairs[0]; i++)
+        if (insert_pairs[i].src == s->space && insert_pairs[i].dst == d->space &&
+            (a2a3(V) ? insert_pairs[i].a2a3 : insert_pairs[i].a5))
+            ok = 1;
+    if (!ok) {
+        const char *sl = tile_loc_name((AddrSpace)s->space), *dl = tile_loc_name((AddrSpace)d->space);
+        v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "dst", 0), "'%s' on %s does not insert loc=%s into loc=%s (%s)", v_opname(op),
+              a2a3(V) ? "a2a3" : "a5", sl ? sl : "?", dl ? dl : "?",
+              a2a3(V) ? "acc->mat or vec->vec" : "acc->mat, acc->vec, vec->mat or vec->vec");
+        return;
+    }
+    ElemKind ks = tek(s), kd = tek(d);
+    if (!a2a3(V) || s->space != AS_L0C) return;
+    if (v_grp(V, op, "fp", 0) || v_grp(V, op, "pre", 0)) {   /* quantising: f32 -> i8, i32 -> i8/f16/i16 */
+        int i8 = kd == EK_S8 || kd == EK_U8;
+        if (!((ks == EK_F32 && i8) || (ks == EK_S32 && (i8 || kd == EK_F16 || kd == EK_S16))))
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' on a2a3 quantises an f32 acc tile into i8, an i32 one into i8, f16 "
+                  "or i16", v_opname(op));
+    } else if (!(ks == EK_F32 && (kd == EK_F16 || kd == EK_BF16))) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' on a2a3 converts an f32 acc tile into f16 or bf16 (without an fp tile "
+              "or a pre-quantisation scalar)", v_opname(op));
+    }
+}
+
+/* The X-to-ZZ form of tmov (PTOAS TMovOp: a third tile that is not in loc=scaling): the MX exponent reorder from
+   an ND (grpAxis axis1, the default) or DN (axis0) tile of 8-bit exponents into the ZZ-boxed layout, with a vec
+   scratch tile. Only on a5; every shape static; the capacities the reorder touches (the ND form zero-pads the
+   source in place up to 16-row groups). A grpAxis on any other form is an error. */
+static void check_tmov_x2zz(VCtx *V, Op *op)
+{
+    const Value *sv = v_grp(V, op, "src", 0), *dv = v_grp(V, op, "dst", 0), *tv = v_grp(V, op, "tmp", 0);
+    const Attr *ax = op_attr(op, "grpAxis");
+    if (!tv || !is_tile(tv->type) || tv->type->space == AS_FB) {
+        if (ax)
+            v_err(V, DIAG_V_ATTR, ax->loc, "'%s': grpAxis belongs to the X-to-ZZ form only (a third tile that is not "
+                  "loc=scaling)", v_opname(op));
+        return;
+    }
+    if (!sv || !dv || !is_tile(sv->type) || !is_tile(dv->type)) return;
+    const Type *s = sv->type, *d = dv->type, *t = tv->type;
+    if (a2a3(V)) {
+        v_err(V, DIAG_V_TARGET_OP, v_gloc(V, op, "tmp", 0), "'%s' X-to-ZZ form (src, vec tmp -> ZZ dst) exists on a5 "
+              "only", v_opname(op));
+        return;
+    }
+    static const char *const fpattr[] = {"reluPreMode", "accToVecMode", "preQuantScalar"};
+    for (unsigned i = 0; i < 3; i++) {
+        const Attr *a = op_attr(op, fpattr[i]);
+        if (a && !(a->s && strstr(a->s, "no_relu"))) {
+            v_err(V, DIAG_V_ATTR, a->loc, "'%s' X-to-ZZ form takes no %s", v_opname(op), fpattr[i]);
+            return;
+        }
+    }
+    static const char *const g3[] = {"src", "tmp", "dst"};
+    for (unsigned i = 0; i < 3; i++) {
+        const Type *x = gty(V, op, g3[i], 0);
+        if (x->space != AS_UB) {
+            const char *loc = tile_loc_name((AddrSpace)x->space);
+            v_err(V, DIAG_TILE_LOC, v_gloc(V, op, g3[i], 0), "'%s' X-to-ZZ form: src, tmp and dst must be loc=vec tiles, "
+                  "'%s' is loc=%s", v_opname(op), g3[i], loc ? loc : "?");
+            return;
+        }
+    }
+    if (sv == dv || sv == tv || dv == tv) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' X-to-ZZ form: src, tmp and dst must be three distinct tiles",
+              v_opname(op));
+        return;
+    }
+    for (int k = 0; k < 4; k++)
+        if (s->dims[k] < 0 || d->dims[k] < 0 || (k < 2 && t->dims[k] < 0)) {
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' X-to-ZZ form needs static shapes and valid shapes for src and dst "
+                  "and a static tmp shape", v_opname(op));
+            return;
+        }
+    if (s->elem != d->elem || s->elem != t->elem) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' X-to-ZZ form: src, tmp and dst must share one element type",
+              v_opname(op));
+        return;
+    }
+    ElemKind k = tek(s);
+    if (k != EK_U8 && k != EK_HIF8 && k != EK_E8M0) {
+        v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "src", 0), "'%s' X-to-ZZ form moves ui8, hif8 or f8E8M0 exponents",
+              v_opname(op));
+        return;
+    }
+    if (s->blayout != TBL_ROW_MAJOR || s->slayout != TSL_NONE_BOX) {
+        v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, "src", 0), "'%s' X-to-ZZ form reads a row-major none_box src",
+              v_opname(op));
+        return;
+    }
+    if (d->blayout != TBL_ROW_MAJOR || d->slayout != TSL_ROW_MAJOR) {
+        v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, "dst", 0), "'%s' X-to-ZZ form writes a ZZ-boxed dst (blayout=row_major, "
+              "slayout=row_major)", v_opname(op));
+        return;
+    }
+    int64_t e = (int64_t)ty_bytes(s->elem);
+    int64_t svr = s->dims[2], svc = s->dims[3], dvr = d->dims[2], dvc = d->dims[3];
+    int64_t sbytes = s->dims[0] * s->dims[1] * e, dbytes = d->dims[0] * d->dims[1] * e, tbytes = t->dims[0] * t->dims[1] * e;
+    if (svr * svc != dvr * dvc) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' X-to-ZZ form: src (%lldx%lld) and dst (%lldx%lld) valid regions hold "
+              "different exponent counts", v_opname(op), (long long)svr, (long long)svc, (long long)dvr, (long long)dvc);
+        return;
+    }
+    int axis0 = ax && ax->s && strstr(ax->s, "axis0");
+    if (!axis0) {   /* ND to ZZ */
+        int64_t need = (dvr + 15) / 16 * 16 * dvc * e, tneed = 64 + (dvr + 15) / 16 * dvc * e;
+        if (dvc % 2)
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "dst", 0), "'%s' ND-to-ZZ: dst's valid columns (%lld) must be even",
+                  v_opname(op), (long long)dvc);
+        else if (svr != 1 && s->dims[1] != svc)
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "src", 0), "'%s' ND-to-ZZ: src's valid elements must be a compact "
+                  "prefix (one row, or row stride %lld equal to the valid columns %lld)", v_opname(op),
+                  (long long)s->dims[1], (long long)svc);
+        else if (sbytes < need || dbytes < need)
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, sbytes < need ? "src" : "dst", 0), "'%s' ND-to-ZZ: %s holds %lld "
+                  "bytes, less than the %lld of dst's rows rounded up to 16 times its columns", v_opname(op),
+                  sbytes < need ? "src" : "dst", (long long)(sbytes < need ? sbytes : dbytes), (long long)need);
+        else if (tbytes < tneed)
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "tmp", 0), "'%s' ND-to-ZZ: tmp holds %lld bytes, it needs %lld "
+                  "(64 + ceil(dst rows / 16) * dst columns)", v_opname(op), (long long)tbytes, (long long)tneed);
+        return;
+    }
+    if (svr < 2 || svr % 2)   /* DN to ZZ */
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "src", 0), "'%s' DN-to-ZZ: src's valid rows (%lld) must be an even count "
+              ">= 2", v_opname(op), (long long)svr);
+    else if (svc % 16)
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "src", 0), "'%s' DN-to-ZZ: src's valid columns (%lld) must be a multiple "
+              "of 16", v_opname(op), (long long)svc);
+    else if (s->dims[1] != svc)
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "src", 0), "'%s' DN-to-ZZ: src's row stride (%lld) must equal its valid "
+              "columns (%lld)", v_opname(op), (long long)s->dims[1], (long long)svc);
+    else if (sbytes < svr * svc * e || dbytes < svr * svc * e)
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' DN-to-ZZ: src and dst must hold src's valid rows times columns",
+              v_opname(op));
+}
+
 void verify_tile_more(VCtx *V, Op *op)
 {
+    if (op->kind == OP_TMOV) check_tmov_x2zz(V, op);
     switch (op->kind) {
     case OP_ALLOC_TILE: check_alloc_layout(V, op); break;
-    case OP_TRSQRT: {
+    case OP_TCOLSUM: {   /* the binary-tree form keeps a src row of partial sums in tmp */
+        const Attr *b = op_attr(op, "isBinary");
+        const Type *s = gty(V, op, "src", 0), *tmp = gty(V, op, "tmp", 0);
+        if (b && b->i && is_tile(s) && is_tile(tmp) && s->dims[3] >= 0 && tmp->dims[1] >= 0 && tmp->dims[1] < s->dims[3])
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "tmp", 0), "'%s' with isBinary = true: tmp's %lld columns must be at "
+                  "least src's %lld valid columns", v_opname(op), (long long)tmp->dims[1], (long long)s->dims[3]);
+        break;
+    }
+    case OP_TINSERT: case OP_TEXTRACT: case OP_TSTORE: {   /* PTOAS: the pre-quantisation scalar reads an acc tile,
+                                                              never together with an fp tile */
+        if (op->kind == OP_TINSERT) check_insert_pair(V, op);
+        const Value *pre = v_grp(V, op, "pre", 0);
+        const Type *s = gty(V, op, "src", 0);
+        if (!pre) break;
+        if (v_grp(V, op, "fp", 0))
+            v_err(V, DIAG_V_OPERAND_COUNT, op_use_loc(op, pre), "'%s' takes an fp tile or a pre-quantisation scalar, "
+                  "not both", v_opname(op));
+        else if (is_tile(s) && s->space != AS_L0C)
+            v_err(V, DIAG_TILE_LOC, op_use_loc(op, pre), "'%s': the pre-quantisation scalar form reads a loc=acc tile",
+                  v_opname(op));
+        break;
+    }
+    case OP_TRSQRT: case OP_TROWEXPANDDIV: {
         const Attr *p = op_token(op, "precisionType");
         if (p && p->s && strcmp(p->s, "high_precision") == 0 && !v_grp(V, op, "tmp", 0))
             v_err(V, DIAG_V_OPERAND_COUNT, p->loc, "'%s' needs a tmp tile when precisionType = high_precision",

@@ -12,6 +12,7 @@ conversion lane: gen_valu.py's cvt_ref and fmodel.py, exact rationals; the sorte
 merge; Philox: the textbook round): no code is shared with ptosim.
 """
 import os
+import re
 import random
 import struct
 import sys
@@ -53,6 +54,14 @@ class K:
 
     def text(self):
         params = ["%%%s: !pto.ptr<%s>" % (b[0], b[3].mlir) for b in self.bufs if b[4] or b[6]] + self.scalars
+        # an output tile with a static valid region smaller than its shape is stored through a partition of that
+        # size (the compiler's tstore rule: view elements = valid elements); the bytes written are the same
+        part = {}
+        for n, rows, cols, t, out, tt, load in self.bufs:
+            m = re.search(r"valid=(\d+)x(\d+)", tt)
+            if out and m and (int(m.group(1)), int(m.group(2))) != (rows, cols):
+                part[n] = (int(m.group(1)), int(m.group(2)))
+                self.consts |= set(part[n])
         L = ["  func.func @%s(%s) attributes {pto.kernel} {" % (self.name, ", ".join(params))]
         L += ["    %%c%d = arith.constant %d : index" % (k, k) for k in sorted(self.consts)]
         for n, rows, cols, t, out, tt, load in self.bufs:
@@ -64,7 +73,14 @@ class K:
                          % (n, rows, cols, t.mlir, n, tt))
         L += self.body
         for n, rows, cols, t, out, tt, load in self.bufs:
-            if out:
+            if out and n in part:
+                vr, vc = part[n]
+                L.append("    %%%s_q = pto.partition_view %%%s_v, offsets = [%%c0, %%c0], sizes = [%%c%d, %%c%d] : "
+                         "!pto.tensor_view<%dx%dx%s> -> !pto.partition_tensor_view<%dx%dx%s>"
+                         % (n, n, vr, vc, rows, cols, t.mlir, vr, vc, t.mlir))
+                L.append("    pto.tstore ins(%%t%s : %s) outs(%%%s_q : !pto.partition_tensor_view<%dx%dx%s>)"
+                         % (n, tt, n, vr, vc, t.mlir))
+            elif out:
                 L.append("    pto.tstore ins(%%t%s : %s) outs(%%%s_p : !pto.partition_tensor_view<%dx%dx%s>)"
                          % (n, tt, n, rows, cols, t.mlir))
         L += ["    return", "  }"]

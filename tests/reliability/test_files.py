@@ -9,7 +9,9 @@ contents) from the documented contract (docs/internals.md "Output files", README
   - an :OUT that is a FIFO: opened once, the reader gets every byte (once the pre-check opened it and hung);
   - an endless argument (a pipe fed forever) and an endless kernel on stdin: exit 2 with E-MEM-LIMIT / E-IO-READ
     under --max-memory=1M, within seconds and without growing past the bound;
-  - standard output closed or full (/dev/full): exit 2 with E-IO-WRITE, never 0."""
+  - standard output closed or full (/dev/full): exit 2 with E-IO-WRITE, never 0;
+  - a write failing part way (an output to /dev/full, past RLIMIT_FSIZE, onto a full 64 KiB tmpfs when root):
+    exit 2 with E-IO-WRITE, the target byte for byte as it was, no temporary left."""
 import os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -153,6 +155,78 @@ try:
         with open("/dev/full", "wb") as full:
             code, err = run(["run", k, inp, "zeros:64", "--stats"], stdout=full)
         check(code == 2 and "[E-IO-WRITE]" in err, "run --stats to /dev/full: exit 2", "exit %d\n%s" % (code, err))
+
+    # a write that fails part way (disk full): exit 2, E-IO-WRITE, the target byte for byte as it was, no temporary
+    # left. Three ways to fail a write: /dev/full (fails at once), a file-size limit (RLIMIT_FSIZE: the kernel
+    # fails writes past N bytes with EFBIG, no root needed), and when root a 64 KiB tmpfs filled up (ENOSPC).
+    big = os.path.join(tmp, "big.pto")   # a kernel whose formatted text is ~ 40 KB
+    with open(big, "w") as f:
+        f.write('module attributes {pto.target_arch = "a5"} {\n  func.func @k() attributes {pto.kernel} {\n')
+        for i in range(1000):
+            f.write("    %%c%d = arith.constant %d : i64\n" % (i, i))
+        f.write("    return\n  }\n}\n")
+    precious = bytes((i * 7) & 255 for i in range(10000))
+
+    def fresh(path):
+        with open(path, "wb") as f:
+            f.write(precious)
+
+    code, err = run(["fmt", k, "-o", "/dev/full"])
+    check(code == 2 and "[E-IO-WRITE]" in err, "fmt -o /dev/full: exit 2, E-IO-WRITE", "exit %d\n%s" % (code, err))
+    code, err = run(["run", k, inp, "zeros:64:/dev/full"])
+    check(code == 2 and "[E-IO-WRITE]" in err, "run OUT=/dev/full: exit 2, E-IO-WRITE", "exit %d\n%s" % (code, err))
+
+    def limited(n):
+        def pre():
+            import resource, signal
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # EFBIG instead of the signal
+            resource.setrlimit(resource.RLIMIT_FSIZE, (n, n))
+        return pre
+
+    lim = os.path.join(tmp, "lim")
+    os.mkdir(lim)
+    target = os.path.join(lim, "target.pto")
+    for args, what in ((["fmt", big, "-o", target], "fmt -o FILE"),
+                       (["run", k, inp, "zeros:64:" + target], "run OUT"),
+                       (["run", k, inp, "zeros:64", "--dump", "ub:0:64:" + target], "--dump FILE")):
+        fresh(target)
+        code, err = run(args, preexec_fn=limited(32 if what != "fmt -o FILE" else 4096))
+        check(code == 2 and "[E-IO-WRITE]" in err, what + " past a file-size limit: exit 2, E-IO-WRITE",
+              "exit %d\n%s" % (code, err))
+        check(read(target) == precious and os.listdir(lim) == ["target.pto"],
+              what + " past a file-size limit: the old file intact, no temporary", str(os.listdir(lim)))
+    # the input itself as the output: a failed write keeps the kernel
+    shutil.copy(big, target)
+    code, err = run(["fmt", target, "-o", target], preexec_fn=limited(4096))
+    check(code == 2 and read(target) == read(big), "fmt -o INPUT past a file-size limit keeps the input", err)
+    os.remove(target)
+
+    # disk full for real: a 64 KiB tmpfs (root only; skipped, with a message, where mounting is not allowed)
+    mnt = os.path.join(tmp, "mnt")
+    os.mkdir(mnt)
+    mounted = os.geteuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", mnt],
+                                                    stderr=subprocess.DEVNULL).returncode == 0
+    if not mounted:
+        print("test_files: not root or mount refused: the tmpfs disk-full case is skipped (RLIMIT_FSIZE ran)")
+    else:
+        try:
+            target = os.path.join(mnt, "target.pto")
+            fresh(target)
+            try:   # fill the rest of the file system
+                with open(os.path.join(mnt, "filler"), "wb") as f:
+                    while True:
+                        f.write(b"\0" * 4096)
+                        f.flush()
+            except OSError:
+                pass
+            for args, what in ((["fmt", big, "-o", target], "fmt -o FILE"), (["run", k, inp, "zeros:64:" + target], "run OUT")):
+                code, err = run(args)
+                check(code == 2 and "[E-IO-WRITE]" in err and "No space left" in err,
+                      what + " on a full tmpfs: exit 2, E-IO-WRITE (ENOSPC)", "exit %d\n%s" % (code, err))
+                check(read(target) == precious and sorted(os.listdir(mnt)) == ["filler", "target.pto"],
+                      what + " on a full tmpfs: the old file intact, no temporary", str(os.listdir(mnt)))
+        finally:
+            subprocess.run(["umount", mnt])
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 finish()

@@ -16,8 +16,16 @@ Each RUN line that feeds a unit to the compiler classifies it:
   surface:X  the input uses another surface of the compiler (tile ops, the pto.ub dialect, VMI, SIMT,
              LLVM-dialect ops): listed, not counted
   driver     a negative test whose expected message is about the compiler driver (options, output
-             files, CANN versions, pto.backend fat-object packaging): listed, not counted
+             files, CANN versions, pto.backend fat-object packaging) or a limit of its C++ (EmitC)
+             code generator: listed, not counted
+  option:X   a negative test whose RUN line passes a compiler option X that changes what the compiler
+             accepts and that ptosim does not model (--pto-level, the memory planner's options, a
+             backend other than vpto, --enable-bufid_sync, ...; UNMODELLED below): listed with how many
+             ptosim rejects all the same, not counted
   (a RUN line with no input, such as `ptoas --help`, is ignored)
+
+Every RUN line is walked once (run_inputs: the compiler stage, its options and the unit each input names);
+both the vpto/pto classification and the vmi_new one are built on that walk.
 
 A unit fed to ptoas by several RUN lines with different targets is one unit per target; positive
 wins over negative for the same target only when both occur (a file checking one accepted and one
@@ -25,7 +33,8 @@ rejected variant through different options is listed as "mixed" and not counted)
 RUN line's `--pto-arch` (a2/a3 -> a2a3, a5 -> a5), else the module's own `pto.target_arch`.
 
 Each counted unit is checked with `BUILD/ptosim check -t TARGET`. Output: one line per mismatch
-(positive rejected: the first error; negative accepted), then the counts per class. Measurement tool,
+(positive rejected: the first error; negative accepted), then the counts per class; the negatives rejected
+only because ptosim does not know an op (E-PARSE-UNKNOWN-OP first) are counted per op. Measurement tool,
 not part of `make test`; standard library only.
 
 `--dir pto` measures the tile level against PTOAS_DIR/test/lit/pto the same way as vpto, except that
@@ -155,8 +164,9 @@ SURFACES = [
     ("llvm-dialect", re.compile(r"^\s*(%[\w#:, ]+=\s*)?llvm\.\w+", re.M)),
 ]
 # Negative tests whose expected message is about the compiler driver (options, output files, fat-object
-# packaging, CANN versions), not about the kernel.
-DRIVER = re.compile(r"(?i)\boption\b|flags? require|fatobj|pto\.backend|\bCANN\b|explicit file path")
+# packaging, CANN versions) or a limit of its C++ (EmitC) code generator, not about the kernel.
+DRIVER = re.compile(r"(?i)\boption\b|flags? require|fatobj|pto\.backend|\bCANN\b|explicit file path|"
+                    r"for EmitC C\+\+ emission")
 
 
 def code_of(text):
@@ -181,12 +191,10 @@ def expected_messages(text, argv_all):
     return msgs
 
 
-def units_of(path, counted=()):
-    """[(unit name, text, class, target)] for one lit file; the surfaces named in `counted` are checked as
-    kernels (not set aside as another surface)."""
-    text = open(path, encoding="utf-8", errors="replace").read()
+def run_inputs(text):
+    """The one walk over a lit file's RUN lines: for each input a compiler stage reads, (cmd, tool, negated, argv,
+    unit name, unit text); the unit is the file itself ("") or a split-file section (other lines blanked)."""
     sections = split_sections(text) if "split-file" in text else {}
-    found = {}  # (unit, target) -> set of classes
     for cmd in run_lines(text):
         st = tool_stage(cmd)
         if st is None:
@@ -194,29 +202,63 @@ def units_of(path, counted=()):
         tool, neg, argv = st
         for inp in inputs_of(argv):
             if inp == "%s":
-                key, body = "", text
-            else:
-                sec = inp[3:] if inp.startswith("%t/") else None
-                if sec is None or sec not in sections:
-                    continue
-                key, body = sec, sections[sec]
-            surf = surface_of(body)
-            if surf in counted:
-                surf = None
-            if tool == "pto-test-opt":
-                cls = "pass-test"
-            elif "--emit-pto-ir" in argv:
-                cls = "pass-test"
-            elif surf:
-                cls = "surface:" + surf
-            elif neg or "-verify-diagnostics" in argv or "expected-error" in body:
-                cls = "negative"
-                if (re.search(r"\bpto\.backend\s*=", code_of(body))
-                        or any(DRIVER.search(msg) for msg in expected_messages(text, cmd))):
-                    cls = "driver"
-            else:
-                cls = "positive"
-            found.setdefault((key, target_of(argv, body)), (body, set()))[1].add(cls)
+                yield cmd, tool, neg, argv, "", text
+                continue
+            sec = inp[3:] if inp.startswith("%t/") else None
+            if sec is not None and sec in sections:
+                yield cmd, tool, neg, argv, sec, sections[sec]
+
+
+# Options of the compiler that decide whether it accepts a kernel and that ptosim does not model (ptosim accepts
+# tiles with and without addresses, as level 2 and level 3 together; it has no memory planner, no EmitC backend,
+# no buffer-id sync choice). A negative whose RUN line carries one is the class "option:NAME": listed with the
+# option and with how many of them ptosim rejects all the same, not counted. Modelled: --pto-arch (ptosim -t)
+# and --pto-backend=vpto (the micro-instruction backend ptosim runs). Output, printing, CANN output version,
+# FileCheck and sync-insertion options (ptosim infers sync itself) do not change what is accepted.
+UNMODELLED = ("--pto-level", "--plan-memory-impl", "--pto-plan-memory", "--plan-memory-order-by-size",
+              "--enable-tile-op-expand", "--pto-backend", "--enable-bufid_sync", "--enable-inject-barrier-all-sync",
+              "--pto-resolve-reserved-buffers", "--pto-normalize-uncovered-tile-sections")
+MODELLED_VALUES = {"--pto-backend": ("vpto",)}
+
+
+def unmodelled_options(argv):
+    out = set()
+    for i, a in enumerate(argv):
+        name, _, val = a.partition("=")
+        if name not in UNMODELLED:
+            continue
+        if not val and i + 1 < len(argv) and not argv[i + 1].startswith("-"):
+            val = argv[i + 1]
+        if val not in MODELLED_VALUES.get(name, ()):
+            out.add(name)
+    return sorted(out)
+
+
+def units_of(path, counted=()):
+    """[(unit name, text, class, target)] for one lit file; the surfaces named in `counted` are checked as
+    kernels (not set aside as another surface)."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    found = {}  # (unit, target) -> set of classes
+    for cmd, tool, neg, argv, key, body in run_inputs(text):
+        surf = surface_of(body)
+        if surf in counted:
+            surf = None
+        if tool == "pto-test-opt":
+            cls = "pass-test"
+        elif "--emit-pto-ir" in argv or "-emit-pto-ir" in argv:
+            cls = "pass-test"
+        elif surf:
+            cls = "surface:" + surf
+        elif neg or "-verify-diagnostics" in argv or "expected-error" in body:
+            cls = "negative"
+            if (re.search(r"\bpto\.backend\s*=", code_of(body))
+                    or any(DRIVER.search(msg) for msg in expected_messages(text, cmd))):
+                cls = "driver"
+            elif unmodelled_options(argv):
+                cls = "option:" + ",".join(unmodelled_options(argv))
+        else:
+            cls = "positive"
+        found.setdefault((key, target_of(argv, body)), (body, set()))[1].add(cls)
     out = []
     for (key, tgt), (body, classes) in found.items():
         special = [c for c in classes if c not in ("positive", "negative")]
@@ -294,7 +336,7 @@ def vmi_run_class(tool, neg, argv):
             return "pass-negative" if neg else "pass-test"
         return "negative" if neg else ("verify-diag" if "-verify-diagnostics" in argv or
                                        "--verify-diagnostics" in argv else "positive")
-    if "--emit-pto-ir" in argv:
+    if "--emit-pto-ir" in argv or "-emit-pto-ir" in argv:
         return "negative" if neg else "positive"
     return "pass-negative" if neg else "positive"
 
@@ -302,34 +344,21 @@ def vmi_run_class(tool, neg, argv):
 def vmi_units_of(path):
     """[(unit name, text, class, expected [(line, message)])] for one vmi_new lit file."""
     text = open(path, encoding="utf-8", errors="replace").read()
-    sections = split_sections(text) if "split-file" in text else {}
     found = {}  # unit -> [text, classes, expected]
-    for cmd in run_lines(text):
-        st = tool_stage(cmd)
-        if st is None:
-            continue
-        tool, neg, argv = st
+    for cmd, tool, neg, argv, key, body in run_inputs(text):
         cls = vmi_run_class(tool, neg, argv)
         split = "-split-input-file" in argv or "--split-input-file" in argv
-        for inp in inputs_of(argv):
-            if inp == "%s":
-                key, body = "", text
-            else:
-                sec = inp[3:] if inp.startswith("%t/") else None
-                if sec is None or sec not in sections:
-                    continue
-                key, body = sec, sections[sec]
-            chunks = split_chunks(body) if split else [(0, body)]
-            for start, chunk in chunks:
-                if not code_of(chunk).strip():
-                    continue
-                name = key + ("@%d" % (start + 1) if split and len(chunks) > 1 else "")
-                exp = expected_errors(chunk)
-                c = cls
-                if c == "verify-diag":
-                    c = "negative" if exp else "positive"
-                ent = found.setdefault(name, [chunk, set(), exp])
-                ent[1].add(c)
+        chunks = split_chunks(body) if split else [(0, body)]
+        for start, chunk in chunks:
+            if not code_of(chunk).strip():
+                continue
+            name = key + ("@%d" % (start + 1) if split and len(chunks) > 1 else "")
+            exp = expected_errors(chunk)
+            c = cls
+            if c == "verify-diag":
+                c = "negative" if exp else "positive"
+            ent = found.setdefault(name, [chunk, set(), exp])
+            ent[1].add(c)
     out = []
     for name, (chunk, classes, exp) in found.items():
         if "negative" in classes and "positive" in classes:
@@ -492,7 +521,7 @@ def main():
     for d, _, fs in os.walk(litdir):
         files += [os.path.join(d, f) for f in fs if f.endswith(".pto")]
     files.sort()
-    counts = {}
+    counts, neg_unknown = {}, {}
     with tempfile.TemporaryDirectory() as tmp:
         for path in files:
             rel = os.path.relpath(path, litdir)
@@ -501,6 +530,13 @@ def main():
             for key, body, cls, tgt in units_of(path, counted):
                 name = rel + (":" + key if key else "") + ("" if tgt == "a5" else " [%s]" % tgt)
                 c = counts.setdefault(cls, [0, 0])
+                if cls.startswith("option:"):
+                    # listed, not counted; how many ptosim rejects all the same is said in the summary
+                    ok, first = check(ptosim, body, tgt, tmp)
+                    c[0 if ok else 1] += 1
+                    if listing or verbose:
+                        print("%-9s %s: %s" % (cls, name, "accepted" if ok else "rejected: " + str(first)))
+                    continue
                 if cls not in ("positive", "negative"):
                     c[0] += 1
                     if listing:
@@ -508,6 +544,10 @@ def main():
                     continue
                 ok, first = check(ptosim, body, tgt, tmp)
                 c[0 if ok else 1] += 1
+                if cls == "negative" and not ok and first and first.endswith("[E-PARSE-UNKNOWN-OP]"):
+                    op = re.search(r"unknown operation '([\w.]+)'", first)
+                    key = op.group(1) if op else "?"
+                    neg_unknown[key] = neg_unknown.get(key, 0) + 1
                 if cls == "positive" and not ok:
                     print("REJECTED  %s: %s" % (name, first))
                 elif cls == "negative" and ok:
@@ -515,11 +555,14 @@ def main():
                 elif verbose or listing:
                     print("ok        %s%s" % (name, "" if ok else ": " + str(first)))
     pos, neg = counts.get("positive", [0, 0]), counts.get("negative", [0, 0])
-    other = ", ".join("%s %d" % (k, v[0]) for k, v in sorted(counts.items())
-                      if k not in ("positive", "negative"))
+    other = ", ".join("%s %d" % (k, sum(v)) + (" (%d rejected by ptosim all the same)" % v[1] if
+                                                k.startswith("option:") else "")
+                      for k, v in sorted(counts.items()) if k not in ("positive", "negative"))
     print("not counted: %s" % (other or "none"))
-    print("positive: %d/%d accepted; negative: %d/%d rejected (%d wrongly accepted)"
-          % (pos[0], sum(pos), neg[1], sum(neg), neg[0]))
+    print("positive: %d/%d accepted; negative: %d/%d rejected (%d wrongly accepted); of the rejected, %d only as "
+          "an unknown op (%s)" % (pos[0], sum(pos), neg[1], sum(neg), neg[0], sum(neg_unknown.values()),
+                                  ", ".join("%s %d" % kv for kv in sorted(neg_unknown.items(), key=lambda kv: -kv[1]))
+                                  or "none"))
     return 0
 
 

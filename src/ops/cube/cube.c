@@ -209,7 +209,7 @@ static int p_raw_fill(Exec *x, const Instr *in, const uint64_t *a)
         return -1;
     }
     if (!rep || !blk) return 0;
-    uint8_t *d = sim_mem(x, in, AS_L1, a[0] + a[1], ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, AS_L1, sim_index_addr(a[0], (int64_t)a[1], 1), ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     uint8_t pat[32];
     uint32_t v = (uint32_t)a[2];
@@ -390,7 +390,7 @@ static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
     /* source footprint from the first fractal read to the end of the last */
     uint64_t slo = ks * ss + ms, shi = ((ks + kst - 1) * ss + ms + mst) * 512 - slo * 512;
     uint64_t dhi = (tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
-    const uint8_t *s = sim_mem(x, in, AS_L1, a[0] + slo * 512, shi, 32, ACC_READ, "source");
+    const uint8_t *s = sim_mem(x, in, AS_L1, sim_index_addr(a[0], (int64_t)slo, 512), shi, 32, ACC_READ, "source");
     if (!s) return -1;
     s -= slo * 512;
     uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dhi, 32, ACC_WRITE, "destination");

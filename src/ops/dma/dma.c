@@ -90,6 +90,7 @@ static int dma_run(Exec *x, const Instr *in, DmaPlan *p)
     for (int i = 0; i < p->nloops; i++) if (p->loop[i].count == 0) rows = 0;
     for (int i = 0; i < p->nloops && rows; i++) wrap |= __builtin_mul_overflow(rows, p->loop[i].count, &rows);
     if (!wrap && rows == 0) return 0;
+    wrap |= p->wrap != 0;   /* a stride or size the plan's maker found wrapping (tile_dma.c) */
     uint64_t drow = p->len;
     if (p->pad == 1 && p->ds > p->len) drow = p->ds;
     if (p->pad == 2) wrap |= __builtin_add_overflow(p->lpad, p->len, &drow) || __builtin_add_overflow(drow, p->rpad, &drow);

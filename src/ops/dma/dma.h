@@ -28,6 +28,7 @@ typedef struct DmaPlan {
     uint8_t pat[32];           /* pad pattern, repeated */
     unsigned patlen;
     int atomic;                /* atomic store mode (MTE3 into GM), see set_atomic_* */
+    int wrap;                  /* a size or stride wrapped while the plan was made (sim_mul_checked): T-WRAP */
 } DmaPlan;
 
 /* Runs a plan as the op `in` on x's pipe: the whole footprint of both sides is bounds- and alignment-checked

@@ -236,9 +236,8 @@ static void pred_addr(Exec *x, const Instr *in, uint64_t *addr, uint64_t *next)
 {
     uint64_t base = ARG(x, in, (unsigned)in->imm[PM_BASE]);
     int64_t off = in->imm[PM_OFF] >= 0 ? bits_sext(ARG(x, in, (unsigned)in->imm[PM_OFF]), in->imm[PM_OFF_BITS]) : 0;
-    uint64_t delta = (uint64_t)off * (uint64_t)in->imm[PM_UNIT];
-    *next = base + delta;
-    *addr = in->imm[PM_POST] ? base : base + delta;
+    *next = sim_index_addr(base, off, (uint64_t)in->imm[PM_UNIT]);
+    *addr = in->imm[PM_POST] ? base : *next;
 }
 
 static const Instr *x_pld(Exec *x, const Instr *in)

@@ -305,7 +305,7 @@ enum {
 static const Instr *x_addptr(Exec *x, const Instr *in)
 {
     int64_t off = bits_sext(A1, in->imm[AP_OFF_BITS]);
-    fr_set_u64(x, in->res[0], A0 + (uint64_t)off * (uint64_t)in->imm[AP_ELEM_BYTES]);
+    fr_set_u64(x, in->res[0], sim_index_addr(A0, off, (uint64_t)in->imm[AP_ELEM_BYTES]));
     NEXT;
 }
 
@@ -320,7 +320,7 @@ static uint64_t elem_addr(Exec *x, const Instr *in, unsigned base_arg)
 {
     uint64_t a = ARG(x, in, base_arg);
     if (in->imm[SM_OFF_BITS] && in->arg[base_arg + 1] >= 0)
-        a += (uint64_t)bits_sext(ARG(x, in, base_arg + 1), in->imm[SM_OFF_BITS]) * (uint64_t)in->imm[SM_ELEM_BYTES];
+        a = sim_index_addr(a, bits_sext(ARG(x, in, base_arg + 1), in->imm[SM_OFF_BITS]), (uint64_t)in->imm[SM_ELEM_BYTES]);
     return a;
 }
 

@@ -72,7 +72,7 @@ static uint64_t elem_addr(const Exec *x, const Instr *in, unsigned base)
 {
     uint64_t a = ARG(x, in, base);
     if (in->imm[SO_AUX] && in->arg[base + 1] >= 0)
-        a += (uint64_t)bits_sext(ARG(x, in, base + 1), in->imm[SO_AUX]) * (uint64_t)in->imm[SO_BYTES];
+        a = sim_index_addr(a, bits_sext(ARG(x, in, base + 1), in->imm[SO_AUX]), (uint64_t)in->imm[SO_BYTES]);
     return a;
 }
 
@@ -320,7 +320,7 @@ static const Instr *x_alloca(Exec *x, const Instr *in)
 static const Instr *x_gep(Exec *x, const Instr *in)
 {
     int64_t i = bits_sext(ARG(x, in, 1), in->imm[SO_AUX]);
-    fr_set_u64(x, in->res[0], ARG(x, in, 0) + (uint64_t)i * (uint64_t)in->imm[SO_BYTES]);
+    fr_set_u64(x, in->res[0], sim_index_addr(ARG(x, in, 0), i, (uint64_t)in->imm[SO_BYTES]));
     NEXT;
 }
 

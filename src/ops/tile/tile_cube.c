@@ -7,6 +7,7 @@
  * .acc forms accumulate into the destination tile (the templates ignore the acc_in operand).
  * docs/tile.md "Cube tile ops", docs/semantics.md §14.5. */
 #include "tile_int.h"
+#include <inttypes.h>
 #include "ops/cube/cube.h"
 
 enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV };   /* Instr.imm: operand indices (-1: absent), GEMV */
@@ -298,7 +299,13 @@ static int p_tload_mat(Exec *x, const Instr *in, const uint64_t *args)
     ViewRt v = tj_view(j, args, 0);
     if (tile_check_valid(x, in, tt, t, "destination")) return -1;
     uint64_t e = ty_bytes(tt->elem);
-    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] * e : t.vc * e;
+    int wrap = 0;   /* the row stride in bytes, a checked product: one wrapped to a small value would pass the field */
+    uint64_t rs = vt->rank >= 2 ? sim_mul_checked(v.stride[vt->rank - 2], e, &wrap) : t.vc * e;
+    if (wrap) {
+        sim_trap(x, in, DIAG_T_WRAP, "the view's row stride of %" PRId64 " elements of %" PRIu64 " bytes wraps around 2^64",
+                 v.stride[vt->rank - 2], e);
+        return -1;
+    }
     return cube_frac_exec(x, in, 0, (unsigned)e, v.addr, t.addr, t.vr, t.vc, rs, 0, 1, 1, t.vr, 0);
 }
 
@@ -310,7 +317,8 @@ static void foot_tload_mat(const Instr *in, const uint64_t *args, AsFoot *f)
     TileRt t = tj_tile(j, args, 1);
     ViewRt v = tj_view(j, args, 0);
     uint64_t e = ty_bytes(tt->elem);
-    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] * e : t.vc * e;
+    int wrap = 0;   /* a wrapping stride traps when the op runs (p_tload_mat) */
+    uint64_t rs = vt->rank >= 2 ? sim_mul_checked(v.stride[vt->rank - 2], e, &wrap) : t.vc * e;
     if (t.vr && t.vc) as_add(f, AS_GM, v.addr, v.addr + (t.vr - 1) * rs + t.vc * e, 0);
     as_add(f, AS_L1, t.addr, t.addr + (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1] * e, 1);
 }

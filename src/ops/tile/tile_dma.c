@@ -43,7 +43,8 @@ static void add_loop(DmaPlan *p, int64_t count, uint64_t ss, uint64_t ds)
 }
 
 /* The plan of a tload (load) or tstore: GM side `gm` (the view), local side the tile. Strides of the local side
-   are in elements of the tile, the GM side's in elements of the view; e = element bytes. */
+   are in elements of the tile, the GM side's in elements of the view; e = element bytes. Products of run-time
+   strides and shapes are checked (p->wrap: T-WRAP at the op, never a stride wrapped to 0). */
 static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan *p, const Type **tty)
 {
     int ti = load ? 1 : 0, vi = load ? 0 : 1;
@@ -61,40 +62,43 @@ static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan 
         if (form == TD_ND) {
             p->n = t.vr;
             p->len = t.vc * e;
-            gs = (uint64_t)w.s[3] * e;
+            gs = sim_mul_checked(w.s[3], e, &p->wrap);
             us = cols * e;
         } else {
             p->n = t.vc;
             p->len = t.vr * e;
-            gs = (uint64_t)w.s[4] * e;
+            gs = sim_mul_checked(w.s[4], e, &p->wrap);
             us = rows * e;
         }
     } else if (form == TD_ND) {
         uint64_t n3 = w.stat[3] ? (uint64_t)w.g[3] : all1 ? t.vr : (uint64_t)w.g[3];
         p->n = n3;
         p->len = (load && w.stat[4] ? (uint64_t)w.g[4] : t.vc) * e;
-        gs = (uint64_t)w.s[3] * e;
+        gs = sim_mul_checked(w.s[3], e, &p->wrap);
         us = cols * e;
-        uint64_t l2 = (w.stat[3] ? (uint64_t)w.g[3] : t.vr) * cols, l1 = (uint64_t)w.g[2] * l2, l0 = (uint64_t)w.g[1] * l1;
-        add_loop(p, w.g[2], (uint64_t)w.s[2] * e, l2 * e);
-        add_loop(p, w.g[1], (uint64_t)w.s[1] * e, l1 * e);
-        add_loop(p, w.g[0], (uint64_t)w.s[0] * e, l0 * e);
+        uint64_t l2 = (w.stat[3] ? (uint64_t)w.g[3] : t.vr) * cols, l1 = sim_mul_checked(w.g[2], l2, &p->wrap),
+                 l0 = sim_mul_checked(w.g[1], l1, &p->wrap);
+        add_loop(p, w.g[2], sim_mul_checked(w.s[2], e, &p->wrap), sim_mul_checked((int64_t)l2, e, &p->wrap));
+        add_loop(p, w.g[1], sim_mul_checked(w.s[1], e, &p->wrap), sim_mul_checked((int64_t)l1, e, &p->wrap));
+        add_loop(p, w.g[0], sim_mul_checked(w.s[0], e, &p->wrap), sim_mul_checked((int64_t)l0, e, &p->wrap));
     } else if (form == TD_DN) {
         uint64_t n4 = w.stat[4] ? (uint64_t)w.g[4] : t.vc;
         p->n = n4;
         p->len = t.vr * e;
-        gs = (uint64_t)w.s[4] * e;
+        gs = sim_mul_checked(w.s[4], e, &p->wrap);
         us = rows * e;
-        uint64_t l2 = rows * n4, l1 = (uint64_t)w.g[2] * l2, l0 = (uint64_t)w.g[1] * l1;
-        add_loop(p, w.g[2], (uint64_t)w.s[2] * e, l2 * e);
-        add_loop(p, w.g[1], (uint64_t)w.s[1] * e, l1 * e);
-        add_loop(p, w.g[0], (uint64_t)w.s[0] * e, l0 * e);
+        uint64_t l2 = sim_mul_checked((int64_t)rows, n4, &p->wrap), l1 = sim_mul_checked(w.g[2], l2, &p->wrap),
+                 l0 = sim_mul_checked(w.g[1], l1, &p->wrap);
+        add_loop(p, w.g[2], sim_mul_checked(w.s[2], e, &p->wrap), sim_mul_checked((int64_t)l2, e, &p->wrap));
+        add_loop(p, w.g[1], sim_mul_checked(w.s[1], e, &p->wrap), sim_mul_checked((int64_t)l1, e, &p->wrap));
+        add_loop(p, w.g[0], sim_mul_checked(w.s[0], e, &p->wrap), sim_mul_checked((int64_t)l0, e, &p->wrap));
     } else {   /* NZ: g1 column blocks of C0 = 32 bytes, vr rows each; g0 tiles */
         p->n = (uint64_t)w.g[1];
         p->len = (uint64_t)t.vr * 32;
-        gs = (uint64_t)w.s[1] * e;
+        gs = sim_mul_checked(w.s[1], e, &p->wrap);
         us = rows * 32;
-        add_loop(p, w.g[0], (uint64_t)w.s[0] * e, (uint64_t)w.g[1] * rows * (uint64_t)w.g[4] * e);
+        add_loop(p, w.g[0], sim_mul_checked(w.s[0], e, &p->wrap), 
+                 sim_mul_checked(w.g[1], sim_mul_checked(w.g[4], rows * e, &p->wrap), &p->wrap));
     }
     /* the loops' strides were written (GM, tile): orient them source -> destination */
     for (int i = 0; i < p->nloops; i++)

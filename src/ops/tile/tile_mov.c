@@ -51,7 +51,12 @@ static int p_mov(Exec *x, const Instr *in, const uint64_t *args)
     TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
     MovRegion g;
     if (region(x, in, args, &g)) return -1;
-    const uint64_t e = ty_bytes(dt->elem), sp = (uint64_t)st->dims[1] * e, dp = (uint64_t)dt->dims[1] * e;
+    uint64_t e = ty_bytes(dt->elem), sp = (uint64_t)st->dims[1] * e, dp = (uint64_t)dt->dims[1] * e;
+    if (dt->blayout == TBL_COL_MAJOR) {   /* tmov between column-major tiles: the same copy, column by column */
+        g = (MovRegion){g.w, g.n, 0, 0, 0, 0};
+        sp = (uint64_t)st->dims[0] * e;
+        dp = (uint64_t)dt->dims[0] * e;
+    }
     for (uint64_t r = 0; r < g.n && g.w; r++) {
         const uint8_t *ps = sim_mem(x, in, (AddrSpace)st->space, s.addr + (g.r0 + r) * sp + g.c0 * e, g.w * e, 1,
                                     ACC_READ, "tile source");
@@ -85,6 +90,11 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' between loc=%s and loc=%s tiles is not simulated (the vector side: "
                  "vec to vec)", op_info[op->kind].name, tile_loc_name((AddrSpace)st->space),
                  tile_loc_name((AddrSpace)dt->space));
+        return -1;
+    }
+    if (op->kind == OP_TMOV && lw_group_index(L, op, "tmp", 0) >= 0) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tmov' X-to-ZZ form (the MX exponent reorder with a vec tmp tile) is "
+                 "not simulated");
         return -1;
     }
     j->ek = j->sek = (uint8_t)elem_kind(dt->elem);

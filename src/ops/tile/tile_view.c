@@ -55,7 +55,8 @@ static const Instr *x_partition(Exec *x, const Instr *in)
                      "view's %" PRId64 " elements", i, off, sz, s.shape[i]);
             return NULL;
         }
-        v.addr += (uint64_t)(off * s.stride[i]) * e;
+        int64_t k;   /* off x stride elements, exactly: a product that wraps poisons the address (T-WRAP on access) */
+        v.addr = __builtin_mul_overflow(off, s.stride[i], &k) ? SIM_ADDR_WRAP : sim_index_addr(v.addr, k, e);
         v.shape[i] = sz;
     }
     view_put(FR(x, in->res[0]), &v);

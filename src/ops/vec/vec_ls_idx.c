@@ -13,15 +13,15 @@ static int block_addrs(Exec *x, const Instr *in, const VlsX *m, uint64_t *addr, 
     uint64_t p = fr(x, m->base);
     uint64_t bs = fr(x, m->a2) & 0xffff, rs = fr(x, m->a3) & 0xffff;
     uint64_t first = p;
-    if (m->pn >= 0) fr_set_u64(x, m->pn, p + rs * 32);
-    else first = p + rs * 32;
+    if (m->pn >= 0) fr_set_u64(x, m->pn, sim_index_addr(p, (int64_t)rs, 32));
+    else first = sim_index_addr(p, (int64_t)rs, 32);
     if (p & 31) {
         sim_mem(x, in, AS_UB, p, 32, 32, m->kind ? ACC_WRITE : ACC_READ,
                 m->kind ? "block store destination" : "block load source");
         return -1;
     }
     *img = FR(x, m->mask);
-    for (unsigned b = 0; b < 8; b++) addr[b] = first + b * bs * 32;
+    for (unsigned b = 0; b < 8; b++) addr[b] = sim_index_addr(first, (int64_t)(b * bs), 32);
     return 0;
 }
 
@@ -90,7 +90,7 @@ static const Instr *x_vgather2(Exec *x, const Instr *in)
     BY_WIDTH(m->w, {
         for (unsigned i = 0; i < 256 / W; i++) {
             if (!img_bit(img, W * i)) continue;
-            uint64_t a = base + lane_get(idx, iw, i) * e;
+            uint64_t a = sim_index_addr(base, (int64_t)lane_get(idx, iw, i), e);
             if ((a & (e - 1)) || a > sz || e > sz - a) {
                 lane_trap(x, in, a, e, ACC_READ, "gather source element");
                 return NULL;
@@ -124,7 +124,7 @@ static const Instr *x_vgatherb(Exec *x, const Instr *in)
             memset(r + 32 * k, 0, 32);
             continue;
         }
-        const uint8_t *s = ubp(x, in, base + lane_get(off, 4, k), 32, 32, ACC_READ, "block gather source");
+        const uint8_t *s = ubp(x, in, sim_index_addr(base, (int64_t)lane_get(off, 4, k), 1), 32, 32, ACC_READ, "block gather source");
         if (!s) return NULL;
         memcpy(r + 32 * k, s, 32);
         active++;
@@ -173,7 +173,7 @@ static const Instr *x_vscatter(Exec *x, const Instr *in)
     for (unsigned i = 0; i < n; i++) {
         addr[i] = UINT64_MAX;
         if (!img_bit(img, w * i)) continue;
-        uint64_t a = base + lane_get(idx, iw, i) * e;
+        uint64_t a = sim_index_addr(base, (int64_t)lane_get(idx, iw, i), e);
         if ((a & (e - 1)) || a > sz || e > sz - a) {
             lane_trap(x, in, a, e, ACC_WRITE, "scatter destination element");
             return NULL;

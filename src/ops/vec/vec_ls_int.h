@@ -65,12 +65,12 @@ static inline uint64_t ea(Exec *x, const VlsX *m)
         if (m->pn >= 0) fr_set_u64(x, m->pn, b);
         return b;
     }
-    uint64_t d = (uint64_t)bits_sext(fr(x, m->off), m->offbits) * m->unit;
+    uint64_t a = sim_index_addr(b, bits_sext(fr(x, m->off), m->offbits), m->unit);
     if (m->pn >= 0) {
-        fr_set_u64(x, m->pn, b + d);
+        fr_set_u64(x, m->pn, a);
         return b;
     }
-    return b + d;
+    return a;
 }
 
 static inline int img_bit(const uint8_t *img, unsigned k) { return (img[k >> 3] >> (k & 7)) & 1; }
@@ -124,7 +124,8 @@ enum {
 /* 64-bit (index/i64) offsets need no sign extension. */
 static inline uint64_t fast_ea64(const Exec *x, const Instr *in)
 {
-    return fr_u64(x, (int32_t)in->imm[VN_BASE]) + (fr_u64(x, (int32_t)in->imm[VN_OFF]) << in->imm[VN_SHIFT]);
+    return sim_index_addr(fr_u64(x, (int32_t)in->imm[VN_BASE]), (int64_t)fr_u64(x, (int32_t)in->imm[VN_OFF]),
+                          1ull << in->imm[VN_SHIFT]);
 }
 
 static inline uint64_t fast_ea(const Exec *x, const Instr *in)
@@ -132,7 +133,7 @@ static inline uint64_t fast_ea(const Exec *x, const Instr *in)
     uint64_t o = fr_u64(x, (int32_t)in->imm[VN_OFF]);
     uint64_t sgn = (uint64_t)in->imm[VN_SIGN];
     o = ((o & (uint64_t)in->imm[VN_OFF_MASK]) ^ sgn) - sgn;
-    return fr_u64(x, (int32_t)in->imm[VN_BASE]) + (o << in->imm[VN_SHIFT]);
+    return sim_index_addr(fr_u64(x, (int32_t)in->imm[VN_BASE]), (int64_t)o, 1ull << in->imm[VN_SHIFT]);
 }
 
 /* The checked path of the NORM load copy (vec_ls.c), where the fused group falls back. */

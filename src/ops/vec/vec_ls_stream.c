@@ -71,8 +71,8 @@ static const Instr *x_vldus(Exec *x, const Instr *in)
     uint64_t p = fr(x, m->base);
     if (unaligned_load(x, in, m, p)) return NULL;
     if (m->pn >= 0) {
-        uint64_t d = m->off >= 0 ? (uint64_t)bits_sext(fr(x, m->off), m->offbits) * m->unit : 256;
-        fr_set_u64(x, m->pn, p + d);
+        fr_set_u64(x, m->pn, m->off >= 0 ? sim_index_addr(p, bits_sext(fr(x, m->off), m->offbits), m->unit)
+                                          : sim_index_addr(p, 1, 256));
     }
     return in + 1;
 }

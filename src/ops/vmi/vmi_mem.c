@@ -18,7 +18,7 @@ static uint64_t ea(Exec *x, const Instr *in, const VmiX *v, unsigned e)
 {
     uint64_t p = vx_scalar(x, in, v->b);
     int64_t off = v->c >= 0 ? (int64_t)vx_scalar(x, in, v->c) : 0;
-    return p + (uint64_t)off * e;
+    return sim_index_addr(p, off, e);
 }
 
 static void count(Exec *x, uint64_t bytes) { x->core->pipes[PQ_V].bytes += bytes; }
