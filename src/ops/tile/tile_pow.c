@@ -16,7 +16,7 @@ static uint64_t ipow(uint64_t b, uint64_t e, unsigned bits, int is_signed)
     b &= m;
     e &= m;
     if (e == 0 || b == 1) return 1;
-    if (is_signed && (sext(e, bits) >> 63)) return b == m ? (e & 1 ? m : 1) : 0;   /* b == m: b is -1 */   /* b == m: b is -1 */
+    if (is_signed && (sext(e, bits) >> 63)) return b == m ? (e & 1 ? m : 1) : 0;   /* b == m: b is -1 */
     uint64_t d = 1;
     for (; e; e >>= 1) {
         if (e & 1) d = (d * b) & m;
