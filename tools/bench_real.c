@@ -4,7 +4,8 @@
  * simulated ops per CPU-second; then the full sanitizer against the unchecked run, and scaling lines
  * (1x and 8x the work: the time ratio, 8.0 = linear). CPU time is the process's (every thread), each figure
  * the best of a few interleaved runs. Wall-clock numbers never gate a test.
- * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms|simt|mm]] (the last: only that kernel's lines, for profiling) */
+ * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms|simt|mm [plain|san]]] (the third: only that kernel's lines, the
+ * fourth: only the unchecked or the sanitized launches, the others not timed: for profiling) */
 #include "ptosim.h"
 #include <math.h>
 #include <stdint.h>
@@ -67,11 +68,13 @@ static void kern_close(Kern *k)
 }
 
 enum { PLAIN = 0, SANITIZE = 1 };
+static int skip_plain, skip_san;   /* profiling one kind of launch: the other is not run */
 static uint64_t last_ops;
 
 /* CPU seconds of one launch (parse and verify excluded), or -1 with the errors printed. */
 static double run(Kern *k, const Arg *args, unsigned nargs, unsigned blocks, int mode)
 {
+    if (mode == PLAIN ? skip_plain : skip_san) return 1e9;
     PtoLaunch *l = pto_launch_new(k->m, NULL, PTO_TARGET_DEFAULT);
     if (!l) return -1;
     for (unsigned i = 0; i < nargs; i++) {
@@ -308,6 +311,10 @@ int main(int argc, char **argv)
     if (argc < 2) { fprintf(stderr, "usage: bench_real BENCH_DIR [quick]\n"); return 2; }
     int quick = argc > 2 && !strcmp(argv[2], "quick");
     const char *only = argc > 3 ? argv[3] : NULL;
+    if (argc > 4) {
+        skip_san = !strcmp(argv[4], "plain");
+        skip_plain = !strcmp(argv[4], "san");
+    }
 #define WANT(k) (!only || !strcmp(only, k))
     if (quick) ROUNDS = 1;
     const char *dir = argv[1];
@@ -340,7 +347,7 @@ int main(int argc, char **argv)
         char w[80];
         snprintf(w, sizeof w, "flash attention %ldx%ld rows, %ld tiles", blocks, rows, nt);
         line(w, tn, ts, ops, eq);
-        if (tc > 0 && ts > 0) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
+        if (tc > 0 && ts > 0 && !skip_plain && !skip_san) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
         free(q); free(k); free(v); free(os); free(on);
     }
 
@@ -371,7 +378,7 @@ int main(int argc, char **argv)
         char w[80];
         snprintf(w, sizeof w, "online softmax %ldx%ld rows of 256", blocks, rows);
         line(w, tn, ts, ops, eq);
-        if (tc > 0 && ts > 0)
+        if (tc > 0 && ts > 0 && !skip_plain && !skip_san)
             printf("%-38s full sanitizer (%ld-block launch) %.1f ms -> %.2fx the unchecked run\n", "", blocks, tc * 1e3, tc / ts);
         osm_san[bi] = tc;
         free(s); free(m); free(l); free(ps); free(pn); free(mos); free(mon); free(los); free(lon);
@@ -400,7 +407,7 @@ int main(int argc, char **argv)
         char w[80];
         snprintf(w, sizeof w, "RMSNorm %ld tokens of 1024", T);
         line(w, tn, ts, ops, eq);
-        if (tc > 0 && ts > 0) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
+        if (tc > 0 && ts > 0 && !skip_plain && !skip_san) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
         rms_plain[ci] = ts;
         rms_san[ci] = tc;
         free(x); free(g); free(ys); free(yn);
@@ -429,7 +436,7 @@ int main(int argc, char **argv)
         char w[80];
         snprintf(w, sizeof w, "RMSNorm SIMT %ldx%ld tokens of 1024", blocks, per);
         line(w, tn, ts, ops, eq);
-        if (tc > 0 && ts > 0) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
+        if (tc > 0 && ts > 0 && !skip_plain && !skip_san) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
         free(x); free(g); free(ys); free(yn);
         kern_close(&sk);
     }
@@ -458,7 +465,7 @@ int main(int argc, char **argv)
         char w[80];
         snprintf(w, sizeof w, "tile matmul %ldx 128x256x64 f16->f32", blocks);
         line(w, tn, ts, ops, eq);
-        if (tc > 0 && ts > 0) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
+        if (tc > 0 && ts > 0 && !skip_plain && !skip_san) printf("%-38s full sanitizer %.1f ms -> %.2fx the unchecked run\n", "", tc * 1e3, tc / ts);
         free(a); free(b); free(cs); free(cn);
         kern_close(&mk);
     }

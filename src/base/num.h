@@ -86,6 +86,25 @@ static inline uint32_t num_f32_to_bits(float f) { uint32_t b; memcpy(&b, &f, siz
 static inline double num_bits_to_f64(uint64_t b) { double d; memcpy(&d, &b, sizeof d); return d; }
 static inline uint64_t num_f64_to_bits(double d) { uint64_t b; memcpy(&b, &d, sizeof b); return b; }
 
+/* num_arith(NUM_F32, op, a, b, NUM_RND_R) through the host's binary64 arithmetic (the hot paths' lane
+ * function): the operands are exact in a double, and + - * / sqrt computed there and rounded once to f32 are
+ * correctly rounded (53 >= 2*24 + 2 makes the double rounding innocuous); a NaN result becomes the canonical
+ * NaN. Relies on the default environment the API entry points install (round to nearest, no flush to zero).
+ * tests/unit/test_num.c checks it against num_arith bit for bit. */
+static inline uint32_t num_f32_arith_rn(NumOp op, uint32_t a, uint32_t b)
+{
+    double x = (double)num_bits_to_f32(a), y = (double)num_bits_to_f32(b), r;
+    switch (op) {
+    case NUM_OP_ADD: r = x + y; break;
+    case NUM_OP_SUB: r = x - y; break;
+    case NUM_OP_MUL: r = x * y; break;
+    case NUM_OP_DIV: r = x / y; break;
+    default: r = x >= 0 || x != x ? __builtin_sqrt(x) : __builtin_nan(""); break;   /* sqrt(-0) = -0 */
+    }
+    float f = (float)r;
+    return f != f ? 0x7FC00000u : num_f32_to_bits(f);
+}
+
 bool num_is_nan(NumFormat f, uint64_t bits);
 bool num_is_inf(NumFormat f, uint64_t bits);
 /* f32 0x7FC00000, f16 0x7E00, bf16 0x7FC0, e4m3fn 0x7F, e5m2 0x7E, hif8 0x80, e8m0 0xFF,

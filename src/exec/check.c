@@ -37,6 +37,7 @@ struct Check {
     GmAcc *log;
     size_t nlog, caplog;
     int oom;
+    uint32_t hint[64];                 /* per hash of (op, buffer, mode): the record it last added (index + 1) */
 };
 
 Check *check_new(void) { return mem_calloc(1, sizeof(Check)); }
@@ -173,6 +174,16 @@ static void log_gm(Check *k, const Core *c, const Instr *in, uint32_t buf, uint6
             return;
         }
     }
+    /* more interleaved streams (a SIMT launch's workitems): the record this op last added */
+    uint32_t h = (uint32_t)(((uintptr_t)in >> 4) * 0x9E3779B1u + buf * 4u + (uint32_t)mode) % 64u, hx = k->hint[h];
+    if (hx && hx <= k->nlog) {
+        GmAcc *g = &k->log[hx - 1];
+        if (g->block == block && g->in == in && g->buf == buf && g->mode == mode && lo <= g->hi && hi >= g->lo) {
+            if (lo < g->lo) g->lo = lo;
+            if (hi > g->hi) g->hi = hi;
+            return;
+        }
+    }
     if (k->nlog == k->caplog) {
         size_t cap = k->caplog ? k->caplog * 2 : 256;
         GmAcc *g = mem_realloc(k->log, cap * sizeof *g);
@@ -181,6 +192,7 @@ static void log_gm(Check *k, const Core *c, const Instr *in, uint32_t buf, uint6
         k->caplog = cap;
     }
     k->log[k->nlog++] = (GmAcc){block, buf, (uint8_t)mode, lo, hi, in};
+    if (k->nlog <= UINT32_MAX) k->hint[h] = (uint32_t)k->nlog;
 }
 
 void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode)

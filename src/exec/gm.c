@@ -70,6 +70,7 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
         g->param = i;
         g->output = (uint8_t)out;
         g->gap_ready = (uint8_t)ready;
+        g->written = 0;
         span += slot_bytes(g->size);
         for (unsigned k = i; k < n; k++)
             if (b[k].is_ptr && grp[k] == i) addr[k] = g->base + ((uintptr_t)b[k].data - lo);
@@ -116,11 +117,14 @@ void sim_gm_fill_gaps(Sim *s, uint64_t addr, uint64_t len)
     }
 }
 
+/* Only buffers a write reached: the others still hold the bytes copied in (a write that left its buffer may
+   have reached any of them: gm_gaps_dirty copies them all). */
 void sim_gm_copy_out(Sim *s)
 {
     for (uint32_t i = 0; i < s->ngm; i++) {
         GmBuf *g = &s->gm[i];
-        if (g->size) memcpy(g->data, s->gm_mem + (g->base - SIM_GM_BASE), g->size);
+        if (g->size && (__atomic_load_n(&g->written, __ATOMIC_RELAXED) || s->gm_gaps_dirty))
+            memcpy(g->data, s->gm_mem + (g->base - SIM_GM_BASE), g->size);
     }
 }
 
@@ -193,8 +197,9 @@ uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, in
     Sim *s = x->core->sim;
     int j = sim_gm_find(s, addr);
     if (j >= 0 && len <= s->gm_span - (addr - SIM_GM_BASE)) {
-        const GmBuf *g = &s->gm[j];
+        GmBuf *g = &s->gm[j];
         uint64_t o = addr - g->base;
+        if (mode != ACC_READ && !__atomic_load_n(&g->written, __ATOMIC_RELAXED)) __atomic_store_n(&g->written, 1, __ATOMIC_RELAXED);
         if (o <= g->size && len <= g->size - o) return image(x, in, addr, len);
         if (!s->gm_strict) {
             report_outside(x, in, (uint32_t)j, addr, len, mode, what);

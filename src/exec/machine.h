@@ -31,7 +31,9 @@ struct SimtState;
 /* ---- memory ---- */
 /* A device allocation in GM: [base, base+size), the caller's bytes at `data`, named after its first
    parameter `param`; `output` when a parameter in it is an output (W-UNWRITTEN). */
-typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; uint32_t param; uint8_t output, gap_ready; } GmBuf;
+/* written: some access with a write mode reached the buffer in this run (set atomically: blocks on threads);
+   only such buffers are copied back to the caller's memory */
+typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; uint32_t param; uint8_t output, gap_ready, written; } GmBuf;
 /* What the launch binds to parameter i: a pointer parameter's host bytes, or nothing (`is_ptr` 0). */
 typedef struct GmBind { uint8_t *data; uint64_t size; const char *name; uint8_t is_ptr, output; } GmBind;
 #define SIM_GM_BASE (1ull << 40)       /* the first allocation's device address */

@@ -26,7 +26,16 @@ typedef struct Job {
     uint32_t first, n;         /* intervals in Race.pool, sorted by (key, lo), reads and writes merged separately */
 } Job;
 
-typedef struct Scratch { Iv *v; uint32_t n, cap, compact_at; const Instr *in; uint32_t clock; int open; } Scratch;
+/* hint: per hash of (op, space key, kind), the interval that op last added (index + 1; checked before use) */
+enum { HINTS = 64 };
+typedef struct Scratch {
+    Iv *v;
+    uint32_t n, cap, compact_at;
+    const Instr *in;
+    uint32_t clock;
+    int open;
+    uint32_t hint[HINTS];
+} Scratch;
 
 typedef struct Chan {
     int kind;
@@ -131,14 +140,27 @@ void race_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t a
             return;
         }
     }
+    /* Interleaved streams of more ops (a SIMT launch's workitems, each running the whole body): the interval
+       this op last added, when this access continues or overlaps it. */
+    uint32_t h = (uint32_t)(((uintptr_t)in >> 4) * 0x9E3779B1u + key * 2u + (uint32_t)write) % HINTS, hi = s->hint[h];
+    if (hi && hi <= s->n) {
+        Iv *l = &s->v[hi - 1];
+        if (l->in == in && l->key == key && l->w == write && addr <= l->hi && addr + len >= l->lo) {
+            if (addr < l->lo) l->lo = addr;
+            if (addr + len > l->hi) l->hi = addr + len;
+            return;
+        }
+    }
     if (s->n >= s->compact_at && s->n >= 4096) {   /* a long job: merge what it has so far */
         s->n = normalise(s->v, s->n);
         s->compact_at = 2 * s->n;
+        memset(s->hint, 0, sizeof s->hint);
     }
     Iv *v = grow(s->v, &s->cap, s->n + 1, sizeof *v);
     if (!v) { r->disabled = r->oom = 1; return; }
     s->v = v;
     s->v[s->n++] = (Iv){addr, addr + len, in, key, (uint8_t)write};
+    s->hint[h] = s->n;
 }
 
 static int iv_cmp(const void *pa, const void *pb)

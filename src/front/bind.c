@@ -262,6 +262,23 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     return 1;
 }
 
+/* A bare word on the operand's line that is a token of one of the op's bare-style positional token slots
+   (pto.cmo.cacheinvalid %v single_cache_line), or a #pto.set<X> of a hash-style one. */
+static int at_bare_token(Parser *P, const OpSig *sig)
+{
+    const Token *t = P_cur(P);
+    if (t->kind == TK_HASH && !t->nl_before) {   /* a #pto.set<X> token of a hash-style slot (cacheinvalid all #...) */
+        for (unsigned i = 0; i < sig->npos; i++)
+            if (sig->pos[i].kind == SL_TOKEN && sig->pos[i].style == TS_HASH) return 1;
+        return 0;
+    }
+    if (t->kind != TK_IDENT || t->nl_before || P_at(P, 1)->kind == TK_LPAREN) return 0;
+    for (unsigned i = 0; i < sig->npos; i++)
+        if (sig->pos[i].kind == SL_TOKEN && sig->pos[i].style == TS_BARE && tok_lookup(sig->pos[i].tokset, t->s, t->len) >= 0)
+            return 1;
+    return 0;
+}
+
 /* Items separated by commas. Outside parentheses, a clause keyword or a quoted token may follow without a comma. */
 static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int nested, int stop_at_colon)
 {
@@ -274,6 +291,7 @@ static int parse_item_list(Parser *P, const OpSig *sig, Item *items, uint32_t *n
         /* a quoted token on the same line may follow an operand without a comma: pto.dcci %p "SINGLE_CACHE_LINE"
            (an op never starts with a string there; a generic-form op starts its own line) */
         if (!nested && P_is(P, TK_STRING) && !P_cur(P)->nl_before) continue;
+        if (!nested && at_bare_token(P, sig)) continue;
         /* `word(` without a dot cannot start an op: it is a clause (possibly one this op lacks) */
         if (!nested && P_is(P, TK_IDENT) && P_at(P, 1)->kind == TK_LPAREN && !memchr(P_cur(P)->s, '.', P_cur(P)->len) &&
             !at_loc(P, sig))
@@ -899,6 +917,32 @@ static void parse_tile_ins_types(Parser *P, const OpSig *sig, Item *items, uint3
     }
 }
 
+/* `(item [: T], ...)` on the op's line — the operands of the frontend pipe and communication ops
+   (pto.tpush_to_aiv(%t : T), pto.aic_initialize_pipe {...} (c2v_consumer_buf = %b : i32, ...),
+   pto.comm.tput(%a, %b, buf(%c) : T, T, T)): the items join the operand list, the types the type list, in order. */
+static void parse_paren_group(Parser *P, const OpSig *sig, Item *items, uint32_t *nitems, TypeItem *types, uint32_t *nt)
+{
+    P->pos++;
+    while (!P_is(P, TK_RPAREN) && !P_is(P, TK_EOF)) {
+        if (!parse_item(P, sig, items, nitems, 1)) break;
+        if (P_eat(P, TK_COLON)) {   /* `: T` after one item, or `: T, T, ...` after all of them */
+            for (;;) {
+                SrcLoc tl = P_loc(P, P_cur(P));
+                const Type *t = P_parse_type(P);
+                if (!t) break;
+                if (*nt < MAX_TYPES) types[(*nt)++] = (TypeItem){t, NULL, tl};
+                const Token *u = P_at(P, 1);
+                if (!P_is(P, TK_COMMA) || u->kind == TK_SSA || (u->kind == TK_IDENT && (P_at(P, 2)->kind == TK_EQUAL ||
+                                                                                       P_at(P, 2)->kind == TK_LPAREN)))
+                    break;
+                P->pos++;
+            }
+        }
+        if (!P_eat(P, TK_COMMA)) break;
+    }
+    P_expect(P, TK_RPAREN, "')' closing the operands");
+}
+
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres)
 {
@@ -924,7 +968,9 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
         if (!P_is(P, TK_RBRACK)) parse_item_list(P, sig, bracket, &nbr, 1, 0);
         P_expect(P, TK_RBRACK, "']'");
     }
-    if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
+    if (P_is(P, TK_LPAREN) && !P_cur(P)->nl_before && sig->paren) {
+        parse_paren_group(P, sig, items, &nitems, types, &nt);
+    } else if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
         dps = 1;
         P->pos += 2;
         if (!P_is(P, TK_RPAREN) && !P_is(P, TK_COLON) && !P_is(P, TK_LBRACE)) parse_item_list(P, sig, items, &nitems, 1, 1);
@@ -945,6 +991,10 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             } else {
                 P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "'%s' needs outs(...) after ins(...)", opname);
             }
+        } else if (P_is_ident(P, "outs") && P_at(P, 1)->kind == TK_COLON) {
+            /* ins(...) outs : T — the result's type only (pto.tgetval) */
+            P->pos += 2;
+            parse_type_list(P, rtypes, &nrt);
         } else if (P_eat_ident(P, "outs")) {
             P_expect(P, TK_LPAREN, "'('");
             P->ndps = 0;
@@ -977,6 +1027,7 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     }
     if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))
         P_parse_attr_dict(P, &dict, &ndict);
+    if (P_is(P, TK_LPAREN) && sig->paren && !nitems) parse_paren_group(P, sig, items, &nitems, types, &nt);
     if (!dps && P_eat(P, TK_COLON)) {
         if (P_is(P, TK_LPAREN) && P_cur(P)->kind == TK_LPAREN) {
             /* (T, ...) -> (R, ...) */

@@ -647,6 +647,54 @@ static Op *parse_llvm(Parser *P, int kind, SrcLoc loc)
     return op;
 }
 
+/* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? {attrs}? : T -> T — the offsets and valid values are
+   operands (groups src, row, col, valid_row, valid_col), the sizes the integer-list attribute `sizes`. */
+static Op *parse_subview(Parser *P, int kind, SrcLoc loc)
+{
+    Op *op = P_new_op(P, kind, loc);
+    Value *v[5];
+    uint32_t n = 0;
+    int64_t sz[2] = {0, 0};
+    if (!(v[n++] = P_use(P)) || !P_expect(P, TK_LBRACK, "'[' and the offsets")) { recover(P); return NULL; }
+    for (int i = 0; i < 2; i++) {
+        if ((i && !P_expect(P, TK_COMMA, "','")) || !(v[n++] = P_use(P))) { recover(P); return NULL; }
+    }
+    if (!P_expect(P, TK_RBRACK, "']'") || !P_expect_kw(P, "sizes") || !P_expect(P, TK_LBRACK, "'['")) {
+        recover(P);
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (i && !P_expect(P, TK_COMMA, "','")) { recover(P); return NULL; }
+        Token *t = P_cur(P);
+        if (!P_is(P, TK_INT) || !P_int_literal(P, t, &sz[i])) {
+            P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, t), "expected an integer size in 'sizes [R, C]'");
+            recover(P);
+            return NULL;
+        }
+        P->pos++;
+    }
+    if (!P_expect(P, TK_RBRACK, "']'")) { recover(P); return NULL; }
+    if (P_eat_ident(P, "valid")) {
+        if (!P_expect(P, TK_LBRACK, "'['") || !(v[n++] = P_use(P)) || !P_expect(P, TK_COMMA, "','") ||
+            !(v[n++] = P_use(P)) || !P_expect(P, TK_RBRACK, "']'")) {
+            recover(P);
+            return NULL;
+        }
+    }
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
+    const Type *st = P_parse_type(P), *rt = NULL;
+    if (!st || !P_expect(P, TK_ARROW, "'->' and the result type") || !(rt = P_parse_type(P))) { recover(P); return NULL; }
+    if (st != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the source has a different type than written");
+    Attr a = mk_attr(P, "sizes", AT_INTS);
+    a.ints = arena_dup(&P->m->arena, sz, sizeof sz);
+    a.nints = 2;
+    push_attr(P, op, a);
+    set_group_operands(P, op, v, n);
+    P_set_results(P, op, &rt, 1);
+    return op;
+}
+
 /* ------------------------------------------------------------------ scf */
 
 /* scf.for %iv = %lb to %ub step %s [: T] [iter_args(%a = %x, ...) -> (T, ...)] [: T] { ... } [{attrs}] */
@@ -1096,6 +1144,7 @@ static Op *parse_op(Parser *P)
             break;
         case SYN_SIMT: op = parse_simt(P, kind, loc); break;
         case SYN_LLVM: op = parse_llvm(P, kind, loc); break;
+        case SYN_SUBVIEW: op = parse_subview(P, kind, loc); break;
         case SYN_SIG:
             P->ndps = 0;
             op = bind_parse_custom(P, kind, loc, NULL, rcounts, ngroups, nres);

@@ -861,6 +861,36 @@ static void pr_llvm(Printer *p, const Op *op)
     if (op->kind == OP_LLVM_GEP && et) { sb_puts(&p->b, ", "); pr_type(p, et->ty); }
 }
 
+static int skip_sizes_attr(const Attr *a, const void *ud)
+{
+    (void)ud;
+    return !strcmp(a->name, "sizes");
+}
+
+/* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T -> T */
+static void pr_subview(Printer *p, const Op *op)
+{
+    const Attr *sz = op_attr(op, "sizes");
+    sb_printf(&p->b, "%s ", op_info[op->kind].name);
+    pr_value(p, op->operands[0]);
+    sb_putc(&p->b, '[');
+    if (op->noperands >= 3) pr_value_list(p, op->operands + 1, 2);
+    sb_puts(&p->b, "] sizes [");
+    if (sz && sz->kind == AT_INTS && sz->nints == 2)
+        sb_printf(&p->b, "%lld, %lld", (long long)sz->ints[0], (long long)sz->ints[1]);
+    sb_putc(&p->b, ']');
+    if (op->noperands == 5) {
+        sb_puts(&p->b, " valid [");
+        pr_value_list(p, op->operands + 3, 2);
+        sb_putc(&p->b, ']');
+    }
+    pr_attr_dict(p, op->attrs, op->nattrs, skip_sizes_attr, NULL, " {");
+    sb_puts(&p->b, " : ");
+    pr_type(p, op->operands[0]->type);
+    sb_puts(&p->b, " -> ");
+    pr_type(p, op->results[0]->type);
+}
+
 /* One op: its comments, indentation and results, then its syntax (the parser's parse_op dispatches alike). */
 static void pr_op(Printer *p, const Op *op)
 {
@@ -884,6 +914,7 @@ static void pr_op(Printer *p, const Op *op)
         break;
     case SYN_SIMT: pr_simt(p, op); break;
     case SYN_LLVM: pr_llvm(p, op); break;
+    case SYN_SUBVIEW: pr_subview(p, op); break;
     case SYN_SIG:
         if (p->generic) pr_generic(p, op);
         else pr_sig_op(p, op);

@@ -1,6 +1,7 @@
 /* op.c — the op table as data, and name lookup (canonical names and aliases). */
 #include "op.h"
 #include "elem.h"
+#include "ptosim.h"
 #include <string.h>
 
 const OpInfo op_info[OP__COUNT] = {
@@ -187,6 +188,27 @@ CvtStatus op_cvt(int kind, int src, int dst)
     for (unsigned i = 0; i < sizeof cvts / sizeof cvts[0]; i++)
         if (cvts[i].op == kind && cvts[i].src == src && cvts[i].dst == dst) return (CvtStatus)cvts[i].status;
     return CVT_NONE;
+}
+
+static const struct { uint16_t op; uint8_t target, src, dst, status; } cvts_on[] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define CVT_ON(id, target, src, dst, status) {OP_##id, PTO_TARGET_##target, EK_##src, EK_##dst, CVT_##status},
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef CVT_ON
+};
+
+CvtStatus op_cvt_on(int kind, int target, int src, int dst)
+{
+    bool own = false;
+    for (unsigned i = 0; i < sizeof cvts_on / sizeof cvts_on[0]; i++) {
+        if (cvts_on[i].op != kind || cvts_on[i].target != target) continue;
+        own = true;
+        if (cvts_on[i].src == src && cvts_on[i].dst == dst) return (CvtStatus)cvts_on[i].status;
+    }
+    return own ? CVT_NONE : op_cvt(kind, src, dst);
 }
 
 bool op_has_cvt(int kind)

@@ -39,7 +39,8 @@ typedef enum {
     SYN_SCF_YIELD, SYN_SCF_CONDITION, SYN_REGION, SYN_STRICT_VECSCOPE, SYN_ARITH_CONST, SYN_ARITH_BIN,
     SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT,
     SYN_SIMT,      /* pto.simt_launch @f<<<%x, %y, %z>>>(args) : (T...) -> (), pto.section.simt<<<X, Y, Z>>> {...} */
-    SYN_LLVM       /* llvm.alloca %n x T, llvm.getelementptr %p[%i] : (...) -> !llvm.ptr, T, llvm.extractelement */
+    SYN_LLVM,      /* llvm.alloca %n x T, llvm.getelementptr %p[%i] : (...) -> !llvm.ptr, T, llvm.extractelement */
+    SYN_SUBVIEW    /* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T -> T */
 } OpSyntax;
 
 enum {
@@ -133,6 +134,8 @@ const char *op_hint(int kind, OpHintWhen when);
 typedef enum { CVT_NONE, CVT_ISA, CVT_SIM } CvtStatus;
 /* Whether converting op `kind` takes the element-kind pair (src, dst) (ElemKind values; CVT rows). */
 CvtStatus op_cvt(int kind, int src, int dst);
+/* The pair on one target: that target's CVT_ON rows when the op has any for it, else the CVT rows. */
+CvtStatus op_cvt_on(int kind, int target, int src, int dst);
 /* Whether op `kind` has CVT rows at all. */
 bool op_has_cvt(int kind);
 
@@ -210,6 +213,7 @@ typedef struct OpSig {
     uint16_t ngroups;
     const char **group_names;
     bool has_bracket;
+    bool paren;                /* written '(' pos-list ')': the operands may also be written NAME(%a : T, ...) */
     bool has_outs;             /* some positional slots are outs: the op is written ins(...) outs(...) */
     bool has_keyed;            /* some positional slots are written KEY = %v or KEY = [...] */
     int16_t type_order[8];     /* groups in type-list order when it differs from operand order */

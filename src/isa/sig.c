@@ -264,6 +264,9 @@ static const OpSig *compile_one(SigParser *S, const char *src)
     S->p = src;
     S->ngroups = 0;
 
+    /* '(' pos-list ')': the operands may be written in parentheses after the op's name or its dict */
+    int paren = eat(S, '(');
+    sig->paren = (bool)paren;
     /* positional list */
     if (peek(S) && !at_clause(S) && peek(S) != '{' && !(S->p[0] == '-' && S->p[1] == '>')) {
         int outs = 0;
@@ -304,6 +307,7 @@ static const OpSig *compile_one(SigParser *S, const char *src)
             }
         }
     }
+    if (paren && !eat(S, ')')) sp_fail(S, "expected ')' closing the operands");
     while (!S->failed && peek(S)) {
         if (eat(S, ':')) {      /* :(a, b) — the type list names these groups in this order */
             if (!eat(S, '(')) { sp_fail(S, "expected '(' after ':'"); break; }

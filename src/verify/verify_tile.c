@@ -214,6 +214,45 @@ static void check_dma(VCtx *V, Op *op)
     }
 }
 
+/* pto.subview (PTO_IR_manual "pto.subview"): the result is a tile of the source's element type, space and layout
+   whose shape is `sizes`; constant offsets keep the window inside the source; a dynamic valid shape needs the
+   valid operands; constant valid values lie in [0, sizes]. */
+static void check_subview(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    const Type *st = grp_type(V, op, "src"), *r = op->nresults ? op->results[0]->type : NULL;
+    const Attr *sz = op_attr(op, "sizes");
+    if (!st || !r || st->kind != TY_TILE_BUF || r->kind != TY_TILE_BUF) return;
+    if (!sz || sz->kind != AT_INTS || sz->nints != 2 || sz->ints[0] <= 0 || sz->ints[1] <= 0) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'pto.subview' needs two positive sizes");
+        return;
+    }
+    if (r->elem != st->elem || r->space != st->space || r->blayout != st->blayout || r->slayout != st->slayout) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'pto.subview' of %s must keep its element type, loc and layout; the result is %s",
+              tname(st, b1, sizeof b1), tname(r, b2, sizeof b2));
+        return;
+    }
+    if (r->dims[0] != sz->ints[0] || r->dims[1] != sz->ints[1]) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'pto.subview' sizes [%lld, %lld] differ from the result's %lldx%lld shape",
+              (long long)sz->ints[0], (long long)sz->ints[1], (long long)r->dims[0], (long long)r->dims[1]);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        int64_t c;
+        Value *v = v_grp(V, op, i ? "col" : "row", 0);
+        if (v && v_const_int(v, &c) && (c < 0 || c + r->dims[i] > st->dims[i]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, v), "'pto.subview': the window's %s %" PRId64 "..%" PRId64 " leaves "
+                  "the source's %lld", i ? "columns" : "rows", c, c + r->dims[i], (long long)st->dims[i]);
+        Value *w = v_grp(V, op, i ? "valid_col" : "valid_row", 0);
+        if (w && v_const_int(w, &c) && (c < 0 || c > r->dims[i]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, w), "'pto.subview': valid %s %" PRId64 " exceeds the window's %lld",
+                  i ? "columns" : "rows", c, (long long)r->dims[i]);
+        if (!w && r->dims[2 + i] < 0)
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'pto.subview' to a dynamic valid shape needs 'valid [%%vr, %%vc]'");
+        if (!w && r->dims[2 + i] < 0) return;
+    }
+}
+
 static void check_view(VCtx *V, Op *op)
 {
     char b1[128], b2[128];
@@ -266,6 +305,21 @@ static void check_view(VCtx *V, Op *op)
                 v_err(V, DIAG_V_CAPACITY, op_use_loc(op, ad), "the tile's bytes [%" PRId64 ", %" PRIu64 ") lie outside the "
                       "%" PRIu64 " bytes of %s", c, (uint64_t)c + n, cap, as_name((AddrSpace)r->space));
         }
+        return;
+    }
+    if (op->kind == OP_SUBVIEW) {
+        check_subview(V, op);
+        return;
+    }
+    if (op->kind == OP_TGETVAL || op->kind == OP_TSETVAL) {   /* PTO_IR_manual pto.tgetval / pto.tsetval */
+        const char *g = op->kind == OP_TGETVAL ? "src" : "dst";
+        const Type *t = grp_type(V, op, g), *e = op->kind == OP_TGETVAL ? (op->nresults ? op->results[0]->type : NULL)
+                                                                      : grp_type(V, op, "val");
+        if (!t || t->kind != TY_TILE_BUF || need_vec(V, op, g)) return;
+        if (e && e != t->elem)
+            v_err(V, DIAG_V_ELEM_TYPE, op->kind == OP_TGETVAL ? op->loc : grp_loc(V, op, "val"), "'%s' %s %s, the "
+                  "tile's element type, not %s", v_opname(op), op->kind == OP_TGETVAL ? "reads" : "writes",
+                  tname(t->elem, b1, sizeof b1), tname(e, b2, sizeof b2));
         return;
     }
     if (op->kind == OP_SET_VALIDSHAPE) {
@@ -340,9 +394,11 @@ static void check_cvt(VCtx *V, Op *op)
     if (need_vec(V, op, "src") || need_vec(V, op, "dst") || need_row_major(V, op, "src") || need_row_major(V, op, "dst"))
         return;
     ElemKind s = elem_kind(st->elem), d = elem_kind(dt->elem);
-    if (s == EK_BAD || d == EK_BAD || !op_cvt(OP_TCVT, s, d)) {
-        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'pto.tcvt' has no %s -> %s form on a5 (the pairs of the A5 templates: "
-              "`ptosim help pto.tcvt`)", tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));
+    if (s == EK_BAD || d == EK_BAD || !op_cvt_on(OP_TCVT, (int)V->target, s, d)) {
+        int a3 = V->target == PTO_TARGET_A2A3;
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'pto.tcvt' has no %s -> %s form on %s (the pairs of the %s: "
+              "`ptosim help pto.tcvt`)", tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2),
+              a3 ? "a2a3" : "a5", a3 ? "a2a3 TCvt implementation" : "A5 templates");
         return;
     }
     /* shapes and static valid shapes agree; bf16 -> f4 x2 packs two source columns into each destination byte */

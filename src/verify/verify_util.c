@@ -105,7 +105,7 @@ bool v_const_addr(const Value *v, int64_t *out) { return const_addr_rec(v, out, 
 
 int v_group_index(const VCtx *V, const Op *op, const char *group)
 {
-    if (op_info[op->kind].syn != SYN_SIG || !op->segs) return -1;
+    if ((op_info[op->kind].syn != SYN_SIG && op_info[op->kind].syn != SYN_SUBVIEW) || !op->segs) return -1;
     const OpSig *s = ctx_sig(V->ctx, op->kind);
     for (unsigned i = 0; i < s->ngroups; i++)
         if (s->group_names[i][0] == group[0] && strcmp(s->group_names[i], group) == 0) return (int)i;

@@ -290,6 +290,7 @@ class SigReader:
 
     def read(self):
         sig = Sig()
+        paren = self.eat("(")                          # (pos-list): also written NAME(%a : T, ...)
         if self.peek() and not self.at_clause() and self.peek() != "{" and self.s[self.i:self.i + 2] != "->":
             outs = False
             while True:
@@ -320,6 +321,8 @@ class SigReader:
                     outs = sig.outs = True
                 elif not self.eat(","):
                     break
+        if paren:
+            assert self.eat(")")
         while self.peek():
             if self.eat(":"):
                 assert self.eat("(")
@@ -576,6 +579,8 @@ OTHER = {
     "llvm.alloca": "%r = llvm.alloca %n x f32 : (i32) -> !llvm.ptr",
     "llvm.getelementptr": "%r = llvm.getelementptr %q[%a] : (!llvm.ptr, i64) -> !llvm.ptr, f32",
     "llvm.extractelement": "%r = llvm.extractelement %vec[%n : i32] : vector<2xf32>",
+    "pto.subview": "%r = pto.subview %tl[%i, %i] sizes [2, 64] valid [%i, %i] : !pto.tile_buf<vec, 4x64xf32> -> "
+                   "!pto.tile_buf<vec, 2x64xf32, valid=?x?>",
 }
 
 
@@ -589,7 +594,7 @@ def template(row):
         return "%r = arith.cmpi slt, %a, %b : i64" if name == "arith.cmpi" else "%r = arith.cmpf olt, %x, %y : f32"
     if syn == "SYN_ARITH_CAST":
         return "%%r = %s %s" % (name, CASTS[name])
-    if syn in ("SYN_SIMT", "SYN_LLVM"):
+    if syn in ("SYN_SIMT", "SYN_LLVM", "SYN_SUBVIEW"):
         return OTHER[name]
     t = TEMPLATES[syn]
     return t.replace("NAME", name) if t else None
@@ -695,6 +700,8 @@ def run(rows, tokens, toknames, tmp):
                 args = list(ARGS)
                 if name in ("llvm.getelementptr",):
                     args.append(("%q", "!llvm.ptr"))
+                if name == "pto.subview":
+                    args += [("%tl", "!pto.tile_buf<vec, 4x64xf32>"), ("%i", "index")]
             fname = "%s_%s" % (oid.lower(), variant)
             per_variant[variant].append((fname, args, text))
             op_of_func[fname] = oid

@@ -539,6 +539,30 @@ static void test_arith(void)
     }
 }
 
+/* The hot paths' f32 lane function num_f32_arith_rn against num_arith under R, bit for bit: specials (zeros,
+   infinities, NaNs with payloads, subnormals, the extremes), every pair of them, and random operands of near
+   and far exponents (the fast path's differential check). */
+static void test_f32_fast(void)
+{
+    static const uint32_t SP[] = {0x00000000, 0x80000000, 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001, 0x7F800001,
+                                  0x00000001, 0x80000001, 0x007FFFFF, 0x00800000, 0x7F7FFFFF, 0xFF7FFFFF, 0x3F800000,
+                                  0xBF800000, 0x33800000, 0x4B800000, 0x3F7FFFFF, 0x00400000, 0x80400001};
+    enum { NS = sizeof SP / sizeof SP[0] };
+    for (int op = 0; op < 5; op++)
+        for (unsigned i = 0; i < NS; i++)
+            for (unsigned j = 0; j < NS; j++)
+                eq(num_f32_arith_rn((NumOp)op, SP[i], SP[j]), num_arith(NUM_F32, (NumOp)op, SP[i], SP[j], NUM_RND_R),
+                   "fast f32 op %d b=%x", SP[i], 0, 0, op, SP[j]);
+    for (int i = 0; i < 400000; i++) {
+        uint32_t a = rand_f32(0, 255), b = rand_f32(0, 255);
+        if (i & 1) b = (b & 0x807FFFFFu) | ((a + (uint32_t)(xorshift() % 64) * 0x800000u) & 0x7F800000u);
+        if (i & 2) a ^= 0x80000000u;
+        for (int op = 0; op < 5; op++)
+            eq(num_f32_arith_rn((NumOp)op, a, b), num_arith(NUM_F32, (NumOp)op, a, b, NUM_RND_R), "fast f32 op %d b=%x", a, 0,
+               0, op, b);
+    }
+}
+
 int main(void)
 {
     if (!ref_init()) {
@@ -554,5 +578,6 @@ int main(void)
     test_from_int();
     test_round_integral();
     test_arith();
+    test_f32_fast();
     return check_finish();
 }

@@ -194,6 +194,13 @@ static const Instr *x_fbin(Exec *x, const Instr *in)
     NEXT;
 }
 
+/* f32 + - * / (the fast path; x_fbin is its reference, --no-fast-paths): num_f32_arith_rn, bit-identical */
+static const Instr *x_fbin_f32(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], num_f32_arith_rn((NumOp)in->imm[AR_OP], (uint32_t)A0, (uint32_t)A1));
+    NEXT;
+}
+
 /* maximumf, minimumf propagate NaNs; maxnumf, minnumf ignore them */
 static const Instr *x_fminmax(Exec *x, const Instr *in)
 {
@@ -518,10 +525,17 @@ static int lower_arith_t(LowerView *L, const Op *op, Instr *in, const Type *t)
     case OP_ARITH_MAXUI: in->fn = x_maxui; return 0;
     case OP_ARITH_MINSI: in->fn = x_minsi; return 0;
     case OP_ARITH_MINUI: in->fn = x_minui; return 0;
-    case OP_ARITH_ADDF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_ADD; return 0;
-    case OP_ARITH_SUBF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_SUB; return 0;
-    case OP_ARITH_MULF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_MUL; return 0;
-    case OP_ARITH_DIVF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_DIV; return 0;
+    case OP_ARITH_ADDF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_ADD; break;
+    case OP_ARITH_SUBF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_SUB; break;
+    case OP_ARITH_MULF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_MUL; break;
+    case OP_ARITH_DIVF: in->fn = x_fbin; in->imm[AR_OP] = NUM_OP_DIV; break;
+    default: break;
+    }
+    if (in->fn == x_fbin) {
+        if (in->imm[AR_FMT] == NUM_F32 && !L->ctx->reference) in->fn = x_fbin_f32;
+        return 0;
+    }
+    switch (op->kind) {
     case OP_ARITH_MAXIMUMF: in->fn = x_fminmax; in->imm[AR_OP] = 0; return 0;
     case OP_ARITH_MINIMUMF: in->fn = x_fminmax; in->imm[AR_OP] = 1; return 0;
     case OP_ARITH_MAXNUMF: in->fn = x_fminmax; in->imm[AR_OP] = 2; return 0;

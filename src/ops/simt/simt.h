@@ -35,13 +35,25 @@ typedef struct SimtItem {
     uint32_t priv_top;
 } SimtItem;
 
-/* The race checker's shadow memory: per byte of UB/GM a workitem touched in this launch. */
+/* The race checker's shadow memory (simt_race.c): one entry per aligned 4-byte word a workitem touched in this
+   launch, a direct-mapped array for UB and pages of SIMT_SHADOW_PAGE words (found by address in a small hash)
+   for the other spaces; a word that sees an access to only part of it is split into one entry per byte (in a
+   hash). Entries carry the launch's generation: a new launch starts empty without clearing anything. */
 typedef struct SimtShadow SimtShadow;
+enum { SIMT_SHADOW_PAGE = 1024 };
+typedef struct SimtPage { uint64_t key; SimtShadow *e; } SimtPage;   /* key (space << 56 | page) + 1; 0 empty */
 typedef struct SimtRace {
-    SimtShadow *tab;
+    SimtShadow *tab;           /* the bytes of split words */
     uint32_t cap, n;           /* slots, entries of the current generation */
     uint32_t gen;              /* the current launch's generation (older entries count as empty) */
     int off;                   /* out of host memory: checking stopped for this launch */
+    SimtShadow *ub;            /* UB's words, indexed by address / 4 (allocated on first use) */
+    uint64_t ub_words;
+    SimtPage *dir;             /* the pages of the other spaces in this launch, by address */
+    uint32_t dcap, dn;
+    SimtPage last;             /* the page found last */
+    SimtShadow *pool;          /* pages of earlier launches, reused for any address (their entries are stale),
+                                  linked through their first entry's key */
 } SimtRace;
 
 struct SimtState {

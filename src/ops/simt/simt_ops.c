@@ -204,6 +204,13 @@ static const Instr *x_math(Exec *x, const Instr *in)
     NEXT;
 }
 
+/* pto.sqrt of one f32 (the fast path; x_math is its reference): num_f32_arith_rn, bit-identical */
+static const Instr *x_sqrt_f32(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], num_f32_arith_rn(NUM_OP_SQRT, (uint32_t)ARG(x, in, 0), 0));
+    NEXT;
+}
+
 /* ------------------------------------------------------------------ convert */
 
 typedef struct CvtInfo {
@@ -448,6 +455,8 @@ int simt_lower(LowerView *L, const Op *op, Instr *in)
             set_shape(in, t0);
             in->imm[SO_OP] = math_ops[i].m;
             in->fn = x_math;
+            if (math_ops[i].m == SM_SQRT && in->imm[SO_FMT] == NUM_F32 && in->imm[SO_LANES] == 1 && !L->ctx->reference)
+                in->fn = x_sqrt_f32;
             return 0;
         }
     in->imm[SO_OP] = op->kind;

@@ -47,6 +47,8 @@ static void plan_pair(CvtPlan *p, ElemKind s, ElemKind d)
         step(p, CS_AND, EK_S16, EK_S16, CR_R, 0);              /* vand with 255 */
         step(p, CS_CVT, EK_S16, EK_F16, CR_OP, 0);
         step(p, CS_CVT, EK_F16, EK_S8, CR_OP, 0);
+    } else if (s == EK_S32 && d == EK_F16) {                  /* a2a3 vconv_deq, scale 1.0: nearest-even, no mode */
+        step(p, CS_CVT, s, d, CR_R, 0);
     } else {
         step(p, CS_CVT, s, d, d == EK_HIF8 ? CR_A : CR_OP, pair_sat(s, d));
     }
@@ -100,7 +102,7 @@ static int p_cvt(Exec *x, const Instr *in, const uint64_t *args)
                 uint64_t hi = cvt_lane(p, lane_get(ps, es, (unsigned)(2 * c + 1))) & 0xF;
                 pd[c] = (uint8_t)(lo | hi << 4);
             }
-        } else if (p->n == 1 && p->st[0].kind == CS_CVT && p->st[0].rnd != CR_A) {
+        } else if (p->n == 1 && p->st[0].kind == CS_CVT && p->st[0].rnd == CR_OP) {
             lane_cvt_run(sk, dk, pd, ps, (unsigned)d.vc, (NumRound)p->rm, p->st[0].sat != 0);
         } else {
             for (uint64_t c = 0; c < d.vc; c++) lane_set(pd, ed, (unsigned)c, cvt_lane(p, lane_get(ps, es, (unsigned)c)));
@@ -148,7 +150,8 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in)
     j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
     j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
     ElemKind s = elem_kind(op->operands[j->src0]->type->elem), d = elem_kind(op->operands[j->dst]->type->elem);
-    if (s == EK_BAD || d == EK_BAD || !op_cvt(OP_TCVT, s, d)) {
+    /* the lowering is not target-aware: a pair of either target's rows runs (the verifier checks the target's) */
+    if (s == EK_BAD || d == EK_BAD || (!op_cvt(OP_TCVT, s, d) && !op_cvt_on(OP_TCVT, PTO_TARGET_A2A3, s, d))) {
         lw_error(L, op, DIAG_V_ELEM_TYPE, "'pto.tcvt' has no %s -> %s form", ek_name(s), ek_name(d));
         return -1;
     }

@@ -8,7 +8,7 @@
 #include "tile_int.h"
 
 enum { MV_TMOV, MV_EXTRACT, MV_INSERT };
-enum { MV_KIND, MV_ROW, MV_COL };   /* Instr.imm: the move, the operand indices of the row and column offsets */
+enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ };   /* MV_COLMAJ: tmov of column-major tiles (docs/semantics.md §14) */   /* Instr.imm: the move, the operand indices of the row and column offsets */
 
 /* The copied region: `n` rows of `w` elements, read at (r0, c0) of the source, written at (r1, c1) of the
    destination. */
@@ -51,8 +51,9 @@ static int p_mov(Exec *x, const Instr *in, const uint64_t *args)
     TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
     MovRegion g;
     if (region(x, in, args, &g)) return -1;
-    uint64_t e = ty_bytes(dt->elem), sp = (uint64_t)st->dims[1] * e, dp = (uint64_t)dt->dims[1] * e;
-    if (dt->blayout == TBL_COL_MAJOR) {   /* tmov between column-major tiles: the same copy, column by column */
+    const uint64_t e = ty_bytes(dt->elem);
+    uint64_t sp = (uint64_t)st->dims[1] * e, dp = (uint64_t)dt->dims[1] * e;
+    if (in->imm[MV_COLMAJ]) {   /* column-major: each valid column is contiguous, the pitch is the row count */
         g = (MovRegion){g.w, g.n, 0, 0, 0, 0};
         sp = (uint64_t)st->dims[0] * e;
         dp = (uint64_t)dt->dims[0] * e;
@@ -101,6 +102,7 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
     in->imm[MV_KIND] = op->kind == OP_TEXTRACT ? MV_EXTRACT : op->kind == OP_TINSERT ? MV_INSERT : MV_TMOV;
     in->imm[MV_ROW] = lw_group_index(L, op, "row", 0);
     in->imm[MV_COL] = lw_group_index(L, op, "col", 0);
+    in->imm[MV_COLMAJ] = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR;
     in->pfn = p_mov;
     in->foot = foot_mov;
     in->cost = 1;

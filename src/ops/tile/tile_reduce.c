@@ -309,13 +309,15 @@ static int p_expand(Exec *x, const Instr *in, const uint64_t *args)
         uint64_t bs = row ? lane_get(pb, e, 0) : 0, c0 = 0;
         if (core)
             for (; c0 + lanes <= d.vc; c0 += lanes) core(pd + c0 * e, pa + c0 * e, row ? NULL : pb + c0 * e, bs);
-        if (j->tok == LB_EXPDIF && row)   /* the softmax step: vexpdif's lane on 32-bit words */
+        if (j->tok == LB_EXPDIF && row) {   /* the softmax step: vexpdif's lane on 32-bit words */
+            const double m = (double)num_bits_to_f32((uint32_t)bs);
             for (; c0 < d.vc; c0++) {
                 uint32_t a, v;
                 memcpy(&a, pa + c0 * 4, 4);
-                v = (uint32_t)lane_expdif(EK_F32, a, bs);
+                v = lane_expdif_f32(a, m);
                 memcpy(pd + c0 * 4, &v, 4);
             }
+        }
         for (uint64_t c = c0; c < d.vc; c++) {
             uint64_t b = row ? bs : lane_get(pb, e, (unsigned)c);
             lane_set(pd, e, (unsigned)c, bin ? bin_lane(j, lane_get(pa, e, (unsigned)c), b) : b);

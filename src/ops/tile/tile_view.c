@@ -3,6 +3,7 @@
  * constant operand gives, or the plan of isa/tile_plan.c), valid shapes, tile addresses. docs/tile.md. */
 #include "tile_int.h"
 #include "isa/tile_plan.h"
+#include "exec/race.h"
 #include <inttypes.h>
 
 /* Decoded operands (Instr.imm). */
@@ -136,6 +137,168 @@ static const Instr *x_tile_addr(Exec *x, const Instr *in)
     return done(x, in);
 }
 
+/* subview's (Instr.imm): the source's rows and columns, element bytes, the layout (1: column-major), whether the
+   window's rows keep the source's row pitch (0: a window the 16-byte tile value cannot describe, docs/tile.md). */
+enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC };
+
+static const Instr *x_subview(Exec *x, const Instr *in)
+{
+    TileRt s = tile_get(FR(x, in->arg[0])), t;
+    const Type *ty = in->op->results[0]->type;
+    uint64_t r = ARG(x, in, 1), c = ARG(x, in, 2), R = (uint64_t)ty->dims[0], C = (uint64_t)ty->dims[1];
+    uint64_t sr = (uint64_t)in->imm[TS_SROWS], sc = (uint64_t)in->imm[TS_SCOLS];
+    if (r > sr || c > sc || R > sr - r || C > sc - c) {
+        sim_trap(x, in, DIAG_T_TILE, "the %" PRIu64 "x%" PRIu64 " window at (%" PRId64 ", %" PRId64 ") leaves the "
+                 "%" PRIu64 "x%" PRIu64 " source tile", R, C, (int64_t)r, (int64_t)c, sr, sc);
+        return NULL;
+    }
+    if (!in->imm[TS_OK] && (r || c)) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "a %" PRIu64 "x%" PRIu64 " window at (%" PRIu64 ", %" PRIu64 ") of a %"
+                 PRIu64 "x%" PRIu64 "%s tile is not simulated (its lines do not keep the tile's pitch; docs/semantics.md "
+                 "§14.1)", R, C, r, c, sr, sc, ty->slayout != TSL_NONE_BOX ? " boxed" : "");
+        return NULL;
+    }
+    t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * sc + c) * (uint64_t)in->imm[TS_ELEM];
+    uint64_t vr = in->imm[TS_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VR]) : (uint64_t)(ty->dims[2] >= 0 ? ty->dims[2] : ty->dims[0]);
+    uint64_t vc = in->imm[TS_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VC]) : (uint64_t)(ty->dims[3] >= 0 ? ty->dims[3] : ty->dims[1]);
+    t.vr = (uint32_t)(vr < R ? vr : R);   /* the valid region is clipped to the window (PTO_IR_manual pto.subview) */
+    t.vc = (uint32_t)(vc < C ? vc : C);
+    tile_put(FR(x, in->res[0]), t);
+    return done(x, in);
+}
+
+/* tgetval / tsetval (Instr.imm): element bytes, the tile's element count, whether the function is in auto-sync
+   mode. In auto-sync mode the scalar access first waits for every queued op of its core to complete (the
+   compiler's sync before a scalar access to a tile; conservative: the bytes are those of the ordered program);
+   with explicit synchronisation it accesses at once and the kernel's own sync orders it (docs/tile.md). */
+enum { TG_ELEM, TG_COUNT, TG_AUTO };
+
+/* 1 once every queue of the core has drained (the scalar unit then continues after the latest of them, ordered
+   after them for the race detector), else 0: the scalar unit waits (SIM_BLOCKED). */
+static int core_drained(Exec *x)
+{
+    Core *c = x->core;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].head != c->pipes[p].tail) return 0;
+    uint64_t t = c->su_t;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].t > t) t = c->pipes[p].t;
+    c->su_t = t;
+    race_join_all(x);
+    return 1;
+}
+
+static int scalar_drained(Exec *x, const Instr *in) { return !in->imm[TG_AUTO] || core_drained(x); }
+
+static const Instr *x_fence_all(Exec *x, const Instr *in)
+{
+    return core_drained(x) ? done(x, in) : SIM_BLOCKED;
+}
+
+static uint8_t *scalar_elem(Exec *x, const Instr *in, int tile_arg, int off_arg, int mode)
+{
+    const Type *ty = in->op->operands[tile_arg]->type;
+    TileRt t = tile_get(FR(x, in->arg[tile_arg]));
+    uint64_t off = ARG(x, in, (unsigned)off_arg), e = (uint64_t)in->imm[TG_ELEM];
+    if (off >= (uint64_t)in->imm[TG_COUNT]) {
+        sim_trap(x, in, DIAG_T_TILE, "element offset %" PRIu64 " is outside the %" PRId64 " elements of the tile", off,
+                 in->imm[TG_COUNT]);
+        return NULL;
+    }
+    return sim_mem(x, in, (AddrSpace)ty->space, t.addr + off * e, e, 1, mode, mode == ACC_READ ? "tile element" :
+                   "tile element");
+}
+
+static const Instr *x_getval(Exec *x, const Instr *in)
+{
+    if (!scalar_drained(x, in)) return SIM_BLOCKED;
+    const uint8_t *p = scalar_elem(x, in, 0, 1, ACC_READ);
+    if (!p) return NULL;
+    uint64_t v = 0;
+    memcpy(&v, p, (size_t)in->imm[TG_ELEM]);   /* little-endian host, as every frame slot (zero-extended) */
+    fr_set_u64(x, in->res[0], v);
+    return done(x, in);
+}
+
+static const Instr *x_setval(Exec *x, const Instr *in)
+{
+    if (!scalar_drained(x, in)) return SIM_BLOCKED;
+    uint8_t *p = scalar_elem(x, in, 2, 0, ACC_WRITE);
+    if (!p) return NULL;
+    uint64_t v = ARG(x, in, 1);
+    memcpy(p, &v, (size_t)in->imm[TG_ELEM]);
+    return done(x, in);
+}
+
+/* reserve_buffer / import_reserved_buffer: the FIFO's local base address (Instr.imm[0]). */
+static const Instr *x_const_i32(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], (uint64_t)(uint32_t)in->imm[0]);
+    return done(x, in);
+}
+
+/* The frontend cross-core pipe ops: a FIFO between a cube function and its peer vector function (one launch
+   runs one function; docs/tile.md "Cross-core pipes"). */
+static const Instr *x_xcore(Exec *x, const Instr *in)
+{
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "the frontend cross-core pipe between a cube function and its peer vector "
+             "function is not simulated (docs/tile.md \"Cross-core pipes\")");
+    return NULL;
+}
+
+static const Instr *x_comm(Exec *x, const Instr *in)
+{
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "communication between ranks is not simulated: a ptosim launch is one rank "
+             "(docs/semantics.md \"Communication ops\")");
+    return NULL;
+}
+
+static int64_t attr_int(const Op *op, const char *name, int64_t def)
+{
+    const Attr *a = op_attr(op, name);
+    return a && (a->kind == AT_INT || a->kind == AT_BOOL) ? a->i : def;
+}
+
+static const char *attr_text(const Op *op, const char *name)
+{
+    const Attr *a = op_attr(op, name);
+    return a && (a->kind == AT_STR || a->kind == AT_SYM) ? a->s : NULL;
+}
+
+/* import_reserved_buffer: the `base` of the reserve_buffer named `name` in the function `peer_func` (the
+   compiler's pto-resolve-reserved-buffers with explicit bases; auto = true without a base reads 0). */
+typedef struct FindRes { const char *name, *func; int64_t base; int found; } FindRes;
+static int find_reserve(Op *o, void *ud)
+{
+    FindRes *f = ud;
+    if (o->kind != OP_RESERVE_BUFFER || f->found) return 0;
+    const char *n = attr_text(o, "name");
+    const Op *fn = ir_parent_op(o);
+    while (fn && fn->kind != OP_FUNC) fn = ir_parent_op(fn);
+    const char *fname = fn ? attr_text(fn, "sym_name") : NULL;
+    if (n && !strcmp(n, f->name) && (!f->func || (fname && !strcmp(fname, f->func)))) {
+        f->base = attr_int(o, "base", 0);
+        f->found = 1;
+    }
+    return 0;
+}
+
+/* Whether the function holding op synchronises explicitly (lower.c's auto-sync rule: a sync-family op other than
+   mem_bar), i.e. is not in auto-sync mode. */
+static int walk_sync(Op *o, void *ud)
+{
+    if (op_info[o->kind].fam == FAM_SYNC && o->kind != OP_MEM_BAR) *(int *)ud = 1;
+    return 0;
+}
+static int func_has_sync(const Op *op)
+{
+    const Op *f = ir_parent_op(op);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    int s = 0;
+    if (f) ir_walk((Op *)f, walk_sync, &s);
+    return s;
+}
+
 /* The planned address of an alloc_tile: the plan of its function is computed once and kept in each alloc's
    Op.aux (the address + 1; a lowering-time scratch, docs/internals.md) until the module is freed. */
 static int planned_addr(LowerView *L, const Op *op, uint64_t *addr)
@@ -200,6 +363,51 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->fn = x_alloc;
         return 0;
     }
+    case OP_SUBVIEW: {
+        const Type *st = op->operands[0]->type, *t = op->results[0]->type;
+        int colmaj = st->blayout == TBL_COL_MAJOR;
+        in->imm[TS_SROWS] = st->dims[0];
+        in->imm[TS_SCOLS] = st->dims[1];
+        in->imm[TS_ELEM] = ty_bytes(st->elem);
+        in->imm[TS_COLMAJ] = colmaj;
+        /* an unboxed window keeps the source's pitch when it spans the pitch's direction whole or is one line */
+        in->imm[TS_OK] = (t->dims[0] == st->dims[0] && t->dims[1] == st->dims[1]) ||
+                         (st->slayout == TSL_NONE_BOX && (colmaj ? t->dims[1] == 1 || t->dims[0] == st->dims[0]
+                                                                 : t->dims[0] == 1 || t->dims[1] == st->dims[1]));
+        in->imm[TS_VR] = lw_group_index(L, op, "valid_row", 0);
+        in->imm[TS_VC] = lw_group_index(L, op, "valid_col", 0);
+        in->fn = x_subview;
+        return 0;
+    }
+    case OP_TGETVAL: case OP_TSETVAL: {
+        const Type *t = op->operands[op->kind == OP_TGETVAL ? 0 : 2]->type;
+        in->imm[TG_ELEM] = ty_bytes(t->elem);
+        in->imm[TG_COUNT] = t->dims[0] * t->dims[1];
+        in->imm[TG_AUTO] = !func_has_sync(op);
+        in->fn = op->kind == OP_TGETVAL ? x_getval : x_setval;
+        return 0;
+    }
+    case OP_CMO_CACHEINVALID: in->fn = done; return 0;
+    case OP_COMM_TWAIT: case OP_COMM_TTEST: case OP_COMM_TNOTIFY: case OP_COMM_TPUT: case OP_COMM_TGET:
+    case OP_COMM_TBROADCAST: case OP_COMM_TGATHER: case OP_COMM_TSCATTER: case OP_COMM_TREDUCE:
+        in->fn = x_comm;
+        return 0;
+    case OP_FENCE_BARRIER_ALL: in->fn = x_fence_all; return 0;   /* no data cache is modelled (docs/tile.md) */
+    case OP_RESERVE_BUFFER: in->imm[0] = attr_int(op, "base", 0); in->fn = x_const_i32; return 0;
+    case OP_IMPORT_RESERVED_BUFFER: {
+        FindRes f = {attr_text(op, "name"), attr_text(op, "peer_func"), 0, 0};
+        const Op *root = op;
+        while (ir_parent_op(root)) root = ir_parent_op(root);
+        if (f.name) ir_walk((Op *)root, find_reserve, &f);
+        in->imm[0] = f.base;
+        in->fn = x_const_i32;
+        return 0;
+    }
+    case OP_AIC_INITIALIZE_PIPE: case OP_AIV_INITIALIZE_PIPE: case OP_TALLOC_TO_AIV: case OP_TALLOC_TO_AIC:
+    case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC: case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV: case OP_TFREE_FROM_AIC:
+    case OP_TFREE_FROM_AIV:
+        in->fn = x_xcore;
+        return 0;
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
     case OP_GET_VALIDSHAPE: case OP_TILE_VALID_ROWS: case OP_TILE_VALID_COLS: in->fn = x_get_valid; return 0;
     case OP_TILE_BUF_ADDR: in->fn = x_tile_addr; return 0;

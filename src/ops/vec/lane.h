@@ -4,6 +4,7 @@
  * (docs/internals.md, "The layers above the micro surface"). Values are raw element bits, zero-extended. */
 #ifndef PTOSIM_LANE_H
 #define PTOSIM_LANE_H
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "base/num.h"
@@ -39,6 +40,12 @@ NumRound lane_rnd(int tok);
 /* vexpdif's lane: exp(a - mx) of two lanes of kind s (f16 or f32; the difference is exact in a double),
    rounded once to f32. */
 uint64_t lane_expdif(ElemKind s, uint64_t a, uint64_t mx);
+/* lane_expdif(EK_F32, a, mx) inline, for loops over many lanes: m is mx as a double (exact). */
+static inline uint32_t lane_expdif_f32(uint32_t a, double m)
+{
+    float r = (float)exp((double)num_bits_to_f32(a) - m);
+    return r != r ? 0x7FC00000u : num_f32_to_bits(r);
+}
 /* vci's lane i: base + i (desc: base - i), integers wrapping, floats rounded once. */
 uint64_t lane_ci(ElemKind k, uint64_t base, uint64_t i, int desc);
 

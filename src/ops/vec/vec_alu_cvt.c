@@ -313,7 +313,11 @@ enum {
 
 /* vexpdif: f32 lane j = exp(x[l] - max[l]) with l = j (f32) or 2j + part (f16); the difference is exact in
    double and the exponential is rounded once to f32. */
-uint64_t lane_expdif(ElemKind s, uint64_t a, uint64_t mx) { return fenc(EK_F32, exp(fdec(s, a) - fdec(s, mx))); }
+uint64_t lane_expdif(ElemKind s, uint64_t a, uint64_t mx)
+{
+    if (s == EK_F32) return lane_expdif_f32((uint32_t)a, f32_val((uint32_t)mx));   /* the same, inline (lane.h) */
+    return fenc(EK_F32, exp(fdec(s, a) - fdec(s, mx)));
+}
 
 const Instr *valu_x_vexpdif(Exec *x, const Instr *in)
 {
