@@ -203,8 +203,8 @@ static void decode_mx(const MadExt *me, int side, double *dst, const uint8_t *sr
     for (uint64_t r = 0; r < R; r++)
         for (uint64_t k = 0; k < K; k++) {
             uint8_t s = mx_scale_at(scale, r, k / 32, G2, pitch == 1);
-            uint8_t code = f4 ? (uint8_t)((src[((k / 64) * pitch + r) * 32 + (k % 64) / 2] >> (4 * (k % 2))) & 0xF)
-                              : src[((k / 32) * pitch + r) * 32 + k % 32];
+            unsigned byte = f4 ? src[((k / 64) * pitch + r) * 32 + (k % 64) / 2] : src[((k / 32) * pitch + r) * 32 + k % 32];
+            uint8_t code = (uint8_t)(f4 ? (byte >> (4 * (k % 2))) & 0xFu : byte);
             float v = me->lut[side][code];
             if (me->sat) v = sat_to(v, me->satmax[side]);
             uint64_t pw = (uint64_t)(s - 127 + 1023) << 52;
