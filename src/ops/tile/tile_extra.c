@@ -52,6 +52,7 @@ static void charge(Exec *x, const TileJob *j, unsigned nload, uint64_t rows, uin
     unsigned n = 0;
     for (unsigned i = 0; i < nload && n < 6; i++) m[n++] = OP_VLDS;
     if (j->kind == TX_TERN || j->kind == TX_TERN_S) { m[n++] = OP_VADD; }
+    if (j->kind == TX_GATHER) m[n++] = OP_VGATHER2;   /* the index load, one vgather2, the store (a5 TGather.hpp) */
     m[n++] = OP_VSTS;
     uint64_t lanes = VREG_BYTES / (e ? e : 1);
     x->extra_cost += tile_vec_cost(x, m, n, (ElemKind)j->ek, (ElemKind)j->ek, rows * ((cols + lanes - 1) / lanes));
