@@ -203,7 +203,7 @@ static void decode_mx(const MadExt *me, int side, double *dst, const uint8_t *sr
     for (uint64_t r = 0; r < R; r++)
         for (uint64_t k = 0; k < K; k++) {
             uint8_t s = mx_scale_at(scale, r, k / 32, G2, pitch == 1);
-            uint8_t code = f4 ? (uint8_t)(src[((k / 64) * pitch + r) * 32 + (k % 64) / 2] >> (4 * (k % 2)) & 0xF)
+            uint8_t code = f4 ? (uint8_t)((src[((k / 64) * pitch + r) * 32 + (k % 64) / 2] >> (4 * (k % 2))) & 0xF)
                               : src[((k / 32) * pitch + r) * 32 + k % 32];
             float v = me->lut[side][code];
             if (me->sat) v = sat_to(v, me->satmax[side]);
