@@ -10,12 +10,15 @@
  *                       f32 destination are widened first (pto-isa TAXPY, a5 TAxpy.hpp: UNPK_B16 + vcvt + vaxpy)
  *   tconcatidx          row i: n0 = idx0[i, 0] / sizeof(index), n1 likewise; s0 = min(n0, dst valid cols) columns of
  *                       src0, then s1 = min(n1, the rest) of src1 (pto-isa a5 TConcat.hpp TConcatIdx)
+ *   tgather (indices)   dst[r, c] = src element number indices[r, c] of its storage (row-major, pitch = its static
+ *                       columns), over dst's valid region; an index at or past static rows x cols traps T-TILE
+ *                       (pto-isa a5 TGather.hpp: vgather2 from the tile base; cpu TGather.hpp flat / Cols)
  *   tprint tprefetch    no effect on the simulated machine (documented no-ops)
  * Every other extra op parses and verifies; lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
 #include "tile_int.h"
 #include "base/bits.h"
 
-enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S, TX_AXPY, TX_CONCATIDX };
+enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S, TX_AXPY, TX_CONCATIDX, TX_GATHER };
 
 typedef struct Line { uint64_t addr, pitch; unsigned e; AddrSpace as; } Line;
 
@@ -49,6 +52,7 @@ static void charge(Exec *x, const TileJob *j, unsigned nload, uint64_t rows, uin
     unsigned n = 0;
     for (unsigned i = 0; i < nload && n < 6; i++) m[n++] = OP_VLDS;
     if (j->kind == TX_TERN || j->kind == TX_TERN_S) { m[n++] = OP_VADD; }
+    if (j->kind == TX_GATHER) m[n++] = OP_VGATHER2;   /* the index load, one vgather2, the store (a5 TGather.hpp) */
     m[n++] = OP_VSTS;
     uint64_t lanes = VREG_BYTES / (e ? e : 1);
     x->extra_cost += tile_vec_cost(x, m, n, (ElemKind)j->ek, (ElemKind)j->ek, rows * ((cols + lanes - 1) / lanes));
@@ -242,6 +246,41 @@ static int p_concatidx(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* tgather, index form: dst[r, c] = the source element whose linear number in the source's storage (row-major, row
+   pitch = its static columns) is indices[r, c], read unsigned, over dst's valid region. The gather reads from the
+   tile's base with no regard for its valid shape; an index at or past the static rows x cols is T-TILE here (the
+   cpu model writes 0, the device reads whatever lies there). */
+static int p_gather(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_all(x, in, j, args)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
+    Line ld = line_of(j, args, j->dst), ls = line_of(j, args, j->src0), li = line_of(j, args, j->mask);
+    const Type *st = j->ty[(int)j->src0];
+    uint64_t cols = (uint64_t)st->dims[1], numel = (uint64_t)st->dims[0] * cols;
+    for (uint64_t r = 0; r < d.vr && d.vc; r++) {
+        const uint8_t *pi = row_of(x, in, &li, r, 0, d.vc, ACC_READ);
+        if (!pi) return -1;
+        uint8_t *pd = row_of(x, in, &ld, r, 0, d.vc, ACC_WRITE);
+        if (!pd) return -1;
+        for (uint64_t c = 0; c < d.vc; c++) {
+            uint64_t ix = lane_get(pi, li.e, (unsigned)c);
+            if (ix >= numel) {
+                sim_trap(x, in, DIAG_T_TILE, "index %llu at dst[%llu, %llu] is outside the %lldx%lld "
+                         "source tile (%llu elements)", (unsigned long long)ix, (unsigned long long)r,
+                         (unsigned long long)c, (long long)st->dims[0], (long long)st->dims[1],
+                         (unsigned long long)numel);
+                return -1;
+            }
+            const uint8_t *ps = row_of(x, in, &ls, ix / cols, ix % cols, 1, ACC_READ);
+            if (!ps) return -1;
+            lane_set(pd, ld.e, (unsigned)c, lane_get(ps, ls.e, 0));
+        }
+    }
+    charge(x, j, 1, d.vr, d.vc, li.e);
+    return 0;
+}
+
 static void foot_extra(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
@@ -270,6 +309,14 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
     case OP_TPRINT: case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
     case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:
     case OP_TSUBSC: case OP_TAXPY: case OP_TCONCATIDX: break;
+    case OP_TGATHER:
+        if (op_attr(op, "maskPattern") || lw_group_index(L, op, "dsts", 1) >= 0 ||
+            lw_group_index(L, op, "rest", 0) < 0) {
+            lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tgather' runs its index form only; the %s form is not "
+                     "executable yet (docs/tile.md)", op_attr(op, "maskPattern") ? "mask-pattern" : "compare");
+            return -1;
+        }
+        break;
     default:
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' parses and verifies but is not executable yet (docs/tile.md)",
                  op_info[op->kind].name);
@@ -287,7 +334,7 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
     if (!j) return -1;
     in->foot = foot_extra;
     in->cost = 1;
-    j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
+    j->dst = (int8_t)lw_group_index(L, op, op->kind == OP_TGATHER ? "dsts" : "dst", 0);
     const Type *dt = op->operands[j->dst]->type;
     j->ek = j->sek = (uint8_t)elem_kind(dt->elem);
     switch (op->kind) {
@@ -335,6 +382,20 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
             return -1;
         }
         in->pfn = p_axpy;
+        break;
+    }
+    case OP_TGATHER: {
+        j->kind = TX_GATHER;
+        j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
+        j->mask = (int8_t)lw_group_index(L, op, "rest", 0);
+        const Type *st = op->operands[j->src0]->type, *it = op->operands[j->mask]->type;
+        if (it->kind != TY_TILE_BUF || !ek_int(elem_kind(it->elem)) || ty_bytes(it->elem) < 2 ||
+            ty_bytes(st->elem) != ty_bytes(dt->elem) || st->dims[0] < 0 || st->dims[1] < 0) {
+            lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tgather' runs an integer index tile of 16 or 32 bits and "
+                     "source and destination elements of one size");
+            return -1;
+        }
+        in->pfn = p_gather;
         break;
     }
     case OP_TTRANS:
