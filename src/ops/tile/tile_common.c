@@ -38,6 +38,15 @@ int tile_check_valid(Exec *x, const Instr *in, const Type *t, TileRt r, const ch
     return 1;
 }
 
+int tile_check_all(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args)
+{
+    for (int i = 0; i < j->n; i++)
+        if (j->ty[i]->kind == TY_TILE_BUF &&
+            tile_check_valid(x, in, j->ty[i], tj_tile(j, args, i), i == j->dst ? "destination" : "source"))
+            return 1;
+    return 0;
+}
+
 /* The A5 TileLib's pad constants (_load_store.py _pad_zero/_pad_max/_pad_min, _fillpad.py the same): zero;
    the largest finite value (all ones for unsigned integers); the lowest finite value (0 for unsigned). The
    8-bit float kinds take the i8 constants 127 / -128, as the library's fallthrough does. */

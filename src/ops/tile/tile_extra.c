@@ -36,15 +36,6 @@ static uint8_t *row_of(Exec *x, const Instr *in, const Line *l, uint64_t r, uint
                    mode == ACC_WRITE ? "tile destination" : "tile source");
 }
 
-static int check_all(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args)
-{
-    for (int i = 0; i < j->n; i++)
-        if (j->ty[i]->kind == TY_TILE_BUF &&
-            tile_check_valid(x, in, j->ty[i], tj_tile(j, args, i), i == j->dst ? "destination" : "source"))
-            return 1;
-    return 0;
-}
-
 /* The cost: one vector store (and the loads of its sources) per 256-byte register of each written row. */
 static void charge(Exec *x, const TileJob *j, unsigned nload, uint64_t rows, uint64_t cols, unsigned e)
 {
@@ -62,7 +53,7 @@ static void charge(Exec *x, const TileJob *j, unsigned nload, uint64_t rows, uin
 static int p_tci(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     if (d.vr > 1) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "pto.tci over %u valid rows is not executable (the A5 template writes one "
@@ -83,7 +74,7 @@ static int p_tci(Exec *x, const Instr *in, const uint64_t *args)
 static int p_ttri(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     Line l = line_of(j, args, j->dst);
     int64_t diag = (int64_t)tj_scalar(j, args, j->scal);
@@ -104,7 +95,7 @@ static int p_ttri(Exec *x, const Instr *in, const uint64_t *args)
 static int p_concat(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst), a = tj_tile(j, args, j->src0), b = tj_tile(j, args, j->src1);
     Line ld = line_of(j, args, j->dst), la = line_of(j, args, j->src0), lb = line_of(j, args, j->src1);
     if ((uint64_t)a.vc + b.vc > (uint64_t)j->ty[(int)j->dst]->dims[1]) {
@@ -133,7 +124,7 @@ static int p_concat(Exec *x, const Instr *in, const uint64_t *args)
 static int p_trans(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt s = tj_tile(j, args, j->src0);
     const Type *dt = j->ty[(int)j->dst];
     Line ls = line_of(j, args, j->src0), ld = line_of(j, args, j->dst);
@@ -161,7 +152,7 @@ static int p_trans(Exec *x, const Instr *in, const uint64_t *args)
 static int p_tern(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     const ElemKind k = (ElemKind)j->ek;
     int third = j->mask;   /* the operand added last */
@@ -189,7 +180,7 @@ static int p_tern(Exec *x, const Instr *in, const uint64_t *args)
 static int p_axpy(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     const ElemKind k = (ElemKind)j->ek, sk = (ElemKind)j->sek;
     Line ld = line_of(j, args, j->dst), ls = line_of(j, args, j->src0);
@@ -215,7 +206,7 @@ static int p_axpy(Exec *x, const Instr *in, const uint64_t *args)
 static int p_concatidx(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     Line ld = line_of(j, args, j->dst), l0 = line_of(j, args, j->src0), l1 = line_of(j, args, j->src1);
     Line i0 = line_of(j, args, j->mask), i1 = line_of(j, args, j->scal);
@@ -253,7 +244,7 @@ static int p_concatidx(Exec *x, const Instr *in, const uint64_t *args)
 static int p_gather(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     Line ld = line_of(j, args, j->dst), ls = line_of(j, args, j->src0), li = line_of(j, args, j->mask);
     const Type *st = j->ty[(int)j->src0];

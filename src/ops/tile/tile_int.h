@@ -84,6 +84,8 @@ static inline uint64_t tj_scalar(const TileJob *j, const uint64_t *args, int i)
 TileJob *tile_job(LowerView *L, const Op *op, Instr *in);
 /* A run-time valid shape larger than the tile traps T-TILE; returns 1 then. */
 int tile_check_valid(Exec *x, const Instr *in, const Type *t, TileRt r, const char *what);
+/* tile_check_valid for every tile operand of a job (the destination named so): 1 after a trap. */
+int tile_check_all(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args);
 /* The pad value of a tile's pad policy (TPAD_*) as element bits (A5 TileLib _pad_zero/_pad_max/_pad_min). */
 uint64_t tile_pad_bits(const Type *t, int pad);
 

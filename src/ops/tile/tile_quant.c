@@ -24,15 +24,6 @@ static uint8_t *qelem(Exec *x, const Instr *in, const QLine *l, uint64_t r, uint
                    mode == ACC_WRITE ? "tile destination" : "tile source");
 }
 
-static int check_all(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args)
-{
-    for (int i = 0; i < j->n; i++)
-        if (j->ty[i]->kind == TY_TILE_BUF &&
-            tile_check_valid(x, in, j->ty[i], tj_tile(j, args, i), i == j->dst ? "destination" : "source"))
-            return 1;
-    return 0;
-}
-
 /* The per-row coefficient of a row (element (r, 0) of a scale / offset tile). */
 static int coef(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args, int i, uint64_t r, uint64_t *v)
 {
@@ -63,7 +54,7 @@ static void charge(Exec *x, const TileJob *j, const OpKind *m, unsigned n, uint6
 static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     QLine ld = qline(j, args, j->dst), ls = qline(j, args, j->src0);
     ElemKind ok = j->tok ? EK_U8 : EK_S8;
@@ -94,7 +85,7 @@ static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
 static int p_dequant(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     QLine ld = qline(j, args, j->dst), ls = qline(j, args, j->src0);
     const ElemKind sk = (ElemKind)j->sek;

@@ -42,15 +42,6 @@ static uint8_t *at(Exec *x, const Instr *in, const Tl *t, uint64_t r, uint64_t c
                    mode == ACC_WRITE ? "tile destination" : "tile source");
 }
 
-static int check_all(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args)
-{
-    for (int i = 0; i < j->n; i++)
-        if (j->ty[i]->kind == TY_TILE_BUF &&
-            tile_check_valid(x, in, j->ty[i], tj_tile(j, args, i), i == j->dst ? "destination" : "source"))
-            return 1;
-    return 0;
-}
-
 #define V(op, k, a, b) valu_eval(VOP_##op, k, a, b, 0)
 
 static uint64_t one_of(ElemKind k)
@@ -146,7 +137,7 @@ static uint64_t prod_fold(ElemKind k, uint64_t *acc, unsigned lanes)
 static int p_row(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt s = tj_tile(j, args, j->src0);
     Tl ts = tl_of(j, args, j->src0), td = tl_of(j, args, j->dst);
     const ElemKind k = (ElemKind)j->sek, kd = (ElemKind)j->ek;
@@ -219,7 +210,7 @@ static int p_row(Exec *x, const Instr *in, const uint64_t *args)
 static int p_col(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt s = tj_tile(j, args, j->src0);
     Tl ts = tl_of(j, args, j->src0), td = tl_of(j, args, j->dst);
     const ElemKind k = (ElemKind)j->sek, kd = (ElemKind)j->ek;
@@ -292,7 +283,7 @@ static uint64_t bin_lane(const TileJob *j, uint64_t a, uint64_t b)
 static int p_expand(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     int bin = j->kind == TR_ROWBIN || j->kind == TR_COLBIN, row = j->kind == TR_ROWEXP || j->kind == TR_ROWBIN;
     Tl td = tl_of(j, args, j->dst), tb = tl_of(j, args, bin ? j->src1 : j->src0), ta = td;
@@ -337,7 +328,7 @@ static int p_expand(Exec *x, const Instr *in, const uint64_t *args)
 static int p_part(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (check_all(x, in, j, args)) return -1;
+    if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst), s0 = tj_tile(j, args, j->src0), s1 = tj_tile(j, args, j->src1);
     Tl td = tl_of(j, args, j->dst), t0 = tl_of(j, args, j->src0), t1 = tl_of(j, args, j->src1);
     const ElemKind k = (ElemKind)j->ek;
