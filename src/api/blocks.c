@@ -243,6 +243,8 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     run_sim(r, &P->base);
     r->obs->trace = l->sim.obs->trace;
     r->obs->profile = l->sim.obs->profile;
+    /* blocks one after another on GM in place: this one will be committed next, its trace may go out as it runs */
+    r->obs->direct = !P->spec && l->sim.obs->spool_ev ? l->sim.obs : NULL;
     if (obs_reset(r->obs, l->prog->ninstr)) {
         oom(r, l, "the profile");
         return;
