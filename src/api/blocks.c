@@ -466,7 +466,10 @@ int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
         P.free = l->runs[i];
     }
     l->sim.cl = NULL;
-    if (P.spec) sim_gm_fill_gaps(&l->sim, 0, 0);   /* views copy GM pages from other threads: no lazy filling */
+    if (P.spec) {   /* views copy GM pages from other threads: no lazy filling, no buffer outside the image */
+        sim_gm_unalias(&l->sim);
+        sim_gm_fill_gaps(&l->sim, 0, 0);
+    }
     P.base = l->sim;
     P.done = mem_calloc(blocks, sizeof *P.done);
     P.wlog = P.spec ? mem_calloc(blocks, sizeof *P.wlog) : NULL;
