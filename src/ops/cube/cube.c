@@ -209,8 +209,14 @@ static int p_raw_fill(Exec *x, const Instr *in, const uint64_t *a)
         return -1;
     }
     if (!rep || !blk) return 0;
-    uint8_t *d = sim_mem(x, in, AS_L1, sim_index_addr(a[0], (int64_t)a[1], 1), ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
+    uint64_t base = sim_index_addr(a[0], (int64_t)a[1], 1);
+    uint8_t *d = sim_mem_span(x, x->core, in, AS_L1, base, ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
     if (!d) return -1;
+    if (sim_watching(x->core, AS_L1)) {   /* the checkers see the blocks written, not the gaps between them */
+        SimRun run = {0, 0};
+        for (uint64_t r = 0; r < rep; r++) sim_run_add(x, in, x->core, AS_L1, &run, base + r * (blk + gap) * 32, blk * 32, ACC_WRITE);
+        sim_run_end(x, in, x->core, AS_L1, &run, ACC_WRITE);
+    }
     uint8_t pat[32];
     uint32_t v = (uint32_t)a[2];
     for (unsigned i = 0; i < 32; i++) pat[i] = (uint8_t)(v >> (8 * (i % (in->imm[0] == 16 ? 2u : 4u))));
