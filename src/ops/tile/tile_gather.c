@@ -15,8 +15,12 @@
  *   tgatherb               per row, per 8 offsets: 8 blocks of 32 bytes from src's base + offset[r, k] (bytes)
  *   thistogram             per valid src row: 256 cumulative u32 counts of one byte of each element, filtered
  *                          by the upper bytes (chistv2 is a cumulative histogram)
- * An index, offset or pattern position outside its tile is a located T-TILE trap. mgather, mscatter and the compare
- * form of tgather parse and verify but are not executable yet (T-UNSUPPORTED). */
+ *   mgather / mscatter     GM <-> UB through a UB index tile (pto-isa a5 MGather.hpp / MScatter.hpp): row coalesce
+ *                          (table row idx[r]) or elem (table element idx[r, c]); OOB modes undefined (T-OOB trap),
+ *                          clamp, wrap, zero (gather) / skip (scatter); scatter atomics add/max/min; positions in
+ *                          row-major order, a later one winning a duplicate (Conflict::Last)
+ * An index, offset or pattern position outside its tile is a located T-TILE trap. The compare form of tgather parses
+ * and verifies but is not executable yet (T-UNSUPPORTED). */
 #include "tile_int.h"
 #include <inttypes.h>
 
@@ -243,6 +247,134 @@ static int p_hist(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* ------------------------------------------------------------------ mgather / mscatter (GM, pto-isa a5 MGather.hpp,
+   MScatter.hpp): tok = coalesce (1 elem), konst = the OOB mode (GOOB_* / SOOB_*), vop = the atomic op (MS_*),
+   scal = the view operand. Row mode: table row idx[r] (idx storage element r, a u32) at the view's base + idx * the
+   pitch of its second-to-last dim, capacity its rows; elem mode: element idx[r, c] of the packed table from the
+   view's base, capacity the product of its shape. */
+enum { MS_NONE, MS_ADD, MS_MAX, MS_MIN };
+enum { OOB_UNDEF, OOB_CLAMP, OOB_WRAP, OOB_ZERO_SKIP };
+
+static void table_of(const TileJob *j, const uint64_t *args, uint64_t *cap_rows, uint64_t *pitch, uint64_t *cap_el)
+{
+    const Type *vt = j->ty[(int)j->scal];
+    ViewRt v = tj_view(j, args, j->scal);
+    int rk = vt->rank;
+    uint64_t n = 1;
+    for (int i = 0; i < rk; i++) n *= (uint64_t)(v.shape[i] > 0 ? v.shape[i] : 0);
+    *cap_el = n;
+    *cap_rows = rk >= 2 ? (uint64_t)(v.shape[rk - 2] > 0 ? v.shape[rk - 2] : 0) : 1;
+    *pitch = rk >= 2 ? (uint64_t)v.stride[rk - 2] : 0;
+}
+
+/* The index of position k of the index tile as the u32 the SIMT kernel computes with, remapped by the OOB mode:
+   1 to access, 0 to skip (zero / skip), -1 after a trap (undefined mode: an index past the capacity). */
+static int remap(Exec *x, const Instr *in, const TileJob *j, uint64_t raw, uint64_t cap, uint64_t *out,
+                 uint64_t r, uint64_t c)
+{
+    uint32_t ix = (uint32_t)raw;
+    if (ix < cap) {
+        *out = ix;
+        return 1;
+    }
+    switch ((int)j->konst) {
+    case OOB_CLAMP: *out = cap ? cap - 1 : 0; return cap ? 1 : 0;
+    case OOB_WRAP: *out = cap ? ix % cap : 0; return cap ? 1 : 0;
+    case OOB_ZERO_SKIP: return 0;
+    default:
+        sim_trap(x, in, DIAG_T_OOB, "%s: index %" PRIu32 " at idx[%" PRIu64 ", %" PRIu64 "] is outside the table's %"
+                 PRIu64 " %s (the OOB mode is undefined; clamp, wrap or %s bound it)", op_info[in->kind].name, ix, r, c,
+                 cap, j->tok ? "elements" : "rows", in->kind == OP_MGATHER ? "zero" : "skip");
+        return -1;
+    }
+}
+
+static uint64_t idx_at(const uint8_t *p, const Type *it, uint64_t k)
+{
+    unsigned ie = ty_bytes(it->elem);
+    uint64_t v = lane_get(p, ie, (unsigned)k);
+    if (ek_signed(elem_kind(it->elem))) v = (uint64_t)(int64_t)(ie == 2 ? (int16_t)v : (int32_t)v);
+    return v;
+}
+
+static int p_mgs(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (tile_check_all(x, in, j, args)) return -1;
+    int g = in->kind == OP_MGATHER;
+    int ti = g ? j->dst : j->src0;
+    TileRt t = tj_tile(j, args, ti);
+    const Type *tt = j->ty[ti], *it = j->ty[(int)j->mask];
+    const ElemKind k = (ElemKind)j->ek;
+    unsigned e = ty_bytes(tt->elem);
+    uint64_t tc = (uint64_t)tt->dims[1], ic = (uint64_t)it->dims[1], caprows, pitch, capel;
+    table_of(j, args, &caprows, &pitch, &capel);
+    uint64_t base = tj_view(j, args, j->scal).addr;
+    int mode = g ? ACC_READ : j->vop != MS_NONE ? ACC_ATOMIC : ACC_WRITE;
+    const char *what = g ? "mgather table" : "mscatter table";
+    for (uint64_t r = 0; r < t.vr && t.vc; r++) {
+        uint8_t *pt = tile_at(x, in, j, args, ti, r * tc, t.vc, g ? ACC_WRITE : ACC_READ, g ? "mgather destination"
+                              : "mscatter source");
+        if (!pt) return -1;
+        if (!j->tok) {   /* row */
+            const uint8_t *pi = tile_at(x, in, j, args, j->mask, r, 1, ACC_READ, "index tile");
+            uint64_t ix;
+            int a = pi ? remap(x, in, j, idx_at(pi, it, 0), caprows, &ix, r, 0) : -1;
+            if (a < 0) return -1;
+            if (!a) {
+                if (g) memset(pt, 0, t.vc * e);
+                continue;
+            }
+            uint8_t *pg = sim_gm_access(x, in, base + ix * pitch * e, t.vc * e, mode, what);
+            if (!pg) return -1;
+            if (g) memcpy(pt, pg, t.vc * e);
+            else if (j->vop == MS_NONE) memmove(pg, pt, t.vc * e);
+            else
+                for (uint64_t c = 0; c < t.vc; c++)
+                    lane_set(pg, e, (unsigned)c, valu_eval((ValuOp)j->sbits, k, lane_get(pg, e, (unsigned)c),
+                                                           lane_get(pt, e, (unsigned)c), 0));
+            continue;
+        }
+        const uint8_t *pi = tile_at(x, in, j, args, j->mask, r * ic, t.vc, ACC_READ, "index tile");
+        if (!pi) return -1;
+        for (uint64_t c = 0; c < t.vc; c++) {   /* elem: row-major, a later position overwrites (Conflict::Last) */
+            uint64_t ix;
+            int a = remap(x, in, j, idx_at(pi, it, c), capel, &ix, r, c);
+            if (a < 0) return -1;
+            if (!a) {
+                if (g) memset(pt + c * e, 0, e);
+                continue;
+            }
+            uint8_t *pg = sim_gm_access(x, in, base + ix * e, e, mode, what);
+            if (!pg) return -1;
+            if (g) memcpy(pt + c * e, pg, e);
+            else if (j->vop == MS_NONE) memmove(pg, pt + c * e, e);
+            else lane_set(pg, e, 0, valu_eval((ValuOp)j->sbits, k, lane_get(pg, e, 0), lane_get(pt, e, (unsigned)c), 0));
+        }
+    }
+    static const OpKind m[] = {OP_VLDS, OP_VSTS};
+    charge(x, j, m, 2, t.vr * regs(t.vc, e), (uint64_t)t.vr * t.vc * e);
+    return 0;
+}
+
+/* Auto-sync footprint: the tiles whole, the table from the view's base over its strided extent and its packed
+   capacity (the indices are not known before the op runs). */
+static void foot_mgs(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    int g = in->kind == OP_MGATHER;
+    tile_foot_whole(j, args, f, g ? 1u << j->dst : 0);
+    const Type *vt = j->ty[(int)j->scal];
+    ViewRt v = tj_view(j, args, j->scal);
+    uint64_t e = ty_bytes(vt->elem), hi = 1, n = 1;
+    for (int i = 0; i < vt->rank; i++) {
+        if (v.shape[i] <= 0) return;
+        hi += (uint64_t)(v.shape[i] - 1) * (uint64_t)(v.stride[i] > 0 ? v.stride[i] : 0);
+        n *= (uint64_t)v.shape[i];
+    }
+    as_add(f, AS_GM, v.addr, v.addr + (hi > n ? hi : n) * e, !g);
+}
+
 static void foot_gather(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
@@ -271,10 +403,50 @@ static int unsupported(LowerView *L, const Op *op, const char *what)
     return -1;
 }
 
+static int lower_mgs(LowerView *L, const Op *op, Instr *in)
+{
+    int g = op->kind == OP_MGATHER;
+    int vi = lw_group_index(L, op, "mem", 0), ii = lw_group_index(L, op, "idx", 0);
+    int ti = lw_group_index(L, op, g ? "dst" : "src", 0);
+    const Type *vt = op->operands[vi]->type, *it = op->operands[ii]->type, *tt = op->operands[ti]->type;
+    if (lw_group_index(L, op, "scratch", 0) >= 0 || tt->space != AS_UB || it->kind != TY_TILE_BUF ||
+        it->space != AS_UB)
+        return unsupported(L, op, "between GM and other than UB tiles (the GM->L1 form)");
+    if (tt->dims[0] < 0 || tt->dims[1] < 0 || it->dims[0] < 0 || it->dims[1] < 0 || tt->blayout != TBL_ROW_MAJOR ||
+        tt->slayout != TSL_NONE_BOX || it->slayout != TSL_NONE_BOX || vt->elem != tt->elem)
+        return unsupported(L, op, "on other than static row-major tiles of the table's element type");
+    ElemKind ik = elem_kind(it->elem);
+    if (!ek_int(ik) || (ty_bytes(it->elem) != 4 && ty_bytes(it->elem) != 2))
+        return unsupported(L, op, "with other than 16- or 32-bit integer indices");
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    in->foot = foot_mgs;
+    in->cost = 1;
+    in->pfn = p_mgs;
+    j->scal = (int8_t)vi;
+    j->mask = (int8_t)ii;
+    if (g) j->dst = (int8_t)ti;
+    else j->src0 = (int8_t)ti;
+    j->ek = j->sek = (uint8_t)elem_kind(tt->elem);
+    j->tok = (int16_t)(op_token_id(op, "coalesce") == T_COAL_ELEM);
+    int oob = op_token_id(op, g ? "gatherOob" : "scatterOob");
+    j->konst = oob == T_GOOB_CLAMP || oob == T_SOOB_CLAMP ? OOB_CLAMP : oob == T_GOOB_WRAP || oob == T_SOOB_WRAP ? OOB_WRAP
+             : oob == T_GOOB_ZERO || oob == T_SOOB_SKIP ? OOB_ZERO_SKIP : OOB_UNDEF;
+    int at = g ? -1 : op_token_id(op, "scatterAtomicOp");
+    j->vop = (uint8_t)(at == T_SATOM_ADD ? MS_ADD : at == T_SATOM_MAX ? MS_MAX : at == T_SATOM_MIN ? MS_MIN : MS_NONE);
+    j->sbits = (uint8_t)(j->vop == MS_ADD ? VOP_ADD : j->vop == MS_MAX ? VOP_MAX : VOP_MIN);
+    if (j->ek == EK_BAD || (j->vop != MS_NONE && ty_bytes(tt->elem) < 2)) {
+        lw_error(L, op, DIAG_V_ELEM_TYPE, "'%s' on tiles of this element type is not simulated%s", op_info[op->kind].name,
+                 j->vop != MS_NONE ? " (atomic forms: 16- and 32-bit elements)" : "");
+        return -1;
+    }
+    return 0;
+}
+
 int tile_lower_gather(LowerView *L, const Op *op, Instr *in)
 {
     const Attr *mp = op_attr(op, "maskPattern");
-    if (op->kind == OP_MGATHER || op->kind == OP_MSCATTER) return unsupported(L, op, "(a GM gather/scatter)");
+    if (op->kind == OP_MGATHER || op->kind == OP_MSCATTER) return lower_mgs(L, op, in);
     if (op->kind == OP_TGATHER && !mp) return unsupported(L, op, "in its compare form");
     int hist = op->kind == OP_THISTOGRAM;
     for (uint32_t i = 0; i < op->noperands; i++) {
