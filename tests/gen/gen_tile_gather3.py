@@ -315,6 +315,89 @@ def case_badgatherb():
     gl.save_ints("off.bin", 32, offs)
 
 
+def f16bits(x):
+    return gl.unpack("H", gl.pack("e", [x]))[0]
+
+
+def case_mgs():
+    """tests/tile/mgather_mscatter.pto (pto-isa MGATHER / MSCATTER, docs/semantics.md §14.6): gathers from an f32
+    64x32 table t1 and an f16 16x64 table t2, scatters into four tables given as inputs and written back."""
+    rng = gl.Lcg(16)
+    t1 = [rng.next() << 9 ^ rng.next() for _ in range(64 * 32)]
+    t1 = [v & 0xFFFFFFFF for v in t1]
+    t2 = [rng.next() & 0xFFFF for _ in range(16 * 64)]
+    ia = [rng.below(64) for _ in range(8)]                       # row, undefined OOB: all in range
+    ib = [rng.below(2048) for _ in range(64)]                    # elem, zero: some past 2048
+    ib[3], ib[17], ib[63] = 2048, 0xFFFFFFFF, 5000
+    ic = [rng.below(3000) for _ in range(64)]                    # elem, wrap over 1024
+    ic[0] = 0xFFFFFFFF                                           # a negative i32 is a large u32: wraps too
+    idd = [rng.below(64) for _ in range(8)]                      # row, clamp
+    idd[2], idd[6] = 64, 1000
+    oa = [t1[ia[r] * 32 + c] for r in range(8) for c in range(32)]
+    ob = [t1[x] if x < 2048 else 0 for x in ib]
+    oc = [t2[x % 1024] for x in ic]
+    od = [t1[min(idd[r], 63) * 32 + c] for r in range(8) for c in range(32)]
+    # scatters
+    s1 = [rng.next() << 9 ^ rng.next() for _ in range(64 * 32)]
+    s1 = [v & 0xFFFFFFFF for v in s1]
+    sa = [(rng.next() << 9 ^ rng.next()) & 0xFFFFFFFF for _ in range(8 * 32)]
+    ie = [rng.below(64) for _ in range(8)]
+    ie[5] = ie[1]                                                # a duplicate row: the later one (5) stays
+    ie[3] = 64                                                   # skipped
+    e1 = list(s1)
+    for r in range(8):
+        if ie[r] < 64:
+            e1[ie[r] * 32:ie[r] * 32 + 32] = sa[r * 32:r * 32 + 32]
+    s2 = [rng.below(800) / 4.0 - 100.0 for _ in range(256)]     # quarter steps: every sum is exact in f32
+    sb = [rng.below(400) / 4.0 - 50.0 for _ in range(64)]
+    if_ = [rng.below(300) for _ in range(64)]                    # wrap over 256; duplicates accumulate
+    if_[10] = if_[11] = if_[40] = 7
+    e2 = list(s2)
+    for k in range(64):
+        e2[if_[k] % 256] += sb[k]
+    s3 = [rng.below(2000) - 1000 for _ in range(256)]
+    sc = [rng.below(2000) - 1000 for _ in range(32)]
+    ig = [rng.below(256) for _ in range(32)]
+    ig[4], ig[20] = 256, 9999                                    # clamp to 255
+    ig[7] = ig[8] = 100
+    e3 = list(s3)
+    for k in range(32):
+        x = min(ig[k], 255)
+        e3[x] = max(e3[x], sc[k])
+    s4 = [rng.next() & 0xFFFF for _ in range(1024)]
+    sd = [rng.next() & 0xFFFF for _ in range(64)]
+    ih = [rng.below(1024) for _ in range(64)]
+    ih[1] = ih[33] = ih[50] = 77                                 # row-major: position 50's value stays
+    e4 = list(s4)
+    for k in range(64):
+        e4[ih[k]] = sd[k]
+    gl.save_ints("t1.bin", 32, t1)
+    gl.save_ints("t2.bin", 16, t2)
+    for n, v in (("ia", ia), ("ib", ib), ("ic", ic), ("id", idd), ("ie", ie), ("if", if_), ("ig", ig), ("ih", ih)):
+        gl.save_ints(n + ".bin", 32, v)
+    gl.save_ints("e_oa.bin", 32, oa)
+    gl.save_ints("e_ob.bin", 32, ob)
+    gl.save_ints("e_oc.bin", 16, oc)
+    gl.save_ints("e_od.bin", 32, od)
+    gl.save_ints("s1.bin", 32, s1)
+    gl.save_ints("sa.bin", 32, sa)
+    gl.save_ints("e_s1.bin", 32, e1)
+    gl.save_vals("s2.bin", "f", s2)
+    gl.save_vals("sb.bin", "f", sb)
+    gl.save_vals("e_s2.bin", "f", e2)
+    gl.save_ints("s3.bin", 32, s3)
+    gl.save_ints("sc.bin", 32, sc)
+    gl.save_ints("e_s3.bin", 32, e3)
+    gl.save_ints("s4.bin", 16, s4)
+    gl.save_ints("sd.bin", 16, sd)
+    gl.save_ints("e_s4.bin", 16, e4)
+
+
+def case_badmgs():
+    """bad_mgather_oob.pto: row indices 0..7 except 64 (past the 64-row table) at idx[0, 5]."""
+    gl.save_ints("ia.bin", 32, [0, 1, 2, 3, 4, 64, 6, 7])
+
+
 if __name__ == "__main__":
     gl.OUT = sys.argv[1]
     gl.run_case(gl.cases(globals()), sys.argv[2])

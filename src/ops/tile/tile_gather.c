@@ -325,7 +325,7 @@ static int p_mgs(Exec *x, const Instr *in, const uint64_t *args)
                 if (g) memset(pt, 0, t.vc * e);
                 continue;
             }
-            uint8_t *pg = sim_gm_access(x, in, base + ix * pitch * e, t.vc * e, mode, what);
+            uint8_t *pg = sim_mem(x, in, AS_GM, base + ix * pitch * e, t.vc * e, 1, mode, what);
             if (!pg) return -1;
             if (g) memcpy(pt, pg, t.vc * e);
             else if (j->vop == MS_NONE) memmove(pg, pt, t.vc * e);
@@ -345,7 +345,7 @@ static int p_mgs(Exec *x, const Instr *in, const uint64_t *args)
                 if (g) memset(pt + c * e, 0, e);
                 continue;
             }
-            uint8_t *pg = sim_gm_access(x, in, base + ix * e, e, mode, what);
+            uint8_t *pg = sim_mem(x, in, AS_GM, base + ix * e, e, 1, mode, what);
             if (!pg) return -1;
             if (g) memcpy(pt + c * e, pg, e);
             else if (j->vop == MS_NONE) memmove(pg, pt + c * e, e);
