@@ -312,6 +312,13 @@ static int p_mgs(Exec *x, const Instr *in, const uint64_t *args)
     uint64_t base = tj_view(j, args, j->scal).addr;
     int mode = g ? ACC_READ : j->vop != MS_NONE ? ACC_ATOMIC : ACC_WRITE;
     const char *what = g ? "mgather table" : "mscatter table";
+    TileRt iv = tj_tile(j, args, j->mask);
+    if (j->tok && (iv.vr != t.vr || iv.vc != t.vc)) {   /* elem: one index per element (pto-isa MGATHER/MSCATTER) */
+        sim_trap(x, in, DIAG_T_TILE, "%s with coalesce = elem: the index tile's valid shape %" PRIu32 "x%" PRIu32
+                 " differs from the %s tile's %" PRIu32 "x%" PRIu32, op_info[in->kind].name, iv.vr, iv.vc,
+                 g ? "destination" : "source", t.vr, t.vc);
+        return -1;
+    }
     for (uint64_t r = 0; r < t.vr && t.vc; r++) {
         uint8_t *pt = tile_at(x, in, j, args, ti, r * tc, t.vc, g ? ACC_WRITE : ACC_READ, g ? "mgather destination"
                               : "mscatter source");
