@@ -284,16 +284,6 @@ static const Instr *x_nop(Exec *x, const Instr *in)
     return in + 1;
 }
 
-static uint64_t one_of(ElemKind k)
-{
-    switch (k) {
-    case EK_F32: return 0x3F800000u;
-    case EK_F16: return 0x3C00u;
-    case EK_BF16: return 0x3F80u;
-    default: return 1;
-    }
-}
-
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
 {
     switch (op->kind) {

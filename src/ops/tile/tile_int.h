@@ -46,6 +46,17 @@ static inline void view_put(uint8_t *p, const ViewRt *v)
     memcpy(p + 48, v->stride, sizeof v->stride);
 }
 
+/* The value 1 of an element kind as lane bits (the float kinds f32, f16, bf16; integers 1). */
+static inline uint64_t one_of(ElemKind k)
+{
+    switch (k) {
+    case EK_F32: return 0x3F800000u;
+    case EK_F16: return 0x3C00u;
+    case EK_BF16: return 0x3F80u;
+    default: return 1;
+    }
+}
+
 /* The decoded form of a queued tile op (Instr.ext). Operand roles are operand indices (-1: absent). */
 enum { TJ_MAX = 8 };
 typedef struct TileJob {

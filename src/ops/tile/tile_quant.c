@@ -1,10 +1,14 @@
-/* tile_quant.c — the INT8 quantisation ops, each one V job over the destination's valid region (docs/tile.md,
- * docs/semantics.md "tquant / tdequant"):
+/* tile_quant.c — the quantisation ops, each one V job (docs/tile.md, docs/semantics.md "tquant / tdequant" and
+ * "tquant.mx"):
  *   tquant INT8_SYM   dst = s8(x * fp[r, 0])                  x, fp, offset f32; dst si8 / i8
  *   tquant INT8_ASYM  dst = u8(x * fp[r, 0] + offset[r, 0])   dst ui8
  *                     each step one f32 vector lane (vmul, vadd), then the A5 cast chain f32 -> s32 (nearest-even,
  *                     saturating) -> f32 -> f16 -> 8 bits (saturating): one rounding, clamped to the 8-bit range
  *   tdequant          dst = (f32(src) - offset[r, 0]) * scale[r, 0]   src i8 / i16, dst, scale, offset f32
+ *   tquant.mx         groups of 32 elements along grpAxis (axis1: within a row, axis0: down a column): the group's
+ *                     largest magnitude (max), a shared e8m0 exponent (exp) and its reciprocal power of two
+ *                     (scaling) by the OCP or NV rule, then dst = fp8 / fp4(x * scaling) (pto-isa a5 TQuant.hpp)
+ *   tmov + tmp        the MX exponent reorder into the cube's ZZ scale layout (pto-isa a5 TMov.hpp ND->ZZ, DN->ZZ)
  * Every lane goes through the shared conversion and arithmetic lanes (lane_cvt, valu_eval). */
 #include "tile_int.h"
 
@@ -50,29 +54,44 @@ static void charge(Exec *x, const TileJob *j, const OpKind *m, unsigned n, uint6
     (void)j;
 }
 
-/* tquant: src0 the source, scal the fp (scale) tile, mask the offset tile (-1 for INT8_SYM); tok 1 for ASYM. */
-static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
+/* One lane of a per-row quantisation op: v the source lane, sc and of the row's scale and offset. */
+typedef uint64_t (*QLaneFn)(const TileJob *j, uint64_t v, uint64_t sc, uint64_t of);
+
+/* The frame tquant and tdequant share: over the destination's valid rows, the row's coefficients (element (r, 0) of
+   the scale tile scal and the offset tile mask), then f on each lane of the row. */
+static int quant_rows(Exec *x, const Instr *in, const uint64_t *args, QLaneFn f)
 {
     const TileJob *j = TJ(in);
     if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     QLine ld = qline(j, args, j->dst), ls = qline(j, args, j->src0);
-    ElemKind ok = j->tok ? EK_U8 : EK_S8;
     for (uint64_t r = 0; r < d.vr && d.vc; r++) {
         uint64_t sc, of;
         if (coef(x, in, j, args, j->scal, r, &sc) || coef(x, in, j, args, j->mask, r, &of)) return -1;
         const uint8_t *ps = qelem(x, in, &ls, r, 0, d.vc, ACC_READ);
         uint8_t *pd = ps ? qelem(x, in, &ld, r, 0, d.vc, ACC_WRITE) : NULL;
         if (!pd) return -1;
-        for (uint64_t c = 0; c < d.vc; c++) {
-            uint64_t v = valu_eval(VOP_MUL, EK_F32, lane_get(ps, 4, (unsigned)c), sc, 0);
-            if (j->tok) v = valu_eval(VOP_ADD, EK_F32, v, of, 0);
-            v = lane_cvt(EK_F32, EK_S32, v, NUM_RND_R, true);
-            v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_R, false);
-            v = lane_cvt(EK_F32, EK_F16, v, NUM_RND_R, true);
-            lane_set(pd, 1, (unsigned)c, lane_cvt(EK_F16, ok, v, NUM_RND_R, true));
-        }
+        for (uint64_t c = 0; c < d.vc; c++) lane_set(pd, ld.e, (unsigned)c, f(j, lane_get(ps, ls.e, (unsigned)c), sc, of));
     }
+    return 0;
+}
+
+/* tquant: src0 the source, scal the fp (scale) tile, mask the offset tile (-1 for INT8_SYM); tok 1 for ASYM. */
+static uint64_t lane_quant(const TileJob *j, uint64_t x, uint64_t sc, uint64_t of)
+{
+    uint64_t v = valu_eval(VOP_MUL, EK_F32, x, sc, 0);
+    if (j->tok) v = valu_eval(VOP_ADD, EK_F32, v, of, 0);
+    v = lane_cvt(EK_F32, EK_S32, v, NUM_RND_R, true);
+    v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_R, false);
+    v = lane_cvt(EK_F32, EK_F16, v, NUM_RND_R, true);
+    return lane_cvt(EK_F16, j->tok ? EK_U8 : EK_S8, v, NUM_RND_R, true);
+}
+
+static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (quant_rows(x, in, args, lane_quant)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
     static const OpKind m_sym[] = {OP_VLDS, OP_VLDS, OP_VMUL, OP_VCVT, OP_VCVT, OP_VCVT, OP_VCVT, OP_VSTS};
     static const OpKind m_asym[] = {OP_VLDS, OP_VLDS, OP_VLDS, OP_VMUL, OP_VADD, OP_VCVT, OP_VCVT, OP_VCVT, OP_VCVT,
                                     OP_VSTS};
@@ -82,31 +101,24 @@ static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
 }
 
 /* tdequant: src0 the i8 / i16 source, scal the scale tile, mask the offset tile. */
+static uint64_t lane_dequant(const TileJob *j, uint64_t v, uint64_t sc, uint64_t of)
+{
+    const ElemKind sk = (ElemKind)j->sek;
+    if (sk == EK_S8) {   /* widened to s32, then s32 -> f32 toward zero (exact for 8-bit values) */
+        v = lane_cvt(EK_S8, EK_S32, v, NUM_RND_R, false);
+        v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_Z, false);
+    } else {
+        v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
+    }
+    v = valu_eval(VOP_SUB, EK_F32, v, of, 0);
+    return valu_eval(VOP_MUL, EK_F32, v, sc, 0);
+}
+
 static int p_dequant(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (tile_check_all(x, in, j, args)) return -1;
+    if (quant_rows(x, in, args, lane_dequant)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
-    QLine ld = qline(j, args, j->dst), ls = qline(j, args, j->src0);
-    const ElemKind sk = (ElemKind)j->sek;
-    for (uint64_t r = 0; r < d.vr && d.vc; r++) {
-        uint64_t sc, of;
-        if (coef(x, in, j, args, j->scal, r, &sc) || coef(x, in, j, args, j->mask, r, &of)) return -1;
-        const uint8_t *ps = qelem(x, in, &ls, r, 0, d.vc, ACC_READ);
-        uint8_t *pd = ps ? qelem(x, in, &ld, r, 0, d.vc, ACC_WRITE) : NULL;
-        if (!pd) return -1;
-        for (uint64_t c = 0; c < d.vc; c++) {
-            uint64_t v = lane_get(ps, ls.e, (unsigned)c);
-            if (sk == EK_S8) {   /* widened to s32, then s32 -> f32 toward zero (exact for 8-bit values) */
-                v = lane_cvt(EK_S8, EK_S32, v, NUM_RND_R, false);
-                v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_Z, false);
-            } else {
-                v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
-            }
-            v = valu_eval(VOP_SUB, EK_F32, v, of, 0);
-            lane_set(pd, 4, (unsigned)c, valu_eval(VOP_MUL, EK_F32, v, sc, 0));
-        }
-    }
     static const OpKind m[] = {OP_VLDS, OP_VCVT, OP_VSUB, OP_VMUL, OP_VSTS};
     charge(x, j, m, 5, d.vr, d.vc);
     return 0;
