@@ -34,7 +34,7 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
     case OP_TMATMUL_MX_BIAS: case OP_TGEMV: case OP_TGEMV_ACC: case OP_TGEMV_BIAS: case OP_TGEMV_MX:
     case OP_TGEMV_MX_ACC: case OP_TGEMV_MX_BIAS:
         return tile_lower_cube(L, op, in);
-    case OP_TQUANT: case OP_TDEQUANT: return tile_lower_quant(L, op, in);   /* tile_quant.c */
+    case OP_TQUANT: case OP_TQUANT_MX: case OP_TDEQUANT: return tile_lower_quant(L, op, in);   /* tile_quant.c */
     case OP_TPOW: case OP_TPOWS: return tile_lower_pow(L, op, in);           /* tile_pow.c */
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
     case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TGATHER: case OP_TGATHERB:

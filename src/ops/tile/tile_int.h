@@ -128,8 +128,9 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in);
 int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in);
 /* tile_extra.c: the extra ops (the last block of ops_tile.def); those not executable yet are T-UNSUPPORTED. */
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
-/* tile_quant.c: tquant (INT8_SYM / INT8_ASYM) and tdequant. */
+/* tile_quant.c: tquant (INT8_SYM / INT8_ASYM), tquant.mx and tdequant; the MX exponent reorder (tmov with tmp). */
 int tile_lower_quant(LowerView *L, const Op *op, Instr *in);
+int tile_lower_mx_zz(LowerView *L, const Op *op, Instr *in);
 /* tile_pow.c: tpow / tpows on integer tiles (float tiles: T-UNSUPPORTED). */
 int tile_lower_pow(LowerView *L, const Op *op, Instr *in);
 #endif
