@@ -335,9 +335,13 @@ static void check_quant_mx(VCtx *V, Op *op)
         int64_t r = t[i]->dims[2], c = t[i]->dims[3];
         if ((r == gr && c == gc && (r == 1 || t[i]->dims[1] == c)) || (!dn && r == 1 && c == gr * gc)) continue;
         if (i == 2 && il && il->i) continue;   /* the interleaved exponent layout: not simulated (lowering says so) */
-        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects %s's valid shape to be %" PRId64 "x%" PRId64
-              "%s, compact in its storage", v_opname(op), g[i], gr, gc,
-              dn ? " (grpAxis = axis0: [M/32, N])" : " or the flat 1xM*N/32 (grpAxis = axis1)");
+        if (dn)
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects %s's valid shape to be %" PRId64 "x%" PRId64
+                  " ([M/32, N] for grpAxis = axis0), compact in its storage", v_opname(op), g[i], gr, gc);
+        else
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects %s's valid shape to be %" PRId64 "x%" PRId64
+                  " ([M, N/32]) or the flat 1x%" PRId64 " (grpAxis = axis1), compact in its storage", v_opname(op), g[i],
+                  gr, gc, gr * gc);
         return;
     }
 }
