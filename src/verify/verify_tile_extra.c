@@ -274,7 +274,7 @@ static void check_quant(VCtx *V, Op *op)
    scaling of src's element type, exp 8-bit integers, dst i8 / ui8 (MXFP8) or f4E2M1x2 from an f16 / bf16 source
    (MXFP4); static shapes; src's valid extent along grpAxis a multiple of 32; dst's valid shape src's (fp4: half the
    columns); max, scaling and exp [M/32, N] (axis0) or [M, N/32] or the flat [1, M*N/32] (axis1); interleave only
-   with axis0; exp_zz and storeMode together. */
+   with axis0; exp_zz and storeMode together; every tile ND-style (row-major, none_box). */
 static void check_quant_mx(VCtx *V, Op *op)
 {
     char b[128];
@@ -298,6 +298,11 @@ static void check_quant_mx(VCtx *V, Op *op)
     for (int i = 0; i < 5; i++) {
         t[i] = gty(V, op, g[i], 0);
         if (!is_tile(t[i])) return;
+        if (t[i]->blayout != TBL_ROW_MAJOR || t[i]->slayout != TSL_NONE_BOX) {
+            v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, g[i], 0), "'%s' expects ND-style tiles (row-major, none_box); %s "
+                  "is %s", v_opname(op), g[i], v_tyname(t[i], b, sizeof b));
+            return;
+        }
         for (int d = 0; d < 4; d++)
             if (t[i]->dims[d] < 0) {
                 v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects static shapes and valid shapes; %s is "
