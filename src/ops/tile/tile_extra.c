@@ -15,7 +15,8 @@
  *                       (pto-isa a5 TGather.hpp: vgather2 from the tile base; cpu TGather.hpp flat / Cols)
  *   tprint tprefetch    no effect on the simulated machine (documented no-ops)
  *   treshape            the source tile's bytes under the result type (an alias: address kept, no data moves)
- * Every other extra op parses and verifies; lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
+ * The gather/scatter family's other forms are tile_gather.c's; an extra op neither file runs (tsync) parses and
+ * verifies, and lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
 #include "tile_int.h"
 #include "base/bits.h"
 
@@ -305,14 +306,7 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
     case OP_TRESHAPE: in->cost = 1; in->fn = x_reshape; return 0;
     case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:
     case OP_TSUBSC: case OP_TAXPY: case OP_TCONCATIDX: break;
-    case OP_TGATHER:
-        if (op_attr(op, "maskPattern") || lw_group_index(L, op, "dsts", 1) >= 0 ||
-            lw_group_index(L, op, "rest", 0) < 0) {
-            lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tgather' runs its index form only; the %s form is not "
-                     "executable yet (docs/tile.md)", op_attr(op, "maskPattern") ? "mask-pattern" : "compare");
-            return -1;
-        }
-        break;
+    case OP_TGATHER: break;   /* the index form (tile.c sends the mask-pattern and compare forms to tile_gather.c) */
     default:
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' parses and verifies but is not executable yet (docs/tile.md)",
                  op_info[op->kind].name);
