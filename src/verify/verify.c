@@ -501,6 +501,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     verify_struct(V, op);
     verify_vmi(V, op);
     verify_tile(V, op);
+    verify_pipe(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {
         W.func = op;
