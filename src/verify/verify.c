@@ -529,6 +529,7 @@ static void verify_root(const Module *m, const Op *root, int skip_units, PtoTarg
     verify_op(&V, r, W);
     verify_align_carriers(&V, r);
     verify_sync(&V, r);
+    verify_pipe_pairs(&V, r);
 }
 
 typedef struct Closed {

@@ -7,6 +7,7 @@
  * The ops are read as the op table declares them; nothing here runs them. Each op reports its first broken rule
  * only, at the op (the compiler's emitOpError). Rules and IDs: docs/verifier.md "Cross-core pipes". */
 #include "verify_int.h"
+#include "base/alloc.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -628,6 +629,14 @@ static void check_data(VCtx *V, Op *op)
         v_note(V, d, init->loc, "the pipe's init");
         return;
     }
+    Epi e;
+    int he = get_epi(init, &e);
+    /* a FIXPIPE pipe writes whole entries: split = 0 (talloc and tfree check it before their entry, push and pop
+       after, as the compiler does) */
+    bool fx_split = he && split != 0 && op->kind != OP_TALLOC_TO_AIC && op->kind != OP_TPUSH_TO_AIC &&
+                    op->kind != OP_TPOP_FROM_AIV;
+    bool early = op->kind == OP_TALLOC_TO_AIV || op->kind == OP_TFREE_FROM_AIC || op->kind == OP_TFREE_FROM_AIV;
+    if (fx_split && early) goto fixpipe_split;
     const Value *ev = entry_of(op);
     const Type *et = ev ? ev->type : NULL;
     bool view = et && ty_is_view(et);
@@ -672,10 +681,10 @@ static void check_data(VCtx *V, Op *op)
             return;
         }
     }
-    Epi e;
-    if (!get_epi(init, &e)) return;
+    if (!he) return;
     /* a FIXPIPE pipe */
-    if (split != 0 && op->kind != OP_TALLOC_TO_AIC && op->kind != OP_TPUSH_TO_AIC && op->kind != OP_TPOP_FROM_AIV) {
+    if (fx_split) {
+    fixpipe_split:;
         long d = v_err(V, DIAG_FIXPIPE_EPILOGUE, sl, "'%s' of a pipe with acc_push_epilogue takes split = 0 (the FIXPIPE "
                        "writes whole entries)", v_opname(op));
         v_note(V, d, init->loc, "the pipe's init");
@@ -754,4 +763,216 @@ void verify_pipe(VCtx *V, Op *op)
     case OP_SET_QUANT_SCALAR: check_set_quant_scalar(V, op); break;
     default: break;
     }
+}
+
+/* ---------------------------------------------------------------- peer pairs (module-wide) */
+
+/* The compiler lowers each frontend init to one pipe init and pairs the inits of the two sides by the buffer they
+   share: a consumer buffer from pto.reserve_buffer is keyed (this function, its name), one from
+   pto.import_reserved_buffer (its peer_func, its name), per direction (dir_mask 3: c2v_consumer_buf is the C2V key,
+   v2c_consumer_buf the V2C one). A GM-only pipe (gm_slot_tensor alone) is keyed by its id and dir_mask. Inits
+   sharing a key form one logical pipe (PTOAS PTOResolveReservedBuffersPass, PTOInferValidatePipeInitPass). */
+enum { MAX_PINIT = 256, MAX_PKEY = 512 };
+typedef struct PInit {
+    Op *op;
+    int64_t dm, ss, sn, lsn;
+    bool global_only, keyed;
+    int usage;                 /* bit 0: a data op with split = 0; bit 1: one with split != 0 */
+    int expl;                  /* nosplit written: 0/1; -1 not written */
+    int parent;                /* union-find */
+} PInit;
+typedef struct PKey {
+    const char *owner, *name;
+    int64_t dir, gid;          /* gid >= 0: a GM-only key (owner, name NULL) */
+    int init;
+} PKey;
+typedef struct PairCtx {
+    VCtx *V;
+    PInit in[MAX_PINIT];
+    PKey keys[MAX_PKEY];
+    int nin, nkeys;
+    bool overflow;
+} PairCtx;
+
+static int uf_find(PairCtx *c, int i)
+{
+    while (c->in[i].parent != i) i = c->in[i].parent = c->in[c->in[i].parent].parent;
+    return i;
+}
+
+static const char *func_name(const Op *f)
+{
+    const Attr *a = f ? op_attr(f, "sym_name") : NULL;
+    return a && a->s ? (a->s[0] == '@' ? a->s + 1 : a->s) : NULL;
+}
+
+static bool add_key(PairCtx *c, const Value *buf, int64_t dir, int init)
+{
+    const Op *d = buf ? buf->def : NULL;
+    const char *owner = NULL, *name = d ? attr_s(d, "name") : NULL;
+    if (d && d->kind == OP_RESERVE_BUFFER) owner = func_name(v_enclosing_func(d));
+    else if (d && d->kind == OP_IMPORT_RESERVED_BUFFER) owner = attr_s(d, "peer_func");
+    if (!owner || !name) return false;
+    if (c->nkeys == MAX_PKEY) { c->overflow = true; return false; }
+    c->keys[c->nkeys++] = (PKey){owner, name, dir, -1, init};
+    return true;
+}
+
+
+static int collect_visit(Op *o, void *ud)
+{
+    PairCtx *c = ud;
+    if (!is_init(o)) return 0;
+    if (c->nin == MAX_PINIT) { c->overflow = true; return 1; }
+    VCtx *V = c->V;
+    int i = c->nin++;
+    PInit *p = &c->in[i];
+    memset(p, 0, sizeof *p);
+    p->op = o;
+    p->parent = i;
+    p->dm = attr_i(o, "dir_mask", 0);
+    p->ss = attr_i(o, "slot_size", 0);
+    p->sn = op_attr(o, "slot_num") ? attr_i(o, "slot_num", 0) : (p->dm == 3 ? 4 : 8);
+    p->lsn = attr_i(o, "local_slot_num", -1);
+    p->expl = op_attr(o, "nosplit") ? (int)(attr_i(o, "nosplit", 0) != 0) : -1;
+    Value *c2v = v_grp(V, o, "c2v", 0), *v2c = v_grp(V, o, "v2c", 0), *gmt = v_grp(V, o, "gmt", 0);
+    p->global_only = gmt && !c2v && !v2c;
+    if (p->global_only) {
+        if (c->nkeys == MAX_PKEY) { c->overflow = true; return 1; }
+        c->keys[c->nkeys++] = (PKey){NULL, NULL, p->dm, pipe_id(o), i};
+        p->keyed = true;
+    } else if (p->dm == 3) {
+        bool a = add_key(c, c2v, 1, i);
+        bool b = add_key(c, v2c, 2, i);
+        p->keyed = a || b;
+    } else if (p->dm == 1 || p->dm == 2) {
+        p->keyed = add_key(c, p->dm == 1 ? c2v : v2c, p->dm, i);
+    }
+    return 0;
+}
+
+typedef struct UseCtx {
+    PairCtx *c;
+    const Op *func;
+} UseCtx;
+
+static int usage_visit(Op *o, void *ud)
+{
+    UseCtx *u = ud;
+    switch (o->kind) {
+    case OP_TALLOC_TO_AIV: case OP_TALLOC_TO_AIC: case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC:
+    case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV: case OP_TFREE_FROM_AIC: case OP_TFREE_FROM_AIV:
+        break;
+    default:
+        return 0;
+    }
+    int64_t id = pipe_id(o);
+    PairCtx *c = u->c;
+    for (int i = 0; i < c->nin; i++)
+        if (v_enclosing_func(c->in[i].op) == u->func && pipe_id(c->in[i].op) == id)
+            c->in[i].usage |= attr_i(o, "split", 0) == 0 ? 1 : 2;
+    return 0;
+}
+
+static bool same_key(const PKey *a, const PKey *b)
+{
+    if (a->dir != b->dir) return false;
+    if (a->gid >= 0 || b->gid >= 0) return a->gid == b->gid && !a->owner && !b->owner;
+    return !strcmp(a->owner, b->owner) && !strcmp(a->name, b->name);
+}
+
+void verify_pipe_pairs(VCtx *V, Op *root)
+{
+    PairCtx *c = mem_calloc(1, sizeof *c);
+    if (!c) return;
+    c->V = V;
+    v_walk(V, root, collect_visit, c);
+    if (c->overflow || c->nin < 1) goto done;
+    /* the data ops of each init's pipe, per function */
+    for (int i = 0; i < c->nin; i++) {
+        Op *f = v_enclosing_func(c->in[i].op);
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++) seen = v_enclosing_func(c->in[j].op) == f;
+        if (f && !seen) {
+            UseCtx u = {c, f};
+            v_walk(V, f, usage_visit, &u);
+        }
+    }
+    for (int a = 0; a < c->nkeys; a++)
+        for (int b = a + 1; b < c->nkeys; b++)
+            if (c->keys[a].init != c->keys[b].init && same_key(&c->keys[a], &c->keys[b])) {
+                int ra = uf_find(c, c->keys[a].init), rb = uf_find(c, c->keys[b].init);
+                if (ra != rb) c->in[rb > ra ? rb : ra].parent = rb > ra ? ra : rb;
+            }
+    for (int r = 0; r < c->nin; r++) {
+        if (uf_find(c, r) != r) continue;
+        int members[MAX_PINIT], n = 0;
+        for (int i = 0; i < c->nin; i++)
+            if (uf_find(c, i) == r) members[n++] = i;
+        PInit *root_in = &c->in[r];
+        /* split usage: a pipe is split or not, on both sides */
+        int mixed = -1, expl = -1, inferred = -1, clash = 0;
+        for (int k = 0; k < n; k++) {
+            PInit *p = &c->in[members[k]];
+            if (p->usage == 3 && mixed < 0) mixed = members[k];
+            if (p->expl >= 0) {
+                if (expl >= 0 && expl != p->expl && !clash) clash = 1;
+                expl = p->expl;
+            }
+        }
+        if (mixed >= 0) {
+            v_err(V, DIAG_PIPE_USE, c->in[mixed].op->loc, "the data ops of this pipe mix split = 0 with split = 1..4; "
+                  "a pipe is split or not");
+            continue;
+        }
+        if (clash) {
+            v_err(V, DIAG_PIPE_INIT, root_in->op->loc, "the two sides of this pipe write different 'nosplit' values");
+            continue;
+        }
+        int bad = -1;
+        for (int k = 0; k < n; k++) {
+            PInit *p = &c->in[members[k]];
+            int u = p->usage == 1 ? 1 : p->usage == 2 ? 0 : -1;
+            if (u < 0) continue;
+            if (inferred >= 0 && inferred != u) { bad = members[k]; break; }
+            inferred = u;
+        }
+        if (bad >= 0) {
+            long d = v_err(V, DIAG_PIPE_USE, c->in[bad].op->loc, "one side of this pipe splits its entries and the other "
+                           "does not");
+            v_note(V, d, root_in->op->loc, "the pipe's first init");
+            continue;
+        }
+        if (expl >= 0 && inferred >= 0 && expl != inferred) {
+            int w = r;
+            for (int k = 0; k < n; k++)
+                if (c->in[members[k]].expl >= 0 && c->in[members[k]].expl != inferred) { w = members[k]; break; }
+            v_err(V, DIAG_PIPE_INIT, v_attr_loc(c->in[w].op, "nosplit"), "nosplit = %s, but the pipe's data ops use "
+                  "%s", expl ? "true" : "false", inferred ? "split = 0" : "split = 1..4");
+            continue;
+        }
+        /* a local pipe is one init on each side */
+        if (root_in->keyed && !root_in->global_only) {
+            const Op *f0 = v_enclosing_func(c->in[members[0]].op), *f1 = NULL;
+            for (int k = 1; k < n; k++)
+                if (v_enclosing_func(c->in[members[k]].op) != f0) f1 = v_enclosing_func(c->in[members[k]].op);
+            if (n != 2 || !f1) {
+                v_err(V, DIAG_PIPE_INIT, root_in->op->loc, "a pipe whose consumer buffer comes from pto.reserve_buffer "
+                      "or pto.import_reserved_buffer pairs exactly one init in each of two functions; this one is "
+                      "linked to %d init(s) in %s", n, f1 ? "two functions" : "one function");
+                continue;
+            }
+        }
+        for (int k = 1; k < n; k++) {
+            PInit *p = &c->in[members[k]], *q = &c->in[members[0]];
+            if (p->dm != q->dm || p->ss != q->ss || p->sn != q->sn || p->lsn != q->lsn || p->global_only != q->global_only) {
+                long d = v_err(V, DIAG_PIPE_INIT, q->op->loc, "the two inits of this pipe disagree on dir_mask, "
+                               "slot_size, slot_num or local_slot_num");
+                v_note(V, d, p->op->loc, "the peer init");
+                break;
+            }
+        }
+    }
+done:
+    mem_free(c);
 }
