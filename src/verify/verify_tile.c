@@ -297,18 +297,6 @@ static void check_view(VCtx *V, Op *op)
             v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vr), "valid_row %" PRId64 " exceeds the tile's %lld rows", c, (long long)r->dims[0]);
         if (vc && v_const_int(vc, &c) && (c < 0 || c > r->dims[1]))
             v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vc), "valid_col %" PRId64 " exceeds the tile's %lld columns", c, (long long)r->dims[1]);
-        /* a none_box tile's rows (row_major) or columns (col_major) start 32-byte aligned (16 for packed fp4):
-           the contiguous dimension's bytes must be a multiple of it (PTOAS AllocTileOp::verify) */
-        if (r->slayout == TSL_NONE_BOX && r->elem && ty_bits(r->elem) >= 8) {
-            int rowm = r->blayout == TBL_ROW_MAJOR;
-            int64_t dim = r->dims[rowm ? 1 : 0];
-            int fp4 = r->elem->kind == TY_FLOAT && (r->elem->fk == FK_F4E2M1X2 || r->elem->fk == FK_F4E1M2X2);
-            int64_t need = fp4 ? 16 : 32, bytes = dim * (int64_t)(ty_bits(r->elem) / 8);
-            if (dim > 0 && bytes % need)
-                v_err(V, DIAG_TILE_LAYOUT, op->loc, "a %s none_box tile's %s are %" PRId64 " bytes, not a multiple "
-                      "of %" PRId64 ": %s", rowm ? "row_major" : "col_major", rowm ? "rows (cols x element size)"
-                      : "columns (rows x element size)", bytes, need, tname(r, b1, sizeof b1));
-        }
         if (ad && v_const_int(ad, &c)) {
             uint64_t cap = V->tp->cap[r->space], n = tile_bytes(r);
             if (c % 32)
