@@ -502,6 +502,7 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     verify_vmi(V, op);
     verify_tile(V, op);
     verify_pipe(V, op);
+    verify_more_ops(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {
         W.func = op;
