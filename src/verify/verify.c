@@ -501,6 +501,8 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     verify_struct(V, op);
     verify_vmi(V, op);
     verify_tile(V, op);
+    verify_pipe(V, op);
+    verify_more_ops(V, op);
     if (!op->nregions) return;
     if (op->kind == OP_FUNC) {
         W.func = op;
@@ -528,6 +530,7 @@ static void verify_root(const Module *m, const Op *root, int skip_units, PtoTarg
     verify_op(&V, r, W);
     verify_align_carriers(&V, r);
     verify_sync(&V, r);
+    verify_pipe_pairs(&V, r);
 }
 
 typedef struct Closed {

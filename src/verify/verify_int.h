@@ -96,4 +96,7 @@ void verify_tile(VCtx *V, Op *op);                     /* the tile layer's rules
 void verify_vmi(VCtx *V, Op *op);                      /* VMI value types and per-op rules (verify_vmi.c) */
 int verify_tile_extra(VCtx *V, Op *op);                /* the extra tile ops' rules; 0: not one of them */
 void verify_tile_more(VCtx *V, Op *op);                /* further compiler rules of other tile ops (same file) */
+void verify_pipe(VCtx *V, Op *op);
+void verify_pipe_pairs(VCtx *V, Op *root);
+void verify_more_ops(VCtx *V, Op *op);                 /* further tile-level ops (verify_more.c) */              /* the pairing of the two sides' pipe inits (verify_pipe.c) */                     /* cross-core pipe and FIXPIPE front-end rules (verify_pipe.c) */
 #endif

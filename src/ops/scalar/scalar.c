@@ -659,7 +659,7 @@ int scalar_lower(LowerView *L, const Op *op, Instr *in)
         break;
     }
     switch (op->kind) {
-    case OP_CASTPTR: {
+    case OP_CASTPTR: case OP_INTTOPTR: case OP_PTRTOINT: {
         const Type *d = op->results[0]->type;
         in->fn = x_copy8;
         in->imm[CP_BITS] = d->kind == TY_PTR ? 64 : ty_bits(d);

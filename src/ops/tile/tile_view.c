@@ -417,6 +417,8 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
     case OP_GET_VALIDSHAPE: case OP_TILE_VALID_ROWS: case OP_TILE_VALID_COLS: in->fn = x_get_valid; return 0;
     case OP_TILE_BUF_ADDR: in->fn = x_tile_addr; return 0;
+    case OP_SET_QUANT_SCALAR: in->fn = x_xcore; return 0;
+    case OP_SET_FFTS: in->fn = done; return 0;   /* the cross-core flags are modelled, not read from GM */   /* the FIXPIPE epilogue of a pipe is not simulated */
     default:
         return 0;
     }
