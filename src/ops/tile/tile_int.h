@@ -119,6 +119,8 @@ int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in);
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
 /* tile_quant.c: tquant (INT8_SYM / INT8_ASYM) and tdequant. */
 int tile_lower_quant(LowerView *L, const Op *op, Instr *in);
+/* tile_pipe.c: the cube<->vector pipe ops (initialize_pipe, tpush, tpop, tfree); 1 when the op is not one. */
+int tile_lower_pipe(LowerView *L, const Op *op, Instr *in);
 /* tile_pow.c: tpow / tpows on integer tiles (float tiles: T-UNSUPPORTED). */
 int tile_lower_pow(LowerView *L, const Op *op, Instr *in);
 #endif
