@@ -126,6 +126,12 @@ static int check_part(Exec *x, const Instr *in, int64_t sp)
 static const Instr *x_init(Exec *x, const Instr *in)
 {
     int me = x->core->index % 3;
+    if (x->core->cl->ncores != 3) {
+        sim_trap(x, in, DIAG_T_PIPE, "a cross-core pipe joins a cube function and its vector peer: launch a kernel whose "
+                 "pto.section.cube and pto.section.vector call the two, so they run as one cluster (this launch runs "
+                 "one %s core)", x->core->type == CORE_AIC ? "cube" : "vector");
+        return NULL;
+    }
     int64_t dm = in->imm[TP_DIR];
     for (int dir = TP_C2V; dir <= TP_V2C; dir++) {
         if (!(dm & (1 << dir))) continue;
