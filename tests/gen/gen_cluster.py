@@ -60,7 +60,8 @@ def case_v2c(seed=23):
     r = gl.Lcg(seed)
     A = [[rand_bf16(r) for _ in range(32)] for _ in range(16)]
     B = [[rand_bf16(r) for _ in range(16)] for _ in range(32)]
-    gl.save("a.bin", enc_bf16(A))
+    # A in the NZ order the vector side's tload reads: column blocks of 16 bf16, each 16 rows of 32 bytes
+    gl.save("a.bin", enc_bf16([[A[r][cb * 16 + c] for c in range(16)] for cb in range(2) for r in range(16)]))
     gl.save("b.bin", enc_bf16(B))
     gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
 
