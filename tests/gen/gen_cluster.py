@@ -66,6 +66,18 @@ def case_v2c(seed=23):
     gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
 
 
+def case_nd2nz():
+    """tmov of a row-major 4x16 f32 tile into an NZ 16x16 tile: element (r, c) at (c // 8)·16·8 + r·8 + c % 8 of the
+    destination (column blocks of 8 f32, the 4 valid rows rounded up to 16); the rest of the 1 KiB stays 0"""
+    vals = [float(r * 16 + c + 1) for r in range(4) for c in range(16)]
+    gl.save("a.bin", gl.pack("f", vals))
+    img = [0.0] * 256
+    for r in range(4):
+        for c in range(16):
+            img[(c // 8) * 16 * 8 + r * 8 + c % 8] = vals[r * 16 + c]
+    gl.save("nz.exp", gl.pack("f", img))
+
+
 out, name = sys.argv[1], sys.argv[2]
 gl.OUT = out
 gl.run_case(gl.cases(globals()), name)
