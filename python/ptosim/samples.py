@@ -548,9 +548,18 @@ def compare_template(d):
 
 # ---------------------------------------------------------------------------------------------------- running
 
-def wrapper_kernel(meta):
+def one_aiv(aiv, target):
+    """Whether the pair runs in the 1C:1V mode: on a5 a frontend pipe with split = 0 (no split) has one vector core,
+    AIV0 (PTOAS PTO_IR_manual 4.18 "nosplit"; pto-isa TPush.hpp pushes such an entry to AIV0's UB only), so the
+    vector section calls X_aiv on subblock 0 only (docs/tile.md "Cube<->vector pipes")."""
+    splits = re.findall(r"pto\.(?:tpop_from_aic|tpush_to_aic|tfree_from_aic)\b[^{]*\{[^}]*\bsplit\s*=\s*(\d+)", aiv.body)
+    return target != "a2a3" and bool(splits) and all(v == "0" for v in splits)
+
+
+def wrapper_kernel(meta, target=None):
     """A kernel that runs a mixed X_aic / X_aiv pair as one cluster: the cube section calls X_aic, the vector
-    section X_aiv (with its subblock id when it takes one), both with the launch's arguments."""
+    section X_aiv (with its subblock id when it takes one; on subblock 0 only in the 1C:1V mode, one_aiv), both
+    with the launch's arguments."""
     aic, aiv, extra = meta.kernel.mixed
     params = meta.kernel.params
     sig = ", ".join("%%p%d: %s" % (i, t) for i, (_, t) in enumerate(params))
@@ -561,6 +570,9 @@ def wrapper_kernel(meta):
              "    pto.section.cube {",
              "      func.call @%s(%s) : (%s) -> ()" % (aic.name, args, types), "    }",
              "    pto.section.vector {"]
+    if one_aiv(aiv, target):
+        lines += ["      %sb0 = pto.get_subblock_idx", "      %c0_sb = arith.constant 0 : i64",
+                  "      %first = arith.cmpi eq, %sb0, %c0_sb : i64", "      scf.if %first {"]
     if extra:
         lines.append("      %sb = pto.get_subblock_idx")
         lines.append("      %%sbv = arith.index_cast %%sb : i64 to %s" % vt[-1] if vt[-1] == "index" else
@@ -569,6 +581,8 @@ def wrapper_kernel(meta):
                                                                         types, ", " if types else "", vt[-1]))
     else:
         lines.append("      func.call @%s(%s) : (%s) -> ()" % (aiv.name, args, types))
+    if one_aiv(aiv, target):
+        lines.append("      }")
     lines += ["    }", "    return", "  }"]
     return "\n".join(lines)
 
@@ -657,7 +671,7 @@ def run_sample(s, tmp, opts):
         body = text.rstrip()
         assert body.endswith("}")
         with open(kernel, "w") as f:
-            f.write(body[:-1] + wrapper_kernel(meta) + "\n}\n")
+            f.write(body[:-1] + wrapper_kernel(meta, target) + "\n}\n")
         entry = "ptosim_cluster"
     outs, vals = set(meta.outputs), {v: val for v, _, val in meta.scalars}
     ordered = []

@@ -27,6 +27,7 @@ struct DmaState;
 struct VecState;
 struct CubeState;
 struct SimtState;
+struct TilePipeState;
 
 /* ---- memory ---- */
 /* A device allocation in GM: [base, base+size), the caller's bytes at `data`, named after its first
@@ -134,6 +135,7 @@ struct Cluster {
     Core cores[3];
     int ncores;
     struct SyncClusterState *sync;   /* intra-block semaphores, cross-core flags */
+    struct TilePipeState *tpipe;     /* the cube<->vector tile pipes of the block (ops/tile/tile_pipe.c) */
     struct Race *race;         /* race detection state, NULL when off */
     int watch;                 /* some access check is on: fast paths report their exact accesses */
     int gm_watch;              /* GM accesses are reported exactly (the block runs on a private GM view) */

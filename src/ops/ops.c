@@ -58,7 +58,7 @@ int ops_core_reset(Core *c)
 
 int ops_cluster_reset(Cluster *cl)
 {
-    if (!ALLOC_STATE(cl->sync)) return -1;
+    if (!ALLOC_STATE(cl->sync) || tile_pipe_reset(cl)) return -1;
     return sync_cluster_reset(cl);
 }
 
@@ -84,10 +84,16 @@ void ops_cluster_free(Cluster *cl)
 {
     mem_free(cl->sync);
     cl->sync = NULL;
+    mem_free(cl->tpipe);
+    cl->tpipe = NULL;
 }
 
 void ops_block_done(Cluster *cl) { sync_report_leftovers(cl); }
 
 void ops_fuse(LowerView *L, Instr *code, uint32_t n) { vec_fuse(L, code, n); }
 
-long ops_explain_deadlock(Cluster *cl) { return sync_explain_deadlock(cl); }
+long ops_explain_deadlock(Cluster *cl)
+{
+    long r = tile_pipe_explain_deadlock(cl);   /* a pop or push of a cube<->vector tile pipe */
+    return r >= 0 ? r : sync_explain_deadlock(cl);
+}

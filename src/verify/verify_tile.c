@@ -474,7 +474,10 @@ static void check_mov(VCtx *V, Op *op)
     /* tmov also copies between two column-major unboxed tiles (the same copy, column by column) */
     int dn = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR &&
              st->slayout == TSL_NONE_BOX && dt->slayout == TSL_NONE_BOX;
-    if (!dn && (need_row_major(V, op, "src") || need_row_major(V, op, "dst"))) return;
+    /* and from a row-major tile into an NZ tile (TMovToVecNd2Nz: the layout changes, the values do not) */
+    int nz = op->kind == OP_TMOV && st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_NONE_BOX &&
+             dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR && ty_bits(dt->elem) >= 8;
+    if (!dn && !nz && (need_row_major(V, op, "src") || need_row_major(V, op, "dst"))) return;
     if (ty_bits(st->elem) != ty_bits(dt->elem) || (op->kind != OP_TMOV && st->elem != dt->elem)) {
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' copies %s elements into a tile of %s", v_opname(op),
               tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));

@@ -54,4 +54,9 @@ FixExt *cube_fix_plan(LowerView *L, const Op *op, int space, int layout, const T
                       const char **why);
 int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint64_t dst, uint64_t M, uint64_t N,
                   uint64_t ss, uint64_t ds, uint64_t sub, uint64_t qp);
+/* A UB writeback split between the two AIVs of the cluster as mte_l0c_ub's dual modes: the upper / lower half of
+   the rows (CUBE_SPLIT_M) or the left / right half of the columns (CUBE_SPLIT_N) to AIV0 / AIV1 at the same
+   address (the tile pipes' tpush_to_aiv, ops/tile/tile_pipe.c). */
+enum { CUBE_SPLIT_NONE, CUBE_SPLIT_M, CUBE_SPLIT_N };
+void cube_fix_set_split(FixExt *fe, int split);
 #endif

@@ -644,3 +644,8 @@ int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint
     v.nzsplit = 0;   /* nz2nz(0): 16-column blocks (the tinsert template into an NZ vec tile) */
     return fix_run(x, in, fe, &v);
 }
+
+void cube_fix_set_split(FixExt *fe, int split)
+{
+    fe->split = (uint8_t)(split == CUBE_SPLIT_M ? SP_M : split == CUBE_SPLIT_N ? SP_N : SP_NONE);
+}

@@ -34,6 +34,9 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
     case OP_TMATMUL_MX_BIAS: case OP_TGEMV: case OP_TGEMV_ACC: case OP_TGEMV_BIAS: case OP_TGEMV_MX:
     case OP_TGEMV_MX_ACC: case OP_TGEMV_MX_BIAS:
         return tile_lower_cube(L, op, in);
+    case OP_AIC_INITIALIZE_PIPE: case OP_AIV_INITIALIZE_PIPE: case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC:
+    case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV: case OP_TFREE_FROM_AIC: case OP_TFREE_FROM_AIV:
+        return tile_lower_pipe(L, op, in);   /* tile_pipe.c */
     case OP_TQUANT: case OP_TQUANT_MX: case OP_TDEQUANT: return tile_lower_quant(L, op, in);   /* tile_quant.c */
     case OP_TGATHER:   /* the index form: tile_extra.c; the mask-pattern and compare forms: tile_gather.c */
         if (op_attr(op, "maskPattern") || lw_group_index(L, op, "dsts", 1) >= 0 || lw_group_index(L, op, "rest", 0) < 0)

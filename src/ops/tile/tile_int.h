@@ -131,6 +131,8 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
 /* tile_quant.c: tquant (INT8_SYM / INT8_ASYM), tquant.mx and tdequant; the MX exponent reorder (tmov with tmp). */
 int tile_lower_quant(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mx_zz(LowerView *L, const Op *op, Instr *in);
+/* tile_pipe.c: the cube<->vector pipe ops (initialize_pipe, tpush, tpop, tfree); 1 when the op is not one. */
+int tile_lower_pipe(LowerView *L, const Op *op, Instr *in);
 /* tile_pow.c: tpow / tpows on integer tiles (float tiles: T-UNSUPPORTED). */
 int tile_lower_pow(LowerView *L, const Op *op, Instr *in);
 /* tile_gather.c: tgather's mask-pattern (and compare) forms, tscatter, tgatherb, thistogram, mgather, mscatter. */

@@ -8,7 +8,7 @@
 #include "tile_int.h"
 
 enum { MV_TMOV, MV_EXTRACT, MV_INSERT };
-enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ };   /* MV_COLMAJ: tmov of column-major tiles (docs/semantics.md §14) */   /* Instr.imm: the move, the operand indices of the row and column offsets */
+enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ, MV_NZ };   /* MV_COLMAJ: tmov of column-major tiles (docs/semantics.md §14) */   /* Instr.imm: the move, the operand indices of the row and column offsets */
 
 /* The copied region: `n` rows of `w` elements, read at (r0, c0) of the source, written at (r1, c1) of the
    destination. */
@@ -73,6 +73,41 @@ static int p_mov(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* tmov from a row-major tile into an NZ tile (pto-isa a5 TMov.hpp TMovToVecNd2Nz): element (r, c) of the
+   destination's valid region goes to (c / C0)·R·C0 + r·C0 + c % C0, C0 = 32 bytes of elements, R the valid rows
+   rounded up to 16 (the template's block stride); docs/semantics.md §14.10. */
+static int p_mov_nz(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const Type *st = j->ty[(int)j->src0], *dt = j->ty[(int)j->dst];
+    TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
+    if (tile_check_valid(x, in, st, s, "source") || tile_check_valid(x, in, dt, d, "destination")) return -1;
+    const uint64_t e = ty_bytes(dt->elem), c0 = 32 / e, R = ((uint64_t)d.vr + 15) / 16 * 16;
+    uint64_t n = d.vr, w = d.vc, scols = (uint64_t)st->dims[1];
+    if (!n || !w) return 0;
+    if ((w + c0 - 1) / c0 * R * c0 > (uint64_t)dt->dims[0] * (uint64_t)dt->dims[1]) {
+        sim_trap(x, in, DIAG_T_TILE, "the NZ image of the %llux%llu valid region (column blocks of %llu rows) exceeds the "
+                 "%lldx%lld destination tile", (unsigned long long)n, (unsigned long long)w, (unsigned long long)R,
+                 (long long)dt->dims[0], (long long)dt->dims[1]);
+        return -1;
+    }
+    for (uint64_t r = 0; r < n; r++) {
+        const uint8_t *ps = sim_mem(x, in, AS_UB, s.addr + r * scols * e, w * e, 1, ACC_READ, "tile source");
+        if (!ps) return -1;
+        for (uint64_t cb = 0; cb * c0 < w; cb++) {
+            uint64_t k = w - cb * c0 < c0 ? w - cb * c0 : c0;
+            uint8_t *pd = sim_mem(x, in, AS_UB, d.addr + (cb * R * c0 + r * c0) * e, k * e, 1, ACC_WRITE, "tile destination");
+            if (!pd) return -1;
+            memmove(pd, ps + cb * c0 * e, k * e);
+        }
+    }
+    static const OpKind m[] = {OP_VLDS, OP_VSTS};
+    uint64_t lanes = VREG_BYTES / e;
+    x->extra_cost += tile_vec_cost(x, m, 2, (ElemKind)j->ek, (ElemKind)j->ek, n * ((w + lanes - 1) / lanes));
+    sim_count(x, PQ_V, n * w * e);
+    return 0;
+}
+
 /* The source tile read, the destination tile written (whole tiles: the offsets are run-time values). */
 static void foot_mov(const Instr *in, const uint64_t *args, AsFoot *f)
 {
@@ -99,7 +134,9 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
     in->imm[MV_ROW] = lw_group_index(L, op, "row", 0);
     in->imm[MV_COL] = lw_group_index(L, op, "col", 0);
     in->imm[MV_COLMAJ] = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR;
-    in->pfn = p_mov;
+    in->imm[MV_NZ] = op->kind == OP_TMOV && st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_NONE_BOX &&
+                     dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR;
+    in->pfn = in->imm[MV_NZ] ? p_mov_nz : p_mov;
     in->foot = foot_mov;
     in->cost = 1;
     return 0;
