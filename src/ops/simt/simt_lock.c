@@ -35,6 +35,8 @@ enum {
 
 typedef struct LIns {
     uint8_t k, op;
+    uint8_t uni;               /* the result is the same on every workitem: computed once, then copied to the lanes */
+    uint8_t ubase;             /* memory ops: the pointer operand is the same on every workitem */
     uint8_t bits, sbits;
     uint32_t a[4];             /* operand slots (frame offset / 8) */
     uint32_t r;                /* result slot */
@@ -207,6 +209,12 @@ static int analyse(const Func *F, SimtPlan *p)
         if (rounds > 4 * (int)n + 8) ok = 0;
     }
     for (uint32_t i = 0; ok && i < n; i++) {
+        LIns *d = &p->li[i];
+        const Instr *in = &F->entry[i];
+        if (d->k >= LK_CONST && d->k != LK_LOAD && d->k != LK_STORE && !(d->k == LK_QUERY && d->op)) d->uni = !vary[d->r];
+        if (d->k == LK_LOAD || d->k == LK_STORE) d->ubase = !vary[in->arg[d->k == LK_STORE] / 8];
+    }
+    for (uint32_t i = 0; ok && i < n; i++) {
         const LIns *d = &p->li[i];
         if ((d->k == LK_FOR_INIT || d->k == LK_FOR_NEXT) && (vary[d->a[0]] || vary[d->a[1]] || vary[d->a[2]])) ok = 0;
         if (d->k == LK_SYNC && div[i]) ok = 0;
@@ -371,11 +379,11 @@ typedef struct LRun {
 } LRun;
 
 #define REG(k) (C->map[(k)])
-/* a loop over the group's lanes: all of them in order when the group is the whole launch */
+/* a loop over the group's lanes (increasing); `full`: they are consecutive ids (the whole launch, a prefix, ...) */
 #define LANES(...)                                                                                                    \
     do {                                                                                                              \
         if (full) {                                                                                                   \
-            for (uint32_t l = 0; l < N; l++) { __VA_ARGS__; }                                                         \
+            for (uint32_t l = act[0], e_ = act[0] + na; l < e_; l++) { __VA_ARGS__; }                                 \
         } else {                                                                                                      \
             for (uint32_t q_ = 0; q_ < na; q_++) { uint32_t l = act[q_]; __VA_ARGS__; }                               \
         }                                                                                                             \
@@ -501,7 +509,6 @@ static int conflicts(LRun *C, const Acc *a, int write)
 static void run_copies(LRun *C, const CopyList *cl, const uint16_t *act, uint32_t na, int full)
 {
     if (!cl || !cl->n) return;
-    uint32_t N = C->N;
     before_copies(C, cl);
     if (cl->n == 1) {
         uint64_t *d = REG(cl->c[0].dst / 8);
@@ -520,7 +527,6 @@ static void run_copies(LRun *C, const CopyList *cl, const uint16_t *act, uint32_
 /* A handler run as it is on each lane: the operands go into the workitem's own frame, the result comes back. */
 static void run_pure(LRun *C, const Instr *in, const uint16_t *act, uint32_t na, int full)
 {
-    uint32_t N = C->N;
     uint64_t *r = REG(in->res[0] / 8);
     LANES({
         SimtItem *it = &C->st->items[l];
@@ -567,7 +573,7 @@ static uint8_t *quiet_mem(LRun *C, Exec *x, const Instr *in, AddrSpace as, uint6
 
 /* A load or store of the group: 0 done, 1 the epoch must roll back (a conflict, an access that would trap or
    warn: the per-workitem order decides those), -1 after a trap (out of host memory). */
-static int run_mem(LRun *C, const Instr *in, int store, const uint16_t *act, uint32_t na, int full)
+static int run_mem(LRun *C, const Instr *in, int store, int ubase, const uint16_t *act, uint32_t na, int full)
 {
     uint32_t N = C->N;
     SimtState *st = C->st;
@@ -575,50 +581,78 @@ static int run_mem(LRun *C, const Instr *in, int store, const uint16_t *act, uin
     AddrSpace as = (AddrSpace)in->imm[SO_SPACE];
     unsigned b = store ? 1u : 0u;
     const uint64_t *base = REG(in->arg[b] / 8);
+    const uint64_t *idx = in->imm[SO_AUX] && in->arg[b + 1] >= 0 ? REG(in->arg[b + 1] / 8) : NULL;
+    unsigned w = (unsigned)in->imm[SO_AUX];
     uint64_t *A = st->laddr;
-    uint32_t m = 0;
-    if (in->imm[SO_AUX] && in->arg[b + 1] >= 0) {
-        const uint64_t *idx = REG(in->arg[b + 1] / 8);
-        unsigned w = (unsigned)in->imm[SO_AUX];
-        LANES(A[m++] = sim_index_addr(base[l], bits_sext(idx[l], w), n));
-    } else {
-        LANES(A[m++] = base[l]);
+    uint32_t l0 = act[0], m = na;
+    uint64_t lo = 0, hi = 0;
+    int consec = 0, affine = 0, filled = 0;
+    /* the common case first: consecutive lanes, one pointer, index = lane + c: lane l at lo + n·(l - l0) */
+    if (full && ubase) {
+        uint64_t b0 = base[l0];
+        if (idx) {
+            uint64_t sm = w >= 64 ? 0 : 1ull << (w - 1), vm = w >= 64 ? ~0ull : (sm << 1) - 1;
+            uint64_t c0 = (((idx[l0] & vm) ^ sm) - sm) - l0, bad = 0;
+            for (uint32_t l = l0; l < l0 + na; l++) bad |= ((((idx[l] & vm) ^ sm) - sm) - l) ^ c0;
+            if (!bad) {
+                int64_t i0 = bits_sext(idx[l0], w), i1 = bits_sext(idx[l0 + na - 1], w);
+                uint64_t a0 = sim_index_addr(b0, i0, n), a1 = sim_index_addr(b0, i1, n);
+                if (a0 != SIM_ADDR_WRAP && a1 != SIM_ADDR_WRAP && i1 >= i0) {
+                    lo = a0;
+                    hi = a1;
+                    consec = affine = 1;
+                }
+            }
+        } else if (na == 1) {
+            lo = hi = b0;
+            consec = affine = 1;
+        }
     }
-    /* the pattern: consecutive in lane order, affine in the lane id, the hull */
-    int consec = 1, affine = 1;
-    uint64_t key = A[0] - (uint64_t)n * act[0], lo = A[0], hi = A[0];
-    for (uint32_t j = 0; j < m; j++) {
-        if (j) consec &= A[j] == A[j - 1] + n;
-        affine &= A[j] == key + (uint64_t)n * act[j];
-        if (A[j] < lo) lo = A[j];
-        if (A[j] > hi) hi = A[j];
+    if (!consec) {
+        m = 0;
+        if (idx) LANES(A[m++] = sim_index_addr(base[l], bits_sext(idx[l], w), n));
+        else LANES(A[m++] = base[l]);
+        filled = 1;
+        consec = affine = 1;
+        uint64_t key = A[0] - (uint64_t)n * l0;
+        lo = hi = A[0];
+        for (uint32_t j = 0; j < m; j++) {
+            if (j) consec &= A[j] == A[j - 1] + n;
+            affine &= A[j] == key + (uint64_t)n * act[j];
+            if (A[j] < lo) lo = A[j];
+            if (A[j] > hi) hi = A[j];
+        }
     }
+    uint64_t key = lo - (uint64_t)n * l0;   /* when affine (lo is lane l0's address) */
     int aligned = align <= 1 || (lo % align == 0 && (n % align == 0 || m == 1));
-    if (!consec || !aligned) {
-        for (uint32_t j = 0; j < m && aligned; j++) aligned = align <= 1 || A[j] % align == 0;
+    if (!consec && align > 1) {
+        aligned = 1;
+        for (uint32_t j = 0; j < m && aligned; j++) aligned = A[j] % align == 0;
     }
-    if (!aligned || hi == SIM_ADDR_WRAP || !span_ok(C, as, consec ? lo : hi, consec ? (uint64_t)n * m : n) ||
-        (!consec && !span_ok(C, as, lo, n)))
-        return 1;
+    if (!aligned || hi == SIM_ADDR_WRAP || !span_ok(C, as, lo, consec ? (uint64_t)n * m : n)) return 1;
     if (!consec)
         for (uint32_t j = 0; j < m; j++)
             if (!span_ok(C, as, A[j], n)) return 1;
     Acc acc = {lo, hi + n, key, n, (uint8_t)as, (uint8_t)affine};
     if (conflicts(C, &acc, store)) return 1;
     const uint64_t *v = store ? REG(in->arg[0] / 8) : NULL;
-    if (!store) before_write(C, (uint32_t)in->res[0] / 8, !full);
+    if (!store) before_write(C, (uint32_t)in->res[0] / 8, na != N);
     uint64_t *r = store ? NULL : REG(in->res[0] / 8);
-    Exec *x0 = &st->items[act[0]].x;
+    Exec *x0 = &st->items[l0].x;
     if (consec) {
         uint8_t *p = quiet_mem(C, x0, in, as, lo, (uint64_t)n * m, align, store);
         if (!p) return -1;
-        if (store) {
-            if (save_bytes(C, p, (uint64_t)n * m)) { C->oom = 1; return -1; }
-            if (n == 4) { uint32_t j = 0; LANES({ uint32_t w = (uint32_t)v[l]; memcpy(p + 4 * j, &w, 4); j++; }); }
-            else { uint32_t j = 0; LANES({ memcpy(p + (size_t)n * j, &v[l], n); j++; }); }
+        if (store && save_bytes(C, p, (uint64_t)n * m)) { C->oom = 1; return -1; }
+        if (full) {   /* lane l at p + n·(l - l0) */
+            uint8_t *q = p - (size_t)n * l0;
+            if (store && n == 4) for (uint32_t l = l0; l < l0 + na; l++) { uint32_t t = (uint32_t)v[l]; memcpy(q + 4 * (size_t)l, &t, 4); }
+            else if (store) for (uint32_t l = l0; l < l0 + na; l++) memcpy(q + (size_t)n * l, &v[l], n);
+            else if (n == 4) for (uint32_t l = l0; l < l0 + na; l++) { uint32_t t; memcpy(&t, q + 4 * (size_t)l, 4); r[l] = t; }
+            else for (uint32_t l = l0; l < l0 + na; l++) { uint64_t t = 0; memcpy(&t, q + (size_t)n * l, n); r[l] = t; }
         } else {
-            if (n == 4) { uint32_t j = 0; LANES({ uint32_t w; memcpy(&w, p + 4 * j, 4); r[l] = w; j++; }); }
-            else { uint32_t j = 0; LANES({ uint64_t w = 0; memcpy(&w, p + (size_t)n * j, n); r[l] = w; j++; }); }
+            uint32_t j = 0;
+            if (store) LANES({ memcpy(p + (size_t)n * j, &v[l], n); j++; });
+            else LANES({ uint64_t t = 0; memcpy(&t, p + (size_t)n * j, n); r[l] = t; j++; });
         }
     } else {
         uint32_t j = 0;
@@ -630,9 +664,9 @@ static int run_mem(LRun *C, const Instr *in, int store, const uint16_t *act, uin
                 if (save_bytes(C, q, n)) { C->oom = 1; rc = -1; break; }
                 memcpy(q, &v[l], n);
             } else {
-                uint64_t w = 0;
-                memcpy(&w, q, n);
-                r[l] = w;
+                uint64_t t = 0;
+                memcpy(&t, q, n);
+                r[l] = t;
             }
             j++;
         });
@@ -645,7 +679,11 @@ static int run_mem(LRun *C, const Instr *in, int store, const uint16_t *act, uin
         }
         C->log[C->nlog++] = (LogAcc){in, (uint32_t)C->nla, m, n, (uint8_t)as, (uint8_t)store, (uint8_t)consec};
         uint32_t j = 0;
-        LANES({ C->llanes[C->nla + j] = (uint16_t)l; C->laddrs[C->nla + j] = A[j]; j++; });
+        LANES({
+            C->llanes[C->nla + j] = (uint16_t)l;
+            C->laddrs[C->nla + j] = filled ? A[j] : lo + (uint64_t)n * j;
+            j++;
+        });
         C->nla += m;
     }
     return 0;
@@ -744,17 +782,57 @@ static void rollback(LRun *C)
     }
 }
 
+/* The value of a uniform instruction, computed on lane l0: 0, or 1 when the epoch must roll back. */
+static int uni_value(LRun *C, const LIns *d, const Instr *in, uint32_t l0, uint64_t *out)
+{
+    uint64_t a = d->k != LK_CONST && in->nargs > 0 && in->arg[0] >= 0 ? REG(d->a[0])[l0] : 0;
+    uint64_t b = d->k != LK_CONST && in->nargs > 1 && in->arg[1] >= 0 ? REG(d->a[1])[l0] : 0;
+    uint64_t mk = d->val, v;
+    unsigned w = d->bits;
+    switch (d->k) {
+    case LK_CONST: v = d->val; break;
+    case LK_ADD: v = (a + b) & mk; break;
+    case LK_SUB: v = (a - b) & mk; break;
+    case LK_MUL: v = (a * b) & mk; break;
+    case LK_AND: v = a & b & mk; break;
+    case LK_OR: v = (a | b) & mk; break;
+    case LK_XOR: v = (a ^ b) & mk; break;
+    case LK_SHL: v = ((b & mk) >= w ? 0 : a << (b & mk)) & mk; break;
+    case LK_SHRU: v = ((b & mk) >= w ? 0 : (a & mk) >> (b & mk)) & mk; break;
+    case LK_CMPI: v = (uint64_t)cmp(d->op, a & mk, b & mk, w); break;
+    case LK_ZEXT: v = a & mk; break;
+    case LK_SEXT: v = (uint64_t)bits_sext(a, d->sbits) & mk; break;
+    case LK_F32: v = num_f32_arith_rn((NumOp)d->op, (uint32_t)a, (uint32_t)b); break;
+    case LK_SQRT32: v = num_f32_arith_rn(NUM_OP_SQRT, (uint32_t)a, 0); break;
+    default: {   /* LK_PURE, LK_PURE_DIV, LK_QUERY */
+        if (d->k == LK_PURE_DIV && (b & mk) == 0) return 1;
+        SimtItem *it = &C->st->items[l0];
+        Exec *x = &it->x;
+        for (unsigned k = 0; k < in->nargs; k++)
+            if (in->arg[k] >= 0) fr_set_u64(x, in->arg[k], REG(in->arg[k] / 8)[l0]);
+        C->st->cur = it;
+        x->cur = in;
+        in->fn(x, in);
+        C->st->cur = NULL;
+        v = fr_u64(x, in->res[0]);
+        break;
+    }
+    }
+    *out = v;
+    return 0;
+}
+
 #define BIN(expr)                                                                                                     \
     do {                                                                                                              \
         const uint64_t *x0 = REG(d->a[0]), *x1 = REG(d->a[1]);                                                        \
-        before_write(C, d->r, !full || d->r == d->a[0] || d->r == d->a[1]);                                           \
+        before_write(C, d->r, na != C->N || d->r == d->a[0] || d->r == d->a[1]);                                           \
         uint64_t *y = REG(d->r), mk = d->val;                                                                         \
         LANES({ uint64_t a = x0[l], b = x1[l]; y[l] = (expr) & mk; });                                               \
     } while (0)
 #define UN(expr)                                                                                                      \
     do {                                                                                                              \
         const uint64_t *x0 = REG(d->a[0]);                                                                            \
-        before_write(C, d->r, !full || d->r == d->a[0]);                                                              \
+        before_write(C, d->r, na != C->N || d->r == d->a[0]);                                                              \
         uint64_t *y = REG(d->r), mk = d->val;                                                                         \
         (void)mk;                                                                                                     \
         LANES({ uint64_t a = x0[l]; y[l] = (expr); });                                                                \
@@ -762,7 +840,7 @@ static void rollback(LRun *C)
 #define F32(OPC)                                                                                                      \
     do {                                                                                                              \
         const uint64_t *x0 = REG(d->a[0]), *x1 = REG(d->a[1]);                                                        \
-        before_write(C, d->r, !full || d->r == d->a[0] || d->r == d->a[1]);                                           \
+        before_write(C, d->r, na != C->N || d->r == d->a[0] || d->r == d->a[1]);                                           \
         uint64_t *y = REG(d->r);                                                                                      \
         LANES(y[l] = num_f32_arith_rn(OPC, (uint32_t)x0[l], (uint32_t)x1[l]));                                        \
     } while (0)
@@ -777,7 +855,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
     uint32_t pc = g->pc;
     const uint16_t *act = g->l;
     uint32_t na = g->n;
-    int full = na == N;
+    int full = (uint32_t)act[na - 1] - act[0] == na - 1;   /* consecutive ids */
     for (;;) {
         if (pc >= stop) { g->pc = pc; return 2; }
         const LIns *d = &li[pc];
@@ -787,6 +865,16 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
         if (d->k == LK_SYNC) { g->pc = pc; return 1; }
         *C->cycles += (uint64_t)in->cost * na;
         uint32_t next = pc + 1;
+        if (d->uni) {
+            uint64_t v;
+            if (uni_value(C, d, in, act[0], &v)) { g->pc = pc; return 4; }
+            before_write(C, d->r, na != N);
+            uint64_t *y = REG(d->r);
+            LANES(y[l] = v);
+            if (C->s->trapped) return -1;
+            pc = next;
+            continue;
+        }
         switch (d->k) {
         case LK_END:
             g->pc = UINT32_MAX;
@@ -795,7 +883,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             uint32_t l0 = act[0];
             unsigned w = d->bits;
             uint64_t lb = REG(d->a[0])[l0], ub = REG(d->a[1])[l0];
-            before_write(C, d->r, !full);
+            before_write(C, d->r, na != N);
             uint64_t *iv = REG(d->r);
             LANES(iv[l] = lb);
             run_copies(C, in->ext, act, na, full);
@@ -832,7 +920,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             break;
         case LK_NOP: break;
         case LK_CONST: {
-            before_write(C, d->r, !full);
+            before_write(C, d->r, na != N);
             uint64_t *y = REG(d->r), v = d->val;
             LANES(y[l] = v);
             break;
@@ -864,7 +952,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             break;
         case LK_SQRT32: UN(num_f32_arith_rn(NUM_OP_SQRT, (uint32_t)a, 0)); break;
         case LK_LOAD: case LK_STORE: {
-            int r = run_mem(C, in, d->k == LK_STORE, act, na, full);
+            int r = run_mem(C, in, d->k == LK_STORE, d->ubase, act, na, full);
             if (r) { g->pc = pc; return r < 0 ? -1 : 4; }
             break;
         }
@@ -987,6 +1075,13 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
             if (cur.pc == t->pc) {
                 /* the two lists are neighbours in the array, each increasing: merged in increasing id */
                 uint16_t *lo = cur.l < t->l ? cur.l : t->l;
+                const Group *a = cur.l < t->l ? &cur : t, *z = cur.l < t->l ? t : &cur;
+                if (a->l[a->n - 1] < z->l[0]) {   /* already in order (a prefix and the rest, ...) */
+                    cur.l = lo;
+                    cur.n = a->n + z->n;
+                    ns--;
+                    continue;
+                }
                 uint32_t i = 0, j = 0, k = 0;
                 while (i < cur.n || j < t->n) {
                     if (j >= t->n || (i < cur.n && cur.l[i] < t->l[j])) tmp[k++] = cur.l[i++];
