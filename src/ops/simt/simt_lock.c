@@ -37,6 +37,7 @@ typedef struct LIns {
     uint8_t k, op;
     uint8_t uni;               /* the result is the same on every workitem: computed once, then copied to the lanes */
     uint8_t ubase;             /* memory ops: the pointer operand is the same on every workitem */
+    uint8_t aidx;              /* memory ops: the index is c + tid_x modulo 2^(its width), c the same everywhere */
     uint8_t bits, sbits;
     uint32_t a[4];             /* operand slots (frame offset / 8) */
     uint32_t r;                /* result slot */
@@ -214,6 +215,40 @@ static int analyse(const Func *F, SimtPlan *p)
         if (d->k >= LK_CONST && d->k != LK_LOAD && d->k != LK_STORE && !(d->k == LK_QUERY && d->op)) d->uni = !vary[d->r];
         if (d->k == LK_LOAD || d->k == LK_STORE) d->ubase = !vary[in->arg[d->k == LK_STORE] / 8];
     }
+    /* lane-affine slots: 255 = tid_x itself (0 .. 2047, an exact integer), 1..64 = c + tid_x modulo 2^that, c uniform;
+       0 = neither. One forward pass: a value op's operands are defined before it (dominance); copies give 0. */
+    uint8_t *aff = ok ? mem_calloc(p->nslots + 1, 1) : NULL;
+    for (uint32_t i = 0; aff && i < n; i++) {
+        LIns *d = &p->li[i];
+        const Instr *in = &F->entry[i];
+        uint8_t a0 = in->nargs > 0 && in->arg[0] >= 0 ? aff[in->arg[0] / 8] : 0;
+        uint8_t a1 = in->nargs > 1 && in->arg[1] >= 0 ? aff[in->arg[1] / 8] : 0;
+        int u0 = in->nargs > 0 && in->arg[0] >= 0 && !vary[in->arg[0] / 8];
+        int u1 = in->nargs > 1 && in->arg[1] >= 0 && !vary[in->arg[1] / 8];
+        uint8_t r = 0;
+        switch (d->k) {
+        case LK_QUERY:
+            if (in->imm[SO_OP] == OP_GET_TID_X) r = 255;
+            break;
+        case LK_ADD: case LK_SUB: {
+            uint8_t m = a0 && u1 ? a0 : a1 && u0 && d->k == LK_ADD ? a1 : 0;
+            if (m) r = (uint8_t)(m < d->bits ? m : d->bits);
+            break;
+        }
+        case LK_ZEXT: case LK_SEXT:
+            if (a0 == 255 && d->sbits >= 13 && d->bits >= 13) r = 255;   /* 0 .. 2047 survive the cast */
+            else if (a0 && d->bits <= a0 && d->bits <= d->sbits) r = (uint8_t)d->bits;   /* truncation keeps it */
+            break;
+        default: break;
+        }
+        if (d->k >= LK_CONST && d->k != LK_STORE && d->k != LK_LOAD) aff[d->r] = r;
+        if (d->k == LK_LOAD || d->k == LK_STORE) {
+            unsigned b = d->k == LK_STORE, w = (unsigned)in->imm[SO_AUX];
+            uint8_t m = in->imm[SO_AUX] && in->nargs > b + 1 && in->arg[b + 1] >= 0 ? aff[in->arg[b + 1] / 8] : 0;
+            d->aidx = (uint8_t)(m && (m == 255 || m >= w));
+        }
+    }
+    mem_free(aff);
     for (uint32_t i = 0; ok && i < n; i++) {
         const LIns *d = &p->li[i];
         if ((d->k == LK_FOR_INIT || d->k == LK_FOR_NEXT) && (vary[d->a[0]] || vary[d->a[1]] || vary[d->a[2]])) ok = 0;
@@ -356,6 +391,7 @@ typedef struct LRun {
     uint32_t nspare;
     uint32_t N;
     uint64_t *steps, limit, *cycles;
+    int lin;                   /* a one-dimensional launch: tid_x is the lane */
     int checkers;              /* some checker watches: accesses are logged and reported when the epoch commits */
     /* the epoch: where it started, what it changed */
     uint32_t start;
@@ -573,7 +609,7 @@ static uint8_t *quiet_mem(LRun *C, Exec *x, const Instr *in, AddrSpace as, uint6
 
 /* A load or store of the group: 0 done, 1 the epoch must roll back (a conflict, an access that would trap or
    warn: the per-workitem order decides those), -1 after a trap (out of host memory). */
-static int run_mem(LRun *C, const Instr *in, int store, int ubase, const uint16_t *act, uint32_t na, int full)
+static int run_mem(LRun *C, const Instr *in, int store, int ubase, int aidx, const uint16_t *act, uint32_t na, int full)
 {
     uint32_t N = C->N;
     SimtState *st = C->st;
@@ -593,9 +629,12 @@ static int run_mem(LRun *C, const Instr *in, int store, int ubase, const uint16_
         if (idx) {
             uint64_t sm = w >= 64 ? 0 : 1ull << (w - 1), vm = w >= 64 ? ~0ull : (sm << 1) - 1;
             uint64_t c0 = (((idx[l0] & vm) ^ sm) - sm) - l0, bad = 0;
-            for (uint32_t l = l0; l < l0 + na; l++) bad |= ((((idx[l] & vm) ^ sm) - sm) - l) ^ c0;
+            int64_t i0 = bits_sext(idx[l0], w), i1 = bits_sext(idx[l0 + na - 1], w);
+            /* an index known to be c + tid_x modulo 2^w (the plan) needs only its ends: no wrap between them */
+            if (aidx) bad = (uint64_t)i1 - (uint64_t)i0 != na - 1;
+            else
+                for (uint32_t l = l0; l < l0 + na; l++) bad |= ((((idx[l] & vm) ^ sm) - sm) - l) ^ c0;
             if (!bad) {
-                int64_t i0 = bits_sext(idx[l0], w), i1 = bits_sext(idx[l0 + na - 1], w);
                 uint64_t a0 = sim_index_addr(b0, i0, n), a1 = sim_index_addr(b0, i1, n);
                 if (a0 != SIM_ADDR_WRAP && a1 != SIM_ADDR_WRAP && i1 >= i0) {
                     lo = a0;
@@ -934,10 +973,26 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
         case LK_SHL: { unsigned w = d->bits; BIN((b & mk) >= w ? 0 : a << (b & mk)); break; }
         case LK_SHRU: { unsigned w = d->bits; BIN((b & mk) >= w ? 0 : (a & mk) >> (b & mk)); break; }
         case LK_CMPI: {
+            /* branch-free forms (vectorise without 64-bit compares): borrow(a - b) is a <u b; signed operands
+               sign-extended and their sign bits flipped compare unsigned */
             unsigned w = d->bits;
-            int op = d->op;
-            if (op == SLN_ULT) BIN((a & mk) < (b & mk));
-            else BIN((uint64_t)cmp(op, a & mk, b & mk, w));
+            uint64_t sm = w >= 64 ? 0 : 1ull << (w - 1), fl = 1ull << 63;
+#define ULT_(x, y) (((~(x) & (y)) | (~((x) ^ (y)) & ((x) - (y)))) >> 63)
+#define SX_(x) (((((x) & mk) ^ sm) - sm) ^ fl)
+            switch (d->op) {
+            case SLN_EQ: BIN(((((a ^ b) & mk) | (0 - ((a ^ b) & mk))) >> 63) ^ 1); break;
+            case SLN_NE: BIN(((((a ^ b) & mk) | (0 - ((a ^ b) & mk))) >> 63)); break;
+            case SLN_ULT: BIN(ULT_(a & mk, b & mk)); break;
+            case SLN_ULE: BIN(ULT_(b & mk, a & mk) ^ 1); break;
+            case SLN_UGT: BIN(ULT_(b & mk, a & mk)); break;
+            case SLN_UGE: BIN(ULT_(a & mk, b & mk) ^ 1); break;
+            case SLN_SLT: BIN(ULT_(SX_(a), SX_(b))); break;
+            case SLN_SLE: BIN(ULT_(SX_(b), SX_(a)) ^ 1); break;
+            case SLN_SGT: BIN(ULT_(SX_(b), SX_(a))); break;
+            default: BIN(ULT_(SX_(a), SX_(b)) ^ 1); break;
+            }
+#undef ULT_
+#undef SX_
             break;
         }
         case LK_ZEXT: UN(a & mk); break;
@@ -952,7 +1007,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             break;
         case LK_SQRT32: UN(num_f32_arith_rn(NUM_OP_SQRT, (uint32_t)a, 0)); break;
         case LK_LOAD: case LK_STORE: {
-            int r = run_mem(C, in, d->k == LK_STORE, d->ubase, act, na, full);
+            int r = run_mem(C, in, d->k == LK_STORE, d->ubase, d->aidx && C->lin, act, na, full);
             if (r) { g->pc = pc; return r < 0 ? -1 : 4; }
             break;
         }
@@ -1032,6 +1087,7 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
     C.steps = steps;
     C.limit = limit;
     C.cycles = cycles;
+    C.lin = st->dim[0] == N;
     C.checkers = C.cl->watch || C.cl->gm_watch || C.s->race_check;
     begin(&C, 0);
     int rc = 0;
