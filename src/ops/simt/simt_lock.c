@@ -392,6 +392,7 @@ typedef struct LRun {
     uint32_t N;
     uint64_t *steps, limit, *cycles;
     int lin;                   /* a one-dimensional launch: tid_x is the lane */
+    uint64_t *prof;            /* with the profile on: executions per instruction in the epoch (given at commit) */
     int checkers;              /* some checker watches: accesses are logged and reported when the epoch commits */
     /* the epoch: where it started, what it changed */
     uint32_t start;
@@ -781,6 +782,12 @@ static int commit(LRun *C)
     }
     C->nlog = 0;
     C->nla = 0;
+    if (C->prof)
+        for (uint32_t i = 0; i < C->p->n; i++)
+            if (C->prof[i]) {
+                obs_profile_n(C->s->obs, &C->F->entry[i], 0, C->prof[i]);
+                C->prof[i] = 0;
+            }
     for (uint32_t i = 0; i < C->nren; i++) C->spare[C->nspare++] = C->ren[i].old;
     C->nren = 0;
     memset(C->saved, 0, C->p->W * sizeof *C->saved);
@@ -811,6 +818,7 @@ static void rollback(LRun *C)
     C->nren = 0;
     *C->steps = C->steps0;
     *C->cycles = C->cycles0;
+    if (C->prof) memset(C->prof, 0, C->p->n * sizeof *C->prof);
     uint32_t N = C->N;
     const Instr *pc = &C->F->entry[C->start];
     for (uint32_t l = 0; l < N; l++) {
@@ -903,6 +911,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
         if (*C->steps > C->limit) { g->pc = pc; return 4; }   /* the per-workitem run names the workitem */
         if (d->k == LK_SYNC) { g->pc = pc; return 1; }
         *C->cycles += (uint64_t)in->cost * na;
+        if (C->prof) C->prof[pc] += na;
         uint32_t next = pc + 1;
         if (d->uni) {
             uint64_t v;
@@ -1088,6 +1097,12 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
     C.limit = limit;
     C.cycles = cycles;
     C.lin = st->dim[0] == N;
+    if (C.s->obs->profile && !(C.prof = mem_calloc(p->n + 1, sizeof *C.prof))) {
+        mem_free(C.map);
+        mem_free(C.ren);
+        mem_free(C.saved);
+        goto oom;
+    }
     C.checkers = C.cl->watch || C.cl->gm_watch || C.s->race_check;
     begin(&C, 0);
     int rc = 0;
@@ -1178,6 +1193,7 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
     mem_free(C.log);
     mem_free(C.llanes);
     mem_free(C.laddrs);
+    mem_free(C.prof);
     return rc;
 oom:
     sim_trap(x0, F->entry, DIAG_T_OOM, "out of host memory preparing a SIMT launch in lockstep");
