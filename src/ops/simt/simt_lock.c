@@ -38,6 +38,7 @@ typedef struct LIns {
     uint8_t uni;               /* the result is the same on every workitem: computed once, then copied to the lanes */
     uint8_t ubase;             /* memory ops: the pointer operand is the same on every workitem */
     uint8_t aidx;              /* memory ops: the index is c + tid_x modulo 2^(its width), c the same everywhere */
+    uint8_t ctid;              /* arith.cmpi of tid_x itself (operand 0) with a uniform operand 1 */
     uint8_t bits, sbits;
     uint32_t a[4];             /* operand slots (frame offset / 8) */
     uint32_t r;                /* result slot */
@@ -242,6 +243,7 @@ static int analyse(const Func *F, SimtPlan *p)
         default: break;
         }
         if (d->k >= LK_CONST && d->k != LK_STORE && d->k != LK_LOAD) aff[d->r] = r;
+        if (d->k == LK_CMPI && a0 == 255 && u1 && d->op != SLN_EQ && d->op != SLN_NE) d->ctid = 1;
         if (d->k == LK_LOAD || d->k == LK_STORE) {
             unsigned b = d->k == LK_STORE, w = (unsigned)in->imm[SO_AUX];
             uint8_t m = in->imm[SO_AUX] && in->nargs > b + 1 && in->arg[b + 1] >= 0 ? aff[in->arg[b + 1] / 8] : 0;
@@ -960,6 +962,12 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             if (nt == na) break;
             if (nt == 0) { next = d->jump; break; }
             g->pc = pc;
+            if (full) {   /* consecutive lanes, the first nt of them taking it: the split needs no partition */
+                uint64_t bad = 0;
+                uint32_t e = act[0] + nt;
+                for (uint32_t l = act[0]; l < act[0] + na; l++) bad |= (c[l] & 1) ^ (uint64_t)(l < e);
+                if (!bad) return 5;
+            }
             return 3;
         }
         case LK_COPY_JUMP:
@@ -986,6 +994,23 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
                sign-extended and their sign bits flipped compare unsigned */
             unsigned w = d->bits;
             uint64_t sm = w >= 64 ? 0 : 1ull << (w - 1), fl = 1ull << 63;
+            if (d->ctid && full && C->lin) {   /* lane l compares l itself: true on one side of a threshold */
+                before_write(C, d->r, na != N);
+                uint64_t *y = REG(d->r), hv = REG(d->a[1])[act[0]] & d->val;
+                uint32_t e = act[0] + na, tb;   /* lanes below tb: l < h (or l <= h) in the predicate's order */
+                int le = d->op == SLN_ULE || d->op == SLN_SLE || d->op == SLN_UGT || d->op == SLN_SGT;
+                int sgn = d->op == SLN_SLT || d->op == SLN_SLE || d->op == SLN_SGT || d->op == SLN_SGE;
+                if (sgn) {
+                    int64_t h = bits_sext(hv, w);
+                    tb = h < 0 ? 0 : (uint64_t)h >= e ? e : (uint32_t)h + (uint32_t)le;
+                } else {
+                    tb = hv >= e ? e : (uint32_t)hv + (uint32_t)le;
+                }
+                if (tb > e) tb = e;
+                uint64_t below = d->op == SLN_ULT || d->op == SLN_ULE || d->op == SLN_SLT || d->op == SLN_SLE;
+                for (uint32_t l = act[0]; l < e; l++) y[l] = l < tb ? below : below ^ 1;
+                break;
+            }
 #define ULT_(x, y) (((~(x) & (y)) | (~((x) ^ (y)) & ((x) - (y)))) >> 63)
 #define SX_(x) (((((x) & mk) ^ sm) - sm) ^ fl)
             switch (d->op) {
@@ -1115,7 +1140,7 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
     for (;;) {
         uint32_t stop = ns ? stack[ns - 1].pc : UINT32_MAX;
         int r = run_group(&C, &cur, stop);
-        if (r < 0 || (r == 3 && ns == 64)) {
+        if (r < 0 || ((r == 3 || r == 5) && ns == 64)) {
             if (r < 0 && C.oom && !C.s->trapped)
                 sim_trap(&st->items[0].x, &F->entry[cur.pc], DIAG_T_OOM, "out of host memory in a SIMT launch");
             if (r < 0) { rc = -1; break; }
@@ -1125,6 +1150,16 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
             rollback(&C);
             rc = 2;
             break;
+        }
+        if (r == 5) {   /* a divergent scf.if taken by a prefix of the group's (consecutive) lanes */
+            const LIns *d = &p->li[cur.pc];
+            const uint64_t *c = C.map[d->a[0]];
+            uint32_t nt = 0;
+            while (nt < cur.n && (c[cur.l[nt]] & 1)) nt++;
+            stack[ns++] = (Group){d->jump, cur.n - nt, cur.l + nt};
+            cur.n = nt;
+            cur.pc++;
+            continue;
         }
         if (r == 3) {   /* a divergent scf.if at cur.pc: the lanes that take it run on, the others wait */
             const LIns *d = &p->li[cur.pc];
