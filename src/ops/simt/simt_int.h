@@ -70,6 +70,9 @@ void simt_lock_free(SimtState *st);
 /* Records a workitem's access to [addr, addr + len) of `as`; reports W-RACE on a conflict with another
    workitem in the same pto.syncthreads epoch. No-op outside a launch or with race checking off. */
 void simt_race_access(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, int write, int atomic);
+/* The same for the lanes[0..cnt) of one lockstep access, lane j at a0 + n·j (simt_lock.c). */
+void simt_race_span(SimtState *st, const Instr *in, AddrSpace as, uint64_t a0, unsigned n, const uint16_t *lanes,
+                    uint32_t cnt, int write);
 void simt_race_begin(SimtState *st);
 void simt_race_free(SimtState *st);
 #endif

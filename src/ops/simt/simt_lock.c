@@ -772,13 +772,17 @@ static int commit(LRun *C)
             }
         }
         if (C->s->race_check && !st->race.off) {
-            for (uint32_t j = 0; j < g->cnt; j++) {
-                SimtItem *it = &st->items[C->llanes[g->first + j]];
-                st->cur = it;
-                simt_race_access(&it->x, g->in, as, C->laddrs[g->first + j], g->n, g->write, 0);
-                if (C->s->trapped) break;
+            if (g->span) {
+                simt_race_span(st, g->in, as, C->laddrs[g->first], g->n, C->llanes + g->first, g->cnt, g->write);
+            } else {
+                for (uint32_t j = 0; j < g->cnt; j++) {
+                    SimtItem *it = &st->items[C->llanes[g->first + j]];
+                    st->cur = it;
+                    simt_race_access(&it->x, g->in, as, C->laddrs[g->first + j], g->n, g->write, 0);
+                    if (C->s->trapped) break;
+                }
+                st->cur = NULL;
             }
-            st->cur = NULL;
         }
         if (C->s->trapped) return -1;
     }
