@@ -46,12 +46,6 @@ int simt_lower_launch(LowerView *L, const Op *op, Instr *in);
 /* The lane of packed value v (lanes of `bits` each) and the value with lane l replaced. */
 static inline uint64_t simt_lane(uint64_t v, unsigned l, unsigned bits) { return (v >> (l * bits)) & bits_mask(bits); }
 
-/* What a SIMT-family instruction is to the lockstep engine (simt_lock.c): a scalar memory access, f32 sqrt, a
-   handler run as it is per workitem (PURE: reads its operands, writes its result; QUERY: also the workitem's
-   ids, VARYING when the value differs between workitems), a no-op there (fences), or none of these. */
-enum { SIMT_LANE_NONE, SIMT_LANE_PURE, SIMT_LANE_QUERY, SIMT_LANE_QUERY_VARYING, SIMT_LANE_LOAD, SIMT_LANE_STORE,
-       SIMT_LANE_SQRT32, SIMT_LANE_NOP };
-int simt_ops_lane(const Instr *in);
 /* SO_ALIGN of memory ops (SO_SIGNED reused): the required alignment */
 enum { SO_ALIGN = SO_SIGNED };
 

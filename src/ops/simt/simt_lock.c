@@ -115,9 +115,9 @@ static int decode(const Func *F, uint32_t i, LIns *d)
         d->k = LK_COPY_JUMP;
         return copies_ok(F, in->ext) && d->jump > i && d->jump <= F->ncode;
     }
-    if (in->fn == simt_sync_point) {
+    if (in->kind == OP_SYNCTHREADS) {
         d->k = LK_SYNC;
-        return in->kind == OP_SYNCTHREADS;
+        return 1;
     }
     ScalarLane s = scalar_lane(in);
     if (s.kind != SLN_NONE) {
@@ -147,17 +147,32 @@ static int decode(const Func *F, uint32_t i, LIns *d)
         if (d->k == LK_PURE_DIV && (in->nargs < 2 || in->arg[1] < 0)) return 0;
         return 1;
     }
-    int k = simt_ops_lane(in);
-    if (k == SIMT_LANE_NONE || !values_ok(F, in)) return 0;
-    switch (k) {
-    case SIMT_LANE_LOAD: case SIMT_LANE_STORE:
-        d->k = k == SIMT_LANE_LOAD ? LK_LOAD : LK_STORE;
+    /* the SIMT family's ops, by kind (simt_ops.c lowers each of these kinds inside SIMT code to one handler) */
+    if (in->fn == interp_unsupported || !values_ok(F, in)) return 0;
+    switch (in->kind) {
+    case OP_LOAD_SCALAR: case OP_LDG: case OP_STORE_SCALAR: case OP_STG:
+        d->k = in->kind == OP_LOAD_SCALAR || in->kind == OP_LDG ? LK_LOAD : LK_STORE;
         return in->imm[SO_BYTES] >= 1 && in->imm[SO_BYTES] <= 8;
-    case SIMT_LANE_SQRT32: d->k = LK_SQRT32; return 1;
-    case SIMT_LANE_NOP: d->k = LK_NOP; return 1;
-    case SIMT_LANE_QUERY: d->k = LK_QUERY; d->op = 0; return in->nres == 1;
-    case SIMT_LANE_QUERY_VARYING: d->k = LK_QUERY; d->op = 1; return in->nres == 1;
-    default: d->k = LK_PURE; return in->nres == 1;
+    case OP_SQRT:
+        if (in->imm[SO_FMT] == NUM_F32 && in->imm[SO_LANES] == 1) { d->k = LK_SQRT32; return 1; }
+        d->k = LK_PURE;
+        return in->nres == 1;
+    case OP_ABSF: case OP_EXP: case OP_LOG: case OP_SIN: case OP_COS: case OP_CEIL: case OP_FLOOR: case OP_RINT:
+    case OP_ROUND: case OP_POW: case OP_FMIN: case OP_FMAX: case OP_FMA: case OP_PRMT: case OP_MULHI:
+    case OP_MUL_I32TOI64: case OP_CONVERT: case OP_LLVM_GEP:
+        d->k = LK_PURE;
+        return in->nres == 1;
+    case OP_THREADFENCE: case OP_THREADFENCE_BLOCK:
+        d->k = LK_NOP;
+        return 1;
+    case OP_GET_CLOCK32: case OP_GET_CLOCK64:   /* per-workitem cycles */
+        return 0;
+    default:
+        if (in->kind < OP_GET_TID_X || in->kind > OP_GET_LANEMASK_GT) return 0;
+        d->k = LK_QUERY;   /* op 1: differs between workitems */
+        d->op = (uint8_t)((in->kind >= OP_GET_TID_X && in->kind <= OP_GET_TID_Z) || in->kind == OP_GET_LANEID ||
+                          (in->kind >= OP_GET_LANEMASK_EQ && in->kind <= OP_GET_LANEMASK_GT));
+        return in->nres == 1;
     }
 }
 
@@ -229,7 +244,7 @@ static int analyse(const Func *F, SimtPlan *p)
         uint8_t r = 0;
         switch (d->k) {
         case LK_QUERY:
-            if (in->imm[SO_OP] == OP_GET_TID_X) r = 255;
+            if (in->kind == OP_GET_TID_X) r = 255;
             break;
         case LK_ADD: case LK_SUB: {
             uint8_t m = a0 && u1 ? a0 : a1 && u0 && d->k == LK_ADD ? a1 : 0;

@@ -525,23 +525,3 @@ int simt_lower(LowerView *L, const Op *op, Instr *in)
         return 0;   /* stays "not simulated" */
     }
 }
-
-/* ------------------------------------------------------------------ lockstep decoding */
-
-int simt_ops_lane(const Instr *in)
-{
-    ExecFn f = in->fn;
-    if (f == x_load) return SIMT_LANE_LOAD;
-    if (f == x_store) return SIMT_LANE_STORE;
-    if (f == x_sqrt_f32) return SIMT_LANE_SQRT32;
-    if (f == x_math || f == x_mulhi || f == x_prmt || f == x_convert || f == x_gep) return SIMT_LANE_PURE;
-    if (f == x_fence) return SIMT_LANE_NOP;
-    if (f == x_query) {
-        int k = (int)in->imm[SO_OP];
-        if (k == OP_GET_CLOCK32 || k == OP_GET_CLOCK64) return SIMT_LANE_NONE;   /* per-workitem cycles */
-        return k >= OP_GET_TID_X && k <= OP_GET_TID_Z ? SIMT_LANE_QUERY_VARYING
-               : k == OP_GET_LANEID || (k >= OP_GET_LANEMASK_EQ && k <= OP_GET_LANEMASK_GT) ? SIMT_LANE_QUERY_VARYING
-                                                                                          : SIMT_LANE_QUERY;
-    }
-    return SIMT_LANE_NONE;
-}
