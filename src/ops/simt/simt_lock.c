@@ -21,6 +21,7 @@
  * race checker on, every lane's access is recorded in the checker's shadow exactly as per workitem. */
 #include "simt_int.h"
 #include "base/alloc.h"
+#include "exec/check.h"
 #include "exec/interp.h"
 #include "exec/observe.h"
 #include "ops/scalar/scalar.h"
@@ -774,7 +775,9 @@ static int commit(LRun *C)
         AddrSpace as = (AddrSpace)g->as;
         int mode = g->write ? ACC_WRITE : ACC_READ;
         if (C->cl->watch || (as == AS_GM && C->cl->gm_watch)) {
-            if (g->span) {
+            /* a read the initcheck may report names the bytes of one workitem's access: lane by lane then */
+            int per_lane = !g->write && as != AS_GM && (C->s->checks & CHK_INIT);
+            if (g->span && !per_lane) {
                 Exec *x = &st->items[C->llanes[g->first]].x;
                 x->cur = g->in;
                 sim_access(x, g->in, x->core, as, C->laddrs[g->first], (uint64_t)g->n * g->cnt, mode);
