@@ -60,6 +60,11 @@ $(B)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
 
+# The SIMT lockstep engine's per-lane loops (src/ops/simt/simt_lock.c) need the vectoriser's full cost model (-O3);
+# LOCK_OPT= builds it like the rest.
+LOCK_OPT ?= -O3
+$(B)/obj/ops/simt/simt_lock.o $(B)/pic/ops/simt/simt_lock.o: CFLAGS += $(LOCK_OPT)
+
 $(B)/cli/%.o: cli/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)$(CC) $(CFLAGS) -c $< -o $@
@@ -129,7 +134,7 @@ test: $(BIN) $(LIB) $(SO_LINKS) $(MAN) unit-bins
 COV_OPT := -O0 -g --coverage
 coverage:
 	@find build-cov -name '*.gcda' -delete 2>/dev/null || true
-	@$(MAKE) --no-print-directory B=build-cov OPT="$(COV_OPT)" LDFLAGS="--coverage -Wl,--exclude-libs,ALL" STATIC= test; st=$$?; \
+	@$(MAKE) --no-print-directory B=build-cov OPT="$(COV_OPT)" LOCK_OPT= LDFLAGS="--coverage -Wl,--exclude-libs,ALL" STATIC= test; st=$$?; \
 	  python3 tests/coverage.py build-cov $(if $(COV_FILES),--files) || st=1; exit $$st
 
 # The layer rule of docs/internals.md: includes and symbol uses only downward, no circle of files.

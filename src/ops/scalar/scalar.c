@@ -686,3 +686,45 @@ int scalar_lower(LowerView *L, const Op *op, Instr *in)
         return 0;   /* stays "not simulated" */
     }
 }
+
+/* ------------------------------------------------------------------ lockstep decoding */
+
+ScalarLane scalar_lane(const Instr *in)
+{
+    ScalarLane o = {SLN_NONE, (unsigned)in->imm[AR_BITS], 0, 0, 0};
+    ExecFn f = in->fn;
+    if (f == x_const) { o.kind = SLN_CONST; o.value = (uint64_t)in->imm[CN_VALUE]; }
+    else if (f == x_addi) o.kind = SLN_ADD;
+    else if (f == x_subi) o.kind = SLN_SUB;
+    else if (f == x_muli) o.kind = SLN_MUL;
+    else if (f == x_andi) o.kind = SLN_AND;
+    else if (f == x_ori) o.kind = SLN_OR;
+    else if (f == x_xori) o.kind = SLN_XOR;
+    else if (f == x_shli) o.kind = SLN_SHL;
+    else if (f == x_shrui) o.kind = SLN_SHRU;
+    else if (f == x_fbin_f32) { o.kind = SLN_F32; o.op = (int)in->imm[AR_OP]; }
+    else if (f == x_cmpi) {
+        static const int tok[] = {T_ARITHCMPI_EQ, T_ARITHCMPI_NE, T_ARITHCMPI_SLT, T_ARITHCMPI_SLE, T_ARITHCMPI_SGT,
+                                  T_ARITHCMPI_SGE, T_ARITHCMPI_ULT, T_ARITHCMPI_ULE, T_ARITHCMPI_UGT, T_ARITHCMPI_UGE};
+        for (int i = 0; i < 10; i++)
+            if (in->imm[AR_OP] == tok[i]) { o.kind = SLN_CMPI; o.op = i; }
+    } else if (f == x_cast) {
+        o.sbits = (unsigned)in->imm[CV_SRC_BITS];
+        o.bits = (unsigned)in->imm[CV_DST_BITS];
+        switch ((int)in->imm[CV_KIND]) {
+        case CV_SEXT: o.kind = SLN_SEXT; break;
+        case CV_ZEXT: case CV_TRUNC: case CV_BITS: o.kind = SLN_ZEXT; break;
+        default: o.kind = SLN_PURE; break;
+        }
+    } else if (f == x_copy8) {
+        o.kind = SLN_ZEXT;
+        o.bits = o.sbits = (unsigned)in->imm[CP_BITS];
+    } else if (f == x_divsi || f == x_divui || f == x_remsi || f == x_remui || f == x_ceildivsi || f == x_ceildivui ||
+               f == x_floordivsi) {
+        o.kind = SLN_PURE_DIV;
+    } else if (f == x_shrsi || f == x_maxsi || f == x_minsi || f == x_maxui || f == x_minui ||
+               f == x_fbin || f == x_fminmax || f == x_negf || f == x_cmpf || f == x_addptr || f == x_query || f == x_nop ||
+               (f == x_select && in->imm[AR_BYTES] == 8))
+        o.kind = SLN_PURE;
+    return o;
+}

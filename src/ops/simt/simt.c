@@ -239,7 +239,8 @@ static uint32_t stack_bytes(const Sim *s, const Func *F)
     return F->frame_size;
 }
 
-static int prepare(Exec *x, SimtState *st, const Func *F, uint32_t n)
+/* zero: the frames start zeroed (the per-workitem run); the lockstep run uses them only as scratch */
+static int prepare(Exec *x, SimtState *st, const Func *F, uint32_t n, int zero)
 {
     uint32_t S = (stack_bytes(x->core->sim, F) + 31) & ~31u;
     if (!S) S = 32;   /* an empty body still gets a (never read) frame */
@@ -272,7 +273,7 @@ static int prepare(Exec *x, SimtState *st, const Func *F, uint32_t n)
         ix->frame = ix->frame_base;
         ix->frame_cap = S;
         ix->frame_top = F->frame_size;
-        memset(ix->frame, 0, F->frame_size);
+        if (zero) memset(ix->frame, 0, F->frame_size);
         it->tid = i;
         it->t[0] = i % st->dim[0];
         it->t[1] = (i / st->dim[0]) % st->dim[1];
@@ -345,12 +346,13 @@ static int launch_job(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     for (int i = 0; i < 3; i++) st->dim[i] = (uint32_t)d[i];
-    if (prepare(x, st, F, (uint32_t)n)) {
+    int lock = in->imm[SL_FAST] && kind != SLK_SECTION && simt_lock_ok(st, F);
+    if (prepare(x, st, F, (uint32_t)n, !lock)) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory preparing %llu workitems", (unsigned long long)n);
         return -1;
     }
     const Instr *body = kind == SLK_SECTION ? in->jump2 : F->entry;
-    for (uint32_t i = 0; i < st->nitems; i++) {
+    for (uint32_t i = 0; i < st->nitems && !lock; i++) {
         SimtItem *it = &st->items[i];
         it->pc = body;
         if (kind == SLK_SECTION) {
@@ -367,7 +369,9 @@ static int launch_job(Exec *x, const Instr *in, const uint64_t *args)
     st->t0 = x->now;
     simt_race_begin(st);
     Run R = {x, st, x->steps, s->step_limit, 0, s->obs};
-    int rc = run_launch(&R);
+    /* lockstep (simt_lock.c) when the body allows it; an epoch it cannot run exactly continues per workitem (2) */
+    int rc = lock ? simt_lock_run(x, st, F, params, nparams, &R.steps, R.limit, &R.cycles) : run_launch(&R);
+    if (rc == 2) rc = run_launch(&R);
     st->cur = NULL;
     for (uint32_t i = 0; i < st->nitems; i++) {
         mem_free(st->items[i].priv);
@@ -400,6 +404,7 @@ int simt_lower_launch(LowerView *L, const Op *op, Instr *in)
         }
         in->pfn = launch_job;
         in->imm[SL_KIND] = op->kind == OP_SIMT_LAUNCH ? SLK_LAUNCH : op->kind == OP_CALL ? SLK_CALL : SLK_SECTION;
+        in->imm[SL_FAST] = !L->ctx->reference;
         if (op->kind == OP_CALL) in->ifn = issue_cfg;
         if (op->kind == OP_SECTION_SIMT) {
             static const char *const nm[3] = {"dim_x", "dim_y", "dim_z"};
@@ -457,4 +462,5 @@ void simt_free(Core *c)
     mem_free(st->slots);
     mem_free(st->persist);
     simt_race_free(st);
+    simt_lock_free(st);
 }

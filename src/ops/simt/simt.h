@@ -73,6 +73,13 @@ struct SimtState {
     uint32_t *slots;           /* keep/resume: SIMT_SLOTS words each, allocated on first use */
     uint8_t *persist;          /* {pto.persistent} llvm.alloca memory, SIMT_PERSIST_BYTES each */
     uint32_t persist_top;
+    /* the lockstep engine (simt_lock.c) */
+    struct SimtPlan *plans;    /* per launched function: whether and how it runs in lockstep */
+    uint64_t *lregs;           /* lane registers: slot k of workitem l at lregs[k * n + l] */
+    size_t lregs_cap;
+    uint16_t *lanes;           /* lane lists of the active group and the pending ones */
+    size_t lanes_cap;
+    uint64_t *laddr;           /* one memory access's per-lane addresses */
 };
 
 typedef struct SimtState SimtState;

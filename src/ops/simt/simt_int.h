@@ -10,7 +10,7 @@
 
 /* ---- Instr.imm slots ---- */
 /* launches */
-enum { SL_KIND, SL_DX, SL_DY, SL_DZ };
+enum { SL_KIND, SL_DX, SL_DY, SL_DZ, SL_FAST };   /* SL_FAST: the lockstep path may run it (not --no-fast-paths) */
 enum { SLK_LAUNCH, SLK_CALL, SLK_SECTION };
 /* per-workitem ops: the value's shape (element format, lanes, element bits), the operation and its flags */
 enum {
@@ -46,10 +46,27 @@ int simt_lower_launch(LowerView *L, const Op *op, Instr *in);
 /* The lane of packed value v (lanes of `bits` each) and the value with lane l replaced. */
 static inline uint64_t simt_lane(uint64_t v, unsigned l, unsigned bits) { return (v >> (l * bits)) & bits_mask(bits); }
 
+/* SO_ALIGN of memory ops (SO_SIGNED reused): the required alignment */
+enum { SO_ALIGN = SO_SIGNED };
+
+/* ---- simt_lock.c ---- */
+/* Runs the prepared launch of F (items, frames and dims set by simt.c) with every workitem in lockstep: each
+   instruction over all the workitems at the same point at once. 1 when F's body is not one it runs (nothing
+   ran), 0 when done, -1 after a trap, 2 when an epoch could not run in lockstep: it was rolled back and every
+   workitem waits at its start (pc, frame) for the per-workitem scheduler to continue. *steps and *cycles accumulate. */
+/* Whether F's body runs in lockstep (decided once per function and kept). */
+int simt_lock_ok(SimtState *st, const Func *F);
+int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *params, uint32_t nparams, uint64_t *steps,
+                  uint64_t limit, uint64_t *cycles);
+void simt_lock_free(SimtState *st);
+
 /* ---- simt_race.c ---- */
 /* Records a workitem's access to [addr, addr + len) of `as`; reports W-RACE on a conflict with another
    workitem in the same pto.syncthreads epoch. No-op outside a launch or with race checking off. */
 void simt_race_access(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, int write, int atomic);
+/* The same for the lanes[0..cnt) of one lockstep access, lane j at a0 + n·j (simt_lock.c). */
+void simt_race_span(SimtState *st, const Instr *in, AddrSpace as, uint64_t a0, unsigned n, const uint16_t *lanes,
+                    uint32_t cnt, int write);
 void simt_race_begin(SimtState *st);
 void simt_race_free(SimtState *st);
 #endif

@@ -66,7 +66,6 @@ static const Instr *x_query(Exec *x, const Instr *in)
 
 /* Decoded memory operands (Instr.imm beyond the shape): SO_BYTES access bytes, SO_SPACE the address
    space, SO_AUX the width of the element offset (0: none), SO_SIGNED reused as the required alignment. */
-enum { SO_ALIGN = SO_SIGNED };
 
 static uint64_t elem_addr(const Exec *x, const Instr *in, unsigned base)
 {

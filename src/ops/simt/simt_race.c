@@ -96,11 +96,9 @@ static int grow(SimtRace *r, uint32_t gen)
 
 static void fresh(SimtShadow *e, uint64_t key, uint32_t gen)
 {
-    memset(e, 0, sizeof *e);
-    e->key = key;
-    e->gen = gen;
-    e->w_tid = e->r_tid = e->r2_tid = -1;
-    e->w_epoch = e->r_epoch = UINT32_MAX;
+    /* one structure store (no memset call: this runs once per word and launch) */
+    *e = (SimtShadow){.key = key, .gen = gen, .w_epoch = UINT32_MAX, .r_epoch = UINT32_MAX, .w_tid = -1, .r_tid = -1,
+                      .r2_tid = -1};
 }
 
 /* The hash entry of `key`, created empty when absent; NULL when out of memory. Growing moves the entries:
@@ -280,5 +278,56 @@ void simt_race_access(Exec *x, const Instr *in, AddrSpace as, uint64_t addr, uin
             sim_trap(x, in, DIAG_T_OOM, "out of host memory for the SIMT race detector");
             return;
         }
+    }
+}
+
+/* simt_race_access for the lanes[0..cnt) of one lockstep access, lane j at a0 + n·j (consecutive words when n is
+   4 and a0 aligned: one entry each, looked up without the per-call checks), in lane order as the per-workitem
+   calls would be. */
+void simt_race_span(SimtState *st, const Instr *in, AddrSpace as, uint64_t a0, unsigned n, const uint16_t *lanes,
+                    uint32_t cnt, int write)
+{
+    SimtRace *r = &st->race;
+    if (!cnt || r->off) return;
+    Sim *s = st->items[lanes[0]].x.core->sim;
+    if (!s->race_check) return;
+    if (n != 4 || a0 % 4) {
+        for (uint32_t j = 0; j < cnt && !s->trapped; j++) {
+            SimtItem *it = &st->items[lanes[j]];
+            st->cur = it;
+            simt_race_access(&it->x, in, as, a0 + (uint64_t)n * j, n, write, 0);
+        }
+        st->cur = NULL;
+        return;
+    }
+    uint32_t E = st->epoch, gen = r->gen;
+    SimtShadow *pg = NULL;
+    uint64_t pgno = UINT64_MAX;
+    for (uint32_t j = 0; j < cnt; j++) {
+        SimtItem *it = &st->items[lanes[j]];
+        uint64_t a = a0 + 4ull * j, w = a >> 2;
+        SimtShadow *e;
+        if (as == AS_UB && r->ub && w < r->ub_words) {   /* the direct-mapped UB words (word_entry made them) */
+            e = &r->ub[w];
+            if (e->gen != gen) fresh(e, 0, gen);
+        } else if (as != AS_UB && pg && w / SIMT_SHADOW_PAGE == pgno) {   /* the page of the previous lane */
+            e = &pg[w % SIMT_SHADOW_PAGE];
+            if (e->gen != gen) fresh(e, 0, gen);
+        } else {
+            e = word_entry(&it->x, r, as, w, gen);
+            if (e && as != AS_UB) {
+                pg = e - w % SIMT_SHADOW_PAGE;
+                pgno = w / SIMT_SHADOW_PAGE;
+            }
+        }
+        if (!e || e->split) {   /* bytes of their own (or out of memory): the general path */
+            st->cur = it;
+            simt_race_access(&it->x, in, as, a, 4, write, 0);
+            st->cur = NULL;
+            if (s->trapped) return;
+            continue;
+        }
+        int reported = 0;
+        apply(&it->x, in, e, it->tid, E, write, 0, as, a, &reported);
     }
 }
