@@ -121,4 +121,6 @@ int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
 int tile_lower_quant(LowerView *L, const Op *op, Instr *in);
 /* tile_pow.c: tpow / tpows on integer tiles (float tiles: T-UNSUPPORTED). */
 int tile_lower_pow(LowerView *L, const Op *op, Instr *in);
+/* tile_comm.c: pto.comm.twait and pto.comm.ttest on one rank. */
+int tile_lower_comm(LowerView *L, const Op *op, Instr *in);
 #endif
