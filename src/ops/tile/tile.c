@@ -36,7 +36,9 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
         return tile_lower_cube(L, op, in);
     case OP_TQUANT: case OP_TDEQUANT: return tile_lower_quant(L, op, in);   /* tile_quant.c */
     case OP_TPOW: case OP_TPOWS: return tile_lower_pow(L, op, in);           /* tile_pow.c */
-    case OP_COMM_TWAIT: case OP_COMM_TTEST: return tile_lower_comm(L, op, in);   /* tile_comm.c */
+    case OP_COMM_TWAIT: case OP_COMM_TTEST: case OP_MAKE_PREFETCH_ASYNC_CONTEXT: case OP_GET_PREFETCH_ASYNC_SESSION:
+    case OP_TPREFETCH_ASYNC: case OP_COMM_WAIT_ASYNC_EVENT:
+        return tile_lower_comm(L, op, in);   /* tile_comm.c */
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
     case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TGATHER: case OP_TGATHERB:
     case OP_TSCATTER: case OP_MGATHER: case OP_MSCATTER: case OP_THISTOGRAM:

@@ -1,6 +1,8 @@
 /* tile_comm.c — the signal ops of the communication set that a one-rank launch can run: pto.comm.twait and
  * pto.comm.ttest, by the scalar unit on a view of i32 signals in this rank's GM (docs/semantics.md
- * "Communication ops"). The data-moving ops and tnotify stay T-UNSUPPORTED (tile_view.c). */
+ * "Communication ops"), and the asynchronous L2 prefetch (make_prefetch_async_context, get_prefetch_async_session,
+ * tprefetch_async, comm.wait_async_event): no effect on any value, the event complete at once. The data-moving
+ * comm ops and tnotify stay T-UNSUPPORTED (tile_view.c). */
 #include "tile_int.h"
 #include <inttypes.h>
 
@@ -98,8 +100,36 @@ static const Instr *x_ttest(Exec *x, const Instr *in)
     return in + 1;
 }
 
+/* make_prefetch_async_context / get_prefetch_async_session: the handle is the workspace pointer, passed on. */
+static const Instr *x_pass(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], ARG(x, in, 0));
+    return in + 1;
+}
+
+/* tprefetch_async: a hint to the L2 cache, which ptosim does not model; the event handle is 1 (complete). */
+static const Instr *x_prefetch(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], 1);
+    return in + 1;
+}
+
+/* comm.wait_async_event: the event is complete (every asynchronous operation ptosim runs is): true. */
+static const Instr *x_wait_event(Exec *x, const Instr *in)
+{
+    fr_set_u64(x, in->res[0], 1);
+    return in + 1;
+}
+
 int tile_lower_comm(LowerView *L, const Op *op, Instr *in)
 {
+    in->cost = 1;
+    switch (op->kind) {
+    case OP_MAKE_PREFETCH_ASYNC_CONTEXT: case OP_GET_PREFETCH_ASYNC_SESSION: in->fn = x_pass; return 0;
+    case OP_TPREFETCH_ASYNC: in->fn = x_prefetch; return 0;
+    case OP_COMM_WAIT_ASYNC_EVENT: in->fn = x_wait_event; return 0;
+    default: break;
+    }
     const Type *t = op->operands[0]->type;
     int cmp = wait_cmp(op);
     if (cmp < 0) {
@@ -114,7 +144,6 @@ int tile_lower_comm(LowerView *L, const Op *op, Instr *in)
     in->imm[TC_CMP] = cmp;
     in->imm[TC_RANK] = t->rank;
     in->imm[TC_ELEM] = (t->elem->bits + 7) / 8;
-    in->cost = 1;
     in->fn = op->kind == OP_COMM_TWAIT ? x_twait : x_ttest;
     return 0;
 }
