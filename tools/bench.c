@@ -209,32 +209,34 @@ __attribute__((noinline)) static void native_vmi(uint16_t *restrict h, const flo
     }
 }
 
-/* Runs the VMI kernel: two GM buffers and the repetition count. Seconds, or -1 with diagnostics printed. */
-static double run_sim_vmi(const float *in, uint16_t *out, long reps)
+/* Runs a one-function kernel `text` over two GM buffers and a repetition count, one block on one thread with
+   every check on; `clock` measures it. Seconds, or -1 with the diagnostics printed. */
+static double run_sim2(const char *name, const char *text, const void *in, size_t in_bytes, void *out, size_t out_bytes,
+                       long reps, double (*clock)(void))
 {
     PtoContext *ctx = pto_context_new();
-    PtoModule *m = pto_parse(ctx, "vmi_bench.pto", vmi_kernel, strlen(vmi_kernel));
+    PtoModule *m = pto_parse(ctx, name, text, strlen(text));
     double t = -1;
     if (m && pto_error_count(ctx) == 0 && pto_verify(m, PTO_TARGET_DEFAULT) == 0) {
         PtoLaunch *l = pto_launch_new(m, NULL, PTO_TARGET_DEFAULT);
         if (l) {
-            pto_launch_bind_buffer(l, 0, (void *)in, N * 4);
-            pto_launch_bind_buffer(l, 1, out, N * 2);
+            pto_launch_bind_buffer(l, 0, (void *)in, in_bytes);
+            pto_launch_bind_buffer(l, 1, out, out_bytes);
             pto_launch_bind_int(l, 2, reps);
             pto_launch_set_checks(l, PTO_CHECK_ALL, 0);
             pto_launch_set_jobs(l, 1);
-            double t0 = now();
+            double t0 = clock();
             int rc = pto_launch_run(l, 1);
-            t = rc == 0 ? now() - t0 : -1;
+            t = rc == 0 ? clock() - t0 : -1;
             pto_launch_free(l);
         }
     }
     for (size_t i = 0; i < pto_diag_count(ctx); i++) {
         PtoDiagInfo di;
         if (pto_diag_get(ctx, i, &di) || di.severity < PTO_SEV_ERROR) continue;
-        char *s = pto_diag_render(ctx, i, 0);
-        fputs(s ? s : "bench: out of memory rendering a diagnostic\n", stderr);
-        pto_free(s);
+        char *d = pto_diag_render(ctx, i, 0);
+        fputs(d ? d : "bench: out of memory rendering a diagnostic\n", stderr);
+        pto_free(d);
     }
     pto_module_free(m);
     pto_context_free(ctx);
@@ -303,38 +305,6 @@ __attribute__((noinline)) static void native_tile_softmax(float *restrict out, c
         }
         __asm__ __volatile__("" : : "r"(out) : "memory");
     }
-}
-
-/* Runs the tile kernel: two GM buffers and the repetition count. Seconds, or -1 with diagnostics printed. */
-static double run_sim_tile(const float *in, float *out, long reps)
-{
-    PtoContext *ctx = pto_context_new();
-    PtoModule *m = pto_parse(ctx, "tile_bench.pto", tile_kernel, strlen(tile_kernel));
-    double t = -1;
-    if (m && pto_error_count(ctx) == 0 && pto_verify(m, PTO_TARGET_DEFAULT) == 0) {
-        PtoLaunch *l = pto_launch_new(m, NULL, PTO_TARGET_DEFAULT);
-        if (l) {
-            pto_launch_bind_buffer(l, 0, (void *)in, TS_ROWS * TS_COLS * 4);
-            pto_launch_bind_buffer(l, 1, out, TS_ROWS * TS_COLS * 4);
-            pto_launch_bind_int(l, 2, reps);
-            pto_launch_set_checks(l, PTO_CHECK_ALL, 0);
-            pto_launch_set_jobs(l, 1);
-            double t0 = cpu_now();
-            int rc = pto_launch_run(l, 1);
-            t = rc == 0 ? cpu_now() - t0 : -1;
-            pto_launch_free(l);
-        }
-    }
-    for (size_t i = 0; i < pto_diag_count(ctx); i++) {
-        PtoDiagInfo di;
-        if (pto_diag_get(ctx, i, &di) || di.severity < PTO_SEV_ERROR) continue;
-        char *s = pto_diag_render(ctx, i, 0);
-        fputs(s ? s : "bench: out of memory rendering a diagnostic\n", stderr);
-        pto_free(s);
-    }
-    pto_module_free(m);
-    pto_context_free(ctx);
-    return t;
 }
 
 /* Blocks of equal work: each block loads its 64 KiB slice of GM into UB, adds it to itself `reps` times
@@ -593,7 +563,7 @@ int main(void)
             double t0 = now();
             native_vmi(hn, in, s, VMI_REPS);
             minimise(&tvn, now() - t0);
-            minimise(&tvs, run_sim_vmi(in, hs, VMI_REPS));
+            minimise(&tvs, run_sim2("vmi_bench.pto", vmi_kernel, in, N * 4, hs, N * 2, VMI_REPS, now));
         }
         int diff = -1;
         for (int i = 0; i < N && diff < 0; i++)
@@ -623,7 +593,7 @@ int main(void)
             double t0 = cpu_now();
             native_tile_softmax(on, in, TS_REPS);
             minimise(&ttn, cpu_now() - t0);
-            minimise(&tts, run_sim_tile(in, os, TS_REPS));
+            minimise(&tts, run_sim2("tile_bench.pto", tile_kernel, in, TS_ROWS * TS_COLS * 4, os, TS_ROWS * TS_COLS * 4, TS_REPS, cpu_now));
         }
         long diff = -1;
         for (size_t i = 0; i < n && diff < 0; i++)

@@ -195,6 +195,31 @@ static void operand_line(StrBuf *b, int kind, const SigSlot *sl, const char *whe
     sb_putc(b, '\n');
 }
 
+/* The conversion pairs of a converting op, from the op table's CVT rows (what the verifier accepts), per target:
+   one line per source kind; a destination marked * is simulated beyond the ISA's list (W-ELEM-TYPE). */
+static void cvt_pairs(StrBuf *b, int kind)
+{
+    static const struct { int target; const char *name; } tg[] = {{PTO_TARGET_A5, "a5"}, {PTO_TARGET_A2A3, "a2a3"}};
+    int same = 1;
+    for (int s = 0; s < EK__COUNT && same; s++)
+        for (int d = 0; d < EK__COUNT; d++)
+            if (op_cvt_on(kind, PTO_TARGET_A5, s, d) != op_cvt_on(kind, PTO_TARGET_A2A3, s, d)) { same = 0; break; }
+    for (unsigned t = 0; t < (same ? 1u : 2u); t++) {
+        sb_printf(b, "  pairs%s%s%s (source -> destinations; * simulated beyond the ISA's list):\n", same ? "" : " on ",
+                  same ? "" : tg[t].name, same ? " on every target" : "");
+        for (int s = 0; s < EK__COUNT; s++) {
+            int n = 0;
+            for (int d = 0; d < EK__COUNT; d++) {
+                CvtStatus c = op_cvt_on(kind, tg[t].target, s, d);
+                if (c == CVT_NONE) continue;
+                if (!n++) sb_printf(b, "    %-9s ->", ek_name((ElemKind)s));
+                sb_printf(b, " %s%s", ek_name((ElemKind)d), c == CVT_SIM ? "*" : "");
+            }
+            if (n) sb_putc(b, '\n');
+        }
+    }
+}
+
 static void entry(StrBuf *b, PtoContext *ctx, int kind, int first_form)
 {
     const OpInfo *oi = &op_info[kind];
@@ -246,6 +271,7 @@ static void entry(StrBuf *b, PtoContext *ctx, int kind, int first_form)
         }
         sb_putc(b, '\n');
     }
+    if (first_form && op_has_cvt(kind)) cvt_pairs(b, kind);
 }
 
 size_t pto_op_count(void) { return OP__COUNT; }

@@ -257,6 +257,27 @@ static inline uint64_t sim_index_addr(uint64_t base, int64_t idx, uint64_t size)
 }
 uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
                       int mode, const char *what);
+/* sim_mem_core for an op that touches only part of [addr, addr+len) (a strided writeback): the span is checked
+   but not recorded; while sim_watching(c, as), the op records each run it touches with sim_access. */
+uint8_t *sim_mem_span(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
+                      int mode, const char *what);
+#define sim_watching(c, as) ((c)->cl->watch || ((as) == AS_GM && (c)->cl->gm_watch))
+/* The run of adjacent bytes such an op is touching: sim_run_add extends it by [a, a+len) when that follows it,
+   else records it (sim_access) and starts a new one; sim_run_end records the last. */
+typedef struct SimRun { uint64_t lo, hi; } SimRun;
+static inline void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace as, uint64_t addr, uint64_t len, int mode);
+static inline void sim_run_end(Exec *x, const Instr *in, Core *c, AddrSpace as, SimRun *r, int mode)
+{
+    if (r->hi > r->lo) sim_access(x, in, c, as, r->lo, r->hi - r->lo, mode);
+    r->lo = r->hi = 0;
+}
+static inline void sim_run_add(Exec *x, const Instr *in, Core *c, AddrSpace as, SimRun *r, uint64_t a, uint64_t len, int mode)
+{
+    if (r->hi > r->lo && a == r->hi) { r->hi += len; return; }
+    sim_run_end(x, in, c, as, r, mode);
+    r->lo = a;
+    r->hi = a + len;
+}
 /* ---- GM, one flat device address space (gm.c) ---- */
 /* Places the n parameters' buffers (b[i].is_ptr) and copies them in; addr[i] receives each one's device
    address. s->gm must hold n entries. 0, or -1 when out of memory. */

@@ -25,6 +25,12 @@ uint8_t *sim_mem_core(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t 
     return p;
 }
 
+uint8_t *sim_mem_span(Exec *x, Core *c, const Instr *in, AddrSpace as, uint64_t addr, uint64_t len, unsigned align,
+                      int mode, const char *what)
+{
+    return checked(x, c, in, as, addr, len, align, mode, what);
+}
+
 /* An access to GM by a block running on a private view (gmview.h): logged for its commit. */
 void sim_view_access(Exec *x, uint64_t addr, uint64_t len, int mode)
 {

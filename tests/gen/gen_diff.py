@@ -128,6 +128,33 @@ def kernel(seed):
         names.append("%red")
         result = "%red"
 
+    # ---- float division, square root, log, reciprocal and the scalar unit's f32 arithmetic (a fourth
+    # generator: the draws above are unchanged). The scalar chain starts from the loop's remaining-element
+    # count, so it differs every trip, and feeds a vector-scalar op: it reaches the scalar f32 fast path
+    # (num_f32_arith_rn) that --no-fast-paths replaces by the reference handler.
+    rq = random.Random(seed * 15485863 + 11)
+    pre = []
+    if is_float and rq.random() < 0.6:
+        src = rq.choice(names)
+        op = rq.choice(["vdiv", "vsqrt", "vln", "vrec"])
+        if op == "vdiv":
+            body.append("%%fq = pto.vdiv %s, %s, %%m : %s, %s, %s -> %s" % (src, rq.choice(names), vt, vt, mt, vt))
+        else:
+            body.append("%%fq = pto.%s %s, %%m : %s, %s -> %s" % (op, src, vt, mt, vt))
+        names.append("%fq")
+        result = "%fq"
+    if name == "f32" and rq.random() < 0.6:
+        pre.append("%q0 = arith.sitofp %left : i32 to f32")
+        for j in range(rq.randint(1, 4)):
+            c = "%%qs%d" % j
+            scal.append((c, rq.choice(consts[:3])))
+            a, b = ("%%q%d" % j, c) if rq.random() < 0.5 else (c, "%%q%d" % j)
+            pre.append("%%q%d = arith.%s %s, %s : f32" % (j + 1, rq.choice(["addf", "subf", "mulf", "divf"]), a, b))
+        q = "%%q%d" % (len(pre) - 1)
+        body.append("%%sq = pto.%s %s, %s : %s, %s -> %s" % (rq.choice(["vadds", "vmuls", "vmaxs"]), result, q, vt, ty, vt))
+        names.append("%sq")
+        result = "%sq"
+
     # ---- a streaming loop instead of the expression (a separate generator: the draws above are unchanged)
     rs = random.Random(seed * 7919 + 17)
     stream = None
@@ -214,7 +241,7 @@ def kernel(seed):
         if want_y:
             L.append("        %j = arith.addi %i, %coff : index")
             L.append("        %%y = pto.vlds %%ua[%%j] : !pto.ptr<%s, ub> -> %s" % (ty, vt))
-        for b in body:
+        for b in pre + body:
             L.append("        " + b)
         L.append("        pto.vsts %s, %%uc[%%i], %%m : %s, !pto.ptr<%s, ub>, %s" % (result, vt, ty, mt))
         L.append("        scf.yield %next : i32")

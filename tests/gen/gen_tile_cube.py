@@ -78,6 +78,16 @@ def case_tl_bf16():
     gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
 
 
+def case_colsplit():
+    """two blocks: block b stores A [16x32] · B[:, 16b:16b+16] into columns 16b.. of a 16x32 f32 C (f16 inputs)"""
+    r = gl.Lcg(12)
+    A = [[rand_val(r, "f16") for _ in range(32)] for _ in range(16)]
+    B = [[rand_val(r, "f16") for _ in range(32)] for _ in range(32)]
+    gl.save("a.bin", enc("f16", A))
+    gl.save("b.bin", enc("f16", B))
+    gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 32, 32) for v in row]))
+
+
 def case_bias_gemv():
     """f16: C = bias + A·B (tmatmul.bias, the sum starts at bias[n]) and y = v·B (tgemv: m = 1, A one contiguous
     row); out = [C (16 rows) ; y (1 row)]. v.bin is v followed by zeros to 1024 bytes (the two fractals the L1 -> L0A

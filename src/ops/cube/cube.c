@@ -209,8 +209,14 @@ static int p_raw_fill(Exec *x, const Instr *in, const uint64_t *a)
         return -1;
     }
     if (!rep || !blk) return 0;
-    uint8_t *d = sim_mem(x, in, AS_L1, sim_index_addr(a[0], (int64_t)a[1], 1), ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
+    uint64_t base = sim_index_addr(a[0], (int64_t)a[1], 1);
+    uint8_t *d = sim_mem_span(x, x->core, in, AS_L1, base, ((rep - 1) * (blk + gap) + blk) * 32, 32, ACC_WRITE, "destination");
     if (!d) return -1;
+    if (sim_watching(x->core, AS_L1)) {   /* the checkers see the blocks written, not the gaps between them */
+        SimRun run = {0, 0};
+        for (uint64_t r = 0; r < rep; r++) sim_run_add(x, in, x->core, AS_L1, &run, base + r * (blk + gap) * 32, blk * 32, ACC_WRITE);
+        sim_run_end(x, in, x->core, AS_L1, &run, ACC_WRITE);
+    }
     uint8_t pat[32];
     uint32_t v = (uint32_t)a[2];
     for (unsigned i = 0; i < 32; i++) pat[i] = (uint8_t)(v >> (8 * (i % (in->imm[0] == 16 ? 2u : 4u))));
@@ -256,10 +262,23 @@ int cube_frac_exec(Exec *x, const Instr *in, int dn, unsigned e, uint64_t src, u
     }
     uint64_t dhi = ((g - 1) * s4 + (nb - 1) * s3 * s2 + (R - 1) * s2) * 32 + 32;
     uint64_t shi = (g - 1) * outer + (dn ? (C - 1) * inner + R * e : (R - 1) * inner + C * e);
-    const uint8_t *s = sim_mem(x, in, AS_GM, src, shi, 1, ACC_READ, "source");
+    /* the spans are checked; the rows (columns) read and the 32-byte rows written are what the checkers see */
+    const uint8_t *s = sim_mem_span(x, x->core, in, AS_GM, src, shi, 1, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, AS_L1, dst, dhi, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem_span(x, x->core, in, AS_L1, dst, dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
+    if (sim_watching(x->core, AS_GM) || sim_watching(x->core, AS_L1)) {
+        SimRun rs = {0, 0}, rd = {0, 0};
+        for (uint64_t gi = 0; gi < g; gi++) {
+            for (uint64_t k = 0; k < (dn ? C : R); k++)
+                sim_run_add(x, in, x->core, AS_GM, &rs, src + gi * outer + k * inner, (dn ? R : C) * e, ACC_READ);
+            for (uint64_t cb = 0; cb < nb; cb++)
+                for (uint64_t r = 0; r < R; r++)
+                    sim_run_add(x, in, x->core, AS_L1, &rd, dst + (gi * s4 + cb * s3 * s2 + r * s2) * 32, 32, ACC_WRITE);
+        }
+        sim_run_end(x, in, x->core, AS_GM, &rs, ACC_READ);
+        sim_run_end(x, in, x->core, AS_L1, &rd, ACC_WRITE);
+    }
     for (uint64_t gi = 0; gi < g; gi++)
         for (uint64_t r = 0; r < R; r++)
             for (uint64_t cb = 0; cb < nb; cb++) {

@@ -306,7 +306,7 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
     unsigned dal = fe->space == AS_GM ? 1 : 32;
     for (int t = 0; t < 2; t++)
         if (used[t]) {
-            d[t] = sim_mem_core(x, tc[t], in, (AddrSpace)fe->space, v->dst, dhi[t] * ed, dal,
+            d[t] = sim_mem_span(x, tc[t], in, (AddrSpace)fe->space, v->dst, dhi[t] * ed, dal,
                                 fe->atomic ? ACC_ATOMIC : ACC_WRITE, fe->atomic ? "atomic destination" : "destination");
             if (!d[t]) return -1;
         }
@@ -343,6 +343,11 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
             fr.clip_int = ci;
         }
     }
+    /* The destination is recorded for the checkers by the runs of elements written, not by its span: a strided
+       writeback (a column block of a wider matrix) leaves the bytes between its rows to other writers. */
+    int mode = fe->atomic ? ACC_ATOMIC : ACC_WRITE;
+    int rec = sim_watching(tc[0], (AddrSpace)fe->space) || (used[1] && sim_watching(tc[1], (AddrSpace)fe->space));
+    SimRun run[2] = {{0, 0}, {0, 0}};
     for (uint64_t r = 0; r < g.l3c; r++)
         for (uint64_t m = 0; m < g.M; m++)
             for (uint64_t n = 0; n < g.N; n++) {
@@ -354,7 +359,9 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
                 uint8_t *dp = d[t] + o * ed;
                 if (fe->atomic) atomic_elem(dp, y, fe->ed, fe->atomic);
                 else memcpy(dp, &y, ed);
+                if (rec) sim_run_add(x, in, tc[t], (AddrSpace)fe->space, &run[t], v->dst + o * ed, ed, mode);
             }
+    for (int t = 0; t < 2 && rec; t++) sim_run_end(x, in, tc[t], (AddrSpace)fe->space, &run[t], mode);
     uint64_t bytes = g.l3c * g.M * g.N * ed;
     sim_fixpipe(x, fe->space, g.l3c * g.M, g.N, bytes);   /* docs/timing.md "FIXPIPE" */
     return 0;
