@@ -270,6 +270,115 @@ static void check_quant(VCtx *V, Op *op)
               v_opname(op), (long long)s->dims[0], (long long)s->dims[1]);
 }
 
+/* tquant.mx (PTOAS TQuantMxOp::verify): a5 only; quant_type MXFP8 or MXFP4_E2M1; src f32 / f16 / bf16, max and
+   scaling of src's element type, exp 8-bit integers, dst i8 / ui8 (MXFP8) or f4E2M1x2 from an f16 / bf16 source
+   (MXFP4); static shapes; src's valid extent along grpAxis a multiple of 32; dst's valid shape src's (fp4: half the
+   columns); max, scaling and exp [M/32, N] (axis0) or [M, N/32] or the flat [1, M*N/32] (axis1); interleave only
+   with axis0; exp_zz and storeMode together; every tile ND-style (row-major, none_box). */
+static void check_quant_mx(VCtx *V, Op *op)
+{
+    char b[128];
+    if (a2a3(V)) { v_err(V, DIAG_V_TARGET_OP, op->loc, "'%s' is only available on a5", v_opname(op)); return; }
+    const Attr *q = op_token(op, "quant_type"), *ax = op_token(op, "grpAxis"), *il = op_attr(op, "interleave");
+    int fp4 = q && q->s && strcmp(q->s, "MXFP4_E2M1") == 0, dn = ax && ax->s && strcmp(ax->s, "axis0") == 0;
+    if (q && q->s && !fp4 && strcmp(q->s, "MXFP8") != 0) {
+        v_err(V, DIAG_V_ATTR, q->loc, "'%s' expects quant_type MXFP8 or MXFP4_E2M1, not %s", v_opname(op), q->s);
+        return;
+    }
+    if (il && il->i && !dn) {
+        v_err(V, DIAG_V_ATTR, il->loc, "'%s' expects interleave only with grpAxis = axis0", v_opname(op));
+        return;
+    }
+    if (!v_grp(V, op, "exp_zz", 0) != !op_attr(op, "storeMode")) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes exp_zz and storeMode together or neither", v_opname(op));
+        return;
+    }
+    static const char *const g[] = {"src", "dst", "exp", "max", "scaling"};
+    const Type *t[5];
+    for (int i = 0; i < 5; i++) {
+        t[i] = gty(V, op, g[i], 0);
+        if (!is_tile(t[i])) return;
+        if (t[i]->blayout != TBL_ROW_MAJOR || t[i]->slayout != TSL_NONE_BOX) {
+            v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, g[i], 0), "'%s' expects ND-style tiles (row-major, none_box); %s "
+                  "is %s", v_opname(op), g[i], v_tyname(t[i], b, sizeof b));
+            return;
+        }
+        for (int d = 0; d < 4; d++)
+            if (t[i]->dims[d] < 0) {
+                v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects static shapes and valid shapes; %s is "
+                      "%s", v_opname(op), g[i], v_tyname(t[i], b, sizeof b));
+                return;
+            }
+    }
+    ElemKind sk = tek(t[0]), dk = tek(t[1]);
+    const char *bad = NULL, *why = NULL;
+    if (sk != EK_F32 && sk != EK_F16 && sk != EK_BF16) bad = "src", why = "f32, f16 or bf16";
+    else if (!ek_int(tek(t[2])) || ty_bytes(t[2]->elem) != 1) bad = "exp", why = "8-bit integers";
+    else if (t[3]->elem != t[0]->elem) bad = "max", why = "src's element type";
+    else if (t[4]->elem != t[0]->elem) bad = "scaling", why = "src's element type";
+    else if (!fp4 && (!ek_int(dk) || ty_bytes(t[1]->elem) != 1)) bad = "dst", why = "i8 or ui8 (MXFP8)";
+    else if (fp4 && dk != EK_F4E2M1) bad = "dst", why = "!pto.f4E2M1x2 (MXFP4_E2M1)";
+    else if (fp4 && sk == EK_F32) bad = "src", why = "f16 or bf16 for MXFP4_E2M1";
+    if (bad) {
+        v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, bad, 0), "'%s' expects %s elements of %s, not %s", v_opname(op), bad,
+              why, v_tyname(gty(V, op, bad, 0)->elem, b, sizeof b));
+        return;
+    }
+    int64_t M = t[0]->dims[2], N = t[0]->dims[3];
+    if ((dn ? M : N) % 32 || M <= 0 || N <= 0) {
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "src", 0), "'%s' groups 32 elements along axis %d: src's valid "
+              "shape %" PRId64 "x%" PRId64 " is no multiple of 32 there", v_opname(op), dn ? 0 : 1, M, N);
+        return;
+    }
+    if (t[1]->dims[2] != M || t[1]->dims[3] != (fp4 ? N / 2 : N)) {
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "dst", 0), "'%s' expects dst's valid shape to be %" PRId64 "x%" PRId64,
+              v_opname(op), M, fp4 ? N / 2 : N);
+        return;
+    }
+    int64_t gr = dn ? M / 32 : M, gc = dn ? N : N / 32;
+    for (int i = 2; i < 5; i++) {
+        int64_t r = t[i]->dims[2], c = t[i]->dims[3];
+        if ((r == gr && c == gc && (r == 1 || t[i]->dims[1] == c)) || (!dn && r == 1 && c == gr * gc)) continue;
+        if (i == 2 && il && il->i) continue;   /* the interleaved exponent layout: not simulated (lowering says so) */
+        if (dn)
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects %s's valid shape to be %" PRId64 "x%" PRId64
+                  " ([M/32, N] for grpAxis = axis0), compact in its storage", v_opname(op), g[i], gr, gc);
+        else
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects %s's valid shape to be %" PRId64 "x%" PRId64
+                  " ([M, N/32]) or the flat 1x%" PRId64 " (grpAxis = axis1), compact in its storage", v_opname(op), g[i],
+                  gr, gc, gr * gc);
+        return;
+    }
+}
+
+/* treshape (PTOAS TReshapeOp::verify, pto-isa TRESHAPE): tiles of one location, static shapes, the same total
+   bytes, and no change between boxed and unboxed layouts. */
+static void check_reshape(VCtx *V, Op *op)
+{
+    char b1[128], b2[128];
+    const Type *s = gty(V, op, "src", 0), *r = op->nresults ? op->results[0]->type : NULL;
+    if (!is_tile(s) || !is_tile(r)) return;
+    if (s->space != r->space) {
+        v_err(V, DIAG_TILE_LOC, op->loc, "'%s' keeps the tile's location: %s into %s", v_opname(op),
+              v_tyname(s, b1, sizeof b1), v_tyname(r, b2, sizeof b2));
+        return;
+    }
+    if (s->dims[0] < 0 || s->dims[1] < 0 || r->dims[0] < 0 || r->dims[1] < 0) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' expects static shapes", v_opname(op));
+        return;
+    }
+    uint64_t sb = (uint64_t)s->dims[0] * (uint64_t)s->dims[1] * ty_bytes(s->elem);
+    uint64_t rb = (uint64_t)r->dims[0] * (uint64_t)r->dims[1] * ty_bytes(r->elem);
+    if (sb != rb) {
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' keeps the tile's bytes: %s holds %" PRIu64 ", %s %" PRIu64,
+              v_opname(op), v_tyname(s, b1, sizeof b1), sb, v_tyname(r, b2, sizeof b2), rb);
+        return;
+    }
+    if ((s->slayout == TSL_NONE_BOX) != (r->slayout == TSL_NONE_BOX))
+        v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s' cannot reshape between boxed and unboxed tile layouts (%s into %s)",
+              v_opname(op), v_tyname(s, b1, sizeof b1), v_tyname(r, b2, sizeof b2));
+}
+
 /* Same element type and valid shape for every tile of an element-wise extra op. */
 static void check_same(VCtx *V, Op *op, const char *const *g, unsigned n)
 {
@@ -288,7 +397,7 @@ int verify_tile_extra(VCtx *V, Op *op)
     switch (op->kind) {
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
     case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TPOW: case OP_TPOWS: case OP_TGATHER: case OP_TGATHERB:
-    case OP_TSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TDEQUANT:
+    case OP_TSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TQUANT_MX: case OP_TDEQUANT:
         if (need_vec_all(V, op)) return 1;
         break;
     case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE: break;
@@ -302,6 +411,8 @@ int verify_tile_extra(VCtx *V, Op *op)
     case OP_MGATHER: case OP_MSCATTER: check_mgs(V, op); break;
     case OP_THISTOGRAM: check_hist(V, op); break;
     case OP_TQUANT: check_quant(V, op); break;
+    case OP_TQUANT_MX: check_quant_mx(V, op); break;
+    case OP_TRESHAPE: check_reshape(V, op); break;
     case OP_TSCATTER:
         if (!v_grp(V, op, "idx", 0) == !op_attr(op, "maskPattern"))
             v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes exactly one of an index operand and a maskPattern "

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """gen_tile_pow.py — kernels, inputs and independently computed expected outputs for tests/tile/tile_pow.pto:
-tpow / tpows on integer tiles.
+tpow / tpows on integer tiles, and on f32 / f16 tiles (the default algorithm).
 
   python3 gen_tile_pow.py OUTDIR tile_pow    write the inputs and expected outputs
   python3 gen_tile_pow.py --emit DIR         (re)write DIR/tile_pow.pto
@@ -8,14 +8,20 @@ tpow / tpows on integer tiles.
 Reading (docs/semantics.md §14.7; pto-isa include/pto/npu/a5/TPow.hpp, integer path): base ** exp modulo
 2^bits for exp >= 0, with base^0 = 1 and 1^exp = 1; a negative exponent (signed types) gives 0, except base -1
 gives +1 / -1 by the exponent's parity. Computed here with Python's pow(), never through ptosim.
+Float tiles (pto-isa a5 TPow.hpp TPowFloat): exp(e * ln|b|) with each step one f32 lane (fmodel's ln and exp,
+rounded once), then: e == 0 or b == 1 -> 1; a NaN operand -> NaN; b = +-0 / +-inf -> b with 0 and inf swapped
+when e < 0, its magnitude unless e is an odd integer; b < 0 -> NaN for a non-integer e, negated for an odd one;
+(-1)^(+-inf) = 1. f16 lanes are widened exactly and the f32 result rounded to nearest-even (overflow to inf).
 """
 import os
 import random
 import sys
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_valu as G  # noqa: E402
 import gen_tile_misc as M  # noqa: E402
+import fmodel as R  # noqa: E402
 
 TY = G.TY
 K, tile_t, wr = M.K, M.tile_t, M.wr
@@ -24,6 +30,98 @@ K, tile_t, wr = M.K, M.tile_t, M.wr
 POW = [("tpow_si32", "si32", 4, 64, 4, 40, None), ("tpow_si8", "si8", 4, 64, 3, 64, None),
        ("tpow_ui16", "ui16", 4, 32, 4, 32, None), ("tpows_si16", "si16", 4, 32, 4, 20, 5),
        ("tpows_ui8", "ui8", 2, 64, 2, 64, 3)]
+
+
+# float tiles: (name, type, rows, cols, valid rows, valid cols, scalar exponent or None)
+FPOW = [("tpow_f32", "f32", 4, 64, 4, 50, None), ("tpow_f16", "f16", 4, 64, 3, 64, None),
+        ("tpows_f32", "f32", 2, 64, 2, 64, "0.5"), ("tpows_f16", "f16", 2, 64, 2, 48, "-3.0")]
+F32, F16 = TY["f32"], TY["f16"]
+
+
+def pow_f32(b, e):
+    """one f32 lane of the default algorithm (codes)"""
+    B, E = G.fdec(F32, b), G.fdec(F32, e)
+    d = G.ref_ew("exp", F32, G.ref_ew("mul", F32, e, G.ref_ew("ln", F32, G.ref_ew("abs", F32, b))))
+    if (not E.isnan() and not E.isinf() and E.value() == 0) or (not B.isnan() and not B.isinf() and B.value() == 1):
+        return 0x3F800000
+    if B.isnan() or E.isnan():
+        return 0x7FC00000
+    odd = not E.isinf() and E.value().denominator == 1 and E.value().numerator % 2 == 1
+    if B.isinf() or B.value() == 0:
+        neg_e = E.neg if E.isinf() else E.value() < 0
+        t = b ^ 0x7F800000 if neg_e else b
+        return t if odd else t & 0x7FFFFFFF
+    if B.value() < 0:
+        if E.isinf() or E.value().denominator == 1:
+            d = d ^ 0x80000000 if odd else d
+        else:
+            d = 0x7FC00000
+        if E.isinf() and B.value() == -1:
+            d = 0x3F800000
+    return d
+
+
+def fpow_lane(t, b, e):
+    if t is F32:
+        return pow_f32(b, e)
+    w = G.cvt_ref(F16, F32, b, "R", False), G.cvt_ref(F16, F32, e, "R", False)
+    return G.cvt_ref(F32, F16, pow_f32(*w), "R", False)
+
+
+def fcode(t, x):
+    if isinstance(x, str):
+        return {"nan": 0x7FC00000 if t is F32 else 0x7E00,
+                "inf": 0x7F800000 if t is F32 else 0x7C00, "-inf": 0xFF800000 if t is F32 else 0xFC00,
+                "-0": 0x80000000 if t is F32 else 0x8000}[x]
+    return t.fmt.encode(R.fin(Fraction(x)))
+
+
+def fpow_kernels():
+    ks = []
+    for name, tn, R_, C_, vr, vc, sc in FPOW:
+        t = TY[tn]
+        tt = tile_t(R_, C_, t, vr, vc)
+        k = K(name)
+        k.buf("a", R_, C_, t, tile=tt)
+        if sc is None:
+            k.buf("b", R_, C_, t, tile=tt)
+            k.body.append("    pto.tpow ins(%%ta, %%tb : %s, %s) outs(%%td : %s)" % (tt, tt, tt))
+        else:
+            k.body.append("    %%s = arith.constant %s : %s" % (sc, t.mlir))
+            k.body.append("    pto.tpows ins(%%ta, %%s : %s, %s) outs(%%td : %s)" % (tt, t.mlir, tt))
+        k.buf("d", R_, C_, t, out=True, tile=tt)
+        k.kind, k.data = "fpow", (t, R_, C_, vr, vc, sc)
+        ks.append(k)
+    return ks
+
+
+SPECIAL_B = [0.0, "-0", "inf", "-inf", "nan", 1.0, -1.0, -2.0, 2.0, 0.5, -0.5, 3.0, -8.0, 1e-3]
+SPECIAL_E = [0.0, "-0", "inf", "-inf", "nan", 1.0, 2.0, 3.0, -1.0, -2.0, -3.0, 0.5, -0.5, 2.5, 1e9]
+
+
+def fpow_write(out, k):
+    t, R_, C_, vr, vc, sc = k.data
+    rng = random.Random(sum(map(ord, k.name)))
+    n = R_ * C_
+    a = [fcode(t, rng.uniform(-8, 8)) for _ in range(n)]
+    b = [fcode(t, rng.choice([rng.uniform(-6, 6), float(rng.randint(-5, 5))])) for _ in range(n)]
+    i = 0
+    for x in SPECIAL_B:   # every special base against every special exponent (the first rows)
+        for y in SPECIAL_E:
+            if i < n:
+                a[i] = fcode(t, x)
+                b[i] = fcode(t, y)
+                i += 1
+    if sc is None:
+        wr(out, k.name + ".b.bin", G.pack(t, b))
+    wr(out, k.name + ".a.bin", G.pack(t, a))
+    e_s = fcode(t, float(sc)) if sc is not None else None
+    d = [0] * n
+    for r in range(vr):
+        for c in range(vc):
+            j = r * C_ + c
+            d[j] = fpow_lane(t, a[j], b[j] if sc is None else e_s)
+    wr(out, k.name + ".d.exp", G.pack(t, d))
 
 
 def val(t, code):
@@ -42,7 +140,7 @@ def ref(t, b, e):
 
 
 def kernels():
-    ks = []
+    ks = fpow_kernels()
     for name, tn, R_, C_, vr, vc, sc in POW:
         t = TY[tn]
         tt = tile_t(R_, C_, t, vr, vc)
@@ -79,12 +177,13 @@ def pow_write(out, k):
     wr(out, k.name + ".d.exp", G.pack(t, d))
 
 
-WRITE = {"pow": pow_write}
+WRITE = {"pow": pow_write, "fpow": fpow_write}
 
 
 def emit(d):
     header = ["// tile_pow: tpow / tpows on integer tiles (si8, si16, si32, ui8, ui16): wrapping powers, zero and",
-              "// negative exponents, bases 0, 1 and -1, valid sub-regions.",
+              "// negative exponents, bases 0, 1 and -1, valid sub-regions; on f32 / f16 tiles the default algorithm",
+              "// (every special base against every special exponent, random lanes, a scalar exponent).",
               "// Generated by tests/gen/gen_tile_pow.py --emit; expected values from gen_tile_pow.py (Python pow()).",
               "// GEN: gen_tile_pow.py tile_pow"]
     M.emit_file(d, "tile_pow.pto", header, kernels(), K.run)

@@ -14,6 +14,9 @@ static int layout_form(const Type *t)
 {
     if (t->slayout == TSL_NONE_BOX) return t->blayout == TBL_ROW_MAJOR ? TD_ND : TD_DN;
     if (t->slayout == TSL_ROW_MAJOR && t->blayout == TBL_COL_MAJOR) return TD_NZ;
+    /* one row (one column) of a boxed vec tile: its bytes in order, moved as ND (DN) (pto-isa a5 TStore.hpp) */
+    if (t->dims[0] == 1 && t->blayout == TBL_ROW_MAJOR) return TD_ND;
+    if (t->dims[1] == 1 && t->blayout == TBL_COL_MAJOR) return TD_DN;
     return -1;
 }
 

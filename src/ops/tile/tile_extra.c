@@ -14,6 +14,7 @@
  *                       columns), over dst's valid region; an index at or past static rows x cols traps T-TILE
  *                       (pto-isa a5 TGather.hpp: vgather2 from the tile base; cpu TGather.hpp flat / Cols)
  *   tprint tprefetch    no effect on the simulated machine (documented no-ops)
+ *   treshape            the source tile's bytes under the result type (an alias: address kept, no data moves)
  * Every other extra op parses and verifies; lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
 #include "tile_int.h"
 #include "base/bits.h"
@@ -284,20 +285,24 @@ static const Instr *x_nop(Exec *x, const Instr *in)
     return in + 1;
 }
 
-static uint64_t one_of(ElemKind k)
+/* treshape: the source's bytes under the result's type: its address, and the valid shape the result type states
+   (a dynamic dimension: the whole dimension) — an alias, no data moves (pto-isa TRESHAPE: "bitwise reshape";
+   A2/A3 alias the storage). */
+static const Instr *x_reshape(Exec *x, const Instr *in)
 {
-    switch (k) {
-    case EK_F32: return 0x3F800000u;
-    case EK_F16: return 0x3C00u;
-    case EK_BF16: return 0x3F80u;
-    default: return 1;
-    }
+    TileRt t = tile_get(FR(x, in->arg[0]));
+    const Type *r = in->op->results[0]->type;
+    t.vr = (uint32_t)(r->dims[2] >= 0 ? r->dims[2] : r->dims[0]);
+    t.vc = (uint32_t)(r->dims[3] >= 0 ? r->dims[3] : r->dims[1]);
+    tile_put(FR(x, in->res[0]), t);
+    return in + 1;
 }
 
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
 {
     switch (op->kind) {
     case OP_TPRINT: case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
+    case OP_TRESHAPE: in->cost = 1; in->fn = x_reshape; return 0;
     case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:
     case OP_TSUBSC: case OP_TAXPY: case OP_TCONCATIDX: break;
     case OP_TGATHER:

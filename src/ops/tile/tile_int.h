@@ -46,6 +46,17 @@ static inline void view_put(uint8_t *p, const ViewRt *v)
     memcpy(p + 48, v->stride, sizeof v->stride);
 }
 
+/* The value 1 of an element kind as lane bits (the float kinds f32, f16, bf16; integers 1). */
+static inline uint64_t one_of(ElemKind k)
+{
+    switch (k) {
+    case EK_F32: return 0x3F800000u;
+    case EK_F16: return 0x3C00u;
+    case EK_BF16: return 0x3F80u;
+    default: return 1;
+    }
+}
+
 /* The decoded form of a queued tile op (Instr.ext). Operand roles are operand indices (-1: absent). */
 enum { TJ_MAX = 8 };
 typedef struct TileJob {
@@ -123,10 +134,13 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in);
 int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in);
 /* tile_extra.c: the extra ops (the last block of ops_tile.def); those not executable yet are T-UNSUPPORTED. */
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in);
-/* tile_quant.c: tquant (INT8_SYM / INT8_ASYM) and tdequant. */
+/* tile_quant.c: tquant (INT8_SYM / INT8_ASYM), tquant.mx and tdequant; the MX exponent reorder (tmov with tmp). */
 int tile_lower_quant(LowerView *L, const Op *op, Instr *in);
+int tile_lower_mx_zz(LowerView *L, const Op *op, Instr *in);
 /* tile_pow.c: tpow / tpows on integer tiles (float tiles: T-UNSUPPORTED). */
 int tile_lower_pow(LowerView *L, const Op *op, Instr *in);
 /* tile_comm.c: pto.comm.twait and pto.comm.ttest on one rank. */
 int tile_lower_comm(LowerView *L, const Op *op, Instr *in);
+/* tile_gather.c: tgather's mask-pattern (and compare) forms, tscatter, tgatherb, thistogram, mgather, mscatter. */
+int tile_lower_gather(LowerView *L, const Op *op, Instr *in);
 #endif

@@ -137,6 +137,7 @@ static void foot_mov(const Instr *in, const uint64_t *args, AsFoot *f)
 
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
 {
+    if (op->kind == OP_TMOV && lw_group_index(L, op, "tmp", 0) >= 0) return tile_lower_mx_zz(L, op, in);
     TileJob *j = tile_job(L, op, in);
     if (!j) return -1;
     j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
@@ -146,11 +147,6 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' between loc=%s and loc=%s tiles is not simulated (the vector side: "
                  "vec to vec)", op_info[op->kind].name, tile_loc_name((AddrSpace)st->space),
                  tile_loc_name((AddrSpace)dt->space));
-        return -1;
-    }
-    if (op->kind == OP_TMOV && lw_group_index(L, op, "tmp", 0) >= 0) {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tmov' X-to-ZZ form (the MX exponent reorder with a vec tmp tile) is "
-                 "not simulated");
         return -1;
     }
     j->ek = j->sek = (uint8_t)elem_kind(dt->elem);

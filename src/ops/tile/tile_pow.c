@@ -1,7 +1,11 @@
-/* tile_pow.c — tpow / tpows on integer tiles (si8..si32, ui8..ui32), one V job over the destination's valid region
- * (docs/semantics.md §14.7): dst = base ^ exp by square-and-multiply at the element width (wrapping), with
- * base^0 = 1 and 1^exp = 1, and for signed types a negative exponent giving 0 unless the base is -1 (then +-1 by
- * the exponent's parity). Float tiles (the A5 ln / exp algorithm) are not executable yet: a located T-UNSUPPORTED. */
+/* tile_pow.c — tpow / tpows, one V job over the destination's valid region (docs/semantics.md §14.7):
+ *   integer tiles (si8..si32, ui8..ui32): dst = base ^ exp by square-and-multiply at the element width (wrapping),
+ *     with base^0 = 1 and 1^exp = 1, and for signed types a negative exponent giving 0 unless the base is -1 (then
+ *     +-1 by the exponent's parity);
+ *   f32 and f16 tiles (the default algorithm; pto-isa a5 TPow.hpp TPowFloat): each lane in f32 (f16 widened
+ *     exactly), exp(e * ln|b|) through the vln / vmul / vexp lanes, then the special cases in the template's order
+ *     (pow_f32 below), an f16 result rounded to nearest-even without saturation. The high-precision algorithm and
+ *     bf16 tiles are not executable yet: a located T-UNSUPPORTED. */
 #include "tile_int.h"
 
 static uint64_t sext(uint64_t v, unsigned bits)
@@ -25,6 +29,37 @@ static uint64_t ipow(uint64_t b, uint64_t e, unsigned bits, int is_signed)
     return d;
 }
 
+#define F32_V(op, a, b) valu_eval(VOP_##op, EK_F32, a, b, 0)
+#define F32_CMP(tok, a, b) lane_cmp(T_CMP_##tok, EK_F32, a, b)
+enum { F_ONE = 0x3F800000u, F_MONE = 0xBF800000u, F_HALF = 0x3F000000u, F_MTWO = 0xC0000000u, F_NAN = 0x7FC00000u };
+
+static int f_isnan(uint64_t v) { return (v & 0x7FFFFFFFu) > 0x7F800000u; }
+static int f_isinf(uint64_t v) { return (v & 0x7FFFFFFFu) == 0x7F800000u; }
+static uint64_t f_floor(uint64_t v) { return num_round_integral(NUM_F32, v, NUM_RND_F); }   /* vtrc ROUND_F */
+
+/* One f32 lane of the default algorithm, b the base and e the exponent (bits). The core: vabs, vln, vmul, vexp.
+   Then, in the template's order (each step only on the lanes no earlier step settled):
+     1. e == 0 or b == 1: 1;
+     2. b or e NaN: NaN;
+     3. b = +-inf or +-0: b with its exponent field flipped (inf <-> 0, the sign kept) when e < 0, else b; then
+        that value when e is an odd integer, its magnitude otherwise;
+     4. b < 0: NaN when e is no integer, the result negated when e is odd; and (-1)^(+-inf) = 1.
+   "e is odd" is fma(-2, floor(0.5 e), e) == 1 (vmuls, vtrc floor, vmadd), as the template computes it. */
+static uint64_t pow_f32(uint64_t b, uint64_t e)
+{
+    uint64_t d = F32_V(EXP, F32_V(MUL, e, F32_V(LN, F32_V(ABS, b, 0), 0)), 0);
+    if (F32_CMP(EQ, e, 0) || F32_CMP(EQ, b, F_ONE)) return F_ONE;
+    if (f_isnan(b) || f_isnan(e)) return F_NAN;
+    int odd = F32_CMP(EQ, valu_eval(VOP_MADD, EK_F32, f_floor(F32_V(MUL, e, F_HALF)), F_MTWO, e), F_ONE);
+    if (f_isinf(b) || F32_CMP(EQ, b, 0)) {
+        uint64_t t = F32_CMP(LT, e, 0) ? b ^ 0x7F800000u : b;
+        return odd ? t : t & 0x7FFFFFFFu;
+    }
+    if (F32_CMP(LT, b, 0)) d = F32_CMP(NE, e, f_floor(e)) ? F_NAN : odd ? d ^ 0x80000000u : d;
+    if (f_isinf(e) && F32_CMP(EQ, b, F_MONE)) d = F_ONE;
+    return d;
+}
+
 static int p_pow(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
@@ -36,6 +71,12 @@ static int p_pow(Exec *x, const Instr *in, const uint64_t *args)
     const ElemKind k = (ElemKind)j->ek;
     unsigned e = (unsigned)ty_bytes(j->ty[(int)j->dst]->elem), bits = e * 8;
     uint64_t sc = j->scal >= 0 ? tj_scalar(j, args, j->scal) : 0;
+    if (j->scal >= 0 && j->sbits < 64) sc &= (1ull << j->sbits) - 1;
+    if (j->scal >= 0 && ek_float(k)) {   /* tpows: the scalar as the element type (T exp), then an f32 lane (vdup) */
+        ElemKind sk = elem_kind(j->ty[(int)j->scal]);
+        if (sk != k) sc = lane_cvt(sk, k, sc, NUM_RND_R, false);
+        if (k == EK_F16) sc = lane_cvt(EK_F16, EK_F32, sc, NUM_RND_R, false);
+    }
     const Type *dt = j->ty[(int)j->dst], *bt = j->ty[(int)j->src0], *et = j->src1 >= 0 ? j->ty[(int)j->src1] : NULL;
     uint64_t da = tj_tile(j, args, j->dst).addr, ba = tj_tile(j, args, j->src0).addr;
     uint64_t ea = j->src1 >= 0 ? tj_tile(j, args, j->src1).addr : 0;
@@ -47,9 +88,26 @@ static int p_pow(Exec *x, const Instr *in, const uint64_t *args)
         uint8_t *pd = !pb || (et && !pe) ? NULL : sim_mem(x, in, (AddrSpace)dt->space, da + r * (uint64_t)dt->dims[1] * e,
                                                           d.vc * e, 1, ACC_WRITE, "tile destination");
         if (!pd) return -1;
-        for (uint64_t c = 0; c < d.vc; c++)
-            lane_set(pd, e, (unsigned)c, ipow(lane_get(pb, e, (unsigned)c), pe ? lane_get(pe, e, (unsigned)c) : sc,
-                                             bits, ek_signed(k)));
+        for (uint64_t c = 0; c < d.vc; c++) {
+            uint64_t bv = lane_get(pb, e, (unsigned)c), ev = pe ? lane_get(pe, e, (unsigned)c) : sc, rv;
+            if (k == EK_F32) rv = pow_f32(bv, ev);
+            else if (k == EK_F16)   /* UNPK_B16 + vcvt up (exact), the f32 lane, vcvt down (R, no saturation) */
+                rv = lane_cvt(EK_F32, EK_F16, pow_f32(lane_cvt(EK_F16, EK_F32, bv, NUM_RND_R, false),
+                                                      pe ? lane_cvt(EK_F16, EK_F32, ev, NUM_RND_R, false) : ev),
+                              NUM_RND_R, false);
+            else rv = ipow(bv, ev, bits, ek_signed(k));
+            lane_set(pd, e, (unsigned)c, rv);
+        }
+    }
+    if (ek_float(k)) {   /* per 64 f32 lanes: the core (4 ops) and the special cases (~30 compares, selects, ...) */
+        static const OpKind mf[] = {OP_VLDS, OP_VLDS, OP_VABS, OP_VLN, OP_VMUL, OP_VEXP, OP_VCMPS, OP_VCMPS, OP_VCMP,
+                                    OP_VCMP, OP_VAND, OP_VCMPS, OP_VCMPS, OP_VCMPS, OP_VXOR, OP_VSEL, OP_VAND,
+                                    OP_VMULS, OP_VTRC, OP_VMADD, OP_VCMPS, OP_VSEL, OP_VSEL, OP_VNEG, OP_VSEL, OP_VTRC,
+                                    OP_VCMP, OP_VCMPS, OP_VSEL, OP_VAND, OP_VCMPS, OP_VCMPS, OP_VSTS};
+        x->extra_cost += tile_vec_cost(x, mf, sizeof mf / sizeof mf[0], EK_F32, EK_F32,
+                                       (uint64_t)d.vr * ((d.vc + 63) / 64));
+        sim_count(x, PQ_V, (uint64_t)d.vr * d.vc * e);
+        return 0;
     }
     /* per bit of the (widened) element: vand, vcmps, vmul, vsel, vshrs, vmul */
     OpKind m[8] = {OP_VLDS, OP_VLDS, OP_VMUL, OP_VMUL, OP_VSEL, OP_VSHRS, OP_VSTS};
@@ -78,9 +136,15 @@ int tile_lower_pow(LowerView *L, const Op *op, Instr *in)
     }
     int d = lw_group_index(L, op, "dst", 0);
     ElemKind k = elem_kind(op->operands[d]->type->elem);
-    if (!ek_int(k) || k == EK_S64 || k == EK_U64) {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' on %s tiles is not executable yet (integer tiles up to 32 bits run; "
-                 "the A5 floating-point algorithm is not yet followed, docs/tile.md)", name, ek_name(k));
+    if ((!ek_int(k) && k != EK_F32 && k != EK_F16) || k == EK_S64 || k == EK_U64) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' on %s tiles is not executable yet (integer tiles up to 32 bits, f32 and "
+                 "f16 run, docs/tile.md)", name, ek_name(k));
+        return -1;
+    }
+    const Attr *pt = op_token(op, "precisionType");
+    if (ek_float(k) && pt && pt->s && strcmp(pt->s, "high_precision") == 0) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' with precisionType = high_precision is not executable yet (the "
+                 "default algorithm runs, docs/tile.md)", name);
         return -1;
     }
     TileJob *j = tile_job(L, op, in);
@@ -95,6 +159,7 @@ int tile_lower_pow(LowerView *L, const Op *op, Instr *in)
     } else {
         j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
         j->scal = (int8_t)lw_group_index(L, op, "scalar", 0);
+        j->sbits = (uint8_t)ty_bits(op->operands[j->scal]->type);
     }
     in->pfn = p_pow;
     return 0;

@@ -1,10 +1,14 @@
-/* tile_quant.c — the INT8 quantisation ops, each one V job over the destination's valid region (docs/tile.md,
- * docs/semantics.md "tquant / tdequant"):
+/* tile_quant.c — the quantisation ops, each one V job (docs/tile.md, docs/semantics.md "tquant / tdequant" and
+ * "tquant.mx"):
  *   tquant INT8_SYM   dst = s8(x * fp[r, 0])                  x, fp, offset f32; dst si8 / i8
  *   tquant INT8_ASYM  dst = u8(x * fp[r, 0] + offset[r, 0])   dst ui8
  *                     each step one f32 vector lane (vmul, vadd), then the A5 cast chain f32 -> s32 (nearest-even,
  *                     saturating) -> f32 -> f16 -> 8 bits (saturating): one rounding, clamped to the 8-bit range
  *   tdequant          dst = (f32(src) - offset[r, 0]) * scale[r, 0]   src i8 / i16, dst, scale, offset f32
+ *   tquant.mx         groups of 32 elements along grpAxis (axis1: within a row, axis0: down a column): the group's
+ *                     largest magnitude (max), a shared e8m0 exponent (exp) and its reciprocal power of two
+ *                     (scaling) by the OCP or NV rule, then dst = fp8 / fp4(x * scaling) (pto-isa a5 TQuant.hpp)
+ *   tmov + tmp        the MX exponent reorder into the cube's ZZ scale layout (pto-isa a5 TMov.hpp ND->ZZ, DN->ZZ)
  * Every lane goes through the shared conversion and arithmetic lanes (lane_cvt, valu_eval). */
 #include "tile_int.h"
 
@@ -50,29 +54,44 @@ static void charge(Exec *x, const TileJob *j, const OpKind *m, unsigned n, uint6
     (void)j;
 }
 
-/* tquant: src0 the source, scal the fp (scale) tile, mask the offset tile (-1 for INT8_SYM); tok 1 for ASYM. */
-static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
+/* One lane of a per-row quantisation op: v the source lane, sc and of the row's scale and offset. */
+typedef uint64_t (*QLaneFn)(const TileJob *j, uint64_t v, uint64_t sc, uint64_t of);
+
+/* The frame tquant and tdequant share: over the destination's valid rows, the row's coefficients (element (r, 0) of
+   the scale tile scal and the offset tile mask), then f on each lane of the row. */
+static int quant_rows(Exec *x, const Instr *in, const uint64_t *args, QLaneFn f)
 {
     const TileJob *j = TJ(in);
     if (tile_check_all(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
     QLine ld = qline(j, args, j->dst), ls = qline(j, args, j->src0);
-    ElemKind ok = j->tok ? EK_U8 : EK_S8;
     for (uint64_t r = 0; r < d.vr && d.vc; r++) {
         uint64_t sc, of;
         if (coef(x, in, j, args, j->scal, r, &sc) || coef(x, in, j, args, j->mask, r, &of)) return -1;
         const uint8_t *ps = qelem(x, in, &ls, r, 0, d.vc, ACC_READ);
         uint8_t *pd = ps ? qelem(x, in, &ld, r, 0, d.vc, ACC_WRITE) : NULL;
         if (!pd) return -1;
-        for (uint64_t c = 0; c < d.vc; c++) {
-            uint64_t v = valu_eval(VOP_MUL, EK_F32, lane_get(ps, 4, (unsigned)c), sc, 0);
-            if (j->tok) v = valu_eval(VOP_ADD, EK_F32, v, of, 0);
-            v = lane_cvt(EK_F32, EK_S32, v, NUM_RND_R, true);
-            v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_R, false);
-            v = lane_cvt(EK_F32, EK_F16, v, NUM_RND_R, true);
-            lane_set(pd, 1, (unsigned)c, lane_cvt(EK_F16, ok, v, NUM_RND_R, true));
-        }
+        for (uint64_t c = 0; c < d.vc; c++) lane_set(pd, ld.e, (unsigned)c, f(j, lane_get(ps, ls.e, (unsigned)c), sc, of));
     }
+    return 0;
+}
+
+/* tquant: src0 the source, scal the fp (scale) tile, mask the offset tile (-1 for INT8_SYM); tok 1 for ASYM. */
+static uint64_t lane_quant(const TileJob *j, uint64_t x, uint64_t sc, uint64_t of)
+{
+    uint64_t v = valu_eval(VOP_MUL, EK_F32, x, sc, 0);
+    if (j->tok) v = valu_eval(VOP_ADD, EK_F32, v, of, 0);
+    v = lane_cvt(EK_F32, EK_S32, v, NUM_RND_R, true);
+    v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_R, false);
+    v = lane_cvt(EK_F32, EK_F16, v, NUM_RND_R, true);
+    return lane_cvt(EK_F16, j->tok ? EK_U8 : EK_S8, v, NUM_RND_R, true);
+}
+
+static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (quant_rows(x, in, args, lane_quant)) return -1;
+    TileRt d = tj_tile(j, args, j->dst);
     static const OpKind m_sym[] = {OP_VLDS, OP_VLDS, OP_VMUL, OP_VCVT, OP_VCVT, OP_VCVT, OP_VCVT, OP_VSTS};
     static const OpKind m_asym[] = {OP_VLDS, OP_VLDS, OP_VLDS, OP_VMUL, OP_VADD, OP_VCVT, OP_VCVT, OP_VCVT, OP_VCVT,
                                     OP_VSTS};
@@ -82,33 +101,286 @@ static int p_quant(Exec *x, const Instr *in, const uint64_t *args)
 }
 
 /* tdequant: src0 the i8 / i16 source, scal the scale tile, mask the offset tile. */
+static uint64_t lane_dequant(const TileJob *j, uint64_t v, uint64_t sc, uint64_t of)
+{
+    const ElemKind sk = (ElemKind)j->sek;
+    if (sk == EK_S8) {   /* widened to s32, then s32 -> f32 toward zero (exact for 8-bit values) */
+        v = lane_cvt(EK_S8, EK_S32, v, NUM_RND_R, false);
+        v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_Z, false);
+    } else {
+        v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
+    }
+    v = valu_eval(VOP_SUB, EK_F32, v, of, 0);
+    return valu_eval(VOP_MUL, EK_F32, v, sc, 0);
+}
+
 static int p_dequant(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
-    if (tile_check_all(x, in, j, args)) return -1;
+    if (quant_rows(x, in, args, lane_dequant)) return -1;
     TileRt d = tj_tile(j, args, j->dst);
-    QLine ld = qline(j, args, j->dst), ls = qline(j, args, j->src0);
-    const ElemKind sk = (ElemKind)j->sek;
-    for (uint64_t r = 0; r < d.vr && d.vc; r++) {
-        uint64_t sc, of;
-        if (coef(x, in, j, args, j->scal, r, &sc) || coef(x, in, j, args, j->mask, r, &of)) return -1;
-        const uint8_t *ps = qelem(x, in, &ls, r, 0, d.vc, ACC_READ);
-        uint8_t *pd = ps ? qelem(x, in, &ld, r, 0, d.vc, ACC_WRITE) : NULL;
-        if (!pd) return -1;
-        for (uint64_t c = 0; c < d.vc; c++) {
-            uint64_t v = lane_get(ps, ls.e, (unsigned)c);
-            if (sk == EK_S8) {   /* widened to s32, then s32 -> f32 toward zero (exact for 8-bit values) */
-                v = lane_cvt(EK_S8, EK_S32, v, NUM_RND_R, false);
-                v = lane_cvt(EK_S32, EK_F32, v, NUM_RND_Z, false);
-            } else {
-                v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
-            }
-            v = valu_eval(VOP_SUB, EK_F32, v, of, 0);
-            lane_set(pd, 4, (unsigned)c, valu_eval(VOP_MUL, EK_F32, v, sc, 0));
-        }
-    }
     static const OpKind m[] = {OP_VLDS, OP_VCVT, OP_VSUB, OP_VMUL, OP_VSTS};
     charge(x, j, m, 5, d.vr, d.vc);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ tquant.mx */
+
+enum { MX_F32_OCP, MX_F32_NV, MX_B16_OCP };   /* the exponent rule (TileJob.vop) */
+/* TileJob fields of tquant.mx: src0 src, dst dst, src1 exp, scal max, mask scaling; kind the group axis (0 / 1),
+   tok 1 for MXFP4_E2M1, vop the exponent rule. */
+
+/* The shared exponent (low byte) and the scaling bits of a group whose largest magnitude has bits mx (pto-isa a5
+   TQuant.hpp ComputeF32OcpExpAndScaling, ComputeF32NvExpAndScaling, ComputeB16OcpExpAndScalingRegs). */
+static void mx_exp(int rule, int fp4, uint64_t mx, uint64_t *ex, uint64_t *sc)
+{
+    if (rule == MX_B16_OCP) {
+        uint32_t kmax = fp4 ? 0x0100u : 0x0400u, e = (uint32_t)mx & 0x7F80u, m = (uint32_t)mx & 0x007Fu;
+        uint32_t sh = (e <= kmax ? kmax : e) - kmax;
+        int nan = e == 0x7F80u && m;
+        *ex = nan ? 0xFF : sh >> 7;
+        *sc = nan ? (fp4 ? 0x7FC0u : 0x7F81u) : (0x7F00u - sh) & 0xFFFFu;
+        return;
+    }
+    if (rule == MX_F32_NV) mx = valu_eval(VOP_MUL, EK_F32, mx, 0x3B124925u, 0);   /* max * (1/448 as f32) */
+    uint32_t e = (uint32_t)(mx >> 23) & 0xFFu, m = (uint32_t)mx & 0x7FFFFFu;
+    if (rule == MX_F32_OCP) {
+        if (e == 0xFF && m) { *ex = 0xFF; *sc = 0x7FC00000u; }
+        else if (e <= 8) { *ex = 0; *sc = 0x7F000000u; }
+        else { *ex = e - 8; *sc = (uint64_t)(0xFEu - (e - 8)) << 23; }
+        return;
+    }
+    uint32_t sh = e + ((m && e > 0 && e < 0xFE) || (e == 0 && m > 0x400000u));   /* ceil(log2), powers kept */
+    if (e == 0xFF) { *ex = m ? 0xFF : 0xFE; *sc = m ? 0x7FC00000u : 0x00400000u; return; }
+    *ex = sh & 0xFF;
+    *sc = ((uint64_t)(0xFEu - sh) << 23) & 0xFFFFFFFFu;
+}
+
+/* The flat element block of a per-group output tile (exp, max, scaling: the groups in row-major order). */
+static uint8_t *mx_flat(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args, int i, uint64_t n,
+                        const char *what)
+{
+    const Type *t = j->ty[i];
+    uint64_t e = ty_bytes(t->elem), cap = (uint64_t)t->dims[0] * (uint64_t)t->dims[1];
+    if (n > cap) {
+        sim_trap(x, in, DIAG_T_TILE, "'pto.tquant.mx': %llu groups do not fit the %s tile's %lldx%lld elements",
+                 (unsigned long long)n, what, (long long)t->dims[0], (long long)t->dims[1]);
+        return NULL;
+    }
+    return sim_mem(x, in, (AddrSpace)t->space, tj_tile(j, args, i).addr, n * e, 1, ACC_WRITE, "tile destination");
+}
+
+static int p_quant_mx(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (tile_check_all(x, in, j, args)) return -1;
+    TileRt s = tj_tile(j, args, j->src0);
+    const ElemKind sk = (ElemKind)j->sek;
+    const int ax1 = j->kind == 1, fp4 = j->tok;
+    if (ax1 ? s.vc % 32 : s.vr % 32) {
+        sim_trap(x, in, DIAG_T_TILE, "'pto.tquant.mx' groups 32 elements along axis %d, but the source's valid shape "
+                 "is %ux%u", ax1, s.vr, s.vc);
+        return -1;
+    }
+    const uint64_t ng = (uint64_t)s.vr * s.vc / 32, gpr = ax1 ? s.vc / 32 : s.vc;   /* groups, groups per group row */
+    QLine ls = qline(j, args, j->src0), ld = qline(j, args, j->dst);
+    const unsigned se = ls.e;
+    uint8_t *pe = mx_flat(x, in, j, args, j->src1, ng, "exp");
+    uint8_t *pm = pe ? mx_flat(x, in, j, args, j->scal, ng, "max") : NULL;
+    uint8_t *pc = pm ? mx_flat(x, in, j, args, j->mask, ng, "scaling") : NULL;
+    if (!pc) return -1;
+    for (uint64_t g = 0; g < ng; g++) {   /* the group's largest magnitude: vabs + vcmax (f32), abs bits (b16) */
+        uint64_t gr = g / gpr, gc = g % gpr, mx = 0;
+        for (unsigned i = 0; i < 32; i++) {
+            uint64_t r = ax1 ? gr : gr * 32 + i, c = ax1 ? gc * 32 + i : gc;
+            const uint8_t *p = qelem(x, in, &ls, r, c, 1, ACC_READ);
+            if (!p) return -1;
+            uint64_t v = lane_get(p, se, 0);
+            if (sk == EK_F32) {
+                v = valu_eval(VOP_ABS, EK_F32, v, 0, 0);
+                if (i == 0 || lane_better(EK_F32, v, mx, 1)) mx = v;
+            } else if ((v & 0x7FFFu) > mx) {
+                mx = v & 0x7FFFu;
+            }
+        }
+        uint64_t ex, sc;
+        mx_exp(j->vop, fp4, mx, &ex, &sc);
+        lane_set(pe, 1, (unsigned)g, ex);
+        lane_set(pm, se, (unsigned)g, mx);
+        lane_set(pc, se, (unsigned)g, sc);
+    }
+    for (uint64_t r = 0; r < s.vr; r++) {   /* dst = fp8 / fp4(x * scaling), the multiply in the source type */
+        const uint8_t *ps = qelem(x, in, &ls, r, 0, s.vc, ACC_READ);
+        uint8_t *pd = ps ? qelem(x, in, &ld, r, 0, fp4 ? s.vc / 2 : s.vc, ACC_WRITE) : NULL;
+        if (!pd) return -1;
+        for (uint64_t c = 0; c < s.vc; c++) {
+            uint64_t g = ax1 ? r * gpr + c / 32 : (r / 32) * gpr + c;
+            uint64_t v = valu_eval(VOP_MUL, sk, lane_get(ps, se, (unsigned)c), lane_get(pc, se, (unsigned)g), 0);
+            if (fp4) {
+                uint64_t nib = lane_cvt(sk, EK_F4E2M1, v, NUM_RND_R, false) & 0xF;
+                pd[c / 2] = (uint8_t)(c & 1 ? (pd[c / 2] & 0x0F) | nib << 4 : nib);
+            } else {
+                if (sk != EK_F32) v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
+                pd[c] = (uint8_t)lane_cvt(EK_F32, EK_E4M3, v, NUM_RND_R, true);
+            }
+        }
+    }
+    /* per 64 source lanes: vlds, vabs, vcmax x2 (the max), then vmul + vcvt + vsts (the quantisation) */
+    static const OpKind m[] = {OP_VLDS, OP_VABS, OP_VCMAX, OP_VCMAX, OP_VLDS, OP_VMUL, OP_VCVT, OP_VSTS};
+    uint64_t lanes = VREG_BYTES / se;
+    x->extra_cost += tile_vec_cost(x, m, 8, sk, sk, s.vr * ((s.vc + lanes - 1) / lanes));
+    sim_count(x, PQ_V, (uint64_t)s.vr * s.vc * se);
+    return 0;
+}
+
+static void foot_quant_mx(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst | 1u << j->src1 | 1u << j->scal | 1u << j->mask);
+}
+
+static int lower_quant_mx(LowerView *L, const Op *op, Instr *in)
+{
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
+    j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
+    j->src1 = (int8_t)lw_group_index(L, op, "exp", 0);
+    j->scal = (int8_t)lw_group_index(L, op, "max", 0);
+    j->mask = (int8_t)lw_group_index(L, op, "scaling", 0);
+    if (lw_group_index(L, op, "exp_zz", 0) >= 0 || op_attr(op, "storeMode")) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' with exp_zz / storeMode (the deprecated fused form) is not "
+                 "simulated; reorder the exponents with pto.tmov and a tmp tile");
+        return -1;
+    }
+    const Attr *ib = op_attr(op, "interleave");
+    if (ib && ib->i) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' with interleave = true is not simulated");
+        return -1;
+    }
+    const Attr *qt = op_token(op, "quant_type"), *al = op_token(op, "quantScaleAlg"), *ax = op_token(op, "grpAxis");
+    j->tok = (int16_t)(qt && qt->s && strcmp(qt->s, "MXFP4_E2M1") == 0);
+    int nv = al && al->s && strcmp(al->s, "nv") == 0;
+    j->kind = (uint8_t)!(ax && ax->s && strcmp(ax->s, "axis0") == 0);   /* the default: axis1 */
+    j->sek = (uint8_t)elem_kind(op->operands[j->src0]->type->elem);
+    j->ek = (uint8_t)elem_kind(op->operands[j->dst]->type->elem);
+    if (j->sek == EK_F32 && !j->tok) j->vop = nv ? MX_F32_NV : MX_F32_OCP;
+    else if (j->sek == EK_BF16 && !nv) j->vop = MX_B16_OCP;
+    else {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' runs f32 sources into MXFP8 (ocp and nv) and bf16 sources "
+                 "into MXFP8 and MXFP4_E2M1 (ocp); %s into %s%s is not simulated yet", ek_name((ElemKind)j->sek),
+                 j->tok ? "MXFP4_E2M1" : "MXFP8", nv ? " (nv)" : "");
+        return -1;
+    }
+    in->pfn = p_quant_mx;
+    in->foot = foot_quant_mx;
+    in->cost = 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ tmov X -> ZZ (the MX exponent reorder) */
+
+/* src0 the exponent tile (flat, row-major), dst the ZZ destination (flat), src1 the tmp tile; kind the axis.
+   axis0 (DN -> ZZ): the source's valid rows M (even) and columns N (a multiple of 16) give
+     dst[(cb * M/2 + p) * 32 + 2q + d] = src[(2p + d) * N + 16 cb + q]
+   axis1 (ND -> ZZ): the destination's valid rows R and columns C (even) give, with P = C / 2 and the source's rows
+   R .. 16 * ceil(R / 16) first zeroed in the source itself,
+     dst[((rb * P + p) * 16 + i) * 2 + d] = src[(rb * 16 + i) * C + 2p + d]
+   and the tmp tile holds the gather's u16 index table: i * P (16 entries), rb * 16 P + p, then the last row block's
+   16 offsets (pto-isa a5 TMov.hpp GenerateB8IndicesZZToUB, GenerateB8IndicesDN2ZZToUB). */
+static int p_mx_zz(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (tile_check_all(x, in, j, args)) return -1;
+    const Type *st = j->ty[(int)j->src0], *dt = j->ty[(int)j->dst], *tt = j->ty[(int)j->src1];
+    TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst), t = tj_tile(j, args, j->src1);
+    uint64_t scap = (uint64_t)st->dims[0] * (uint64_t)st->dims[1], dcap = (uint64_t)dt->dims[0] * (uint64_t)dt->dims[1];
+    uint64_t tcap = (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1], nsrc, nout;
+    if (j->kind == 0) {
+        uint64_t M = s.vr, N = s.vc;
+        if (M % 2 || N % 16) {
+            sim_trap(x, in, DIAG_T_TILE, "'pto.tmov' DN -> ZZ needs an even number of exponent rows and a multiple of "
+                     "16 columns; the source's valid shape is %ux%u", s.vr, s.vc);
+            return -1;
+        }
+        nsrc = nout = M * N;
+        if (nout > dcap) goto small;
+        const uint8_t *ps = sim_mem(x, in, (AddrSpace)st->space, s.addr, nsrc, 1, ACC_READ, "tile source");
+        uint8_t *pd = ps ? sim_mem(x, in, (AddrSpace)dt->space, d.addr, nout, 1, ACC_WRITE, "tile destination") : NULL;
+        if (!pd) return -1;
+        for (uint64_t cb = 0; cb < N / 16; cb++)
+            for (uint64_t p = 0; p < M / 2; p++)
+                for (uint64_t q = 0; q < 16; q++)
+                    for (uint64_t e = 0; e < 2; e++) pd[(cb * (M / 2) + p) * 32 + 2 * q + e] = ps[(2 * p + e) * N + 16 * cb + q];
+    } else {
+        uint64_t R = d.vr, C = d.vc, P = C / 2, rbc = (R + 15) / 16;
+        if (C % 2) {
+            sim_trap(x, in, DIAG_T_TILE, "'pto.tmov' ND -> ZZ needs an even number of exponent columns; the "
+                     "destination's valid shape is %ux%u", d.vr, d.vc);
+            return -1;
+        }
+        nsrc = rbc * 16 * C;
+        nout = rbc * P * 32;
+        uint64_t ntmp = (32 + rbc * P) * 2;
+        if (nsrc > scap || nout > dcap || ntmp > tcap) goto small;
+        if (nsrc > R * C) {   /* the source's padding rows zeroed first */
+            uint8_t *pz = sim_mem(x, in, (AddrSpace)st->space, s.addr + R * C, nsrc - R * C, 1, ACC_WRITE,
+                                  "tile source padding");
+            if (!pz) return -1;
+            memset(pz, 0, nsrc - R * C);
+        }
+        uint8_t *pt = sim_mem(x, in, (AddrSpace)tt->space, t.addr, ntmp, 1, ACC_WRITE, "tmp tile");
+        if (!pt) return -1;
+        for (uint64_t i = 0; i < 16; i++) lane_set(pt, 2, (unsigned)i, i * P);
+        for (uint64_t rb = 0; rb < rbc; rb++)
+            for (uint64_t p = 0; p < P; p++) lane_set(pt, 2, (unsigned)(16 + rb * P + p), rb * 16 * P + p);
+        for (uint64_t i = 0; i < 16; i++) lane_set(pt, 2, (unsigned)(16 + rbc * P + i), (rbc - 1) * 16 * P + i);
+        const uint8_t *ps = sim_mem(x, in, (AddrSpace)st->space, s.addr, nsrc, 1, ACC_READ, "tile source");
+        uint8_t *pd = ps ? sim_mem(x, in, (AddrSpace)dt->space, d.addr, nout, 1, ACC_WRITE, "tile destination") : NULL;
+        if (!pd) return -1;
+        for (uint64_t rb = 0; rb < rbc; rb++)
+            for (uint64_t p = 0; p < P; p++)
+                for (uint64_t i = 0; i < 16; i++)
+                    for (uint64_t e = 0; e < 2; e++) pd[((rb * P + p) * 16 + i) * 2 + e] = ps[(rb * 16 + i) * C + 2 * p + e];
+    }
+    static const OpKind m[] = {OP_VLDS, OP_VLDS, OP_VINTLV, OP_VSSTB};
+    x->extra_cost += tile_vec_cost(x, m, 4, EK_U8, EK_U8, (nout + VREG_BYTES - 1) / VREG_BYTES);
+    sim_count(x, PQ_V, nout);
+    return 0;
+small:
+    sim_trap(x, in, DIAG_T_TILE, "'pto.tmov' %s -> ZZ: the source (%llu bytes), destination (%llu) or tmp (%llu) tile "
+             "is too small for the reorder", j->kind ? "ND" : "DN", (unsigned long long)scap, (unsigned long long)dcap,
+             (unsigned long long)tcap);
+    return -1;
+}
+
+static void foot_mx_zz(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst | 1u << j->src1 | 1u << j->src0);
+}
+
+int tile_lower_mx_zz(LowerView *L, const Op *op, Instr *in)
+{
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
+    j->src1 = (int8_t)lw_group_index(L, op, "tmp", 0);
+    j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
+    const Attr *ax = op_token(op, "grpAxis");
+    j->kind = (uint8_t)!(ax && ax->s && strcmp(ax->s, "axis0") == 0);
+    j->ek = j->sek = (uint8_t)elem_kind(op->operands[j->dst]->type->elem);
+    for (int i = 0; i < 3; i++) {
+        const Type *t = op->operands[i == 0 ? j->src0 : i == 1 ? j->src1 : j->dst]->type;
+        if (ty_bytes(t->elem) != 1 || t->space != AS_UB) {
+            lw_error(L, op, DIAG_V_ELEM_TYPE, "'pto.tmov' X -> ZZ reorders 8-bit exponent tiles in vec (ui8, f8E8M0, "
+                     "hif8)");
+            return -1;
+        }
+    }
+    in->pfn = p_mx_zz;
+    in->foot = foot_mx_zz;
+    in->cost = 1;
     return 0;
 }
 
@@ -120,6 +392,7 @@ static void foot_quant(const Instr *in, const uint64_t *args, AsFoot *f)
 
 int tile_lower_quant(LowerView *L, const Op *op, Instr *in)
 {
+    if (op->kind == OP_TQUANT_MX) return lower_quant_mx(L, op, in);
     int q = op->kind == OP_TQUANT;
     const char *name = op_info[op->kind].name;
     for (uint32_t i = 0; i < op->noperands; i++) {

@@ -44,16 +44,6 @@ static uint8_t *at(Exec *x, const Instr *in, const Tl *t, uint64_t r, uint64_t c
 
 #define V(op, k, a, b) valu_eval(VOP_##op, k, a, b, 0)
 
-static uint64_t one_of(ElemKind k)
-{
-    switch (k) {
-    case EK_F32: return 0x3F800000u;
-    case EK_F16: return 0x3C00u;
-    case EK_BF16: return 0x3F80u;
-    default: return 1;
-    }
-}
-
 /* ------------------------------------------------------------------ row reductions */
 
 /* The per-chunk trees of a whole row at once: the row's chunks of `lanes` lanes (absent lanes `fill`) reduced
