@@ -100,6 +100,9 @@ DIR_MINIMUMS = {
 
 COMPARE_PREFIX = {"hc_pre_linear": {3: 32}}
 
+# the argument for a prefetch workspace pointer (the flow's SDMA workspace, nullptr on A5): a small zeroed buffer
+WORKSPACE_ARG = "zeros:256"
+
 # runop.sh's directory rule, and the SoC the golden scripts see through SOC_VERSION (validation_runtime)
 A3_DIRS = ("TPipe", "TAxpy", "TColArgMax", "TColArgMin", "TConcatIdx", "TRowArgMax", "TRowArgMin")
 A5_DIRS = ("TquantMx", "TquantMxDn")
@@ -415,7 +418,11 @@ def derive(text, testcase, dirname):
         if m:
             logical = int(m.group(1)) * int(m.group(2))
             break
-    ptr_idx = [i + 1 for i, (_, t) in enumerate(kern.params) if t.startswith("!pto.ptr")]
+    # a pointer that only feeds make_prefetch_async_context is the SDMA workspace the flow's host program gets
+    # from its workspace manager (or nullptr), not a buffer of the case: no element count, no file
+    work = set(re.findall(r"pto\.make_prefetch_async_context\s*\(?\s*(%[\w.$-]+)", text))
+    ptr_idx = [i + 1 for i, (n, t) in enumerate(kern.params) if t.startswith("!pto.ptr") and
+               ("%" + n.lstrip("%")) not in work]
     outputs = OUTPUTS.get(d, {}).get(testcase)
     if outputs is None:
         outputs = [i for i in written if i in ptr_idx]
@@ -674,10 +681,13 @@ def run_sample(s, tmp, opts):
             f.write(body[:-1] + wrapper_kernel(meta, target) + "\n}\n")
         entry = "ptosim_cluster"
     outs, vals = set(meta.outputs), {v: val for v, _, val in meta.scalars}
+    ptrv = {v for v, _, _, _ in meta.ptrs}
     ordered = []
     for i, (_, t) in enumerate(meta.kernel.params):   # one argument per parameter, in order
         v = "v%d" % (i + 1)
-        if t.startswith("!pto.ptr"):
+        if t.startswith("!pto.ptr") and v not in ptrv:
+            ordered.append(WORKSPACE_ARG)   # the prefetch workspace (derive): never read or written by ptosim
+        elif t.startswith("!pto.ptr"):
             ordered.append("%s.bin:ptosim_out_%s.bin" % (v, v) if v in outs else "%s.bin" % v)
         else:
             ordered.append({"1.0f": "1.0"}.get(vals[v], vals[v]))

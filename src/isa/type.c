@@ -162,6 +162,11 @@ const Type *ty_vaddr(TypeTable *t, unsigned gran)
     Type k = {.kind = TY_VADDR, .gran = (uint8_t)gran};
     return intern(t, &k);
 }
+const Type *ty_handle(TypeTable *t, HandleKind hk)
+{
+    Type k = {.kind = TY_HANDLE, .gran = (uint8_t)hk};
+    return intern(t, &k);
+}
 const Type *ty_none(TypeTable *t)
 {
     if (!t->none) { Type k = {.kind = TY_NONE}; t->none = intern(t, &k); }
@@ -341,6 +346,9 @@ int ty_format(const Type *t, char *buf, unsigned n)
     case TY_ALIGN: return snprintf(buf, n, "!pto.align");
     case TY_VADDR: return snprintf(buf, n, "!pto.vaddr<b%u>", t->gran * 8u);
     case TY_NONE: return snprintf(buf, n, "()");
+    case TY_HANDLE:
+        return snprintf(buf, n, "%s", t->gran == HK_ASYNC_SESSION ? "!pto.async_session" : t->gran == HK_ASYNC_EVENT
+                                                                  ? "!pto.async_event" : "!pto.prefetch_async_context");
     case TY_VEC:
         if (t->gran) return snprintf(buf, n, "!pto.hif8x2");
         ty_format(t->elem, e, sizeof e);

@@ -15,7 +15,8 @@
    and prints it (docs/vmi.md "Layouts"). */
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
                TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK,
-               TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF } TypeKind;
+               TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF,
+               TY_HANDLE } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
 /* Float kinds: the ELEM_FLOAT and SCALAR_FLOAT rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a 32-bit
    container of two bf16 values, low half first, a VMI element type). */
@@ -72,6 +73,10 @@ const Type *ty_mask(TypeTable *t, unsigned gran);
 const Type *ty_align(TypeTable *t);
 /* !pto.vaddr<bG>: a vector-address offset token (a 32-bit byte offset from pto.vag); gran 1, 2 or 4. */
 const Type *ty_vaddr(TypeTable *t, unsigned gran);
+/* TY_HANDLE: an opaque run-time handle of the asynchronous DMA surface (gran = HandleKind); its frame slot is
+   8 bytes (docs/tile.md "Asynchronous prefetch"). */
+typedef enum { HK_ASYNC_SESSION = 1, HK_ASYNC_EVENT, HK_PREFETCH_CTX } HandleKind;
+const Type *ty_handle(TypeTable *t, HandleKind k);
 const Type *ty_none(TypeTable *t);
 /* !pto.vmi.vreg<LxT> and !pto.vmi.mask<LxG> (gran 0 = pred). */
 const Type *ty_vmi_vreg(TypeTable *t, unsigned lanes, const Type *elem);

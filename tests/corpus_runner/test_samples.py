@@ -45,6 +45,23 @@ pair = sm.describe("func.func @k_aic(%a: !pto.ptr<f32>) {\n return\n}\n"
 check(pair is not None and pair.entry == "k" and pair.mixed and pair.params == [("%a", "!pto.ptr<f32>")],
       "an aic/aiv pair: the AIC's parameters, the AIV's trailing subblock id left to the runtime")
 
+# a pointer that feeds make_prefetch_async_context is the flow's SDMA workspace (generate_testcase.py
+# _detect_prefetch_workspace_pointer_params): not a buffer of the case, so no count and no file; the other
+# pointers keep their numbering (v1, v2) and the stored one (v2) is the output
+pf = sm.derive("func.func @pf(%arg0: !pto.ptr<f32>, %arg1: !pto.ptr<f32>, %arg2: !pto.ptr<i8>) {\n"
+               "  %c0 = arith.constant 0 : index\n  %c1 = arith.constant 1 : index\n"
+               "  %c128 = arith.constant 128 : index\n"
+               "  %0 = pto.make_tensor_view %arg1, shape = [%c128], strides = [%c1] : !pto.tensor_view<128xf32>\n"
+               "  %1 = pto.partition_view %0, offsets = [%c0], sizes = [%c128] : !pto.tensor_view<128xf32> -> "
+               "!pto.partition_tensor_view<128xf32>\n"
+               "  %4 = pto.make_prefetch_async_context(%arg2 : !pto.ptr<i8>) -> !pto.prefetch_async_context\n"
+               "  %8 = pto.alloc_tile : !pto.tile_buf<vec, 1x128xf32>\n"
+               "  pto.tstore ins(%8 : !pto.tile_buf<vec, 1x128xf32>) outs(%1 : !pto.partition_tensor_view<128xf32>)\n"
+               "  return\n}\n", "pf", "Mini")
+check(pf is not None and [v for v, _, _, _ in pf.ptrs] == ["v1", "v2"] and pf.outputs == ["v2"]
+      and "v3" not in sm.main_cpp(pf), "a prefetch workspace pointer is not a buffer of the case",
+      pf and (pf.ptrs, pf.outputs))
+
 p = subprocess.run([PTOSIM, "case", MINI], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600,
                    env=dict(os.environ, PTOSIM_PYTHON=PY))
 out = p.stdout.decode() + p.stderr.decode()

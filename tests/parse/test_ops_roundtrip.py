@@ -394,7 +394,8 @@ TYPES = {"any": "i64", "i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64"
          "mask": "!pto.mask<b32>", "align": "!pto.align", "struct": "!pto.struct<f32, i32>",
          "vvreg": "!pto.vmi.vreg<128xf32>", "vmask": "!pto.vmi.mask<128xpred>", "vval": "!pto.vmi.vreg<128xf32>",
          "tile": "!pto.tile_buf<vec, 4x64xf32>", "view": "!pto.partition_tensor_view<4x64xf32>",
-         "tview": "!pto.tensor_view<4x64xf32>", "pview": "!pto.partition_tensor_view<4x64xf32>"}
+         "tview": "!pto.tensor_view<4x64xf32>", "pview": "!pto.partition_tensor_view<4x64xf32>",
+         "asess": "!pto.async_session", "aevent": "!pto.async_event", "actx": "!pto.prefetch_async_context"}
 
 
 def type_of(sl):

@@ -45,6 +45,9 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
     case OP_TGATHERB: case OP_TSCATTER: case OP_MGATHER: case OP_MSCATTER: case OP_THISTOGRAM:
         return tile_lower_gather(L, op, in);   /* tile_gather.c */
     case OP_TPOW: case OP_TPOWS: return tile_lower_pow(L, op, in);           /* tile_pow.c */
+    case OP_COMM_TWAIT: case OP_COMM_TTEST: case OP_MAKE_PREFETCH_ASYNC_CONTEXT: case OP_GET_PREFETCH_ASYNC_SESSION:
+    case OP_TPREFETCH_ASYNC: case OP_COMM_WAIT_ASYNC_EVENT:
+        return tile_lower_comm(L, op, in);   /* tile_comm.c */
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
     case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS:
     case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:

@@ -56,6 +56,7 @@ static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan 
     ViewRt v = tj_view(j, args, vi);
     View5 w = view5(vt, &v);
     uint64_t e = ty_bytes(tt->elem), rows = (uint64_t)tt->dims[0], cols = (uint64_t)tt->dims[1];
+    if (j->pitch) cols = (uint64_t)j->pitch;   /* a tstore from a window that keeps its parent's row pitch */
     uint64_t gm = v.addr, ub = t.addr, gs, us;       /* burst strides (bytes) */
     memset(p, 0, sizeof *p);
     *tty = tt;
@@ -175,6 +176,10 @@ int tile_lower_dma(LowerView *L, const Op *op, Instr *in)
         return -1;
     }
     j->kind = (uint8_t)form;
+    if (!load && form == TD_ND) {
+        int64_t pitch = tile_row_pitch(op->operands[0]);
+        j->pitch = pitch != tt->dims[1] ? pitch : 0;
+    }
     j->src0 = 0;
     j->dst = 1;
     in->pfn = p_tdma;

@@ -72,6 +72,8 @@ typedef struct TileJob {
     uint8_t flat;              /* tcmps: the 1-D packed form (tile_ew.c) */
     int16_t tok;               /* a token: compare predicate, round mode */
     uint64_t konst;            /* a constant lane (pad or fill bits) */
+    int64_t pitch;             /* tmov / tstore: the source's row pitch in elements when a subview window keeps its
+                                  parent's (tile_row_pitch), else 0: the type's columns */
 } TileJob;
 
 #define TJ(in) ((const TileJob *)(in)->ext)
@@ -115,6 +117,10 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in);
 int tile_lower_sort(LowerView *L, const Op *op, Instr *in);
 int tile_lower_rand(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
+/* tile_mov.c: the row pitch (elements) of a row-major vec tile value: a pto.subview window's is its parent's,
+   else the type's columns; whether every use of a value honours such a pitch (tmov, nested subview). */
+int64_t tile_row_pitch(const Value *v);
+int tile_pitch_uses_ok(const Value *v);
 /* tile_reduce.c: row/column reductions (+ arg forms), the expand families, the partial ops. */
 int tile_is_reduce(int kind);
 int tile_lower_reduce(LowerView *L, const Op *op, Instr *in);
@@ -135,6 +141,8 @@ int tile_lower_mx_zz(LowerView *L, const Op *op, Instr *in);
 int tile_lower_pipe(LowerView *L, const Op *op, Instr *in);
 /* tile_pow.c: tpow / tpows on integer tiles (float tiles: T-UNSUPPORTED). */
 int tile_lower_pow(LowerView *L, const Op *op, Instr *in);
+/* tile_comm.c: pto.comm.twait and pto.comm.ttest on one rank. */
+int tile_lower_comm(LowerView *L, const Op *op, Instr *in);
 /* tile_gather.c: tgather's mask-pattern (and compare) forms, tscatter, tgatherb, thistogram, mgather, mscatter. */
 int tile_lower_gather(LowerView *L, const Op *op, Instr *in);
 #endif

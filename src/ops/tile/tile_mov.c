@@ -8,7 +8,53 @@
 #include "tile_int.h"
 
 enum { MV_TMOV, MV_EXTRACT, MV_INSERT };
-enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ, MV_NZ };   /* MV_COLMAJ: tmov of column-major tiles (docs/semantics.md §14) */   /* Instr.imm: the move, the operand indices of the row and column offsets */
+/* Instr.imm: the move, the operand indices of the row and column offsets, MV_COLMAJ: tmov of column-major tiles
+   (docs/semantics.md §14). A source window that keeps its parent's row pitch: TileJob.pitch. */
+enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ, MV_NZ };   /* MV_NZ: row-major -> NZ (p_mov_nz) */
+
+static int plain_rows(const Type *t)
+{
+    return t && t->kind == TY_TILE_BUF && t->space == AS_UB && t->blayout == TBL_ROW_MAJOR &&
+           t->slayout == TSL_NONE_BOX;
+}
+
+int64_t tile_row_pitch(const Value *v)
+{
+    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && plain_rows(v->def->operands[0]->type);
+         depth++)
+        v = v->def->operands[0];
+    return v->type->dims[1];
+}
+
+/* Whether every use of v (a row-major vec tile) honours a row pitch other than its type's columns: a pto.tmov
+   from it into a row-major vec tile, a pto.tstore of it (ND: tile_dma.c), or a pto.subview of it that is one row
+   or whose result again has only such uses. Found by
+   walking the function; a use outside those ops (scf.yield, a call, any other op) makes it 0. */
+typedef struct PitchUses { const Value *v; uint32_t found; int bad; } PitchUses;
+static int pitch_visit(Op *o, void *ud)
+{
+    PitchUses *u = ud;
+    for (uint32_t i = 0; i < o->noperands && !u->bad; i++) {
+        if (o->operands[i] != u->v) continue;
+        u->found++;
+        if (o->kind == OP_SUBVIEW && i == 0 && o->nresults == 1 && plain_rows(o->results[0]->type))
+            /* one row has no pitch to keep: any use of it reads the right bytes */
+            u->bad = o->results[0]->type->dims[0] != 1 && !tile_pitch_uses_ok(o->results[0]);
+        else if (!(o->kind == OP_TMOV && i == 0 && o->noperands == 2 && plain_rows(o->operands[1]->type)) &&
+                 !(o->kind == OP_TSTORE && i == 0 && o->noperands == 2))
+            u->bad = 1;
+    }
+    return 0;
+}
+int tile_pitch_uses_ok(const Value *v)
+{
+    const Op *f = v->def;
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    if (!f || !plain_rows(v->type)) return 0;
+    PitchUses u = {v, 0, 0};
+    ir_walk((Op *)f, pitch_visit, &u);
+    return !u.bad && u.found == v->nuses;
+}
 
 /* The copied region: `n` rows of `w` elements, read at (r0, c0) of the source, written at (r1, c1) of the
    destination. */
@@ -52,7 +98,7 @@ static int p_mov(Exec *x, const Instr *in, const uint64_t *args)
     MovRegion g;
     if (region(x, in, args, &g)) return -1;
     const uint64_t e = ty_bytes(dt->elem);
-    uint64_t sp = (uint64_t)st->dims[1] * e, dp = (uint64_t)dt->dims[1] * e;
+    uint64_t sp = (uint64_t)(j->pitch ? j->pitch : st->dims[1]) * e, dp = (uint64_t)dt->dims[1] * e;
     if (in->imm[MV_COLMAJ]) {   /* column-major: each valid column is contiguous, the pitch is the row count */
         g = (MovRegion){g.w, g.n, 0, 0, 0, 0};
         sp = (uint64_t)st->dims[0] * e;
@@ -108,11 +154,20 @@ static int p_mov_nz(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
-/* The source tile read, the destination tile written (whole tiles: the offsets are run-time values). */
+/* The source tile read, the destination tile written (whole tiles: the offsets are run-time values); a source
+   with its parent's pitch spans its rows at that pitch. */
 static void foot_mov(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
-    tile_foot_whole(j, args, f, 1u << j->dst);
+    if (!j->pitch) {
+        tile_foot_whole(j, args, f, 1u << j->dst);
+        return;
+    }
+    const Type *st = j->ty[(int)j->src0], *dt = j->ty[(int)j->dst];
+    TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
+    uint64_t e = ty_bytes(st->elem);
+    as_add(f, st->space, s.addr, s.addr + ((uint64_t)(st->dims[0] - 1) * (uint64_t)j->pitch + (uint64_t)st->dims[1]) * e, 0);
+    as_add(f, dt->space, d.addr, d.addr + (uint64_t)dt->dims[0] * (uint64_t)dt->dims[1] * ty_bytes(dt->elem), 1);
 }
 
 int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
@@ -136,6 +191,8 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
     in->imm[MV_COLMAJ] = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR;
     in->imm[MV_NZ] = op->kind == OP_TMOV && st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_NONE_BOX &&
                      dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR;
+    if (!in->imm[MV_NZ] && op->kind == OP_TMOV && plain_rows(st) && tile_row_pitch(op->operands[j->src0]) != st->dims[1])
+        j->pitch = tile_row_pitch(op->operands[j->src0]);
     in->pfn = in->imm[MV_NZ] ? p_mov_nz : p_mov;
     in->foot = foot_mov;
     in->cost = 1;

@@ -145,7 +145,7 @@ static const Instr *x_tile_addr(Exec *x, const Instr *in)
 
 /* subview's (Instr.imm): the source's rows and columns, element bytes, the layout (1: column-major), whether the
    window's rows keep the source's row pitch (0: a window the 16-byte tile value cannot describe, docs/tile.md). */
-enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC };
+enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC, TS_PITCH };   /* TS_PITCH: the source's row pitch */
 
 static const Instr *x_subview(Exec *x, const Instr *in)
 {
@@ -158,13 +158,13 @@ static const Instr *x_subview(Exec *x, const Instr *in)
                  "%" PRIu64 "x%" PRIu64 " source tile", R, C, (int64_t)r, (int64_t)c, sr, sc);
         return NULL;
     }
-    if (!in->imm[TS_OK] && (r || c)) {
+    if (!in->imm[TS_OK]) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "a %" PRIu64 "x%" PRIu64 " window at (%" PRIu64 ", %" PRIu64 ") of a %"
                  PRIu64 "x%" PRIu64 "%s tile is not simulated (its lines do not keep the tile's pitch; docs/semantics.md "
                  "§14.1)", R, C, r, c, sr, sc, ty->slayout != TSL_NONE_BOX ? " boxed" : "");
         return NULL;
     }
-    t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * sc + c) * (uint64_t)in->imm[TS_ELEM];
+    t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * (uint64_t)in->imm[TS_PITCH] + c) * (uint64_t)in->imm[TS_ELEM];
     uint64_t vr = in->imm[TS_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VR]) : (uint64_t)(ty->dims[2] >= 0 ? ty->dims[2] : ty->dims[0]);
     uint64_t vc = in->imm[TS_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VC]) : (uint64_t)(ty->dims[3] >= 0 ? ty->dims[3] : ty->dims[1]);
     t.vr = (uint32_t)(vr < R ? vr : R);   /* the valid region is clipped to the window (PTO_IR_manual pto.subview) */
@@ -380,6 +380,11 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->imm[TS_OK] = (t->dims[0] == st->dims[0] && t->dims[1] == st->dims[1]) ||
                          (st->slayout == TSL_NONE_BOX && (colmaj ? t->dims[1] == 1 || t->dims[0] == st->dims[0]
                                                                  : t->dims[0] == 1 || t->dims[1] == st->dims[1]));
+        /* another row-major window keeps its parent's pitch when every use honours one (tmov, a nested subview:
+           tile_mov.c); a tile value carries no pitch, so any other use stays T-UNSUPPORTED */
+        in->imm[TS_PITCH] = colmaj || st->slayout != TSL_NONE_BOX ? st->dims[1] : tile_row_pitch(op->operands[0]);
+        if (!in->imm[TS_OK] && !colmaj && st->slayout == TSL_NONE_BOX && tile_pitch_uses_ok(op->results[0]))
+            in->imm[TS_OK] = 1;
         in->imm[TS_VR] = lw_group_index(L, op, "valid_row", 0);
         in->imm[TS_VC] = lw_group_index(L, op, "valid_col", 0);
         in->fn = x_subview;
