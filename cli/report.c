@@ -37,14 +37,21 @@ int cli_load_timing(CliArgs *a, PtoLaunch *l, PtoContext *ctx, const char *path)
     return rc ? 2 : 0;
 }
 
+static int to_file(void *user, const char *data, size_t n) { return fwrite(data, 1, n, (FILE *)user) != n; }
+
+/* The trace goes to the file a piece at a time (pto_launch_write_trace): never the whole JSON in memory. */
 int cli_write_trace(CliArgs *a, const PtoLaunch *l, const char *path)
 {
-    char *json = pto_launch_trace_json(l);
-    if (!json) return cli_error(&a->diag, "E-IO-WRITE", "no trace was recorded for '%s' (out of memory?)", path);
-    int ok = cli_out_write(path, json, strlen(json)) == 0;
-    pto_free(json);
-    if (!ok) return cli_error(&a->diag, "E-IO-WRITE", "cannot write the trace '%s': %s", path, strerror(errno));
-    return 0;
+    CliOutFile o;
+    errno = 0;
+    FILE *f = cli_out_open(&o, path, "wb");
+    int wrote = f ? pto_launch_write_trace(l, to_file, f) : -1;
+    int failed_io = f && ferror(f);
+    int ok = cli_out_close(&o, wrote == 0) == 0;
+    if (ok) return 0;
+    if (f && wrote != 0 && !failed_io)
+        return cli_error(&a->diag, "E-IO-WRITE", "no trace was recorded for '%s' (out of memory?)", path);
+    return cli_error(&a->diag, "E-IO-WRITE", "cannot write the trace '%s': %s", path, strerror(errno));
 }
 
 static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }

@@ -270,9 +270,16 @@ size_t pto_launch_stall_count(const PtoLaunch *l);
 int pto_launch_stall(const PtoLaunch *l, size_t i, PtoStall *out);
 
 /* Trace of every executed op, for Perfetto / chrome://tracing: off by default; turning it on changes no
-   result. The JSON is malloc'd (pto_free); NULL when the run recorded none or memory ran out. */
+   result. The JSON is malloc'd (pto_free); NULL when the run recorded none or memory ran out. While a launch
+   runs, the events of its committed blocks go to unnamed temporary files (tmpfile; in memory when none can be
+   made), so memory holds only the blocks in flight. */
 void pto_launch_set_trace(PtoLaunch *l, int on);
 char *pto_launch_trace_json(const PtoLaunch *l);
+/* The same JSON, byte for byte, handed to `write` in pieces of about 64 KiB, in order (never all of it in
+   memory): 0, or -1 when no trace was recorded, memory ran out, the temporary files could not be read or
+   `write` returned nonzero (which stops the writing). */
+typedef int (*PtoWriteFn)(void *user, const char *data, size_t n);
+int pto_launch_write_trace(const PtoLaunch *l, PtoWriteFn write, void *user);
 
 /* Per-line profile: off by default. Lines ranked by cycles + stall cycles, largest first. */
 void pto_launch_set_profile(PtoLaunch *l, int on);

@@ -243,6 +243,8 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     run_sim(r, &P->base);
     r->obs->trace = l->sim.obs->trace;
     r->obs->profile = l->sim.obs->profile;
+    /* blocks one after another on GM in place: this one will be committed next, its trace may go out as it runs */
+    r->obs->direct = !P->spec && l->sim.obs->spool_ev ? l->sim.obs : NULL;
     if (obs_reset(r->obs, l->prog->ninstr)) {
         oom(r, l, "the profile");
         return;
@@ -464,7 +466,10 @@ int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
         P.free = l->runs[i];
     }
     l->sim.cl = NULL;
-    if (P.spec) sim_gm_fill_gaps(&l->sim, 0, 0);   /* views copy GM pages from other threads: no lazy filling */
+    if (P.spec) {   /* views copy GM pages from other threads: no lazy filling, no buffer outside the image */
+        sim_gm_unalias(&l->sim);
+        sim_gm_fill_gaps(&l->sim, 0, 0);
+    }
     P.base = l->sim;
     P.done = mem_calloc(blocks, sizeof *P.done);
     P.wlog = P.spec ? mem_calloc(blocks, sizeof *P.wlog) : NULL;

@@ -134,6 +134,7 @@ static PtoLaunch *pto_launch_new_unguarded(PtoModule *m, const char *entry, PtoT
     l->binds = mem_calloc(b->nargs + 1, sizeof *l->binds);
     l->sim.obs = obs_new();
     if (!l->sim.check || !l->binds || !l->sim.obs) goto oom;
+    l->sim.obs->spill = 1;   /* the trace of committed blocks goes to temporary files (observe.h) */
     return l;
 oom:   /* every failure above is an allocation's */
     diag_oom(&m->ctx->diags, 0);

@@ -197,8 +197,16 @@ static void report_data(const PtoLaunch *l, StrBuf *b)
     char (*own)[96] = NULL;
     size_t nnames = 0, cap = 0;
     sb_puts(b, "],\n\"ev\":[");
+    TraceEv ebuf[256];   /* the events a chunk at a time, from memory or the launch's spool */
+    const TraceEv *chunk = NULL;
+    size_t c0 = 0, cn = 0;
     for (size_t i = 0; i < o->nev && !b->failed; i++) {
-        const TraceEv *e = &o->ev[i];
+        if (i >= c0 + cn) {
+            c0 = i;
+            cn = obs_ev_chunk(o, i, ebuf, sizeof ebuf / sizeof *ebuf, &chunk);
+            if (!cn) { b->failed = 1; break; }
+        }
+        const TraceEv *e = &chunk[i - c0];
         char w[96];
         obs_ev_name(w, sizeof w, e);
         int idx[2] = {-1, -1};
@@ -237,8 +245,16 @@ static void report_data(const PtoLaunch *l, StrBuf *b)
     mem_free(names);
     mem_free(own);
     sb_puts(b, "],\n\"flows\":[");
-    for (size_t i = 0; i < o->nflows; i++) {
-        const TraceFlow *f = &o->flows[i];
+    TraceFlow fbuf[256];
+    const TraceFlow *fchunk = NULL;
+    c0 = cn = 0;
+    for (size_t i = 0; i < o->nflows && !b->failed; i++) {
+        if (i >= c0 + cn) {
+            c0 = i;
+            cn = obs_flow_chunk(o, i, fbuf, sizeof fbuf / sizeof *fbuf, &fchunk);
+            if (!cn) { b->failed = 1; break; }
+        }
+        const TraceFlow *f = &fchunk[i - c0];
         sb_printf(b, "%s[%u,%u,%" PRIu64 ",%u,%u,%" PRIu64 "]", i ? "," : "", f->core0, f->pipe0, f->t0, f->core1, f->pipe1, f->t1);
     }
     sb_puts(b, "]}");

@@ -18,6 +18,13 @@ char *pto_launch_trace_json(const PtoLaunch *l)
     return o->trace && o->ncores ? obs_trace_json(o, &l->sim) : NULL;
 }
 
+int pto_launch_write_trace(const PtoLaunch *l, PtoWriteFn write, void *user)
+{
+    const Observe *o = l->sim.obs;
+    if (!o->trace || !o->ncores || !write) return -1;
+    return obs_trace_write(o, &l->sim, write, user);
+}
+
 
 size_t pto_launch_core_count(const PtoLaunch *l) { return l->sim.obs->ncores; }
 

@@ -5,7 +5,11 @@
  * and reserving ALIGN_UP(size, 32) + 32 bytes rounded up to whole pages. Parameters whose host memory
  * overlaps are one allocation (pointers into one aclrtMalloc'd block). The device space is one host image
  * of all those slots: the bound bytes are copied in when a run starts and back when it ends (or traps);
- * the bytes of a slot after its buffer (the gap) hold SIM_GM_GAP_BYTE. An access inside its buffer is
+ * the bytes of a slot after its buffer (the gap) hold SIM_GM_GAP_BYTE. A fast path (off with the reference
+ * handlers): a buffer whose host bytes are 16-byte aligned, as the image's slots are, is accessed in place
+ * (GmBuf.alias: no copy in, no copy out, its slot of the image never touched) as long as every access stays
+ * inside its buffer; the first that leaves one, or a launch whose blocks run on private views, copies every
+ * aliased buffer into the image first (sim_gm_unalias), and from there the run is the copying one. An access inside its buffer is
  * plain; one that leaves it is performed in the image and reported (W-GM-OOB, W-GM-CLOBBER when a write
  * reaches another buffer), or traps T-OOB in strict mode; one that leaves the device space traps. */
 #include "machine.h"
@@ -99,11 +103,22 @@ int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr)
     for (uint32_t i = 0; i < s->ngm; i++) {
         GmBuf *g = &s->gm[i];
         uint8_t *p = s->gm_mem + (g->base - SIM_GM_BASE);
-        if (g->size) memcpy(p, g->data, g->size);
+        g->alias = !s->ctx->reference && ((uintptr_t)g->data & 15) == 0;
+        if (g->size && !g->alias) memcpy(p, g->data, g->size);
         if (relaid || s->gm_gaps_dirty) g->gap_ready = 0;
     }
     s->gm_gaps_dirty = 0;
     return 0;
+}
+
+void sim_gm_unalias(Sim *s)
+{
+    for (uint32_t i = 0; i < s->ngm; i++) {
+        GmBuf *g = &s->gm[i];
+        if (!g->alias) continue;
+        if (g->size) memcpy(s->gm_mem + (g->base - SIM_GM_BASE), g->data, g->size);
+        g->alias = 0;
+    }
 }
 
 void sim_gm_fill_gaps(Sim *s, uint64_t addr, uint64_t len)
@@ -123,7 +138,7 @@ void sim_gm_copy_out(Sim *s)
 {
     for (uint32_t i = 0; i < s->ngm; i++) {
         GmBuf *g = &s->gm[i];
-        if (g->size && (__atomic_load_n(&g->written, __ATOMIC_RELAXED) || s->gm_gaps_dirty))
+        if (g->size && !g->alias && (__atomic_load_n(&g->written, __ATOMIC_RELAXED) || s->gm_gaps_dirty))
             memcpy(g->data, s->gm_mem + (g->base - SIM_GM_BASE), g->size);
     }
 }
@@ -164,6 +179,7 @@ static void report_outside(Exec *x, const Instr *in, uint32_t j, uint64_t addr, 
     Sim *s = x->core->sim;
     const GmBuf *g = &s->gm[j];
     uint64_t o = addr - g->base, out_lo = o > g->size ? o : g->size;
+    sim_gm_unalias(s);                /* the access runs in the image, across slots */
     sim_gm_fill_gaps(s, addr, len);   /* in place only: a launch on threads filled them all first */
     if (mode != ACC_READ) s->gm_gaps_dirty = 1;
     for (uint32_t k = j + 1; mode != ACC_READ && k < s->ngm && s->gm[k].base < addr + len; k++) {
@@ -200,7 +216,7 @@ uint8_t *sim_gm_access(Exec *x, const Instr *in, uint64_t addr, uint64_t len, in
         GmBuf *g = &s->gm[j];
         uint64_t o = addr - g->base;
         if (mode != ACC_READ && !__atomic_load_n(&g->written, __ATOMIC_RELAXED)) __atomic_store_n(&g->written, 1, __ATOMIC_RELAXED);
-        if (o <= g->size && len <= g->size - o) return image(x, in, addr, len);
+        if (o <= g->size && len <= g->size - o) return g->alias ? g->data + o : image(x, in, addr, len);
         if (!s->gm_strict) {
             report_outside(x, in, (uint32_t)j, addr, len, mode, what);
             return image(x, in, addr, len);

@@ -33,7 +33,8 @@ struct SimtState;
    parameter `param`; `output` when a parameter in it is an output (W-UNWRITTEN). */
 /* written: some access with a write mode reached the buffer in this run (set atomically: blocks on threads);
    only such buffers are copied back to the caller's memory */
-typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; uint32_t param; uint8_t output, gap_ready, written; } GmBuf;
+/* alias: the run accesses the caller's bytes `data` in place, not the image's slot (gm.c, sim_gm_unalias) */
+typedef struct GmBuf { uint64_t base, size; uint8_t *data; const char *name; uint32_t param; uint8_t output, gap_ready, written, alias; } GmBuf;
 /* What the launch binds to parameter i: a pointer parameter's host bytes, or nothing (`is_ptr` 0). */
 typedef struct GmBind { uint8_t *data; uint64_t size; const char *name; uint8_t is_ptr, output; } GmBind;
 #define SIM_GM_BASE (1ull << 40)       /* the first allocation's device address */
@@ -283,6 +284,7 @@ static inline void sim_run_add(Exec *x, const Instr *in, Core *c, AddrSpace as, 
    address. s->gm must hold n entries. 0, or -1 when out of memory. */
 int sim_gm_place(Sim *s, const GmBind *b, unsigned n, uint64_t *addr);   /* -1 out of memory, -2 over max_memory */
 void sim_gm_copy_out(Sim *s);              /* the allocations' bytes back to the caller's memory */
+void sim_gm_unalias(Sim *s);               /* every buffer into the image (before an access leaves a buffer, or views) */
 void sim_gm_free(Sim *s);
 void sim_gm_fill_gaps(Sim *s, uint64_t addr, uint64_t len);   /* the gaps of the slots [addr, addr+len) meets (len 0: all) */
 int sim_gm_find(const Sim *s, uint64_t addr);   /* the allocation whose slot holds addr, or -1 */

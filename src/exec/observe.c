@@ -41,7 +41,22 @@ void obs_free(Observe *o)
     mem_free(o->prof_cycles);
     mem_free(o->prof_count);
     mem_free(o->prof_stall);
+    if (o->spool_ev) fclose(o->spool_ev);
+    if (o->spool_fl) fclose(o->spool_fl);
     mem_free(o);
+}
+
+/* The spools of a launch's record, rewound for a new run (what a file holds past the counts is stale and never
+   read). Without both, the record stays in memory. */
+static void spool_open(Observe *o)
+{
+    if (!o->spill || !o->trace) return;
+    if (!o->spool_ev) o->spool_ev = tmpfile();
+    if (!o->spool_fl) o->spool_fl = tmpfile();
+    if (o->spool_ev && o->spool_fl && fseek(o->spool_ev, 0, SEEK_SET) == 0 && fseek(o->spool_fl, 0, SEEK_SET) == 0) return;
+    if (o->spool_ev) fclose(o->spool_ev);
+    if (o->spool_fl) fclose(o->spool_fl);
+    o->spool_ev = o->spool_fl = NULL;
 }
 
 int obs_reset(Observe *o, uint32_t ninstr)
@@ -50,6 +65,7 @@ int obs_reset(Observe *o, uint32_t ninstr)
     o->oom = 0;
     o->pending_setter = NULL;
     chan_clear(o);
+    spool_open(o);
     if (o->profile) {
         if (o->nprof < ninstr) {
             uint64_t *c = mem_realloc(o->prof_cycles, ninstr * sizeof *c);
@@ -119,7 +135,14 @@ int obs_merge(Observe *o, Observe *blk)
         fail = grow(o, (void **)&o->stalls, &o->capstalls, o->nstalls, sizeof *o->stalls);
         if (!fail) o->stalls[o->nstalls++] = blk->stalls[i];
     }
-    if (o->trace) {
+    if (o->trace && o->spool_ev && !fail) {   /* appended to the spools: the block's record is freed for the next */
+        fail = (blk->nev && fwrite(blk->ev, sizeof *blk->ev, blk->nev, o->spool_ev) != blk->nev) ||
+               (blk->nflows && fwrite(blk->flows, sizeof *blk->flows, blk->nflows, o->spool_fl) != blk->nflows);
+        if (!fail) {
+            o->nev += blk->nev;
+            o->nflows += blk->nflows;
+        }
+    } else if (o->trace) {
         for (size_t i = 0; i < blk->nev && !fail; i++) {
             fail = grow(o, (void **)&o->ev, &o->capev, o->nev, sizeof *o->ev);
             if (fail) break;
@@ -212,8 +235,21 @@ void obs_acquire(Exec *x, int kind, unsigned key)
     o->flows[o->nflows++] = (TraceFlow){from.t, x->now, from.core, core_id(x->core), from.pipe, agent_of(x)};
 }
 
+/* A block's record that is sure to be committed hands what it holds to the launch's spools (in order: the
+   blocks before it are committed, the rest of its record follows at its commit). */
+static void direct_flush(Observe *o)
+{
+    Observe *d = o->direct;
+    if (o->nev && fwrite(o->ev, sizeof *o->ev, o->nev, d->spool_ev) != o->nev) o->oom = 1;
+    if (o->nflows && fwrite(o->flows, sizeof *o->flows, o->nflows, d->spool_fl) != o->nflows) o->oom = 1;
+    d->nev += o->nev;
+    d->nflows += o->nflows;
+    o->nev = o->nflows = 0;
+}
+
 static TraceEv *add_ev(Observe *o, uint32_t core, int pipe, int kind, const Instr *in, uint64_t t0, uint64_t t1)
 {
+    if (o->direct && o->nev >= OBS_DIRECT) direct_flush(o);
     if (grow(o, (void **)&o->ev, &o->capev, o->nev, sizeof *o->ev)) return NULL;
     TraceEv *e = &o->ev[o->nev++];
     memset(e, 0, sizeof *e);
@@ -349,17 +385,93 @@ static const char *ev_cat(int kind)
     return kind == TE_WAIT ? "stall" : kind == TE_SU ? "scalar" : kind == TE_LOOP || kind == TE_ITER ? "loop" : "op";
 }
 
-char *obs_trace_json(const Observe *o, const Sim *s)
+/* Records [i, i + n) of a spool, after flushing what obs_merge wrote; 0 when it cannot be read. */
+static size_t spool_read(FILE *f, size_t size, size_t i, size_t n, void *buf)
+{
+    if (fflush(f) != 0 || fseek(f, (long)(i * size), SEEK_SET) != 0) return 0;
+    return fread(buf, size, n, f);
+}
+
+size_t obs_ev_chunk(const Observe *o, size_t i, TraceEv *buf, size_t cap, const TraceEv **out)
+{
+    size_t n = i < o->nev ? o->nev - i : 0;
+    if (n > cap) n = cap;
+    if (!n) return 0;
+    if (!o->spool_ev) {
+        *out = o->ev + i;
+        return n;
+    }
+    *out = buf;
+    return spool_read(o->spool_ev, sizeof *buf, i, n, buf) == n ? n : 0;
+}
+
+size_t obs_flow_chunk(const Observe *o, size_t i, TraceFlow *buf, size_t cap, const TraceFlow **out)
+{
+    size_t n = i < o->nflows ? o->nflows - i : 0;
+    if (n > cap) n = cap;
+    if (!n) return 0;
+    if (!o->spool_fl) {
+        *out = o->flows + i;
+        return n;
+    }
+    *out = buf;
+    return spool_read(o->spool_fl, sizeof *buf, i, n, buf) == n ? n : 0;
+}
+
+/* The text so far goes to the sink once it passes a piece's size (or at the end: force). */
+#define OBS_PIECE 65536
+static int flush_piece(StrBuf *b, ObsSink sink, void *user, int force)
+{
+    if (b->failed) return -1;
+    if (!b->n || (!force && b->n < OBS_PIECE)) return 0;
+    int bad = sink(user, b->s, b->n) != 0;
+    sb_truncate(b, 0);
+    return bad ? -1 : 0;
+}
+
+static void put_ev(StrBuf *b, const TraceEv *e, double k, int first)
+{
+    uint64_t u0 = tunits(e->t0, k), u1 = tunits(e->t1, k);
+    sb_printf(b, "%s{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":", first ? "" : ",\n", e->core, e->pipe);
+    put_units(b, u0);
+    sb_puts(b, ",\"dur\":");
+    put_units(b, u1 - u0);
+    char w[160];
+    obs_ev_name(w, sizeof w, e);
+    sb_puts(b, ",\"name\":");
+    json_str(b, w);
+    sb_printf(b, ",\"cat\":\"%s\",\"args\":{\"cycles\":%" PRIu64 ",\"start\":%" PRIu64, ev_cat(e->kind), e->t1 - e->t0, e->t0);
+    const Op *op = e->in ? e->in->op : NULL;
+    if (op && op->loc.file) {
+        char loc[512];
+        snprintf(loc, sizeof loc, "%s:%u:%u", op->loc.file, op->loc.line, op->loc.col);
+        sb_puts(b, ",\"at\":");
+        json_str(b, loc);
+    }
+    if (e->bytes) sb_printf(b, ",\"bytes\":%" PRIu64, e->bytes);
+    if (e->kind == TE_SU) sb_printf(b, ",\"ops\":%u", e->nops);
+    if (e->setter && e->setter->op && e->setter->op->loc.file) {
+        char loc[512];
+        snprintf(loc, sizeof loc, "%s at %s:%u:%u", op_info[e->setter->kind].name, e->setter->op->loc.file,
+                 e->setter->op->loc.line, e->setter->op->loc.col);
+        sb_puts(b, ",\"released_by\":");
+        json_str(b, loc);
+    }
+    sb_puts(b, "}}");
+}
+
+int obs_trace_write(const Observe *o, const Sim *s, ObsSink sink, void *user)
 {
     StrBuf b;
     sb_init(&b);
+    int bad = 0;
     double clock = s->timing->clock_hz, k = 1e10 / clock;
     sb_puts(&b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"tool\":\"ptosim\",\"clock_hz\":");
     sb_printf(&b, "%.0f", clock);
     sb_puts(&b, "},\"traceEvents\":[\n");
     int first = 1;
     /* names of processes (cores) and threads (pipes) that appear */
-    for (size_t i = 0; i < o->ncores; i++) {
+    for (size_t i = 0; i < o->ncores && !bad; i++) {
         const CoreTime *ct = &o->cores[i];
         unsigned idx = ct->ncores == 3 ? (ct->type == CORE_AIC ? 0u : 1u + ct->subblock) : 0u;
         unsigned pid = ct->block * 3 + idx;
@@ -370,49 +482,67 @@ char *obs_trace_json(const Observe *o, const Sim *s)
         for (unsigned p = 0; p < PQ__COUNT; p++)
             sb_printf(&b, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%u,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", pid, p,
                       pq_name(p));
+        bad = flush_piece(&b, sink, user, 0);
     }
-    for (size_t i = 0; i < o->nev; i++) {
-        const TraceEv *e = &o->ev[i];
-        uint64_t u0 = tunits(e->t0, k), u1 = tunits(e->t1, k);
-        sb_printf(&b, "%s{\"ph\":\"X\",\"pid\":%u,\"tid\":%u,\"ts\":", first ? "" : ",\n", e->core, e->pipe);
-        first = 0;
-        put_units(&b, u0);
-        sb_puts(&b, ",\"dur\":");
-        put_units(&b, u1 - u0);
-        char w[160];
-        obs_ev_name(w, sizeof w, e);
-        sb_puts(&b, ",\"name\":");
-        json_str(&b, w);
-        sb_printf(&b, ",\"cat\":\"%s\",\"args\":{\"cycles\":%" PRIu64 ",\"start\":%" PRIu64, ev_cat(e->kind), e->t1 - e->t0, e->t0);
-        const Op *op = e->in ? e->in->op : NULL;
-        if (op && op->loc.file) {
-            char loc[512];
-            snprintf(loc, sizeof loc, "%s:%u:%u", op->loc.file, op->loc.line, op->loc.col);
-            sb_puts(&b, ",\"at\":");
-            json_str(&b, loc);
+    /* events, a chunk at a time from wherever they are kept */
+    enum { CHUNK = 256 };
+    TraceEv ebuf[CHUNK];
+    for (size_t i = 0; i < o->nev && !bad;) {
+        const TraceEv *ev;
+        size_t n = obs_ev_chunk(o, i, ebuf, CHUNK, &ev);
+        if (!n) {
+            bad = -1;
+            break;
         }
-        if (e->bytes) sb_printf(&b, ",\"bytes\":%" PRIu64, e->bytes);
-        if (e->kind == TE_SU) sb_printf(&b, ",\"ops\":%u", e->nops);
-        if (e->setter && e->setter->op && e->setter->op->loc.file) {
-            char loc[512];
-            snprintf(loc, sizeof loc, "%s at %s:%u:%u", op_info[e->setter->kind].name, e->setter->op->loc.file,
-                     e->setter->op->loc.line, e->setter->op->loc.col);
-            sb_puts(&b, ",\"released_by\":");
-            json_str(&b, loc);
-        }
-        sb_puts(&b, "}}");
+        for (size_t j = 0; j < n; j++, first = 0) put_ev(&b, &ev[j], k, first);
+        i += n;
+        bad = flush_piece(&b, sink, user, 0);
     }
     /* flows: from the releasing op to the op whose wait it ended; both ends bind to the enclosing slice */
-    for (size_t i = 0; i < o->nflows; i++) {
-        const TraceFlow *f = &o->flows[i];
-        sb_printf(&b, ",\n{\"ph\":\"s\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", i + 1, f->core0,
-                  f->pipe0);
-        put_units(&b, tunits(f->t0, k));
-        sb_printf(&b, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", i + 1,
-                  f->core1, f->pipe1);
-        put_units(&b, tunits(f->t1, k));
-        sb_puts(&b, "}");
+    TraceFlow fbuf[CHUNK];
+    for (size_t i = 0; i < o->nflows && !bad;) {
+        const TraceFlow *fl;
+        size_t n = obs_flow_chunk(o, i, fbuf, CHUNK, &fl);
+        if (!n) {
+            bad = -1;
+            break;
+        }
+        for (size_t j = 0; j < n; j++) {
+            const TraceFlow *f = &fl[j];
+            size_t id = i + j + 1;
+            sb_printf(&b, ",\n{\"ph\":\"s\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", id, f->core0,
+                      f->pipe0);
+            put_units(&b, tunits(f->t0, k));
+            sb_printf(&b, "},\n{\"ph\":\"f\",\"bp\":\"e\",\"id\":%zu,\"name\":\"sync\",\"cat\":\"sync\",\"pid\":%u,\"tid\":%u,\"ts\":", id,
+                      f->core1, f->pipe1);
+            put_units(&b, tunits(f->t1, k));
+            sb_puts(&b, "}");
+        }
+        i += n;
+        bad = flush_piece(&b, sink, user, 0);
     }
-    sb_puts(&b, "\n]}\n");
+    if (!bad) {
+        sb_puts(&b, "\n]}\n");
+        bad = flush_piece(&b, sink, user, 1);
+    }
+    mem_free(b.s);
+    return bad ? -1 : 0;
+}
+
+static int to_strbuf(void *user, const char *data, size_t n)
+{
+    StrBuf *b = user;
+    sb_putn(b, data, n);
+    return b->failed;
+}
+
+char *obs_trace_json(const Observe *o, const Sim *s)
+{
+    StrBuf b;
+    sb_init(&b);
+    if (obs_trace_write(o, s, to_strbuf, &b)) {
+        mem_free(b.s);
+        return NULL;
+    }
     return sb_take(&b);
 }

@@ -4,6 +4,7 @@
 #ifndef PTOSIM_OBSERVE_H
 #define PTOSIM_OBSERVE_H
 #include "machine.h"
+#include <stdio.h>
 
 /* Why an agent waited. */
 typedef enum { WC_FLAG, WC_BARRIER, WC_BUFFER, WC_SEM, WC_CROSS, WC_OTHER, WC_QUEUE, WC_AUTO, WC__COUNT } WaitCause;
@@ -74,7 +75,15 @@ struct Observe {
     ObsChannel *chan;          /* open flows: releases not yet acquired */
     size_t nchan, capchan;
     int oom;                   /* a recording allocation failed: the record is incomplete */
+    /* The launch's record with the trace on keeps the events and flows of committed blocks in two unnamed
+       temporary files (tmpfile) instead of ev and flows, so a run holds only its blocks in flight in memory
+       (obs_merge appends, the trace writers read them back); NULL when no file could be made (in memory). */
+    int spill;                 /* this record may spool (set by the launch; a block's record stays in memory) */
+    FILE *spool_ev, *spool_fl;
+    Observe *direct;           /* a block's record whose commit is certain (blocks run one after another): its
+                                  events and flows go to this launch record's spools every OBS_DIRECT events */
 };
+#define OBS_DIRECT 4096
 
 Observe *obs_new(void);
 void obs_free(Observe *o);
@@ -110,6 +119,16 @@ void obs_scope_slice(Exec *x, int kind, const Instr *in, uint64_t t0, uint64_t t
 /* The name a trace event is shown with ("pto.vlds", "waiting: pto.wait_flag", "iteration 3", ...). */
 void obs_ev_name(char *w, size_t n, const TraceEv *e);
 
-/* Chrome trace event JSON of the recorded trace; malloc'd, NULL when out of memory. */
+/* The recorded events [i, i + n) (n <= cap), wherever they are kept: returns how many, *out pointing at them
+   (into the record or into buf); 0 at the end or when the spool cannot be read. Likewise the flows. */
+size_t obs_ev_chunk(const Observe *o, size_t i, TraceEv *buf, size_t cap, const TraceEv **out);
+size_t obs_flow_chunk(const Observe *o, size_t i, TraceFlow *buf, size_t cap, const TraceFlow **out);
+
+/* Receives the trace's text in pieces (at most about 64 KiB each), in order; returns 0, or nonzero to stop. */
+typedef int (*ObsSink)(void *user, const char *data, size_t n);
+/* Writes the Chrome trace event JSON of the recorded trace through `sink`: 0, or -1 (out of memory, the
+   spool unreadable, or the sink refused). Memory: one piece, whatever the trace's size. */
+int obs_trace_write(const Observe *o, const Sim *s, ObsSink sink, void *user);
+/* The same JSON in one malloc'd string; NULL when out of memory. */
 char *obs_trace_json(const Observe *o, const Sim *s);
 #endif

@@ -1,5 +1,5 @@
 /* tile.c — the tile family's lowering hook: each op to its group (tile_view.c, tile_dma.c, tile_ew.c, tile_cvt.c,
- * tile_sort.c, tile_rand.c, tile_mov.c, tile_quant.c, tile_pow.c). */
+ * tile_sort.c, tile_rand.c, tile_mov.c, tile_quant.c, tile_pow.c, tile_gather.c). */
 #include "tile_int.h"
 
 int tile_lower(LowerView *L, const Op *op, Instr *in)
@@ -35,10 +35,15 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
     case OP_TGEMV_MX_ACC: case OP_TGEMV_MX_BIAS:
         return tile_lower_cube(L, op, in);
     case OP_TQUANT: case OP_TQUANT_MX: case OP_TDEQUANT: return tile_lower_quant(L, op, in);   /* tile_quant.c */
+    case OP_TGATHER:   /* the index form: tile_extra.c; the mask-pattern and compare forms: tile_gather.c */
+        if (op_attr(op, "maskPattern") || lw_group_index(L, op, "dsts", 1) >= 0 || lw_group_index(L, op, "rest", 0) < 0)
+            return tile_lower_gather(L, op, in);
+        return tile_lower_extra(L, op, in);
+    case OP_TGATHERB: case OP_TSCATTER: case OP_MGATHER: case OP_MSCATTER: case OP_THISTOGRAM:
+        return tile_lower_gather(L, op, in);   /* tile_gather.c */
     case OP_TPOW: case OP_TPOWS: return tile_lower_pow(L, op, in);           /* tile_pow.c */
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
-    case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS: case OP_TGATHER: case OP_TGATHERB:
-    case OP_TSCATTER: case OP_MGATHER: case OP_MSCATTER: case OP_THISTOGRAM:
+    case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS:
     case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
         return tile_lower_extra(L, op, in);   /* tile_extra.c */
     default: break;

@@ -133,4 +133,6 @@ int tile_lower_quant(LowerView *L, const Op *op, Instr *in);
 int tile_lower_mx_zz(LowerView *L, const Op *op, Instr *in);
 /* tile_pow.c: tpow / tpows on integer tiles (float tiles: T-UNSUPPORTED). */
 int tile_lower_pow(LowerView *L, const Op *op, Instr *in);
+/* tile_gather.c: tgather's mask-pattern (and compare) forms, tscatter, tgatherb, thistogram, mgather, mscatter. */
+int tile_lower_gather(LowerView *L, const Op *op, Instr *in);
 #endif

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include "base/num.h"
 #include "isa/elem.h"
 #include "vec.h"
@@ -69,4 +70,39 @@ uint64_t lane_canon(ElemKind k, uint64_t v);
 void lane_bitsort32(int f16, const uint8_t *scores, const uint8_t *idx, uint8_t *rec);
 uint64_t lane_mrgsort4(int f16, const uint8_t *const src[4], const unsigned len[4], unsigned valid, int exhausted,
                        uint8_t *out, unsigned pos[4]);
+/* One scatter register (vscatter, tscatter's index form): lane i (i < n) stores the low e bytes of its w-byte lane
+   of v at dst[i] (NULL: inactive lane). Lanes are written from the highest down, so on a duplicate address the
+   lowest active lane's value stays (docs/semantics.md Q22). lane_scatter_alias finds the first two active lanes
+   with one address (*a < *b) and returns 1, else 0; n <= 256. */
+static inline unsigned lane_scatter(uint8_t *const *dst, const uint8_t *v, unsigned n, unsigned w, unsigned e)
+{
+    unsigned active = 0;
+    for (unsigned i = n; i-- > 0;)
+        if (dst[i]) {
+            memmove(dst[i], v + (size_t)w * i, e);
+            active++;
+        }
+    return active;
+}
+static inline int lane_scatter_alias(uint8_t *const *dst, unsigned n, unsigned *a, unsigned *b)
+{
+    enum { H = 512 };
+    uintptr_t key[H];
+    uint16_t lane[H];
+    memset(key, 0, sizeof key);
+    for (unsigned i = 0; i < n && i < 256; i++) {
+        uintptr_t k = (uintptr_t)dst[i];
+        if (!k) continue;
+        unsigned h = (unsigned)(((uint64_t)k * 0x9E3779B97F4A7C15ull) >> 55);   /* 9 bits */
+        while (key[h] && key[h] != k) h = (h + 1) & (H - 1);
+        if (key[h] == k) {
+            *a = lane[h];
+            *b = i;
+            return 1;
+        }
+        key[h] = k;
+        lane[h] = (uint16_t)i;
+    }
+    return 0;
+}
 #endif

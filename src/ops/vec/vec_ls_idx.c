@@ -3,6 +3,7 @@
  * resolutions Q22, docs/semantics.md §2.6), with their lowering. */
 #include "vec_ls_int.h"
 #include <inttypes.h>
+#include "lane.h"
 
 /* ------------------------------------------------------------------ vsldb / vsstb (resolutions Q23) */
 
@@ -134,32 +135,8 @@ static const Instr *x_vgatherb(Exec *x, const Instr *in)
     return in + 1;
 }
 
-/* Two active lanes of one scatter with the same address: which lane wins is unresolved (resolutions Q22),
-   ptosim keeps the lowest lane and warns once per op (W-SCATTER-ALIAS). Open addressing over the (aligned,
-   equal-size) lane addresses; n <= 256. */
-static void scatter_aliases(Exec *x, const Instr *in, const uint64_t *addr, unsigned n)
-{
-    enum { H = 512 };
-    uint64_t key[H];
-    uint16_t lane[H];
-    memset(key, 0xFF, sizeof key);
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t a = addr[i];
-        if (a == UINT64_MAX) continue;
-        unsigned h = (unsigned)((a * 0x9E3779B97F4A7C15ull) >> 55);   /* 9 bits */
-        while (key[h] != UINT64_MAX && key[h] != a) h = (h + 1) & (H - 1);
-        if (key[h] == a) {
-            sim_warn_once(x, in, DIAG_T_SCATTER_ALIAS, "lanes %u and %u both write UB address 0x%" PRIx64
-                          "; ptosim keeps lane %u's value (which lane wins is not specified)", lane[h], i, a, lane[h]);
-            return;
-        }
-        key[h] = a;
-        lane[h] = (uint16_t)i;
-    }
-}
-
 /* vscatter: active lane i writes the low E bytes of its W-byte lane to base + idx[i]·E. All addresses are
-   checked first; lanes are written from the highest down so the lowest lane wins on a duplicate address. */
+   checked first; lane_scatter writes them, the lowest lane winning on a duplicate address. */
 static const Instr *x_vscatter(Exec *x, const Instr *in)
 {
     const VlsX *m = X_OF(in);
@@ -169,26 +146,25 @@ static const Instr *x_vscatter(Exec *x, const Instr *in)
     uint64_t sz = c->memsz[AS_UB];
     uint8_t *ub = c->mem[AS_UB];
     unsigned e = m->e, iw = (unsigned)m->aux, w = m->w, n = 256 / w;
-    uint64_t addr[256];
+    uint8_t *dst[256];
     for (unsigned i = 0; i < n; i++) {
-        addr[i] = UINT64_MAX;
+        dst[i] = NULL;
         if (!img_bit(img, w * i)) continue;
         uint64_t a = sim_index_addr(base, (int64_t)lane_get(idx, iw, i), e);
         if ((a & (e - 1)) || a > sz || e > sz - a) {
             lane_trap(x, in, a, e, ACC_WRITE, "scatter destination element");
             return NULL;
         }
-        addr[i] = a;
+        dst[i] = ub + a;
     }
-    scatter_aliases(x, in, addr, n);
-    unsigned active = 0;
-    for (unsigned i = n; i-- > 0;) {
-        if (addr[i] == UINT64_MAX) continue;
-        if (__builtin_expect(c->cl->watch, 0)) sim_access(x, in, c, AS_UB, addr[i], e, ACC_WRITE);
-        memcpy(ub + addr[i], v + (size_t)w * i, e);
-        active++;
-    }
-    count(x, (uint64_t)active * e);
+    if (__builtin_expect(c->cl->watch, 0))
+        for (unsigned i = 0; i < n; i++)
+            if (dst[i]) sim_access(x, in, c, AS_UB, (uint64_t)(dst[i] - ub), e, ACC_WRITE);
+    unsigned la, lb;
+    if (lane_scatter_alias(dst, n, &la, &lb))   /* which lane wins is unresolved (Q22): ptosim keeps the lowest */
+        sim_warn_once(x, in, DIAG_T_SCATTER_ALIAS, "lanes %u and %u both write UB address 0x%" PRIx64 "; ptosim keeps "
+                      "lane %u's value (which lane wins is not specified)", la, lb, (uint64_t)(dst[la] - ub), la);
+    count(x, (uint64_t)lane_scatter(dst, v, n, w, e) * e);
     return in + 1;
 }
 
