@@ -270,6 +270,49 @@ static void check_quant(VCtx *V, Op *op)
               v_opname(op), (long long)s->dims[0], (long long)s->dims[1]);
 }
 
+/* The storage rules of tquant.mx past the element types (the PTOAS verifier's messages in test/lit/pto
+   tquant_mx_grp_axis_invalid.pto; the pto-isa A5 TQuant kernels address the tiles by their physical columns):
+   t[] = src, dst, exp, max, scaling with static shapes. Reports one E-TILE-SHAPE (or E-ATTR for a form the pinned
+   pto-isa does not implement) and returns 1, else 0. */
+static int mx_layout_rules(VCtx *V, Op *op, const Type *const *t, int fp4, int dn, int il)
+{
+    int64_t R = t[0]->dims[0], C = t[0]->dims[1], M = t[0]->dims[2], N = t[0]->dims[3];
+    ElemKind sk = tek(t[0]);
+    int b16 = sk != EK_F32;
+    const Attr *al = op_token(op, "quantScaleAlg");
+    int nv = al && al->s && strcmp(al->s, "nv") == 0;
+    const char *why = NULL, *g = "src";
+    int unsup = 0;
+    if (fp4 && C % 2) why = "src's physical columns to be even (the packed fp4 destination is addressed by them)";
+    else if ((fp4 || !dn) && t[1]->dims[1] != (fp4 ? C / 2 : C))   /* MXFP4 on both axes, MXFP8 on axis1 */
+        g = "dst", why = fp4 ? "dst's physical columns to be src's physical columns / 2 (MXFP4)"
+                             : "dst's physical columns to equal src's physical columns (MXFP8)";
+    else if (il && sk == EK_F32) unsup = 1, why = "interleave with an f32 source";
+    else if (il && M % 64) why = "src's valid rows to be a multiple of 64 with interleave";
+    else if (il && R % 64) why = "src's physical rows to be a multiple of 64 with interleave";
+    else if (il && (t[2]->dims[2] != M / 64 || t[2]->dims[3] != 2 * N))
+        g = "exp", why = "exp's valid shape to be [M/64, 2N] with interleave";
+    else if (il && t[2]->dims[0] != R / 64) g = "exp", why = "exp's physical rows to be src's physical rows / 64 with interleave";
+    else if (il && t[2]->dims[1] != (2 * C + 31) / 32 * 32)
+        g = "exp", why = "exp's physical columns to be 2 x src's physical columns rounded up to 32 with interleave";
+    else if (dn && fp4 && sk == EK_F16 && (C / 2) % 32) unsup = 1, why = "f16 MXFP4 along axis0 with a packed row of no multiple of 32 bytes";
+    else if (!dn && t[2]->dims[2] == 1 && M > 1) {   /* axis1, the flat [1, M*N/32] form */
+        int64_t sbytes = t[4]->dims[0] * t[4]->dims[1] * (int64_t)ty_bytes(t[4]->elem);
+        if (b16 && nv) unsup = 1, why = "the flat axis1 form with a 16-bit source and the nv scale algorithm";
+        else if (t[2]->dims[0] != 1) g = "exp", why = "the flat exp to have one physical row";
+        else if (C != N) why = "a tight source (physical columns = valid columns) with the flat exp";
+        else if (sbytes < 256) g = "scaling", why = "scaling's storage to hold at least 256 bytes (one vector register) in the flat form";
+    } else if (!dn && b16 && t[2]->dims[2] == M && M > 1)
+        unsup = 1, why = "the canonical [M, N/32] axis1 form with a 16-bit source";
+    if (!why) return 0;
+    if (unsup)
+        v_err(V, DIAG_V_ATTR, op->loc, "'%s' does not support %s (the pto-isa revision the compiler pins has no kernel "
+              "for it)", v_opname(op), why);
+    else
+        v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g, 0), "'%s' expects %s", v_opname(op), why);
+    return 1;
+}
+
 /* tquant.mx (PTOAS TQuantMxOp::verify): a5 only; quant_type MXFP8 or MXFP4_E2M1; src f32 / f16 / bf16, max and
    scaling of src's element type, exp 8-bit integers, dst i8 / ui8 (MXFP8) or f4E2M1x2 from an f16 / bf16 source
    (MXFP4); static shapes; src's valid extent along grpAxis a multiple of 32; dst's valid shape src's (fp4: half the
@@ -335,18 +378,25 @@ static void check_quant_mx(VCtx *V, Op *op)
               v_opname(op), M, fp4 ? N / 2 : N);
         return;
     }
+    if (mx_layout_rules(V, op, t, fp4, dn, il && il->i)) return;
     int64_t gr = dn ? M / 32 : M, gc = dn ? N : N / 32;
     for (int i = 2; i < 5; i++) {
         int64_t r = t[i]->dims[2], c = t[i]->dims[3];
-        if ((r == gr && c == gc && (r == 1 || t[i]->dims[1] == c)) || (!dn && r == 1 && c == gr * gc)) continue;
+        /* max and scaling compact in their storage; exp may have wider rows (the canonical axis1 exp of the
+           compiler's tquant_mx_grp_axis_emitc kernel: valid 16x2 in 16x32) */
+        /* axis0: rows of src's physical width (the compiler's lit positive tquant_mx_grp_axis_emitc keeps a 64x16
+           valid source in 64x32 and its [2, 16] exponents in 2x32) */
+        if (dn && r == gr && c == gc && t[i]->dims[1] == t[0]->dims[1]) continue;
+        if (!dn && ((r == gr && c == gc && (r == 1 || i == 2 || t[i]->dims[1] == c)) || (r == 1 && c == gr * gc))) continue;
         if (i == 2 && il && il->i) continue;   /* the interleaved exponent layout: not simulated (lowering says so) */
         if (dn)
             v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects %s's valid shape to be %" PRId64 "x%" PRId64
-                  " ([M/32, N] for grpAxis = axis0), compact in its storage", v_opname(op), g[i], gr, gc);
+                  " ([M/32, N] for grpAxis = axis0) in rows of src's physical width (%" PRId64 ")", v_opname(op), g[i], gr, gc,
+                  t[0]->dims[1]);
         else
             v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, g[i], 0), "'%s' expects %s's valid shape to be %" PRId64 "x%" PRId64
-                  " ([M, N/32]) or the flat 1x%" PRId64 " (grpAxis = axis1), compact in its storage", v_opname(op), g[i],
-                  gr, gc, gr * gc);
+                  " ([M, N/32]) or the flat 1x%" PRId64 " (grpAxis = axis1)%s", v_opname(op), g[i],
+                  gr, gc, gr * gc, i == 2 ? "" : ", compact in its storage");
         return;
     }
 }
@@ -401,6 +451,18 @@ int verify_tile_extra(VCtx *V, Op *op)
         if (need_vec_all(V, op)) return 1;
         break;
     case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE: break;
+    case OP_TPREFETCH_ASYNC: {   /* PTOAS TPrefetchAsyncOp: a static flat logical 1-D GM view (one dim above 1) */
+        const Type *t = gty(V, op, "src", 0);
+        int big = 0, dyn = 0;
+        for (int d = 0; t && ty_is_view(t) && d < t->rank; d++) {
+            dyn |= t->dims[d] < 0;
+            big += t->dims[d] > 1;
+        }
+        if (t && ty_is_view(t) && (dyn || big > 1))
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "src", 0), "'%s' expects src to be a static, logically 1-D GM view "
+                  "(at most one dimension above 1)", v_opname(op));
+        return 1;
+    }
     default: return 0;
     }
     switch (op->kind) {

@@ -167,7 +167,11 @@ def mx_kernels():
             k.buf("d", R_, C_, S8, out=True)
         k.buf("e", gr, gc, U8, out=True)
         k.buf("m", gr, gc, S, out=True)
-        k.buf("s", gr, gc, S, out=True)
+        # the flat axis1 form: the compiler wants scaling's storage to hold a whole vector register (256 bytes)
+        flat = ax == 1 and gr == 1 and R_ > 1
+        sw = max(gc, 256 // S.bytes) if flat else gc
+        st = tile_t(1, sw, S, 1, gc) if flat else tile_t(gr, gc, S)
+        k.buf("s", gr, gc, S, out=True, tile=st)
         attrs = "quant_type = #pto<quant_type %s>" % ("MXFP4_E2M1" if fp4 else "MXFP8")
         if rule == "nv":
             attrs += ", quantScaleAlg = #pto<quant_scale_alg nv>"
@@ -177,7 +181,7 @@ def mx_kernels():
         if fp4:   # the packed destination, stored through a ui8 alias of the same bytes
             k.body.append("    %%tq = pto.alloc_tile : %s" % dt)
         k.body.append("    pto.tquant.mx ins(%%ta : %s) outs(%%%s, %%te, %%tm, %%ts : %s, %s, %s, %s) {%s}"
-                      % (tile_t(R_, C_, S), "tq" if fp4 else "td", dt, gt, mt, mt, attrs))
+                      % (tile_t(R_, C_, S), "tq" if fp4 else "td", dt, gt, mt, st, attrs))
         if fp4:
             k.body.append("    %%tq8 = pto.treshape %%tq : %s -> %s" % (dt, tile_t(R_, C_ // 2, U8)))
             k.body.append("    pto.tmov ins(%%tq8 : %s) outs(%%td : %s)" % (tile_t(R_, C_ // 2, U8), tile_t(R_, C_ // 2, U8)))
