@@ -76,9 +76,10 @@ def fcode(t, x):
     return t.fmt.encode(R.fin(Fraction(x)))
 
 
-def fpow_kernels():
+def pow_kernels(table, kind):
+    """one tpow (or, with a scalar, tpows) kernel per row of `table`: (name, type, rows, cols, valid, scalar)"""
     ks = []
-    for name, tn, R_, C_, vr, vc, sc in FPOW:
+    for name, tn, R_, C_, vr, vc, sc in table:
         t = TY[tn]
         tt = tile_t(R_, C_, t, vr, vc)
         k = K(name)
@@ -90,7 +91,7 @@ def fpow_kernels():
             k.body.append("    %%s = arith.constant %s : %s" % (sc, t.mlir))
             k.body.append("    pto.tpows ins(%%ta, %%s : %s, %s) outs(%%td : %s)" % (tt, t.mlir, tt))
         k.buf("d", R_, C_, t, out=True, tile=tt)
-        k.kind, k.data = "fpow", (t, R_, C_, vr, vc, sc)
+        k.kind, k.data = kind, (t, R_, C_, vr, vc, sc)
         ks.append(k)
     return ks
 
@@ -140,22 +141,7 @@ def ref(t, b, e):
 
 
 def kernels():
-    ks = fpow_kernels()
-    for name, tn, R_, C_, vr, vc, sc in POW:
-        t = TY[tn]
-        tt = tile_t(R_, C_, t, vr, vc)
-        k = K(name)
-        k.buf("a", R_, C_, t, tile=tt)
-        if sc is None:
-            k.buf("b", R_, C_, t, tile=tt)
-            k.body.append("    pto.tpow ins(%%ta, %%tb : %s, %s) outs(%%td : %s)" % (tt, tt, tt))
-        else:
-            k.body.append("    %%s = arith.constant %d : %s" % (sc, t.mlir))
-            k.body.append("    pto.tpows ins(%%ta, %%s : %s, %s) outs(%%td : %s)" % (tt, t.mlir, tt))
-        k.buf("d", R_, C_, t, out=True, tile=tt)
-        k.kind, k.data = "pow", (t, R_, C_, vr, vc, sc)
-        ks.append(k)
-    return ks
+    return pow_kernels(FPOW, "fpow") + pow_kernels(POW, "pow")
 
 
 def pow_write(out, k):
