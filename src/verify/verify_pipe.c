@@ -884,7 +884,7 @@ static bool same_key(const PKey *a, const PKey *b)
 void verify_pipe_pairs(VCtx *V, Op *root)
 {
     PairCtx *c = mem_calloc(1, sizeof *c);
-    if (!c) return;
+    if (!c) { diag_oom(V->d, 0); return; }   /* E-OOM: the pairing rules could not run */
     c->V = V;
     v_walk(V, root, collect_visit, c);
     if (c->overflow || c->nin < 1) goto done;

@@ -346,7 +346,11 @@ static int launch_job(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     for (int i = 0; i < 3; i++) st->dim[i] = (uint32_t)d[i];
-    int lock = in->imm[SL_FAST] && kind != SLK_SECTION && simt_lock_ok(st, F);
+    int lock = in->imm[SL_FAST] && kind != SLK_SECTION ? simt_lock_ok(st, F) : 0;
+    if (lock < 0) {
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory planning the lockstep run of '@%s'", F->name);
+        return -1;
+    }
     if (prepare(x, st, F, (uint32_t)n, !lock)) {
         sim_trap(x, in, DIAG_T_OOM, "out of host memory preparing %llu workitems", (unsigned long long)n);
         return -1;

@@ -55,7 +55,7 @@ enum { SO_ALIGN = SO_SIGNED };
    ran), 0 when done, -1 after a trap, 2 when an epoch could not run in lockstep: it was rolled back and every
    workitem waits at its start (pc, frame) for the per-workitem scheduler to continue. *steps and *cycles accumulate. */
 /* Whether F's body runs in lockstep (decided once per function and kept). */
-int simt_lock_ok(SimtState *st, const Func *F);
+int simt_lock_ok(SimtState *st, const Func *F);   /* 1 lockstep, 0 per workitem, -1 out of memory */
 int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *params, uint32_t nparams, uint64_t *steps,
                   uint64_t limit, uint64_t *cycles);
 void simt_lock_free(SimtState *st);

@@ -51,6 +51,7 @@ typedef struct SimtPlan {
     struct SimtPlan *next;
     const Func *F;
     int ok;
+    int oom;                   /* an allocation of the analysis failed: the launch traps T-OOM */
     uint32_t n, nslots;
     LIns *li;
     uint32_t W;                /* words of a slot set */
@@ -192,6 +193,7 @@ static int analyse(const Func *F, SimtPlan *p)
     uint32_t n = p->n;
     uint8_t *vary = mem_calloc(p->nslots + 1, 1), *div = mem_calloc(n + 1, 1);
     int ok = vary && div;
+    if (!ok) p->oom = 1;
     for (int changed = 1, rounds = 0; ok && changed; rounds++) {
         changed = 0;
         memset(div, 0, n);
@@ -235,6 +237,7 @@ static int analyse(const Func *F, SimtPlan *p)
     /* lane-affine slots: 255 = tid_x itself (0 .. 2047, an exact integer), 1..64 = c + tid_x modulo 2^that, c uniform;
        0 = neither. One forward pass: a value op's operands are defined before it (dominance); copies give 0. */
     uint8_t *aff = ok ? mem_calloc(p->nslots + 1, 1) : NULL;
+    if (ok && !aff) p->oom = 1;
     for (uint32_t i = 0; aff && i < n; i++) {
         LIns *d = &p->li[i];
         const Instr *in = &F->entry[i];
@@ -293,6 +296,7 @@ static int liveness(const Func *F, SimtPlan *p)
     p->live = mem_calloc((size_t)(n + 1) * W, sizeof *p->live);
     uint64_t *use = mem_calloc((size_t)(n + 1) * W, sizeof *use), *out = mem_calloc(W, sizeof *out);
     int ok = p->live && use && out;
+    if (!ok) p->oom = 1;
     for (uint32_t i = 0; ok && i < n; i++) {
         const Instr *in = &F->entry[i];
         uint64_t *u = use + (size_t)i * W;
@@ -341,28 +345,29 @@ static int liveness(const Func *F, SimtPlan *p)
 static SimtPlan *plan_of(SimtState *st, const Func *F)
 {
     for (SimtPlan *p = st->plans; p; p = p->next)
-        if (p->F == F) return p;
+        if (p->F == F) return p->oom ? NULL : p;
     SimtPlan *p = mem_calloc(1, sizeof *p);
     if (!p) return NULL;
     p->F = F;
     p->n = F->ncode;
     p->nslots = (F->frame_size + 7) / 8;
+    p->li = mem_calloc(p->n + 1, sizeof *p->li);
+    if (!p->li) { mem_free(p); return NULL; }   /* out of memory: the caller traps T-OOM */
     p->next = st->plans;
     st->plans = p;
-    p->li = mem_calloc(p->n + 1, sizeof *p->li);
-    if (!p->li || !p->n || !F->entry) return p;
+    if (!p->n || !F->entry) return p;
     for (uint32_t i = 0; i < F->ncode; i++) {
         if (F->entry[i].fn == interp_condition || F->entry[i].fn == interp_call) return p;   /* scf.while, calls */
         if (!decode(F, i, &p->li[i])) return p;
     }
     p->ok = analyse(F, p) && liveness(F, p);
-    return p;
+    return p->oom ? NULL : p;
 }
 
 int simt_lock_ok(SimtState *st, const Func *F)
 {
     const SimtPlan *p = plan_of(st, F);
-    return p && p->ok;
+    return !p ? -1 : p->ok;
 }
 
 void simt_lock_free(SimtState *st)
