@@ -383,6 +383,12 @@ def write_pred(out):
     save(out, "fill.a.bin", f32, a)
     exp = [a[r * 32 + c] if r < 4 and c < 20 else 0x7F7FFFFF for r in range(6) for c in range(32)]
     save(out, "tfillpad.exp", f32, exp)
+    # the same with pad=1 (zero): an f32 destination larger than the source's valid region fills -1.0
+    # (docs/semantics.md "tfillpad custom pad"); an f16 one fills 0
+    save(out, "tfillpad_z32.exp", f32, [a[r * 32 + c] if r < 4 and c < 20 else 0xBF800000 for r in range(6) for c in range(32)])
+    h = [G.rand_code(rng, f16) for _ in range(128)]
+    save(out, "fill16.a.bin", f16, h)
+    save(out, "tfillpad_z16.exp", f16, [h[r * 32 + c] if r < 4 and c < 20 else 0 for r in range(6) for c in range(32)])
 
 
 def write_dma(out):

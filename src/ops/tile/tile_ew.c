@@ -289,14 +289,16 @@ static int p_expands(Exec *x, const Instr *in, const uint64_t *args)
 }
 
 /* tfillpad (_fillpad.py): the destination's valid region holds the source where the source is valid and the
-   destination's pad value elsewhere (a null pad fills zeros). */
+   destination's pad value elsewhere (a null pad fills zeros). An f32 destination padded `zero` whose valid region
+   is larger than the source's fills -1.0 instead: the system tests' custom pad (docs/semantics.md "tfillpad custom
+   pad"). */
 static int p_fillpad(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
     if (check_tiles(x, in, j, args)) return -1;
     TileRt d = tj_tile(j, args, j->dst), s = tj_tile(j, args, j->src0);
     Walker wd = walker(j, args, j->dst), ws = walker(j, args, j->src0);
-    uint64_t fill = j->konst;
+    uint64_t fill = j->neg1 && (d.vr > s.vr || d.vc > s.vc) ? 0xBF800000u : j->konst;
     for (uint64_t r = 0; r < d.vr && d.vc; r++) {
         uint64_t n = r < s.vr ? (s.vc < d.vc ? s.vc : d.vc) : 0;
         const uint8_t *ps = n ? line(x, in, &ws, r, n, ACC_READ, "tile source") : NULL;
@@ -536,7 +538,11 @@ int tile_lower_ew(LowerView *L, const Op *op, Instr *in)
         in->pfn = p_sel;
         break;
     case OP_TEXPANDS: in->pfn = p_expands; break;
-    case OP_TFILLPAD: j->konst = tile_pad_bits(dt, dt->pad); in->pfn = p_fillpad; break;
+    case OP_TFILLPAD:
+        j->konst = tile_pad_bits(dt, dt->pad);
+        j->neg1 = elem_kind(dt->elem) == EK_F32 && dt->pad == TPAD_ZERO;
+        in->pfn = p_fillpad;
+        break;
     default: break;
     }
     if (j->ek == EK_BAD || j->sek == EK_BAD) {

@@ -70,6 +70,7 @@ typedef struct TileJob {
     uint8_t sbits;             /* width of the scalar operand's value */
     uint8_t hp;                /* precisionType = high_precision */
     uint8_t flat;              /* tcmps: the 1-D packed form (tile_ew.c) */
+    uint8_t neg1;              /* tfillpad: an f32 destination padded `zero` fills -1.0 when it expands (semantics.md) */
     int16_t tok;               /* a token: compare predicate, round mode */
     uint64_t konst;            /* a constant lane (pad or fill bits) */
     int64_t pitch;             /* tmov / tstore: the source's row pitch in elements when a subview window keeps its
