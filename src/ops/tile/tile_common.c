@@ -15,6 +15,7 @@ TileJob *tile_job(LowerView *L, const Op *op, Instr *in)
     if (!j || !caps) return NULL;
     j->n = (uint8_t)op->noperands;
     j->src0 = j->src1 = j->scal = j->dst = j->mask = -1;
+    memset(j->aux, -1, sizeof j->aux);
     caps->n = op->noperands;
     for (uint32_t i = 0; i < op->noperands; i++) {
         const Value *v = op->operands[i];

@@ -64,6 +64,8 @@ typedef struct TileJob {
     const Type *ty[TJ_MAX];    /* operand i's type */
     uint8_t n;
     int8_t src0, src1, scal, dst, mask;
+    int8_t aux[3];             /* operands of further roles, named by the op's file (tquant.mx: exp, max, scaling;
+                                  tquant / tdequant: scale, offset) */
     uint8_t kind;              /* the computation class (TE_* of tile_ew.c, TD_* of tile_dma.c) */
     uint8_t vop;               /* ValuOp */
     uint8_t ek, sek;           /* ElemKind of the destination lanes and of the source lanes */
