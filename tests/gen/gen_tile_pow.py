@@ -42,29 +42,6 @@ FPOW_HP = [("tpow_hp_f32", "f32", 4, 64, 4, 60, None), ("tpow_hp_bf16", "bf16", 
 F32, F16, BF16, S32 = TY["f32"], TY["f16"], TY["bf16"], TY["si32"]
 
 
-def pow_f32(b, e):
-    """one f32 lane of the default algorithm (codes)"""
-    B, E = G.fdec(F32, b), G.fdec(F32, e)
-    d = G.ref_ew("exp", F32, G.ref_ew("mul", F32, e, G.ref_ew("ln", F32, G.ref_ew("abs", F32, b))))
-    if (not E.isnan() and not E.isinf() and E.value() == 0) or (not B.isnan() and not B.isinf() and B.value() == 1):
-        return 0x3F800000
-    if B.isnan() or E.isnan():
-        return 0x7FC00000
-    odd = not E.isinf() and E.value().denominator == 1 and E.value().numerator % 2 == 1
-    if B.isinf() or B.value() == 0:
-        neg_e = E.neg if E.isinf() else E.value() < 0
-        t = b ^ 0x7F800000 if neg_e else b
-        return t if odd else t & 0x7FFFFFFF
-    if B.value() < 0:
-        if E.isinf() or E.value().denominator == 1:
-            d = d ^ 0x80000000 if odd else d
-        else:
-            d = 0x7FC00000
-        if E.isinf() and B.value() == -1:
-            d = 0x3F800000
-    return d
-
-
 def special(d, b, e):
     """the special cases after the core (the default algorithm's, shared): pow_f32 with the core result d"""
     B, E = G.fdec(F32, b), G.fdec(F32, e)
@@ -85,6 +62,12 @@ def special(d, b, e):
         if E.isinf() and B.value() == -1:
             d = 0x3F800000
     return d
+
+
+def pow_f32(b, e):
+    """one f32 lane of the default algorithm (codes)"""
+    d = G.ref_ew("exp", F32, G.ref_ew("mul", F32, e, G.ref_ew("ln", F32, G.ref_ew("abs", F32, b))))
+    return special(d, b, e)
 
 
 def fc(x):
