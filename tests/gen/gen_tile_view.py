@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen_tile_view.py OUTDIR CASE — inputs and expected outputs for tests/tile/view_beyond*.pto: a partition that
 leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
-beyond a view"). Nothing is shared with ptosim."""
+beyond a view"); and tests/tile/subset.pto (the tile spec's pto.subset window). Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -15,6 +15,14 @@ def case_beyond():
     a = [float(i) for i in range(64)]
     gl.save("a.bin", gl.pack("f", a))
     gl.save("expected.bin", gl.pack("f", a[32:64]))
+
+
+def case_subset():
+    """a = 8 x 32 f32 values (i * 0.25 - 20); the tile spec's pto.subset takes rows 2..5 of the loaded tile, tadds 1.5 on
+    that window, and stores the window: out[r][c] = a[2 + r][c] + 1.5 (exact in f32)"""
+    a = [i * 0.25 - 20 for i in range(256)]
+    gl.save("a.bin", gl.pack("f", a))
+    gl.save("expected.bin", gl.pack("f", [a[(2 + r) * 32 + c] + 1.5 for r in range(4) for c in range(32)]))
 
 
 out, name = sys.argv[1], sys.argv[2]
