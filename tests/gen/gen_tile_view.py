@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gen_tile_view.py OUTDIR CASE — inputs and expected outputs for tests/tile/view_beyond*.pto: a partition that
 leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
-beyond a view"); and tests/tile/subset.pto (the tile spec's pto.subset window). Nothing is shared with ptosim."""
+beyond a view"); tests/tile/subset.pto (the tile spec's pto.subset window) and tests/tile/subview_ew.pto (element-wise ops through
+a narrow window). Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -23,6 +24,17 @@ def case_subset():
     a = [i * 0.25 - 20 for i in range(256)]
     gl.save("a.bin", gl.pack("f", a))
     gl.save("expected.bin", gl.pack("f", [a[(2 + r) * 32 + c] + 1.5 for r in range(4) for c in range(32)]))
+
+
+def case_window():
+    """a as in case_subset; w = the 4 x 16 window at (2, 8) of the 8 x 32 tile (its lines 32 elements apart): tadds 1.5
+    in place through w, then tmul w * w into a dense 4 x 16 tile d; the whole tile t and d are stored:
+    t = a with a[2..5][8..23] + 1.5, d[r][c] = (a[2 + r][8 + c] + 1.5)^2 (exact in f32)"""
+    a = [i * 0.25 - 20 for i in range(256)]
+    t = [a[i] + 1.5 if 2 <= i // 32 < 6 and 8 <= i % 32 < 24 else a[i] for i in range(256)]
+    gl.save("a.bin", gl.pack("f", a))
+    gl.save("t.exp", gl.pack("f", t))
+    gl.save("d.exp", gl.pack("f", [t[(2 + r) * 32 + 8 + c] ** 2 for r in range(4) for c in range(16)]))
 
 
 out, name = sys.argv[1], sys.argv[2]

@@ -64,6 +64,8 @@ typedef struct TileJob {
     const Type *ty[TJ_MAX];    /* operand i's type */
     uint8_t n;
     int8_t src0, src1, scal, dst, mask;
+    int32_t wpitch[TJ_MAX];    /* element-wise ops: operand i is a window whose lines keep its parent's row pitch
+                                  (tile_row_pitch, in elements) when that differs from its type's columns, else 0 */
     int8_t aux[3];             /* operands of further roles, named by the op's file (tquant.mx: exp, max, scaling;
                                   tquant / tdequant: scale, offset) */
     uint8_t kind;              /* the computation class (TE_* of tile_ew.c, TD_* of tile_dma.c) */
@@ -123,6 +125,9 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
 /* tile_mov.c: the row pitch (elements) of a row-major vec tile value: a pto.subview window's is its parent's,
    else the type's columns; whether every use of a value honours such a pitch (tmov, nested subview). */
 int64_t tile_row_pitch(const Value *v);
+/* Whether operand i of op o, an element-wise tile op (tile_ew.c), is read or written at the operand's own row
+   pitch (TileJob.wpitch), so a subview window of a wider tile may be passed there (tile_mov.c). */
+int tile_ew_pitch_ok(const Op *o, uint32_t i);
 int tile_pitch_uses_ok(const Value *v);
 /* tile_reduce.c: row/column reductions (+ arg forms), the expand families, the partial ops. */
 int tile_is_reduce(int kind);
