@@ -28,6 +28,7 @@ TileJob *tile_job(LowerView *L, const Op *op, Instr *in)
     }
     in->caps = caps;
     in->ext = j;
+    tile_find_windows(j, op);
     return j;
 }
 
@@ -87,5 +88,22 @@ void tile_foot_whole(const TileJob *j, const uint64_t *args, AsFoot *f, uint32_t
         TileRt r = tj_tile(j, args, i);
         uint64_t n = (uint64_t)t->dims[0] * (uint64_t)t->dims[1] * ty_bytes(t->elem);
         as_add(f, t->space, r.addr, r.addr + n, (written_mask >> i) & 1);
+    }
+}
+
+int tile_window_ok(const Op *o, uint32_t i)
+{
+    return tile_is_reduce(o->kind) || o->kind == OP_TCVT || tile_ew_pitch_ok(o, i);
+}
+
+void tile_find_windows(TileJob *j, const Op *op)
+{
+    for (uint32_t i = 0; i < op->noperands && i < TJ_MAX; i++) {
+        const Type *t = op->operands[i]->type;
+        if (t->kind != TY_TILE_BUF || t->space != AS_UB || t->blayout != TBL_ROW_MAJOR || t->slayout != TSL_NONE_BOX ||
+            !tile_window_ok(op, i))
+            continue;
+        int64_t p = tile_row_pitch(op->operands[i]);
+        if (p > 0 && p != t->dims[1]) j->wpitch[i] = (int32_t)p;
     }
 }

@@ -204,7 +204,7 @@ static Walker walker(const TileJob *j, const uint64_t *args, int i)
     const Type *t = j->ty[i];
     TileRt r = tj_tile(j, args, i);
     Walker w = {r.addr, 0, ty_bytes(t->elem), (AddrSpace)t->space};
-    w.pitch = (uint64_t)(j->wpitch[i] ? j->wpitch[i] : t->blayout == TBL_COL_MAJOR ? t->dims[0] : t->dims[1]) * w.e;
+    w.pitch = (t->blayout == TBL_COL_MAJOR ? (uint64_t)t->dims[0] : tj_row_pitch(j, i)) * w.e;
     return w;
 }
 
@@ -414,7 +414,7 @@ static void foot_ew(const Instr *in, const uint64_t *args, AsFoot *f)
         uint64_t e = ty_bytes(t->elem), hi;
         int colm = t->blayout == TBL_COL_MAJOR;
         uint64_t nl = colm ? r.vc : r.vr, ll = colm ? r.vr : r.vc;
-        uint64_t pitch = (uint64_t)(j->wpitch[i] ? j->wpitch[i] : colm ? t->dims[0] : t->dims[1]) * e;
+        uint64_t pitch = (colm ? (uint64_t)t->dims[0] : tj_row_pitch(j, i)) * e;
         if (i == j->dst && (j->kind == TE_CMP || j->kind == TE_CMPS)) {
             /* packed rows: at most one row of the tile's bytes per source row, or the flat stream */
             TileRt a = tj_tile(j, args, j->src0);
@@ -563,14 +563,6 @@ int tile_lower_ew(LowerView *L, const Op *op, Instr *in)
     if (j->ek == EK_BAD || j->sek == EK_BAD) {
         lw_error(L, op, DIAG_V_ELEM_TYPE, "'%s' on tiles of this element type is not simulated", op_info[op->kind].name);
         return -1;
-    }
-    for (uint32_t i = 0; i < op->noperands && i < TJ_MAX; i++) {   /* windows of wider row-major vec tiles */
-        const Type *t = op->operands[i]->type;
-        if (t->kind != TY_TILE_BUF || t->space != AS_UB || t->blayout != TBL_ROW_MAJOR || t->slayout != TSL_NONE_BOX ||
-            !tile_ew_pitch_ok(op, i))
-            continue;
-        int64_t p = tile_row_pitch(op->operands[i]);
-        if (p > 0 && p != t->dims[1]) j->wpitch[i] = (int32_t)p;
     }
     return 0;
 }

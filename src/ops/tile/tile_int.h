@@ -128,6 +128,17 @@ int64_t tile_row_pitch(const Value *v);
 /* Whether operand i of op o, an element-wise tile op (tile_ew.c), is read or written at the operand's own row
    pitch (TileJob.wpitch), so a subview window of a wider tile may be passed there (tile_mov.c). */
 int tile_ew_pitch_ok(const Op *o, uint32_t i);
+/* The same for every family that walks its operands at TileJob.wpitch: element-wise ops, reductions and expands
+   (tile_reduce.c), tcvt. */
+int tile_window_ok(const Op *o, uint32_t i);
+/* Sets TileJob.wpitch for each operand of op that is a window of a wider row-major vec tile (tile_row_pitch) in a
+   position tile_window_ok allows. */
+void tile_find_windows(TileJob *j, const Op *op);
+/* The row pitch in elements operand i is walked at: its window's (wpitch) or its type's columns. */
+static inline uint64_t tj_row_pitch(const TileJob *j, int i)
+{
+    return j->wpitch[i] ? (uint64_t)j->wpitch[i] : (uint64_t)j->ty[i]->dims[1];
+}
 int tile_pitch_uses_ok(const Value *v);
 /* tile_reduce.c: row/column reductions (+ arg forms), the expand families, the partial ops. */
 int tile_is_reduce(int kind);

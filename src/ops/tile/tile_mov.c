@@ -27,8 +27,8 @@ int64_t tile_row_pitch(const Value *v)
 }
 
 /* Whether every use of v (a row-major vec tile) honours a row pitch other than its type's columns: a pto.tmov
-   from it into a row-major vec tile, a pto.tstore of it (ND: tile_dma.c), an element-wise op (tile_ew.c
-   tile_ew_pitch_ok), or a pto.subview of it that is one row or whose result again has only such uses. Found by
+   from it into a row-major vec tile, a pto.tstore of it (ND: tile_dma.c), an element-wise op, a reduction or
+   expand, a tcvt (tile_window_ok), or a pto.subview of it that is one row or whose result again has only such uses. Found by
    walking the function; a use outside those ops (scf.yield, a call, any other op) makes it 0. */
 typedef struct PitchUses { const Value *v; uint32_t found; int bad; } PitchUses;
 static int pitch_visit(Op *o, void *ud)
@@ -41,7 +41,7 @@ static int pitch_visit(Op *o, void *ud)
             /* one row has no pitch to keep: any use of it reads the right bytes */
             u->bad = o->results[0]->type->dims[0] != 1 && !tile_pitch_uses_ok(o->results[0]);
         else if (!(o->kind == OP_TMOV && i == 0 && o->noperands == 2 && plain_rows(o->operands[1]->type)) &&
-                 !(o->kind == OP_TSTORE && i == 0 && o->noperands == 2) && !tile_ew_pitch_ok(o, i))
+                 !(o->kind == OP_TSTORE && i == 0 && o->noperands == 2) && !tile_window_ok(o, i))
             u->bad = 1;
     }
     return 0;
