@@ -28,7 +28,6 @@ TileJob *tile_job(LowerView *L, const Op *op, Instr *in)
     }
     in->caps = caps;
     in->ext = j;
-    tile_find_windows(j, op);
     return j;
 }
 
@@ -91,18 +90,25 @@ void tile_foot_whole(const TileJob *j, const uint64_t *args, AsFoot *f, uint32_t
     }
 }
 
-int tile_window_ok(const Op *o, uint32_t i)
+static int plain_rows(const Type *t)
 {
-    return tile_is_reduce(o->kind) || o->kind == OP_TCVT || tile_ew_pitch_ok(o, i);
+    return t && t->kind == TY_TILE_BUF && t->space == AS_UB && t->blayout == TBL_ROW_MAJOR &&
+           t->slayout == TSL_NONE_BOX;
 }
 
-void tile_find_windows(TileJob *j, const Op *op)
+int64_t tile_row_pitch(const Value *v)
+{
+    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && plain_rows(v->def->operands[0]->type);
+         depth++)
+        v = v->def->operands[0];
+    return v->type->dims[1];
+}
+
+void tile_find_windows(TileJob *j, const Op *op, int (*ok)(const Op *o, uint32_t i))
 {
     for (uint32_t i = 0; i < op->noperands && i < TJ_MAX; i++) {
+        if (!plain_rows(op->operands[i]->type) || (ok && !ok(op, i))) continue;
         const Type *t = op->operands[i]->type;
-        if (t->kind != TY_TILE_BUF || t->space != AS_UB || t->blayout != TBL_ROW_MAJOR || t->slayout != TSL_NONE_BOX ||
-            !tile_window_ok(op, i))
-            continue;
         int64_t p = tile_row_pitch(op->operands[i]);
         if (p > 0 && p != t->dims[1]) j->wpitch[i] = (int32_t)p;
     }

@@ -147,6 +147,7 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in)
     TileJob *j = tile_job(L, op, in);
     CvtPlan *p = lw_alloc(L, op, sizeof *p);
     if (!j || !p) return -1;
+    tile_find_windows(j, op, NULL);
     j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
     j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
     ElemKind s = elem_kind(op->operands[j->src0]->type->elem), d = elem_kind(op->operands[j->dst]->type->elem);

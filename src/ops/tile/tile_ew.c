@@ -564,5 +564,6 @@ int tile_lower_ew(LowerView *L, const Op *op, Instr *in)
         lw_error(L, op, DIAG_V_ELEM_TYPE, "'%s' on tiles of this element type is not simulated", op_info[op->kind].name);
         return -1;
     }
+    tile_find_windows(j, op, tile_ew_pitch_ok);
     return 0;
 }

@@ -129,11 +129,11 @@ int64_t tile_row_pitch(const Value *v);
    pitch (TileJob.wpitch), so a subview window of a wider tile may be passed there (tile_mov.c). */
 int tile_ew_pitch_ok(const Op *o, uint32_t i);
 /* The same for every family that walks its operands at TileJob.wpitch: element-wise ops, reductions and expands
-   (tile_reduce.c), tcvt. */
+   (tile_reduce.c), tcvt (tile_mov.c, which decides whether a window runs). */
 int tile_window_ok(const Op *o, uint32_t i);
-/* Sets TileJob.wpitch for each operand of op that is a window of a wider row-major vec tile (tile_row_pitch) in a
-   position tile_window_ok allows. */
-void tile_find_windows(TileJob *j, const Op *op);
+/* Sets TileJob.wpitch for each operand of op that is a window of a wider row-major vec tile (tile_row_pitch), in a
+   position ok allows (NULL: every operand); called by the lowering of each family tile_window_ok names. */
+void tile_find_windows(TileJob *j, const Op *op, int (*ok)(const Op *o, uint32_t i));
 /* The row pitch in elements operand i is walked at: its window's (wpitch) or its type's columns. */
 static inline uint64_t tj_row_pitch(const TileJob *j, int i)
 {

@@ -18,12 +18,11 @@ static int plain_rows(const Type *t)
            t->slayout == TSL_NONE_BOX;
 }
 
-int64_t tile_row_pitch(const Value *v)
+/* Operand i of op o takes a window at its own pitch (tile_common.c tile_find_windows): element-wise ops
+   (tile_ew_pitch_ok), reductions and expands, tcvt. */
+int tile_window_ok(const Op *o, uint32_t i)
 {
-    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && plain_rows(v->def->operands[0]->type);
-         depth++)
-        v = v->def->operands[0];
-    return v->type->dims[1];
+    return tile_is_reduce(o->kind) || o->kind == OP_TCVT || tile_ew_pitch_ok(o, i);
 }
 
 /* Whether every use of v (a row-major vec tile) honours a row pitch other than its type's columns: a pto.tmov

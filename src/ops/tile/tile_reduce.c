@@ -418,6 +418,7 @@ int tile_lower_reduce(LowerView *L, const Op *op, Instr *in)
     if (!row) return -1;
     TileJob *j = tile_job(L, op, in);
     if (!j) return -1;
+    tile_find_windows(j, op, NULL);
     j->kind = row->kind;
     j->vop = row->vop;
     in->imm[0] = row->micro;
