@@ -90,15 +90,9 @@ void tile_foot_whole(const TileJob *j, const uint64_t *args, AsFoot *f, uint32_t
     }
 }
 
-static int plain_rows(const Type *t)
-{
-    return t && t->kind == TY_TILE_BUF && t->space == AS_UB && t->blayout == TBL_ROW_MAJOR &&
-           t->slayout == TSL_NONE_BOX;
-}
-
 int64_t tile_row_pitch(const Value *v)
 {
-    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && plain_rows(v->def->operands[0]->type);
+    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && tile_plain_rows(v->def->operands[0]->type);
          depth++)
         v = v->def->operands[0];
     return v->type->dims[1];
@@ -107,7 +101,7 @@ int64_t tile_row_pitch(const Value *v)
 void tile_find_windows(TileJob *j, const Op *op, int (*ok)(const Op *o, uint32_t i))
 {
     for (uint32_t i = 0; i < op->noperands && i < TJ_MAX; i++) {
-        if (!plain_rows(op->operands[i]->type) || (ok && !ok(op, i))) continue;
+        if (!tile_plain_rows(op->operands[i]->type) || (ok && !ok(op, i))) continue;
         const Type *t = op->operands[i]->type;
         int64_t p = tile_row_pitch(op->operands[i]);
         if (p > 0 && p != t->dims[1]) j->wpitch[i] = (int32_t)p;

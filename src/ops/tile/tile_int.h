@@ -125,6 +125,12 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
 /* tile_mov.c: the row pitch (elements) of a row-major vec tile value: a pto.subview window's is its parent's,
    else the type's columns; whether every use of a value honours such a pitch (tmov, nested subview). */
 int64_t tile_row_pitch(const Value *v);
+/* A row-major unboxed vec tile: the tiles whose windows keep a parent's row pitch. */
+static inline int tile_plain_rows(const Type *t)
+{
+    return t && t->kind == TY_TILE_BUF && t->space == AS_UB && t->blayout == TBL_ROW_MAJOR &&
+           t->slayout == TSL_NONE_BOX;
+}
 /* Whether operand i of op o, an element-wise tile op (tile_ew.c), is read or written at the operand's own row
    pitch (TileJob.wpitch), so a subview window of a wider tile may be passed there (tile_mov.c). */
 int tile_ew_pitch_ok(const Op *o, uint32_t i);
