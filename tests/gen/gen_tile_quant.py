@@ -146,6 +146,22 @@ def deq_write(out, k):
 BF16, F16, U8, S8, E4M3, F4 = TY["bf16"], TY["f16"], TY["ui8"], TY["si8"], TY["e4m3"], TY["f4e2m1"]
 
 
+def e2m1_nearest(code):
+    """an f32 code as an e2m1 code by value: the magnitude to the nearest of 0, 0.5, 1, 1.5, 2, 3, 4, 6, 8 (codes 0..8,
+    a tie to the even code), at most code 7 (6.0); the sign bit (8) for a negative value, -0 included; NaN: 7"""
+    v = G.fdec(F32, code)
+    if v.isnan():
+        return 7
+    grid = [Fraction(x) for x in ("0", "1/2", "1", "3/2", "2", "3", "4", "6", "8")]
+    if v.isinf():
+        k = 7
+    else:
+        m = abs(v.value())
+        best = min(range(9), key=lambda i: (abs(grid[i] - m), i % 2))
+        k = min(best, 7)
+    return k | 8 if v.neg else k
+
+
 def f16_as_bf16(code):
     """an f16 code as the bf16 bits the OCP max reduces: truncated toward zero; inf -> 0x7F80, NaN -> 0x7FC0"""
     a = code & 0x7FFF
@@ -163,7 +179,10 @@ MX = [("mx_f32_ocp_ax1", "f32", False, "ocp", 1, 8, 128, (1, 32)),
       ("mx_f16_fp8_ax1", "f16", False, "ocp", 1, 8, 128, (1, 32)),
       ("mx_f16_fp8_ax0", "f16", False, "ocp", 0, 32, 64, (1, 64)),
       ("mx_bf16_nv_ax0", "bf16", False, "nv", 0, 64, 32, (2, 32)),
-      ("mx_f16_nv_ax0", "f16", False, "nv", 0, 32, 64, (1, 64))]
+      ("mx_f16_nv_ax0", "f16", False, "nv", 0, 32, 64, (1, 64)),
+      ("mx_f16_fp4_ax1", "f16", True, "ocp", 1, 8, 128, (1, 32)),
+      ("mx_f16_fp4_nv_ax0", "f16", True, "nv", 0, 32, 64, (1, 64)),
+      ("mx_bf16_fp4_nv_ax0", "bf16", True, "nv", 0, 64, 32, (2, 32))]
 
 
 def mx_kernels():
@@ -256,14 +275,14 @@ def mx_shared(S, fp4, rule, m):
     if v.isnan():
         return 0xFF, (0x7FC00000 if S is F32 else (0x7FC0 if fp4 else 0x7F81))
     if S is not F32 and rule == "nv":
-        # q = f32(max) * f32(1/448); shared = ceil(log2 q) + 127 for a normal, non-power-of-two q below 2^127 (its
+        # q = f32(max) * f32(1/448) (1/6 for MXFP4); shared = ceil(log2 q) + 127 for a normal, non-power-of-two q below 2^127 (its
         # exponent field + 1), else the exponent field; scaling 2^(127 - shared) as bf16 bits; inf q: 0xFE and
-        # 0x0040, NaN: 0xFF and 0x7F81
-        b = G.ref_ew("mul", F32, G.cvt_ref(S, F32, m, "R", False), f32(Fraction(1, 448)))
+        # 0x0040, NaN: 0xFF and 0x7F81 (0x7FC0 for MXFP4)
+        b = G.ref_ew("mul", F32, G.cvt_ref(S, F32, m, "R", False), f32(Fraction(1, 6 if fp4 else 448)))
         if b == 0x7F800000:
             return 0xFE, 0x0040
         if b > 0x7F800000:
-            return 0xFF, 0x7F81
+            return 0xFF, 0x7FC0 if fp4 else 0x7F81
         e, man = b >> 23, b & 0x7FFFFF
         sh = e + (1 if man and 0x00400000 < b < 0x7F000000 else 0)
         return sh, ((254 - sh) << 7) & 0xFFFF
@@ -347,7 +366,12 @@ def mx_write(out, k):
                              G.cvt_ref(BF16, F32, scs[g], "R", False))
             else:
                 x = G.ref_ew("mul", S, a[r * C_ + c], scs[g])
-            if fp4:
+            if fp4 and S is F16:
+                nib = e2m1_nearest(x)
+                d[r * (C_ // 2) + c // 2] |= nib << (4 * (c & 1))
+            elif fp4:
+                if x & 0x7FFF > 0x7F80:   # a NaN product becomes +inf before the conversion
+                    x = 0x7F80
                 nib = G.cvt_ref(BF16, F4, x, "R", False) & 0xF
                 d[r * (C_ // 2) + c // 2] |= nib << (4 * (c & 1))
             else:

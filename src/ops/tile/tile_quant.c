@@ -138,8 +138,10 @@ enum { MX_EXP, MX_MAX, MX_SCALING };          /* tquant.mx: TileJob.aux */
    ComputeB16OcpExpAndScalingRegs, ComputeB16NvExpAndScalingRegs). */
 static void mx_exp(int rule, int fp4, ElemKind sk, uint64_t mx, uint64_t *ex, uint64_t *sc)
 {
-    if (rule == MX_B16_NV) {   /* the max widened to f32, times f32(1/448), a ceil(log2); the scaling as bf16 bits */
-        uint32_t b = (uint32_t)valu_eval(VOP_MUL, EK_F32, lane_cvt(sk, EK_F32, mx, NUM_RND_R, false), 0x3B124925u, 0);
+    if (rule == MX_B16_NV) {   /* the max widened to f32, times f32(1/448) (1/6 for MXFP4), a ceil(log2); the scaling
+                                  as bf16 bits */
+        uint32_t b = (uint32_t)valu_eval(VOP_MUL, EK_F32, lane_cvt(sk, EK_F32, mx, NUM_RND_R, false),
+                                         fp4 ? 0x3E2AAAABu : 0x3B124925u, 0);
         uint32_t e = b >> 23 & 0xFFu, sh = e + ((b & 0x7FFFFFu) && b > 0x00400000u && b < 0x7F000000u);
         uint32_t scb = (0xFEu - sh) << 7;
         if (b == 0x7F800000u) { scb = 0x0040u; sh = 0xFE; }
@@ -168,6 +170,19 @@ static void mx_exp(int rule, int fp4, ElemKind sk, uint64_t mx, uint64_t *ex, ui
     if (e == 0xFF) { *ex = m ? 0xFF : 0xFE; *sc = m ? 0x7FC00000u : 0x00400000u; return; }
     *ex = sh & 0xFF;
     *sc = ((uint64_t)(0xFEu - sh) << 23) & 0xFFFFFFFFu;
+}
+
+/* An f32 lane as the 4-bit e2m1 code of pto-isa a5 TQuant.hpp CalcE2M1SignedCodeI32 (the f16 -> MXFP4 path): the
+   magnitude rounded to e2m1's grid by adding 2^(e + 22) (e the exponent field clamped to 127..129) in f32, the code
+   its bits less the magic's plus 2 (e - 127), at most 7 (6.0); the sign bit set for a negative lane; a NaN +6. */
+static uint8_t e2m1_code(uint64_t v)
+{
+    uint32_t b = (uint32_t)v, a = b & 0x7FFFFFFFu, e = a >> 23;
+    e = e < 127 ? 127 : e > 129 ? 129 : e;
+    uint32_t magic = (e + 22) << 23;
+    uint32_t code = ((uint32_t)valu_eval(VOP_ADD, EK_F32, a, magic, 0) - magic) + ((e - 127) << 1);
+    code = code < 7 ? code : 7;
+    return (uint8_t)(a > 0x7F800000u || !(b >> 31) ? code : code | 8);
 }
 
 /* An f16 lane as the bf16 bits the OCP max reduces (pto-isa a5 TQuant.hpp Fp16ToBf16PreserveSpecial): truncated
@@ -245,7 +260,10 @@ static int p_quant_mx(Exec *x, const Instr *in, const uint64_t *args)
                                                   lane_cvt(EK_BF16, EK_F32, sc, NUM_RND_R, false), 0)
                                       : valu_eval(VOP_MUL, sk, x0, sc, 0);
             if (fp4) {
-                uint64_t nib = lane_cvt(sk, EK_F4E2M1, v, NUM_RND_R, false) & 0xF;
+                /* bf16: a NaN product becomes +inf (SaturateBf16NaNToPosInf), then bf16 -> e2m1; f16: the f32 product's
+                   code (CalcE2M1SignedCodeI32) */
+                if (sk == EK_BF16 && (v & 0x7FFFu) > 0x7F80u) v = 0x7F80u;
+                uint64_t nib = sk == EK_F16 ? e2m1_code(v) : lane_cvt(sk, EK_F4E2M1, v, NUM_RND_R, false) & 0xF;
                 pd[c / 2] = (uint8_t)(c & 1 ? (pd[c / 2] & 0x0F) | nib << 4 : nib);
             } else {
                 if (sk == EK_BF16) v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
@@ -293,11 +311,10 @@ static int lower_quant_mx(LowerView *L, const Op *op, Instr *in)
     j->sek = (uint8_t)elem_kind(op->operands[j->src0]->type->elem);
     j->ek = (uint8_t)elem_kind(op->operands[j->dst]->type->elem);
     if (j->sek == EK_F32 && !j->tok) j->vop = nv ? MX_F32_NV : MX_F32_OCP;
-    else if ((j->sek == EK_BF16 || j->sek == EK_F16) && !j->tok) j->vop = nv ? MX_B16_NV : MX_B16_OCP;
-    else if (j->sek == EK_BF16 && !nv) j->vop = MX_B16_OCP;
+    else if (j->sek == EK_BF16 || j->sek == EK_F16) j->vop = nv ? MX_B16_NV : MX_B16_OCP;
     else {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' runs f32, bf16 and f16 sources into MXFP8 (ocp and nv) and "
-                 "bf16 sources into MXFP4_E2M1 (ocp); %s into %s%s is not simulated yet", ek_name((ElemKind)j->sek),
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' runs f32 sources into MXFP8 and bf16 / f16 sources into "
+                 "MXFP8 and MXFP4_E2M1 (ocp and nv); %s into %s%s is not simulated yet", ek_name((ElemKind)j->sek),
                  j->tok ? "MXFP4_E2M1" : "MXFP8", nv ? " (nv)" : "");
         return -1;
     }
