@@ -271,8 +271,75 @@ static const char *attr_text(const Op *op, const char *name)
     return a && (a->kind == AT_STR || a->kind == AT_SYM) ? a->s : NULL;
 }
 
-/* import_reserved_buffer: the `base` of the reserve_buffer named `name` in the function `peer_func` (the
-   compiler's pto-resolve-reserved-buffers with explicit bases; auto = true without a base reads 0). */
+/* The base of a reserve_buffer: its `base`; with auto = true and no base, the first hole of its space (aligned
+   as the tile plan aligns: 32 bytes in UB, 512 in L1) that overlaps no tile the function's tile plan places (at
+   any time) and no earlier reserve_buffer of the function, as the compiler's memory planner places them after
+   the tiles (PTOAS PTOPlanMemory.cpp assignAutoReserveBufferBases; docs/tile.md "Allocation"). */
+typedef struct RbList { const Op *op[32]; uint32_t n; } RbList;
+static int collect_rb(Op *o, void *ud)
+{
+    RbList *l = ud;
+    if (o->kind == OP_RESERVE_BUFFER && l->n < 32) l->op[l->n++] = o;
+    return 0;
+}
+
+static AddrSpace rb_space(const Op *o)
+{
+    const Attr *a = op_attr(o, "location");
+    const char *s = a && (a->kind == AT_RAW || a->kind == AT_STR || a->kind == AT_TOKEN) ? a->s : NULL;
+    return s && strstr(s, "mat") ? AS_L1 : AS_UB;
+}
+
+static int64_t reserve_base(const Op *rb)
+{
+    const Attr *ba = op_attr(rb, "base");
+    if (ba && ba->kind == AT_INT) return ba->i;
+    if (!attr_int(rb, "auto", 0)) return 0;
+    Op *f = ir_parent_op(rb);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    if (!f) return 0;
+    RbList l;
+    l.n = 0;
+    ir_walk(f, collect_rb, &l);
+    TilePlan p;
+    if (tile_plan_build(f, NULL, &p)) return 0;
+    uint64_t taken[32][2];
+    int64_t res = 0;
+    for (uint32_t k = 0; k < l.n; k++) {
+        const Op *o = l.op[k];
+        AddrSpace as = rb_space(o);
+        uint64_t al = as == AS_UB ? 32 : 512, size = (uint64_t)attr_int(o, "size", 0), base;
+        const Attr *b = op_attr(o, "base");
+        if (b && b->kind == AT_INT) base = (uint64_t)b->i;
+        else {
+            base = 0;
+            for (int moved = 1; moved;) {   /* the lowest aligned start clear of every placed range */
+                moved = 0;
+                for (uint32_t i = 0; i < p.n; i++) {
+                    const TileSlot *t = &p.t[i];
+                    if (t->as != as || !t->fits || !t->size) continue;
+                    if (base < t->addr + t->size && t->addr < base + size) {
+                        base = (t->addr + t->size + al - 1) / al * al;
+                        moved = 1;
+                    }
+                }
+                for (uint32_t i = 0; i < k; i++)
+                    if (rb_space(l.op[i]) == as && base < taken[i][1] && taken[i][0] < base + size) {
+                        base = (taken[i][1] + al - 1) / al * al;
+                        moved = 1;
+                    }
+            }
+        }
+        taken[k][0] = base;
+        taken[k][1] = base + size;
+        if (o == rb) res = (int64_t)base;
+    }
+    tile_plan_free(&p);
+    return res;
+}
+
+/* import_reserved_buffer: the base of the reserve_buffer named `name` in the function `peer_func` (the
+   compiler's pto-resolve-reserved-buffers; reserve_base for the auto ones). */
 typedef struct FindRes { const char *name, *func; int64_t base; int found; } FindRes;
 static int find_reserve(Op *o, void *ud)
 {
@@ -283,7 +350,7 @@ static int find_reserve(Op *o, void *ud)
     while (fn && fn->kind != OP_FUNC) fn = ir_parent_op(fn);
     const char *fname = fn ? attr_text(fn, "sym_name") : NULL;
     if (n && !strcmp(n, f->name) && (!f->func || (fname && !strcmp(fname, f->func)))) {
-        f->base = attr_int(o, "base", 0);
+        f->base = reserve_base(o);
         f->found = 1;
     }
     return 0;
@@ -404,7 +471,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->fn = x_comm;
         return 0;
     case OP_FENCE_BARRIER_ALL: in->fn = x_fence_all; return 0;   /* no data cache is modelled (docs/tile.md) */
-    case OP_RESERVE_BUFFER: in->imm[0] = attr_int(op, "base", 0); in->fn = x_const_i32; return 0;
+    case OP_RESERVE_BUFFER: in->imm[0] = reserve_base(op); in->fn = x_const_i32; return 0;
     case OP_IMPORT_RESERVED_BUFFER: {
         FindRes f = {attr_text(op, "name"), attr_text(op, "peer_func"), 0, 0};
         const Op *root = op;
@@ -422,8 +489,8 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
     case OP_GET_VALIDSHAPE: case OP_TILE_VALID_ROWS: case OP_TILE_VALID_COLS: in->fn = x_get_valid; return 0;
     case OP_TILE_BUF_ADDR: in->fn = x_tile_addr; return 0;
-    case OP_SET_QUANT_SCALAR: in->fn = x_xcore; return 0;
-    case OP_SET_FFTS: in->fn = done; return 0;   /* the cross-core flags are modelled, not read from GM */   /* the FIXPIPE epilogue of a pipe is not simulated */
+    case OP_SET_QUANT_SCALAR: case OP_SET_QUANT_VECTOR: in->fn = x_xcore; return 0;
+    case OP_SET_FFTS: in->fn = done; return 0;   /* the cross-core flags are modelled, not read from GM */
     default:
         return 0;
     }
