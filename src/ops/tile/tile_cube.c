@@ -159,7 +159,8 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
     in->pfn = p_tmov_mat;
     in->foot = foot_mov_cube;
     in->cost = 1;
-    if (ek_packed4(ek) || !ek_bytes(ek) || ek_bytes(ek) > 4) {
+    /* 8-byte elements: only into a scaling tile (the a2a3 FIXPIPE quant vector, packed ui64; a byte copy) */
+    if (ek_packed4(ek) || !ek_bytes(ek) || (ek_bytes(ek) > 4 && kind != MV1_SCALE)) {
         in->ext2 = "this element type is not simulated for moves out of a mat tile";
         in->pfn = p_unsup;
     }
