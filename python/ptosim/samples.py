@@ -233,7 +233,11 @@ _BIN = {"addi": lambda a, b: a + b, "subi": lambda a, b: a - b, "muli": lambda a
         "remsi": lambda a, b: a % b if b else None, "remui": lambda a, b: a % b if b else None,
         "shli": lambda a, b: a << b if 0 <= b < 64 else None, "shrsi": lambda a, b: a >> b if 0 <= b < 64 else None,
         "shrui": lambda a, b: a >> b if 0 <= b < 64 else None, "andi": lambda a, b: a & b,
-        "ori": lambda a, b: a | b, "xori": lambda a, b: a ^ b}
+        "ori": lambda a, b: a | b, "xori": lambda a, b: a ^ b,
+        # min/max: the generator's EmitC analysis leaves them unknown (dropping the offset they feed, which left a
+        # DeepSeek kv_rms_norm_rope buffer shorter than the block-1 window the flow's default block index selects);
+        # evaluating them only ever grows a footprint, so the inputs keep their prefix
+        "maxsi": max, "maxui": max, "minsi": min, "minui": min}
 _CAST = ("index_cast", "index_castui", "extsi", "extui", "trunci")
 
 
@@ -257,8 +261,9 @@ def statements(body):
 class Body:
     """A function body read as far as the generator's footprint analysis reads the compiled code: integer
     values computed by additions, subtractions, products, remainders, shifts and bitwise ops of constants,
-    scalar parameters (at their validation values) and loop counters (at their last iteration); a division,
-    min/max or select leaves a value unknown (the generator evaluates neither)."""
+    scalar parameters (at their validation values) and loop counters (at their last iteration), and min/max
+    (which the generator leaves unknown: evaluating them only grows a footprint); a division or select leaves a
+    value unknown."""
 
     def __init__(self, func, scalars):
         self.vals = {}
