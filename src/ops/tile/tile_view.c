@@ -145,7 +145,40 @@ static const Instr *x_tile_addr(Exec *x, const Instr *in)
 
 /* subview's (Instr.imm): the source's rows and columns, element bytes, the layout (1: column-major), whether the
    window's rows keep the source's row pitch (0: a window the 16-byte tile value cannot describe, docs/tile.md). */
-enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC, TS_PITCH };   /* TS_PITCH: the source's row pitch */
+enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC, TS_PITCH };   /* TS_PITCH: the source's row pitch;
+                                                                                   TS_OK 2: an NZ acc window */
+
+/* Whether every use of v (a window of an NZ acc tile) is a FIXPIPE read that takes the parent acc tile's rows as its
+   source stride (tile_cube.c acc_root_rows): the source of a tstore, tmov or tinsert, or a further acc window. */
+typedef struct AccUses { const Value *v; int bad; } AccUses;
+static int acc_use_visit(Op *o, void *ud)
+{
+    AccUses *u = ud;
+    for (uint32_t i = 0; i < o->noperands && !u->bad; i++) {
+        if (o->operands[i] != u->v) continue;
+        if (o->kind == OP_SUBVIEW && i == 0 && o->nresults == 1) {
+            AccUses w = {o->results[0], 0};
+            Op *f = ir_parent_op(o);
+            while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+            if (f) ir_walk(f, acc_use_visit, &w);
+            u->bad = w.bad;
+        } else if (!((o->kind == OP_TSTORE || o->kind == OP_TMOV || o->kind == OP_TINSERT) && i == 0)) {
+            u->bad = 1;
+        }
+    }
+    return u->bad;
+}
+
+static int acc_window_ok(const Op *op)
+{
+    const Type *st = op->operands[0]->type;
+    if (st->space != AS_L0C || st->blayout != TBL_COL_MAJOR || st->slayout != TSL_ROW_MAJOR) return 0;
+    AccUses u = {op->results[0], 0};
+    Op *f = ir_parent_op(op);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    if (f) ir_walk(f, acc_use_visit, &u);
+    return f && !u.bad;
+}
 
 static const Instr *x_subview(Exec *x, const Instr *in)
 {
@@ -164,7 +197,15 @@ static const Instr *x_subview(Exec *x, const Instr *in)
                  "§14.1)", R, C, r, c, sr, sc, ty->slayout != TSL_NONE_BOX ? " boxed" : "");
         return NULL;
     }
-    t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * (uint64_t)in->imm[TS_PITCH] + c) * (uint64_t)in->imm[TS_ELEM];
+    if (in->imm[TS_OK] == 2) {   /* an NZ acc window: (col / 16) blocks of sr x 16 accumulators, then row r */
+        if (c % 16) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a window of an acc tile at column %" PRIu64 " is not simulated (it "
+                     "starts at a 16-column block)", c);
+            return NULL;
+        }
+        t.addr = s.addr + ((c / 16) * sr * 16 + r * 16) * (uint64_t)in->imm[TS_ELEM];
+    } else
+        t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * (uint64_t)in->imm[TS_PITCH] + c) * (uint64_t)in->imm[TS_ELEM];
     uint64_t vr = in->imm[TS_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VR]) : (uint64_t)(ty->dims[2] >= 0 ? ty->dims[2] : ty->dims[0]);
     uint64_t vc = in->imm[TS_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VC]) : (uint64_t)(ty->dims[3] >= 0 ? ty->dims[3] : ty->dims[1]);
     t.vr = (uint32_t)(vr < R ? vr : R);   /* the valid region is clipped to the window (PTO_IR_manual pto.subview) */
@@ -452,6 +493,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->imm[TS_PITCH] = colmaj || st->slayout != TSL_NONE_BOX ? st->dims[1] : tile_row_pitch(op->operands[0]);
         if (!in->imm[TS_OK] && !colmaj && st->slayout == TSL_NONE_BOX && tile_pitch_uses_ok(op->results[0]))
             in->imm[TS_OK] = 1;
+        if (!in->imm[TS_OK] && acc_window_ok(op)) in->imm[TS_OK] = 2;
         in->imm[TS_VR] = lw_group_index(L, op, "valid_row", 0);
         in->imm[TS_VC] = lw_group_index(L, op, "valid_col", 0);
         in->fn = x_subview;
