@@ -92,7 +92,7 @@ def case_fixpipe_quant(seed=31):
     """A [16 x 32] i8, B [32 x 32] i8, acc = A·B (i32, exact). Three pushes through FIXPIPE epilogues into f16 tiles
     of the vector core: id 0 (deqf16_vec) with the scales fp0, id 1 (deqf16_scalar, normal_relu) with the f32 scale
     0.7, id 0 again after set_quant_vector re-binds it to fp1. Also the rows 8..15 / columns 16..31 window of the acc
-    tile stored as i32, and a 1 x 32 f16 row through a row-major mat tile (tload, tstore) unchanged."""
+    tile stored as i32."""
     r = gl.Lcg(seed)
     A = [[r.below(255) - 127 for _ in range(32)] for _ in range(16)]
     B = [[r.below(255) - 127 for _ in range(32)] for _ in range(32)]
@@ -109,7 +109,15 @@ def case_fixpipe_quant(seed=31):
     gl.save("out1.exp", gl.pack("H", [deq_f16(acc[m][n], s, relu=True) for m in range(16) for n in range(32)]))
     gl.save("out2.exp", gl.pack("H", [deq_f16(acc[m][n], fp1[n]) for m in range(16) for n in range(32)]))
     gl.save("win.exp", gl.pack("i", [acc[m][n] for m in range(8, 16) for n in range(16, 32)]))
-    gl.save("row.exp", gl.pack("H", [fm.F16.from_float(v) for v in fp1]))
+
+
+def case_mat_row(seed=32):
+    """a2a3: a 4 x 32 f16 block through a row-major mat tile (tload GM -> L1, tstore L1 -> GM): unchanged; the
+    rest of the 8 x 32 output keeps its zeros"""
+    r = gl.Lcg(seed)
+    vals = [r.below(1 << 15) for _ in range(4 * 32)]   # f16 bit patterns of positive finite values and zeros
+    gl.save("in.bin", gl.pack("H", vals))
+    gl.save("out.exp", gl.pack("H", vals + [0] * (4 * 32)))
 
 
 out, name = sys.argv[1], sys.argv[2]
