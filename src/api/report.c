@@ -36,6 +36,16 @@ static void jstr(StrBuf *b, const char *s, int in_html)
     sb_putc(b, '"');
 }
 
+/* "op":..,"file":..,"line":N,"col":N — where an op is in the source */
+static void jsite(StrBuf *b, const char *op, const char *file, unsigned line, unsigned col, int in_html)
+{
+    sb_puts(b, "\"op\":");
+    jstr(b, op, in_html);
+    sb_puts(b, ",\"file\":");
+    jstr(b, file, in_html);
+    sb_printf(b, ",\"line\":%u,\"col\":%u", line, col);
+}
+
 static int core_active(const PtoPipeTime *t)
 {
     uint64_t st = 0;
@@ -102,17 +112,13 @@ static void stats_body(const PtoLaunch *l, StrBuf *b, int html)
                   i ? "," : "", st.cycles, st.times, st.block, st.core, pto_pipe_name(st.pipe),
                   pto_wait_cause_name(st.cause));
         jstr(b, st.what, html);
-        sb_puts(b, ",\"op\":");
-        jstr(b, st.op, html);
-        sb_puts(b, ",\"file\":");
-        jstr(b, st.file, html);
-        sb_printf(b, ",\"line\":%u,\"col\":%u,\"released_by\":", st.line, st.col);
+        sb_putc(b, ',');
+        jsite(b, st.op, st.file, st.line, st.col, html);
+        sb_puts(b, ",\"released_by\":");
         if (st.setter_op) {
-            sb_puts(b, "{\"op\":");
-            jstr(b, st.setter_op, html);
-            sb_puts(b, ",\"file\":");
-            jstr(b, st.setter_file, html);
-            sb_printf(b, ",\"line\":%u,\"col\":%u}", st.setter_line, st.setter_col);
+            sb_putc(b, '{');
+            jsite(b, st.setter_op, st.setter_file, st.setter_line, st.setter_col, html);
+            sb_putc(b, '}');
         } else {
             sb_puts(b, "null");
         }

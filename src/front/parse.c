@@ -684,7 +684,24 @@ static Op *parse_subview(Parser *P, int kind, SrcLoc loc)
     if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
     if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
     const Type *st = P_parse_type(P), *rt = NULL;
-    if (!st || !P_expect(P, TK_ARROW, "'->' and the result type") || !(rt = P_parse_type(P))) { recover(P); return NULL; }
+    if (!st) { recover(P); return NULL; }
+    if (P_is(P, TK_ARROW)) {
+        P->pos++;
+        if (!(rt = P_parse_type(P))) { recover(P); return NULL; }
+    } else if (st->kind == TY_TILE_BUF) {
+        /* `: source type` alone (the tile spec's pto.subset form): the window is the source's config at rows x cols
+           = sizes, its valid shape the sizes, or dynamic when `valid [..]` gives it */
+        Type k = *st;
+        k.dims[0] = sz[0];
+        k.dims[1] = sz[1];
+        k.dims[2] = n > 3 ? TILE_DYN : sz[0];
+        k.dims[3] = n > 3 ? TILE_DYN : sz[1];
+        rt = ty_tile_buf(P->ctx->types, &k);
+    } else {
+        P_expect(P, TK_ARROW, "'->' and the result type");
+        recover(P);
+        return NULL;
+    }
     if (st != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the source has a different type than written");
     Attr a = mk_attr(P, "sizes", AT_INTS);
     a.ints = arena_dup(&P->m->arena, sz, sizeof sz);

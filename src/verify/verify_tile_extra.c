@@ -199,10 +199,32 @@ static void check_mgs(VCtx *V, Op *op)
               v_opname(op));
         return;
     }
-    const Type *idx = gty(V, op, "idx", 0), *t = gty(V, op, g ? "dst" : "src", 0);
-    if (g && is_tile(t) && t->space == AS_L1 && is_tile(idx)) {
-        v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "idx", 0), "'%s': a GM->L1 gather takes its indices from a GM view, not "
-              "a tile", v_opname(op));
+    const Type *idx = gty(V, op, "idx", 0), *t = gty(V, op, g ? "dst" : "src", 0), *sc = gty(V, op, "scratch", 0);
+    if (g && is_tile(t) && t->space == AS_L1) {   /* PTOAS verifyMGatherGm2L1; pto-isa a5 MGatherCheckGm2L1 */
+        int elem = co && co->s && strcmp(co->s, "elem") == 0;
+        /* (rows a multiple of 16, columns of C0: already the alloc_tile rule of a boxed 512-byte fractal) */
+        if (is_tile(idx))
+            v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "idx", 0), "'%s': a GM->L1 gather takes its indices from a GM view, "
+                  "not a tile", v_opname(op));
+        else if (t->blayout != TBL_COL_MAJOR || t->slayout != TSL_ROW_MAJOR || t->fractal != 512)
+            v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, "dst", 0), "'%s': a GM->L1 gather writes an NZ mat tile "
+                  "(blayout=col_major, slayout=row_major, fractal=512)", v_opname(op));
+        else if (idx && ty_bytes(idx->elem) != 4)
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "idx", 0), "'%s': GM->L1 gather indices are i32", v_opname(op));
+        else if (elem && !sc)
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' with coalesce = elem into an L1 tile needs a GM scratch view "
+                  "(ins(mem, idx, scratch))", v_opname(op));
+        else if (!elem && sc)
+            v_err(V, DIAG_V_OPERAND_COUNT, v_gloc(V, op, "scratch", 0), "'%s' with coalesce = row into an L1 tile takes no "
+                  "scratch view", v_opname(op));
+        else if (sc && sc->elem != t->elem)
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "scratch", 0), "'%s': the scratch view's element type must be the "
+                  "destination's", v_opname(op));
+        return;
+    }
+    if (g && sc) {
+        v_err(V, DIAG_V_OPERAND_COUNT, v_gloc(V, op, "scratch", 0), "'%s' takes a scratch view only when it gathers into "
+              "an L1 (mat) tile", v_opname(op));
         return;
     }
     if (co && co->s && strcmp(co->s, "row") == 0 && is_tile(idx) && is_tile(t)) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """gen_tile_pow.py — kernels, inputs and independently computed expected outputs for tests/tile/tile_pow.pto:
-tpow / tpows on integer tiles, and on f32 / f16 tiles (the default algorithm).
+tpow / tpows on integer tiles, and on f32 / f16 tiles (the default algorithm) and f32 / f16 / bf16 tiles (the
+high-precision algorithm: pow_f32_hp, one template step per line).
 
   python3 gen_tile_pow.py OUTDIR tile_pow    write the inputs and expected outputs
   python3 gen_tile_pow.py --emit DIR         (re)write DIR/tile_pow.pto
@@ -35,13 +36,15 @@ POW = [("tpow_si32", "si32", 4, 64, 4, 40, None), ("tpow_si8", "si8", 4, 64, 3, 
 # float tiles: (name, type, rows, cols, valid rows, valid cols, scalar exponent or None)
 FPOW = [("tpow_f32", "f32", 4, 64, 4, 50, None), ("tpow_f16", "f16", 4, 64, 3, 64, None),
         ("tpows_f32", "f32", 2, 64, 2, 64, "0.5"), ("tpows_f16", "f16", 2, 64, 2, 48, "-3.0")]
-F32, F16 = TY["f32"], TY["f16"]
+# the high-precision algorithm (names with "_hp"): f32, f16, and bf16, which only it takes
+FPOW_HP = [("tpow_hp_f32", "f32", 4, 64, 4, 60, None), ("tpow_hp_bf16", "bf16", 4, 64, 3, 64, None),
+           ("tpows_hp_f32", "f32", 2, 64, 2, 64, "2.5"), ("tpows_hp_f16", "f16", 2, 64, 2, 40, "-0.5")]
+F32, F16, BF16, S32 = TY["f32"], TY["f16"], TY["bf16"], TY["si32"]
 
 
-def pow_f32(b, e):
-    """one f32 lane of the default algorithm (codes)"""
+def special(d, b, e):
+    """the special cases after the core (the default algorithm's, shared): pow_f32 with the core result d"""
     B, E = G.fdec(F32, b), G.fdec(F32, e)
-    d = G.ref_ew("exp", F32, G.ref_ew("mul", F32, e, G.ref_ew("ln", F32, G.ref_ew("abs", F32, b))))
     if (not E.isnan() and not E.isinf() and E.value() == 0) or (not B.isnan() and not B.isinf() and B.value() == 1):
         return 0x3F800000
     if B.isnan() or E.isnan():
@@ -61,15 +64,78 @@ def pow_f32(b, e):
     return d
 
 
-def fpow_lane(t, b, e):
+def pow_f32(b, e):
+    """one f32 lane of the default algorithm (codes)"""
+    d = G.ref_ew("exp", F32, G.ref_ew("mul", F32, e, G.ref_ew("ln", F32, G.ref_ew("abs", F32, b))))
+    return special(d, b, e)
+
+
+def fc(x):
+    """an f32 constant of the template, rounded to nearest as its C++ literal is"""
+    return F32.fmt.encode(R.fin(Fraction(x)))
+
+
+def pow_f32_hp(b, e):
+    """one f32 lane of the high-precision algorithm (pto-isa a5 TPow.hpp TPowFloatHighPrecisionImpl), one template
+    step per line; fused ops round once (mula: acc + x*y, madd: acc*x + y, axpy: alpha*x + y)"""
+    def op(name, x, y=0, z=0):
+        return G.ref_ew(name, F32, x, y, z)
+
+    def lt(x, y):
+        return G.cmp_ref(F32, "lt", x, y)
+    one, mone = fc(1), fc(-1)
+    # GetLogFExtStepOne: exponent and mantissa around sqrt(1/2) by integer arithmetic on the bits
+    a = op("abs", b)
+    hi = fc(-23) if lt(a, fc("1.175494351e-38")) else 0
+    ex = ((a - fc("0.70710678")) & 0xFF800000) & 0xFFFFFFFF
+    lo = (a - ex) & 0xFFFFFFFF
+    hi = op("axpy", G.cvt_ref(S32, F32, ex, "A", False), hi, fc("1.19209290e-7"))
+    p = op("add", lo, one)
+    lo = op("add", lo, mone)
+    r = op("div", one, p)
+    # GetLogFExtStepTwo
+    qhi = op("mul", lo, r)
+    t = op("add", op("mul", qhi, fc(-2)), lo)
+    t2 = op("madd", op("neg", lo), qhi, t)
+    qlo = op("mul", r, t2)
+    sq = op("mul", qhi, qhi)
+    pr = op("axpy", sq, fc("0.141957462"), fc("0.129394531"))
+    pr = op("madd", pr, sq, fc("0.200015724"))
+    pr = op("madd", pr, sq, fc("0.333333254"))
+    pr = op("mul", pr, sq)
+    qhi = op("add", qhi, qhi)
+    qlo = op("add", qlo, qlo)
+    fhi = op("add", op("mul", hi, fc("6.93147182e-1")), qhi)
+    flo = op("sub", qhi, op("axpy", hi, fhi, fc("-6.93147182e-1")))
+    qhi = op("madd", qhi, pr, flo)
+    qlo = op("mula", qlo, op("mul", qlo, fc(3)), pr)
+    qlo = op("axpy", hi, qlo, fc("-1.90465421e-9"))
+    qlo = op("add", qlo, qhi)
+    lhi = op("add", fhi, qlo)
+    llo = op("add", op("sub", fhi, lhi), qlo)
+    # GetExpCore
+    phi = op("mul", lhi, e)
+    plo = op("mula", op("neg", phi), lhi, e)
+    plo = op("mula", plo, llo, e)
+    d = op("exp", phi)
+    d = op("mula", d, plo, d)
+    if G.cmp_ref(F32, "ge", phi, fc("88.7228390")) or lt(phi, fc(-104)):
+        d = 0x7F800000 if G.cmp_ref(F32, "ge", phi, 0) else 0
+    return special(d, b, e)
+
+
+def fpow_lane(t, b, e, hp=False):
+    f = pow_f32_hp if hp else pow_f32
     if t is F32:
-        return pow_f32(b, e)
-    w = G.cvt_ref(F16, F32, b, "R", False), G.cvt_ref(F16, F32, e, "R", False)
-    return G.cvt_ref(F32, F16, pow_f32(*w), "R", False)
+        return f(b, e)
+    w = G.cvt_ref(t, F32, b, "R", False), G.cvt_ref(t, F32, e, "R", False)
+    return G.cvt_ref(F32, t, f(*w), "R", False)
 
 
 def fcode(t, x):
     if isinstance(x, str):
+        if t is BF16:
+            return {"nan": 0x7FC0, "inf": 0x7F80, "-inf": 0xFF80, "-0": 0x8000}[x]
         return {"nan": 0x7FC00000 if t is F32 else 0x7E00,
                 "inf": 0x7F800000 if t is F32 else 0x7C00, "-inf": 0xFF800000 if t is F32 else 0xFC00,
                 "-0": 0x80000000 if t is F32 else 0x8000}[x]
@@ -90,6 +156,8 @@ def pow_kernels(table, kind):
         else:
             k.body.append("    %%s = arith.constant %s : %s" % (sc, t.mlir))
             k.body.append("    pto.tpows ins(%%ta, %%s : %s, %s) outs(%%td : %s)" % (tt, t.mlir, tt))
+        if "_hp" in name:
+            k.body[-1] += " {precisionType = #pto<pow_precision high_precision>}"
         k.buf("d", R_, C_, t, out=True, tile=tt)
         k.kind, k.data = kind, (t, R_, C_, vr, vc, sc)
         ks.append(k)
@@ -121,7 +189,7 @@ def fpow_write(out, k):
     for r in range(vr):
         for c in range(vc):
             j = r * C_ + c
-            d[j] = fpow_lane(t, a[j], b[j] if sc is None else e_s)
+            d[j] = fpow_lane(t, a[j], b[j] if sc is None else e_s, "_hp" in k.name)
     wr(out, k.name + ".d.exp", G.pack(t, d))
 
 
@@ -141,7 +209,7 @@ def ref(t, b, e):
 
 
 def kernels():
-    return pow_kernels(FPOW, "fpow") + pow_kernels(POW, "pow")
+    return pow_kernels(FPOW, "fpow") + pow_kernels(FPOW_HP, "fpow") + pow_kernels(POW, "pow")
 
 
 def pow_write(out, k):
@@ -169,7 +237,8 @@ WRITE = {"pow": pow_write, "fpow": fpow_write}
 def emit(d):
     header = ["// tile_pow: tpow / tpows on integer tiles (si8, si16, si32, ui8, ui16): wrapping powers, zero and",
               "// negative exponents, bases 0, 1 and -1, valid sub-regions; on f32 / f16 tiles the default algorithm",
-              "// (every special base against every special exponent, random lanes, a scalar exponent).",
+              "// (every special base against every special exponent, random lanes, a scalar exponent); the",
+              "// high-precision algorithm on f32, f16 and bf16 tiles.",
               "// Generated by tests/gen/gen_tile_pow.py --emit; expected values from gen_tile_pow.py (Python pow()).",
               "// GEN: gen_tile_pow.py tile_pow"]
     M.emit_file(d, "tile_pow.pto", header, kernels(), K.run)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """gen_tile_view.py OUTDIR CASE — inputs and expected outputs for tests/tile/view_beyond*.pto: a partition that
 leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
-beyond a view"). Nothing is shared with ptosim."""
+beyond a view"); tests/tile/subset.pto (the tile spec's pto.subset window) and tests/tile/subview_ew.pto (element-wise ops through
+a narrow window). Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -15,6 +16,34 @@ def case_beyond():
     a = [float(i) for i in range(64)]
     gl.save("a.bin", gl.pack("f", a))
     gl.save("expected.bin", gl.pack("f", a[32:64]))
+
+
+def case_subset():
+    """a = 8 x 32 f32 values (i * 0.25 - 20); the tile spec's pto.subset takes rows 2..5 of the loaded tile, tadds 1.5 on
+    that window, and stores the window: out[r][c] = a[2 + r][c] + 1.5 (exact in f32)"""
+    a = [i * 0.25 - 20 for i in range(256)]
+    gl.save("a.bin", gl.pack("f", a))
+    gl.save("expected.bin", gl.pack("f", [a[(2 + r) * 32 + c] + 1.5 for r in range(4) for c in range(32)]))
+
+
+def case_window():
+    """a as in case_subset; w = the 4 x 16 window at (2, 8) of the 8 x 32 tile (its lines 32 elements apart): tadds 1.5
+    in place through w, then tmul w * w into a dense 4 x 16 tile d; the whole tile t and d are stored:
+    t = a with a[2..5][8..23] + 1.5, d[r][c] = (a[2 + r][8 + c] + 1.5)^2 (exact in f32); m = the window's row maxima;
+    h = the window converted to f16 at rows 4..7, columns 16..31 of a zero 8 x 32 f16 tile"""
+    a = [i * 0.25 - 20 for i in range(256)]
+    t = [a[i] + 1.5 if 2 <= i // 32 < 6 and 8 <= i % 32 < 24 else a[i] for i in range(256)]
+    gl.save("a.bin", gl.pack("f", a))
+    gl.save("t.exp", gl.pack("f", t))
+    gl.save("d.exp", gl.pack("f", [t[(2 + r) * 32 + 8 + c] ** 2 for r in range(4) for c in range(16)]))
+    # trowmax of the window's rows; tcvt of the window into the 4 x 16 window at (4, 16) of a zeroed 8 x 32 f16 tile
+    # (every value is exact in f16)
+    gl.save("m.exp", gl.pack("f", [max(t[(2 + r) * 32 + 8 + c] for c in range(16)) for r in range(4)]))
+    h = [0.0] * 256
+    for r in range(4):
+        for c in range(16):
+            h[(4 + r) * 32 + 16 + c] = t[(2 + r) * 32 + 8 + c]
+    gl.save("h.exp", gl.pack("e", h))
 
 
 out, name = sys.argv[1], sys.argv[2]

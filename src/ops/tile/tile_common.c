@@ -15,6 +15,7 @@ TileJob *tile_job(LowerView *L, const Op *op, Instr *in)
     if (!j || !caps) return NULL;
     j->n = (uint8_t)op->noperands;
     j->src0 = j->src1 = j->scal = j->dst = j->mask = -1;
+    memset(j->aux, -1, sizeof j->aux);
     caps->n = op->noperands;
     for (uint32_t i = 0; i < op->noperands; i++) {
         const Value *v = op->operands[i];
@@ -86,5 +87,23 @@ void tile_foot_whole(const TileJob *j, const uint64_t *args, AsFoot *f, uint32_t
         TileRt r = tj_tile(j, args, i);
         uint64_t n = (uint64_t)t->dims[0] * (uint64_t)t->dims[1] * ty_bytes(t->elem);
         as_add(f, t->space, r.addr, r.addr + n, (written_mask >> i) & 1);
+    }
+}
+
+int64_t tile_row_pitch(const Value *v)
+{
+    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && tile_plain_rows(v->def->operands[0]->type);
+         depth++)
+        v = v->def->operands[0];
+    return v->type->dims[1];
+}
+
+void tile_find_windows(TileJob *j, const Op *op, int (*ok)(const Op *o, uint32_t i))
+{
+    for (uint32_t i = 0; i < op->noperands && i < TJ_MAX; i++) {
+        if (!tile_plain_rows(op->operands[i]->type) || (ok && !ok(op, i))) continue;
+        const Type *t = op->operands[i]->type;
+        int64_t p = tile_row_pitch(op->operands[i]);
+        if (p > 0 && p != t->dims[1]) j->wpitch[i] = (int32_t)p;
     }
 }

@@ -89,7 +89,7 @@ static int p_cvt(Exec *x, const Instr *in, const uint64_t *args)
     if (tile_check_valid(x, in, st, s, "source") || tile_check_valid(x, in, dt, d, "destination")) return -1;
     const ElemKind sk = (ElemKind)j->sek, dk = (ElemKind)j->ek;
     const unsigned es = ek_bytes(sk), ed = ek_bytes(dk), per = p->pack4 ? 2 : 1;
-    const uint64_t spitch = (uint64_t)st->dims[1] * es, dpitch = (uint64_t)dt->dims[1] * ed;
+    const uint64_t spitch = tj_row_pitch(j, j->src0) * es, dpitch = tj_row_pitch(j, j->dst) * ed;
     for (uint64_t r = 0; r < d.vr && d.vc; r++) {
         const uint8_t *ps = sim_mem(x, in, (AddrSpace)st->space, s.addr + r * spitch, d.vc * per * es, 1, ACC_READ,
                                     "tile source");
@@ -126,8 +126,8 @@ static void foot_cvt(const Instr *in, const uint64_t *args, AsFoot *f)
     TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
     if (!d.vr || !d.vc) return;
     uint64_t es = ty_bytes(st->elem), ed = ty_bytes(dt->elem), per = p->pack4 ? 2 : 1;
-    as_add(f, st->space, s.addr, s.addr + (d.vr - 1) * (uint64_t)st->dims[1] * es + d.vc * per * es, 0);
-    as_add(f, dt->space, d.addr, d.addr + (d.vr - 1) * (uint64_t)dt->dims[1] * ed + d.vc * ed, 1);
+    as_add(f, st->space, s.addr, s.addr + (d.vr - 1) * tj_row_pitch(j, j->src0) * es + d.vc * per * es, 0);
+    as_add(f, dt->space, d.addr, d.addr + (d.vr - 1) * tj_row_pitch(j, j->dst) * ed + d.vc * ed, 1);
 }
 
 static NumRound rmode(const Op *op)
@@ -147,6 +147,7 @@ int tile_lower_cvt(LowerView *L, const Op *op, Instr *in)
     TileJob *j = tile_job(L, op, in);
     CvtPlan *p = lw_alloc(L, op, sizeof *p);
     if (!j || !p) return -1;
+    tile_find_windows(j, op, NULL);
     j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
     j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
     ElemKind s = elem_kind(op->operands[j->src0]->type->elem), d = elem_kind(op->operands[j->dst]->type->elem);

@@ -204,7 +204,7 @@ static Walker walker(const TileJob *j, const uint64_t *args, int i)
     const Type *t = j->ty[i];
     TileRt r = tj_tile(j, args, i);
     Walker w = {r.addr, 0, ty_bytes(t->elem), (AddrSpace)t->space};
-    w.pitch = (uint64_t)(t->blayout == TBL_COL_MAJOR ? t->dims[0] : t->dims[1]) * w.e;
+    w.pitch = (t->blayout == TBL_COL_MAJOR ? (uint64_t)t->dims[0] : tj_row_pitch(j, i)) * w.e;
     return w;
 }
 
@@ -413,7 +413,8 @@ static void foot_ew(const Instr *in, const uint64_t *args, AsFoot *f)
         TileRt r = tj_tile(j, args, i);
         uint64_t e = ty_bytes(t->elem), hi;
         int colm = t->blayout == TBL_COL_MAJOR;
-        uint64_t nl = colm ? r.vc : r.vr, ll = colm ? r.vr : r.vc, pitch = (uint64_t)(colm ? t->dims[0] : t->dims[1]) * e;
+        uint64_t nl = colm ? r.vc : r.vr, ll = colm ? r.vr : r.vc;
+        uint64_t pitch = (colm ? (uint64_t)t->dims[0] : tj_row_pitch(j, i)) * e;
         if (i == j->dst && (j->kind == TE_CMP || j->kind == TE_CMPS)) {
             /* packed rows: at most one row of the tile's bytes per source row, or the flat stream */
             TileRt a = tj_tile(j, args, j->src0);
@@ -451,6 +452,22 @@ static const EwRow ew_rows[] = {
     {OP_TSELS, TE_SELS, 0, OP_VSEL}, {OP_TEXPANDS, TE_EXPANDS, 0, OP_VDUP}, {OP_TFILLPAD, TE_FILLPAD, 0, OP_VDUP},
 };
 
+static const EwRow *ew_row(int kind)
+{
+    for (unsigned i = 0; i < sizeof ew_rows / sizeof ew_rows[0]; i++)
+        if (ew_rows[i].op == kind) return &ew_rows[i];
+    return NULL;
+}
+
+/* Every operand of the line-wise ops reads and writes through walker(); tcmp / tcmps (packed rows, a flat form
+   chosen from the types) and tsel's predicate mask do not take windows. */
+int tile_ew_pitch_ok(const Op *o, uint32_t i)
+{
+    const EwRow *r = ew_row(o->kind);
+    if (!r || r->kind == TE_CMP || r->kind == TE_CMPS) return 0;
+    return !((o->kind == OP_TSEL || o->kind == OP_TSELS) && i == 0);   /* the mask: the first operand (ops_tile.def) */
+}
+
 static int hp_attr(const Op *op)
 {
     const Attr *a = op_token(op, "precisionType");
@@ -481,9 +498,7 @@ static int tcmps_flat(const Type *src, const Type *dst)
 
 int tile_lower_ew(LowerView *L, const Op *op, Instr *in)
 {
-    const EwRow *row = NULL;
-    for (unsigned i = 0; i < sizeof ew_rows / sizeof ew_rows[0]; i++)
-        if (ew_rows[i].op == op->kind) row = &ew_rows[i];
+    const EwRow *row = ew_row(op->kind);
     if (!row) {
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' is not simulated yet", op_info[op->kind].name);
         return -1;
@@ -549,5 +564,6 @@ int tile_lower_ew(LowerView *L, const Op *op, Instr *in)
         lw_error(L, op, DIAG_V_ELEM_TYPE, "'%s' on tiles of this element type is not simulated", op_info[op->kind].name);
         return -1;
     }
+    tile_find_windows(j, op, tile_ew_pitch_ok);
     return 0;
 }

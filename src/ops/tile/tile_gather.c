@@ -18,7 +18,8 @@
  *   mgather / mscatter     GM <-> UB through a UB index tile (pto-isa a5 MGather.hpp / MScatter.hpp): row coalesce
  *                          (table row idx[r]) or elem (table element idx[r, c]); OOB modes undefined (T-OOB trap),
  *                          clamp, wrap, zero (gather) / skip (scatter); scatter atomics add/max/min; positions in
- *                          row-major order, a later one winning a duplicate (Conflict::Last)
+ *                          row-major order, a later one winning a duplicate (Conflict::Last); mgather GM -> L1
+ *                          into an NZ mat tile on MTE2 (row, or elem through the GM scratch view)
  * An index, offset or pattern position outside its tile is a located T-TILE trap. The compare form of tgather parses
  * and verifies but is not executable yet (T-UNSUPPORTED). */
 #include "tile_int.h"
@@ -364,6 +365,110 @@ static int p_mgs(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* mgather GM -> L1 (pto-isa a5 MGather.hpp MGatherGm2L1RowImpl / MGatherGm2L1ElemImpl): the destination is an NZ mat
+   tile (C0 = 32 / E columns per fractal column, element (r, c) at (c / C0) * rows * C0 + r * C0 + c % C0), the
+   indices a GM view read from its base (row: element r; elem: element r * the view's row stride + c). Row: zero mode
+   first zeroes the whole tile, then each valid row r copies the valid columns of table row remap(idx[r]) (rows =
+   the product of every table dim but the last, pitch = the stride of the second-to-last). Elem: the GM scratch view
+   gets the whole tile's NZ image (zeros, then table element remap(idx) at each valid (r, c)), then the tile is a
+   copy of it; the scratch keeps the image. scal = the table, mask = the index view, src1 = the scratch. */
+static int p_mgather_l1(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (tile_check_all(x, in, j, args)) return -1;
+    const Type *tt = j->ty[(int)j->dst], *it = j->ty[(int)j->mask];
+    TileRt t = tj_tile(j, args, j->dst);
+    unsigned e = ty_bytes(tt->elem), ie = ty_bytes(it->elem);
+    uint64_t R = (uint64_t)tt->dims[0], C = (uint64_t)tt->dims[1], c0 = 32 / e, caprows, pitch, capel;
+    table_of(j, args, &caprows, &pitch, &capel);
+    ViewRt tv = tj_view(j, args, j->scal);
+    int trk = j->ty[(int)j->scal]->rank;
+    int64_t last = trk ? tv.shape[trk - 1] : 1;
+    caprows = last > 0 ? capel / (uint64_t)last : 0;   /* every table dim but the last (pto-isa: DIM_0..DIM_3) */
+    uint64_t base = tv.addr;
+    ViewRt iv = tj_view(j, args, j->mask);
+    uint64_t istride = it->rank >= 2 ? (uint64_t)(iv.stride[it->rank - 2] > 0 ? iv.stride[it->rank - 2] : 0) : 0;
+    uint64_t moved = 0;
+    uint64_t sc = j->tok ? tj_view(j, args, j->src1).addr : 0;
+    if (j->tok) {   /* elem: build the image in the scratch view */
+        uint8_t *pz = sim_mem(x, in, AS_GM, sc, R * C * e, 1, ACC_WRITE, "mgather scratch");
+        if (!pz) return -1;
+        memset(pz, 0, R * C * e);
+    } else if (j->konst == OOB_ZERO_SKIP) {
+        uint8_t *pz = sim_mem(x, in, AS_L1, t.addr, R * C * e, 1, ACC_WRITE, "mgather destination");
+        if (!pz) return -1;
+        memset(pz, 0, R * C * e);
+    }
+    for (uint64_t r = 0; r < t.vr; r++) {
+        if (!j->tok) {
+            const uint8_t *pi = sim_mem(x, in, AS_GM, iv.addr + r * ie, ie, 1, ACC_READ, "mgather indices");
+            uint64_t ix;
+            int a = pi ? remap(x, in, j, lane_get(pi, ie, 0), caprows, &ix, r, 0) : -1;
+            if (a < 0) return -1;
+            if (!a || !t.vc) continue;
+            const uint8_t *pg = sim_mem(x, in, AS_GM, base + ix * pitch * e, t.vc * e, 1, ACC_READ, "mgather table");
+            if (!pg) return -1;
+            for (uint64_t c = 0; c < t.vc; c += c0) {   /* one C0 run of the row per fractal column */
+                uint64_t n = t.vc - c < c0 ? t.vc - c : c0;
+                uint8_t *pd = sim_mem(x, in, AS_L1, t.addr + ((c / c0) * R * c0 + r * c0) * e, n * e, 1, ACC_WRITE,
+                                      "mgather destination");
+                if (!pd) return -1;
+                memmove(pd, pg + c * e, n * e);
+            }
+            moved += t.vc * e;
+            continue;
+        }
+        for (uint64_t c = 0; c < t.vc; c++) {   /* each GM pointer used before the next GM access */
+            const uint8_t *pi = sim_mem(x, in, AS_GM, iv.addr + (r * istride + c) * ie, ie, 1, ACC_READ, "mgather indices");
+            uint64_t ix;
+            int a = pi ? remap(x, in, j, lane_get(pi, ie, 0), capel, &ix, r, c) : -1;
+            if (a < 0) return -1;
+            if (!a) continue;
+            const uint8_t *pg = sim_mem(x, in, AS_GM, base + ix * e, e, 1, ACC_READ, "mgather table");
+            if (!pg) return -1;
+            uint8_t v[8];
+            memcpy(v, pg, e);
+            uint8_t *ps = sim_mem(x, in, AS_GM, sc + ((c / c0) * R * c0 + r * c0 + c % c0) * e, e, 1, ACC_WRITE,
+                                  "mgather scratch");
+            if (!ps) return -1;
+            memcpy(ps, v, e);
+        }
+    }
+    if (j->tok) {   /* the bulk copy scratch -> L1 */
+        uint8_t *pd = sim_mem(x, in, AS_L1, t.addr, R * C * e, 1, ACC_WRITE, "mgather destination");
+        if (!pd) return -1;
+        const uint8_t *ps = sim_mem(x, in, AS_GM, sc, R * C * e, 1, ACC_READ, "mgather scratch");
+        if (!ps) return -1;
+        memmove(pd, ps, R * C * e);
+        moved = R * C * e;
+    }
+    sim_transfer(x, AS_GM, AS_L1, moved);   /* counts the bytes on MTE2 and charges the GM -> L1 path */
+    return 0;
+}
+
+static void foot_mgather_l1(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst);
+    for (int k = 0; k < 3; k++) {   /* the table and the indices read, the scratch written: each view's extent */
+        int i = k == 0 ? j->scal : k == 1 ? j->mask : j->src1;
+        if (i < 0) continue;
+        const Type *vt = j->ty[i];
+        ViewRt v = tj_view(j, args, i);
+        uint64_t hi = 1;
+        for (int d = 0; d < vt->rank; d++) {
+            if (v.shape[d] <= 0) return;
+            hi += (uint64_t)(v.shape[d] - 1) * (uint64_t)(v.stride[d] > 0 ? v.stride[d] : 0);
+        }
+        if (k == 2) {
+            const Type *tt = j->ty[(int)j->dst];
+            uint64_t n = (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1];
+            hi = hi > n ? hi : n;
+        }
+        as_add(f, AS_GM, v.addr, v.addr + hi * ty_bytes(vt->elem), k == 2);
+    }
+}
+
 /* Auto-sync footprint: the tiles whole, the table from the view's base over its strided extent and its packed
    capacity (the indices are not known before the op runs). */
 static void foot_mgs(const Instr *in, const uint64_t *args, AsFoot *f)
@@ -410,15 +515,49 @@ static int unsupported(LowerView *L, const Op *op, const char *what)
     return -1;
 }
 
+/* The OOB mode of an mgather / mscatter (OOB_*). */
+static uint64_t oob_mode(const Op *op, int g)
+{
+    int oob = op_token_id(op, g ? "gatherOob" : "scatterOob");
+    return oob == T_GOOB_CLAMP || oob == T_SOOB_CLAMP ? OOB_CLAMP : oob == T_GOOB_WRAP || oob == T_SOOB_WRAP ? OOB_WRAP
+         : oob == T_GOOB_ZERO || oob == T_SOOB_SKIP ? OOB_ZERO_SKIP : OOB_UNDEF;
+}
+
+/* mgather into an L1 (mat) tile: the verifier has checked the NZ layout, the GM index view and the scratch rule. */
+static int lower_mgather_l1(LowerView *L, const Op *op, Instr *in, int vi, int ii, int ti)
+{
+    const Type *vt = op->operands[vi]->type, *it = op->operands[ii]->type, *tt = op->operands[ti]->type;
+    int si = lw_group_index(L, op, "scratch", 0);
+    if (tt->dims[0] < 0 || tt->dims[1] < 0 || vt->elem != tt->elem || it->kind == TY_TILE_BUF || ty_bytes(it->elem) != 4 ||
+        ty_bytes(tt->elem) > 4 || tt->blayout != TBL_COL_MAJOR || tt->slayout != TSL_ROW_MAJOR)
+        return unsupported(L, op, "into an L1 tile other than a static NZ tile with 32-bit GM indices");
+    TileJob *j = tile_job(L, op, in);
+    if (!j) return -1;
+    j->scal = (int8_t)vi;
+    j->mask = (int8_t)ii;
+    j->dst = (int8_t)ti;
+    j->src1 = (int8_t)si;
+    j->ek = j->sek = (uint8_t)elem_kind(tt->elem);
+    j->tok = (int16_t)(op_token_id(op, "coalesce") == T_COAL_ELEM);
+    j->konst = oob_mode(op, 1);
+    if (j->tok && si < 0) return unsupported(L, op, "with coalesce = elem and no scratch view");
+    in->pipe = PQ_MTE2;
+    in->pfn = p_mgather_l1;
+    in->foot = foot_mgather_l1;
+    in->cost = 1;
+    return 0;
+}
+
 static int lower_mgs(LowerView *L, const Op *op, Instr *in)
 {
     int g = op->kind == OP_MGATHER;
     int vi = lw_group_index(L, op, "mem", 0), ii = lw_group_index(L, op, "idx", 0);
     int ti = lw_group_index(L, op, g ? "dst" : "src", 0);
     const Type *vt = op->operands[vi]->type, *it = op->operands[ii]->type, *tt = op->operands[ti]->type;
+    if (g && tt->kind == TY_TILE_BUF && tt->space == AS_L1) return lower_mgather_l1(L, op, in, vi, ii, ti);
     if (lw_group_index(L, op, "scratch", 0) >= 0 || tt->space != AS_UB || it->kind != TY_TILE_BUF ||
         it->space != AS_UB)
-        return unsupported(L, op, "between GM and other than UB tiles (the GM->L1 form)");
+        return unsupported(L, op, "between GM and other than UB or L1 tiles");
     if (tt->dims[0] < 0 || tt->dims[1] < 0 || it->dims[0] < 0 || it->dims[1] < 0 || tt->blayout != TBL_ROW_MAJOR ||
         tt->slayout != TSL_NONE_BOX || it->slayout != TSL_NONE_BOX || vt->elem != tt->elem)
         return unsupported(L, op, "on other than static row-major tiles of the table's element type");
@@ -436,9 +575,7 @@ static int lower_mgs(LowerView *L, const Op *op, Instr *in)
     else j->src0 = (int8_t)ti;
     j->ek = j->sek = (uint8_t)elem_kind(tt->elem);
     j->tok = (int16_t)(op_token_id(op, "coalesce") == T_COAL_ELEM);
-    int oob = op_token_id(op, g ? "gatherOob" : "scatterOob");
-    j->konst = oob == T_GOOB_CLAMP || oob == T_SOOB_CLAMP ? OOB_CLAMP : oob == T_GOOB_WRAP || oob == T_SOOB_WRAP ? OOB_WRAP
-             : oob == T_GOOB_ZERO || oob == T_SOOB_SKIP ? OOB_ZERO_SKIP : OOB_UNDEF;
+    j->konst = oob_mode(op, g);
     int at = g ? -1 : op_token_id(op, "scatterAtomicOp");
     j->vop = (uint8_t)(at == T_SATOM_ADD ? MS_ADD : at == T_SATOM_MAX ? MS_MAX : at == T_SATOM_MIN ? MS_MIN : MS_NONE);
     j->sbits = (uint8_t)(j->vop == MS_ADD ? VOP_ADD : j->vop == MS_MAX ? VOP_MAX : VOP_MIN);

@@ -64,6 +64,10 @@ typedef struct TileJob {
     const Type *ty[TJ_MAX];    /* operand i's type */
     uint8_t n;
     int8_t src0, src1, scal, dst, mask;
+    int32_t wpitch[TJ_MAX];    /* element-wise ops: operand i is a window whose lines keep its parent's row pitch
+                                  (tile_row_pitch, in elements) when that differs from its type's columns, else 0 */
+    int8_t aux[3];             /* operands of further roles, named by the op's file (tquant.mx: exp, max, scaling;
+                                  tquant / tdequant: scale, offset) */
     uint8_t kind;              /* the computation class (TE_* of tile_ew.c, TD_* of tile_dma.c) */
     uint8_t vop;               /* ValuOp */
     uint8_t ek, sek;           /* ElemKind of the destination lanes and of the source lanes */
@@ -121,6 +125,26 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in);
 /* tile_mov.c: the row pitch (elements) of a row-major vec tile value: a pto.subview window's is its parent's,
    else the type's columns; whether every use of a value honours such a pitch (tmov, nested subview). */
 int64_t tile_row_pitch(const Value *v);
+/* A row-major unboxed vec tile: the tiles whose windows keep a parent's row pitch. */
+static inline int tile_plain_rows(const Type *t)
+{
+    return t && t->kind == TY_TILE_BUF && t->space == AS_UB && t->blayout == TBL_ROW_MAJOR &&
+           t->slayout == TSL_NONE_BOX;
+}
+/* Whether operand i of op o, an element-wise tile op (tile_ew.c), is read or written at the operand's own row
+   pitch (TileJob.wpitch), so a subview window of a wider tile may be passed there (tile_mov.c). */
+int tile_ew_pitch_ok(const Op *o, uint32_t i);
+/* The same for every family that walks its operands at TileJob.wpitch: element-wise ops, reductions and expands
+   (tile_reduce.c), tcvt (tile_mov.c, which decides whether a window runs). */
+int tile_window_ok(const Op *o, uint32_t i);
+/* Sets TileJob.wpitch for each operand of op that is a window of a wider row-major vec tile (tile_row_pitch), in a
+   position ok allows (NULL: every operand); called by the lowering of each family tile_window_ok names. */
+void tile_find_windows(TileJob *j, const Op *op, int (*ok)(const Op *o, uint32_t i));
+/* The row pitch in elements operand i is walked at: its window's (wpitch) or its type's columns. */
+static inline uint64_t tj_row_pitch(const TileJob *j, int i)
+{
+    return j->wpitch[i] ? (uint64_t)j->wpitch[i] : (uint64_t)j->ty[i]->dims[1];
+}
 int tile_pitch_uses_ok(const Value *v);
 /* tile_reduce.c: row/column reductions (+ arg forms), the expand families, the partial ops. */
 int tile_is_reduce(int kind);

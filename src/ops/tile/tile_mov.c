@@ -12,23 +12,16 @@ enum { MV_TMOV, MV_EXTRACT, MV_INSERT };
    (docs/semantics.md §14). A source window that keeps its parent's row pitch: TileJob.pitch. */
 enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ, MV_NZ };   /* MV_NZ: row-major -> NZ (p_mov_nz) */
 
-static int plain_rows(const Type *t)
+/* Operand i of op o takes a window at its own pitch (tile_common.c tile_find_windows): element-wise ops
+   (tile_ew_pitch_ok), reductions and expands, tcvt. */
+int tile_window_ok(const Op *o, uint32_t i)
 {
-    return t && t->kind == TY_TILE_BUF && t->space == AS_UB && t->blayout == TBL_ROW_MAJOR &&
-           t->slayout == TSL_NONE_BOX;
-}
-
-int64_t tile_row_pitch(const Value *v)
-{
-    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && plain_rows(v->def->operands[0]->type);
-         depth++)
-        v = v->def->operands[0];
-    return v->type->dims[1];
+    return tile_is_reduce(o->kind) || o->kind == OP_TCVT || tile_ew_pitch_ok(o, i);
 }
 
 /* Whether every use of v (a row-major vec tile) honours a row pitch other than its type's columns: a pto.tmov
-   from it into a row-major vec tile, a pto.tstore of it (ND: tile_dma.c), or a pto.subview of it that is one row
-   or whose result again has only such uses. Found by
+   from it into a row-major vec tile, a pto.tstore of it (ND: tile_dma.c), an element-wise op, a reduction or
+   expand, a tcvt (tile_window_ok), or a pto.subview of it that is one row or whose result again has only such uses. Found by
    walking the function; a use outside those ops (scf.yield, a call, any other op) makes it 0. */
 typedef struct PitchUses { const Value *v; uint32_t found; int bad; } PitchUses;
 static int pitch_visit(Op *o, void *ud)
@@ -37,11 +30,11 @@ static int pitch_visit(Op *o, void *ud)
     for (uint32_t i = 0; i < o->noperands && !u->bad; i++) {
         if (o->operands[i] != u->v) continue;
         u->found++;
-        if (o->kind == OP_SUBVIEW && i == 0 && o->nresults == 1 && plain_rows(o->results[0]->type))
+        if (o->kind == OP_SUBVIEW && i == 0 && o->nresults == 1 && tile_plain_rows(o->results[0]->type))
             /* one row has no pitch to keep: any use of it reads the right bytes */
             u->bad = o->results[0]->type->dims[0] != 1 && !tile_pitch_uses_ok(o->results[0]);
-        else if (!(o->kind == OP_TMOV && i == 0 && o->noperands == 2 && plain_rows(o->operands[1]->type)) &&
-                 !(o->kind == OP_TSTORE && i == 0 && o->noperands == 2))
+        else if (!(o->kind == OP_TMOV && i == 0 && o->noperands == 2 && tile_plain_rows(o->operands[1]->type)) &&
+                 !(o->kind == OP_TSTORE && i == 0 && o->noperands == 2) && !tile_window_ok(o, i))
             u->bad = 1;
     }
     return 0;
@@ -50,7 +43,7 @@ int tile_pitch_uses_ok(const Value *v)
 {
     const Op *f = v->def;
     while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
-    if (!f || !plain_rows(v->type)) return 0;
+    if (!f || !tile_plain_rows(v->type)) return 0;
     PitchUses u = {v, 0, 0};
     ir_walk((Op *)f, pitch_visit, &u);
     return !u.bad && u.found == v->nuses;
@@ -191,7 +184,7 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
     in->imm[MV_COLMAJ] = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR;
     in->imm[MV_NZ] = op->kind == OP_TMOV && st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_NONE_BOX &&
                      dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR;
-    if (!in->imm[MV_NZ] && op->kind == OP_TMOV && plain_rows(st) && tile_row_pitch(op->operands[j->src0]) != st->dims[1])
+    if (!in->imm[MV_NZ] && op->kind == OP_TMOV && tile_plain_rows(st) && tile_row_pitch(op->operands[j->src0]) != st->dims[1])
         j->pitch = tile_row_pitch(op->operands[j->src0]);
     in->pfn = in->imm[MV_NZ] ? p_mov_nz : p_mov;
     in->foot = foot_mov;

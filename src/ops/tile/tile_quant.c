@@ -28,6 +28,8 @@ static uint8_t *qelem(Exec *x, const Instr *in, const QLine *l, uint64_t r, uint
                    mode == ACC_WRITE ? "tile destination" : "tile source");
 }
 
+enum { Q_SCALE, Q_OFFSET };   /* tquant / tdequant: TileJob.aux (tquant's scale is its fp operand) */
+
 /* The per-row coefficient of a row (element (r, 0) of a scale / offset tile). */
 static int coef(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args, int i, uint64_t r, uint64_t *v)
 {
@@ -36,7 +38,7 @@ static int coef(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args
     TileRt t = tj_tile(j, args, i);
     if (r >= t.vr || t.vc == 0) {
         sim_trap(x, in, DIAG_T_TILE, "'%s': row %u has no coefficient (the %s tile's valid shape is %ux%u)",
-                 in->op ? op_info[in->op->kind].name : "tile op", (unsigned)r, i == j->scal ? "scale" : "offset",
+                 in->op ? op_info[in->op->kind].name : "tile op", (unsigned)r, i == j->aux[Q_SCALE] ? "scale" : "offset",
                  (unsigned)t.vr, (unsigned)t.vc);
         return -1;
     }
@@ -58,7 +60,7 @@ static void charge(Exec *x, const TileJob *j, const OpKind *m, unsigned n, uint6
 typedef uint64_t (*QLaneFn)(const TileJob *j, uint64_t v, uint64_t sc, uint64_t of);
 
 /* The frame tquant and tdequant share: over the destination's valid rows, the row's coefficients (element (r, 0) of
-   the scale tile scal and the offset tile mask), then f on each lane of the row. */
+   the scale tile and of the offset tile), then f on each lane of the row. */
 static int quant_rows(Exec *x, const Instr *in, const uint64_t *args, QLaneFn f)
 {
     const TileJob *j = TJ(in);
@@ -67,7 +69,7 @@ static int quant_rows(Exec *x, const Instr *in, const uint64_t *args, QLaneFn f)
     QLine ld = qline(j, args, j->dst), ls = qline(j, args, j->src0);
     for (uint64_t r = 0; r < d.vr && d.vc; r++) {
         uint64_t sc, of;
-        if (coef(x, in, j, args, j->scal, r, &sc) || coef(x, in, j, args, j->mask, r, &of)) return -1;
+        if (coef(x, in, j, args, j->aux[Q_SCALE], r, &sc) || coef(x, in, j, args, j->aux[Q_OFFSET], r, &of)) return -1;
         const uint8_t *ps = qelem(x, in, &ls, r, 0, d.vc, ACC_READ);
         uint8_t *pd = ps ? qelem(x, in, &ld, r, 0, d.vc, ACC_WRITE) : NULL;
         if (!pd) return -1;
@@ -127,8 +129,9 @@ static int p_dequant(Exec *x, const Instr *in, const uint64_t *args)
 /* ------------------------------------------------------------------ tquant.mx */
 
 enum { MX_F32_OCP, MX_F32_NV, MX_B16_OCP };   /* the exponent rule (TileJob.vop) */
-/* TileJob fields of tquant.mx: src0 src, dst dst, src1 exp, scal max, mask scaling; kind the group axis (0 / 1),
-   tok 1 for MXFP4_E2M1, vop the exponent rule. */
+enum { MX_EXP, MX_MAX, MX_SCALING };          /* tquant.mx: TileJob.aux */
+/* TileJob fields of tquant.mx: src0 src, dst dst, aux exp / max / scaling; kind the group axis (0 / 1), tok 1 for
+   MXFP4_E2M1, vop the exponent rule. */
 
 /* The shared exponent (low byte) and the scaling bits of a group whose largest magnitude has bits mx (pto-isa a5
    TQuant.hpp ComputeF32OcpExpAndScaling, ComputeF32NvExpAndScaling, ComputeB16OcpExpAndScalingRegs). */
@@ -185,9 +188,9 @@ static int p_quant_mx(Exec *x, const Instr *in, const uint64_t *args)
     const uint64_t ng = (uint64_t)s.vr * s.vc / 32, gpr = ax1 ? s.vc / 32 : s.vc;   /* groups, groups per group row */
     QLine ls = qline(j, args, j->src0), ld = qline(j, args, j->dst);
     const unsigned se = ls.e;
-    uint8_t *pe = mx_flat(x, in, j, args, j->src1, ng, "exp");
-    uint8_t *pm = pe ? mx_flat(x, in, j, args, j->scal, ng, "max") : NULL;
-    uint8_t *pc = pm ? mx_flat(x, in, j, args, j->mask, ng, "scaling") : NULL;
+    uint8_t *pe = mx_flat(x, in, j, args, j->aux[MX_EXP], ng, "exp");
+    uint8_t *pm = pe ? mx_flat(x, in, j, args, j->aux[MX_MAX], ng, "max") : NULL;
+    uint8_t *pc = pm ? mx_flat(x, in, j, args, j->aux[MX_SCALING], ng, "scaling") : NULL;
     if (!pc) return -1;
     for (uint64_t g = 0; g < ng; g++) {   /* the group's largest magnitude: vabs + vcmax (f32), abs bits (b16) */
         uint64_t gr = g / gpr, gc = g % gpr, mx = 0;
@@ -236,7 +239,7 @@ static int p_quant_mx(Exec *x, const Instr *in, const uint64_t *args)
 static void foot_quant_mx(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
-    tile_foot_whole(j, args, f, 1u << j->dst | 1u << j->src1 | 1u << j->scal | 1u << j->mask);
+    tile_foot_whole(j, args, f, 1u << j->dst | 1u << j->aux[MX_EXP] | 1u << j->aux[MX_MAX] | 1u << j->aux[MX_SCALING]);
 }
 
 static int lower_quant_mx(LowerView *L, const Op *op, Instr *in)
@@ -245,9 +248,9 @@ static int lower_quant_mx(LowerView *L, const Op *op, Instr *in)
     if (!j) return -1;
     j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
     j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
-    j->src1 = (int8_t)lw_group_index(L, op, "exp", 0);
-    j->scal = (int8_t)lw_group_index(L, op, "max", 0);
-    j->mask = (int8_t)lw_group_index(L, op, "scaling", 0);
+    j->aux[MX_EXP] = (int8_t)lw_group_index(L, op, "exp", 0);
+    j->aux[MX_MAX] = (int8_t)lw_group_index(L, op, "max", 0);
+    j->aux[MX_SCALING] = (int8_t)lw_group_index(L, op, "scaling", 0);
     if (lw_group_index(L, op, "exp_zz", 0) >= 0 || op_attr(op, "storeMode")) {
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' with exp_zz / storeMode (the deprecated fused form) is not "
                  "simulated; reorder the exponents with pto.tmov and a tmp tile");
@@ -408,13 +411,13 @@ int tile_lower_quant(LowerView *L, const Op *op, Instr *in)
     in->cost = 1;
     j->dst = (int8_t)lw_group_index(L, op, "dst", 0);
     j->src0 = (int8_t)lw_group_index(L, op, "src", 0);
-    j->scal = (int8_t)lw_group_index(L, op, q ? "fp" : "scale", 0);
-    j->mask = (int8_t)lw_group_index(L, op, "offset", 0);
+    j->aux[Q_SCALE] = (int8_t)lw_group_index(L, op, q ? "fp" : "scale", 0);
+    j->aux[Q_OFFSET] = (int8_t)lw_group_index(L, op, "offset", 0);
     const Type *dt = op->operands[j->dst]->type, *st = op->operands[j->src0]->type;
     j->ek = (uint8_t)elem_kind(dt->elem);
     j->sek = (uint8_t)elem_kind(st->elem);
     int bad = 0;
-    const Type *ct[2] = {op->operands[j->scal]->type, j->mask >= 0 ? op->operands[j->mask]->type : NULL};
+    const Type *ct[2] = {op->operands[j->aux[Q_SCALE]]->type, j->aux[Q_OFFSET] >= 0 ? op->operands[j->aux[Q_OFFSET]]->type : NULL};
     for (int i = 0; i < 2; i++)
         if (ct[i] && elem_kind(ct[i]->elem) != EK_F32) bad = 1;
     if (q) {

@@ -30,7 +30,8 @@ static Tl tl_of(const TileJob *j, const uint64_t *args, int i)
 {
     const Type *t = j->ty[i];
     TileRt r = tj_tile(j, args, i);
-    Tl l = {r.addr, ty_bytes(t->elem), t->blayout == TBL_COL_MAJOR, t->dims[0], t->dims[1], (AddrSpace)t->space};
+    Tl l = {r.addr, ty_bytes(t->elem), t->blayout == TBL_COL_MAJOR, t->dims[0], (int64_t)tj_row_pitch(j, i),
+            (AddrSpace)t->space};
     return l;
 }
 
@@ -363,7 +364,8 @@ static int p_part(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
-/* Auto-sync footprint: the source and destination tiles whole, the destination written; the unused tmp tile
+/* Auto-sync footprint: the source and destination tiles whole (a window's rows at its pitch), the destination
+   written; the unused tmp tile
    (TileJob.mask holds its operand index here) touches nothing. */
 static void foot_rd(const Instr *in, const uint64_t *args, AsFoot *f)
 {
@@ -372,7 +374,8 @@ static void foot_rd(const Instr *in, const uint64_t *args, AsFoot *f)
         const Type *t = j->ty[i];
         if (t->kind != TY_TILE_BUF || i == j->mask) continue;
         TileRt r = tj_tile(j, args, i);
-        uint64_t n = (uint64_t)t->dims[0] * (uint64_t)t->dims[1] * ty_bytes(t->elem);
+        /* a window: its rows at the parent's pitch */
+        uint64_t n = ((uint64_t)(t->dims[0] - 1) * tj_row_pitch(j, i) + (uint64_t)t->dims[1]) * ty_bytes(t->elem);
         as_add(f, t->space, r.addr, r.addr + n, i == j->dst);
     }
 }
@@ -415,6 +418,7 @@ int tile_lower_reduce(LowerView *L, const Op *op, Instr *in)
     if (!row) return -1;
     TileJob *j = tile_job(L, op, in);
     if (!j) return -1;
+    tile_find_windows(j, op, NULL);
     j->kind = row->kind;
     j->vop = row->vop;
     in->imm[0] = row->micro;

@@ -88,30 +88,9 @@ static const Instr *x_view_addr(Exec *x, const Instr *in)
     return done(x, in);
 }
 
-static const Instr *x_alloc(Exec *x, const Instr *in)
+/* Stores tile t with the valid region vr x vc into slot, or traps T-TILE when the region exceeds type ty's shape. */
+static const Instr *put_valid(Exec *x, const Instr *in, uint8_t *slot, const Type *ty, TileRt t, uint64_t vr, uint64_t vc)
 {
-    TileRt t;
-    t.addr = in->imm[TV_ADDR] >= 0 ? ARG(x, in, (unsigned)in->imm[TV_ADDR]) : (uint64_t)in->imm[TV_PLANNED];
-    uint64_t vr = in->imm[TV_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TV_VR]) : (uint64_t)in->imm[TV_VR_STATIC];
-    uint64_t vc = in->imm[TV_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TV_VC]) : (uint64_t)in->imm[TV_VC_STATIC];
-    const Type *ty = in->op->results[0]->type;
-    if (vr > (uint64_t)ty->dims[0] || vc > (uint64_t)ty->dims[1]) {
-        sim_trap(x, in, DIAG_T_TILE, "valid region %" PRIu64 "x%" PRIu64 " exceeds the tile's %lldx%lld shape", vr, vc,
-                 (long long)ty->dims[0], (long long)ty->dims[1]);
-        return NULL;
-    }
-    t.vr = (uint32_t)vr;
-    t.vc = (uint32_t)vc;
-    tile_put(FR(x, in->res[0]), t);
-    return done(x, in);
-}
-
-static const Instr *x_set_valid(Exec *x, const Instr *in)
-{
-    uint8_t *slot = FR(x, in->arg[0]);
-    TileRt t = tile_get(slot);
-    uint64_t vr = ARG(x, in, 1), vc = ARG(x, in, 2);
-    const Type *ty = in->op->operands[0]->type;
     if (vr > (uint64_t)ty->dims[0] || vc > (uint64_t)ty->dims[1]) {
         sim_trap(x, in, DIAG_T_TILE, "valid region %" PRIu64 "x%" PRIu64 " exceeds the tile's %lldx%lld shape", vr, vc,
                  (long long)ty->dims[0], (long long)ty->dims[1]);
@@ -121,6 +100,22 @@ static const Instr *x_set_valid(Exec *x, const Instr *in)
     t.vc = (uint32_t)vc;
     tile_put(slot, t);
     return done(x, in);
+}
+
+static const Instr *x_alloc(Exec *x, const Instr *in)
+{
+    TileRt t;
+    t.addr = in->imm[TV_ADDR] >= 0 ? ARG(x, in, (unsigned)in->imm[TV_ADDR]) : (uint64_t)in->imm[TV_PLANNED];
+    uint64_t vr = in->imm[TV_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TV_VR]) : (uint64_t)in->imm[TV_VR_STATIC];
+    uint64_t vc = in->imm[TV_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TV_VC]) : (uint64_t)in->imm[TV_VC_STATIC];
+    return put_valid(x, in, FR(x, in->res[0]), in->op->results[0]->type, t, vr, vc);
+}
+
+static const Instr *x_set_valid(Exec *x, const Instr *in)
+{
+    uint8_t *slot = FR(x, in->arg[0]);
+    TileRt t = tile_get(slot);
+    return put_valid(x, in, slot, in->op->operands[0]->type, t, ARG(x, in, 1), ARG(x, in, 2));
 }
 
 static const Instr *x_get_valid(Exec *x, const Instr *in)
