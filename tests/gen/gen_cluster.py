@@ -111,6 +111,23 @@ def case_fixpipe_quant(seed=31):
     gl.save("win.exp", gl.pack("i", [acc[m][n] for m in range(8, 16) for n in range(16, 32)]))
 
 
+def case_fixpipe_quant_a2a3(seed=33):
+    """a2a3: the same i8 matmul, pushed once through deqf16_vec whose scaling tile holds packed ui64 rows: the f32
+    scale of column n in the low 32 bits of row n (mantissa bits 12..0 cleared before use: these scales have
+    more bits, so the clearing shows), garbage in the high 32 bits (ignored)"""
+    r = gl.Lcg(seed)
+    A = [[r.below(255) - 127 for _ in range(32)] for _ in range(16)]
+    B = [[r.below(255) - 127 for _ in range(32)] for _ in range(32)]
+    acc = [[sum(A[m][k] * B[k][n] for k in range(32)) for n in range(32)] for m in range(16)]
+    bits = [fm.F32.from_float(f32(0.05 + n * 0.0731)) for n in range(32)]
+    rows = [b | (r.below(1 << 31) << 32) for b in bits]
+    used = [fm.F32.to_float(b & ~0x1FFF) for b in bits]
+    gl.save("a.bin", gl.pack("b", [v for row in A for v in row]))
+    gl.save("b.bin", gl.pack("b", [v for row in B for v in row]))
+    gl.save("fp.bin", gl.pack("Q", rows))
+    gl.save("out.exp", gl.pack("H", [deq_f16(acc[m][n], used[n]) for m in range(16) for n in range(32)]))
+
+
 def case_mat_row(seed=32):
     """a2a3: a 4 x 32 f16 block through a row-major mat tile (tload GM -> L1, tstore L1 -> GM): unchanged; the
     rest of the 8 x 32 output keeps its zeros"""

@@ -126,7 +126,12 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
     case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc, NULL);
     case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, NULL);
     case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
-    default: return cube_l1_fb_exec(x, in, s.addr, d.addr, s.vc, s.vr, 0, 0);
+    default:
+        if (in->imm[TM_E] == 8) {   /* a2a3 packed quant rows: the row's bytes in mte_l1_fb's 64-byte units, rows packed */
+            uint64_t u = (s.vc * 8 + 63) / 64;
+            return cube_l1_fb_exec(x, in, s.addr, d.addr, u * s.vr, 1, 0, 0);
+        }
+        return cube_l1_fb_exec(x, in, s.addr, d.addr, s.vc, s.vr, 0, 0);
     }
 }
 
