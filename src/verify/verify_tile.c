@@ -168,7 +168,11 @@ static void check_dma(VCtx *V, Op *op)
     const char *tg = load ? "dst" : "src", *vg = load ? "src" : "dst";
     const Type *t = grp_type(V, op, tg), *vt = grp_type(V, op, vg);
     if (!t || !vt || t->kind != TY_TILE_BUF || !ty_is_view(vt)) return;
-    int ok_loc = load ? (t->space == AS_UB || t->space == AS_L1) : (t->space == AS_UB || t->space == AS_L0C);
+    /* PTOAS TLoadOp / TStoreOp verifiers: a tload fills vec or mat (a5: any location, here also scaling, the FIXPIPE
+       quant vector a set_quant_vector binds); a tstore reads vec or acc (a2a3 also mat) */
+    int a5 = V->target == PTO_TARGET_A5;
+    int ok_loc = load ? (t->space == AS_UB || t->space == AS_L1 || (t->space == AS_FB && a5))
+                      : (t->space == AS_UB || t->space == AS_L0C || (t->space == AS_L1 && !a5));
     if (!ok_loc) {
         const char *loc = tile_loc_name((AddrSpace)t->space);
         v_err(V, DIAG_TILE_LOC, grp_loc(V, op, tg), "'%s' %s a tile in loc=%s; it moves data between GM and loc=vec%s tiles",

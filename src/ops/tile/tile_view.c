@@ -140,7 +140,40 @@ static const Instr *x_tile_addr(Exec *x, const Instr *in)
 
 /* subview's (Instr.imm): the source's rows and columns, element bytes, the layout (1: column-major), whether the
    window's rows keep the source's row pitch (0: a window the 16-byte tile value cannot describe, docs/tile.md). */
-enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC, TS_PITCH };   /* TS_PITCH: the source's row pitch */
+enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC, TS_PITCH };   /* TS_PITCH: the source's row pitch;
+                                                                                   TS_OK 2: an NZ acc window */
+
+/* Whether every use of v (a window of an NZ acc tile) is a FIXPIPE read that takes the parent acc tile's rows as its
+   source stride (tile_cube.c acc_root_rows): the source of a tstore, tmov or tinsert, or a further acc window. */
+typedef struct AccUses { const Value *v; int bad; } AccUses;
+static int acc_use_visit(Op *o, void *ud)
+{
+    AccUses *u = ud;
+    for (uint32_t i = 0; i < o->noperands && !u->bad; i++) {
+        if (o->operands[i] != u->v) continue;
+        if (o->kind == OP_SUBVIEW && i == 0 && o->nresults == 1) {
+            AccUses w = {o->results[0], 0};
+            Op *f = ir_parent_op(o);
+            while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+            if (f) ir_walk(f, acc_use_visit, &w);
+            u->bad = w.bad;
+        } else if (!((o->kind == OP_TSTORE || o->kind == OP_TMOV || o->kind == OP_TINSERT) && i == 0)) {
+            u->bad = 1;
+        }
+    }
+    return u->bad;
+}
+
+static int acc_window_ok(const Op *op)
+{
+    const Type *st = op->operands[0]->type;
+    if (st->space != AS_L0C || st->blayout != TBL_COL_MAJOR || st->slayout != TSL_ROW_MAJOR) return 0;
+    AccUses u = {op->results[0], 0};
+    Op *f = ir_parent_op(op);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    if (f) ir_walk(f, acc_use_visit, &u);
+    return f && !u.bad;
+}
 
 static const Instr *x_subview(Exec *x, const Instr *in)
 {
@@ -159,7 +192,15 @@ static const Instr *x_subview(Exec *x, const Instr *in)
                  "§14.1)", R, C, r, c, sr, sc, ty->slayout != TSL_NONE_BOX ? " boxed" : "");
         return NULL;
     }
-    t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * (uint64_t)in->imm[TS_PITCH] + c) * (uint64_t)in->imm[TS_ELEM];
+    if (in->imm[TS_OK] == 2) {   /* an NZ acc window: (col / 16) blocks of sr x 16 accumulators, then row r */
+        if (c % 16) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a window of an acc tile at column %" PRIu64 " is not simulated (it "
+                     "starts at a 16-column block)", c);
+            return NULL;
+        }
+        t.addr = s.addr + ((c / 16) * sr * 16 + r * 16) * (uint64_t)in->imm[TS_ELEM];
+    } else
+        t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * (uint64_t)in->imm[TS_PITCH] + c) * (uint64_t)in->imm[TS_ELEM];
     uint64_t vr = in->imm[TS_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VR]) : (uint64_t)(ty->dims[2] >= 0 ? ty->dims[2] : ty->dims[0]);
     uint64_t vc = in->imm[TS_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VC]) : (uint64_t)(ty->dims[3] >= 0 ? ty->dims[3] : ty->dims[1]);
     t.vr = (uint32_t)(vr < R ? vr : R);   /* the valid region is clipped to the window (PTO_IR_manual pto.subview) */
@@ -266,8 +307,75 @@ static const char *attr_text(const Op *op, const char *name)
     return a && (a->kind == AT_STR || a->kind == AT_SYM) ? a->s : NULL;
 }
 
-/* import_reserved_buffer: the `base` of the reserve_buffer named `name` in the function `peer_func` (the
-   compiler's pto-resolve-reserved-buffers with explicit bases; auto = true without a base reads 0). */
+/* The base of a reserve_buffer: its `base`; with auto = true and no base, the first hole of its space (aligned
+   as the tile plan aligns: 32 bytes in UB, 512 in L1) that overlaps no tile the function's tile plan places (at
+   any time) and no earlier reserve_buffer of the function, as the compiler's memory planner places them after
+   the tiles (PTOAS PTOPlanMemory.cpp assignAutoReserveBufferBases; docs/tile.md "Allocation"). */
+typedef struct RbList { const Op *op[32]; uint32_t n; } RbList;
+static int collect_rb(Op *o, void *ud)
+{
+    RbList *l = ud;
+    if (o->kind == OP_RESERVE_BUFFER && l->n < 32) l->op[l->n++] = o;
+    return 0;
+}
+
+static AddrSpace rb_space(const Op *o)
+{
+    const Attr *a = op_attr(o, "location");
+    const char *s = a && (a->kind == AT_RAW || a->kind == AT_STR || a->kind == AT_TOKEN) ? a->s : NULL;
+    return s && strstr(s, "mat") ? AS_L1 : AS_UB;
+}
+
+static int64_t reserve_base(const Op *rb)
+{
+    const Attr *ba = op_attr(rb, "base");
+    if (ba && ba->kind == AT_INT) return ba->i;
+    if (!attr_int(rb, "auto", 0)) return 0;
+    Op *f = ir_parent_op(rb);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    if (!f) return 0;
+    RbList l;
+    l.n = 0;
+    ir_walk(f, collect_rb, &l);
+    TilePlan p;
+    if (tile_plan_build(f, NULL, &p)) return 0;
+    uint64_t taken[32][2];
+    int64_t res = 0;
+    for (uint32_t k = 0; k < l.n; k++) {
+        const Op *o = l.op[k];
+        AddrSpace as = rb_space(o);
+        uint64_t al = as == AS_UB ? 32 : 512, size = (uint64_t)attr_int(o, "size", 0), base;
+        const Attr *b = op_attr(o, "base");
+        if (b && b->kind == AT_INT) base = (uint64_t)b->i;
+        else {
+            base = 0;
+            for (int moved = 1; moved;) {   /* the lowest aligned start clear of every placed range */
+                moved = 0;
+                for (uint32_t i = 0; i < p.n; i++) {
+                    const TileSlot *t = &p.t[i];
+                    if (t->as != as || !t->fits || !t->size) continue;
+                    if (base < t->addr + t->size && t->addr < base + size) {
+                        base = (t->addr + t->size + al - 1) / al * al;
+                        moved = 1;
+                    }
+                }
+                for (uint32_t i = 0; i < k; i++)
+                    if (rb_space(l.op[i]) == as && base < taken[i][1] && taken[i][0] < base + size) {
+                        base = (taken[i][1] + al - 1) / al * al;
+                        moved = 1;
+                    }
+            }
+        }
+        taken[k][0] = base;
+        taken[k][1] = base + size;
+        if (o == rb) res = (int64_t)base;
+    }
+    tile_plan_free(&p);
+    return res;
+}
+
+/* import_reserved_buffer: the base of the reserve_buffer named `name` in the function `peer_func` (the
+   compiler's pto-resolve-reserved-buffers; reserve_base for the auto ones). */
 typedef struct FindRes { const char *name, *func; int64_t base; int found; } FindRes;
 static int find_reserve(Op *o, void *ud)
 {
@@ -278,7 +386,7 @@ static int find_reserve(Op *o, void *ud)
     while (fn && fn->kind != OP_FUNC) fn = ir_parent_op(fn);
     const char *fname = fn ? attr_text(fn, "sym_name") : NULL;
     if (n && !strcmp(n, f->name) && (!f->func || (fname && !strcmp(fname, f->func)))) {
-        f->base = attr_int(o, "base", 0);
+        f->base = reserve_base(o);
         f->found = 1;
     }
     return 0;
@@ -380,6 +488,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->imm[TS_PITCH] = colmaj || st->slayout != TSL_NONE_BOX ? st->dims[1] : tile_row_pitch(op->operands[0]);
         if (!in->imm[TS_OK] && !colmaj && st->slayout == TSL_NONE_BOX && tile_pitch_uses_ok(op->results[0]))
             in->imm[TS_OK] = 1;
+        if (!in->imm[TS_OK] && acc_window_ok(op)) in->imm[TS_OK] = 2;
         in->imm[TS_VR] = lw_group_index(L, op, "valid_row", 0);
         in->imm[TS_VC] = lw_group_index(L, op, "valid_col", 0);
         in->fn = x_subview;
@@ -399,7 +508,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->fn = x_comm;
         return 0;
     case OP_FENCE_BARRIER_ALL: in->fn = x_fence_all; return 0;   /* no data cache is modelled (docs/tile.md) */
-    case OP_RESERVE_BUFFER: in->imm[0] = attr_int(op, "base", 0); in->fn = x_const_i32; return 0;
+    case OP_RESERVE_BUFFER: in->imm[0] = reserve_base(op); in->fn = x_const_i32; return 0;
     case OP_IMPORT_RESERVED_BUFFER: {
         FindRes f = {attr_text(op, "name"), attr_text(op, "peer_func"), 0, 0};
         const Op *root = op;
@@ -417,8 +526,8 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
     case OP_GET_VALIDSHAPE: case OP_TILE_VALID_ROWS: case OP_TILE_VALID_COLS: in->fn = x_get_valid; return 0;
     case OP_TILE_BUF_ADDR: in->fn = x_tile_addr; return 0;
-    case OP_SET_QUANT_SCALAR: in->fn = x_xcore; return 0;
-    case OP_SET_FFTS: in->fn = done; return 0;   /* the cross-core flags are modelled, not read from GM */   /* the FIXPIPE epilogue of a pipe is not simulated */
+    case OP_SET_QUANT_SCALAR: case OP_SET_QUANT_VECTOR: in->fn = x_xcore; return 0;
+    case OP_SET_FFTS: in->fn = done; return 0;   /* the cross-core flags are modelled, not read from GM */
     default:
         return 0;
     }
