@@ -656,6 +656,18 @@ static Op *parse_subview(Parser *P, int kind, SrcLoc loc)
     uint32_t n = 0;
     int64_t sz[2] = {0, 0};
     if (!(v[n++] = P_use(P)) || !P_expect(P, TK_LBRACK, "'[' and the offsets")) { recover(P); return NULL; }
+    if (kind == OP_MULTI_TILE_GET) {   /* pto.multi_tile_get %m[%k] : M -> T */
+        if (!(v[n++] = P_use(P)) || !P_expect(P, TK_RBRACK, "']'") || !P_expect(P, TK_COLON, "':' and the types")) {
+            recover(P);
+            return NULL;
+        }
+        const Type *mt = P_parse_type(P), *tt = NULL;
+        if (!mt || !P_expect(P, TK_ARROW, "'->' and the result type") || !(tt = P_parse_type(P))) { recover(P); return NULL; }
+        if (mt != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the source has a different type than written");
+        set_group_operands(P, op, v, n);
+        P_set_results(P, op, &tt, 1);
+        return op;
+    }
     for (int i = 0; i < 2; i++) {
         if ((i && !P_expect(P, TK_COMMA, "','")) || !(v[n++] = P_use(P))) { recover(P); return NULL; }
     }

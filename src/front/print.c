@@ -874,6 +874,16 @@ static void pr_subview(Printer *p, const Op *op)
     sb_printf(&p->b, "%s ", op_info[op->kind].name);
     pr_value(p, op->operands[0]);
     sb_putc(&p->b, '[');
+    if (op->kind == OP_MULTI_TILE_GET) {   /* %m[%k] : M -> T */
+        if (op->noperands == 2) pr_value(p, op->operands[1]);
+        sb_putc(&p->b, ']');
+        pr_attr_dict(p, op->attrs, op->nattrs, skip_sizes_attr, NULL, " {");
+        sb_puts(&p->b, " : ");
+        pr_type(p, op->operands[0]->type);
+        sb_puts(&p->b, " -> ");
+        pr_type(p, op->results[0]->type);
+        return;
+    }
     if (op->noperands >= 3) pr_value_list(p, op->operands + 1, 2);
     sb_puts(&p->b, "] sizes [");
     if (sz && sz->kind == AT_INTS && sz->nints == 2)

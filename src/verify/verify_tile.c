@@ -293,7 +293,20 @@ static void check_view(VCtx *V, Op *op)
         }
         return;
     }
-    if (op->kind == OP_ALLOC_TILE && r && r->kind == TY_TILE_BUF) {
+    if (op->kind == OP_ALLOC_MULTI_TILE && r && r->kind == TY_MULTI_TILE) {   /* PTOAS AllocMultiTileOp::verify */
+        if (r->dims[4] < 2)
+            v_err(V, DIAG_TILE_TYPE, op->loc, "'%s': a multi_tile_buf holds at least 2 slots, not %lld", v_opname(op),
+                  (long long)r->dims[4]);
+        if (r->compact == 2)
+            v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s': a row_plus_one (compact=2) slot is larger than its shape, so "
+                  "adjacent slots would overlap", v_opname(op));
+        const Attr *ia = op_attr(op, "pto.multi_buffer_addrs");
+        if (ia)
+            v_err(V, DIAG_V_ATTR, ia->loc, "'%s': the attribute 'pto.multi_buffer_addrs' is the compiler's planner's, "
+                  "not the kernel's", v_opname(op));
+    }
+    if ((op->kind == OP_ALLOC_TILE && r && r->kind == TY_TILE_BUF) ||
+        (op->kind == OP_ALLOC_MULTI_TILE && r && r->kind == TY_MULTI_TILE)) {
         int64_t c;
         Value *vr = v_grp(V, op, "valid_row", 0), *vc = v_grp(V, op, "valid_col", 0), *ad = v_grp(V, op, "addr", 0);
         if ((vr && r->dims[2] >= 0) || (vc && r->dims[3] >= 0))
@@ -304,7 +317,8 @@ static void check_view(VCtx *V, Op *op)
         if (vc && v_const_int(vc, &c) && (c < 0 || c > r->dims[1]))
             v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vc), "valid_col %" PRId64 " exceeds the tile's %lld columns", c, (long long)r->dims[1]);
         if (ad && v_const_int(ad, &c)) {
-            uint64_t cap = V->tp->cap[r->space], n = tile_bytes(r);
+            uint64_t cap = V->tp->cap[r->space];
+            uint64_t n = r->kind == TY_MULTI_TILE ? (uint64_t)r->dims[4] * tile_plan_multi_stride(r) : tile_bytes(r);
             if (c % 32)
                 v_err(V, DIAG_V_ALIGN, op_use_loc(op, ad), "tile address %" PRId64 " is not 32-byte aligned", c);
             else if (c < 0 || (uint64_t)c + n > cap)
@@ -315,6 +329,20 @@ static void check_view(VCtx *V, Op *op)
     }
     if (op->kind == OP_SUBVIEW) {
         check_subview(V, op);
+        return;
+    }
+    if (op->kind == OP_MULTI_TILE_GET && op->noperands == 2 && r) {   /* PTOAS MultiTileGetOp::verify */
+        const Type *m = op->operands[0]->type;
+        int64_t k;
+        if (m->kind != TY_MULTI_TILE) return;
+        if (r->kind != TY_TILE_BUF || r->elem != m->elem || r->space != m->space || r->blayout != m->blayout ||
+            r->slayout != m->slayout || r->fractal != m->fractal || r->pad != m->pad || r->compact != m->compact ||
+            memcmp(r->dims, m->dims, 4 * sizeof r->dims[0]) != 0)
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' yields the slot tile of %s, not %s", v_opname(op),
+                  tname(m, b1, sizeof b1), tname(r, b2, sizeof b2));
+        else if (v_const_int(op->operands[1], &k) && (k < 0 || k >= m->dims[4]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, op->operands[1]), "'%s': slot %" PRId64 " of a multi_tile_buf of "
+                  "%lld slots", v_opname(op), k, (long long)m->dims[4]);
         return;
     }
     if (op->kind == OP_TGETVAL || op->kind == OP_TSETVAL) {   /* PTO_IR_manual pto.tgetval / pto.tsetval */

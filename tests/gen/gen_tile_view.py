@@ -2,7 +2,7 @@
 """gen_tile_view.py OUTDIR CASE — inputs and expected outputs for tests/tile/view_beyond*.pto: a partition that
 leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
 beyond a view"); tests/tile/subset.pto (the tile spec's pto.subset window) and tests/tile/subview_ew.pto (element-wise ops through
-a narrow window). Nothing is shared with ptosim."""
+a narrow window) and tests/tile/multi_tile.pto (multi_tile_buf slots). Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -44,6 +44,20 @@ def case_window():
         for c in range(16):
             h[(4 + r) * 32 + 16 + c] = t[(2 + r) * 32 + 8 + c]
     gl.save("h.exp", gl.pack("e", h))
+
+
+def case_multi():
+    """multi_tile.pto: x = 4 blocks of 8 x 16 f32 (i * 0.5 - 100), each loaded into slot i mod 2 of a 2-slot
+    multi_tile_buf, +1.0, stored: out = x + 1; a, b (8 x 16 f32) loaded into slots 0 and 1 of another buffer and
+    added: d = a + b (slots that aliased would give b + b). All exact in f32."""
+    x = [i * 0.5 - 100 for i in range(512)]
+    a = [i * 0.25 for i in range(128)]
+    b = [1000 - i * 2.0 for i in range(128)]
+    gl.save("x.bin", gl.pack("f", x))
+    gl.save("a.bin", gl.pack("f", a))
+    gl.save("b.bin", gl.pack("f", b))
+    gl.save("out.exp", gl.pack("f", [v + 1.0 for v in x]))
+    gl.save("d.exp", gl.pack("f", [p + q for p, q in zip(a, b)]))
 
 
 out, name = sys.argv[1], sys.argv[2]

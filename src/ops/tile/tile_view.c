@@ -213,6 +213,22 @@ static const Instr *x_subview(Exec *x, const Instr *in)
    mode. In auto-sync mode the scalar access first waits for every queued op of its core to complete (the
    compiler's sync before a scalar access to a tile; conservative: the bytes are those of the ordered program);
    with explicit synchronisation it accesses at once and the kernel's own sync orders it (docs/tile.md). */
+/* pto.multi_tile_get: slot k (operand 1) of the multi_tile_buf (operand 0), k below MG_COUNT, MG_STRIDE bytes
+   apart (tile_plan_multi_stride); the slot's tile keeps the buffer's valid shape. */
+enum { MG_COUNT, MG_STRIDE };
+static const Instr *x_multi_get(Exec *x, const Instr *in)
+{
+    TileRt t = tile_get(FR(x, in->arg[0]));
+    uint64_t k = ARG(x, in, 1);
+    if (k >= (uint64_t)in->imm[MG_COUNT]) {
+        sim_trap(x, in, DIAG_T_TILE, "slot %" PRId64 " of a multi_tile_buf of %" PRId64 " slots", (int64_t)k, in->imm[MG_COUNT]);
+        return NULL;
+    }
+    t.addr += k * (uint64_t)in->imm[MG_STRIDE];
+    tile_put(FR(x, in->res[0]), t);
+    return done(x, in);
+}
+
 enum { TG_ELEM, TG_COUNT, TG_AUTO };
 
 /* 1 once every queue of the core has drained (the scalar unit then continues after the latest of them, ordered
@@ -456,7 +472,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->fn = x_view_query;
         return 0;
     case OP_TENSOR_VIEW_ADDR: in->fn = x_view_addr; return 0;
-    case OP_ALLOC_TILE: {
+    case OP_ALLOC_TILE: case OP_ALLOC_MULTI_TILE: {
         const Type *t = op->results[0]->type;
         in->imm[TV_ADDR] = lw_group_index(L, op, "addr", 0);
         in->imm[TV_VR] = lw_group_index(L, op, "valid_row", 0);
@@ -470,6 +486,13 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
             in->imm[TV_PLANNED] = (int64_t)a;
         }
         in->fn = x_alloc;
+        return 0;
+    }
+    case OP_MULTI_TILE_GET: {
+        const Type *mt = op->operands[0]->type;
+        in->imm[MG_COUNT] = mt->dims[4];
+        in->imm[MG_STRIDE] = (int64_t)tile_plan_multi_stride(mt);
+        in->fn = x_multi_get;
         return 0;
     }
     case OP_SUBVIEW: {
