@@ -75,6 +75,31 @@ static int static_valid(const Type *t, int64_t *vr, int64_t *vc)
     return *vr >= 0 && *vc >= 0;
 }
 
+/* texpands and tfillpad on mat tiles (PTOAS TExpandsOp / TFillPadOp verifiers; pto-isa a5 TExpandsTile,
+   TFILLPAD_IMPL): texpands fills 1..32767 32-byte blocks; tfillpad runs on one NZ tile type (src the same as dst)
+   padded zero or null, of 1-, 2- or 4-byte elements. */
+static void check_mat_fill(VCtx *V, Op *op, const Type *dt)
+{
+    char b1[128], b2[128];
+    uint64_t bytes = tile_bytes(dt);
+    if (op->kind == OP_TEXPANDS) {
+        if (bytes % 32 || bytes / 32 < 1 || bytes / 32 > 32767)
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "dst"), "'%s' on a mat tile fills 1 to 32767 whole 32-byte blocks; "
+                  "%s holds %" PRIu64 " bytes", v_opname(op), tname(dt, b1, sizeof b1), bytes);
+        return;
+    }
+    const Type *st = grp_type(V, op, "src");
+    if (st && st != dt)
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "src"), "'%s' on mat tiles takes src of dst's type %s, not %s",
+              v_opname(op), tname(dt, b1, sizeof b1), tname(st, b2, sizeof b2));
+    else if (dt->blayout != TBL_COL_MAJOR || dt->slayout != TSL_ROW_MAJOR)
+        v_err(V, DIAG_TILE_LAYOUT, grp_loc(V, op, "dst"), "'%s' on a mat tile needs the NZ layout (blayout=col_major, "
+              "slayout=row_major), not %s", v_opname(op), tname(dt, b1, sizeof b1));
+    else if (dt->pad != TPAD_NULL && dt->pad != TPAD_ZERO)
+        v_err(V, DIAG_V_ATTR, grp_loc(V, op, "dst"), "'%s' on a mat tile pads with zeros: its pad must be null or zero",
+              v_opname(op));
+}
+
 /* Element-wise rules: locations, layouts, valid shapes and element types. */
 static int verify_tile_reduce(VCtx *V, Op *op);   /* below: the reductions, expands and partial ops */
 
@@ -84,6 +109,16 @@ static void check_ew(VCtx *V, Op *op, const TileRule *r)
     char b1[128], b2[128], b3[128];
     const Type *dt = grp_type(V, op, "dst");
     if (!dt || dt->kind != TY_TILE_BUF) return;
+    const Attr *mode = op->kind == OP_TFILLPAD ? op_attr(op, "mode") : NULL;
+    if (mode) {   /* PTOAS TFillPadOp::verify: the lowering is inferred, never chosen */
+        v_err(V, DIAG_V_ATTR, mode->loc, "'%s' takes no 'mode': the expand / in-place lowering follows from its tiles",
+              v_opname(op));
+        return;
+    }
+    if ((op->kind == OP_TEXPANDS || op->kind == OP_TFILLPAD) && dt->space == AS_L1) {   /* the mat forms */
+        check_mat_fill(V, op, dt);
+        return;
+    }
     for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++) need_vec(V, op, groups[i]);
     int packed = op->kind == OP_TCMP || op->kind == OP_TCMPS || op->kind == OP_TSEL || op->kind == OP_TSELS ||
                  op->kind == OP_TFILLPAD;

@@ -2,7 +2,8 @@
 """gen_tile_view.py OUTDIR CASE — inputs and expected outputs for tests/tile/view_beyond*.pto: a partition that
 leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
 beyond a view"); tests/tile/subset.pto (the tile spec's pto.subset window) and tests/tile/subview_ew.pto (element-wise ops through
-a narrow window) and tests/tile/multi_tile.pto (multi_tile_buf slots). Nothing is shared with ptosim."""
+a narrow window) tests/tile/multi_tile.pto (multi_tile_buf slots) and
+tests/tile/mat_fill.pto (texpands and tfillpad on mat tiles). Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -58,6 +59,28 @@ def case_multi():
     gl.save("b.bin", gl.pack("f", b))
     gl.save("out.exp", gl.pack("f", [v + 1.0 for v in x]))
     gl.save("d.exp", gl.pack("f", [p + q for p, q in zip(a, b)]))
+
+
+def case_matfill():
+    """mat_fill.pto (NZ f16 tiles, 16 rows x 32 columns: two 32-byte column blocks of 16 rows x 16 elements):
+    texpands fills the whole tile; tfillpad zeroes, in place, the rows past the valid rows of each column block up to
+    the valid columns rounded up to 16, and whole blocks past them. f32 texpands 2.5 into 16 x 16: all 2.5."""
+    import struct
+
+    def h(x):
+        return struct.unpack("<H", struct.pack("<e", x))[0]
+
+    def image(vr, vc):
+        acol = (vc + 15) // 16 * 16
+        img = []
+        for b in range(2):           # column block b: elements (r, 16 b .. 16 b + 15) at (b * 16 + r) * 16
+            for r in range(16):
+                zero = b * 16 >= acol or r >= vr
+                img += [0 if zero else h(7.0)] * 16
+        return img
+    gl.save("fill_a.exp", gl.pack("H", image(10, 20)))
+    gl.save("fill_b.exp", gl.pack("H", image(10, 8)))
+    gl.save("exp32.exp", gl.pack("f", [2.5] * 256))
 
 
 out, name = sys.argv[1], sys.argv[2]
