@@ -675,7 +675,11 @@ static void check_reduce(VCtx *V, Op *op)
         return;
     /* element types */
     ElemKind ks = elem_kind(st->elem), kd = elem_kind(dt->elem);
-    if (!red_accepts(red_set(k), ks)) {
+    /* a5: the integer expand-divisions the compiler accepts without a TileLib template (lit
+       issue522_expanddiv_a5_int_types: i8, i16, i32 for both) run pto-isa's vdiv on the element type */
+    int intdiv = V->target != PTO_TARGET_A2A3 && (k == OP_TROWEXPANDDIV || k == OP_TCOLEXPANDDIV) &&
+                 (ks == EK_S8 || ks == EK_S16 || ks == EK_S32);
+    if (!intdiv && !red_accepts(red_set(k), ks)) {
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not accept %s tiles", v_opname(op), tname(st->elem, b1, sizeof b1));
         return;
     }

@@ -2,8 +2,8 @@
 """gen_tile_view.py OUTDIR CASE — inputs and expected outputs for tests/tile/view_beyond*.pto: a partition that
 leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
 beyond a view"); tests/tile/subset.pto (the tile spec's pto.subset window) and tests/tile/subview_ew.pto (element-wise ops through
-a narrow window) tests/tile/multi_tile.pto (multi_tile_buf slots) and
-tests/tile/mat_fill.pto (texpands and tfillpad on mat tiles). Nothing is shared with ptosim."""
+a narrow window) tests/tile/multi_tile.pto (multi_tile_buf slots) ,
+tests/tile/mat_fill.pto (texpands and tfillpad on mat tiles) and tests/tile/rowdiv_int.pto (integer trowexpanddiv). Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -81,6 +81,29 @@ def case_matfill():
     gl.save("fill_a.exp", gl.pack("H", image(10, 20)))
     gl.save("fill_b.exp", gl.pack("H", image(10, 8)))
     gl.save("exp32.exp", gl.pack("f", [2.5] * 256))
+
+
+def case_rowdiv():
+    """rowdiv_int.pto: trowexpanddiv on i32 (4 x 8) and i16 (4 x 16) tiles, each row divided by element (r, 0) of
+    an N x 1 column tile: the integer vdiv lane, truncating, MIN / -1 = MIN, a zero divisor -1"""
+    import random
+    rng = random.Random(522)
+
+    def div(a, b, bits):
+        lo = -(1 << (bits - 1))
+        if b == 0:
+            return -1
+        if a == lo and b == -1:
+            return lo
+        q = abs(a) // abs(b)
+        return q if (a < 0) == (b < 0) else -q
+    for name, bits, code, cols in (("i32", 32, "i", 8), ("i16", 16, "h", 16)):
+        lo, hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+        a = [rng.choice([rng.randint(lo, hi), rng.randint(-100, 100), lo]) for _ in range(4 * cols)]
+        b = [7, -1, 0, -3]
+        gl.save(name + ".a.bin", gl.pack(code, a))
+        gl.save(name + ".b.bin", gl.pack(code, b))
+        gl.save(name + ".exp", gl.pack(code, [div(a[r * cols + c], b[r], bits) for r in range(4) for c in range(cols)]))
 
 
 out, name = sys.argv[1], sys.argv[2]
