@@ -472,7 +472,8 @@ int verify_tile_extra(VCtx *V, Op *op)
     case OP_TSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TQUANT_MX: case OP_TDEQUANT:
         if (need_vec_all(V, op)) return 1;
         break;
-    case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE: break;
+    case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
+    case OP_CMO_CACHEINVALID: break;
     case OP_TPREFETCH_ASYNC: {   /* PTOAS TPrefetchAsyncOp: a static flat logical 1-D GM view (one dim above 1) */
         const Type *t = gty(V, op, "src", 0);
         int big = 0, dyn = 0;
@@ -493,6 +494,13 @@ int verify_tile_extra(VCtx *V, Op *op)
     case OP_TPOW: case OP_TPOWS: check_pow(V, op); break;
     case OP_TGATHER: check_gather(V, op); break;
     case OP_MGATHER: case OP_MSCATTER: check_mgs(V, op); break;
+    case OP_CMO_CACHEINVALID: {   /* the target: a GM view or a GM pointer (lit issue995_cmo_partition_view_emitc) */
+        const Type *t = gty(V, op, "target", 0);
+        if (t && !ty_is_view(t) && !(t->kind == TY_PTR && t->space == AS_GM))
+            v_err(V, DIAG_V_OPERAND_TYPE, v_gloc(V, op, "target", 0), "'%s': a single_cache_line target is a GM pointer "
+                  "or a GM tensor view", v_opname(op));
+        break;
+    }
     case OP_THISTOGRAM: check_hist(V, op); break;
     case OP_TQUANT: check_quant(V, op); break;
     case OP_TQUANT_MX: check_quant_mx(V, op); break;
