@@ -778,12 +778,14 @@ static int ext_differs(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b
 
 /* The .mx forms' shapes (PTOAS verifyA5MxMatTileOperands, verifyA5MxMatScaleTile): the physical K of lhs (its
    columns) and rhs (its rows) a positive multiple of 64; each scale tile [M, ceil(K/32)] (lscale) or
-   [ceil(K/32), N] (rscale), in shape and in valid shape, with M and K of lhs and N of rhs. 1 when reported. */
-static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b)
+   [ceil(K/32), N] (rscale), in shape and in valid shape, with M and K of lhs and N of rhs. tgemv.mx
+   (verifyA5MxGemvScaleTile) has no physical-K rule and takes M, K and N from the valid shapes for both, except that
+   rscale's shape has rhs's physical columns. 1 when reported. */
+static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b, int gemv)
 {
     static const char *const kn[] = {"lhs", "rhs"};
     int64_t pk[2] = {a->dims[1], b->dims[0]};
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2 && !gemv; i++)
         if (pk[i] >= 0 && (pk[i] < 1 || pk[i] % 64)) {
             v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, kn[i]), "'%s': %s's physical K (%lld) must be a positive multiple "
                   "of 64", v_opname(op), kn[i], (long long)pk[i]);
@@ -794,7 +796,8 @@ static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b)
         const Type *t = grp_type(V, op, sn[i]);
         if (!t || t->kind != TY_TILE_BUF) continue;
         for (int v = 0; v < 2; v++) {   /* shape, then valid shape */
-            int64_t m = a->dims[2 * v], k = a->dims[2 * v + 1], n = b->dims[2 * v + 1];
+            int64_t m = a->dims[gemv ? 2 : 2 * v], k = a->dims[gemv ? 3 : 2 * v + 1];
+            int64_t n = b->dims[gemv && v ? 3 : 2 * v + 1];
             int64_t sk = k >= 0 ? (k + 31) / 32 : -1, er = i ? sk : m, ec = i ? n : sk;
             if (ext_differs(t->dims[2 * v], er) || ext_differs(t->dims[2 * v + 1], ec)) {
                 v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, sn[i]), "'%s': %s's %s must be %s = [%lld, %lld], not [%lld, "
@@ -823,7 +826,7 @@ static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
               tname(b->elem, b2, sizeof b2), tname(c->elem, b3, sizeof b3), mx ? "; .mx: fp8 or fp4 operands" : "");
         return;
     }
-    if (mx && check_mx_shapes(V, op, a, b)) return;
+    if (mx && check_mx_shapes(V, op, a, b, gemv)) return;
     int64_t ar, ac, br, bc, cr, cc;
     if (!static_valid(a, &ar, &ac) || !static_valid(b, &br, &bc) || !static_valid(c, &cr, &cc)) return;
     if (ac != br)

@@ -474,6 +474,16 @@ int verify_tile_extra(VCtx *V, Op *op)
         break;
     case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
     case OP_CMO_CACHEINVALID: break;
+    case OP_TGET_SCALE_ADDR: {   /* pto-isa docs/isa/TGET_SCALE_ADDR.md: A5 only; a left/right source, a scaling dst */
+        const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dst", 0);
+        if (a2a3(V))
+            v_err(V, DIAG_V_TARGET_OP, op->loc, "'%s' is only available on a5", v_opname(op));
+        else if (is_tile(s) && s->space != AS_L0A && s->space != AS_L0B)
+            v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "src", 0), "'%s' takes a left or right tile", v_opname(op));
+        else if (is_tile(d) && d->space != AS_FB)
+            v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "dst", 0), "'%s' binds a scaling tile", v_opname(op));
+        return 1;
+    }
     case OP_TPREFETCH_ASYNC: {   /* PTOAS TPrefetchAsyncOp: a static flat logical 1-D GM view (one dim above 1) */
         const Type *t = gty(V, op, "src", 0);
         int big = 0, dyn = 0;

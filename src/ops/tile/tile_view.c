@@ -526,6 +526,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_CMO_CACHEINVALID: in->fn = done; return 0;
+    case OP_TGET_SCALE_ADDR: in->fn = done; return 0;   /* an address binding of the planner: no data moves */
     case OP_COMM_TWAIT: case OP_COMM_TTEST: case OP_COMM_TNOTIFY: case OP_COMM_TPUT: case OP_COMM_TGET:
     case OP_COMM_TBROADCAST: case OP_COMM_TGATHER: case OP_COMM_TSCATTER: case OP_COMM_TREDUCE:
         in->fn = x_comm;
