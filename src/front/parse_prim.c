@@ -875,6 +875,21 @@ static const Type *tile_buf_type(Parser *P, Token *name, int64_t *count)
     return ty_tile_buf(P->ctx->types, &k);
 }
 
+/* !pto.local_array<D0x...xT>: static dims (rank 1..5, at most 4096 elements) of a scalar element type. */
+static const Type *local_array_type(Parser *P, Token *name)
+{
+    int64_t d[TILE_MAX_RANK];
+    const Type *e = NULL;
+    if (!P_expect(P, TK_LANGLE, "'<' after !pto.local_array")) return NULL;
+    unsigned n = shape_dims(P, d, TILE_MAX_RANK, 0, &e, "!pto.local_array");
+    if (!n || !e || !P_expect(P, TK_RANGLE, "'>' closing !pto.local_array")) return NULL;
+    uint64_t c = 1;
+    for (unsigned i = 0; i < n; i++) c *= d[i] > 0 ? (uint64_t)d[i] : 0;
+    if (c < 1 || c > 4096 || (e->kind != TY_INT && e->kind != TY_FLOAT && e->kind != TY_INDEX))
+        return tile_err(P, name, "%s holds 1 to 4096 integer, index or float elements", "!pto.local_array");
+    return ty_local_array(P->ctx->types, n, d, e);
+}
+
 /* !pto.multi_tile_buf<!pto.tile_buf<...>, count=N> or its compact form <loc, RxCxT (, key=value)*, count=N>: N slots
    of the tile (N >= 1 here; the verifier holds the compiler's N >= 2). */
 static const Type *multi_tile_type(Parser *P, Token *name)
@@ -926,6 +941,7 @@ static const Type *dialect_type(Parser *P, Token *t)
     if (IS("pto.partition_tensor_view")) return view_type(P, 1);
     if (IS("pto.tile_buf")) return tile_buf_type(P, t, NULL);
     if (IS("pto.multi_tile_buf")) return multi_tile_type(P, t);
+    if (IS("pto.local_array")) return local_array_type(P, t);
     if (IS("pto.vmi.vreg")) {
         unsigned lanes;
         VmiLayout lay;

@@ -874,6 +874,22 @@ static void pr_subview(Printer *p, const Op *op)
     sb_printf(&p->b, "%s ", op_info[op->kind].name);
     pr_value(p, op->operands[0]);
     sb_putc(&p->b, '[');
+    if (op->kind == OP_LOCAL_ARRAY_GET || op->kind == OP_LOCAL_ARRAY_SET) {   /* %a[%i, ...](, %v)? : A (-> T | , T) */
+        int set = op->kind == OP_LOCAL_ARRAY_SET;
+        uint32_t ni = op->noperands - 1 - (uint32_t)set;
+        if (ni) pr_value_list(p, op->operands + 1, ni);
+        sb_putc(&p->b, ']');
+        if (set) {
+            sb_puts(&p->b, ", ");
+            pr_value(p, op->operands[op->noperands - 1]);
+        }
+        pr_attr_dict(p, op->attrs, op->nattrs, skip_sizes_attr, NULL, " {");
+        sb_puts(&p->b, " : ");
+        pr_type(p, op->operands[0]->type);
+        sb_puts(&p->b, set ? ", " : " -> ");
+        pr_type(p, set ? op->operands[op->noperands - 1]->type : op->results[0]->type);
+        return;
+    }
     if (op->kind == OP_MULTI_TILE_GET) {   /* %m[%k] : M -> T */
         if (op->noperands == 2) pr_value(p, op->operands[1]);
         sb_putc(&p->b, ']');

@@ -245,6 +245,13 @@ const Type *ty_multi_tile(TypeTable *t, const Type *tile, int64_t count)
     return intern(t, &k);
 }
 
+const Type *ty_local_array(TypeTable *t, unsigned rank, const int64_t *dims, const Type *elem)
+{
+    Type k = {.kind = TY_LOCAL_ARRAY, .elem = elem, .rank = (uint8_t)rank};
+    for (unsigned i = 0; i < rank && i < TILE_MAX_RANK; i++) k.dims[i] = dims[i];
+    return intern(t, &k);
+}
+
 const Type *ty_multi_slot(TypeTable *t, const Type *multi)
 {
     return ty_tile_buf(t, multi);
@@ -411,6 +418,14 @@ int ty_format(const Type *t, char *buf, unsigned n)
         (void)dk;
         k = fmt_at(buf, n, k, d, NULL);
         return fmt_at(buf, n, k, ">", NULL);
+    }
+    case TY_LOCAL_ARRAY: {
+        int k = snprintf(buf, n, "!pto.local_array<");
+        for (unsigned i = 0; i < t->rank; i++) {
+            unsigned at = (unsigned)k < n ? (unsigned)k : n;
+            k += snprintf(buf + at, n - at, "%lldx", (long long)t->dims[i]);
+        }
+        return fmt_at(buf, n, fmt_at(buf, n, k, "", t->elem), ">", NULL);
     }
     case TY_MULTI_TILE: {
         Type slot = *t;

@@ -3,7 +3,8 @@
 leaves its view's run-time shape is performed at the address the strides give (docs/semantics.md §14, "Partition
 beyond a view"); tests/tile/subset.pto (the tile spec's pto.subset window) and tests/tile/subview_ew.pto (element-wise ops through
 a narrow window) tests/tile/multi_tile.pto (multi_tile_buf slots) ,
-tests/tile/mat_fill.pto (texpands and tfillpad on mat tiles) and tests/tile/rowdiv_int.pto (integer trowexpanddiv). Nothing is shared with ptosim."""
+tests/tile/mat_fill.pto (texpands and tfillpad on mat tiles) , tests/tile/rowdiv_int.pto (integer trowexpanddiv) and
+tests/tile/local_array.pto (pto.declare_local_array). Nothing is shared with ptosim."""
 import os
 import sys
 
@@ -104,6 +105,16 @@ def case_rowdiv():
         gl.save(name + ".a.bin", gl.pack(code, a))
         gl.save(name + ".b.bin", gl.pack(code, b))
         gl.save(name + ".exp", gl.pack(code, [div(a[r * cols + c], b[r], bits) for r in range(4) for c in range(cols)]))
+
+
+def case_localarr():
+    """local_array.pto: a[i] = i * i - 20 for i < 12, then a running sum a[i] += a[i - 1], stored as i32; a 3 x 4 f32
+    array b[r][c] = r * 4 + c + 0.5, stored transposed (c, r): out2[c * 3 + r] = b[r][c]"""
+    a = [i * i - 20 for i in range(12)]
+    for i in range(1, 12):
+        a[i] += a[i - 1]
+    gl.save("sum.exp", gl.pack("i", a))
+    gl.save("tr.exp", gl.pack("f", [r * 4 + c + 0.5 for c in range(4) for r in range(3)]))
 
 
 out, name = sys.argv[1], sys.argv[2]

@@ -4,6 +4,7 @@
 #include "tile_int.h"
 #include "isa/tile_plan.h"
 #include "exec/race.h"
+#include "exec/check.h"
 #include <inttypes.h>
 
 /* Decoded operands (Instr.imm). */
@@ -213,6 +214,61 @@ static const Instr *x_subview(Exec *x, const Instr *in)
    mode. In auto-sync mode the scalar access first waits for every queued op of its core to complete (the
    compiler's sync before a scalar access to a tile; conservative: the bytes are those of the ordered program);
    with explicit synchronisation it accesses at once and the kernel's own sync orders it (docs/tile.md). */
+/* A local array's frame slot (pto.declare_local_array's result, Instr.arg[0] of get / set): one 8-byte word per
+   element in row-major order, then one written bit per element. Instr.imm: LA_RANK, then the dims. */
+enum { LA_RANK, LA_DIM0 };
+static const Instr *x_la_declare(Exec *x, const Instr *in)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < in->imm[LA_RANK]; i++) n *= (uint64_t)in->imm[LA_DIM0 + i];
+    memset(x->frame + in->res[0], 0, 8 * n + 8 * ((n + 63) / 64));   /* values 0, nothing written */
+    return done(x, in);
+}
+
+/* The element number of the indices (operands 1..rank), or -1 after a T-OOB trap. */
+static int64_t la_index(Exec *x, const Instr *in)
+{
+    uint64_t lin = 0;
+    for (int i = 0; i < in->imm[LA_RANK]; i++) {
+        uint64_t k = ARG(x, in, 1 + (unsigned)i), d = (uint64_t)in->imm[LA_DIM0 + i];
+        if (k >= d) {
+            sim_trap(x, in, DIAG_T_OOB, "index %" PRId64 " of dimension %d is outside the local array's %" PRIu64,
+                     (int64_t)k, i, d);
+            return -1;
+        }
+        lin = lin * d + k;
+    }
+    return (int64_t)lin;
+}
+
+static uint64_t la_count(const Instr *in)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < in->imm[LA_RANK]; i++) n *= (uint64_t)in->imm[LA_DIM0 + i];
+    return n;
+}
+
+static const Instr *x_la_get(Exec *x, const Instr *in)
+{
+    int64_t k = la_index(x, in);
+    if (k < 0) return NULL;
+    int32_t base = in->arg[0], bits = base + 8 * (int32_t)la_count(in) + 8 * (int32_t)(k / 64);
+    if ((x->core->sim->checks & CHK_INIT) && !(fr_u64(x, bits) >> (k % 64) & 1))
+        sim_warn_once(x, in, DIAG_T_UNINIT, "reads a local array element that nothing wrote (it reads as 0)");
+    fr_set_u64(x, in->res[0], fr_u64(x, base + 8 * (int32_t)k));
+    return done(x, in);
+}
+
+static const Instr *x_la_set(Exec *x, const Instr *in)
+{
+    int64_t k = la_index(x, in);
+    if (k < 0) return NULL;
+    int32_t base = in->arg[0], bits = base + 8 * (int32_t)la_count(in) + 8 * (int32_t)(k / 64);
+    fr_set_u64(x, base + 8 * (int32_t)k, ARG(x, in, 1 + (unsigned)in->imm[LA_RANK]));
+    fr_set_u64(x, bits, fr_u64(x, bits) | 1ull << (k % 64));
+    return done(x, in);
+}
+
 /* pto.multi_tile_get: slot k (operand 1) of the multi_tile_buf (operand 0), k below MG_COUNT, MG_STRIDE bytes
    apart (tile_plan_multi_stride); the slot's tile keeps the buffer's valid shape. */
 enum { MG_COUNT, MG_STRIDE };
@@ -486,6 +542,17 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
             in->imm[TV_PLANNED] = (int64_t)a;
         }
         in->fn = x_alloc;
+        return 0;
+    }
+    case OP_DECLARE_LOCAL_ARRAY: case OP_LOCAL_ARRAY_GET: case OP_LOCAL_ARRAY_SET: {
+        const Type *t = op->kind == OP_DECLARE_LOCAL_ARRAY ? op->results[0]->type : op->operands[0]->type;
+        in->imm[LA_RANK] = t->rank;
+        for (unsigned i = 0; i < t->rank; i++) in->imm[LA_DIM0 + i] = t->dims[i];
+        if (op->kind != OP_DECLARE_LOCAL_ARRAY && op->noperands != 1u + t->rank + (op->kind == OP_LOCAL_ARRAY_SET)) {
+            lw_error(L, op, DIAG_V_OPERAND_COUNT, "'%s' takes %u indices", op_info[op->kind].name, t->rank);
+            return -1;
+        }
+        in->fn = op->kind == OP_DECLARE_LOCAL_ARRAY ? x_la_declare : op->kind == OP_LOCAL_ARRAY_GET ? x_la_get : x_la_set;
         return 0;
     }
     case OP_MULTI_TILE_GET: {
