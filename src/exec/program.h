@@ -122,7 +122,8 @@ static inline uint32_t value_frame_bytes(const Type *t)
     case TY_STRUCT: return struct_frame_bytes(t);   /* its leaves, then their written bits (ops/scalar) */
     case TY_VMI_VREG: return ty_vmi_regs(t) * VREG_BYTES;   /* K registers, logical lanes contiguous */
     case TY_VMI_MASK: return (t->lanes + 255u) / 256u * MASK_BYTES;   /* one bit per logical lane */
-    case TY_TILE_BUF: return TILE_SLOT_BYTES;       /* address, valid rows and columns (ops/tile) */
+    case TY_LOCAL_ARRAY: return (uint32_t)(8 * local_array_count(t) + 8 * ((local_array_count(t) + 63) / 64));
+    case TY_TILE_BUF: case TY_MULTI_TILE: return TILE_SLOT_BYTES;   /* address, valid rows and columns (ops/tile) */
     case TY_TENSOR_VIEW: case TY_PART_VIEW: return VIEW_SLOT_BYTES;   /* address, shape, strides */
     default: return 8;
     }

@@ -531,6 +531,16 @@ static void set_group_operands(Parser *P, Op *op, Value **v, uint32_t n)
     P_set_operands(P, op, v, NULL, n);
 }
 
+/* The operands of an op whose groups have the given sizes (seg[i] operands in group i, ng groups). */
+static void set_group_operands_segs(Parser *P, Op *op, Value **v, uint32_t n, const uint32_t *seg, unsigned ng)
+{
+    const OpSig *sig = ctx_sig(P->ctx, op->kind);
+    unsigned have = sig->ngroups ? sig->ngroups : 1;
+    op->segs = ARENA_ARRAY(&P->m->arena, uint8_t, have);
+    for (unsigned g = 0; g < ng && g < have; g++) op->segs[g] = (uint8_t)(seg[g] < 255 ? seg[g] : 255);
+    P_set_operands(P, op, v, NULL, n);
+}
+
 /* pto.simt_launch @f<<<%x, %y, %z>>>(%a, ...) : (T, ...) -> ()   |   pto.section.simt<<<X, Y, Z>>> { ... } */
 static Op *parse_simt(Parser *P, int kind, SrcLoc loc)
 {
@@ -649,6 +659,8 @@ static Op *parse_llvm(Parser *P, int kind, SrcLoc loc)
 
 /* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? {attrs}? : T -> T — the offsets and valid values are
    operands (groups src, row, col, valid_row, valid_col), the sizes the integer-list attribute `sizes`. */
+static void set_group_operands_segs(Parser *P, Op *op, Value **v, uint32_t n, const uint32_t *seg, unsigned ng);
+
 static Op *parse_subview(Parser *P, int kind, SrcLoc loc)
 {
     Op *op = P_new_op(P, kind, loc);
@@ -656,6 +668,50 @@ static Op *parse_subview(Parser *P, int kind, SrcLoc loc)
     uint32_t n = 0;
     int64_t sz[2] = {0, 0};
     if (!(v[n++] = P_use(P)) || !P_expect(P, TK_LBRACK, "'[' and the offsets")) { recover(P); return NULL; }
+    if (kind == OP_LOCAL_ARRAY_GET || kind == OP_LOCAL_ARRAY_SET) {
+        /* pto.local_array_get %a[%i, ...] : A -> T;  pto.local_array_set %a[%i, ...], %v : A, T */
+        Value *w[7];
+        uint32_t m = 0;
+        w[m++] = v[0];
+        if (!P_is(P, TK_RBRACK))
+            do {
+                if (m == 6) { P_error(P, DIAG_PARSE_OPERANDS, P_loc(P, P_cur(P)), "at most 5 indices"); recover(P); return NULL; }
+                if (!(w[m++] = P_use(P))) { recover(P); return NULL; }
+            } while (P_eat(P, TK_COMMA));
+        if (!P_expect(P, TK_RBRACK, "']'")) { recover(P); return NULL; }
+        uint32_t ni = m - 1;
+        if (kind == OP_LOCAL_ARRAY_SET && (!P_expect(P, TK_COMMA, "', ' and the value") || !(w[m++] = P_use(P)))) {
+            recover(P);
+            return NULL;
+        }
+        if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+        if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
+        const Type *at = P_parse_type(P), *t2 = NULL;
+        if (!at || !P_expect(P, kind == OP_LOCAL_ARRAY_GET ? TK_ARROW : TK_COMMA, kind == OP_LOCAL_ARRAY_GET ? "'->' and "
+                             "the result type" : "',' and the value's type") || !(t2 = P_parse_type(P))) {
+            recover(P);
+            return NULL;
+        }
+        if (at != w[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the array has a different type than written");
+        if (kind == OP_LOCAL_ARRAY_SET && t2 != w[m - 1]->type)
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the value has a different type than written");
+        uint32_t segs[3] = {1, ni, 1};
+        set_group_operands_segs(P, op, w, m, segs, kind == OP_LOCAL_ARRAY_SET ? 3 : 2);
+        if (kind == OP_LOCAL_ARRAY_GET) P_set_results(P, op, &t2, 1);
+        return op;
+    }
+    if (kind == OP_MULTI_TILE_GET) {   /* pto.multi_tile_get %m[%k] : M -> T */
+        if (!(v[n++] = P_use(P)) || !P_expect(P, TK_RBRACK, "']'") || !P_expect(P, TK_COLON, "':' and the types")) {
+            recover(P);
+            return NULL;
+        }
+        const Type *mt = P_parse_type(P), *tt = NULL;
+        if (!mt || !P_expect(P, TK_ARROW, "'->' and the result type") || !(tt = P_parse_type(P))) { recover(P); return NULL; }
+        if (mt != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the source has a different type than written");
+        set_group_operands(P, op, v, n);
+        P_set_results(P, op, &tt, 1);
+        return op;
+    }
     for (int i = 0; i < 2; i++) {
         if ((i && !P_expect(P, TK_COMMA, "','")) || !(v[n++] = P_use(P))) { recover(P); return NULL; }
     }

@@ -764,7 +764,7 @@ static int tile_vdim(Parser *P, int64_t *v)
    cols=C, v_row=.., v_col=.., blayout=.., slayout=.., fractal=.., pad=.. (, compact=..)>. Keys other than the
    location may come in any order; each at most once. Checked: positive shape, valid within it, fractal 32, 512
    or 1024 (E-TILE-TYPE at the offending token). */
-static const Type *tile_buf_type(Parser *P, Token *name)
+static const Type *tile_buf_type(Parser *P, Token *name, int64_t *count)
 {
     static const char *const bl[] = {"row_major", "col_major"}, *const sl[] = {"none_box", "row_major", "col_major"};
     static const char *const pads[] = {"null", "zero", "max", "min"}, *const cms[] = {"null", "normal", "row_plus_one"};
@@ -800,14 +800,15 @@ static const Type *tile_buf_type(Parser *P, Token *name)
         seen |= 1u << 0 | 1u << 1 | 1u << 2;
     }
     static const char *const keys[] = {"dtype", "rows", "cols", "valid", "v_row", "v_col", "blayout", "slayout",
-                                       "fractal", "pad", "compact"};
+                                       "fractal", "pad", "compact", "count"};
     while (P_eat(P, TK_COMMA)) {
         Token *kt = P_cur(P);
         int key = -1;
         if (kt->kind == TK_IDENT)
             for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
                 if (strlen(keys[i]) == kt->len && !memcmp(keys[i], kt->s, kt->len)) key = (int)i;
-        if (key < 0 || (!longform && key <= 2) || (longform && key == 3) || (!longform && (key == 4 || key == 5))) {
+        if (key < 0 || (!longform && key <= 2) || (longform && key == 3) || (!longform && (key == 4 || key == 5)) ||
+            (key == 11 && !count)) {
             char tok[64];
             P_tok_desc(kt, tok, sizeof tok);
             return tile_err(P, kt, "unknown key %s in !pto.tile_buf", tok);
@@ -847,7 +848,11 @@ static const Type *tile_buf_type(Parser *P, Token *name)
             P->pos++;
             break;
         case 9: if ((ev = tile_enum(P, "pad", pads, 4)) < 0) return NULL; k.pad = (uint8_t)ev; break;
-        default: if ((ev = tile_enum(P, "compact", cms, 3)) < 0) return NULL; k.compact = (uint8_t)ev; break;
+        case 10: if ((ev = tile_enum(P, "compact", cms, 3)) < 0) return NULL; k.compact = (uint8_t)ev; break;
+        default:   /* count, of a multi_tile_buf in the compact form */
+            if (vt->kind != TK_INT || !P_int_literal(P, vt, count)) return tile_err(P, vt, "%s must be an integer", "count");
+            P->pos++;
+            break;
         }
     }
     if (!P_expect(P, TK_RANGLE, "'>' closing !pto.tile_buf")) return NULL;
@@ -868,6 +873,44 @@ static const Type *tile_buf_type(Parser *P, Token *name)
     if (k.elem && (k.elem->kind != TY_INT && k.elem->kind != TY_FLOAT))
         return tile_err(P, name, "%s element type must be an integer or float type", "!pto.tile_buf");
     return ty_tile_buf(P->ctx->types, &k);
+}
+
+/* !pto.local_array<D0x...xT>: static dims (rank 1..5, at most 4096 elements) of a scalar element type. */
+static const Type *local_array_type(Parser *P, Token *name)
+{
+    int64_t d[TILE_MAX_RANK];
+    const Type *e = NULL;
+    if (!P_expect(P, TK_LANGLE, "'<' after !pto.local_array")) return NULL;
+    unsigned n = shape_dims(P, d, TILE_MAX_RANK, 0, &e, "!pto.local_array");
+    if (!n || !e || !P_expect(P, TK_RANGLE, "'>' closing !pto.local_array")) return NULL;
+    uint64_t c = 1;
+    for (unsigned i = 0; i < n; i++) c *= d[i] > 0 ? (uint64_t)d[i] : 0;
+    if (c < 1 || c > 4096 || (e->kind != TY_INT && e->kind != TY_FLOAT && e->kind != TY_INDEX))
+        return tile_err(P, name, "%s holds 1 to 4096 integer, index or float elements", "!pto.local_array");
+    return ty_local_array(P->ctx->types, n, d, e);
+}
+
+/* !pto.multi_tile_buf<!pto.tile_buf<...>, count=N> or its compact form <loc, RxCxT (, key=value)*, count=N>: N slots
+   of the tile (N >= 1 here; the verifier holds the compiler's N >= 2). */
+static const Type *multi_tile_type(Parser *P, Token *name)
+{
+    int64_t count = -1;
+    const Type *tile;
+    Token *lt = P_at(P, 1);
+    if (lt->kind == TK_BANG) {
+        if (!P_expect(P, TK_LANGLE, "'<' after !pto.multi_tile_buf") || !(tile = P_parse_type(P))) return NULL;
+        if (tile->kind != TY_TILE_BUF) return tile_err(P, name, "%s holds a !pto.tile_buf", "!pto.multi_tile_buf");
+        if (!P_expect(P, TK_COMMA, "', count=N'") || !P_expect_kw(P, "count") || !P_expect(P, TK_EQUAL, "'='"))
+            return NULL;
+        Token *ct = P_cur(P);
+        if (ct->kind != TK_INT || !P_int_literal(P, ct, &count)) return tile_err(P, ct, "%s must be an integer", "count");
+        P->pos++;
+        if (!P_expect(P, TK_RANGLE, "'>' closing !pto.multi_tile_buf")) return NULL;
+    } else if (!(tile = tile_buf_type(P, name, &count))) {
+        return NULL;
+    }
+    if (count < 1 || count > 1024) return tile_err(P, name, "%s needs count=N with 1 <= N <= 1024", "!pto.multi_tile_buf");
+    return ty_multi_tile(P->ctx->types, tile, count);
 }
 
 static const Type *dialect_type(Parser *P, Token *t)
@@ -896,7 +939,9 @@ static const Type *dialect_type(Parser *P, Token *t)
     if (IS("pto.hif8x2")) return ty_vec(T, 2, ty_float(T, FK_HIF8), true);
     if (IS("pto.tensor_view")) return view_type(P, 0);
     if (IS("pto.partition_tensor_view")) return view_type(P, 1);
-    if (IS("pto.tile_buf")) return tile_buf_type(P, t);
+    if (IS("pto.tile_buf")) return tile_buf_type(P, t, NULL);
+    if (IS("pto.multi_tile_buf")) return multi_tile_type(P, t);
+    if (IS("pto.local_array")) return local_array_type(P, t);
     if (IS("pto.vmi.vreg")) {
         unsigned lanes;
         VmiLayout lay;

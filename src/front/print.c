@@ -868,12 +868,35 @@ static int skip_sizes_attr(const Attr *a, const void *ud)
 }
 
 /* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T -> T */
+/* The attributes (but sizes) then " : SOURCE" + sep + t: the end of the subview-like forms. */
+static void pr_window_tail(Printer *p, const Op *op, const Type *t, const char *sep)
+{
+    pr_attr_dict(p, op->attrs, op->nattrs, skip_sizes_attr, NULL, " {");
+    sb_puts(&p->b, " : ");
+    pr_type(p, op->operands[0]->type);
+    sb_puts(&p->b, sep);
+    pr_type(p, t);
+}
+
 static void pr_subview(Printer *p, const Op *op)
 {
     const Attr *sz = op_attr(op, "sizes");
     sb_printf(&p->b, "%s ", op_info[op->kind].name);
     pr_value(p, op->operands[0]);
     sb_putc(&p->b, '[');
+    if (op->kind == OP_LOCAL_ARRAY_GET || op->kind == OP_LOCAL_ARRAY_SET || op->kind == OP_MULTI_TILE_GET) {
+        /* %a[%i, ...](, %v)? : A (-> T | , T) */
+        int set = op->kind == OP_LOCAL_ARRAY_SET;
+        uint32_t ni = op->noperands - 1 - (uint32_t)set;
+        if (ni) pr_value_list(p, op->operands + 1, ni);
+        sb_putc(&p->b, ']');
+        if (set) {
+            sb_puts(&p->b, ", ");
+            pr_value(p, op->operands[op->noperands - 1]);
+        }
+        pr_window_tail(p, op, set ? op->operands[op->noperands - 1]->type : op->results[0]->type, set ? ", " : " -> ");
+        return;
+    }
     if (op->noperands >= 3) pr_value_list(p, op->operands + 1, 2);
     sb_puts(&p->b, "] sizes [");
     if (sz && sz->kind == AT_INTS && sz->nints == 2)
@@ -884,11 +907,7 @@ static void pr_subview(Printer *p, const Op *op)
         pr_value_list(p, op->operands + 3, 2);
         sb_putc(&p->b, ']');
     }
-    pr_attr_dict(p, op->attrs, op->nattrs, skip_sizes_attr, NULL, " {");
-    sb_puts(&p->b, " : ");
-    pr_type(p, op->operands[0]->type);
-    sb_puts(&p->b, " -> ");
-    pr_type(p, op->results[0]->type);
+    pr_window_tail(p, op, op->results[0]->type, " -> ");
 }
 
 /* One op: its comments, indentation and results, then its syntax (the parser's parse_op dispatches alike). */

@@ -151,6 +151,11 @@ static int tmp_only(const Walk *w, const Value *v)
     return used;
 }
 
+uint64_t tile_plan_multi_stride(const Type *t)
+{
+    return multi_slot_stride(tile_bytes(t), tile_plan_align((AddrSpace)t->space));
+}
+
 static int overlaps(uint64_t a, uint64_t asz, uint64_t b, uint64_t bsz) { return a < b + bsz && b < a + asz; }
 
 int tile_plan_build(const Op *func, const TargetProfile *tp, TilePlan *p)
@@ -162,7 +167,7 @@ int tile_plan_build(const Op *func, const TargetProfile *tp, TilePlan *p)
         for (const Op *o = func->regions[r]->block->first; o; o = o->next) number(&w, o);
     if (!w.oom && index_ops(&w)) w.oom = 1;
     uint32_t n = 0;
-    for (uint32_t i = 0; i < w.n && !w.oom; i++) n += w.ops[i]->kind == OP_ALLOC_TILE;
+    for (uint32_t i = 0; i < w.n && !w.oom; i++) n += w.ops[i]->kind == OP_ALLOC_TILE || w.ops[i]->kind == OP_ALLOC_MULTI_TILE;
     if (!w.oom && n) p->t = mem_calloc(n, sizeof *p->t);
     if (w.oom || (n && !p->t)) {
         mem_free(w.ops);
@@ -173,13 +178,16 @@ int tile_plan_build(const Op *func, const TargetProfile *tp, TilePlan *p)
     }
     for (uint32_t i = 0; i < w.n; i++) {
         const Op *o = w.ops[i];
-        if (o->kind != OP_ALLOC_TILE || !o->nresults) continue;
+        if ((o->kind != OP_ALLOC_TILE && o->kind != OP_ALLOC_MULTI_TILE) || !o->nresults) continue;
         const Type *t = o->results[0]->type;
         TileSlot *s = &p->t[p->n++];
         s->op = o;
-        s->as = t && t->kind == TY_TILE_BUF ? (AddrSpace)t->space : AS_UB;
+        int tile = t && (t->kind == TY_TILE_BUF || t->kind == TY_MULTI_TILE);
+        s->as = tile ? (AddrSpace)t->space : AS_UB;
         uint64_t al = tile_plan_align(s->as);
-        s->size = t && t->kind == TY_TILE_BUF ? (tile_bytes(t) + al - 1) / al * al : 0;
+        /* a multi_tile_buf: its count slots, each at the location's alignment (tile_plan_multi_stride) */
+        s->size = !tile ? 0 : t->kind == TY_MULTI_TILE ? (uint64_t)t->dims[4] * tile_plan_multi_stride(t)
+                                                       : (tile_bytes(t) + al - 1) / al * al;
         s->start = i;
         s->end = last_use(&w, o, o->results[0], 0);
         int64_t a;

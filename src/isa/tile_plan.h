@@ -26,4 +26,7 @@ void tile_plan_free(TilePlan *p);
 const TileSlot *tile_plan_find(const TilePlan *p, const Op *alloc);
 /* Bytes between planned tiles of a space: 32 in UB (the vector unit's block), 512 elsewhere (a fractal). */
 uint64_t tile_plan_align(AddrSpace as);
+/* Bytes from one slot of a !pto.multi_tile_buf to the next: the slot tile's bytes rounded up to its location's
+   alignment (PTOAS places slot k at the base plus k such strides; a 32-byte left tile takes 512). */
+uint64_t tile_plan_multi_stride(const Type *t);
 #endif

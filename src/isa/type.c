@@ -237,6 +237,26 @@ const Type *ty_tile_buf(TypeTable *t, const Type *d)
     return intern(t, &k);
 }
 
+const Type *ty_multi_tile(TypeTable *t, const Type *tile, int64_t count)
+{
+    Type k = *ty_tile_buf(t, tile);
+    k.kind = TY_MULTI_TILE;
+    k.dims[4] = count;
+    return intern(t, &k);
+}
+
+const Type *ty_local_array(TypeTable *t, unsigned rank, const int64_t *dims, const Type *elem)
+{
+    Type k = {.kind = TY_LOCAL_ARRAY, .elem = elem, .rank = (uint8_t)rank};
+    for (unsigned i = 0; i < rank && i < TILE_MAX_RANK; i++) k.dims[i] = dims[i];
+    return intern(t, &k);
+}
+
+const Type *ty_multi_slot(TypeTable *t, const Type *multi)
+{
+    return ty_tile_buf(t, multi);
+}
+
 uint64_t tile_bytes(const Type *t)
 {
     uint64_t n = (uint64_t)(t->dims[0] > 0 ? t->dims[0] : 0) * (uint64_t)(t->dims[1] > 0 ? t->dims[1] : 0);
@@ -398,6 +418,22 @@ int ty_format(const Type *t, char *buf, unsigned n)
         (void)dk;
         k = fmt_at(buf, n, k, d, NULL);
         return fmt_at(buf, n, k, ">", NULL);
+    }
+    case TY_LOCAL_ARRAY: {
+        int k = snprintf(buf, n, "!pto.local_array<");
+        for (unsigned i = 0; i < t->rank; i++) {
+            unsigned at = (unsigned)k < n ? (unsigned)k : n;
+            k += snprintf(buf + at, n - at, "%lldx", (long long)t->dims[i]);
+        }
+        return fmt_at(buf, n, fmt_at(buf, n, k, "", t->elem), ">", NULL);
+    }
+    case TY_MULTI_TILE: {
+        Type slot = *t;
+        slot.kind = TY_TILE_BUF;
+        slot.dims[4] = 0;
+        int k = fmt_at(buf, n, 0, "!pto.multi_tile_buf<", &slot);
+        unsigned at = (unsigned)k < n ? (unsigned)k : n;
+        return k + snprintf(buf + at, n - at, ", count=%lld>", (long long)t->dims[4]);
     }
     case TY_STRUCT: {     /* fields are written in place: a nesting can be longer than any fixed buffer */
         int k = snprintf(buf, n, "!pto.struct<");

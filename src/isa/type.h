@@ -15,7 +15,7 @@
    and prints it (docs/vmi.md "Layouts"). */
 typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, TY_FUNC, TY_NONE, TY_VADDR, TY_VEC,
                TY_LLPTR, TY_STRUCT, TY_VMI_VREG, TY_VMI_MASK,
-               TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF,
+               TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF, TY_MULTI_TILE, TY_LOCAL_ARRAY,
                TY_HANDLE } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
 /* Float kinds: the ELEM_FLOAT and SCALAR_FLOAT rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a 32-bit
@@ -102,6 +102,23 @@ const Type *ty_tensor_view(TypeTable *t, int part, unsigned rank, const int64_t 
 const Type *ty_tile_buf(TypeTable *t, const Type *k);
 static inline bool ty_is_view(const Type *t) { return t && (t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW); }
 static inline bool ty_is_tile(const Type *t) { return t && t->kind == TY_TILE_BUF; }
+/* A !pto.multi_tile_buf<TILE, count=N>: the slot tile's fields as in a tile_buf, dims[4] = N (count). */
+const Type *ty_multi_tile(TypeTable *t, const Type *tile, int64_t count);
+/* !pto.local_array<D0x...xT>: a stack-local array of scalars (rank <= 5, dims in dims[], elem). */
+const Type *ty_local_array(TypeTable *t, unsigned rank, const int64_t *dims, const Type *elem);
+static inline uint64_t local_array_count(const Type *t)
+{
+    uint64_t n = 1;
+    for (unsigned i = 0; i < t->rank; i++) n *= (uint64_t)t->dims[i];
+    return n;
+}
+/* The slot tile of a multi_tile_buf (the !pto.tile_buf each pto.multi_tile_get yields). */
+const Type *ty_multi_slot(TypeTable *t, const Type *multi);
+/* Bytes from one slot of a multi_tile_buf to the next: the slot tile's bytes rounded up to `align`. */
+static inline uint64_t multi_slot_stride(uint64_t tile_bytes, uint64_t align)
+{
+    return align > 1 ? (tile_bytes + align - 1) / align * align : tile_bytes;
+}
 /* "vec", "mat", "left", "right", "acc", "bias", "scaling" for a tile's space; NULL for gm. */
 const char *tile_loc_name(AddrSpace as);
 int tile_loc_lookup(const char *s, unsigned n);     /* AddrSpace or -1 */

@@ -718,8 +718,9 @@ static void check_data(VCtx *V, Op *op)
     }
 }
 
-static void check_set_quant_scalar(VCtx *V, Op *op)
+static void check_set_quant(VCtx *V, Op *op)
 {
+    bool vec = op->kind == OP_SET_QUANT_VECTOR;
     if (check_unpublished(V, op)) return;
     Op *func = v_enclosing_func(op);
     if (!func) return;
@@ -738,15 +739,34 @@ static void check_set_quant_scalar(VCtx *V, Op *op)
     else if (!get_epi(f.hit, &e))
         d = v_err(V, DIAG_FIXPIPE_QUANT, op->loc, "pipe id %lld has no acc_push_epilogue: there is no FIXPIPE quant "
                   "to set", (long long)id);
-    else if (e.quant >= 0 && !q_scalar(e.quant))
-        d = v_err(V, DIAG_FIXPIPE_QUANT, op->loc, "pipe id %lld quantises with %s, not a scalar mode",
-                  (long long)id, q_names[e.quant]);
+    else if (e.quant >= 0 && (vec ? !q_vector(e.quant) : !q_scalar(e.quant)))
+        d = v_err(V, DIAG_FIXPIPE_QUANT, op->loc, "pipe id %lld quantises with %s, not a %s mode",
+                  (long long)id, q_names[e.quant], vec ? "vector" : "scalar");
     if (d != -1) {
         v_note(V, d, f.hit->loc, "the pipe's init");
         return;
     }
     const Value *s = op->noperands ? op->operands[0] : NULL;
     char b[64];
+    if (vec) {
+        /* the scaling tile: loc=scaling; a5 f16 / bf16 / f32, a2a3 a packed 64-bit integer (PTOAS
+           SetQuantVectorOp::verify, isFixpipeQuantPayloadElemType) */
+        const Type *t = s ? s->type : NULL;
+        if (!t || t->kind != TY_TILE_BUF) return;
+        if (t->space != AS_FB) {
+            v_err(V, DIAG_TILE_LOC, op_use_loc(op, s), "the quant vector is a loc=scaling tile, not %s",
+                  v_tyname(t, b, sizeof b));
+            return;
+        }
+        const Type *el = t->elem;
+        bool ok = V->target == PTO_TARGET_A5 ? (t_fk(el, FK_F16) || t_fk(el, FK_BF16) || t_fk(el, FK_F32))
+                                             : (el && el->kind == TY_INT && el->bits == 64);
+        if (!ok)
+            v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, s), "the quant vector's elements are %s on the %s target "
+                  "profile, not %s", V->target == PTO_TARGET_A5 ? "f16, bf16 or f32" : "a packed i64 / ui64",
+                  V->target == PTO_TARGET_A5 ? "a5" : "a2a3", v_tyname(el, b, sizeof b));
+        return;
+    }
     if (s && !t_fk(s->type, FK_F32))
         v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, s), "the quant scale is f32, not %s", v_tyname(s->type, b, sizeof b));
 }
@@ -760,7 +780,7 @@ void verify_pipe(VCtx *V, Op *op)
     case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV: case OP_TFREE_FROM_AIC: case OP_TFREE_FROM_AIV:
         check_data(V, op);
         break;
-    case OP_SET_QUANT_SCALAR: check_set_quant_scalar(V, op); break;
+    case OP_SET_QUANT_SCALAR: case OP_SET_QUANT_VECTOR: check_set_quant(V, op); break;
     default: break;
     }
 }

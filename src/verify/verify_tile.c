@@ -75,6 +75,31 @@ static int static_valid(const Type *t, int64_t *vr, int64_t *vc)
     return *vr >= 0 && *vc >= 0;
 }
 
+/* texpands and tfillpad on mat tiles (PTOAS TExpandsOp / TFillPadOp verifiers; pto-isa a5 TExpandsTile,
+   TFILLPAD_IMPL): texpands fills 1..32767 32-byte blocks; tfillpad runs on one NZ tile type (src the same as dst)
+   padded zero or null, of 1-, 2- or 4-byte elements. */
+static void check_mat_fill(VCtx *V, Op *op, const Type *dt)
+{
+    char b1[128], b2[128];
+    uint64_t bytes = tile_bytes(dt);
+    if (op->kind == OP_TEXPANDS) {
+        if (bytes % 32 || bytes / 32 < 1 || bytes / 32 > 32767)
+            v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "dst"), "'%s' on a mat tile fills 1 to 32767 whole 32-byte blocks; "
+                  "%s holds %" PRIu64 " bytes", v_opname(op), tname(dt, b1, sizeof b1), bytes);
+        return;
+    }
+    const Type *st = grp_type(V, op, "src");
+    if (st && st != dt)
+        v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, "src"), "'%s' on mat tiles takes src of dst's type %s, not %s",
+              v_opname(op), tname(dt, b1, sizeof b1), tname(st, b2, sizeof b2));
+    else if (dt->blayout != TBL_COL_MAJOR || dt->slayout != TSL_ROW_MAJOR)
+        v_err(V, DIAG_TILE_LAYOUT, grp_loc(V, op, "dst"), "'%s' on a mat tile needs the NZ layout (blayout=col_major, "
+              "slayout=row_major), not %s", v_opname(op), tname(dt, b1, sizeof b1));
+    else if (dt->pad != TPAD_NULL && dt->pad != TPAD_ZERO)
+        v_err(V, DIAG_V_ATTR, grp_loc(V, op, "dst"), "'%s' on a mat tile pads with zeros: its pad must be null or zero",
+              v_opname(op));
+}
+
 /* Element-wise rules: locations, layouts, valid shapes and element types. */
 static int verify_tile_reduce(VCtx *V, Op *op);   /* below: the reductions, expands and partial ops */
 
@@ -84,6 +109,16 @@ static void check_ew(VCtx *V, Op *op, const TileRule *r)
     char b1[128], b2[128], b3[128];
     const Type *dt = grp_type(V, op, "dst");
     if (!dt || dt->kind != TY_TILE_BUF) return;
+    const Attr *mode = op->kind == OP_TFILLPAD ? op_attr(op, "mode") : NULL;
+    if (mode) {   /* PTOAS TFillPadOp::verify: the lowering is inferred, never chosen */
+        v_err(V, DIAG_V_ATTR, mode->loc, "'%s' takes no 'mode': the expand / in-place lowering follows from its tiles",
+              v_opname(op));
+        return;
+    }
+    if ((op->kind == OP_TEXPANDS || op->kind == OP_TFILLPAD) && dt->space == AS_L1) {   /* the mat forms */
+        check_mat_fill(V, op, dt);
+        return;
+    }
     for (unsigned i = 0; i < sizeof groups / sizeof groups[0]; i++) need_vec(V, op, groups[i]);
     int packed = op->kind == OP_TCMP || op->kind == OP_TCMPS || op->kind == OP_TSEL || op->kind == OP_TSELS ||
                  op->kind == OP_TFILLPAD;
@@ -168,7 +203,11 @@ static void check_dma(VCtx *V, Op *op)
     const char *tg = load ? "dst" : "src", *vg = load ? "src" : "dst";
     const Type *t = grp_type(V, op, tg), *vt = grp_type(V, op, vg);
     if (!t || !vt || t->kind != TY_TILE_BUF || !ty_is_view(vt)) return;
-    int ok_loc = load ? (t->space == AS_UB || t->space == AS_L1) : (t->space == AS_UB || t->space == AS_L0C);
+    /* PTOAS TLoadOp / TStoreOp verifiers: a tload fills vec or mat (a5: any location, here also scaling, the FIXPIPE
+       quant vector a set_quant_vector binds); a tstore reads vec or acc (a2a3 also mat) */
+    int a5 = V->target == PTO_TARGET_A5;
+    int ok_loc = load ? (t->space == AS_UB || t->space == AS_L1 || (t->space == AS_FB && a5))
+                      : (t->space == AS_UB || t->space == AS_L0C || (t->space == AS_L1 && !a5));
     if (!ok_loc) {
         const char *loc = tile_loc_name((AddrSpace)t->space);
         v_err(V, DIAG_TILE_LOC, grp_loc(V, op, tg), "'%s' %s a tile in loc=%s; it moves data between GM and loc=vec%s tiles",
@@ -289,7 +328,20 @@ static void check_view(VCtx *V, Op *op)
         }
         return;
     }
-    if (op->kind == OP_ALLOC_TILE && r && r->kind == TY_TILE_BUF) {
+    if (op->kind == OP_ALLOC_MULTI_TILE && r && r->kind == TY_MULTI_TILE) {   /* PTOAS AllocMultiTileOp::verify */
+        if (r->dims[4] < 2)
+            v_err(V, DIAG_TILE_TYPE, op->loc, "'%s': a multi_tile_buf holds at least 2 slots, not %lld", v_opname(op),
+                  (long long)r->dims[4]);
+        if (r->compact == 2)
+            v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s': a row_plus_one (compact=2) slot is larger than its shape, so "
+                  "adjacent slots would overlap", v_opname(op));
+        const Attr *ia = op_attr(op, "pto.multi_buffer_addrs");
+        if (ia)
+            v_err(V, DIAG_V_ATTR, ia->loc, "'%s': the attribute 'pto.multi_buffer_addrs' is the compiler's planner's, "
+                  "not the kernel's", v_opname(op));
+    }
+    if ((op->kind == OP_ALLOC_TILE && r && r->kind == TY_TILE_BUF) ||
+        (op->kind == OP_ALLOC_MULTI_TILE && r && r->kind == TY_MULTI_TILE)) {
         int64_t c;
         Value *vr = v_grp(V, op, "valid_row", 0), *vc = v_grp(V, op, "valid_col", 0), *ad = v_grp(V, op, "addr", 0);
         if ((vr && r->dims[2] >= 0) || (vc && r->dims[3] >= 0))
@@ -300,7 +352,8 @@ static void check_view(VCtx *V, Op *op)
         if (vc && v_const_int(vc, &c) && (c < 0 || c > r->dims[1]))
             v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, vc), "valid_col %" PRId64 " exceeds the tile's %lld columns", c, (long long)r->dims[1]);
         if (ad && v_const_int(ad, &c)) {
-            uint64_t cap = V->tp->cap[r->space], n = tile_bytes(r);
+            uint64_t cap = V->tp->cap[r->space];
+            uint64_t n = r->kind == TY_MULTI_TILE ? (uint64_t)r->dims[4] * tile_plan_multi_stride(r) : tile_bytes(r);
             if (c % 32)
                 v_err(V, DIAG_V_ALIGN, op_use_loc(op, ad), "tile address %" PRId64 " is not 32-byte aligned", c);
             else if (c < 0 || (uint64_t)c + n > cap)
@@ -311,6 +364,20 @@ static void check_view(VCtx *V, Op *op)
     }
     if (op->kind == OP_SUBVIEW) {
         check_subview(V, op);
+        return;
+    }
+    if (op->kind == OP_MULTI_TILE_GET && op->noperands == 2 && r) {   /* PTOAS MultiTileGetOp::verify */
+        const Type *m = op->operands[0]->type;
+        int64_t k;
+        if (m->kind != TY_MULTI_TILE) return;
+        if (r->kind != TY_TILE_BUF || r->elem != m->elem || r->space != m->space || r->blayout != m->blayout ||
+            r->slayout != m->slayout || r->fractal != m->fractal || r->pad != m->pad || r->compact != m->compact ||
+            memcmp(r->dims, m->dims, 4 * sizeof r->dims[0]) != 0)
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' yields the slot tile of %s, not %s", v_opname(op),
+                  tname(m, b1, sizeof b1), tname(r, b2, sizeof b2));
+        else if (v_const_int(op->operands[1], &k) && (k < 0 || k >= m->dims[4]))
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, op->operands[1]), "'%s': slot %" PRId64 " of a multi_tile_buf of "
+                  "%lld slots", v_opname(op), k, (long long)m->dims[4]);
         return;
     }
     if (op->kind == OP_TGETVAL || op->kind == OP_TSETVAL) {   /* PTO_IR_manual pto.tgetval / pto.tsetval */
@@ -608,7 +675,11 @@ static void check_reduce(VCtx *V, Op *op)
         return;
     /* element types */
     ElemKind ks = elem_kind(st->elem), kd = elem_kind(dt->elem);
-    if (!red_accepts(red_set(k), ks)) {
+    /* a5: the integer expand-divisions the compiler accepts without a TileLib template (lit
+       issue522_expanddiv_a5_int_types: i8, i16, i32 for both) run pto-isa's vdiv on the element type */
+    int intdiv = V->target != PTO_TARGET_A2A3 && (k == OP_TROWEXPANDDIV || k == OP_TCOLEXPANDDIV) &&
+                 (ks == EK_S8 || ks == EK_S16 || ks == EK_S32);
+    if (!intdiv && !red_accepts(red_set(k), ks)) {
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' does not accept %s tiles", v_opname(op), tname(st->elem, b1, sizeof b1));
         return;
     }
@@ -707,12 +778,14 @@ static int ext_differs(int64_t a, int64_t b) { return a >= 0 && b >= 0 && a != b
 
 /* The .mx forms' shapes (PTOAS verifyA5MxMatTileOperands, verifyA5MxMatScaleTile): the physical K of lhs (its
    columns) and rhs (its rows) a positive multiple of 64; each scale tile [M, ceil(K/32)] (lscale) or
-   [ceil(K/32), N] (rscale), in shape and in valid shape, with M and K of lhs and N of rhs. 1 when reported. */
-static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b)
+   [ceil(K/32), N] (rscale), in shape and in valid shape, with M and K of lhs and N of rhs. tgemv.mx
+   (verifyA5MxGemvScaleTile) has no physical-K rule and takes M, K and N from the valid shapes for both, except that
+   rscale's shape has rhs's physical columns. 1 when reported. */
+static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b, int gemv)
 {
     static const char *const kn[] = {"lhs", "rhs"};
     int64_t pk[2] = {a->dims[1], b->dims[0]};
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2 && !gemv; i++)
         if (pk[i] >= 0 && (pk[i] < 1 || pk[i] % 64)) {
             v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, kn[i]), "'%s': %s's physical K (%lld) must be a positive multiple "
                   "of 64", v_opname(op), kn[i], (long long)pk[i]);
@@ -723,7 +796,8 @@ static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b)
         const Type *t = grp_type(V, op, sn[i]);
         if (!t || t->kind != TY_TILE_BUF) continue;
         for (int v = 0; v < 2; v++) {   /* shape, then valid shape */
-            int64_t m = a->dims[2 * v], k = a->dims[2 * v + 1], n = b->dims[2 * v + 1];
+            int64_t m = a->dims[gemv ? 2 : 2 * v], k = a->dims[gemv ? 3 : 2 * v + 1];
+            int64_t n = b->dims[gemv && v ? 3 : 2 * v + 1];
             int64_t sk = k >= 0 ? (k + 31) / 32 : -1, er = i ? sk : m, ec = i ? n : sk;
             if (ext_differs(t->dims[2 * v], er) || ext_differs(t->dims[2 * v + 1], ec)) {
                 v_err(V, DIAG_TILE_SHAPE, grp_loc(V, op, sn[i]), "'%s': %s's %s must be %s = [%lld, %lld], not [%lld, "
@@ -752,7 +826,7 @@ static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
               tname(b->elem, b2, sizeof b2), tname(c->elem, b3, sizeof b3), mx ? "; .mx: fp8 or fp4 operands" : "");
         return;
     }
-    if (mx && check_mx_shapes(V, op, a, b)) return;
+    if (mx && check_mx_shapes(V, op, a, b, gemv)) return;
     int64_t ar, ac, br, bc, cr, cc;
     if (!static_valid(a, &ar, &ac) || !static_valid(b, &br, &bc) || !static_valid(c, &cr, &cc)) return;
     if (ac != br)

@@ -472,7 +472,47 @@ int verify_tile_extra(VCtx *V, Op *op)
     case OP_TSCATTER: case OP_THISTOGRAM: case OP_TQUANT: case OP_TQUANT_MX: case OP_TDEQUANT:
         if (need_vec_all(V, op)) return 1;
         break;
-    case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE: break;
+    case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
+    case OP_CMO_CACHEINVALID: break;
+    case OP_DECLARE_LOCAL_ARRAY: return 1;
+    case OP_LOCAL_ARRAY_GET: case OP_LOCAL_ARRAY_SET: {   /* PTOAS LocalArrayGetOp / LocalArraySetOp */
+        const Type *a = op->noperands ? op->operands[0]->type : NULL;
+        int set = op->kind == OP_LOCAL_ARRAY_SET;
+        if (!a || a->kind != TY_LOCAL_ARRAY) return 1;
+        uint32_t ni = op->noperands - 1 - (uint32_t)set;
+        const Type *e = set ? op->operands[op->noperands - 1]->type : op->nresults ? op->results[0]->type : NULL;
+        int64_t c;
+        if (ni != a->rank) {
+            v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes %u indices for its rank-%u array, not %u", v_opname(op),
+                  a->rank, a->rank, ni);
+            return 1;
+        }
+        if (e && e != a->elem) {
+            char b1[64], b2[64];
+            ty_format(a->elem, b1, sizeof b1);
+            ty_format(e, b2, sizeof b2);
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' %s the array's element type %s, not %s", v_opname(op),
+                  set ? "writes" : "yields", b1, b2);
+            return 1;
+        }
+        for (uint32_t i = 0; i < ni; i++)
+            if (v_const_int(op->operands[1 + i], &c) && (c < 0 || c >= a->dims[i])) {
+                v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s': index %" PRId64 " of dimension %u is outside %lld", v_opname(op),
+                      c, i, (long long)a->dims[i]);
+                return 1;
+            }
+        return 1;
+    }
+    case OP_TGET_SCALE_ADDR: {   /* pto-isa docs/isa/TGET_SCALE_ADDR.md: A5 only; a left/right source, a scaling dst */
+        const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dst", 0);
+        if (a2a3(V))
+            v_err(V, DIAG_V_TARGET_OP, op->loc, "'%s' is only available on a5", v_opname(op));
+        else if (is_tile(s) && s->space != AS_L0A && s->space != AS_L0B)
+            v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "src", 0), "'%s' takes a left or right tile", v_opname(op));
+        else if (is_tile(d) && d->space != AS_FB)
+            v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "dst", 0), "'%s' binds a scaling tile", v_opname(op));
+        return 1;
+    }
     case OP_TPREFETCH_ASYNC: {   /* PTOAS TPrefetchAsyncOp: a static flat logical 1-D GM view (one dim above 1) */
         const Type *t = gty(V, op, "src", 0);
         int big = 0, dyn = 0;
@@ -493,6 +533,13 @@ int verify_tile_extra(VCtx *V, Op *op)
     case OP_TPOW: case OP_TPOWS: check_pow(V, op); break;
     case OP_TGATHER: check_gather(V, op); break;
     case OP_MGATHER: case OP_MSCATTER: check_mgs(V, op); break;
+    case OP_CMO_CACHEINVALID: {   /* the target: a GM view or a GM pointer (lit issue995_cmo_partition_view_emitc) */
+        const Type *t = gty(V, op, "target", 0);
+        if (t && !ty_is_view(t) && !(t->kind == TY_PTR && t->space == AS_GM))
+            v_err(V, DIAG_V_OPERAND_TYPE, v_gloc(V, op, "target", 0), "'%s': a single_cache_line target is a GM pointer "
+                  "or a GM tensor view", v_opname(op));
+        break;
+    }
     case OP_THISTOGRAM: check_hist(V, op); break;
     case OP_TQUANT: check_quant(V, op); break;
     case OP_TQUANT_MX: check_quant_mx(V, op); break;

@@ -143,7 +143,31 @@ def deq_write(out, k):
 
 # ---------------------------------------------------------------- tquant.mx, the ZZ reorder, treshape
 
-BF16, U8, S8, E4M3, F4 = TY["bf16"], TY["ui8"], TY["si8"], TY["e4m3"], TY["f4e2m1"]
+BF16, F16, U8, S8, E4M3, F4 = TY["bf16"], TY["f16"], TY["ui8"], TY["si8"], TY["e4m3"], TY["f4e2m1"]
+
+
+def e2m1_nearest(code):
+    """an f32 code as an e2m1 code by value: the magnitude to the nearest of 0, 0.5, 1, 1.5, 2, 3, 4, 6, 8 (codes 0..8,
+    a tie to the even code), at most code 7 (6.0); the sign bit (8) for a negative value, -0 included; NaN: 7"""
+    v = G.fdec(F32, code)
+    if v.isnan():
+        return 7
+    grid = [Fraction(x) for x in ("0", "1/2", "1", "3/2", "2", "3", "4", "6", "8")]
+    if v.isinf():
+        k = 7
+    else:
+        m = abs(v.value())
+        best = min(range(9), key=lambda i: (abs(grid[i] - m), i % 2))
+        k = min(best, 7)
+    return k | 8 if v.neg else k
+
+
+def f16_as_bf16(code):
+    """an f16 code as the bf16 bits the OCP max reduces: truncated toward zero; inf -> 0x7F80, NaN -> 0x7FC0"""
+    a = code & 0x7FFF
+    if a & 0x7C00 == 0x7C00:
+        return 0x7FC0 if a & 0x3FF else 0x7F80
+    return G.cvt_ref(F16, BF16, code, "Z", False)
 ZZ = ", slayout=row_major"
 
 # (name, source, MXFP4?, rule, grpAxis 0/1, rows, cols, per-group tiles (rows, cols))
@@ -151,7 +175,14 @@ MX = [("mx_f32_ocp_ax1", "f32", False, "ocp", 1, 8, 128, (1, 32)),
       ("mx_f32_nv_ax0", "f32", False, "nv", 0, 64, 32, (2, 32)),
       ("mx_f32_nv_ax1", "f32", False, "nv", 1, 4, 256, (1, 32)),
       ("mx_bf16_fp8_ax0", "bf16", False, "ocp", 0, 32, 64, (1, 64)),
-      ("mx_bf16_fp4_ax1", "bf16", True, "ocp", 1, 8, 128, (1, 32))]
+      ("mx_bf16_fp4_ax1", "bf16", True, "ocp", 1, 8, 128, (1, 32)),
+      ("mx_f16_fp8_ax1", "f16", False, "ocp", 1, 8, 128, (1, 32)),
+      ("mx_f16_fp8_ax0", "f16", False, "ocp", 0, 32, 64, (1, 64)),
+      ("mx_bf16_nv_ax0", "bf16", False, "nv", 0, 64, 32, (2, 32)),
+      ("mx_f16_nv_ax0", "f16", False, "nv", 0, 32, 64, (1, 64)),
+      ("mx_f16_fp4_ax1", "f16", True, "ocp", 1, 8, 128, (1, 32)),
+      ("mx_f16_fp4_nv_ax0", "f16", True, "nv", 0, 32, 64, (1, 64)),
+      ("mx_bf16_fp4_nv_ax0", "bf16", True, "nv", 0, 64, 32, (2, 32))]
 
 
 def mx_kernels():
@@ -243,6 +274,18 @@ def mx_shared(S, fp4, rule, m):
     v = G.fdec(S, m)
     if v.isnan():
         return 0xFF, (0x7FC00000 if S is F32 else (0x7FC0 if fp4 else 0x7F81))
+    if S is not F32 and rule == "nv":
+        # q = f32(max) * f32(1/448) (1/6 for MXFP4); shared = ceil(log2 q) + 127 for a normal, non-power-of-two q below 2^127 (its
+        # exponent field + 1), else the exponent field; scaling 2^(127 - shared) as bf16 bits; inf q: 0xFE and
+        # 0x0040, NaN: 0xFF and 0x7F81 (0x7FC0 for MXFP4)
+        b = G.ref_ew("mul", F32, G.cvt_ref(S, F32, m, "R", False), f32(Fraction(1, 6 if fp4 else 448)))
+        if b == 0x7F800000:
+            return 0xFE, 0x0040
+        if b > 0x7F800000:
+            return 0xFF, 0x7FC0 if fp4 else 0x7F81
+        e, man = b >> 23, b & 0x7FFFFF
+        sh = e + (1 if man and 0x00400000 < b < 0x7F000000 else 0)
+        return sh, ((254 - sh) << 7) & 0xFFFF
     if S is BF16:   # in bf16's exponent field: the largest magnitude's exponent less 2 (fp4) or 8 (fp8), at least 0
         e = 255 if v.isinf() else (m >> 7) & 0xFF
         sh = max(e - (2 if fp4 else 8), 0)
@@ -286,27 +329,31 @@ def mx_write(out, k):
     # infinity, a value whose scaled form saturates
     for i in range(32):
         put(0, i, 0.0 if i % 2 else -0.0)
-        put(1, i, rng.uniform(-1, 1) * 2.0 ** -140 if S is F32 else rng.uniform(-1, 1) * 2.0 ** -128)
+        put(1, i, rng.uniform(-1, 1) * (2.0 ** -140 if S is F32 else 2.0 ** -20 if S is F16 else 2.0 ** -128))
     put(2, 5, 448.0 if S is F32 else 6.0)
     for i in range(32):
         if i != 5:
             put(2, i, rng.uniform(-4, 4))
-    put(3, 7, 3.0e38)
-    nan = 0x7FC00000 if S is F32 else 0x7FC0
-    inf = 0xFF800000 if S is F32 else 0xFF80
+    put(3, 7, 60000.0 if S is F16 else 3.0e38)
+    nan = 0x7FC00000 if S is F32 else 0x7E00 if S is F16 else 0x7FC0
+    inf = 0xFF800000 if S is F32 else 0xFC00 if S is F16 else 0xFF80
     put(4, 9, nan)
     put(5, 11, inf)
     put(6, 0, 7.9)   # bf16 fp4: 7.9 * 1 -> beyond e2m1's 6 (saturates to 6)
-    put(7, 3, -1.0e-38 if S is F32 else -3.0e-38)
+    put(7, 3, -1.0e-38 if S is F32 else -1.0e-7 if S is F16 else -3.0e-38)
     wr(out, k.name + ".a.bin", G.pack(S, a))
     mags = []
     exps, scs = [], []
+    # f16 groups are reduced as bf16 by OCP (Fp16ToBf16PreserveSpecial), as f16 by NV
+    M = BF16 if S is F16 and rule == "ocp" else S
     for g in range(ng):
         codes = [a[r * C_ + c] for r, c in members(g)]
-        absf = [c & ((1 << (S.bits - 1)) - 1) for c in codes]
-        nans = [x for x in absf if G.fdec(S, x).isnan()]
+        if S is F16 and rule == "ocp":
+            codes = [f16_as_bf16(c) for c in codes]
+        absf = [c & ((1 << (M.bits - 1)) - 1) for c in codes]
+        nans = [x for x in absf if G.fdec(M, x).isnan()]
         m = nans[0] if nans else max(absf)
-        e, sc = mx_shared(S, fp4, rule, m)
+        e, sc = mx_shared(M, fp4, rule, m)
         mags.append(m)
         exps.append(e)
         scs.append(sc)
@@ -314,8 +361,17 @@ def mx_write(out, k):
     for r in range(R_):
         for c in range(C_):
             g = r * gpr + c // 32 if ax else (r // 32) * gpr + c
-            x = G.ref_ew("mul", S, a[r * C_ + c], scs[g])
-            if fp4:
+            if S is F16:   # x and the bf16 scaling widened to f32, multiplied in f32
+                x = G.ref_ew("mul", F32, G.cvt_ref(F16, F32, a[r * C_ + c], "R", False),
+                             G.cvt_ref(BF16, F32, scs[g], "R", False))
+            else:
+                x = G.ref_ew("mul", S, a[r * C_ + c], scs[g])
+            if fp4 and S is F16:
+                nib = e2m1_nearest(x)
+                d[r * (C_ // 2) + c // 2] |= nib << (4 * (c & 1))
+            elif fp4:
+                if x & 0x7FFF > 0x7F80:   # a NaN product becomes +inf before the conversion
+                    x = 0x7F80
                 nib = G.cvt_ref(BF16, F4, x, "R", False) & 0xF
                 d[r * (C_ // 2) + c // 2] |= nib << (4 * (c & 1))
             else:
@@ -371,7 +427,9 @@ def emit(d):
 
 def emit_mx(d):
     header = ["// tile_quant_mx: tquant.mx (f32 -> MXFP8 by the OCP and NV rules on both group axes, bf16 -> MXFP8 and",
-              "// MXFP4; zero, subnormal, power-of-two, huge, NaN and infinite groups, fp4 saturation), the exponent",
+              "// MXFP4, f16 -> MXFP8 by OCP (reduced as bf16, scaled in f32) on both group axes, bf16 and f16 -> MXFP8 by",
+              "// NV; zero, subnormal,",
+              "// power-of-two, huge, NaN and infinite groups, fp4 saturation), the exponent",
               "// reorders DN -> ZZ and ND -> ZZ (the source's zeroed padding read back), treshape (a shape and a dtype).",
               "// Generated by tests/gen/gen_tile_quant.py --emit-mx; expected values from gen_tile_quant.py and fmodel.py.",
               "// GEN: gen_tile_quant.py tile_quant_mx"]

@@ -394,6 +394,8 @@ TYPES = {"any": "i64", "i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64"
          "mask": "!pto.mask<b32>", "align": "!pto.align", "struct": "!pto.struct<f32, i32>",
          "vvreg": "!pto.vmi.vreg<128xf32>", "vmask": "!pto.vmi.mask<128xpred>", "vval": "!pto.vmi.vreg<128xf32>",
          "tile": "!pto.tile_buf<vec, 4x64xf32>", "view": "!pto.partition_tensor_view<4x64xf32>",
+         "mtile": "!pto.multi_tile_buf<!pto.tile_buf<vec, 4x64xf32>, count=2>",
+         "larr": "!pto.local_array<4x8xf32>",
          "tview": "!pto.tensor_view<4x64xf32>", "pview": "!pto.partition_tensor_view<4x64xf32>",
          "asess": "!pto.async_session", "aevent": "!pto.async_event", "actx": "!pto.prefetch_async_context"}
 
@@ -582,6 +584,10 @@ OTHER = {
     "llvm.extractelement": "%r = llvm.extractelement %vec[%n : i32] : vector<2xf32>",
     "pto.subview": "%r = pto.subview %tl[%i, %i] sizes [2, 64] valid [%i, %i] : !pto.tile_buf<vec, 4x64xf32> -> "
                    "!pto.tile_buf<vec, 2x64xf32, valid=?x?>",
+    "pto.multi_tile_get": "%r = pto.multi_tile_get %mt[%i] : !pto.multi_tile_buf<!pto.tile_buf<vec, 4x64xf32>, count=2> -> "
+                          "!pto.tile_buf<vec, 4x64xf32>",
+    "pto.local_array_get": "%r = pto.local_array_get %la[%i, %i] : !pto.local_array<4x8xf32> -> f32",
+    "pto.local_array_set": "pto.local_array_set %la[%i, %i], %x : !pto.local_array<4x8xf32>, f32",
 }
 
 
@@ -703,6 +709,10 @@ def run(rows, tokens, toknames, tmp):
                     args.append(("%q", "!llvm.ptr"))
                 if name == "pto.subview":
                     args += [("%tl", "!pto.tile_buf<vec, 4x64xf32>"), ("%i", "index")]
+                if name in ("pto.local_array_get", "pto.local_array_set"):
+                    args += [("%la", "!pto.local_array<4x8xf32>"), ("%i", "index")]
+                if name == "pto.multi_tile_get":
+                    args += [("%mt", "!pto.multi_tile_buf<!pto.tile_buf<vec, 4x64xf32>, count=2>"), ("%i", "index")]
             fname = "%s_%s" % (oid.lower(), variant)
             per_variant[variant].append((fname, args, text))
             op_of_func[fname] = oid

@@ -59,4 +59,7 @@ int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint
    address (the tile pipes' tpush_to_aiv, ops/tile/tile_pipe.c). */
 enum { CUBE_SPLIT_NONE, CUBE_SPLIT_M, CUBE_SPLIT_N };
 void cube_fix_set_split(FixExt *fe, int split);
+/* A cross-core pipe's acc_push_epilogue on a plan (cube_fix.c): quant 0 none, 1 scalar (qp: the f32 bits), 2 vector
+   (qp: the FB address; qdfmt < 0 8-byte rows, else a NumFormat per column); relu 1: normal_relu. */
+void cube_fix_set_epilogue(FixExt *fe, int quant, int qdfmt, int relu, const char **why);
 #endif

@@ -24,6 +24,8 @@ typedef struct FixExt {
     uint8_t acc_int;    /* 32-bit integer accumulators */
     uint8_t qkind, qvec;
     int8_t qfmt;        /* scalar quant payload format */
+    uint8_t qdirect;    /* vector quant payload: 0 the 8-byte rows, 1 one element of format qdfmt per column */
+    int8_t qdfmt;
     uint8_t rkind;
     int8_t rfmt;        /* scalar relu slope format */
     uint8_t layout, sat, split, atomic;
@@ -46,6 +48,18 @@ static inline float q_param(const uint8_t *fb, uint64_t n)
 {
     uint32_t w;
     memcpy(&w, fb + n * 8, 4);
+    return num_bits_to_f32(w & ~0x1FFFu);
+}
+
+/* The same parameter from a direct payload (a5 pipe epilogues: one f16 / bf16 / f32 element per column, widened to
+   f32, mantissa bits 12..0 cleared as the row form's; docs/semantics.md "FIXPIPE epilogue of a cross-core pipe"). */
+static inline float q_param_direct(const FixExt *fe, const uint8_t *fb, uint64_t n)
+{
+    NumFormat f = (NumFormat)fe->qdfmt;
+    unsigned e = f == NUM_F32 ? 4 : 2;
+    uint64_t b = 0;
+    memcpy(&b, fb + n * e, e);
+    uint32_t w = f == NUM_F32 ? (uint32_t)b : (uint32_t)num_convert(f, b, NUM_F32, NUM_RND_R, false);
     return num_bits_to_f32(w & ~0x1FFFu);
 }
 
@@ -104,7 +118,7 @@ static inline uint64_t fix_value(const FixRun *fr, uint32_t acc, uint64_t n)
     }
     float v = fe->acc_int ? (float)(int32_t)acc : num_bits_to_f32(acc);
     if (fe->qkind == Q_SCALE) {
-        float s = fe->qvec ? q_param(fr->qfb, n) : fr->qs;
+        float s = fe->qvec ? (fe->qdirect ? q_param_direct(fe, fr->qfb, n) : q_param(fr->qfb, n)) : fr->qs;
         v = (float)((double)v * (double)s);
     }
     if (fe->rkind == R_NORMAL) {
@@ -319,7 +333,8 @@ static int fix_run(Exec *x, const Instr *in, const FixExt *fe, const FixArgs *v)
     fr.ieee = fe->sat == S_NOSAT ? 1 : fe->sat == S_DEFAULT ? bit48 : 0;
     if (fe->qkind == Q_SCALE) {
         if (fe->qvec) {
-            fr.qfb = sim_mem(x, in, AS_FB, v->qp, g.N * 8, 32, ACC_READ, "quant parameters");
+            uint64_t qe = fe->qdirect ? (fe->qdfmt == NUM_F32 ? 4 : 2) : 8;
+            fr.qfb = sim_mem(x, in, AS_FB, v->qp, g.N * qe, 32, ACC_READ, "quant parameters");
             if (!fr.qfb) return -1;
         } else {
             fr.qs = (float)cube_fval((NumFormat)fe->qfmt, v->qp);
@@ -648,4 +663,24 @@ int cube_fix_exec(Exec *x, const Instr *in, const FixExt *fe, uint64_t src, uint
 void cube_fix_set_split(FixExt *fe, int split)
 {
     fe->split = (uint8_t)(split == CUBE_SPLIT_M ? SP_M : split == CUBE_SPLIT_N ? SP_N : SP_NONE);
+}
+
+/* A cross-core pipe's acc_push_epilogue (ops/tile/tile_pipe.c): quant 0 none (a plain conversion), 1 a scalar scale
+   (an f32 payload, passed as cube_fix_exec's qp bits), 2 a vector of FB scales at qp (qdfmt < 0: the 8-byte rows,
+   else one element of that NumFormat per column); relu: normal_relu. Clears *why the plan gave for a type pair
+   the quantisation now covers. */
+void cube_fix_set_epilogue(FixExt *fe, int quant, int qdfmt, int relu, const char **why)
+{
+    if (quant == 1) {
+        fe->qkind = Q_SCALE;
+        fe->qvec = 0;
+        fe->qfmt = NUM_F32;
+        if (*why && strstr(*why, "needs a quantisation mode")) *why = NULL;
+    } else if (quant == 2) {
+        fe->qdirect = qdfmt >= 0;
+        fe->qdfmt = (int8_t)(qdfmt >= 0 ? qdfmt : 0);
+        if (fe->acc_int && fe->ed.fmt == NUM_F16 && *why) *why = NULL;   /* deqf16_vec */
+        if (fe->acc_int && fe->ed.fmt == NUM_BF16 && *why) *why = NULL;  /* qs322bf16_pre_vec */
+    }
+    fe->rkind = relu ? R_NORMAL : R_NONE;
 }

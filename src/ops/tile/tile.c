@@ -36,6 +36,7 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
         return tile_lower_cube(L, op, in);
     case OP_AIC_INITIALIZE_PIPE: case OP_AIV_INITIALIZE_PIPE: case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC:
     case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV: case OP_TFREE_FROM_AIC: case OP_TFREE_FROM_AIV:
+    case OP_SET_QUANT_SCALAR: case OP_SET_QUANT_VECTOR:
         return tile_lower_pipe(L, op, in);   /* tile_pipe.c */
     case OP_TQUANT: case OP_TQUANT_MX: case OP_TDEQUANT: return tile_lower_quant(L, op, in);   /* tile_quant.c */
     case OP_TGATHER:   /* the index form: tile_extra.c; the mask-pattern and compare forms: tile_gather.c */

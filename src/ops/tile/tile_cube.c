@@ -126,7 +126,12 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
     case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc, NULL);
     case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, NULL);
     case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
-    default: return cube_l1_fb_exec(x, in, s.addr, d.addr, s.vc, s.vr, 0, 0);
+    default:
+        if (in->imm[TM_E] == 8) {   /* a2a3 packed quant rows: the row's bytes in mte_l1_fb's 64-byte units, rows packed */
+            uint64_t u = (s.vc * 8 + 63) / 64;
+            return cube_l1_fb_exec(x, in, s.addr, d.addr, u * s.vr, 1, 0, 0);
+        }
+        return cube_l1_fb_exec(x, in, s.addr, d.addr, s.vc, s.vr, 0, 0);
     }
 }
 
@@ -159,7 +164,8 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
     in->pfn = p_tmov_mat;
     in->foot = foot_mov_cube;
     in->cost = 1;
-    if (ek_packed4(ek) || !ek_bytes(ek) || ek_bytes(ek) > 4) {
+    /* 8-byte elements: only into a scaling tile (the a2a3 FIXPIPE quant vector, packed ui64; a byte copy) */
+    if (ek_packed4(ek) || !ek_bytes(ek) || (ek_bytes(ek) > 4 && kind != MV1_SCALE)) {
         in->ext2 = "this element type is not simulated for moves out of a mat tile";
         in->pfn = p_unsup;
     }
@@ -172,7 +178,18 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
    = the acc tile's rows, dst_stride = the destination's columns)) and tstore acc -> GM (tstore.py
    template_tstore_acc_to_gm_nz2nd: m, n = the acc tile's valid shape, dst_stride = the view's row stride). The
    destination layout follows the destination: row-major ND, column-major DN, boxed NZ. */
-enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL, TF_FP };   /* Instr.imm */
+enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL, TF_FP, TF_SS };   /* Instr.imm; TF_SS: the source stride (rows) */
+
+/* The rows of the acc tile a (chain of) pto.subview window(s) of an acc tile lies in: the FIXPIPE source stride
+   of a writeback from the window (tile_view.c places an acc window at its NZ element address). */
+static int64_t acc_root_rows(const Value *v)
+{
+    for (int depth = 0; depth < 64 && v->def && v->def->kind == OP_SUBVIEW && v->def->noperands &&
+                        v->def->operands[0]->type->kind == TY_TILE_BUF && v->def->operands[0]->type->space == AS_L0C;
+         depth++)
+        v = v->def->operands[0];
+    return v->type->dims[0];
+}
 enum { FM_MOV, FM_STORE, FM_INS_MAT, FM_INS_ND, FM_INS_NZ };   /* TF_MODE */
 
 /* tinsert acc -> mat / vec (lib/TileOps/a5/tinsert.py template_tinsert_acc_to_mat_basic, _acc_to_vec_nd_basic,
@@ -192,14 +209,14 @@ static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
     if (mode == FM_STORE) {
         ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
         int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
-        return cube_fix_exec(x, in, fe, s.addr, v.addr, s.vr, s.vc, (uint64_t)st->dims[0], (uint64_t)ds, 0, qp);
+        return cube_fix_exec(x, in, fe, s.addr, v.addr, s.vr, s.vc, (uint64_t)in->imm[TF_SS], (uint64_t)ds, 0, qp);
     }
     TileRt d = tj_tile(j, args, (int)in->imm[TF_DST]);
     if (tile_check_valid(x, in, dt, d, "destination")) return -1;
     uint64_t e = ty_bytes(dt->elem), rows = (uint64_t)dt->dims[0], cols = (uint64_t)dt->dims[1];
     if (mode == FM_MOV) {   /* dst_stride: the destination's columns (rows for a DN tile), as the templates pass */
         uint64_t ds = dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_NONE_BOX ? rows : cols;
-        return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)st->dims[0], ds, 0, qp);
+        return cube_fix_exec(x, in, fe, s.addr, d.addr, d.vr, d.vc, (uint64_t)in->imm[TF_SS], ds, 0, qp);
     }
     uint64_t r = tj_scalar(j, args, (int)in->imm[TF_ROW]), c = tj_scalar(j, args, (int)in->imm[TF_COL]);
     uint64_t c0 = 32 / e, al = mode == FM_INS_NZ && e == 4 ? 16 : c0, n = (s.vc + al - 1) / al * al;
@@ -226,7 +243,7 @@ static void foot_fix_out(const Instr *in, const uint64_t *args, AsFoot *f)
     const Type *st = j->ty[in->imm[TF_SRC]], *dt = j->ty[in->imm[TF_DST]];
     TileRt s = tj_tile(j, args, (int)in->imm[TF_SRC]);
     ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
-    as_add(f, st->space, s.addr, s.addr + (uint64_t)st->dims[0] * (uint64_t)st->dims[1] * 4, 0);
+    as_add(f, st->space, s.addr, s.addr + (uint64_t)in->imm[TF_SS] * (uint64_t)st->dims[1] * 4, 0);
     int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
     uint64_t e = ty_bytes(dt->elem);
     if (s.vr && s.vc) as_add(f, AS_GM, v.addr, v.addr + ((s.vr - 1) * (uint64_t)ds + s.vc) * e, 1);
@@ -274,6 +291,7 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
     in->imm[TF_ROW] = lw_group_index(L, op, "row", 0);
     in->imm[TF_COL] = lw_group_index(L, op, "col", 0);
     in->imm[TF_FP] = fpi;
+    in->imm[TF_SS] = acc_root_rows(op->operands[si]);
     in->pipe = PQ_FIX;
     in->ext2 = fe;
     in->pfn = p_fix_out;

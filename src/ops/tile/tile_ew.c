@@ -288,6 +288,48 @@ static int p_expands(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* The mat (L1) forms (pto-isa a5 TExpandS.hpp TExpandsTile, TFillPad.hpp TFillPad_cube): texpands fills the whole
+   tile, rows x cols elements (create_cbuf_matrix over its bytes: the layout does not matter); tfillpad on an NZ tile
+   zeroes, in the destination itself, the rows past its valid rows in each 32-byte column block up to the valid
+   columns rounded up to the block, and every whole column block past them (the source is not read: the template
+   works in place). */
+static int p_mat_fill(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    if (check_tiles(x, in, j, args)) return -1;
+    const Type *t = j->ty[(int)j->dst];
+    TileRt d = tj_tile(j, args, j->dst);
+    unsigned e = ty_bytes(t->elem);
+    uint64_t R = (uint64_t)t->dims[0], C = (uint64_t)t->dims[1], c0 = 32 / e, n = 0;
+    if (in->kind == OP_TEXPANDS) {
+        uint8_t *p = sim_mem(x, in, AS_L1, d.addr, R * C * e, 1, ACC_WRITE, "tile destination");
+        if (!p) return -1;
+        uint64_t v = scalar_lane(j, args);
+        for (uint64_t i = 0; i < R * C; i++) lane_set(p, e, (unsigned)i, v);
+        n = R * C * e;
+    } else {
+        uint64_t acol = (d.vc + c0 - 1) / c0 * c0;
+        for (uint64_t b = 0; b * c0 < C; b++) {   /* column block b: rows [from, R) */
+            uint64_t from = b * c0 < acol ? d.vr : 0;
+            if (from >= R) continue;
+            uint8_t *p = sim_mem(x, in, AS_L1, d.addr + (b * R + from) * 32, (R - from) * 32, 1, ACC_WRITE,
+                                 "tile destination");
+            if (!p) return -1;
+            memset(p, 0, (R - from) * 32);
+            n += (R - from) * 32;
+        }
+    }
+    sim_count(x, in->kind == OP_TEXPANDS ? PQ_V : PQ_MTE1, n);
+    x->extra_cost += (n + 31) / 32;   /* one 32-byte block per cycle (create_cbuf_matrix) */
+    return 0;
+}
+
+static void foot_mat_fill(const Instr *in, const uint64_t *args, AsFoot *f)
+{
+    const TileJob *j = TJ(in);
+    tile_foot_whole(j, args, f, 1u << j->dst);
+}
+
 /* tfillpad (_fillpad.py): the destination's valid region holds the source where the source is valid and the
    destination's pad value elsewhere (a null pad fills zeros). An f32 destination padded `zero` whose valid region
    is larger than the source's fills -1.0 instead: the system tests' custom pad (docs/semantics.md "tfillpad custom
@@ -528,6 +570,17 @@ int tile_lower_ew(LowerView *L, const Op *op, Instr *in)
         if (lhs) j->kind = TE_SCAL_L;
     }
     if (j->scal >= 0) j->sbits = (uint8_t)ty_bits(op->operands[j->scal]->type);
+    if ((op->kind == OP_TEXPANDS || op->kind == OP_TFILLPAD) && dt->space == AS_L1) {   /* the mat forms */
+        if (op->kind == OP_TFILLPAD && (dt->compact || ty_bytes(dt->elem) > 4 || 32 % ty_bytes(dt->elem))) {
+            lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tfillpad' on a mat tile with a compact mode or of this element "
+                     "type is not simulated");
+            return -1;
+        }
+        in->pfn = p_mat_fill;
+        in->foot = foot_mat_fill;
+        if (op->kind == OP_TFILLPAD) in->pipe = PQ_MTE1;   /* PTOAS TFillPadOp::getPipe: mat -> mat on MTE1 */
+        return 0;
+    }
     int hp = hp_attr(op);
     ElemKind k = (ElemKind)j->ek;
     switch (op->kind) {

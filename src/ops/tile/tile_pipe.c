@@ -36,6 +36,8 @@ typedef struct TpRing {
     uint64_t got[2], freed[2];     /* C2V: popped / freed by AIV s; V2C: [0] by the AIC */
     uint64_t ready[2];             /* cycle the latest delivery completes (C2V [0]; V2C per AIV) */
     const Instr *last_push[2];
+    uint64_t qscalar, qvector;     /* C2V FIXPIPE epilogues: set_quant_scalar's f32 bits, set_quant_vector's FB address */
+    uint8_t qs_set, qv_set;
 } TpRing;
 
 typedef struct TilePipeState { TpRing r[TP_MAX]; } TilePipeState;
@@ -50,6 +52,7 @@ int tile_pipe_reset(Cluster *cl)
 enum { TP_ID, TP_DIR, TP_SPLIT, TP_SLOTSZ, TP_NSLOTS, TP_C2VB, TP_V2CB };   /* Instr.imm */
 enum { TP_VR = 3, TP_VC, TP_RVR, TP_RVC };                                  /* pops: operands, static valid shape */
 enum { TP_SRC = 3 };                                                        /* pushes and frees: the entry operand */
+enum { TP_QUANT = 4, TP_DBYTES };   /* tpush_to_aiv of a FIXPIPE pipe: quant 0 none, 1 scalar, 2 vector; element bytes */
 
 static int64_t attr_i(const Op *op, const char *name, int64_t def)
 {
@@ -178,7 +181,8 @@ static int p_push_aiv(Exec *x, const Instr *in, const uint64_t *args)
     unsigned pm = parts(x, sp);
     for (unsigned t = 0; t < 2; t++)
         if ((pm >> t & 1u) && r->put[0] - r->freed[t] >= r->nslots) return 1;   /* the ring is full for AIV t */
-    uint64_t bytes = (uint64_t)st->dims[0] * (uint64_t)st->dims[1] * ty_bytes(st->elem) / (sp == 1 || sp == 2 ? 2 : 1);
+    uint64_t eb = in->imm[TP_DBYTES] ? (uint64_t)in->imm[TP_DBYTES] : ty_bytes(st->elem);   /* the consumer's element */
+    uint64_t bytes = (uint64_t)st->dims[0] * (uint64_t)st->dims[1] * eb / (sp == 1 || sp == 2 ? 2 : 1);
     if (bytes > r->slot_size) {
         sim_trap(x, in, DIAG_T_PIPE, "the pushed entry (%" PRIu64 " bytes per vector core) does not fit a %u-byte slot",
                  bytes, r->slot_size);
@@ -195,11 +199,21 @@ static int p_push_aiv(Exec *x, const Instr *in, const uint64_t *args)
     }
     const FixExt *fe = in->ext2;
     int rc = 0;
+    uint64_t qp = 0;
+    if (in->imm[TP_QUANT]) {   /* the epilogue's quant state, as the latest set_quant_* of the id left it */
+        int vec = in->imm[TP_QUANT] == 2;
+        if (vec ? !r->qv_set : !r->qs_set) {
+            sim_trap(x, in, DIAG_T_PIPE, "pipe id %" PRId64 " quantises with a %s scale, and no pto.set_quant_%s of the "
+                     "id ran before this push", in->imm[TP_ID], vec ? "vector" : "scalar", vec ? "vector" : "scalar");
+            return -1;
+        }
+        qp = vec ? r->qvector : r->qscalar;
+    }
     if (sp == 1 || sp == 2) {
-        rc = cube_fix_exec(x, in, fe, s.addr, dst, s.vr, s.vc, ss, sp == 2 ? cols / 2 : cols, 0, 0);
+        rc = cube_fix_exec(x, in, fe, s.addr, dst, s.vr, s.vc, ss, sp == 2 ? cols / 2 : cols, 0, qp);
     } else {
         for (unsigned t = 0; t < 2 && !rc; t++)
-            if (pm >> t & 1u) rc = cube_fix_exec(x, in, fe, s.addr, dst, s.vr, s.vc, ss, cols, t, 0);
+            if (pm >> t & 1u) rc = cube_fix_exec(x, in, fe, s.addr, dst, s.vr, s.vc, ss, cols, t, qp);
     }
     if (rc) return -1;
     r->put[0]++;
@@ -209,6 +223,143 @@ static int p_push_aiv(Exec *x, const Instr *in, const uint64_t *args)
         if (pm >> t & 1u) sim_release(x, RC_CROSS, ring_key(cl, r, 0, t));
     sim_signal(x->core, x->now);
     return 0;
+}
+
+/* ---------------------------------------------------------------- set_quant_scalar / set_quant_vector (FIX) */
+
+/* A FIX job, so it takes effect between the pushes queued before it and those after it, as the FPC / quant
+   register write the compiler emits before each push does (PTOAS PTOToEmitC: SET_QUANT_* rematerialised before
+   every matching TPUSH; pto-isa SetQuantVector.hpp: set_fpc with the scaling tile's address). */
+static int p_set_quant(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    TpRing *r = ring_of(x, in, TP_C2V);
+    if (!r) return -1;
+    if (in->kind == OP_SET_QUANT_VECTOR) {
+        r->qvector = tj_tile(j, args, 0).addr;
+        r->qv_set = 1;
+    } else {
+        r->qscalar = tj_scalar(j, args, 0) & 0xFFFFFFFFu;
+        r->qs_set = 1;
+    }
+    return 0;
+}
+
+/* The FIXPIPE epilogue of a tpush_to_aiv (docs/semantics.md "FIXPIPE epilogue of a cross-core pipe"): the
+   acc_push_epilogue of the function's aic_initialize_pipe of the push's id, the element type of the consumer's
+   tpop_from_aic of that id (in the function the init's import_reserved_buffer names), and for a vector quant the
+   payload of the latest set_quant_vector of the id before the push in its block. */
+typedef struct PushEpi {
+    int64_t id;
+    const Op *init, *pop;
+    const char *peer;
+    int layout, quant, relu;   /* CUBE_FIX_*; 0 none / 1 scalar / 2 vector; normal_relu */
+} PushEpi;
+
+static int find_init(Op *o, void *ud)
+{
+    PushEpi *e = ud;
+    if (o->kind == OP_AIC_INITIALIZE_PIPE && attr_i(o, "id", 0) == e->id && !e->init) e->init = o;
+    return 0;
+}
+
+static int find_pop(Op *o, void *ud)
+{
+    PushEpi *e = ud;
+    if (o->kind == OP_FUNC) {
+        const Attr *a = op_attr(o, "sym_name");
+        const char *n = a && (a->kind == AT_STR || a->kind == AT_SYM) ? a->s : NULL;
+        if (!n || strcmp(n, e->peer)) return 0;
+        for (uint32_t i = 0; i < o->nregions; i++)
+            for (const Op *p = o->regions[i]->block ? o->regions[i]->block->first : NULL; p; p = p->next)
+                if (p->kind == OP_TPOP_FROM_AIC && attr_i(p, "id", 0) == e->id && !e->pop) e->pop = p;
+    }
+    return 0;
+}
+
+/* The value of `key = word` in the acc_push_epilogue text, as its index in names[], else -1. */
+static int epi_field(const char *s, const char *key, const char *const *names, int n)
+{
+    size_t kl = strlen(key);
+    for (const char *p = s; (p = strstr(p, key)); p += kl) {
+        const char *q = p + kl;
+        while (*q == ' ') q++;
+        if (*q != '=' || (p > s && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z')))) continue;
+        q++;
+        while (*q == ' ') q++;
+        size_t vl = 0;
+        while ((q[vl] >= 'a' && q[vl] <= 'z') || (q[vl] >= '0' && q[vl] <= '9') || q[vl] == '_') vl++;
+        for (int i = 0; i < n; i++)
+            if (strlen(names[i]) == vl && !strncmp(names[i], q, vl)) return i;
+        return -1;
+    }
+    return -1;
+}
+
+/* 0: no epilogue (e->init NULL or without one); 1: e filled; -1 after an error. */
+static int push_epilogue(LowerView *L, const Op *op, PushEpi *e, const Type **dst)
+{
+    memset(e, 0, sizeof *e);
+    e->id = attr_i(op, "id", 0);
+    Op *fn = ir_parent_op(op);
+    while (fn && fn->kind != OP_FUNC) fn = ir_parent_op(fn);
+    if (!fn) return 0;
+    ir_walk(fn, find_init, e);
+    const Attr *a = e->init ? op_attr(e->init, "acc_push_epilogue") : NULL;
+    const char *s = a && (a->kind == AT_RAW || a->kind == AT_STR) ? a->s : NULL;
+    if (!s) return 0;
+    static const char *const lay[] = {"nz2nd", "nz2dn", "nz2nz"}, *const rel[] = {"no_relu", "normal_relu"};
+    static const char *const qn[] = {"no_convert", "f32_f16", "f32_bf16", "deqf16_scalar", "req8_scalar",
+                                     "qf322b8_pre_scalar", "qf322f16_pre_scalar", "qf322bf16_pre_scalar",
+                                     "qs322bf16_pre_scalar", "qf322hif8_pre_scalar", "qf322fp8_pre_scalar",
+                                     "deqf16_vec", "req8_vec", "qf322b8_pre_vec", "qs322bf16_pre_vec"};
+    int l = epi_field(s, "layout", lay, 3), q = epi_field(s, "quant", qn, 15), r = epi_field(s, "relu", rel, 2);
+    if (l < 0 || q < 0 || r < 0) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tpush_to_aiv': the pipe's acc_push_epilogue is not one ptosim reads");
+        return -1;
+    }
+    e->layout = l == 0 ? CUBE_FIX_ND : l == 1 ? CUBE_FIX_DN : CUBE_FIX_NZNZ;
+    e->quant = q < 3 ? 0 : q < 11 ? 1 : 2;
+    e->relu = r;
+    /* the consumer's element type */
+    int c2 = -1;
+    for (uint32_t i = 0; i < e->init->noperands; i++) {
+        const Value *v = e->init->operands[i];
+        if (v && v->def && v->def->kind == OP_IMPORT_RESERVED_BUFFER && c2 < 0) c2 = (int)i;
+    }
+    const Attr *pf = c2 >= 0 ? op_attr(e->init->operands[c2]->def, "peer_func") : NULL;
+    e->peer = pf && (pf->kind == AT_SYM || pf->kind == AT_STR) ? pf->s : NULL;
+    if (e->peer && e->peer[0] == '@') e->peer++;
+    if (e->peer) {
+        Op *root = fn;
+        while (ir_parent_op(root)) root = ir_parent_op(root);
+        ir_walk(root, find_pop, e);
+    }
+    const Type *pt = e->pop && e->pop->nresults ? e->pop->results[0]->type : NULL;
+    if (!pt || pt->kind != TY_TILE_BUF) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tpush_to_aiv': the consumer's tpop_from_aic of pipe id %lld (in the "
+                 "function the init's import_reserved_buffer names) was not found, so the FIXPIPE's output type is "
+                 "unknown", (long long)e->id);
+        return -1;
+    }
+    *dst = pt->elem;
+    return 1;
+}
+
+/* The payload format of the latest set_quant_vector of the push's id before it in its block: -1 the 8-byte rows
+   (a 64-bit integer scaling tile, a2a3), else the NumFormat of the f16 / bf16 / f32 elements (a5); -2: none. */
+static int qvec_payload(const Op *op, int64_t id)
+{
+    int f = -2;
+    for (const Op *p = op->parent ? op->parent->first : NULL; p && p != op; p = p->next)
+        if (p->kind == OP_SET_QUANT_VECTOR && attr_i(p, "id", 0) == id && p->noperands) {
+            const Type *t = p->operands[0]->type;
+            const Type *el = t && t->kind == TY_TILE_BUF ? t->elem : NULL;
+            f = !el ? -2 : el->kind == TY_INT && el->bits == 64 ? -1
+              : el->kind != TY_FLOAT ? -3 : el->fk == FK_F16 ? NUM_F16 : el->fk == FK_BF16 ? NUM_BF16
+              : el->fk == FK_F32 ? NUM_F32 : -3;
+        }
+    return f;
 }
 
 /* ---------------------------------------------------------------- tpush_to_aic (MTE3) */
@@ -455,6 +606,12 @@ int tile_lower_pipe(LowerView *L, const Op *op, Instr *in)
         in->fn = sim_exec_now;
         return 0;
     }
+    if (k == OP_SET_QUANT_SCALAR || k == OP_SET_QUANT_VECTOR) {
+        if (!tile_job(L, op, in)) return -1;
+        in->pipe = PQ_FIX;
+        in->pfn = p_set_quant;
+        return 0;
+    }
     if (k == OP_TFREE_FROM_AIC || k == OP_TFREE_FROM_AIV) {
         in->pipe = k == OP_TFREE_FROM_AIC ? PQ_V : PQ_MTE1;
         in->pfn = p_free;
@@ -484,9 +641,25 @@ int tile_lower_pipe(LowerView *L, const Op *op, Instr *in)
             return -1;
         }
         const char *why = NULL;
-        /* the consumer's tile: row-major ND, the acc's element type (no conversion: TPush.hpp pushAcc2VecFiFo) */
-        FixExt *fe = cube_fix_plan(L, op, AS_UB, CUBE_FIX_ND, t->elem, t->elem, 0, &why);
+        /* without an epilogue, the consumer's tile: row-major ND, the acc's element type (no conversion: TPush.hpp
+           pushAcc2VecFiFo); with one, its layout, quant and relu into the consumer's element type */
+        PushEpi e;
+        const Type *dt = t->elem;
+        int he = push_epilogue(L, op, &e, &dt);
+        if (he < 0) return -1;
+        int qf = he && e.quant == 2 ? qvec_payload(op, e.id) : -1;
+        if (qf == -2 || qf == -3) {
+            lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tpush_to_aiv': the vector quant payload (the set_quant_vector "
+                     "before this push) is neither a 64-bit integer nor an f16 / bf16 / f32 scaling tile");
+            return -1;
+        }
+        FixExt *fe = cube_fix_plan(L, op, AS_UB, he ? e.layout : CUBE_FIX_ND, t->elem, dt, he && e.quant == 2, &why);
         if (!fe) return -1;
+        if (he) {
+            cube_fix_set_epilogue(fe, e.quant, qf, e.relu, &why);
+            in->imm[TP_QUANT] = e.quant;
+            in->imm[TP_DBYTES] = (int64_t)ty_bytes(dt);
+        }
         if (why) {
             lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tpush_to_aiv': %s", why);
             return -1;

@@ -128,15 +128,28 @@ static int p_dequant(Exec *x, const Instr *in, const uint64_t *args)
 
 /* ------------------------------------------------------------------ tquant.mx */
 
-enum { MX_F32_OCP, MX_F32_NV, MX_B16_OCP };   /* the exponent rule (TileJob.vop) */
+enum { MX_F32_OCP, MX_F32_NV, MX_B16_OCP, MX_B16_NV };   /* the exponent rule (TileJob.vop) */
 enum { MX_EXP, MX_MAX, MX_SCALING };          /* tquant.mx: TileJob.aux */
 /* TileJob fields of tquant.mx: src0 src, dst dst, aux exp / max / scaling; kind the group axis (0 / 1), tok 1 for
    MXFP4_E2M1, vop the exponent rule. */
 
-/* The shared exponent (low byte) and the scaling bits of a group whose largest magnitude has bits mx (pto-isa a5
-   TQuant.hpp ComputeF32OcpExpAndScaling, ComputeF32NvExpAndScaling, ComputeB16OcpExpAndScalingRegs). */
-static void mx_exp(int rule, int fp4, uint64_t mx, uint64_t *ex, uint64_t *sc)
+/* The shared exponent (low byte) and the scaling bits of a group whose largest magnitude has bits mx (of the source
+   kind sk; pto-isa a5 TQuant.hpp ComputeF32OcpExpAndScaling, ComputeF32NvExpAndScaling,
+   ComputeB16OcpExpAndScalingRegs, ComputeB16NvExpAndScalingRegs). */
+static void mx_exp(int rule, int fp4, ElemKind sk, uint64_t mx, uint64_t *ex, uint64_t *sc)
 {
+    if (rule == MX_B16_NV) {   /* the max widened to f32, times f32(1/448) (1/6 for MXFP4), a ceil(log2); the scaling
+                                  as bf16 bits */
+        uint32_t b = (uint32_t)valu_eval(VOP_MUL, EK_F32, lane_cvt(sk, EK_F32, mx, NUM_RND_R, false),
+                                         fp4 ? 0x3E2AAAABu : 0x3B124925u, 0);
+        uint32_t e = b >> 23 & 0xFFu, sh = e + ((b & 0x7FFFFFu) && b > 0x00400000u && b < 0x7F000000u);
+        uint32_t scb = (0xFEu - sh) << 7;
+        if (b == 0x7F800000u) { scb = 0x0040u; sh = 0xFE; }
+        else if (b > 0x7F800000u) { scb = fp4 ? 0x7FC0u : 0x7F81u; sh = 0xFF; }
+        *ex = sh & 0xFF;
+        *sc = scb & 0xFFFFu;
+        return;
+    }
     if (rule == MX_B16_OCP) {
         uint32_t kmax = fp4 ? 0x0100u : 0x0400u, e = (uint32_t)mx & 0x7F80u, m = (uint32_t)mx & 0x007Fu;
         uint32_t sh = (e <= kmax ? kmax : e) - kmax;
@@ -157,6 +170,28 @@ static void mx_exp(int rule, int fp4, uint64_t mx, uint64_t *ex, uint64_t *sc)
     if (e == 0xFF) { *ex = m ? 0xFF : 0xFE; *sc = m ? 0x7FC00000u : 0x00400000u; return; }
     *ex = sh & 0xFF;
     *sc = ((uint64_t)(0xFEu - sh) << 23) & 0xFFFFFFFFu;
+}
+
+/* An f32 lane as the 4-bit e2m1 code of pto-isa a5 TQuant.hpp CalcE2M1SignedCodeI32 (the f16 -> MXFP4 path): the
+   magnitude rounded to e2m1's grid by adding 2^(e + 22) (e the exponent field clamped to 127..129) in f32, the code
+   its bits less the magic's plus 2 (e - 127), at most 7 (6.0); the sign bit set for a negative lane; a NaN +6. */
+static uint8_t e2m1_code(uint64_t v)
+{
+    uint32_t b = (uint32_t)v, a = b & 0x7FFFFFFFu, e = a >> 23;
+    e = e < 127 ? 127 : e > 129 ? 129 : e;
+    uint32_t magic = (e + 22) << 23;
+    uint32_t code = ((uint32_t)valu_eval(VOP_ADD, EK_F32, a, magic, 0) - magic) + ((e - 127) << 1);
+    code = code < 7 ? code : 7;
+    return (uint8_t)(a > 0x7F800000u || !(b >> 31) ? code : code | 8);
+}
+
+/* An f16 lane as the bf16 bits the OCP max reduces (pto-isa a5 TQuant.hpp Fp16ToBf16PreserveSpecial): truncated
+   (ROUND_Z), an infinity +inf, a NaN the bf16 quiet NaN 0x7FC0. */
+static uint64_t f16_as_bf16(uint64_t v)
+{
+    uint64_t a = v & 0x7FFFu;
+    if ((a & 0x7C00u) == 0x7C00u) return a & 0x3FFu ? 0x7FC0u : 0x7F80u;
+    return lane_cvt(EK_F16, EK_BF16, v, NUM_RND_Z, false);
 }
 
 /* The flat element block of a per-group output tile (exp, max, scaling: the groups in row-major order). */
@@ -202,12 +237,13 @@ static int p_quant_mx(Exec *x, const Instr *in, const uint64_t *args)
             if (sk == EK_F32) {
                 v = valu_eval(VOP_ABS, EK_F32, v, 0, 0);
                 if (i == 0 || lane_better(EK_F32, v, mx, 1)) mx = v;
-            } else if ((v & 0x7FFFu) > mx) {
-                mx = v & 0x7FFFu;
+            } else {
+                if (sk == EK_F16 && j->vop == MX_B16_OCP) v = f16_as_bf16(v);   /* OCP reduces f16 as bf16 bits */
+                if ((v & 0x7FFFu) > mx) mx = v & 0x7FFFu;
             }
         }
         uint64_t ex, sc;
-        mx_exp(j->vop, fp4, mx, &ex, &sc);
+        mx_exp(j->vop, fp4, sk, mx, &ex, &sc);
         lane_set(pe, 1, (unsigned)g, ex);
         lane_set(pm, se, (unsigned)g, mx);
         lane_set(pc, se, (unsigned)g, sc);
@@ -218,12 +254,19 @@ static int p_quant_mx(Exec *x, const Instr *in, const uint64_t *args)
         if (!pd) return -1;
         for (uint64_t c = 0; c < s.vc; c++) {
             uint64_t g = ax1 ? r * gpr + c / 32 : (r / 32) * gpr + c;
-            uint64_t v = valu_eval(VOP_MUL, sk, lane_get(ps, se, (unsigned)c), lane_get(pc, se, (unsigned)g), 0);
+            uint64_t x0 = lane_get(ps, se, (unsigned)c), sc = lane_get(pc, se, (unsigned)g);
+            /* f16: x and the bf16 scaling widened to f32 and multiplied there (ApplyHalfScalingToFP8Window) */
+            uint64_t v = sk == EK_F16 ? valu_eval(VOP_MUL, EK_F32, lane_cvt(EK_F16, EK_F32, x0, NUM_RND_R, false),
+                                                  lane_cvt(EK_BF16, EK_F32, sc, NUM_RND_R, false), 0)
+                                      : valu_eval(VOP_MUL, sk, x0, sc, 0);
             if (fp4) {
-                uint64_t nib = lane_cvt(sk, EK_F4E2M1, v, NUM_RND_R, false) & 0xF;
+                /* bf16: a NaN product becomes +inf (SaturateBf16NaNToPosInf), then bf16 -> e2m1; f16: the f32 product's
+                   code (CalcE2M1SignedCodeI32) */
+                if (sk == EK_BF16 && (v & 0x7FFFu) > 0x7F80u) v = 0x7F80u;
+                uint64_t nib = sk == EK_F16 ? e2m1_code(v) : lane_cvt(sk, EK_F4E2M1, v, NUM_RND_R, false) & 0xF;
                 pd[c / 2] = (uint8_t)(c & 1 ? (pd[c / 2] & 0x0F) | nib << 4 : nib);
             } else {
-                if (sk != EK_F32) v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
+                if (sk == EK_BF16) v = lane_cvt(sk, EK_F32, v, NUM_RND_R, false);
                 pd[c] = (uint8_t)lane_cvt(EK_F32, EK_E4M3, v, NUM_RND_R, true);
             }
         }
@@ -268,10 +311,10 @@ static int lower_quant_mx(LowerView *L, const Op *op, Instr *in)
     j->sek = (uint8_t)elem_kind(op->operands[j->src0]->type->elem);
     j->ek = (uint8_t)elem_kind(op->operands[j->dst]->type->elem);
     if (j->sek == EK_F32 && !j->tok) j->vop = nv ? MX_F32_NV : MX_F32_OCP;
-    else if (j->sek == EK_BF16 && !nv) j->vop = MX_B16_OCP;
+    else if (j->sek == EK_BF16 || j->sek == EK_F16) j->vop = nv ? MX_B16_NV : MX_B16_OCP;
     else {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' runs f32 sources into MXFP8 (ocp and nv) and bf16 sources "
-                 "into MXFP8 and MXFP4_E2M1 (ocp); %s into %s%s is not simulated yet", ek_name((ElemKind)j->sek),
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'pto.tquant.mx' runs f32 sources into MXFP8 and bf16 / f16 sources into "
+                 "MXFP8 and MXFP4_E2M1 (ocp and nv); %s into %s%s is not simulated yet", ek_name((ElemKind)j->sek),
                  j->tok ? "MXFP4_E2M1" : "MXFP8", nv ? " (nv)" : "");
         return -1;
     }

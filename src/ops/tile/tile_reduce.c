@@ -450,6 +450,12 @@ int tile_lower_reduce(LowerView *L, const Op *op, Instr *in)
         break;
     }
     in->foot = foot_rd;
+    if ((op->kind == OP_TROWEXPANDDIV || op->kind == OP_TCOLEXPANDDIV) && ek_bytes(k) == 1) {
+        /* verified (the compiler accepts it on a5) but with no TileLib template and no 8-bit vdiv lane reading */
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' on 8-bit tiles is not simulated (no 8-bit division lane; docs/"
+                 "semantics.md 14.2)", op_info[op->kind].name);
+        return -1;
+    }
     if ((ElemKind)j->ek == EK_BAD || k == EK_BAD || ek_bytes(k) == 0) {
         lw_error(L, op, DIAG_V_ELEM_TYPE, "'%s' on tiles of this element type is not simulated", op_info[op->kind].name);
         return -1;

@@ -4,6 +4,7 @@
 #include "tile_int.h"
 #include "isa/tile_plan.h"
 #include "exec/race.h"
+#include "exec/check.h"
 #include <inttypes.h>
 
 /* Decoded operands (Instr.imm). */
@@ -140,7 +141,40 @@ static const Instr *x_tile_addr(Exec *x, const Instr *in)
 
 /* subview's (Instr.imm): the source's rows and columns, element bytes, the layout (1: column-major), whether the
    window's rows keep the source's row pitch (0: a window the 16-byte tile value cannot describe, docs/tile.md). */
-enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC, TS_PITCH };   /* TS_PITCH: the source's row pitch */
+enum { TS_SROWS, TS_SCOLS, TS_ELEM, TS_COLMAJ, TS_OK, TS_VR, TS_VC, TS_PITCH };   /* TS_PITCH: the source's row pitch;
+                                                                                   TS_OK 2: an NZ acc window */
+
+/* Whether every use of v (a window of an NZ acc tile) is a FIXPIPE read that takes the parent acc tile's rows as its
+   source stride (tile_cube.c acc_root_rows): the source of a tstore, tmov or tinsert, or a further acc window. */
+typedef struct AccUses { const Value *v; int bad; } AccUses;
+static int acc_use_visit(Op *o, void *ud)
+{
+    AccUses *u = ud;
+    for (uint32_t i = 0; i < o->noperands && !u->bad; i++) {
+        if (o->operands[i] != u->v) continue;
+        if (o->kind == OP_SUBVIEW && i == 0 && o->nresults == 1) {
+            AccUses w = {o->results[0], 0};
+            Op *f = ir_parent_op(o);
+            while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+            if (f) ir_walk(f, acc_use_visit, &w);
+            u->bad = w.bad;
+        } else if (!((o->kind == OP_TSTORE || o->kind == OP_TMOV || o->kind == OP_TINSERT) && i == 0)) {
+            u->bad = 1;
+        }
+    }
+    return u->bad;
+}
+
+static int acc_window_ok(const Op *op)
+{
+    const Type *st = op->operands[0]->type;
+    if (st->space != AS_L0C || st->blayout != TBL_COL_MAJOR || st->slayout != TSL_ROW_MAJOR) return 0;
+    AccUses u = {op->results[0], 0};
+    Op *f = ir_parent_op(op);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    if (f) ir_walk(f, acc_use_visit, &u);
+    return f && !u.bad;
+}
 
 static const Instr *x_subview(Exec *x, const Instr *in)
 {
@@ -159,7 +193,15 @@ static const Instr *x_subview(Exec *x, const Instr *in)
                  "§14.1)", R, C, r, c, sr, sc, ty->slayout != TSL_NONE_BOX ? " boxed" : "");
         return NULL;
     }
-    t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * (uint64_t)in->imm[TS_PITCH] + c) * (uint64_t)in->imm[TS_ELEM];
+    if (in->imm[TS_OK] == 2) {   /* an NZ acc window: (col / 16) blocks of sr x 16 accumulators, then row r */
+        if (c % 16) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a window of an acc tile at column %" PRIu64 " is not simulated (it "
+                     "starts at a 16-column block)", c);
+            return NULL;
+        }
+        t.addr = s.addr + ((c / 16) * sr * 16 + r * 16) * (uint64_t)in->imm[TS_ELEM];
+    } else
+        t.addr = s.addr + (in->imm[TS_COLMAJ] ? c * sr + r : r * (uint64_t)in->imm[TS_PITCH] + c) * (uint64_t)in->imm[TS_ELEM];
     uint64_t vr = in->imm[TS_VR] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VR]) : (uint64_t)(ty->dims[2] >= 0 ? ty->dims[2] : ty->dims[0]);
     uint64_t vc = in->imm[TS_VC] >= 0 ? ARG(x, in, (unsigned)in->imm[TS_VC]) : (uint64_t)(ty->dims[3] >= 0 ? ty->dims[3] : ty->dims[1]);
     t.vr = (uint32_t)(vr < R ? vr : R);   /* the valid region is clipped to the window (PTO_IR_manual pto.subview) */
@@ -172,6 +214,77 @@ static const Instr *x_subview(Exec *x, const Instr *in)
    mode. In auto-sync mode the scalar access first waits for every queued op of its core to complete (the
    compiler's sync before a scalar access to a tile; conservative: the bytes are those of the ordered program);
    with explicit synchronisation it accesses at once and the kernel's own sync orders it (docs/tile.md). */
+/* A local array's frame slot (pto.declare_local_array's result, Instr.arg[0] of get / set): one 8-byte word per
+   element in row-major order, then one written bit per element. Instr.imm: LA_RANK, then the dims. */
+enum { LA_RANK, LA_DIM0 };
+static const Instr *x_la_declare(Exec *x, const Instr *in)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < in->imm[LA_RANK]; i++) n *= (uint64_t)in->imm[LA_DIM0 + i];
+    memset(x->frame + in->res[0], 0, 8 * n + 8 * ((n + 63) / 64));   /* values 0, nothing written */
+    return done(x, in);
+}
+
+/* The element number of the indices (operands 1..rank), or -1 after a T-OOB trap. */
+static int64_t la_index(Exec *x, const Instr *in)
+{
+    uint64_t lin = 0;
+    for (int i = 0; i < in->imm[LA_RANK]; i++) {
+        uint64_t k = ARG(x, in, 1 + (unsigned)i), d = (uint64_t)in->imm[LA_DIM0 + i];
+        if (k >= d) {
+            sim_trap(x, in, DIAG_T_OOB, "index %" PRId64 " of dimension %d is outside the local array's %" PRIu64,
+                     (int64_t)k, i, d);
+            return -1;
+        }
+        lin = lin * d + k;
+    }
+    return (int64_t)lin;
+}
+
+static uint64_t la_count(const Instr *in)
+{
+    uint64_t n = 1;
+    for (int i = 0; i < in->imm[LA_RANK]; i++) n *= (uint64_t)in->imm[LA_DIM0 + i];
+    return n;
+}
+
+static const Instr *x_la_get(Exec *x, const Instr *in)
+{
+    int64_t k = la_index(x, in);
+    if (k < 0) return NULL;
+    int32_t base = in->arg[0], bits = base + 8 * (int32_t)la_count(in) + 8 * (int32_t)(k / 64);
+    if ((x->core->sim->checks & CHK_INIT) && !(fr_u64(x, bits) >> (k % 64) & 1))
+        sim_warn_once(x, in, DIAG_T_UNINIT, "reads a local array element that nothing wrote (it reads as 0)");
+    fr_set_u64(x, in->res[0], fr_u64(x, base + 8 * (int32_t)k));
+    return done(x, in);
+}
+
+static const Instr *x_la_set(Exec *x, const Instr *in)
+{
+    int64_t k = la_index(x, in);
+    if (k < 0) return NULL;
+    int32_t base = in->arg[0], bits = base + 8 * (int32_t)la_count(in) + 8 * (int32_t)(k / 64);
+    fr_set_u64(x, base + 8 * (int32_t)k, ARG(x, in, 1 + (unsigned)in->imm[LA_RANK]));
+    fr_set_u64(x, bits, fr_u64(x, bits) | 1ull << (k % 64));
+    return done(x, in);
+}
+
+/* pto.multi_tile_get: slot k (operand 1) of the multi_tile_buf (operand 0), k below MG_COUNT, MG_STRIDE bytes
+   apart (tile_plan_multi_stride); the slot's tile keeps the buffer's valid shape. */
+enum { MG_COUNT, MG_STRIDE };
+static const Instr *x_multi_get(Exec *x, const Instr *in)
+{
+    TileRt t = tile_get(FR(x, in->arg[0]));
+    uint64_t k = ARG(x, in, 1);
+    if (k >= (uint64_t)in->imm[MG_COUNT]) {
+        sim_trap(x, in, DIAG_T_TILE, "slot %" PRId64 " of a multi_tile_buf of %" PRId64 " slots", (int64_t)k, in->imm[MG_COUNT]);
+        return NULL;
+    }
+    t.addr += k * (uint64_t)in->imm[MG_STRIDE];
+    tile_put(FR(x, in->res[0]), t);
+    return done(x, in);
+}
+
 enum { TG_ELEM, TG_COUNT, TG_AUTO };
 
 /* 1 once every queue of the core has drained (the scalar unit then continues after the latest of them, ordered
@@ -266,8 +379,75 @@ static const char *attr_text(const Op *op, const char *name)
     return a && (a->kind == AT_STR || a->kind == AT_SYM) ? a->s : NULL;
 }
 
-/* import_reserved_buffer: the `base` of the reserve_buffer named `name` in the function `peer_func` (the
-   compiler's pto-resolve-reserved-buffers with explicit bases; auto = true without a base reads 0). */
+/* The base of a reserve_buffer: its `base`; with auto = true and no base, the first hole of its space (aligned
+   as the tile plan aligns: 32 bytes in UB, 512 in L1) that overlaps no tile the function's tile plan places (at
+   any time) and no earlier reserve_buffer of the function, as the compiler's memory planner places them after
+   the tiles (PTOAS PTOPlanMemory.cpp assignAutoReserveBufferBases; docs/tile.md "Allocation"). */
+typedef struct RbList { const Op *op[32]; uint32_t n; } RbList;
+static int collect_rb(Op *o, void *ud)
+{
+    RbList *l = ud;
+    if (o->kind == OP_RESERVE_BUFFER && l->n < 32) l->op[l->n++] = o;
+    return 0;
+}
+
+static AddrSpace rb_space(const Op *o)
+{
+    const Attr *a = op_attr(o, "location");
+    const char *s = a && (a->kind == AT_RAW || a->kind == AT_STR || a->kind == AT_TOKEN) ? a->s : NULL;
+    return s && strstr(s, "mat") ? AS_L1 : AS_UB;
+}
+
+static int64_t reserve_base(const Op *rb)
+{
+    const Attr *ba = op_attr(rb, "base");
+    if (ba && ba->kind == AT_INT) return ba->i;
+    if (!attr_int(rb, "auto", 0)) return 0;
+    Op *f = ir_parent_op(rb);
+    while (f && f->kind != OP_FUNC) f = ir_parent_op(f);
+    if (!f) return 0;
+    RbList l;
+    l.n = 0;
+    ir_walk(f, collect_rb, &l);
+    TilePlan p;
+    if (tile_plan_build(f, NULL, &p)) return 0;
+    uint64_t taken[32][2];
+    int64_t res = 0;
+    for (uint32_t k = 0; k < l.n; k++) {
+        const Op *o = l.op[k];
+        AddrSpace as = rb_space(o);
+        uint64_t al = as == AS_UB ? 32 : 512, size = (uint64_t)attr_int(o, "size", 0), base;
+        const Attr *b = op_attr(o, "base");
+        if (b && b->kind == AT_INT) base = (uint64_t)b->i;
+        else {
+            base = 0;
+            for (int moved = 1; moved;) {   /* the lowest aligned start clear of every placed range */
+                moved = 0;
+                for (uint32_t i = 0; i < p.n; i++) {
+                    const TileSlot *t = &p.t[i];
+                    if (t->as != as || !t->fits || !t->size) continue;
+                    if (base < t->addr + t->size && t->addr < base + size) {
+                        base = (t->addr + t->size + al - 1) / al * al;
+                        moved = 1;
+                    }
+                }
+                for (uint32_t i = 0; i < k; i++)
+                    if (rb_space(l.op[i]) == as && base < taken[i][1] && taken[i][0] < base + size) {
+                        base = (taken[i][1] + al - 1) / al * al;
+                        moved = 1;
+                    }
+            }
+        }
+        taken[k][0] = base;
+        taken[k][1] = base + size;
+        if (o == rb) res = (int64_t)base;
+    }
+    tile_plan_free(&p);
+    return res;
+}
+
+/* import_reserved_buffer: the base of the reserve_buffer named `name` in the function `peer_func` (the
+   compiler's pto-resolve-reserved-buffers; reserve_base for the auto ones). */
 typedef struct FindRes { const char *name, *func; int64_t base; int found; } FindRes;
 static int find_reserve(Op *o, void *ud)
 {
@@ -278,7 +458,7 @@ static int find_reserve(Op *o, void *ud)
     while (fn && fn->kind != OP_FUNC) fn = ir_parent_op(fn);
     const char *fname = fn ? attr_text(fn, "sym_name") : NULL;
     if (n && !strcmp(n, f->name) && (!f->func || (fname && !strcmp(fname, f->func)))) {
-        f->base = attr_int(o, "base", 0);
+        f->base = reserve_base(o);
         f->found = 1;
     }
     return 0;
@@ -348,7 +528,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->fn = x_view_query;
         return 0;
     case OP_TENSOR_VIEW_ADDR: in->fn = x_view_addr; return 0;
-    case OP_ALLOC_TILE: {
+    case OP_ALLOC_TILE: case OP_ALLOC_MULTI_TILE: {
         const Type *t = op->results[0]->type;
         in->imm[TV_ADDR] = lw_group_index(L, op, "addr", 0);
         in->imm[TV_VR] = lw_group_index(L, op, "valid_row", 0);
@@ -362,6 +542,24 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
             in->imm[TV_PLANNED] = (int64_t)a;
         }
         in->fn = x_alloc;
+        return 0;
+    }
+    case OP_DECLARE_LOCAL_ARRAY: case OP_LOCAL_ARRAY_GET: case OP_LOCAL_ARRAY_SET: {
+        const Type *t = op->kind == OP_DECLARE_LOCAL_ARRAY ? op->results[0]->type : op->operands[0]->type;
+        in->imm[LA_RANK] = t->rank;
+        for (unsigned i = 0; i < t->rank; i++) in->imm[LA_DIM0 + i] = t->dims[i];
+        if (op->kind != OP_DECLARE_LOCAL_ARRAY && op->noperands != 1u + t->rank + (op->kind == OP_LOCAL_ARRAY_SET)) {
+            lw_error(L, op, DIAG_V_OPERAND_COUNT, "'%s' takes %u indices", op_info[op->kind].name, t->rank);
+            return -1;
+        }
+        in->fn = op->kind == OP_DECLARE_LOCAL_ARRAY ? x_la_declare : op->kind == OP_LOCAL_ARRAY_GET ? x_la_get : x_la_set;
+        return 0;
+    }
+    case OP_MULTI_TILE_GET: {
+        const Type *mt = op->operands[0]->type;
+        in->imm[MG_COUNT] = mt->dims[4];
+        in->imm[MG_STRIDE] = (int64_t)tile_plan_multi_stride(mt);
+        in->fn = x_multi_get;
         return 0;
     }
     case OP_SUBVIEW: {
@@ -380,6 +578,7 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         in->imm[TS_PITCH] = colmaj || st->slayout != TSL_NONE_BOX ? st->dims[1] : tile_row_pitch(op->operands[0]);
         if (!in->imm[TS_OK] && !colmaj && st->slayout == TSL_NONE_BOX && tile_pitch_uses_ok(op->results[0]))
             in->imm[TS_OK] = 1;
+        if (!in->imm[TS_OK] && acc_window_ok(op)) in->imm[TS_OK] = 2;
         in->imm[TS_VR] = lw_group_index(L, op, "valid_row", 0);
         in->imm[TS_VC] = lw_group_index(L, op, "valid_col", 0);
         in->fn = x_subview;
@@ -394,12 +593,13 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
         return 0;
     }
     case OP_CMO_CACHEINVALID: in->fn = done; return 0;
+    case OP_TGET_SCALE_ADDR: in->fn = done; return 0;   /* an address binding of the planner: no data moves */
     case OP_COMM_TWAIT: case OP_COMM_TTEST: case OP_COMM_TNOTIFY: case OP_COMM_TPUT: case OP_COMM_TGET:
     case OP_COMM_TBROADCAST: case OP_COMM_TGATHER: case OP_COMM_TSCATTER: case OP_COMM_TREDUCE:
         in->fn = x_comm;
         return 0;
     case OP_FENCE_BARRIER_ALL: in->fn = x_fence_all; return 0;   /* no data cache is modelled (docs/tile.md) */
-    case OP_RESERVE_BUFFER: in->imm[0] = attr_int(op, "base", 0); in->fn = x_const_i32; return 0;
+    case OP_RESERVE_BUFFER: in->imm[0] = reserve_base(op); in->fn = x_const_i32; return 0;
     case OP_IMPORT_RESERVED_BUFFER: {
         FindRes f = {attr_text(op, "name"), attr_text(op, "peer_func"), 0, 0};
         const Op *root = op;
@@ -417,8 +617,8 @@ int tile_lower_view(LowerView *L, const Op *op, Instr *in)
     case OP_SET_VALIDSHAPE: in->fn = x_set_valid; return 0;
     case OP_GET_VALIDSHAPE: case OP_TILE_VALID_ROWS: case OP_TILE_VALID_COLS: in->fn = x_get_valid; return 0;
     case OP_TILE_BUF_ADDR: in->fn = x_tile_addr; return 0;
-    case OP_SET_QUANT_SCALAR: in->fn = x_xcore; return 0;
-    case OP_SET_FFTS: in->fn = done; return 0;   /* the cross-core flags are modelled, not read from GM */   /* the FIXPIPE epilogue of a pipe is not simulated */
+    case OP_SET_QUANT_SCALAR: case OP_SET_QUANT_VECTOR: in->fn = x_xcore; return 0;
+    case OP_SET_FFTS: in->fn = done; return 0;   /* the cross-core flags are modelled, not read from GM */
     default:
         return 0;
     }
