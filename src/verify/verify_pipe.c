@@ -680,6 +680,13 @@ static void check_data(VCtx *V, Op *op)
             v_err(V, DIAG_PIPE_USE, op->loc, "an odd-split tpop takes each sub-core's valid_row and valid_col operands");
             return;
         }
+        const Type *rt = op->nresults ? op->results[0]->type : NULL;
+        if (nvalid && rt && rt->kind == TY_TILE_BUF && (rt->dims[2] >= 0 || rt->dims[3] >= 0)) {
+            /* PTOAS TPopFromAicOp: run-time valid operands fill a dynamic valid shape */
+            v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' with valid_row/valid_col operands yields a tile whose valid shape "
+                  "is dynamic (valid=?x?)", v_opname(op));
+            return;
+        }
     }
     if (!he) return;
     /* a FIXPIPE pipe */

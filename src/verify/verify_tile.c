@@ -245,8 +245,10 @@ static void check_dma(VCtx *V, Op *op)
     }
     if (t->space != AS_UB) return;   /* cube data paths: their own rules (docs/tile.md) */
     int nz = t->slayout == TSL_ROW_MAJOR && t->blayout == TBL_COL_MAJOR;
-    /* one row or one column: the same bytes in every layout (pto-isa a5 TStore.hpp CheckStaticVec's special case) */
-    int line = t->dims[0] == 1 || t->dims[1] == 1;
+    /* one row or one column: the same bytes in every layout, for tstore (pto-isa a5 TStore.hpp CheckStaticVec's special
+       case); a tload's vec destination is ND, DN or NZ whatever its shape (PTOAS: "expects A5 tload vec dst layout to
+       be ND, DN, or NZ", lit tload_vec_layout_mismatch) */
+    int line = !load && (t->dims[0] == 1 || t->dims[1] == 1);
     if (((t->slayout != TSL_NONE_BOX && !nz) || (nz && vt->rank != 5)) && !line) {
         v_err(V, DIAG_TILE_LAYOUT, grp_loc(V, op, tg), "'%s' moves ND (row-major), DN (column-major) or NZ (col_major "
               "blayout, row_major slayout, with a rank-5 view) tiles; %s is none of them", v_opname(op),
