@@ -320,7 +320,14 @@ void simt_race_span(SimtState *st, const Instr *in, AddrSpace as, uint64_t a0, u
                 pgno = w / SIMT_SHADOW_PAGE;
             }
         }
-        if (!e || e->split) {   /* bytes of their own (or out of memory): the general path */
+        if (!e) {   /* out of memory: the run fails (T-OOM) rather than go on unchecked */
+            st->cur = it;
+            r->off = 1;
+            sim_trap(&it->x, in, DIAG_T_OOM, "out of host memory for the SIMT race detector");
+            st->cur = NULL;
+            return;
+        }
+        if (e->split) {   /* bytes of their own: the general path */
             st->cur = it;
             simt_race_access(&it->x, in, as, a, 4, write, 0);
             st->cur = NULL;
