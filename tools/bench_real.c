@@ -4,8 +4,8 @@
  * simulated ops per CPU-second; then the full sanitizer against the unchecked run, and scaling lines
  * (1x and 8x the work: the time ratio, 8.0 = linear). CPU time is the process's (every thread), each figure
  * the best of a few interleaved runs. Wall-clock numbers never gate a test.
- * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms|simt|mm [plain|san]]] (the third: only that kernel's lines, the
- * fourth: only the unchecked or the sanitized launches, the others not timed: for profiling) */
+ * usage: bench_real BENCH_DIR [quick|full [fa|osm|rms|simt|mm [plain|san [ROUNDS]]]] (the third: only that kernel's lines,
+ * the fourth: only the unchecked or the sanitized launches, the others not timed; the fifth: rounds: for profiling) */
 #include "ptosim.h"
 #include <math.h>
 #include <stdint.h>
@@ -317,6 +317,7 @@ int main(int argc, char **argv)
     }
 #define WANT(k) (!only || !strcmp(only, k))
     if (quick) ROUNDS = 1;
+    if (argc > 5) ROUNDS = atoi(argv[5]) > 0 ? atoi(argv[5]) : ROUNDS;   /* for a profiler: many rounds in one process */
     const char *dir = argv[1];
     Kern fa, osm, rms;
     kern_open(&fa, dir, "flash_attn.pto");

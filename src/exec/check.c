@@ -231,6 +231,16 @@ void check_access(Exec *x, const Instr *in, const Core *owner, AddrSpace as, uin
                   space_short[as], u, e, u, e, len, addr);
 }
 
+int check_init_clean(const Exec *x, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len)
+{
+    const Sim *s = x->core->sim;
+    const Check *k = s->check;
+    if (!k || !len || x->race_quiet || as == AS_GM || !(s->checks & CHK_INIT) || (unsigned)owner->index > 2) return 1;
+    const uint8_t *b = k->init[owner->index][as];
+    uint64_t sz = k->initsz[owner->index][as], hi = addr + len > sz ? sz : addr + len;
+    return !b || addr >= hi || first_clear(b, addr, hi) == hi;
+}
+
 void check_merge(Check *k, Check *blk, const Sim *s)
 {
     int all = s->checks & CHK_BLOCKS && s->blocks > 1;

@@ -27,6 +27,9 @@ void check_merge(Check *k, Check *blk, const Sim *s);
    launch) and their count, for a handler that tests and sets them itself on its hot path (what it cannot
    decide there it hands to check_access); NULL when initcheck is off. The bits are marked as used. */
 uint8_t *check_init_bits(Exec *x, const Core *owner, AddrSpace as, uint64_t *size);
+/* 1 when a read of [addr, addr + len) of the on-chip space `as` of `owner` cannot report T-UNINIT (every byte
+   written in this launch, or initcheck not watching it), else 0. */
+int check_init_clean(const Exec *x, const Core *owner, AddrSpace as, uint64_t addr, uint64_t len);
 /* check_access (declared in machine.h for sim_access): an access by the op `in` running on x to
    [addr, addr+len) of space `as` owned by core `owner`. */
 /* End of the launch: the unwritten output ranges, and the races between blocks, in block order. */

@@ -94,7 +94,7 @@ def main():
         with open(inp, "wb") as f:
             f.write(struct.pack("<96i", *vals))
         compare("lockstep/mix.pto", os.path.join(HERE, "lockstep", "mix.pto"), [],
-                "ptosim run %%s %s zeros:1152:%%t/out.bin" % inp)
+                "ptosim run %%s %s zeros:1920:%%t/out.bin" % inp)
         # RMSNorm as SIMT (bench/rmsnorm_simt.pto): 2 blocks of 2 tokens of 1024 f32 in [-3, 3), gains in [0.5, 1.5)
         x = os.path.join(gdir, "x.bin")
         g = os.path.join(gdir, "g.bin")

@@ -390,15 +390,17 @@ void simt_lock_free(SimtState *st)
 
 /* ------------------------------------------------------------------ running */
 
-typedef struct Group { uint32_t pc; uint32_t n; uint16_t *l; } Group;
+typedef struct Group { uint32_t pc; uint32_t n; uint16_t *l; uint32_t nt; } Group;   /* nt: a prefix split's taken lanes */
 
 /* One access of a group in the current epoch, for the conflict check: its byte hull and, when lane l's bytes are
    [key + n·l, key + n·l + n) for every lane of it (affine), the key. */
 typedef struct Acc { uint64_t lo, hi, key; uint32_t n; uint8_t as, affine; } Acc;
 enum { ACC_LIST = 32 };
+/* the widest stretch a scattered access of a group is read (or written, when at most 4x its bytes) as one */
+#define SIMT_HULL_MAX 65536u
 
 /* An access replayed to the checkers when the epoch commits: lanes[first..first+cnt) at addrs[first..]. */
-typedef struct LogAcc { const Instr *in; uint32_t first, cnt, n; uint8_t as, write, span; } LogAcc;
+typedef struct LogAcc { const Instr *in; uint32_t first, cnt, n; uint8_t as, write, span, affine; } LogAcc;
 /* Bytes an epoch overwrote, restored when it rolls back. */
 typedef struct Undo { uint8_t *p; uint32_t len; size_t off; } Undo;
 
@@ -411,6 +413,14 @@ typedef struct LRun {
     const SimtPlan *p;
     uint64_t **map;            /* slot -> its lanes */
     uint64_t **spare;          /* lane buffers free for renaming */
+    /* slot -> when it holds a comparison of tid_x with a threshold (lanes [lo, hi) hold `below` under tb, the
+       negation from tb on): ok set; cleared by any write of the slot, so an scf.if on it needs no scan */
+    struct Pred { uint32_t lo, hi, tb; uint8_t below, ok; } *pred;
+    /* slot -> its lanes are not in its buffer but one value on every lane (LZ_UNI: lv) or a threshold comparison
+       over all lanes (LZ_PRED: lanes under lv's low half hold its bit 32, the rest the negation); the buffer is
+       filled (rd) only when an op reads it lane by lane */
+    uint8_t *lz;
+    uint64_t *lv;
     uint32_t nspare;
     uint32_t N;
     uint64_t *steps, limit, *cycles;
@@ -422,7 +432,7 @@ typedef struct LRun {
     uint64_t steps0, cycles0;
     const uint64_t *live;      /* slots live at its start */
     uint64_t *saved;           /* slots already renamed or saved in it */
-    struct { uint32_t slot; uint64_t *old; } *ren;
+    struct { uint32_t slot; uint64_t *old; uint64_t lv; uint8_t lz; } *ren;
     uint32_t nren;
     Acc rd[ACC_LIST], wr[ACC_LIST];
     uint32_t nrd, nwr;
@@ -439,6 +449,40 @@ typedef struct LRun {
 } LRun;
 
 #define REG(k) (C->map[(k)])
+enum { LZ_NONE, LZ_UNI, LZ_PRED };
+
+/* The lanes of a lazy slot (lz, lv) into b. */
+static void lazy_fill(uint64_t *b, uint32_t N, uint8_t lz, uint64_t lv)
+{
+    if (lz == LZ_UNI) {
+        for (uint32_t l = 0; l < N; l++) b[l] = lv;
+        return;
+    }
+    uint32_t tb = (uint32_t)lv < N ? (uint32_t)lv : N, l = 0;
+    uint64_t below = lv >> 32;
+    for (; l < tb; l++) b[l] = below;
+    for (; l < N; l++) b[l] = below ^ 1;
+}
+
+/* Slot k's lanes for an op that reads them lane by lane. */
+static inline const uint64_t *rd(LRun *C, uint32_t k)
+{
+    if (C->lz[k]) {
+        lazy_fill(C->map[k], C->N, C->lz[k], C->lv[k]);
+        C->lz[k] = LZ_NONE;
+    }
+    return C->map[k];
+}
+
+/* Lane l of slot k. */
+static inline uint64_t rd1(const LRun *C, uint32_t k, uint32_t l)
+{
+    switch (C->lz[k]) {
+    case LZ_NONE: return C->map[k][l];
+    case LZ_UNI: return C->lv[k];
+    default: return (C->lv[k] >> 32) ^ (uint64_t)(l >= (uint32_t)C->lv[k]);
+    }
+}
 /* a loop over the group's lanes (increasing); `full`: they are consecutive ids (the whole launch, a prefix, ...) */
 #define LANES(...)                                                                                                    \
     do {                                                                                                              \
@@ -456,14 +500,38 @@ typedef struct LRun {
    reads k too). */
 static void before_write(LRun *C, uint32_t k, int keep)
 {
-    if (!((C->live[k >> 6] >> (k & 63)) & 1) || ((C->saved[k >> 6] >> (k & 63)) & 1)) return;
+    uint8_t lz = C->lz[k];
+    uint64_t lv = C->lv[k];
+    C->pred[k].ok = 0;
+    C->lz[k] = LZ_NONE;   /* the writer makes it lazy again after this, if it is */
+    if (!((C->live[k >> 6] >> (k & 63)) & 1) || ((C->saved[k >> 6] >> (k & 63)) & 1)) {
+        if (lz && keep) lazy_fill(C->map[k], C->N, lz, lv);
+        return;
+    }
     C->saved[k >> 6] |= 1ull << (k & 63);
     uint64_t *nb = C->spare[--C->nspare], *old = C->map[k];
-    if (keep) memcpy(nb, old, C->N * sizeof *nb);
+    if (keep && lz) lazy_fill(nb, C->N, lz, lv);
+    else if (keep) memcpy(nb, old, C->N * sizeof *nb);
     C->ren[C->nren].slot = k;
     C->ren[C->nren].old = old;
+    C->ren[C->nren].lz = lz;
+    C->ren[C->nren].lv = lv;
     C->nren++;
     C->map[k] = nb;
+}
+
+/* Writes v to the group's lanes of slot k: lazily when the group is every lane. */
+static void put_uniform(LRun *C, uint32_t k, uint64_t v, const uint16_t *act, uint32_t na, int full)
+{
+    if (na == C->N) {
+        before_write(C, k, 0);
+        C->lz[k] = LZ_UNI;
+        C->lv[k] = v;
+        return;
+    }
+    before_write(C, k, 1);
+    uint64_t *y = REG(k);
+    LANES(y[l] = v);
 }
 
 static void before_copies(LRun *C, const CopyList *cl)
@@ -572,12 +640,13 @@ static void run_copies(LRun *C, const CopyList *cl, const uint16_t *act, uint32_
     before_copies(C, cl);
     if (cl->n == 1) {
         uint64_t *d = REG(cl->c[0].dst / 8);
-        const uint64_t *s = REG(cl->c[0].src / 8);
+        const uint64_t *s = rd(C, cl->c[0].src / 8);
         LANES(d[l] = s[l]);
         return;
     }
     /* parallel copy: every source read before any destination is written, per lane (at most 64: the plan) */
     uint64_t tmp[64];
+    for (uint32_t i = 0; i < cl->n; i++) rd(C, cl->c[i].src / 8);
     LANES({
         for (uint32_t i = 0; i < cl->n; i++) tmp[i] = REG(cl->c[i].src / 8)[l];
         for (uint32_t i = 0; i < cl->n; i++) REG(cl->c[i].dst / 8)[l] = tmp[i];
@@ -592,7 +661,7 @@ static void run_pure(LRun *C, const Instr *in, const uint16_t *act, uint32_t na,
         SimtItem *it = &C->st->items[l];
         Exec *x = &it->x;
         for (unsigned k = 0; k < in->nargs; k++)
-            if (in->arg[k] >= 0) fr_set_u64(x, in->arg[k], REG(in->arg[k] / 8)[l]);
+            if (in->arg[k] >= 0) fr_set_u64(x, in->arg[k], rd1(C, in->arg[k] / 8, l));
         C->st->cur = it;
         x->cur = in;
         in->fn(x, in);
@@ -640,8 +709,8 @@ static int run_mem(LRun *C, const Instr *in, int store, int ubase, int aidx, con
     unsigned n = (unsigned)in->imm[SO_BYTES], align = (unsigned)in->imm[SO_ALIGN];
     AddrSpace as = (AddrSpace)in->imm[SO_SPACE];
     unsigned b = store ? 1u : 0u;
-    const uint64_t *base = REG(in->arg[b] / 8);
-    const uint64_t *idx = in->imm[SO_AUX] && in->arg[b + 1] >= 0 ? REG(in->arg[b + 1] / 8) : NULL;
+    const uint64_t *base = rd(C, in->arg[b] / 8);
+    const uint64_t *idx = in->imm[SO_AUX] && in->arg[b + 1] >= 0 ? rd(C, in->arg[b + 1] / 8) : NULL;
     unsigned w = (unsigned)in->imm[SO_AUX];
     uint64_t *A = st->laddr;
     uint32_t l0 = act[0], m = na;
@@ -698,7 +767,7 @@ static int run_mem(LRun *C, const Instr *in, int store, int ubase, int aidx, con
             if (!span_ok(C, as, A[j], n)) return 1;
     Acc acc = {lo, hi + n, key, n, (uint8_t)as, (uint8_t)affine};
     if (conflicts(C, &acc, store)) return 1;
-    const uint64_t *v = store ? REG(in->arg[0] / 8) : NULL;
+    const uint64_t *v = store ? rd(C, in->arg[0] / 8) : NULL;
     if (!store) before_write(C, (uint32_t)in->res[0] / 8, na != N);
     uint64_t *r = store ? NULL : REG(in->res[0] / 8);
     Exec *x0 = &st->items[l0].x;
@@ -717,6 +786,18 @@ static int run_mem(LRun *C, const Instr *in, int store, int ubase, int aidx, con
             if (store) LANES({ memcpy(p + (size_t)n * j, &v[l], n); j++; });
             else LANES({ uint64_t t = 0; memcpy(&t, p + (size_t)n * j, n); r[l] = t; j++; });
         }
+    } else if (hi - lo <= SIMT_HULL_MAX && (!store || hi - lo <= 4ull * n * m) && span_ok(C, as, lo, hi - lo + n)) {
+        /* scattered lanes inside one small stretch of one buffer (a broadcast read, a gather): its bytes once */
+        uint8_t *p = quiet_mem(C, x0, in, as, lo, hi - lo + n, align, store);
+        if (!p) return -1;
+        if (store && save_bytes(C, p, hi - lo + n)) { C->oom = 1; return -1; }
+        uint32_t j = 0;
+        if (store) LANES({ memcpy(p + (A[j] - lo), &v[l], n); j++; });
+        else if (hi == lo && n == 4) {   /* every lane reads the same word */
+            uint32_t t;
+            memcpy(&t, p, 4);
+            LANES(r[l] = t);
+        } else LANES({ uint64_t t = 0; memcpy(&t, p + (A[j] - lo), n); r[l] = t; j++; });
     } else {
         uint32_t j = 0;
         int rc = 0;
@@ -740,7 +821,8 @@ static int run_mem(LRun *C, const Instr *in, int store, int ubase, int aidx, con
             C->oom = 1;
             return -1;
         }
-        C->log[C->nlog++] = (LogAcc){in, (uint32_t)C->nla, m, n, (uint8_t)as, (uint8_t)store, (uint8_t)consec};
+        C->log[C->nlog++] = (LogAcc){in, (uint32_t)C->nla, m, n, (uint8_t)as, (uint8_t)store, (uint8_t)consec,
+                                     (uint8_t)affine};
         uint32_t j = 0;
         LANES({
             C->llanes[C->nla + j] = (uint16_t)l;
@@ -775,26 +857,40 @@ static int cmp(int op, uint64_t a, uint64_t b, unsigned w)
 static int commit(LRun *C)
 {
     SimtState *st = C->st;
+    /* The workitem race checker needs this epoch's accesses only if two lanes can have met: conflicts() let no
+       two accesses of the epoch touch the same bytes from different lanes with one writing (it rolls the epoch
+       back instead), so only a write whose own lanes may share bytes (neither consecutive nor one affine
+       pattern) can hold a race. Otherwise the epoch leaves nothing the checker could use: its records only
+       ever meet accesses of the same epoch. */
+    int race = 0;
+    if (C->s->race_check && !st->race.off)
+        for (uint32_t i = 0; i < C->nlog && !race; i++) race = C->log[i].write && !C->log[i].span && !C->log[i].affine;
     for (uint32_t i = 0; i < C->nlog; i++) {
         const LogAcc *g = &C->log[i];
         AddrSpace as = (AddrSpace)g->as;
         int mode = g->write ? ACC_WRITE : ACC_READ;
         if (C->cl->watch || (as == AS_GM && C->cl->gm_watch)) {
-            /* a read the initcheck may report names the bytes of one workitem's access: lane by lane then */
+            /* a read the initcheck may report names the bytes of one workitem's access: lane by lane then (unless
+               every byte it reads was written: nothing to report) */
+            Exec *x = &st->items[C->llanes[g->first]].x;
             int per_lane = !g->write && as != AS_GM && (C->s->checks & CHK_INIT);
+            if (per_lane && g->span)
+                per_lane = !check_init_clean(x, x->core, as, C->laddrs[g->first], (uint64_t)g->n * g->cnt);
             if (g->span && !per_lane) {
-                Exec *x = &st->items[C->llanes[g->first]].x;
                 x->cur = g->in;
                 sim_access(x, g->in, x->core, as, C->laddrs[g->first], (uint64_t)g->n * g->cnt, mode);
             } else {
                 for (uint32_t j = 0; j < g->cnt; j++) {
-                    Exec *x = &st->items[C->llanes[g->first + j]].x;
+                    /* the same bytes as the lane before: the same records (each checker keeps a union, and warns
+                       once per op) */
+                    if (j && C->laddrs[g->first + j] == C->laddrs[g->first + j - 1]) continue;
+                    x = &st->items[C->llanes[g->first + j]].x;
                     x->cur = g->in;
                     sim_access(x, g->in, x->core, as, C->laddrs[g->first + j], g->n, mode);
                 }
             }
         }
-        if (C->s->race_check && !st->race.off) {
+        if (race) {
             if (g->span) {
                 simt_race_span(st, g->in, as, C->laddrs[g->first], g->n, C->llanes + g->first, g->cnt, g->write);
             } else {
@@ -843,6 +939,8 @@ static void rollback(LRun *C)
     for (uint32_t i = C->nren; i-- > 0;) {
         C->spare[C->nspare++] = C->map[C->ren[i].slot];
         C->map[C->ren[i].slot] = C->ren[i].old;
+        C->lz[C->ren[i].slot] = C->ren[i].lz;
+        C->lv[C->ren[i].slot] = C->ren[i].lv;
     }
     C->nren = 0;
     *C->steps = C->steps0;
@@ -852,7 +950,7 @@ static void rollback(LRun *C)
     const Instr *pc = &C->F->entry[C->start];
     for (uint32_t l = 0; l < N; l++) {
         SimtItem *it = &st->items[l];
-        for (uint32_t k = 0; k < C->p->nslots; k++) fr_set_u64(&it->x, (int32_t)(8 * k), C->map[k][l]);
+        for (uint32_t k = 0; k < C->p->nslots; k++) fr_set_u64(&it->x, (int32_t)(8 * k), rd1(C, k, l));
         it->pc = pc;
         it->state = SI_RUN;
     }
@@ -861,8 +959,8 @@ static void rollback(LRun *C)
 /* The value of a uniform instruction, computed on lane l0: 0, or 1 when the epoch must roll back. */
 static int uni_value(LRun *C, const LIns *d, const Instr *in, uint32_t l0, uint64_t *out)
 {
-    uint64_t a = d->k != LK_CONST && in->nargs > 0 && in->arg[0] >= 0 ? REG(d->a[0])[l0] : 0;
-    uint64_t b = d->k != LK_CONST && in->nargs > 1 && in->arg[1] >= 0 ? REG(d->a[1])[l0] : 0;
+    uint64_t a = d->k != LK_CONST && in->nargs > 0 && in->arg[0] >= 0 ? rd1(C, d->a[0], l0) : 0;
+    uint64_t b = d->k != LK_CONST && in->nargs > 1 && in->arg[1] >= 0 ? rd1(C, d->a[1], l0) : 0;
     uint64_t mk = d->val, v;
     unsigned w = d->bits;
     switch (d->k) {
@@ -885,7 +983,7 @@ static int uni_value(LRun *C, const LIns *d, const Instr *in, uint32_t l0, uint6
         SimtItem *it = &C->st->items[l0];
         Exec *x = &it->x;
         for (unsigned k = 0; k < in->nargs; k++)
-            if (in->arg[k] >= 0) fr_set_u64(x, in->arg[k], REG(in->arg[k] / 8)[l0]);
+            if (in->arg[k] >= 0) fr_set_u64(x, in->arg[k], rd1(C, in->arg[k] / 8, l0));
         C->st->cur = it;
         x->cur = in;
         in->fn(x, in);
@@ -900,14 +998,14 @@ static int uni_value(LRun *C, const LIns *d, const Instr *in, uint32_t l0, uint6
 
 #define BIN(expr)                                                                                                     \
     do {                                                                                                              \
-        const uint64_t *x0 = REG(d->a[0]), *x1 = REG(d->a[1]);                                                        \
+        const uint64_t *x0 = rd(C, d->a[0]), *x1 = rd(C, d->a[1]);                                                    \
         before_write(C, d->r, na != C->N || d->r == d->a[0] || d->r == d->a[1]);                                           \
         uint64_t *y = REG(d->r), mk = d->val;                                                                         \
         LANES({ uint64_t a = x0[l], b = x1[l]; y[l] = (expr) & mk; });                                               \
     } while (0)
 #define UN(expr)                                                                                                      \
     do {                                                                                                              \
-        const uint64_t *x0 = REG(d->a[0]);                                                                            \
+        const uint64_t *x0 = rd(C, d->a[0]);                                                                          \
         before_write(C, d->r, na != C->N || d->r == d->a[0]);                                                              \
         uint64_t *y = REG(d->r), mk = d->val;                                                                         \
         (void)mk;                                                                                                     \
@@ -915,7 +1013,7 @@ static int uni_value(LRun *C, const LIns *d, const Instr *in, uint32_t l0, uint6
     } while (0)
 #define F32(OPC)                                                                                                      \
     do {                                                                                                              \
-        const uint64_t *x0 = REG(d->a[0]), *x1 = REG(d->a[1]);                                                        \
+        const uint64_t *x0 = rd(C, d->a[0]), *x1 = rd(C, d->a[1]);                                                    \
         before_write(C, d->r, na != C->N || d->r == d->a[0] || d->r == d->a[1]);                                           \
         uint64_t *y = REG(d->r);                                                                                      \
         LANES(y[l] = num_f32_arith_rn(OPC, (uint32_t)x0[l], (uint32_t)x1[l]));                                        \
@@ -945,9 +1043,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
         if (d->uni) {
             uint64_t v;
             if (uni_value(C, d, in, act[0], &v)) { g->pc = pc; return 4; }
-            before_write(C, d->r, na != N);
-            uint64_t *y = REG(d->r);
-            LANES(y[l] = v);
+            put_uniform(C, d->r, v, act, na, full);
             if (C->s->trapped) return -1;
             pc = next;
             continue;
@@ -959,10 +1055,8 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
         case LK_FOR_INIT: {
             uint32_t l0 = act[0];
             unsigned w = d->bits;
-            uint64_t lb = REG(d->a[0])[l0], ub = REG(d->a[1])[l0];
-            before_write(C, d->r, na != N);
-            uint64_t *iv = REG(d->r);
-            LANES(iv[l] = lb);
+            uint64_t lb = rd1(C, d->a[0], l0), ub = rd1(C, d->a[1], l0);
+            put_uniform(C, d->r, lb, act, na, full);
             run_copies(C, in->ext, act, na, full);
             if (bits_sext(lb, w) >= bits_sext(ub, w)) {
                 run_copies(C, in->ext2, act, na, full);
@@ -974,26 +1068,37 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             uint32_t l0 = act[0];
             unsigned w = d->bits;
             run_copies(C, in->ext, act, na, full);
-            uint64_t v = (REG(d->a[3])[l0] + REG(d->a[2])[l0]) & mask_of(w);
-            before_write(C, d->a[3], 1);
-            uint64_t *iv = REG(d->a[3]);
-            LANES(iv[l] = v);
-            if (bits_sext(v, w) < bits_sext(REG(d->a[1])[l0], w)) next = d->jump;
+            uint64_t v = (rd1(C, d->a[3], l0) + rd1(C, d->a[2], l0)) & mask_of(w);
+            put_uniform(C, d->a[3], v, act, na, full);
+            if (bits_sext(v, w) < bits_sext(rd1(C, d->a[1], l0), w)) next = d->jump;
             else run_copies(C, in->ext2, act, na, full);
             break;
         }
         case LK_IF: {
-            const uint64_t *c = REG(d->a[0]);
+            const struct Pred *P = &C->pred[d->a[0]];
             uint32_t nt = 0;
+            if (C->lz[d->a[0]] == LZ_UNI) {
+                if (!(C->lv[d->a[0]] & 1)) next = d->jump;
+                break;
+            }
+            if (full && P->ok && P->below && act[0] >= P->lo && act[0] + na <= P->hi) {
+                /* lanes under the threshold take it: a prefix of the group, counted without a scan */
+                nt = P->tb <= act[0] ? 0 : P->tb - act[0] >= na ? na : P->tb - act[0];
+                if (nt == na) break;
+                if (nt == 0) { next = d->jump; break; }
+                g->pc = pc;
+                g->nt = nt;
+                return 5;
+            }
+            const uint64_t *c = rd(C, d->a[0]);
             LANES(nt += (uint32_t)(c[l] & 1));
             if (nt == na) break;
             if (nt == 0) { next = d->jump; break; }
             g->pc = pc;
-            if (full) {   /* consecutive lanes, the first nt of them taking it: the split needs no partition */
-                uint64_t bad = 0;
-                uint32_t e = act[0] + nt;
-                for (uint32_t l = act[0]; l < act[0] + na; l++) bad |= (c[l] & 1) ^ (uint64_t)(l < e);
-                if (!bad) return 5;
+            if (full) {   /* consecutive lanes, the first nt of them taking it (no 0 -> 1 step): no partition */
+                uint64_t rise = 0;
+                for (uint32_t l = act[0] + 1; l < act[0] + na; l++) rise |= c[l] & ~c[l - 1];
+                if (!(rise & 1)) { g->nt = nt; return 5; }
             }
             return 3;
         }
@@ -1002,12 +1107,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             next = d->jump;
             break;
         case LK_NOP: break;
-        case LK_CONST: {
-            before_write(C, d->r, na != N);
-            uint64_t *y = REG(d->r), v = d->val;
-            LANES(y[l] = v);
-            break;
-        }
+        case LK_CONST: put_uniform(C, d->r, d->val, act, na, full); break;
         case LK_ADD: BIN(a + b); break;
         case LK_SUB: BIN(a - b); break;
         case LK_MUL: BIN(a * b); break;
@@ -1022,8 +1122,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             unsigned w = d->bits;
             uint64_t sm = w >= 64 ? 0 : 1ull << (w - 1), fl = 1ull << 63;
             if (d->ctid && full && C->lin) {   /* lane l compares l itself: true on one side of a threshold */
-                before_write(C, d->r, na != N);
-                uint64_t *y = REG(d->r), hv = REG(d->a[1])[act[0]] & d->val;
+                uint64_t hv = rd1(C, d->a[1], act[0]) & d->val;
                 uint32_t e = act[0] + na, tb;   /* lanes below tb: l < h (or l <= h) in the predicate's order */
                 int le = d->op == SLN_ULE || d->op == SLN_SLE || d->op == SLN_UGT || d->op == SLN_SGT;
                 int sgn = d->op == SLN_SLT || d->op == SLN_SLE || d->op == SLN_SGT || d->op == SLN_SGE;
@@ -1035,7 +1134,18 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
                 }
                 if (tb > e) tb = e;
                 uint64_t below = d->op == SLN_ULT || d->op == SLN_ULE || d->op == SLN_SLT || d->op == SLN_SLE;
-                for (uint32_t l = act[0]; l < e; l++) y[l] = l < tb ? below : below ^ 1;
+                if (na == N) {   /* every lane: lazily */
+                    before_write(C, d->r, 0);
+                    C->lz[d->r] = LZ_PRED;
+                    C->lv[d->r] = below << 32 | tb;
+                } else {
+                    before_write(C, d->r, 1);
+                    uint64_t *y = REG(d->r);
+                    uint32_t l = act[0];
+                    for (; l < tb; l++) y[l] = below;
+                    for (; l < e; l++) y[l] = below ^ 1;
+                }
+                C->pred[d->r] = (struct Pred){act[0], e, tb, (uint8_t)below, 1};
                 break;
             }
 #define ULT_(x, y) (((~(x) & (y)) | (~((x) ^ (y)) & ((x) - (y)))) >> 63)
@@ -1073,7 +1183,7 @@ static int run_group(LRun *C, Group *g, uint32_t stop)
             break;
         }
         case LK_PURE_DIV: {
-            const uint64_t *dv = REG(d->a[1]);
+            const uint64_t *dv = rd(C, d->a[1]);
             uint64_t mk = d->val;
             int zero = 0;
             LANES(zero |= (dv[l] & mk) == 0);
@@ -1119,10 +1229,16 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
     C.map = mem_alloc((size_t)S * 2 * sizeof *C.map);
     C.ren = mem_alloc((size_t)S * sizeof *C.ren);
     C.saved = mem_calloc(p->W, sizeof *C.saved);
-    if (!C.map || !C.ren || !C.saved) {
+    C.pred = mem_calloc(S, sizeof *C.pred);
+    C.lz = mem_calloc(S, sizeof *C.lz);
+    C.lv = mem_calloc(S, sizeof *C.lv);
+    if (!C.map || !C.ren || !C.saved || !C.pred || !C.lz || !C.lv) {
         mem_free(C.map);
         mem_free(C.ren);
         mem_free(C.saved);
+        mem_free(C.pred);
+        mem_free(C.lz);
+        mem_free(C.lv);
         goto oom;
     }
     C.spare = C.map + S;
@@ -1153,6 +1269,9 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
         mem_free(C.map);
         mem_free(C.ren);
         mem_free(C.saved);
+        mem_free(C.pred);
+        mem_free(C.lz);
+        mem_free(C.lv);
         goto oom;
     }
     C.checkers = C.cl->watch || C.cl->gm_watch || C.s->race_check;
@@ -1162,7 +1281,7 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
     Group stack[64];
     uint32_t ns = 0;
     uint16_t *pool = st->lanes, *tmp = st->lanes + N;
-    Group cur = {0, N, pool};
+    Group cur = {0, N, pool, 0};
     for (uint32_t l = 0; l < N; l++) cur.l[l] = (uint16_t)l;
     for (;;) {
         uint32_t stop = ns ? stack[ns - 1].pc : UINT32_MAX;
@@ -1180,10 +1299,8 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
         }
         if (r == 5) {   /* a divergent scf.if taken by a prefix of the group's (consecutive) lanes */
             const LIns *d = &p->li[cur.pc];
-            const uint64_t *c = C.map[d->a[0]];
-            uint32_t nt = 0;
-            while (nt < cur.n && (c[cur.l[nt]] & 1)) nt++;
-            stack[ns++] = (Group){d->jump, cur.n - nt, cur.l + nt};
+            uint32_t nt = cur.nt;
+            stack[ns++] = (Group){d->jump, cur.n - nt, cur.l + nt, 0};
             cur.n = nt;
             cur.pc++;
             continue;
@@ -1198,7 +1315,7 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
                 else tmp[nf++] = l;
             }
             memcpy(cur.l + nt, tmp, nf * sizeof *tmp);
-            stack[ns++] = (Group){d->jump, nf, cur.l + nt};
+            stack[ns++] = (Group){d->jump, nf, cur.l + nt, 0};
             cur.n = nt;
             cur.pc++;
             continue;
@@ -1250,6 +1367,9 @@ int simt_lock_run(Exec *job, SimtState *st, const Func *F, const uint64_t *param
     mem_free(C.map);
     mem_free(C.ren);
     mem_free(C.saved);
+    mem_free(C.pred);
+    mem_free(C.lz);
+    mem_free(C.lv);
     mem_free(C.undo);
     mem_free(C.ubytes);
     mem_free(C.log);
