@@ -575,14 +575,18 @@ static void lower_region(Lowering *L, const Region *r)
 /* ------------------------------------------------------------------ functions */
 
 /* Auto-sync mode (exec/autosync.h, docs/tile.md): a function that issues tile ops to pipes and has no explicit
-   synchronisation (flags, barriers, buffer tokens, semaphores; mem_bar inside vector scopes does not count). */
+   synchronisation (flags, barriers, buffer tokens, semaphores; mem_bar inside vector scopes and a barrier just
+   before the return do not count). */
 typedef struct SyncScan { int tile, sync; } SyncScan;
 static int scan_sync(Op *o, void *ud)
 {
     SyncScan *s = ud;
     const OpInfo *oi = &op_info[o->kind];
     if (oi->fam == FAM_TILE && oi->pipe != PIPE_S_) s->tile = 1;
-    if (oi->fam == FAM_SYNC && o->kind != OP_MEM_BAR) s->sync = 1;
+    /* a barrier right before the function's return orders nothing between its ops (the kernels the compiler's
+       insert-sync pass completes end with one) */
+    int trailing = o->kind == OP_BARRIER && o->next && o->next->kind == OP_RETURN;
+    if (oi->fam == FAM_SYNC && o->kind != OP_MEM_BAR && !trailing) s->sync = 1;
     return 0;
 }
 

@@ -812,10 +812,25 @@ static int check_mx_shapes(VCtx *V, const Op *op, const Type *a, const Type *b, 
     return 0;
 }
 
+/* A boxed NZ mat tile as tmatmul's lhs or rhs: accepted with W-UNCONFIRMED (docs/semantics.md §14.5 "tmatmul on mat
+   tiles"); 1 when it is one. */
+static int mat_operand_ok(VCtx *V, const Op *op, const char *g, int mx, int gemv)
+{
+    const Type *t = grp_type(V, op, g);
+    if (mx || gemv || !t || t->kind != TY_TILE_BUF || t->space != AS_L1 || t->blayout != TBL_COL_MAJOR ||
+        t->slayout != TSL_ROW_MAJOR)
+        return 0;
+    v_warn(V, DIAG_V_UNCONFIRMED, grp_loc(V, op, g), "'%s' takes its '%s' tile in loc=%s; the compiler and pto-isa reject "
+           "a loc=mat tile here, and ptosim multiplies it as if pto.tmov had moved it to a loc=%s tile first",
+           v_opname(op), g, g[0] == 'l' ? "left" : "right", g[0] == 'l' ? "left" : "right");
+    return 1;
+}
+
 static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
 {
     char b1[64], b2[64], b3[64];
-    int bad = need_loc(V, op, "lhs", AS_L0A) | need_loc(V, op, "rhs", AS_L0B) | need_loc(V, op, "dst", AS_L0C) |
+    int bad = (mat_operand_ok(V, op, "lhs", mx, gemv) ? 0 : need_loc(V, op, "lhs", AS_L0A)) |
+              (mat_operand_ok(V, op, "rhs", mx, gemv) ? 0 : need_loc(V, op, "rhs", AS_L0B)) | need_loc(V, op, "dst", AS_L0C) |
               need_loc(V, op, "acc", AS_L0C) | need_loc(V, op, "bias", AS_BT) | need_loc(V, op, "lscale", AS_FB) |
               need_loc(V, op, "rscale", AS_FB);
     if (bad) return;

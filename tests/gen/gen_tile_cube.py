@@ -78,6 +78,18 @@ def case_tl_bf16():
     gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
 
 
+def case_mat_dn():
+    """tload A [16x32] (nd2nz) and B [32x16] from its transpose in GM (a [16, 32] view: dn2nz) into mat tiles, then
+    tmatmul on the mat tiles themselves: out = A·B"""
+    r = gl.Lcg(12)
+    A = [[rand_val(r, "f16") for _ in range(32)] for _ in range(16)]
+    B = [[rand_val(r, "f16") for _ in range(16)] for _ in range(32)]
+    BT = [[B[k][n] for k in range(32)] for n in range(16)]
+    gl.save("a.bin", enc("f16", A))
+    gl.save("bt.bin", enc("f16", BT))
+    gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
+
+
 def case_colsplit():
     """two blocks: block b stores A [16x32] · B[:, 16b:16b+16] into columns 16b.. of a 16x32 f32 C (f16 inputs)"""
     r = gl.Lcg(12)

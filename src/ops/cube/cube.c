@@ -362,8 +362,9 @@ static int l1_l0_fp4(Exec *x, const Instr *in, int side, int tr, uint64_t src, u
     return 0;
 }
 
-int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
-                    uint64_t K, const CubeWin *w)
+/* cube_l1_l0_exec, or its image into the host bytes `img` when given (no L0 access, no transfer counted). */
+static int l1_l0(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint8_t *img,
+                 uint64_t R, uint64_t K, const CubeWin *w)
 {
     const char *rn = side ? "n" : "m";
     if (cube_field(x, in, rn, R, 16) || cube_field(x, in, "k", K, 16)) return -1;
@@ -398,7 +399,7 @@ int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint
     }
     const uint8_t *s = sim_mem(x, in, AS_L1, src, slen, 32, ACC_READ, "source");
     if (!s) return -1;
-    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, dst, dlen, 32, ACC_WRITE, "destination");
+    uint8_t *d = img ? img : sim_mem(x, in, side ? AS_L0B : AS_L0A, dst, dlen, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     if (!tr && !w) {
         /* whole 512-byte fractals, padding rows and columns included, as the fractal loads the shape form
@@ -419,8 +420,24 @@ int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint
             for (uint64_t k = 0; k < K; k++)
                 elem_copy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k0 + k, r0 + r, n1) : nz_off(k0 + k, r0 + r, sp, e)), e);
     }
-    sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
+    if (!img) sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
     return 0;
+}
+
+int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
+                    uint64_t K, const CubeWin *w)
+{
+    return l1_l0(x, in, side, tr, e, src, dst, NULL, R, K, w);
+}
+
+int cube_l1_l0_image(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint8_t *d, uint64_t R,
+                     uint64_t K)
+{
+    if (!e) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "a packed fp4 operand in a mat tile is not simulated");
+        return -1;
+    }
+    return l1_l0(x, in, side, tr, e, src, 0, d, R, K, NULL);
 }
 
 /* Full-control loads (semantics §8.3): a fractal is 16 rows of 32 bytes (512 bytes). For i < m_step, j < k_step the

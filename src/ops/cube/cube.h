@@ -28,6 +28,10 @@ MadExt *cube_mad_plan(LowerView *L, const Op *op, int mode, int mx, int gemv, in
 /* Runs one MAD as pto.mad* does (same checks, numerics, counters and cycles); 0, or -1 after a trap. */
 int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64_t B, uint64_t C, uint64_t BIAS,
                   uint64_t M, uint64_t N, uint64_t K);
+/* The same with the operands' L0A/L0B bytes given (pa, pb: NULL reads them at A, B), for a tile op whose operand is
+   a mat tile (cube_l1_l0_image made its bytes); not for MX. */
+int cube_mad_exec_with(Exec *x, const Instr *in, const MadExt *me, const uint8_t *pa, const uint8_t *pb, uint64_t A,
+                       uint64_t B, uint64_t C, uint64_t BIAS, uint64_t M, uint64_t N, uint64_t K);
 /* L1 -> L0A (side 0, R = m) / L0B (side 1, R = n) as pto.mte_l1_l0a/b's shape form (tr: transpose; e: element
    bytes); L1 -> BT as pto.mte_l1_bt (sfmt: NumFormat of a float source, -1 an integer; se its bytes); L1 -> FB as
    pto.mte_l1_fb. Each returns 0, or -1 after a trap (cube.c). A window (pto.textract) reads the R x K region at
@@ -36,6 +40,10 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
 typedef struct CubeWin { uint64_t r0, k0, sr, sk; } CubeWin;
 int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
                     uint64_t K, const CubeWin *w);
+/* The bytes cube_l1_l0_exec (no window, e > 0) would write to L0, into d (ceil(K / (32 / e)) * pad16(R) * 32 of
+   them) instead: L0 and the transfer counters untouched. 0, or -1 after a trap. */
+int cube_l1_l0_image(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint8_t *d, uint64_t R,
+                     uint64_t K);
 int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t src, uint64_t dst, uint64_t len,
                     uint64_t n, uint64_t sg, uint64_t dg);
 int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,

@@ -226,6 +226,12 @@ static inline void put_f32(uint8_t *pc, uint64_t m, uint64_t n, uint64_t Mp, flo
 int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64_t B, uint64_t C, uint64_t BIAS,
                   uint64_t M, uint64_t N, uint64_t K)
 {
+    return cube_mad_exec_with(x, in, me, NULL, NULL, A, B, C, BIAS, M, N, K);
+}
+
+int cube_mad_exec_with(Exec *x, const Instr *in, const MadExt *me, const uint8_t *pa, const uint8_t *pb, uint64_t A,
+                       uint64_t B, uint64_t C, uint64_t BIAS, uint64_t M, uint64_t N, uint64_t K)
+{
     if (cube_field(x, in, "m", M, 16) || cube_field(x, in, "n", N, 16) || cube_field(x, in, "k", K, 16)) return -1;
     if (!M || !N || !K) return 0;
     if (me->mx && !x->core->sim->tp->fp8) {
@@ -241,10 +247,8 @@ int cube_mad_exec(Exec *x, const Instr *in, const MadExt *me, uint64_t A, uint64
     /* GEMV (m = 1 without disable_gemv, semantics §8.4): A is read as one contiguous row of K elements, i.e. the NZ
        layout with pitch 1 */
     uint64_t Ap = me->gemv && M == 1 ? 1 : Mp;
-    const uint8_t *pa = sim_mem(x, in, AS_L0A, A, K1 * Ap * 32, 32, ACC_READ, "left operand");
-    if (!pa) return -1;
-    const uint8_t *pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, ACC_READ, "right operand");
-    if (!pb) return -1;
+    if (!pa && !(pa = sim_mem(x, in, AS_L0A, A, K1 * Ap * 32, 32, ACC_READ, "left operand"))) return -1;
+    if (!pb && !(pb = sim_mem(x, in, AS_L0B, B, K1 * Np * 32, 32, ACC_READ, "right operand"))) return -1;
     /* C: written; mad_acc also reads it first (a read-modify-write, not atomic: the read here, the write below) */
     uint64_t clen = ceil_div(N, 16) * Mp * 16 * 4;
     uint8_t *pc = sim_mem(x, in, AS_L0C, C, clen, 32, me->mode == 1 ? ACC_READ : ACC_WRITE,

@@ -9,8 +9,29 @@
 #include "tile_int.h"
 #include <inttypes.h>
 #include "ops/cube/cube.h"
+#include "base/alloc.h"
 
-enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV };   /* Instr.imm: operand indices (-1: absent), GEMV */
+enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV, TC_MAT };   /* Instr.imm: operand indices (-1: absent), GEMV, and
+                                                               which of lhs (1) and rhs (2) are mat tiles */
+
+/* A mat tile as a tmatmul operand (docs/semantics.md §14.5 "tmatmul on mat tiles"): the L0 bytes `tmov` mat ->
+   left (side 0) / right (1) would write, in a host buffer (NULL after a trap). */
+static uint8_t *mat_operand(Exec *x, const Instr *in, int side, const Type *t, TileRt r)
+{
+    unsigned e = ty_bytes(t->elem);
+    uint64_t R = side ? r.vc : r.vr, K = side ? r.vr : r.vc;
+    uint64_t len = (K + 32 / (e ? e : 1) - 1) / (32 / (e ? e : 1)) * ((R + 15) / 16 * 16) * 32;
+    uint8_t *d = mem_alloc(len ? len : 1);
+    if (!d) {
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory for a mat-tile operand");
+        return NULL;
+    }
+    if (cube_l1_l0_image(x, in, side, side, ek_packed4(elem_kind(t->elem)) ? 0 : e, r.addr, d, R, K)) {
+        mem_free(d);
+        return NULL;
+    }
+    return d;
+}
 
 static int p_tmatmul(Exec *x, const Instr *in, const uint64_t *args)
 {
@@ -24,7 +45,15 @@ static int p_tmatmul(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     uint64_t bias = in->imm[TC_BIAS] >= 0 ? tj_tile(j, args, (int)in->imm[TC_BIAS]).addr : 0;
     uint64_t m = in->imm[TC_GEMV] ? 1 : a.vr;
-    return cube_mad_exec(x, in, me, a.addr, b.addr, c.addr, bias, m, b.vc, a.vc);
+    if (!in->imm[TC_MAT]) return cube_mad_exec(x, in, me, a.addr, b.addr, c.addr, bias, m, b.vc, a.vc);
+    uint8_t *pa = NULL, *pb = NULL;
+    int rc = -1;
+    if ((!(in->imm[TC_MAT] & 1) || (pa = mat_operand(x, in, 0, j->ty[in->imm[TC_LHS]], a))) &&
+        (!(in->imm[TC_MAT] & 2) || (pb = mat_operand(x, in, 1, j->ty[in->imm[TC_RHS]], b))))
+        rc = cube_mad_exec_with(x, in, me, pa, pb, a.addr, b.addr, c.addr, bias, m, b.vc, a.vc);
+    mem_free(pa);
+    mem_free(pb);
+    return rc;
 }
 
 /* The left, right and bias tiles read, the destination written (and read by the .acc forms): whole tiles. The
@@ -75,11 +104,14 @@ int tile_lower_cube(LowerView *L, const Op *op, Instr *in)
     in->imm[TC_BIAS] = lw_group_index(L, op, "bias", 0);
     in->imm[TC_GEMV] = gemv;
     const Type *ta = op->operands[in->imm[TC_LHS]]->type, *tb = op->operands[in->imm[TC_RHS]]->type;
+    in->imm[TC_MAT] = (ta->space == AS_L1) | (tb->space == AS_L1) << 1;
     const Type *tc = op->operands[in->imm[TC_DST]]->type;
     const Type *tbias = in->imm[TC_BIAS] >= 0 ? op->operands[in->imm[TC_BIAS]]->type : NULL;
     const char *why = NULL;
     MadExt *me = cube_mad_plan(L, op, mode, mx, gemv, sat, ta->elem, tb->elem, tc->elem, tbias ? tbias->elem : NULL, &why);
     if (!me) return -1;
+    if (!why && in->imm[TC_MAT] && (mx || gemv))
+        why = "a mat tile as an operand of the .mx or tgemv forms is not simulated";
     if (why) {   /* a trap when it runs, as pto.mad* does */
         in->ext2 = why;
         in->pfn = p_unsup;
@@ -323,7 +355,8 @@ static int p_tload_mat(Exec *x, const Instr *in, const uint64_t *args)
                  v.stride[vt->rank - 2], e);
         return -1;
     }
-    return cube_frac_exec(x, in, 0, (unsigned)e, v.addr, t.addr, t.vr, t.vc, rs, 0, 1, 1, t.vr, 0);
+    /* DN (in->imm[0]): the view holds the tile column-major, column c at c * its row stride */
+    return cube_frac_exec(x, in, (int)in->imm[0], (unsigned)e, v.addr, t.addr, t.vr, t.vc, rs, 0, 1, 1, t.vr, 0);
 }
 
 /* The view's rows read, the tile written whole. */
@@ -336,7 +369,8 @@ static void foot_tload_mat(const Instr *in, const uint64_t *args, AsFoot *f)
     uint64_t e = ty_bytes(tt->elem);
     int wrap = 0;   /* a wrapping stride traps when the op runs (p_tload_mat) */
     uint64_t rs = vt->rank >= 2 ? sim_mul_checked(v.stride[vt->rank - 2], e, &wrap) : t.vc * e;
-    if (t.vr && t.vc) as_add(f, AS_GM, v.addr, v.addr + (t.vr - 1) * rs + t.vc * e, 0);
+    uint64_t lines = in->imm[0] ? t.vc : t.vr, len = in->imm[0] ? t.vr : t.vc;
+    if (lines && len) as_add(f, AS_GM, v.addr, v.addr + (lines - 1) * rs + len * e, 0);
     as_add(f, AS_L1, t.addr, t.addr + (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1] * e, 1);
 }
 
@@ -351,6 +385,10 @@ int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in)
     if (!j) return -1;
     j->src0 = 0;
     j->dst = 1;
+    /* the templates' choice (lib/TileOps/a5/tload.py, _load_store.py): nd2nz when the view's last extent is the
+       tile's columns, else dn2nz when it is the tile's rows (the view holds the tile transposed) */
+    int64_t last = vt->rank ? vt->dims[vt->rank - 1] : -1;
+    in->imm[0] = last >= 0 && last != tt->dims[1] && last == tt->dims[0];
     in->pfn = p_tload_mat;
     in->foot = foot_tload_mat;
     in->cost = 1;
