@@ -687,8 +687,12 @@ static Op *parse_subview(Parser *P, int kind, SrcLoc loc)
         if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
         if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
         const Type *at = P_parse_type(P), *t2 = NULL;
-        if (!at || !P_expect(P, kind == OP_LOCAL_ARRAY_GET ? TK_ARROW : TK_COMMA, kind == OP_LOCAL_ARRAY_GET ? "'->' and "
-                             "the result type" : "',' and the value's type") || !(t2 = P_parse_type(P))) {
+        /* the compiler's eventid_array_get / _set write only the array type: the element type (index) is implied */
+        int implied = at && at->kind == TY_LOCAL_ARRAY && at->space == 1 &&
+                      !P_is(P, kind == OP_LOCAL_ARRAY_GET ? TK_ARROW : TK_COMMA);
+        if (implied) t2 = at->elem;
+        else if (!at || !P_expect(P, kind == OP_LOCAL_ARRAY_GET ? TK_ARROW : TK_COMMA, kind == OP_LOCAL_ARRAY_GET ? "'->' "
+                                  "and the result type" : "',' and the value's type") || !(t2 = P_parse_type(P))) {
             recover(P);
             return NULL;
         }

@@ -942,6 +942,16 @@ static const Type *dialect_type(Parser *P, Token *t)
     if (IS("pto.tile_buf")) return tile_buf_type(P, t, NULL);
     if (IS("pto.multi_tile_buf")) return multi_tile_type(P, t);
     if (IS("pto.local_array")) return local_array_type(P, t);
+    if (IS("pto.eventid_array")) {   /* !pto.eventid_array<N>: N event ids (index values), 1..4096 */
+        int64_t k = 0;
+        if (!P_expect(P, TK_LANGLE, "'<' after !pto.eventid_array")) return NULL;
+        Token *nt = P_cur(P);
+        if (nt->kind != TK_INT || !P_int_literal(P, nt, &k) || k < 1 || k > 4096)
+            return tile_err(P, nt, "%s holds 1 to 4096 event ids", "!pto.eventid_array");
+        P->pos++;
+        if (!P_expect(P, TK_RANGLE, "'>' closing !pto.eventid_array")) return NULL;
+        return ty_eventid_array(P->ctx->types, k);
+    }
     if (IS("pto.vmi.vreg")) {
         unsigned lanes;
         VmiLayout lay;

@@ -252,6 +252,13 @@ const Type *ty_local_array(TypeTable *t, unsigned rank, const int64_t *dims, con
     return intern(t, &k);
 }
 
+const Type *ty_eventid_array(TypeTable *t, int64_t n)
+{
+    Type k = {.kind = TY_LOCAL_ARRAY, .elem = ty_index(t), .rank = 1, .space = 1};
+    k.dims[0] = n;
+    return intern(t, &k);
+}
+
 const Type *ty_multi_slot(TypeTable *t, const Type *multi)
 {
     return ty_tile_buf(t, multi);
@@ -420,6 +427,7 @@ int ty_format(const Type *t, char *buf, unsigned n)
         return fmt_at(buf, n, k, ">", NULL);
     }
     case TY_LOCAL_ARRAY: {
+        if (t->space == 1) return snprintf(buf, n, "!pto.eventid_array<%lld>", (long long)t->dims[0]);
         int k = snprintf(buf, n, "!pto.local_array<");
         for (unsigned i = 0; i < t->rank; i++) {
             unsigned at = (unsigned)k < n ? (unsigned)k : n;

@@ -104,8 +104,10 @@ static inline bool ty_is_view(const Type *t) { return t && (t->kind == TY_TENSOR
 static inline bool ty_is_tile(const Type *t) { return t && t->kind == TY_TILE_BUF; }
 /* A !pto.multi_tile_buf<TILE, count=N>: the slot tile's fields as in a tile_buf, dims[4] = N (count). */
 const Type *ty_multi_tile(TypeTable *t, const Type *tile, int64_t count);
-/* !pto.local_array<D0x...xT>: a stack-local array of scalars (rank <= 5, dims in dims[], elem). */
+/* !pto.local_array<D0x...xT>: a stack-local array of scalars (rank <= 5, dims in dims[], elem). The compiler's
+   !pto.eventid_array<N> is one of N index values with `space` = 1 (printed so). */
 const Type *ty_local_array(TypeTable *t, unsigned rank, const int64_t *dims, const Type *elem);
+const Type *ty_eventid_array(TypeTable *t, int64_t n);
 static inline uint64_t local_array_count(const Type *t)
 {
     uint64_t n = 1;
