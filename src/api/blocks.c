@@ -46,6 +46,7 @@ struct BlockRun {
     GmView *view;              /* private GM (several threads), or NULL */
     uint8_t *onchip;           /* every core's on-chip buffers, one page mapping (setup_onchip) */
     size_t onchip_len;
+    PageRuns onchip_runs;      /* what its last clear found resident */
     unsigned block;
     unsigned seen;             /* blocks committed when the run started */
     int rc;                    /* 0, 2 (out of memory preparing it), 3 (trap) */
@@ -112,7 +113,7 @@ static size_t onchip_slice(const TargetProfile *tp, int a) { return ((size_t)tp-
 static int setup_onchip(BlockRun *r, const TargetProfile *tp)
 {
     if (r->onchip) {
-        mem_pages_clear(r->onchip, r->onchip_len);
+        mem_pages_clear(r->onchip, r->onchip_len, &r->onchip_runs);
         return 0;
     }
     size_t len = 0;

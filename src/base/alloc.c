@@ -1,9 +1,11 @@
 /* alloc.c — mappings for large arena chunks and, in the allocation-failure build (PTOSIM_ALLOC_INJECT),
  * the counting allocator that fails the Nth allocation (alloc.h). */
-#define _DEFAULT_SOURCE        /* MAP_ANONYMOUS, madvise */
+#define _GNU_SOURCE            /* MAP_ANONYMOUS, madvise, RUSAGE_THREAD */
 #include "alloc.h"
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 
 #ifdef PTOSIM_ALLOC_INJECT
 /* Per-thread injection state: a test thread arms it and runs the library on itself (alloc.h). */
@@ -127,7 +129,18 @@ void *mem_pages_small(size_t len)
 #endif
 }
 
-void mem_pages_clear(void *p, size_t len)
+#if defined(__linux__) && defined(RUSAGE_THREAD)
+/* The calling thread's page faults so far, or -1. */
+static long thread_faults(void)
+{
+    struct rusage u;
+    return getrusage(RUSAGE_THREAD, &u) ? -1 : u.ru_minflt + u.ru_majflt;
+}
+#else
+static long thread_faults(void) { return -1; }
+#endif
+
+void mem_pages_clear(void *p, size_t len, PageRuns *pr)
 {
     if (!p) return;
 #if defined(MAP_ANONYMOUS) && defined(__linux__)
@@ -135,11 +148,23 @@ void mem_pages_clear(void *p, size_t len)
     unsigned char vec[CHUNK];
     uint8_t *b = p;
     size_t pages = (len + PG - 1) / PG;
+    unsigned long self = (unsigned long)pthread_self();
+    long f0 = thread_faults();
+    if (pr && pr->valid && f0 >= 0 && f0 == pr->faults && pr->thread == self) {
+        for (uint32_t i = 0; i < pr->n; i++) memset(b + pr->lo[i], 0, pr->hi[i] - pr->lo[i]);
+        pr->faults = thread_faults();   /* the pages were resident: no fault, but count again all the same */
+        return;
+    }
+    if (pr) {
+        pr->valid = 1;
+        pr->n = 0;
+    }
     for (size_t first = 0; first < pages; first += CHUNK) {
         size_t n = pages - first < CHUNK ? pages - first : CHUNK;
         size_t bytes = first + n == pages ? len - first * PG : n * PG;
         if (mincore(b + first * PG, bytes, vec) != 0) {
             mem_pages_zero(b + first * PG, bytes);
+            if (pr) pr->valid = 0;
             continue;
         }
         for (size_t i = 0; i < n;) {   /* runs of resident pages */
@@ -147,11 +172,24 @@ void mem_pages_clear(void *p, size_t len)
             size_t j = i;
             while (j < n && (vec[j] & 1)) j++;
             size_t lo = (first + i) * PG, hi = (first + j) * PG;
-            memset(b + lo, 0, (hi < len ? hi : len) - lo);
+            if (hi > len) hi = len;
+            memset(b + lo, 0, hi - lo);
+            if (pr && pr->n < PAGE_RUNS_MAX) {
+                pr->lo[pr->n] = lo;
+                pr->hi[pr->n++] = hi;
+            } else if (pr) {
+                pr->valid = 0;   /* too many runs to remember: mincore next time */
+            }
             i = j;
         }
     }
+    if (pr) {
+        pr->faults = thread_faults();
+        pr->thread = self;
+        if (pr->faults < 0) pr->valid = 0;
+    }
 #else
+    (void)pr;
     mem_pages_zero(p, len);
 #endif
 }

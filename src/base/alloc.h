@@ -52,7 +52,19 @@ void  mem_pages_free(void *p, size_t len);
    mincore), keeping them mapped, so the next use pays no page faults and clearing costs what was touched;
    elsewhere it is mem_pages_zero. Released with mem_pages_free. */
 void *mem_pages_small(size_t len);
-void  mem_pages_clear(void *p, size_t len);
+/* What the last mem_pages_clear of a buffer found resident (its runs of pages), and the calling thread's page-fault
+   count after it: while that thread has taken no page fault since, no other page can have become resident, so the
+   next clear zeroes the same runs without asking the kernel (mincore walks every page of the buffer). Zeroed
+   (valid = 0) before the first clear. */
+enum { PAGE_RUNS_MAX = 32 };
+typedef struct PageRuns {
+    int valid;
+    uint32_t n;
+    size_t lo[PAGE_RUNS_MAX], hi[PAGE_RUNS_MAX];
+    long faults;
+    unsigned long thread;
+} PageRuns;
+void  mem_pages_clear(void *p, size_t len, PageRuns *pr);
 
 /* calloc(1, n): one zeroed object. */
 static inline void *mem_zalloc(size_t n) { return mem_calloc(1, n); }
