@@ -5,6 +5,7 @@
  * test/lit/pto state them), per target where the compiler makes it per target. */
 #include "verify_int.h"
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const Type *gty(const VCtx *V, const Op *op, const char *g, unsigned i)
@@ -304,6 +305,7 @@ static int mx_layout_rules(VCtx *V, Op *op, const Type *const *t, int fp4, int d
     const Attr *al = op_token(op, "quantScaleAlg");
     int nv = al && al->s && strcmp(al->s, "nv") == 0;
     const char *why = NULL, *g = "src";
+    char mxwhy[160];
     int unsup = 0;
     if (fp4 && C % 2) why = "src's physical columns to be even (the packed fp4 destination is addressed by them)";
     else if ((fp4 || !dn) && t[1]->dims[1] != (fp4 ? C / 2 : C))   /* MXFP4 on both axes, MXFP8 on axis1 */
@@ -323,9 +325,27 @@ static int mx_layout_rules(VCtx *V, Op *op, const Type *const *t, int fp4, int d
         if (b16 && nv) unsup = 1, why = "the flat axis1 form with a 16-bit source and the nv scale algorithm";
         else if (t[2]->dims[0] != 1) g = "exp", why = "the flat exp to have one physical row";
         else if (C != N) why = "a tight source (physical columns = valid columns) with the flat exp";
-        else if (sbytes < 256) g = "scaling", why = "scaling's storage to hold at least 256 bytes (one vector register) in the flat form";
+        else if (t[2]->dims[3] != M * N / 32) { /* exp's own shape rule reports it first, as the compiler does */ }
+        else {
+            /* the flat kernels store the scaling vector by whole registers: f32 scales aligned to 64 (256 bytes),
+               twice as many when the f32 source is unrolled (more than 1024 elements, whole 256-element
+               registers); 16-bit OCP scales aligned to 128 (256 bytes) */
+            int64_t groups = M * N / 32, need;
+            int unroll = R * C > 1024 && (R * C) % 256 == 0 && (M * C) % 256 == 0;
+            if (b16) need = (groups + 127) / 128 * 128 * 2;
+            else need = ((unroll ? 2 * groups : groups) + 63) / 64 * 64 * 4;
+            if (sbytes < need) {
+                snprintf(mxwhy, sizeof mxwhy, "scaling's storage to hold at least %lld bytes in the flat form (%s)",
+                         (long long)need, b16 ? "16-bit scales of M*N/32 groups rounded up to 128" : unroll ?
+                         "f32 scales of an unrolled source: 2 x M*N/32 rounded up to 64" : "f32 scales of M*N/32 groups "
+                         "rounded up to 64");
+                g = "scaling", why = mxwhy;
+            }
+        }
     } else if (!dn && b16 && t[2]->dims[2] == M && M > 1)
         unsup = 1, why = "the canonical [M, N/32] axis1 form with a 16-bit source";
+    if (!why && b16 && N < C && 128 % C == 0 && (M * C) % 128)
+        unsup = 1, why = "a padded 16-bit source whose padding, stored by whole vector registers, ends in a partial one";
     if (!why) return 0;
     if (unsup)
         v_err(V, DIAG_V_ATTR, op->loc, "'%s' does not support %s (the pto-isa revision the compiler pins has no kernel "
