@@ -1240,7 +1240,8 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
             sig = ctx_sig(P->ctx, kind);
         }
     }
-    int16_t grp[MAX_ITEMS];
+    int16_t grp[MAX_ITEMS], order[MAX_ITEMS];
+    sig_generic_order(sig, order);   /* the groups in the generic form's order (the compiler's) */
     if (seg) {
         int64_t sum = 0;
         for (uint32_t g = 0; seg->kind == AT_INTS && g < seg->nints; g++) sum += seg->ints[g] < 0 ? 1 << 20 : seg->ints[g];
@@ -1251,7 +1252,7 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         }
         uint32_t k = 0;
         for (unsigned g = 0; g < sig->ngroups; g++)
-            for (int64_t j = 0; j < seg->ints[g] && k < n; j++) grp[k++] = (int16_t)g;
+            for (int64_t j = 0; j < seg->ints[g] && k < n; j++) grp[k++] = order[g];
     } else {
         /* Without sizes: only the case of exactly one operand per group is unambiguous. */
         if (n != sig->ngroups) {
@@ -1259,7 +1260,7 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
                     op_info[kind].name, n);
             return NULL;
         }
-        for (uint32_t k = 0; k < n; k++) grp[k] = (int16_t)k;
+        for (uint32_t k = 0; k < n; k++) grp[k] = order[k];
     }
     for (uint32_t i = 0; i < n; i++) add_value(B, vals[i], grp[i], 1, vlocs[i]);
     bind_dict(P, B, sig, dict, nd, op, 1);

@@ -551,7 +551,23 @@ static void pr_generic(Printer *p, const Op *op)
 {
     const OpSig *sig = ctx_sig(p->ctx, op->kind);
     sb_printf(&p->b, "\"%s\"(", op_info[op->kind].name);
-    pr_value_list(p, op->operands, op->noperands);
+    /* the operands group by group in the generic form's order (sig_generic_order), which the parser reads back */
+    enum { MAXG = 64, MAXV = 256 };
+    int16_t order[MAXG];
+    Value *perm[MAXV];
+    Value *const *ops = op->operands;
+    if (sig->ngroups <= MAXG && op->noperands <= MAXV) {
+        sig_generic_order(sig, order);
+        uint32_t start[MAXG], at = 0, k = 0;
+        for (unsigned g = 0; g < sig->ngroups; g++) { start[g] = at; at += op->segs[g]; }
+        for (unsigned g = 0; g < sig->ngroups && at == op->noperands; g++)
+            for (uint32_t j = 0; j < op->segs[order[g]]; j++) perm[k++] = op->operands[start[order[g]] + j];
+        if (at == op->noperands) ops = perm;
+        else for (unsigned g = 0; g < sig->ngroups; g++) order[g] = (int16_t)g;
+    } else {
+        for (unsigned g = 0; g < sig->ngroups && g < MAXG; g++) order[g] = (int16_t)g;
+    }
+    pr_value_list(p, ops, op->noperands);
     sb_putc(&p->b, ')');
     int f = 1;
     int needseg = 0;
@@ -570,12 +586,13 @@ static void pr_generic(Printer *p, const Op *op)
         sb_puts(&p->b, f ? " {" : ", ");
         f = 0;
         sb_puts(&p->b, "operandSegmentSizes = array<i32: ");
-        for (unsigned g = 0; g < sig->ngroups; g++) sb_printf(&p->b, "%s%u", g ? ", " : "", op->segs[g]);
+        for (unsigned g = 0; g < sig->ngroups; g++)
+            sb_printf(&p->b, "%s%u", g ? ", " : "", op->segs[g < MAXG ? (unsigned)order[g] : g]);
         sb_putc(&p->b, '>');
     }
     if (!f) sb_putc(&p->b, '}');
     sb_puts(&p->b, " : ");
-    pr_arrow_type(p, op->operands, op->noperands, op->results, op->nresults);
+    pr_arrow_type(p, ops, op->noperands, op->results, op->nresults);
 }
 
 /* ------------------------------------------------------------------ structural ops */

@@ -223,6 +223,10 @@ typedef struct OpSig {
 /* Compiles every op's signature string; returns NULL and writes a message on a malformed table. */
 const OpSig *const *sig_compile_all(Arena *a, char *err, unsigned errn);
 int sig_group(const OpSig *s, const char *name);   /* group index or -1 */
+/* The order of s's operand groups in the generic form (order[0 .. s->ngroups)): the compiler's ins/outs ops list
+   the required ins, then the outs, then the optional ins (TMovOp: src, dst, fp?, preQuantScalar?); every other op
+   its groups as they are. */
+void sig_generic_order(const OpSig *s, int16_t *order);
 int sig_clause_index(const OpSig *s, const char *kw, unsigned n);   /* clause written kw (or an alias), or -1 */
 const SigSlot *sig_find_token(const OpSig *s, const char *name);
 #endif

@@ -410,6 +410,20 @@ int sig_group(const OpSig *s, const char *n)
     return -1;
 }
 
+void sig_generic_order(const OpSig *s, int16_t *order)
+{
+    unsigned no = 0;
+    if (s->has_outs)
+        for (int pass = 0; pass < 3; pass++)
+            for (unsigned i = 0; i < s->npos; i++) {
+                const SigSlot *sl = &s->pos[i];
+                if (sl->kind != SL_VALUE || sl->group < 0) continue;
+                if ((sl->out ? 1 : sl->optional ? 2 : 0) == pass && no < s->ngroups) order[no++] = sl->group;
+            }
+    if (no != s->ngroups)   /* not every group is a plain positional value: as they are */
+        for (no = 0; no < s->ngroups; no++) order[no] = (int16_t)no;
+}
+
 const SigSlot *sig_find_token(const OpSig *s, const char *n)
 {
     for (unsigned i = 0; i < s->npos; i++)

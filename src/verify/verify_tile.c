@@ -546,7 +546,10 @@ static void check_mov(VCtx *V, Op *op)
     /* and from a row-major tile into an NZ tile (TMovToVecNd2Nz: the layout changes, the values do not) */
     int nz = op->kind == OP_TMOV && st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_NONE_BOX &&
              dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR && ty_bits(dt->elem) >= 8;
-    if (!dn && !nz && (need_row_major(V, op, "src") || need_row_major(V, op, "dst"))) return;
+    /* and tinsert between two NZ tiles (the window in each tile's own NZ layout) */
+    int insnz = op->kind == OP_TINSERT && st->blayout == TBL_COL_MAJOR && st->slayout == TSL_ROW_MAJOR &&
+                dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR && ty_bits(dt->elem) >= 8;
+    if (!dn && !nz && !insnz && (need_row_major(V, op, "src") || need_row_major(V, op, "dst"))) return;
     if (ty_bits(st->elem) != ty_bits(dt->elem) || (op->kind != OP_TMOV && st->elem != dt->elem)) {
         v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' copies %s elements into a tile of %s", v_opname(op),
               tname(st->elem, b1, sizeof b1), tname(dt->elem, b2, sizeof b2));

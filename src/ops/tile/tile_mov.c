@@ -10,7 +10,7 @@
 enum { MV_TMOV, MV_EXTRACT, MV_INSERT };
 /* Instr.imm: the move, the operand indices of the row and column offsets, MV_COLMAJ: tmov of column-major tiles
    (docs/semantics.md §14). A source window that keeps its parent's row pitch: TileJob.pitch. */
-enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ, MV_NZ };   /* MV_NZ: row-major -> NZ (p_mov_nz) */
+enum { MV_KIND, MV_ROW, MV_COL, MV_COLMAJ, MV_NZ };   /* MV_NZ: row-major -> NZ (p_mov_nz), or tinsert NZ -> NZ */
 
 /* Operand i of op o takes a window at its own pitch (tile_common.c tile_find_windows): element-wise ops
    (tile_ew_pitch_ok), reductions and expands, tcvt. */
@@ -147,6 +147,33 @@ static int p_mov_nz(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+/* Element (r, c) of an NZ tile of `rows` static rows: column blocks of C0 = 32 bytes, rows of C0 elements. */
+static uint64_t nz_elem(uint64_t r, uint64_t c, uint64_t rows, uint64_t c0) { return ((c / c0) * rows + r) * c0 + c % c0; }
+
+/* tinsert between two NZ vec tiles (pto-isa TINSERT's window: dst[row + i][col + j] = src[i][j] over the source's
+   valid region), each element at its place in its own tile's NZ layout; docs/semantics.md §14.10. */
+static int p_ins_nz(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const Type *st = j->ty[(int)j->src0], *dt = j->ty[(int)j->dst];
+    TileRt s = tj_tile(j, args, j->src0), d = tj_tile(j, args, j->dst);
+    MovRegion g;
+    if (region(x, in, args, &g)) return -1;
+    const uint64_t e = ty_bytes(dt->elem), c0 = 32 / e, sr = (uint64_t)st->dims[0], dr = (uint64_t)dt->dims[0];
+    if (!g.n || !g.w) return 0;
+    const uint8_t *ps = sim_mem(x, in, AS_UB, s.addr, sr * (uint64_t)st->dims[1] * e, 1, ACC_READ, "tile source");
+    uint8_t *pd = ps ? sim_mem(x, in, AS_UB, d.addr, dr * (uint64_t)dt->dims[1] * e, 1, ACC_WRITE, "tile destination") : NULL;
+    if (!pd) return -1;
+    for (uint64_t r = 0; r < g.n; r++)
+        for (uint64_t c = 0; c < g.w; c++)
+            memmove(pd + nz_elem(g.r1 + r, g.c1 + c, dr, c0) * e, ps + nz_elem(r, c, sr, c0) * e, e);
+    static const OpKind m[] = {OP_VLDS, OP_VSTS};
+    uint64_t lanes = VREG_BYTES / e;
+    x->extra_cost += tile_vec_cost(x, m, 2, (ElemKind)j->ek, (ElemKind)j->ek, g.n * ((g.w + lanes - 1) / lanes));
+    sim_count(x, PQ_V, g.n * g.w * e);
+    return 0;
+}
+
 /* The source tile read, the destination tile written (whole tiles: the offsets are run-time values); a source
    with its parent's pitch spans its rows at that pitch. */
 static void foot_mov(const Instr *in, const uint64_t *args, AsFoot *f)
@@ -184,9 +211,11 @@ int tile_lower_mov(LowerView *L, const Op *op, Instr *in)
     in->imm[MV_COLMAJ] = op->kind == OP_TMOV && st->blayout == TBL_COL_MAJOR && dt->blayout == TBL_COL_MAJOR;
     in->imm[MV_NZ] = op->kind == OP_TMOV && st->blayout == TBL_ROW_MAJOR && st->slayout == TSL_NONE_BOX &&
                      dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR;
+    int insnz = op->kind == OP_TINSERT && st->blayout == TBL_COL_MAJOR && st->slayout == TSL_ROW_MAJOR &&
+                dt->blayout == TBL_COL_MAJOR && dt->slayout == TSL_ROW_MAJOR && ty_bits(dt->elem) >= 8;
     if (!in->imm[MV_NZ] && op->kind == OP_TMOV && tile_plain_rows(st) && tile_row_pitch(op->operands[j->src0]) != st->dims[1])
         j->pitch = tile_row_pitch(op->operands[j->src0]);
-    in->pfn = in->imm[MV_NZ] ? p_mov_nz : p_mov;
+    in->pfn = insnz ? p_ins_nz : in->imm[MV_NZ] ? p_mov_nz : p_mov;
     in->foot = foot_mov;
     in->cost = 1;
     return 0;
