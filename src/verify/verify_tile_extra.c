@@ -782,13 +782,13 @@ void verify_tile_more(VCtx *V, Op *op)
                   "least src's %lld valid columns", v_opname(op), (long long)tmp->dims[1], (long long)s->dims[3]);
         break;
     }
-    case OP_TINSERT: case OP_TEXTRACT: case OP_TSTORE: {   /* PTOAS: the pre-quantisation scalar reads an acc tile,
-                                                              never together with an fp tile */
+    case OP_TINSERT: case OP_TEXTRACT: case OP_TSTORE: case OP_TMOV: {   /* PTOAS: the pre-quantisation scalar reads an
+                                                                            acc tile, never together with an fp tile */
         if (op->kind == OP_TINSERT) check_insert_pair(V, op);
         const Value *pre = v_grp(V, op, "pre", 0);
         const Type *s = gty(V, op, "src", 0);
         if (!pre) break;
-        if (v_grp(V, op, "fp", 0))
+        if (v_grp(V, op, op->kind == OP_TMOV ? "tmp" : "fp", 0))
             v_err(V, DIAG_V_OPERAND_COUNT, op_use_loc(op, pre), "'%s' takes an fp tile or a pre-quantisation scalar, "
                   "not both", v_opname(op));
         else if (is_tile(s) && s->space != AS_L0C)
