@@ -493,7 +493,7 @@ int verify_tile_extra(VCtx *V, Op *op)
         if (need_vec_all(V, op)) return 1;
         break;
     case OP_MGATHER: case OP_MSCATTER: case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
-    case OP_CMO_CACHEINVALID: break;
+    case OP_CMO_CACHEINVALID: case OP_TASSIGN: break;
     case OP_DECLARE_LOCAL_ARRAY: return 1;
     case OP_LOCAL_ARRAY_GET: case OP_LOCAL_ARRAY_SET: {   /* PTOAS LocalArrayGetOp / LocalArraySetOp */
         const Type *a = op->noperands ? op->operands[0]->type : NULL;
@@ -564,6 +564,14 @@ int verify_tile_extra(VCtx *V, Op *op)
     case OP_TQUANT: check_quant(V, op); break;
     case OP_TQUANT_MX: check_quant_mx(V, op); break;
     case OP_TRESHAPE: check_reshape(V, op); break;
+    case OP_TASSIGN:   /* PTOAS TAssignOp: AllTypesMatch<["tile", "result"]> */
+        if (op->nresults && op->noperands && op->results[0]->type != op->operands[0]->type) {
+            char b1[160], b2[160];
+            ty_format(op->operands[0]->type, b1, sizeof b1);
+            ty_format(op->results[0]->type, b2, sizeof b2);
+            v_err(V, DIAG_PARSE_TYPE_MISMATCH, op->loc, "'%s' keeps the tile's type: %s, not %s", v_opname(op), b1, b2);
+        }
+        break;
     case OP_TSCATTER:
         if (!v_grp(V, op, "idx", 0) == !op_attr(op, "maskPattern"))
             v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes exactly one of an index operand and a maskPattern "

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gen_tile_insnz.py — inputs and expected UB image for tests/tile/tinsert_nz.pto: a 16x16 f16 matrix A (row-major in
+"""gen_tile_insnz.py — inputs and expectations of tests/tile/tinsert_nz.pto and tassign.pto. tinsert_nz: a 16x16 f16 matrix A (row-major in
 GM, moved into an NZ vec tile by tmov) inserted by tinsert into a zeroed 32x32 NZ vec tile at (8, 8) and again at
 (16, 0). The expectation is the destination's NZ bytes: element (r, c) of a tile of R static rows at
 ((c / 16) * R + r) * 16 + c % 16 (f16: 16 elements per 32-byte row), dst[8 + i][8 + j] = A[i][j], then
@@ -25,6 +25,17 @@ def case_tinsert_nz():
                 D[r0 + i][c0 + j] = A[i][j]
     gl.save_vals("a.bin", "e", [v for row in A for v in row])
     gl.save_vals("ub.exp", "e", nz_image(D, 32, 32))
+
+
+def case_tassign():
+    """tests/tile/tassign.pto: x and y (4x64 f32, small integers: exact) loaded through one tile handle before and
+    after pto.tassign rebinds it 4 KiB further; out = x + y."""
+    r = gl.Lcg(22)
+    x = [float((r.next() % 201) - 100) for _ in range(256)]
+    y = [float((r.next() % 201) - 100) for _ in range(256)]
+    gl.save_vals("x.bin", "f", x)
+    gl.save_vals("y.bin", "f", y)
+    gl.save_vals("out.exp", "f", [a + b for a, b in zip(x, y)])
 
 
 CASES = gl.cases(globals())

@@ -51,7 +51,7 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
         return tile_lower_comm(L, op, in);   /* tile_comm.c */
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
     case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS:
-    case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE:
+    case OP_TPRINT: case OP_TPREFETCH: case OP_TSYNC: case OP_TRESHAPE: case OP_TASSIGN:
         return tile_lower_extra(L, op, in);   /* tile_extra.c */
     default: break;
     }

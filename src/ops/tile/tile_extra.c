@@ -299,11 +299,22 @@ static const Instr *x_reshape(Exec *x, const Instr *in)
     return in + 1;
 }
 
+/* pto.tassign %tile, %addr: the same tile (type and valid shape) at byte address addr of its buffer; no data moves
+   (PTOAS TAssignOp: "rebinds a tile to an address"). Accesses through it are bounds-checked as any tile's. */
+static const Instr *x_tassign(Exec *x, const Instr *in)
+{
+    TileRt t = tile_get(FR(x, in->arg[0]));
+    t.addr = fr_u64(x, in->arg[1]);
+    tile_put(FR(x, in->res[0]), t);
+    return in + 1;
+}
+
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
 {
     switch (op->kind) {
     case OP_TPRINT: case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
     case OP_TRESHAPE: in->cost = 1; in->fn = x_reshape; return 0;
+    case OP_TASSIGN: in->cost = 1; in->fn = x_tassign; return 0;
     case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:
     case OP_TSUBSC: case OP_TAXPY: case OP_TCONCATIDX: break;
     case OP_TGATHER: break;   /* the index form (tile.c sends the mask-pattern and compare forms to tile_gather.c) */
