@@ -1028,6 +1028,11 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     if (P_is(P, TK_LBRACE) && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))
         P_parse_attr_dict(P, &dict, &ndict);
     if (P_is(P, TK_LPAREN) && sig->paren && !nitems) parse_paren_group(P, sig, items, &nitems, types, &nt);
+    /* a clause after the attribute dict: pto.tpop_from_aic {id = 0, split = 1} aiv_subblockid(%s) -> T */
+    if (P_is(P, TK_LBRACE) && !ndict && !(P_cur(P)->nl_before && P_at(P, 1)->kind != TK_IDENT))
+        P_parse_attr_dict(P, &dict, &ndict);
+    if (P_cur(P)->kind == TK_IDENT && sig->ncl && is_clause_kw(sig, P_cur(P)) && P_at(P, 1)->kind == TK_LPAREN)
+        parse_item_list(P, sig, items, &nitems, 0, 1);
     if (!dps && P_eat(P, TK_COLON)) {
         if (P_is(P, TK_LPAREN) && P_cur(P)->kind == TK_LPAREN) {
             /* (T, ...) -> (R, ...) */

@@ -606,6 +606,18 @@ static void check_data(VCtx *V, Op *op)
               "columns)", (long long)split);
         return;
     }
+    const Value *sub = v_grp(V, op, "sub", 0);
+    if (sub) {   /* PTOAS verifyAivSubblockIdOperand: a split vec-tile entry of the AIV side */
+        const Value *en = entry_of(op);
+        const Type *et = en ? en->type : NULL;
+        const char *why = split == 0 ? "only when 'split' is 1, 2, 3 or 4"
+                        : et && et->kind == TY_TENSOR_VIEW ? "not for !pto.tensor_view pipe entries"
+                        : et && (et->kind != TY_TILE_BUF || et->space != AS_UB) ? "only on AIV-side vec tile entries" : NULL;
+        if (why) {
+            v_err(V, DIAG_PIPE_USE, op_use_loc(op, sub), "'%s' takes 'aiv_subblockid' %s", v_opname(op), why);
+            return;
+        }
+    }
     Op *init = NULL;
     if (odd_split(split)) {
         if (!c2v) {

@@ -53,6 +53,18 @@ enum { TP_ID, TP_DIR, TP_SPLIT, TP_SLOTSZ, TP_NSLOTS, TP_C2VB, TP_V2CB };   /* I
 enum { TP_VR = 3, TP_VC, TP_RVR, TP_RVC };                                  /* pops: operands, static valid shape */
 enum { TP_SRC = 3 };                                                        /* pushes and frees: the entry operand */
 enum { TP_QUANT = 4, TP_DBYTES };   /* tpush_to_aiv of a FIXPIPE pipe: quant 0 none, 1 scalar, 2 vector; element bytes */
+enum { TP_SUB = 7 };                 /* tpush_to_aic / tpop_from_aic: the aiv_subblockid operand (-1: none) */
+
+/* An explicit aiv_subblockid must name the AIV that runs the op (the simulator places each AIV's part by the core
+   that runs it): 0, or -1 after a trap. */
+static int check_sub(Exec *x, const Instr *in, uint64_t v)
+{
+    if (in->imm[TP_SUB] < 0) return 0;
+    if (v == (uint64_t)(x->core->subblock & 1)) return 0;
+    sim_trap(x, in, DIAG_T_PIPE, "aiv_subblockid is %" PRIu64 ", but AIV %d runs this '%s': a part placed for the other "
+             "AIV is not simulated", v, x->core->subblock & 1, op_info[in->kind].name);
+    return -1;
+}
 
 static int64_t attr_i(const Op *op, const char *name, int64_t def)
 {
@@ -383,7 +395,8 @@ static int p_push_aic(Exec *x, const Instr *in, const uint64_t *args)
     TpRing *r = ring_of(x, in, TP_V2C);
     if (!r) return -1;
     int64_t sp = in->imm[TP_SPLIT];
-    if (check_part(x, in, sp)) return -1;
+    if (check_part(x, in, sp) || check_sub(x, in, in->imm[TP_SUB] < 0 ? 0 : tj_scalar(j, args, (int)in->imm[TP_SUB])))
+        return -1;
     unsigned sb = (unsigned)x->core->subblock & 1u;
     const Type *st = j->ty[0];
     TileRt s = tj_tile(j, args, 0);
@@ -439,7 +452,7 @@ static int p_pop(Exec *x, const Instr *in, const uint64_t *args)
     uint64_t filled, ready = 0, k;
     unsigned sb = 0;
     if (dir == TP_C2V) {
-        if (check_part(x, in, sp)) return -1;
+        if (check_part(x, in, sp) || check_sub(x, in, in->imm[TP_SUB] < 0 ? 0 : args[in->imm[TP_SUB]])) return -1;
         sb = (unsigned)x->core->subblock & 1u;
         filled = r->put[0];
         ready = r->ready[0];
@@ -569,6 +582,7 @@ int tile_lower_pipe(LowerView *L, const Op *op, Instr *in)
     int k = op->kind;
     in->imm[TP_ID] = attr_i(op, "id", 0);
     in->imm[TP_SPLIT] = attr_i(op, "split", 0);
+    in->imm[TP_SUB] = k == OP_TPUSH_TO_AIC || k == OP_TPOP_FROM_AIC ? lw_group_index(L, op, "sub", 0) : -1;
     in->cost = 1;
     if (k == OP_AIC_INITIALIZE_PIPE || k == OP_AIV_INITIALIZE_PIPE) {
         int64_t dm = attr_i(op, "dir_mask", 0), ns = attr_i(op, "slot_num", dm == 3 ? 4 : 8);
