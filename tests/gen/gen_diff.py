@@ -16,6 +16,10 @@ Plain Python (standard library); it never calls ptosim. A kernel is built from t
   MTE3  one `mte_ub_gm` (random bursts) copies C to the output;
   flags order MTE2 -> V -> MTE3 (set_flag/wait_flag), a final barrier ends the kernel.
 
+Seeds divisible by 5 give a SIMT launch instead (simt_kernel: random scalar arithmetic, a divergent scf.if, a
+uniform loop, f32 math, a UB exchange across pto.syncthreads), which exercises the lockstep path against the
+per-workitem one under --no-fast-paths.
+
 Every address stays inside its buffer, every op takes the element kind it is given (no verifier error).
 The kernels are judged only against themselves: the same kernel must give identical output bytes under
 every run variant of tests/diff/test_diff.py (race detector on/off, sanitizer off, the canonical and the
@@ -43,8 +47,149 @@ UNARY = ["vabs", "vneg", "vrelu"]
 UNARY_FLOAT = ["vexp"]
 
 
+SIMT_OPS = ["addi", "subi", "muli", "andi", "ori", "xori"]
+
+
+def simt_kernel(seed):
+    """A SIMT launch (seeds divisible by 5): N workitems (32..256, not always a power of two) each read in[t] and
+    fold it through random i32 arithmetic with its id and constants, a divergent scf.if (on an id threshold or on
+    the value's low bit) that yields a value, a uniform loop with an iteration argument, some f32 math through
+    bitcasts; then each stores to UB[t], a pto.syncthreads, each reads its neighbour's UB[(t + s) mod N] and a
+    broadcast UB[0], and writes out[t]. No two workitems touch the same bytes between two barriers (race-free), so
+    the lockstep path (uniform values kept once, threshold splits, scattered loads mapped once) and the
+    per-workitem path (--no-fast-paths) must give the same bytes."""
+    r = random.Random(seed * 31337 + 5)
+    n = r.choice([32, 64, 96, 128, 160, 256])
+    L = ['module attributes {pto.target_arch = "a5"} {',
+         '  func.func @kernel(%in: !pto.ptr<i32, gm>, %out: !pto.ptr<i32, gm>) attributes {pto.kernel} {',
+         '    %%dx = arith.constant %d : i32' % n,
+         '    %one = arith.constant 1 : i32',
+         '    %z64 = arith.constant 0 : i64',
+         '    %ub = pto.castptr %z64 : i64 -> !pto.ptr<i32, ub>',
+         '    pto.simt_launch @body<<<%dx, %one, %one>>>(%in, %out, %ub)',
+         '      : (!pto.ptr<i32, gm>, !pto.ptr<i32, gm>, !pto.ptr<i32, ub>) -> ()',
+         '    pto.barrier #pto.pipe<PIPE_ALL>',
+         '    return',
+         '  }',
+         '  func.func @body(%in: !pto.ptr<i32, gm>, %out: !pto.ptr<i32, gm>, %ub: !pto.ptr<i32, ub>) attributes {pto.simt_entry} {',
+         '    %tid = pto.get_tid_x : i32',
+         '    %t = arith.index_castui %tid : i32 to index',
+         '    %c0 = arith.constant 0 : index',
+         '    %c1 = arith.constant 1 : index',
+         '    %%cn = arith.constant %d : index' % n,
+         '    %x = pto.ldg %in[%t] : !pto.ptr<i32, gm> -> i32']
+    vals = ["%x", "%tid"]
+    k = [0]
+
+    def new():
+        k[0] += 1
+        return "%%v%d" % k[0]
+
+    def const():
+        v = new()
+        L.append("    %s = arith.constant %d : i32" % (v, r.choice([0, 1, 3, -7, 255, 65537, -2147483648, 12345])))
+        return v
+
+    def arith(body):
+        a = r.choice(vals)
+        b = r.choice(vals) if r.random() < 0.6 else const()
+        v = new()
+        if r.random() < 0.2:
+            sh = new()
+            L.append("    %s = arith.constant %d : i32" % (sh, r.randrange(0, 31)))
+            L.append("    %s = arith.%s %s, %s : i32" % (v, r.choice(["shli", "shrui", "shrsi"]), a, sh))
+        else:
+            L.append("    %s = arith.%s %s, %s : i32" % (v, r.choice(SIMT_OPS), a, b))
+        body.append(v)
+        return v
+
+    for _ in range(r.randrange(2, 6)):
+        vals.append(arith(vals))
+    # a divergent scf.if yielding a value
+    if r.random() < 0.8:
+        c = new()
+        if r.random() < 0.5:
+            L.append("    %%th%d = arith.constant %d : index" % (k[0], r.randrange(0, n + 8)))
+            L.append("    %s = arith.cmpi %s, %%t, %%th%d : index" % (c, r.choice(["ult", "ule", "ugt", "uge", "slt", "sgt", "eq", "ne"]), k[0]))
+        else:
+            one = new()
+            lo = new()
+            L.append("    %s = arith.constant 1 : i32" % one)
+            L.append("    %s = arith.andi %s, %s : i32" % (lo, r.choice(vals), one))
+            L.append("    %s = arith.cmpi eq, %s, %s : i32" % (c, lo, one))
+        res = new()
+        L.append("    %s = scf.if %s -> (i32) {" % (res, c))
+        inner = []
+        saved = len(vals)
+        for _ in range(r.randrange(1, 3)):
+            vals.append(arith(inner))
+        L.append("      scf.yield %s : i32" % vals[-1])
+        del vals[saved:]
+        L.append("    } else {")
+        inner = []
+        for _ in range(r.randrange(1, 3)):
+            vals.append(arith(inner))
+        L.append("      scf.yield %s : i32" % vals[-1])
+        del vals[saved:]
+        L.append("    }")
+        vals.append(res)
+    # a uniform loop with an iteration argument
+    if r.random() < 0.7:
+        trips = r.randrange(0, 5)
+        ub = new()
+        acc = new()
+        L.append("    %s = arith.constant %d : index" % (ub, trips))
+        L.append("    %s = scf.for %%i%d = %%c0 to %s step %%c1 iter_args(%%a%d = %s) -> (i32) {" % (acc, k[0], ub, k[0], r.choice(vals)))
+        ii = new()
+        s2 = new()
+        L.append("      %s = arith.index_cast %%i%d : index to i32" % (ii, int(acc[2:])))
+        L.append("      %s = arith.%s %%a%d, %s : i32" % (s2, r.choice(["addi", "xori", "muli"]), int(acc[2:]), ii))
+        L.append("      scf.yield %s : i32" % s2)
+        L.append("    }")
+        vals.append(acc)
+    # f32 math through bitcasts
+    if r.random() < 0.6:
+        fa, fb, fr, fi = new(), new(), new(), new()
+        L.append("    %s = arith.bitcast %s : i32 to f32" % (fa, r.choice(vals)))
+        L.append("    %s = arith.bitcast %s : i32 to f32" % (fb, r.choice(vals)))
+        L.append("    %s = arith.%s %s, %s : f32" % (fr, r.choice(["addf", "subf", "mulf", "divf"]), fa, fb))
+        L.append("    %s = arith.bitcast %s : f32 to i32" % (fi, fr))
+        vals.append(fi)
+    # UB exchange across a barrier, a broadcast read, the output
+    mine = vals[-1]
+    s = r.randrange(1, n)
+    L += ["    pto.store %s, %%ub[%%t] : !pto.ptr<i32, ub>, i32" % mine,
+          "    pto.syncthreads",
+          "    %%cs = arith.constant %d : index" % s,
+          "    %ts = arith.addi %t, %cs : index",
+          "    %tn = arith.remui %ts, %cn : index",
+          "    %nb = pto.load %ub[%tn] : !pto.ptr<i32, ub> -> i32",
+          "    %b0 = pto.load %ub[%c0] : !pto.ptr<i32, ub> -> i32",
+          "    %m1 = arith.xori %nb, %b0 : i32",
+          "    %%m2 = arith.addi %%m1, %s : i32" % r.choice(vals),
+          "    %%cw = arith.constant %d : index" % (OUT_BYTES // 4),
+          "    %%reps = arith.constant %d : index" % ((OUT_BYTES // 4 + n - 1) // n),
+          "    scf.for %j = %c0 to %reps step %c1 {",
+          "      %jn = arith.muli %j, %cn : index",
+          "      %o = arith.addi %t, %jn : index",
+          "      %inb = arith.cmpi ult, %o, %cw : index",
+          "      scf.if %inb {",
+          "        %jj = arith.index_cast %j : index to i32",
+          "        %w = arith.addi %m2, %jj : i32",
+          "        pto.stg %w, %out[%o] : !pto.ptr<i32, gm>, i32",
+          "      }",
+          "    }",
+          "    return",
+          "  }",
+          "}"]
+    data = bytes(r.getrandbits(8) for _ in range(IN_BYTES))
+    return "\n".join(L) + "\n", data
+
+
 def kernel(seed):
     """Returns (text, input bytes) of kernel SEED."""
+    if seed % 5 == 0:
+        return simt_kernel(seed)
     r = random.Random(seed)
     name = r.choice(sorted(KINDS))
     ty, esz, gran, is_float, consts = KINDS[name]
