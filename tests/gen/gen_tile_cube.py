@@ -199,6 +199,34 @@ def case_mx_fp4():
     gl.save("expected.bin", gl.pack("f", [v for row in C for v in row]))
 
 
+def case_mx_scale_tiles():
+    """tgemv.mx whose scales come through e8m0 scale tiles (tests/tile_cube/mx_scale_tiles.pto, after PTOAS sample
+    Gemvmx): v [1 x 128] f8E4M3FN, B [128 x 16] f8E5M2 (row-major in GM), v's 4 E8M0 scales as 4 bytes, B's 4 x 16
+    scales packed in fragments of 16 columns x 2 groups (byte ((n/16)·2 + g/2)·32 + (n%16)·2 + g%2); y [1 x 16] =
+    sum over k ascending of f32((v·2^(sv-127))·(b·2^(sb-127)))."""
+    r = gl.Lcg(47)
+    K, N = 128, 16
+
+    def fp8(fmt):
+        while True:
+            c = r.below(256)
+            v = fmt.to_float(c)
+            if v == v and abs(v) != float("inf") and 0.125 <= abs(v) <= 8.0:
+                return c
+
+    cv = [fp8(fm.E4M3) for _ in range(K)]
+    cb = [[fp8(fm.E5M2) for _ in range(N)] for _ in range(K)]
+    V = [[fm.E4M3.to_float(c) for c in cv]]
+    B = [[fm.E5M2.to_float(c) for c in row] for row in cb]
+    SV = [[126 + r.below(4) for _ in range(4)]]
+    SB = [[126 + r.below(4) for _ in range(4)] for _ in range(N)]
+    gl.save("v.bin", bytes(cv))
+    gl.save("b.bin", bytes(c for row in cb for c in row))
+    gl.save("sv.bin", bytes(SV[0]))
+    gl.save("sb.bin", scale_frags(SB, N, 4))
+    gl.save("expected.bin", gl.pack("f", [mx_dot(V, B, SV, SB, 0, n, K, 0.0) for n in range(N)]))
+
+
 def case_mx_gemv():
     """tgemv.mx in GEMV mode: v [1 x 128] f8E4M3FN staged raw (one contiguous row, then zeros to the 2048 bytes its
     L1 -> L0A load moves; its 4 scales the first 4 bytes of the scale block), B [128 x 32] f8E5M2 by nd2nz, B's scales in fragments (N = 32: two 16-row fragments); also

@@ -509,6 +509,22 @@ static int p_l1_mx(Exec *x, const Instr *in, const uint64_t *a)
     return 0;
 }
 
+int cube_mx_install(Exec *x, const Instr *in, int side, uint64_t l0addr, const uint8_t *src, uint64_t have,
+                    uint64_t len)
+{
+    if (l0addr % 32) {
+        sim_trap(x, in, DIAG_T_MISALIGNED, "the %s data tile at 0x%" PRIx64 " is not 32-byte aligned for its MX scales",
+                 side ? "L0B" : "L0A", l0addr);
+        return -1;
+    }
+    uint8_t *st = cube_mx_state(x, in, side, l0addr, len);
+    if (!st) return -1;
+    if (have > len) have = len;
+    memmove(st, src, have);
+    memset(st + have, 0, len - have);
+    return 0;
+}
+
 /* ------------------------------------------------------------------ state */
 
 int cube_reset(Core *c)

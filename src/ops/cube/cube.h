@@ -44,6 +44,11 @@ int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint
    them) instead: L0 and the transfer counters untouched. 0, or -1 after a trap. */
 int cube_l1_l0_image(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint8_t *d, uint64_t R,
                      uint64_t K);
+/* The MX scales of the L0A (side 0) / L0B (1) data tile at l0addr: `len` bytes in the state's order (what
+   pto.mte_l1_l0a_mx / _l0b_mx write: semantics §8.2 "MX scale state"), the first `have` of them from src, the rest
+   zero. For the tile .mx forms whose scale tiles hold the scales. 0, or -1 after a trap. */
+int cube_mx_install(Exec *x, const Instr *in, int side, uint64_t l0addr, const uint8_t *src, uint64_t have,
+                    uint64_t len);
 int cube_l1_bt_exec(Exec *x, const Instr *in, int sfmt, unsigned se, uint64_t src, uint64_t dst, uint64_t len,
                     uint64_t n, uint64_t sg, uint64_t dg);
 int cube_l1_fb_exec(Exec *x, const Instr *in, uint64_t src, uint64_t dst, uint64_t len, uint64_t n, uint64_t sg,

@@ -11,8 +11,19 @@
 #include "ops/cube/cube.h"
 #include "base/alloc.h"
 
-enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV, TC_MAT };   /* Instr.imm: operand indices (-1: absent), GEMV, and
-                                                               which of lhs (1) and rhs (2) are mat tiles */
+enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV, TC_MAT, TC_LSC, TC_RSC };
+/* Instr.imm: operand indices (-1: absent), GEMV, which of lhs (1) and rhs (2) are mat tiles, and the .mx forms'
+   lscale / rscale operands when they are e8m0 tiles that hold the scales (else -1: the scales are the MX state the
+   micro scale loads attached to the data) */
+
+/* The MX scales an e8m0 scaling tile holds (a tmov from a mat tile put them there, in the state's order: semantics
+   §14.5 "MX scale tiles"), installed as the state of the data tile at l0addr before the MAD. */
+static int install_scales(Exec *x, const Instr *in, int side, const Type *st, TileRt s, uint64_t l0addr, uint64_t len)
+{
+    uint64_t have = (uint64_t)s.vr * s.vc;
+    const uint8_t *p = sim_mem(x, in, (AddrSpace)st->space, s.addr, have, 1, ACC_READ, side ? "rscale" : "lscale");
+    return p ? cube_mx_install(x, in, side, l0addr, p, have, len) : -1;
+}
 
 /* A mat tile as a tmatmul operand (docs/semantics.md §14.5 "tmatmul on mat tiles"): the L0 bytes `tmov` mat ->
    left (side 0) / right (1) would write, in a host buffer (NULL after a trap). */
@@ -45,6 +56,15 @@ static int p_tmatmul(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     uint64_t bias = in->imm[TC_BIAS] >= 0 ? tj_tile(j, args, (int)in->imm[TC_BIAS]).addr : 0;
     uint64_t m = in->imm[TC_GEMV] ? 1 : a.vr;
+    if (in->imm[TC_LSC] >= 0 || in->imm[TC_RSC] >= 0) {   /* scales held by e8m0 scale tiles */
+        uint64_t G = (a.vc + 31) / 32, G2 = (G + 1) / 2;
+        uint64_t la = m == 1 && in->imm[TC_GEMV] ? G : (m + 15) / 16 * 16 * G2 * 2, lb = (b.vc + 15) / 16 * 16 * G2 * 2;
+        if ((in->imm[TC_LSC] >= 0 && install_scales(x, in, 0, j->ty[in->imm[TC_LSC]], tj_tile(j, args, (int)in->imm[TC_LSC]),
+                                                    a.addr, la)) ||
+            (in->imm[TC_RSC] >= 0 && install_scales(x, in, 1, j->ty[in->imm[TC_RSC]], tj_tile(j, args, (int)in->imm[TC_RSC]),
+                                                    b.addr, lb)))
+            return -1;
+    }
     if (!in->imm[TC_MAT]) return cube_mad_exec(x, in, me, a.addr, b.addr, c.addr, bias, m, b.vc, a.vc);
     uint8_t *pa = NULL, *pb = NULL;
     int rc = -1;
@@ -61,8 +81,8 @@ static int p_tmatmul(Exec *x, const Instr *in, const uint64_t *args)
 static void foot_tmatmul(const Instr *in, const uint64_t *args, AsFoot *f)
 {
     const TileJob *j = TJ(in);
-    for (int k = TC_LHS; k <= TC_BIAS; k++) {
-        int i = (int)in->imm[k];
+    for (int k = TC_LHS; k <= TC_RSC; k++) {
+        int i = k == TC_GEMV || k == TC_MAT ? -1 : (int)in->imm[k];
         if (i < 0) continue;
         const Type *t = j->ty[i];
         TileRt r = tj_tile(j, args, i);
@@ -105,6 +125,11 @@ int tile_lower_cube(LowerView *L, const Op *op, Instr *in)
     in->imm[TC_GEMV] = gemv;
     const Type *ta = op->operands[in->imm[TC_LHS]]->type, *tb = op->operands[in->imm[TC_RHS]]->type;
     in->imm[TC_MAT] = (ta->space == AS_L1) | (tb->space == AS_L1) << 1;
+    in->imm[TC_LSC] = in->imm[TC_RSC] = -1;
+    for (int s = 0; s < 2 && mx; s++) {
+        int i = lw_group_index(L, op, s ? "rscale" : "lscale", 0);
+        if (i >= 0 && elem_kind(op->operands[i]->type->elem) == EK_E8M0) in->imm[s ? TC_RSC : TC_LSC] = i;
+    }
     const Type *tc = op->operands[in->imm[TC_DST]]->type;
     const Type *tbias = in->imm[TC_BIAS] >= 0 ? op->operands[in->imm[TC_BIAS]]->type : NULL;
     const char *why = NULL;
@@ -159,6 +184,15 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
     case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, NULL);
     case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
     default:
+        if (in->imm[TM_SFMT] == -2) {   /* MX scales (e8m0): the valid region's bytes as they are, L1 -> the scaling buffer */
+            uint64_t n = s.vr * s.vc;
+            const uint8_t *ps = sim_mem(x, in, AS_L1, s.addr, n, 1, ACC_READ, "source");
+            uint8_t *pd = ps ? sim_mem(x, in, AS_FB, d.addr, n, 1, ACC_WRITE, "destination") : NULL;
+            if (!pd) return -1;
+            memmove(pd, ps, n);
+            sim_transfer(x, AS_L1, AS_FB, n);
+            return 0;
+        }
         if (in->imm[TM_E] == 8) {   /* a2a3 packed quant rows: the row's bytes in mte_l1_fb's 64-byte units, rows packed */
             uint64_t u = (s.vc * 8 + 63) / 64;
             return cube_l1_fb_exec(x, in, s.addr, d.addr, u * s.vr, 1, 0, 0);
@@ -185,7 +219,7 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
     in->imm[TM_KIND] = kind;
     in->imm[TM_SRC] = si;
     in->imm[TM_DST] = di;
-    in->imm[TM_SFMT] = ek_float(ek) ? (int64_t)ek_fmt(ek) : -1;
+    in->imm[TM_SFMT] = ek == EK_E8M0 && kind == MV1_SCALE ? -2 : ek_float(ek) ? (int64_t)ek_fmt(ek) : -1;
     in->imm[TM_E] = ek_bytes(ek);
     /* textract (lib/TileOps/a5/textract.py): mte_l1_l0a/b(m, k / k, n = the destination's valid shape, start_row,
        start_col), transposing when the mat tile is boxed row_major / col_major (the "cross-fractal" layout) */
@@ -374,10 +408,47 @@ static void foot_tload_mat(const Instr *in, const uint64_t *args, AsFoot *f)
     as_add(f, AS_L1, t.addr, t.addr + (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1] * e, 1);
 }
 
+/* tload of MX scales (e8m0) into a mat tile of 32-byte fractals: GM holds them already in the fractal order the
+   scale load reads (pto-isa TLoad.hpp MX_A_ZZ / MX_B_NN, "ZZ2ZZ and NN2NN": the golden scripts pack them so), so
+   the view's rows are copied one after the other from the tile's start; docs/semantics.md §14.5 "MX scale tiles". */
+static int p_tload_scale(Exec *x, const Instr *in, const uint64_t *args)
+{
+    const TileJob *j = TJ(in);
+    const Type *vt = j->ty[0], *tt = j->ty[1];
+    TileRt t = tj_tile(j, args, 1);
+    ViewRt v = tj_view(j, args, 0);
+    if (tile_check_valid(x, in, tt, t, "destination")) return -1;
+    uint64_t rows = vt->rank >= 2 ? (uint64_t)v.shape[vt->rank - 2] : 1, cols = vt->rank ? (uint64_t)v.shape[vt->rank - 1] : 0;
+    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] : cols;
+    if (rows * cols > (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1]) {
+        sim_trap(x, in, DIAG_T_TILE, "%" PRIu64 "x%" PRIu64 " MX scales do not fit the %lldx%lld scale tile", rows, cols,
+                 (long long)tt->dims[0], (long long)tt->dims[1]);
+        return -1;
+    }
+    for (uint64_t r = 0; r < rows && cols; r++) {
+        const uint8_t *ps = sim_mem(x, in, AS_GM, v.addr + r * rs, cols, 1, ACC_READ, "source");
+        uint8_t *pd = ps ? sim_mem(x, in, AS_L1, t.addr + r * cols, cols, 1, ACC_WRITE, "destination") : NULL;
+        if (!pd) return -1;
+        memmove(pd, ps, cols);
+    }
+    sim_transfer(x, AS_GM, AS_L1, rows * cols);
+    return 0;
+}
+
 /* Lowers a tload into an NZ mat tile; 1 when the op is not one. */
 int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in)
 {
     const Type *vt = op->operands[0]->type, *tt = op->operands[1]->type;
+    if (tt->kind == TY_TILE_BUF && tt->space == AS_L1 && ty_is_view(vt) && elem_kind(tt->elem) == EK_E8M0 &&
+        tt->fractal == 32) {
+        TileJob *j = tile_job(L, op, in);
+        if (!j) return -1;
+        j->src0 = 0;
+        j->dst = 1;
+        in->pfn = p_tload_scale;
+        in->cost = 1;
+        return 0;   /* auto-sync: no footprint, so it waits for everything before it (autosync_foot_all) */
+    }
     if (tt->kind != TY_TILE_BUF || tt->space != AS_L1 || !ty_is_view(vt) || tt->blayout != TBL_COL_MAJOR ||
         tt->slayout != TSL_ROW_MAJOR)
         return 1;
