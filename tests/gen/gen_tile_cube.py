@@ -227,6 +227,34 @@ def case_mx_scale_tiles():
     gl.save("expected.bin", gl.pack("f", [mx_dot(V, B, SV, SB, 0, n, K, 0.0) for n in range(N)]))
 
 
+def case_mx_k110():
+    """tmatmul.mx with k = 110 (tests/tile_cube/mx_k110.pto, after PTOAS sample MatmulMxLowPrecision): A [16 x 110]
+    f8E4M3FN, B [110 x 16] f8E5M2 (row-major in GM), scales A [16 x 4] packed [M/16][G/2][16][2], B [4 x 16] packed
+    [N/16][G/2][16][2]; C [16 x 16] = the sum over k < 110 (the MAD consumes 128, the padding is zero)."""
+    r = gl.Lcg(53)
+    M, K, N = 16, 110, 16
+
+    def fp8(fmt):
+        while True:
+            c = r.below(256)
+            v = fmt.to_float(c)
+            if v == v and abs(v) != float("inf") and 0.125 <= abs(v) <= 8.0:
+                return c
+
+    ca = [[fp8(fm.E4M3) for _ in range(K)] for _ in range(M)]
+    cb = [[fp8(fm.E5M2) for _ in range(N)] for _ in range(K)]
+    A = [[fm.E4M3.to_float(c) for c in row] for row in ca]
+    B = [[fm.E5M2.to_float(c) for c in row] for row in cb]
+    SA = [[126 + r.below(4) for _ in range(4)] for _ in range(M)]
+    SB = [[126 + r.below(4) for _ in range(4)] for _ in range(N)]
+    gl.save("a.bin", bytes(c for row in ca for c in row))
+    gl.save("b.bin", bytes(c for row in cb for c in row))
+    gl.save("sa.bin", scale_frags(SA, M, 4))
+    gl.save("sb.bin", scale_frags(SB, N, 4))
+    C = [[mx_dot(A, B, SA, SB, m, n, K, 0.0) for n in range(N)] for m in range(M)]
+    gl.save("expected.bin", gl.pack("f", [v for row in C for v in row]))
+
+
 def case_mx_gemv():
     """tgemv.mx in GEMV mode: v [1 x 128] f8E4M3FN staged raw (one contiguous row, then zeros to the 2048 bytes its
     L1 -> L0A load moves; its 4 scales the first 4 bytes of the scale block), B [128 x 32] f8E5M2 by nd2nz, B's scales in fragments (N = 32: two 16-row fragments); also

@@ -16,11 +16,20 @@ enum { TC_LHS, TC_RHS, TC_DST, TC_BIAS, TC_GEMV, TC_MAT, TC_LSC, TC_RSC };
    lscale / rscale operands when they are e8m0 tiles that hold the scales (else -1: the scales are the MX state the
    micro scale loads attached to the data) */
 
+/* The bytes of the fragment image of R x C MX scales held by an e8m0 tile t (see p_tload_scale): A's [M, G] in a
+   row-major tile, B's [G, N] in a column-major one, ⌈rows/16⌉·⌈G/2⌉·32 bytes; a single-row A, its G bytes. */
+static uint64_t scale_image_bytes(const Type *t, uint64_t R, uint64_t C)
+{
+    int b = t->blayout == TBL_COL_MAJOR;
+    uint64_t r = b ? C : R, g = b ? R : C;
+    return !b && r == 1 ? g : (r + 15) / 16 * ((g + 1) / 2) * 32;
+}
+
 /* The MX scales an e8m0 scaling tile holds (a tmov from a mat tile put them there, in the state's order: semantics
    §14.5 "MX scale tiles"), installed as the state of the data tile at l0addr before the MAD. */
 static int install_scales(Exec *x, const Instr *in, int side, const Type *st, TileRt s, uint64_t l0addr, uint64_t len)
 {
-    uint64_t have = (uint64_t)s.vr * s.vc;
+    uint64_t have = scale_image_bytes(st, s.vr, s.vc);
     const uint8_t *p = sim_mem(x, in, (AddrSpace)st->space, s.addr, have, 1, ACC_READ, side ? "rscale" : "lscale");
     return p ? cube_mx_install(x, in, side, l0addr, p, have, len) : -1;
 }
@@ -180,12 +189,21 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
                                side ? d.vc : d.vr, side ? d.vr : d.vc, &w);
     }
     switch (in->imm[TM_KIND]) {
-    case MV1_LEFT: return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc, NULL);
-    case MV1_RIGHT: return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, NULL);
+    /* the valid region from the mat tile read at its static pitch, as textract (0, 0) does */
+    case MV1_LEFT: {
+        const Type *st = j->ty[in->imm[TM_SRC]];
+        CubeWin w = {0, 0, (uint64_t)st->dims[0], (uint64_t)st->dims[1]};
+        return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc, &w);
+    }
+    case MV1_RIGHT: {
+        const Type *st = j->ty[in->imm[TM_SRC]];
+        CubeWin w = {0, 0, (uint64_t)st->dims[1], (uint64_t)st->dims[0]};
+        return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, &w);
+    }
     case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
     default:
-        if (in->imm[TM_SFMT] == -2) {   /* MX scales (e8m0): the valid region's bytes as they are, L1 -> the scaling buffer */
-            uint64_t n = s.vr * s.vc;
+        if (in->imm[TM_SFMT] == -2) {   /* MX scales (e8m0): the tile's bytes as they are, L1 -> the scaling buffer */
+            uint64_t n = scale_image_bytes(j->ty[in->imm[TM_SRC]], s.vr, s.vc);
             const uint8_t *ps = sim_mem(x, in, AS_L1, s.addr, n, 1, ACC_READ, "source");
             uint8_t *pd = ps ? sim_mem(x, in, AS_FB, d.addr, n, 1, ACC_WRITE, "destination") : NULL;
             if (!pd) return -1;
@@ -390,7 +408,10 @@ static int p_tload_mat(Exec *x, const Instr *in, const uint64_t *args)
         return -1;
     }
     /* DN (in->imm[0]): the view holds the tile column-major, column c at c * its row stride */
-    return cube_frac_exec(x, in, (int)in->imm[0], (unsigned)e, v.addr, t.addr, t.vr, t.vc, rs, 0, 1, 1, t.vr, 0);
+    /* the NZ column blocks tt's static rows apart: the pitch every move out of a mat tile reads (pto-isa TLoad ND2NZ;
+       docs/semantics.md §14.5) */
+    return cube_frac_exec(x, in, (int)in->imm[0], (unsigned)e, v.addr, t.addr, t.vr, t.vc, rs, 0, 1, 1,
+                          (uint64_t)tt->dims[0], 0);
 }
 
 /* The view's rows read, the tile written whole. */
@@ -408,9 +429,11 @@ static void foot_tload_mat(const Instr *in, const uint64_t *args, AsFoot *f)
     as_add(f, AS_L1, t.addr, t.addr + (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1] * e, 1);
 }
 
-/* tload of MX scales (e8m0) into a mat tile of 32-byte fractals: GM holds them already in the fractal order the
-   scale load reads (pto-isa TLoad.hpp MX_A_ZZ / MX_B_NN, "ZZ2ZZ and NN2NN": the golden scripts pack them so), so
-   the view's rows are copied one after the other from the tile's start; docs/semantics.md §14.5 "MX scale tiles". */
+/* tload of MX scales (e8m0) into a mat tile of 32-byte fractals. GM holds them already in the fractal order the
+   scale load reads (pto-isa TLoad.hpp MX_A_ZZ / MX_B_NN, "ZZ2ZZ and NN2NN"; the golden scripts pack them so): A's
+   [M, G] scales (a row-major tile) as [M/16][G/2][16][2], B's [G, N] (a column-major tile) as [N/16][G/2][16][2],
+   each 16-row / 2-group fragment 32 bytes, so the load copies that image, ⌈R/16⌉·⌈G/2⌉·32 bytes, from the view's
+   base to the tile's; a single-row A (a GEMV vector) is its G bytes. docs/semantics.md §14.5 "MX scale tiles". */
 static int p_tload_scale(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
@@ -419,19 +442,18 @@ static int p_tload_scale(Exec *x, const Instr *in, const uint64_t *args)
     ViewRt v = tj_view(j, args, 0);
     if (tile_check_valid(x, in, tt, t, "destination")) return -1;
     uint64_t rows = vt->rank >= 2 ? (uint64_t)v.shape[vt->rank - 2] : 1, cols = vt->rank ? (uint64_t)v.shape[vt->rank - 1] : 0;
-    uint64_t rs = vt->rank >= 2 ? (uint64_t)v.stride[vt->rank - 2] : cols;
-    if (rows * cols > (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1]) {
-        sim_trap(x, in, DIAG_T_TILE, "%" PRIu64 "x%" PRIu64 " MX scales do not fit the %lldx%lld scale tile", rows, cols,
-                 (long long)tt->dims[0], (long long)tt->dims[1]);
+    uint64_t n = scale_image_bytes(tt, rows, cols);
+    if (n > (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1]) {
+        sim_trap(x, in, DIAG_T_TILE, "the %" PRIu64 " bytes of %" PRIu64 "x%" PRIu64 " MX scales in fragments do not fit the "
+                 "%lldx%lld scale tile", n, rows, cols, (long long)tt->dims[0], (long long)tt->dims[1]);
         return -1;
     }
-    for (uint64_t r = 0; r < rows && cols; r++) {
-        const uint8_t *ps = sim_mem(x, in, AS_GM, v.addr + r * rs, cols, 1, ACC_READ, "source");
-        uint8_t *pd = ps ? sim_mem(x, in, AS_L1, t.addr + r * cols, cols, 1, ACC_WRITE, "destination") : NULL;
-        if (!pd) return -1;
-        memmove(pd, ps, cols);
-    }
-    sim_transfer(x, AS_GM, AS_L1, rows * cols);
+    if (!n) return 0;
+    const uint8_t *ps = sim_mem(x, in, AS_GM, v.addr, n, 1, ACC_READ, "source");
+    uint8_t *pd = ps ? sim_mem(x, in, AS_L1, t.addr, n, 1, ACC_WRITE, "destination") : NULL;
+    if (!pd) return -1;
+    memmove(pd, ps, n);
+    sim_transfer(x, AS_GM, AS_L1, n);
     return 0;
 }
 
