@@ -170,6 +170,21 @@ int tile_lower_cube(LowerView *L, const Op *op, Instr *in)
 enum { MV1_LEFT, MV1_RIGHT, MV1_BIAS, MV1_SCALE };
 enum { TM_KIND = 0, TM_SRC, TM_DST, TM_SFMT, TM_E, TM_ROW, TM_COL, TM_TRANS };   /* Instr.imm */
 
+/* A single-row unboxed mat tile (a GEMV vector) into a left tile: its k elements from column c, as one contiguous
+   row at the start of the L0A tile (the layout the GEMV MAD reads: semantics §8.4), the rest of the row's 32-byte
+   blocks zero; only the source row's bytes are read. */
+static int vector_to_left(Exec *x, const Instr *in, unsigned e, uint64_t src, uint64_t c, uint64_t dst, uint64_t k)
+{
+    uint64_t c0 = 32 / e, n = (k + c0 - 1) / c0 * 32;
+    const uint8_t *ps = sim_mem(x, in, AS_L1, src + c * e, k * e, 1, ACC_READ, "source");
+    uint8_t *pd = ps ? sim_mem(x, in, AS_L0A, dst, n, 32, ACC_WRITE, "destination") : NULL;
+    if (!pd) return -1;
+    memmove(pd, ps, k * e);
+    memset(pd + k * e, 0, n - k * e);
+    sim_transfer(x, AS_L1, AS_L0A, n);
+    return 0;
+}
+
 static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
@@ -177,6 +192,17 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
     if (tile_check_valid(x, in, j->ty[in->imm[TM_SRC]], s, "source") ||
         tile_check_valid(x, in, j->ty[in->imm[TM_DST]], d, "destination"))
         return -1;
+    const Type *s0 = j->ty[in->imm[TM_SRC]];
+    if (in->imm[TM_KIND] == MV1_LEFT && s0->dims[0] == 1 && s0->slayout == TSL_NONE_BOX && in->imm[TM_E] > 0) {
+        uint64_t c = in->imm[TM_ROW] >= 0 ? tj_scalar(j, args, (int)in->imm[TM_COL]) : 0;
+        uint64_t k = in->imm[TM_ROW] >= 0 ? d.vc : s.vc;
+        if (in->imm[TM_ROW] >= 0 && (tj_scalar(j, args, (int)in->imm[TM_ROW]) != 0 || c + k > (uint64_t)s0->dims[1])) {
+            sim_trap(x, in, DIAG_T_TILE, "the 1x%" PRIu64 " window at (%" PRIu64 ", %" PRIu64 ") leaves the 1x%lld source",
+                     k, tj_scalar(j, args, (int)in->imm[TM_ROW]), c, (long long)s0->dims[1]);
+            return -1;
+        }
+        return vector_to_left(x, in, (unsigned)in->imm[TM_E], s.addr, c, d.addr, k);
+    }
     if (in->imm[TM_ROW] >= 0) {   /* textract: the destination's valid shape from (row, col) of the source */
         uint64_t r = tj_scalar(j, args, (int)in->imm[TM_ROW]), c = tj_scalar(j, args, (int)in->imm[TM_COL]);
         const Type *st = j->ty[in->imm[TM_SRC]];
