@@ -752,6 +752,13 @@ static void bind_dict(Parser *P, Bound *B, const OpSig *sig, const Attr *da, uin
             else bind_token(P, B, s, &it);
             continue;
         }
+        if (s && s->kind == SL_TOKEN && a->kind != AT_UNIT && a->kind != AT_BOOL) {
+            /* a token's name with a value that is no token (#pto<quant_%type X>, a number, a list): never kept as a
+               discardable attribute under the token's own name, which the printer would read as the token */
+            P_error(P, DIAG_PARSE_TOKEN, a->loc, "'%s' takes a %s token, which this value is not", s->name,
+                    tokset_name(s->tokset));
+            continue;
+        }
         if (s && s->kind == SL_INT && (a->kind == AT_INT || a->kind == AT_BOOL)) {
             Attr *x = add_attr(P, B, s->name, AT_INT, a->loc);
             x->i = a->i;
