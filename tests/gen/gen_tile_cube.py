@@ -159,6 +159,15 @@ def mx_dot(A, B, SA, SB, m, n, K, acc):
     return acc
 
 
+def draw_fp8(r, fmt, lo, hi):
+    """an fp8 code of fmt whose value is finite with lo <= |value| <= hi (drawn from r until one is)"""
+    while True:
+        c = r.below(256)
+        v = fmt.to_float(c)
+        if v == v and abs(v) != float("inf") and lo <= abs(v) <= hi:
+            return c
+
+
 def scale_frags(S, R, G):
     """E8M0 scales S[r][g] in the L1 fragment order of the MX scale loads (semantics §8.3): fragments of 16 rows x
     2 groups, byte ((r/16)·⌈G/2⌉ + g/2)·32 + (r%16)·2 + g%2; rows up to ⌈R/16⌉·16, absent ones 0"""
@@ -208,11 +217,7 @@ def case_mx_scale_tiles():
     K, N = 128, 16
 
     def fp8(fmt):
-        while True:
-            c = r.below(256)
-            v = fmt.to_float(c)
-            if v == v and abs(v) != float("inf") and 0.125 <= abs(v) <= 8.0:
-                return c
+        return draw_fp8(r, fmt, 0.125, 8.0)
 
     cv = [fp8(fm.E4M3) for _ in range(K)]
     cb = [[fp8(fm.E5M2) for _ in range(N)] for _ in range(K)]
@@ -235,11 +240,7 @@ def case_mx_k110():
     M, K, N = 16, 110, 16
 
     def fp8(fmt):
-        while True:
-            c = r.below(256)
-            v = fmt.to_float(c)
-            if v == v and abs(v) != float("inf") and 0.125 <= abs(v) <= 8.0:
-                return c
+        return draw_fp8(r, fmt, 0.125, 8.0)
 
     ca = [[fp8(fm.E4M3) for _ in range(K)] for _ in range(M)]
     cb = [[fp8(fm.E5M2) for _ in range(N)] for _ in range(K)]
@@ -264,11 +265,7 @@ def case_mx_gemv():
     K, N = 128, 32
 
     def fp8(fmt, lo, hi):
-        while True:
-            c = r.below(256)
-            v = fmt.to_float(c)
-            if v == v and abs(v) != float("inf") and lo <= abs(v) <= hi:
-                return c
+        return draw_fp8(r, fmt, lo, hi)
 
     cv = [fp8(fm.E4M3, 0.125, 8.0) for _ in range(K)]
     cb = [[fp8(fm.E5M2, 0.125, 8.0) for _ in range(N)] for _ in range(K)]

@@ -416,8 +416,9 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
 
 /* ---------------------------------------------------------------- tload GM -> mat (PIPE_MTE2) */
 
-/* tload into an NZ mat tile (lib/TileOps/a5/tload.py template_tload_gm_to_mat_nd2nz): mte_gm_l1_frac nd2nz of the
-   tile's valid m x k from the view (row stride: the view's, in bytes), dst_group(1, 1, m, 0). */
+/* tload into an NZ mat tile (lib/TileOps/a5/tload.py template_tload_gm_to_mat_nd2nz / _dn2nz): mte_gm_l1_frac of the
+   tile's valid m x k from the view (row stride: the view's, in bytes), dst_group(1, 1, R, 0) with R the tile's static
+   rows (docs/semantics.md §14.5). */
 static int p_tload_mat(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
