@@ -31,6 +31,7 @@
 #include "exec/observe.h"
 #include "exec/race.h"
 #include "ops/ops.h"
+#include "ops/sync/sync.h"
 #include <fenv.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ typedef struct Par {
     unsigned nfree_max;        /* BlockRuns allowed (in flight or waiting for their turn) */
     int stop;                  /* a committed block trapped or ran out of memory: start nothing more */
     int serial;                /* a block had to run again: start each block after its predecessor's commit */
+    int cohort;                /* the blocks run side by side on this thread (run_cohort) */
     int rc;
     BlockRun **done;           /* per block: finished, waiting for its turn */
     GmSet *wlog;               /* per committed block: the GM bytes it wrote (spec) */
@@ -160,6 +162,12 @@ static int setup_core(const PtoLaunch *l, Sim *s, Core *c, Cluster *cl, CoreType
     c->su_state = 0;
     c->su_queue_full = 0;
     c->su_blocked_on = NULL;
+    c->grid_wait = c->grid_pipe_wait = 0;
+    c->grid_at = NULL;
+    memset(c->xblock_waits, 0, sizeof c->xblock_waits);
+    c->grid_bar = 0;
+    c->grid_target = c->grid_round = 0;
+    c->grid_epoch = 0;
     c->pc = l->entry->entry;
     for (uint32_t i = 0; i < l->entry->nparams; i++)
         fr_set_u64(&c->su, l->entry->param_off[i], l->param_vals[i]);
@@ -233,8 +241,9 @@ static void oom(BlockRun *r, const PtoLaunch *l, const char *what)
     r->rc = 2;
 }
 
-/* Runs block b on r: private GM view when `view`, else GM in place. */
-static void run_block(Par *P, BlockRun *r, unsigned b, int view)
+/* Prepares block b on r: private GM view when `view`, else GM in place. Returns 0, or -1 when it could not (r->rc
+   is then 2, the block failed). */
+static int block_begin(Par *P, BlockRun *r, unsigned b, int view)
 {
     PtoLaunch *l = P->l;
     Sim *s = &r->sim;
@@ -245,16 +254,16 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     r->obs->trace = l->sim.obs->trace;
     r->obs->profile = l->sim.obs->profile;
     /* blocks one after another on GM in place: this one will be committed next, its trace may go out as it runs */
-    r->obs->direct = !P->spec && l->sim.obs->spool_ev ? l->sim.obs : NULL;
+    r->obs->direct = !P->spec && !P->cohort && l->sim.obs->spool_ev ? l->sim.obs : NULL;
     if (obs_reset(r->obs, l->prog->ninstr)) {
         oom(r, l, "the profile");
-        return;
+        return -1;
     }
     if (view) {
         if (!r->view) r->view = gmv_new(&P->gm_lock);
         if (!r->view || gmv_open(r->view, s->gm_mem, s->gm_span)) {
             oom(r, l, "a block's view of GM");
-            return;
+            return -1;
         }
         s->view = r->view;
     }
@@ -264,10 +273,11 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     if (!s->race_check && cl->race) { race_free(cl->race); cl->race = NULL; }
     if (s->race_check && !cl->race) {
         oom(r, l, "the race detector");
-        return;
+        return -1;
     }
     cl->watch = cl->race != NULL || s->checks != 0;
     cl->gm_watch = s->view != NULL;
+    cl->gmf.n = 0;   /* no GM transfer of this block in flight yet */
     int bad = ops_cluster_reset(cl) | setup_onchip(r, s->tp);
     if (P->kind == 2) {
         cl->ncores = 3;
@@ -279,18 +289,31 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
     }
     if (bad) {
         oom(r, l, "the simulated machine");
-        return;
+        return -1;
     }
     if (cl->race) race_reset(cl->race, cl);
     if (check_block_begin(r->check, l->sim.check, cl)) {
         oom(r, l, "the checks");
-        return;
+        return -1;
     }
+    return 0;
+}
+
+/* Runs r's cluster until it finishes, traps or (side-by-side blocks) parks at a pto.syncall: r->rc. */
+static void block_run(BlockRun *r)
+{
     /* the simulator's float arithmetic relies on IEEE round-to-nearest (a thread has its own mode) */
     int saved_round = fegetround();
     if (saved_round != FE_TONEAREST) fesetround(FE_TONEAREST);
-    r->rc = sim_run_cluster(cl);
+    r->rc = sim_run_cluster(&r->cl);
     if (saved_round != FE_TONEAREST) fesetround(saved_round);
+}
+
+/* The end of block r's run: its records, the end-of-block checks (only when it completed) and its stats. */
+static void block_end(BlockRun *r)
+{
+    Sim *s = &r->sim;
+    Cluster *cl = &r->cl;
     obs_block_done(r->obs, cl);
     /* A checker or recorder that lost an allocation stopped recording: the block fails with T-OOM (a run
        never passes with a check silently off). */
@@ -318,6 +341,13 @@ static void run_block(Par *P, BlockRun *r, unsigned b, int view)
         s->autosync_edges += autosync_edges(c);
         st->cores++;
     }
+}
+
+static void run_block(Par *P, BlockRun *r, unsigned b, int view)
+{
+    if (block_begin(P, r, b, view)) return;
+    block_run(r);
+    block_end(r);
 }
 
 /* ------------------------------------------------------------------ commits, in block order */
@@ -444,6 +474,115 @@ static void *worker(void *arg)
     return NULL;
 }
 
+/* ------------------------------------------------------------------ blocks side by side (pto.syncall) */
+
+/* No core arrives at or leaves a barrier any more: T-DEADLOCK at the first waiting core's pto.syncall, with how many
+   cores wait there and how many blocks finished without arriving. */
+static void grid_deadlock(BlockRun **rs, unsigned started)
+{
+    Core *first = NULL;
+    BlockRun *fr = NULL;
+    unsigned waiting = 0, finished = 0;
+    for (unsigned b = 0; b < started; b++) {
+        if (rs[b]->rc == 0) finished++;
+        for (int i = 0; rs[b]->rc == SIM_PARKED && i < rs[b]->cl.ncores; i++) {
+            Core *c = &rs[b]->cl.cores[i];
+            if (!c->grid_wait && !c->grid_pipe_wait) continue;
+            if (!first) { first = c; fr = rs[b]; }
+            waiting += c->grid_bar == first->grid_bar;
+        }
+    }
+    if (!first) return;
+    char what[128];
+    syncall_describe(first, what, sizeof what);
+    const Instr *in = first->grid_at;
+    Sim *s = &fr->sim;
+    diag_add(s->diags, SEV_TRAP, DIAG_T_DEADLOCK, in && in->op ? in->op->loc : (SrcLoc){0, 0, 0},
+             "deadlock: '%s' waits for %s; %u core%s wait%s there and %u block%s finished without arriving "
+             "(block %llu %s is the first waiting)", in ? op_info[in->kind].name : "pto.syncall", what, waiting,
+             waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
+             finished, finished == 1 ? "" : "s", (unsigned long long)first->block_idx,
+             core_label(first->type, (unsigned)first->subblock, (unsigned)first->cl->ncores));
+    s->trapped = 1;
+    fr->rc = 3;
+}
+
+/* A program with pto.syncall: no block can finish before every participant has reached its barrier, so the blocks
+   run side by side on this thread, in place on GM. Each block runs until it finishes or every core it has left
+   waits at a barrier; then the next block runs. Sweeps over the waiting blocks follow until every block finished;
+   a sweep in which no core arrives at or leaves a barrier is a deadlock (T-DEADLOCK). The blocks are then
+   committed in block order, a trap ending the launch as in a serial run. */
+enum { COHORT_MAX = 1024 };
+
+static int run_cohort(Par *P)
+{
+    PtoLaunch *l = P->l;
+    unsigned n = P->blocks;
+    if (n > COHORT_MAX) {
+        diag_add(l->sim.diags, SEV_ERROR, DIAG_T_UNSUPPORTED, l->entry_op->loc, "this kernel uses pto.syncall, so its %u "
+                 "blocks must all be resident at once (as on the device, where they cannot exceed its cores); ptosim "
+                 "runs at most %d such blocks", n, COHORT_MAX);
+        return 2;
+    }
+    GridSync *g = mem_calloc(1, sizeof *g);
+    BlockRun **rs = mem_calloc(n, sizeof *rs);
+    int out = 0;
+    P->nfree_max = l->nruns + n;
+    for (unsigned b = 0; g && rs && b < n && !out; b++) rs[b] = take_run(P, &out);
+    if (!g || !rs || out) {
+        mem_free(g);
+        mem_free(rs);
+        diag_add(l->sim.diags, SEV_ERROR, DIAG_OOM, l->entry_op->loc, "out of memory preparing the blocks");
+        return 2;
+    }
+    P->base.grid = g;
+    unsigned started = 0;
+    int stop = 0;
+    for (; started < n && !stop; started++) {
+        BlockRun *r = rs[started];
+        if (block_begin(P, r, started, 0)) stop = 1;
+        else block_run(r);
+        stop |= r->rc != 0 && r->rc != SIM_PARKED;
+    }
+    while (!stop) {
+        int parked = 0;
+        uint64_t before = g->progress;
+        for (unsigned b = 0; b < started && !stop; b++) {
+            BlockRun *r = rs[b];
+            if (r->rc != SIM_PARKED) continue;
+            for (int i = 0; i < r->cl.ncores; i++) {
+                Core *c = &r->cl.cores[i];
+                if (c->grid_wait && c->su_state == 1) c->su_state = 0;
+                for (int p = 1; c->grid_pipe_wait && p < PQ__COUNT; p++) c->pipes[p].waiting = 0;
+                c->grid_pipe_wait = 0;   /* set again by a flag wait that still cannot pass */
+            }
+            block_run(r);
+            parked |= r->rc == SIM_PARKED;
+            stop |= r->rc != 0 && r->rc != SIM_PARKED;
+        }
+        if (!parked || stop) break;
+        if (g->progress == before) {
+            grid_deadlock(rs, started);
+            break;
+        }
+    }
+    for (unsigned b = 0; b < started; b++) {
+        BlockRun *r = rs[b];
+        block_end(r);   /* a block left waiting when the launch stopped (rc SIM_PARKED) skips the end-of-block checks */
+        if (P->stop) continue;
+        merge(l, r);
+        if (r->rc && r->rc != SIM_PARKED) {
+            P->stop = 1;
+            P->rc = r->rc;
+        }
+        l->last = r;
+    }
+    P->base.grid = NULL;
+    mem_free(g);
+    mem_free(rs);
+    return P->rc;
+}
+
 unsigned launch_default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -454,6 +593,7 @@ int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
 {
     unsigned jobs = l->jobs ? l->jobs : launch_default_jobs();
     if (jobs > blocks) jobs = blocks;
+    if (l->prog->uses_syncall) jobs = 1;   /* side by side on this thread (run_cohort) */
     Par P;
     memset(&P, 0, sizeof P);
     P.l = l;
@@ -472,6 +612,10 @@ int launch_run_blocks(PtoLaunch *l, unsigned blocks, int kind)
         sim_gm_fill_gaps(&l->sim, 0, 0);
     }
     P.base = l->sim;
+    if (l->prog->uses_syncall) {
+        P.cohort = 1;
+        return run_cohort(&P);
+    }
     P.done = mem_calloc(blocks, sizeof *P.done);
     P.wlog = P.spec ? mem_calloc(blocks, sizeof *P.wlog) : NULL;
     if (!P.done || (P.spec && !P.wlog)) {

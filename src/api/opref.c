@@ -131,8 +131,31 @@ static void syntax(StrBuf *b, const OpInfo *oi, const OpSig *s)
     if (s->nres) sb_puts(b, " = ");
     sb_puts(b, oi->name);
     int inb = 0, n = 0, io = 0;   /* io: the ins(...) outs(...) form (a '|' in the signature); 1 in ins, 2 in outs */
-    for (unsigned i = 0; i < s->npos; i++)
+    int after = 0;                /* keyed slots after the parenthesised operands: name(%a : TYPES) key = TOKEN, ... */
+    for (unsigned i = 0; i < s->npos; i++) {
         if (s->pos[i].out) io = 1;
+        if (s->pos[i].after_paren) after = 1;
+    }
+    if (after) {
+        sb_puts(b, "(");
+        for (unsigned i = 0; i < s->npos; i++) {
+            const SigSlot *sl = &s->pos[i];
+            if (sl->after_paren) continue;
+            sb_printf(b, "%s%s", n++ ? ", " : "", sl->optional ? "[" : "");
+            slot_text(b, sl);
+            if (sl->optional) sb_puts(b, "]");
+        }
+        sb_puts(b, " : TYPES)");
+        n = 0;
+        for (unsigned i = 0; i < s->npos; i++)
+            if (s->pos[i].after_paren) {
+                sb_puts(b, n++ ? ", " : " ");
+                slot_text(b, &s->pos[i]);
+                sb_puts(b, "<...>");
+            }
+        sb_puts(b, "\n");
+        return;
+    }
     if (io) sb_puts(b, " ins(");
     for (unsigned i = 0; i < s->npos; i++) {
         const SigSlot *sl = &s->pos[i];

@@ -148,7 +148,7 @@ static int build_profile(PtoLaunch *l)
             if (n > a->count) a->count = n;
         }
     }
-    qsort(l->prof, l->nprof, sizeof *l->prof, by_line_cost);
+    if (l->nprof > 1) qsort(l->prof, l->nprof, sizeof *l->prof, by_line_cost);   /* no profiled line: prof may be NULL */
     l->prof_built = 1;
     return 0;
 }

@@ -10,7 +10,9 @@
  * block order over per-byte records of the last plain writer and the range of other accessors, so the
  * result does not depend on how ptosim ran the blocks. Two accesses of different blocks to a byte, at
  * least one a plain write, are W-RACE at the later block's op with a note at the earlier one; atomic
- * accumulations from several blocks are not. */
+ * accumulations from several blocks are not. A pto.syncall barrier orders what the blocks did before it before
+ * what they do after it: each access carries its core's count of passed barriers (its epoch), and only accesses
+ * of one epoch can race. */
 #include "check.h"
 #include "base/alloc.h"
 #include <inttypes.h>
@@ -21,6 +23,7 @@
 typedef struct GmAcc {
     uint32_t block;
     uint32_t buf;
+    uint32_t epoch;            /* pto.syncall barriers its core had passed: accesses of different epochs are ordered */
     uint8_t mode;              /* ACC_READ, ACC_WRITE, ACC_ATOMIC */
     uint64_t lo, hi;           /* offsets in the buffer */
     const Instr *in;
@@ -168,7 +171,7 @@ static void log_gm(Check *k, const Core *c, const Instr *in, uint32_t buf, uint6
     for (size_t i = k->nlog, n = 0; i > 0 && n < 8; i--, n++) {
         GmAcc *g = &k->log[i - 1];
         if (g->block != block) break;
-        if (g->in == in && g->buf == buf && g->mode == mode && lo <= g->hi && hi >= g->lo) {
+        if (g->in == in && g->buf == buf && g->mode == mode && g->epoch == c->grid_epoch && lo <= g->hi && hi >= g->lo) {
             if (lo < g->lo) g->lo = lo;
             if (hi > g->hi) g->hi = hi;
             return;
@@ -178,7 +181,8 @@ static void log_gm(Check *k, const Core *c, const Instr *in, uint32_t buf, uint6
     uint32_t h = (uint32_t)(((uintptr_t)in >> 4) * 0x9E3779B1u + buf * 4u + (uint32_t)mode) % 64u, hx = k->hint[h];
     if (hx && hx <= k->nlog) {
         GmAcc *g = &k->log[hx - 1];
-        if (g->block == block && g->in == in && g->buf == buf && g->mode == mode && lo <= g->hi && hi >= g->lo) {
+        if (g->block == block && g->in == in && g->buf == buf && g->mode == mode && g->epoch == c->grid_epoch &&
+            lo <= g->hi && hi >= g->lo) {
             if (lo < g->lo) g->lo = lo;
             if (hi > g->hi) g->hi = hi;
             return;
@@ -191,7 +195,7 @@ static void log_gm(Check *k, const Core *c, const Instr *in, uint32_t buf, uint6
         k->log = g;
         k->caplog = cap;
     }
-    k->log[k->nlog++] = (GmAcc){block, buf, (uint8_t)mode, lo, hi, in};
+    k->log[k->nlog++] = (GmAcc){block, buf, c->grid_epoch, (uint8_t)mode, lo, hi, in};
     if (k->nlog <= UINT32_MAX) k->hint[h] = (uint32_t)k->nlog;
 }
 
@@ -300,7 +304,7 @@ static void report_unwritten(Check *k, Sim *s)
    lowest and highest block (+1) that read it or combined into it atomically. */
 typedef struct ByteRec { uint16_t w, rlo, rhi; } ByteRec;
 
-static const GmAcc *find_acc(const Check *k, uint32_t block, uint32_t buf, uint64_t byte, int want_write)
+static const GmAcc *find_acc(const Check *k, uint32_t block, uint32_t buf, uint32_t epoch, uint64_t byte, int want_write)
 {
     /* the log is in block order (blocks are merged in that order): the block's records are found by a binary
        search, so a replay where every block races with the one before is not quadratic in the blocks (65,535
@@ -313,12 +317,13 @@ static const GmAcc *find_acc(const Check *k, uint32_t block, uint32_t buf, uint6
     }
     for (size_t i = lo; i < k->nlog && k->log[i].block == block; i++) {
         const GmAcc *g = &k->log[i];
-        if (g->buf == buf && byte >= g->lo && byte < g->hi && (want_write ? g->mode == ACC_WRITE : g->mode != ACC_WRITE))
+        if (g->buf == buf && g->epoch == epoch && byte >= g->lo && byte < g->hi &&
+            (want_write ? g->mode == ACC_WRITE : g->mode != ACC_WRITE))
             return g;
     }
     for (size_t i = 0; i < k->nlog; i++) {
         const GmAcc *g = &k->log[i];
-        if (g->block == block && g->buf == buf && byte >= g->lo && byte < g->hi &&
+        if (g->block == block && g->buf == buf && g->epoch == epoch && byte >= g->lo && byte < g->hi &&
             (want_write ? g->mode == ACC_WRITE : g->mode != ACC_WRITE))
             return g;
     }
@@ -346,7 +351,7 @@ static void race_report(Check *k, Sim *s, const GmAcc *g, uint64_t byte, unsigne
 {
     if (last->o && last->other == other && last->other_writes == other_writes && byte >= last->o->lo && byte < last->o->hi)
         return;
-    const GmAcc *o = find_acc(k, other, g->buf, byte, other_writes);
+    const GmAcc *o = find_acc(k, other, g->buf, g->epoch, byte, other_writes);
     if (o) *last = (LastOther){o, other, other_writes};
     if (!o || reported(seen, nseen, g->in, o->in)) return;
     static const char *const verb[] = {"reads", "writes", "atomically updates"};
@@ -370,16 +375,16 @@ static int acc_lo_cmp(const void *pa, const void *pb)
    overlaps its run, from another block, with a plain write on either side, may conflict. Conservative: 0
    means no byte is touched by two blocks with a plain write among them (blocks writing disjoint tiles, shared
    read-only inputs), so the byte replay has nothing to report. Linear after the sort. -1: out of memory. */
-static int may_conflict(const Check *k, uint32_t buf)
+static int may_conflict(const Check *k, uint32_t buf, uint32_t epoch)
 {
     size_t n = 0;
-    for (size_t i = 0; i < k->nlog; i++) n += k->log[i].buf == buf;
+    for (size_t i = 0; i < k->nlog; i++) n += k->log[i].buf == buf && k->log[i].epoch == epoch;
     if (n < 2) return 0;
     const GmAcc **v = mem_alloc(n * sizeof *v);
     if (!v) return -1;
     n = 0;
     for (size_t i = 0; i < k->nlog; i++)
-        if (k->log[i].buf == buf && k->log[i].hi > k->log[i].lo) v[n++] = &k->log[i];
+        if (k->log[i].buf == buf && k->log[i].epoch == epoch && k->log[i].hi > k->log[i].lo) v[n++] = &k->log[i];
     qsort(v, n, sizeof *v, acc_lo_cmp);
     int conflict = 0;
     uint64_t maxhi = 0;
@@ -405,41 +410,54 @@ static int may_conflict(const Check *k, uint32_t buf)
     return conflict;
 }
 
+/* The accesses of one epoch (between two pto.syncall barriers; 0 without any) of buffer `buf`, replayed. */
+static void replay_epoch(Check *k, Sim *s, uint32_t buf, uint32_t epoch, const Instr **seen, size_t *nseen)
+{
+    uint64_t sz = s->gm[buf].size;
+    int mc = may_conflict(k, buf, epoch);
+    if (mc < 0) { k->oom = 1; return; }
+    if (!mc) return;
+    ByteRec *r = mem_calloc((size_t)sz, sizeof *r);
+    if (!r) { k->oom = 1; return; }
+    for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks are merged in that order */
+        const GmAcc *g = &k->log[i];
+        if (g->buf != buf || g->epoch != epoch) continue;
+        uint16_t me = (uint16_t)(g->block + 1);
+        LastOther last = {NULL, 0, 0};
+        for (uint64_t b = g->lo; b < g->hi; b++) {
+            ByteRec *x = &r[b];
+            if (x->w && x->w != me) {
+                race_report(k, s, g, b, x->w - 1u, 1, seen, nseen, &last);
+            } else if (g->mode == ACC_WRITE && x->rlo && (x->rlo != me || x->rhi != me)) {
+                race_report(k, s, g, b, (x->rlo != me ? x->rlo : x->rhi) - 1u, 0, seen, nseen, &last);
+            }
+            if (g->mode == ACC_WRITE) {
+                x->w = me;
+            } else {
+                if (!x->rlo || me < x->rlo) x->rlo = me;
+                if (me > x->rhi) x->rhi = me;
+            }
+        }
+    }
+    mem_free(r);
+}
+
+/* Blocks' accesses separated by a pto.syncall barrier (their cores had passed different numbers of barriers) are
+   ordered by it: each epoch is replayed on its own (docs/semantics.md "pto.syncall"). */
 static void replay_blocks(Check *k, Sim *s)
 {
     const Instr *seen[128];
     size_t nseen = 0;
     for (uint32_t buf = 0; buf < s->ngm; buf++) {
-        uint64_t sz = s->gm[buf].size;
         int any = 0;
-        for (size_t i = 0; i < k->nlog && !any; i++) any = k->log[i].buf == buf;
-        if (!any || !sz) continue;
-        int mc = may_conflict(k, buf);
-        if (mc < 0) { k->oom = 1; continue; }
-        if (!mc) continue;
-        ByteRec *r = mem_calloc((size_t)sz, sizeof *r);
-        if (!r) { k->oom = 1; continue; }
-        for (size_t i = 0; i < k->nlog; i++) {   /* the log is in block order: blocks are merged in that order */
-            const GmAcc *g = &k->log[i];
-            if (g->buf != buf) continue;
-            uint16_t me = (uint16_t)(g->block + 1);
-            LastOther last = {NULL, 0, 0};
-            for (uint64_t b = g->lo; b < g->hi; b++) {
-                ByteRec *x = &r[b];
-                if (x->w && x->w != me) {
-                    race_report(k, s, g, b, x->w - 1u, 1, seen, &nseen, &last);
-                } else if (g->mode == ACC_WRITE && x->rlo && (x->rlo != me || x->rhi != me)) {
-                    race_report(k, s, g, b, (x->rlo != me ? x->rlo : x->rhi) - 1u, 0, seen, &nseen, &last);
-                }
-                if (g->mode == ACC_WRITE) {
-                    x->w = me;
-                } else {
-                    if (!x->rlo || me < x->rlo) x->rlo = me;
-                    if (me > x->rhi) x->rhi = me;
-                }
+        uint32_t maxe = 0;
+        for (size_t i = 0; i < k->nlog; i++)
+            if (k->log[i].buf == buf) {
+                any = 1;
+                if (k->log[i].epoch > maxe) maxe = k->log[i].epoch;
             }
-        }
-        mem_free(r);
+        if (!any || !s->gm[buf].size) continue;
+        for (uint32_t e = 0; e <= maxe; e++) replay_epoch(k, s, buf, e, seen, &nseen);
     }
 }
 

@@ -128,6 +128,16 @@ struct Core {
     struct CubeState *cube;
     struct SimtState *simt;    /* SIMT launches (ops/simt/) */
     struct AutoSync *as;       /* auto-sync records (exec/autosync.c), NULL until first used */
+    /* pto.syncall (ops/sync/syncall.c): the barrier the SU waits at (grid_wait), the arrival count that releases
+       it and which of the launch's barriers it is; how many barriers the core has passed (the GM race check
+       orders accesses of different blocks across one) */
+    uint8_t grid_wait;
+    uint8_t grid_pipe_wait;    /* a pipe's head waits for a cross-block (ffts_mode 0) flag the launch must raise */
+    uint8_t grid_bar;
+    int64_t grid_target, grid_round;
+    uint32_t grid_epoch;
+    const Instr *grid_at;      /* the op that waits (pto.syncall, or the mode-0 wait at a pipe's head) */
+    uint32_t xblock_waits[16]; /* cross-block (ffts_mode 0) flags this core's waits consumed, per flag id */
 };
 
 struct Cluster {
@@ -141,6 +151,23 @@ struct Cluster {
     int gm_watch;              /* GM accesses are reported exactly (the block runs on a private GM view) */
     TmGmFlows gmf;             /* the block's GM transfers in flight (timing.h; reset by sim_run_cluster) */
 };
+
+/* The launch's pto.syncall barriers (ops/sync/syncall.c). A kernel with one runs its blocks side by side on one
+   thread (api/blocks.c run_cohort): each block runs until every core has finished or waits at a barrier
+   (sim_run_cluster returns SIM_PARKED), then the next; a sweep in which no core arrives or leaves is a deadlock. */
+enum { GRID_MAX_BARS = 8, GRID_ROUNDS = 8 };
+typedef struct GridBar {
+    uint64_t key;              /* a GM workspace's address (soft), or 1 + the core set (hard) */
+    int64_t count;             /* arrivals so far (hard; a soft barrier counts in GM) */
+    uint64_t round_t[GRID_ROUNDS];   /* per round (mod GRID_ROUNDS): the latest arrival's cycle, its release time */
+    const Instr *first;        /* the syncall that first arrived (deadlock reports) */
+} GridBar;
+typedef struct GridSync {
+    uint64_t progress;         /* arrivals and releases so far */
+    GridBar bar[GRID_MAX_BARS];
+    unsigned nbar;
+} GridSync;
+enum { SIM_PARKED = 4 };       /* sim_run_cluster: every core left waits at a pto.syncall (or has finished) */
 
 /* Reports a deadlock of cluster cl located at the op that can never proceed, with notes explaining why;
    returns the diagnostic's index, or -1 when it cannot explain it (the scheduler then reports it plainly).
@@ -197,6 +224,7 @@ struct Sim {
     int flag_lossy;            /* flag model: a set while the flag is set is lost (docs/semantics.md §2) */
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
     uint64_t autosync_edges;   /* dependencies auto-sync inferred (exec/autosync.c), summed over the blocks */
+    GridSync *grid;            /* the launch's pto.syncall barriers (shared by its blocks), or NULL */
     const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */
     DiagId warned_id[SIM_MAX_WARNED];
     unsigned nwarned;
@@ -310,8 +338,11 @@ static inline void sim_access(Exec *x, const Instr *in, Core *owner, AddrSpace a
 /* ---- scheduler (sched.c) ---- */
 const Instr *sim_issue(Exec *x, const Instr *in);          /* SU: capture operands and enqueue */
 const Instr *sim_exec_now(Exec *x, const Instr *in);       /* run a PipeFn immediately (pipe resolved to S) */
+/* The scalar unit's PIPE_ALL barrier: 0 once every queue of x's core has drained (its time then advances to the
+   last pipe's and it joins their clocks), -1 while one still holds work (the op waits: SIM_BLOCKED). */
+int sim_drain_all(Exec *x);
 void sim_signal(Core *c, uint64_t t);                       /* state changed at time t: blocked agents retry */
-int sim_run_cluster(Cluster *cl);          /* runs one block; 0 ok, 3 trap */
+int sim_run_cluster(Cluster *cl);          /* runs one block; 0 ok, 3 trap, SIM_PARKED (resume by calling again) */
 /* The head entry of pipe p's queue, or NULL, and the values captured for it. */
 const QEntry *sim_queue_head(const Core *c, int p);
 const uint64_t *sim_entry_args(const Core *c, int p, const QEntry *e);

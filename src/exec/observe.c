@@ -166,7 +166,7 @@ WaitCause obs_cause(OpKind k)
 {
     switch (k) {
     case OP_WAIT_FLAG: case OP_WAIT_FLAG_DYN: return WC_FLAG;
-    case OP_BARRIER: case OP_PIPE_BARRIER: return WC_BARRIER;
+    case OP_BARRIER: case OP_PIPE_BARRIER: case OP_SYNCALL: return WC_BARRIER;
     case OP_GET_BUF: case OP_GET_BUF_DYN: return WC_BUFFER;
     case OP_WAIT_INTRA_BLOCK: case OP_SYNC_WAIT: return WC_SEM;
     case OP_WAIT_FLAG_DEV: return WC_CROSS;

@@ -94,6 +94,7 @@ typedef struct Program {
     uint32_t ninstr;               /* Instr ids are 0 .. ninstr - 1 */
     bool has_cube, has_vector;     /* sections present */
     bool uses_cube, uses_vector;   /* ops that need an AIC / an AIV */
+    bool uses_syncall;             /* pto.syncall: the launch runs its blocks side by side (api/blocks.c) */
     int kernel_kind;               /* 0 vector-only, 1 cube-only, 2 mixed */
 } Program;
 

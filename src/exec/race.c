@@ -465,7 +465,7 @@ void race_release(Exec *x, int kind, unsigned key)
     Chan *ch = sync_begin(x, kind, key, &a);
     if (!ch) return;
     Race *r = x->core->cl->race;
-    if (kind == RC_BUF || kind == RC_AUTO) {       /* accumulate: a later get_buf sees every release so far */
+    if (kind == RC_BUF || kind == RC_AUTO || kind == RC_GRID) {       /* accumulate: a later get_buf sees every release so far */
         if (!ch->cap) {
             ch->vcs = mem_calloc(RA, sizeof(uint32_t));
             if (!ch->vcs) { r->disabled = r->oom = 1; return; }
@@ -497,7 +497,7 @@ void race_acquire(Exec *x, int kind, unsigned key)
     Chan *ch = sync_begin(x, kind, key, &a);
     if (!ch) return;
     Race *r = x->core->cl->race;
-    if (kind == RC_BUF || kind == RC_AUTO) {
+    if (kind == RC_BUF || kind == RC_AUTO || kind == RC_GRID) {
         if (ch->cap) join(r->vc[a], ch->vcs, r->na);
     } else if (ch->n) {
         join(r->vc[a], ch->vcs + (size_t)ch->head * RA, r->na);

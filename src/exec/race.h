@@ -25,7 +25,8 @@ void race_job_end(Core *c, int pq);
    (the SU's accesses form jobs between sync points) */
 /* synchronisation: release pushes the agent's clock into a channel, acquire takes the oldest (FIFO
    channels: flags, semaphores) or everything released so far (accumulating channels: buffer tokens). */
-enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS, RC_AUTO };   /* RC_AUTO: auto-sync edges (accumulating, like RC_BUF) */
+/* RC_AUTO: auto-sync edges, RC_GRID: pto.syncall arrivals (both accumulating, like RC_BUF) */
+enum { RC_FLAG, RC_SEM, RC_BUF, RC_CROSS, RC_AUTO, RC_GRID };
 void race_release(Exec *x, int kind, unsigned key);
 void race_acquire(Exec *x, int kind, unsigned key);
 /* Buffer tokens (rls_buf/get_buf, mode 0): a release with its ordinal among the releases of its id in

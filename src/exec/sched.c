@@ -185,7 +185,6 @@ void sim_fixpipe(Exec *x, unsigned dst_space, uint64_t rows, uint64_t cols, uint
 
 /* ------------------------------------------------------------------ agents */
 
-/* Runs the SU of core c until it blocks, finishes or traps. */
 /* The scalar unit's op `in` waited from `since` to now (a blocked wait, or a barrier that moved the SU's
    time forward to the pipes'): stall accounting and the trace's run and wait slices. */
 static void su_stalled(Core *c, const Instr *in, uint64_t since, uint64_t *run_t0, uint32_t *nops)
@@ -200,6 +199,19 @@ static void su_stalled(Core *c, const Instr *in, uint64_t since, uint64_t *run_t
     obs_wait(c, PQ_S, in, since, c->su_t);
     *run_t0 = c->su_t;
     *nops = 0;
+}
+
+int sim_drain_all(Exec *x)
+{
+    Core *c = x->core;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].head != c->pipes[p].tail) return -1;
+    uint64_t t = c->su_t;
+    for (int p = 1; p < PQ__COUNT; p++)
+        if (c->pipes[p].t > t) t = c->pipes[p].t;
+    c->su_t = t;
+    race_join_all(x);
+    return 0;
 }
 
 /* Runs the SU of core c until it blocks, finishes or traps. */
@@ -363,11 +375,11 @@ static void report_deadlock(Cluster *cl)
     }
 }
 
-/* Runs one cluster (one block) to completion. Returns 0, or 3 on a trap. */
+/* Runs one cluster (one block) to completion. Returns 0, or 3 on a trap; SIM_PARKED when what is left waits at a
+   pto.syncall (the launch wakes the waiting cores and calls again). */
 int sim_run_cluster(Cluster *cl)
 {
     Sim *s = cl->sim;
-    cl->gmf.n = 0;   /* no GM transfer of this block in flight yet */
     for (;;) {
         if (s->trapped) return 3;
         /* pick the ready agent with the smallest time */
@@ -404,6 +416,8 @@ int sim_run_cluster(Cluster *cl)
                 race_finish(cl->race, cl);
                 return 0;
             }
+            for (int i = 0; i < cl->ncores; i++)
+                if ((cl->cores[i].su_state == 1 && cl->cores[i].grid_wait) || cl->cores[i].grid_pipe_wait) return SIM_PARKED;
             report_deadlock(cl);
             return 3;
         }

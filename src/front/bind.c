@@ -977,6 +977,8 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
     }
     if (P_is(P, TK_LPAREN) && !P_cur(P)->nl_before && sig->paren) {
         parse_paren_group(P, sig, items, &nitems, types, &nt);
+        /* keyed slots after the operands: pto.syncall(%w : T) mode = #pto.sync_all_mode<soft>, core_type = ... */
+        if (!P_cur(P)->nl_before && at_keyed(P, sig)) parse_item_list(P, sig, items, &nitems, 0, 1);
     } else if (P_is_ident(P, "ins") && P_at(P, 1)->kind == TK_LPAREN && clause_index(sig, "ins", 3) < 0) {
         dps = 1;
         P->pos += 2;

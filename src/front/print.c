@@ -456,9 +456,51 @@ static void pr_dps_side(Printer *p, const Op *op, const OpSig *sig, int outs)
     sb_putc(&p->b, ')');
 }
 
+/* The compiler's form of an op with keyed slots after its parenthesised operands:
+   pto.syncall(%w, %n : T, i32) mode = #pto.sync_all_mode<soft>, core_type = #pto.sync_core_type<mix> */
+static int has_after_paren(const OpSig *sig)
+{
+    for (unsigned i = 0; sig->paren && i < sig->npos; i++)
+        if (sig->pos[i].after_paren) return 1;
+    return 0;
+}
+
+static void pr_paren_op(Printer *p, const Op *op, const OpSig *sig)
+{
+    SigCtx c;
+    memset(&c, 0, sizeof c);
+    c.op = op;
+    c.sig = sig;
+    sb_printf(&p->b, "%s(", op_info[op->kind].name);
+    int first = 1;
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (s->after_paren) continue;
+        if (pr_slot(p, &c, s, first)) first = 0;
+        while (s->variadic && s->kind == SL_VALUE && c.cursor[s->group] < op->segs[s->group]) pr_slot(p, &c, s, 0);
+    }
+    if (any_typed_operand(op, sig)) {
+        sb_puts(&p->b, " : ");
+        pr_types_in_order(p, op, sig);
+    }
+    sb_putc(&p->b, ')');
+    first = 1;
+    for (unsigned i = 0; i < sig->npos; i++) {
+        const SigSlot *s = &sig->pos[i];
+        if (!s->after_paren) continue;
+        if (first) sb_putc(&p->b, ' ');
+        if (pr_slot(p, &c, s, first)) first = 0;
+    }
+    pr_sig_dict(p, op, sig);
+}
+
 static void pr_sig_op(Printer *p, const Op *op)
 {
     const OpSig *sig = ctx_sig(p->ctx, op->kind);
+    if (has_after_paren(sig) && !op->nresults) {
+        pr_paren_op(p, op, sig);
+        return;
+    }
     if (sig->has_outs) {
         sb_puts(&p->b, op_info[op->kind].name);
         pr_dps_side(p, op, sig, 0);

@@ -181,6 +181,7 @@ typedef struct SigSlot {
     bool off_path;             /* SL_MEM written %base[i, j, ...]: off_name is an integer-list attribute, no group */
     bool out;                  /* positional slot after '|': written in outs(...) of the ins/outs form (tile ops) */
     bool list;                 /* positional slot written KEY = [%a, %b, ...] (key set; variadic) */
+    bool after_paren;          /* keyed slot written after the parenthesised operands: (...) mode = #pto.x<y> */
     int64_t def;               /* default token id / int */
     int16_t group;             /* operand group (SL_VALUE, SL_MEM base; offset = group + 1) */
     const char *off_name;      /* SL_MEM offset group name (off_path: the attribute's name) */

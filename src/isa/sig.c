@@ -308,6 +308,20 @@ static const OpSig *compile_one(SigParser *S, const char *src)
         }
     }
     if (paren && !eat(S, ')')) sp_fail(S, "expected ')' closing the operands");
+    /* keyed slots after the parenthesised operands, separated by commas: (gm:any?) mode=@mode:SET/h, ... */
+    while (paren && !S->failed && peek(S) && !at_clause(S) && isalpha((unsigned char)*S->p)) {
+        const char *q = S->p;
+        while (isalnum((unsigned char)*q) || *q == '_') q++;
+        if (*q != '=') break;
+        const char *k = arena_strndup(S->a, S->p, (size_t)(q - S->p));
+        S->p = q + 1;
+        SigSlot *sl = push_slot(S, &pos);
+        any_slot(S, sl, 1);
+        sl->key = k;
+        sl->after_paren = 1;
+        sig->has_keyed = 1;
+        eat(S, ',');
+    }
     while (!S->failed && peek(S)) {
         if (eat(S, ':')) {      /* :(a, b) — the type list names these groups in this order */
             if (!eat(S, '(')) { sp_fail(S, "expected '(' after ':'"); break; }

@@ -43,10 +43,71 @@ static void check_const_operand(VCtx *V, Op *op, const char *grp, int64_t lo, in
               v_opname(op), lo, hi, x);
 }
 
+/* pto.syncall (PTOAS SyncAllOp::verify, pto-isa SYNCALL): hard takes no operand; soft takes a GM workspace of i32
+   (a pointer, or a tensor/partition view of at least 16 elements when its shape is static) and an optional i32
+   participant count. */
+static void check_syncall(VCtx *V, Op *op)
+{
+    char a[96];
+    int m = op_token_id(op, "mode");
+    if (m < 0 || op_token_id(op, "core_type") < 0) {
+        v_err(V, DIAG_V_ATTR, op->loc, "'pto.syncall' needs mode = #pto.sync_all_mode<hard|soft> and core_type = "
+              "#pto.sync_core_type<aiv_only|aic_only|mix>");
+        return;
+    }
+    Value *gm = v_grp(V, op, "gm", 0), *used = v_grp(V, op, "used", 0);
+    if (m == T_SYNCMODE_HARD) {
+        if (gm || used)
+            v_err(V, DIAG_V_OPERAND_COUNT, gm ? v_gloc(V, op, "gm", 0) : v_gloc(V, op, "used", 0),
+                  "a hard 'pto.syncall' takes no gm_workspace and no used_cores (the FFTS flags need no memory)");
+        return;
+    }
+    if (!gm) {
+        v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "a soft 'pto.syncall' needs its gm_workspace (the GM counter of the "
+              "barrier) and takes an optional used_cores");
+        return;
+    }
+    const Type *t = gm->type, *e = NULL;
+    SrcLoc gl = v_gloc(V, op, "gm", 0);
+    if (t->kind == TY_PTR) {
+        if (t->space != AS_GM)
+            v_err(V, DIAG_V_ADDR_SPACE, gl, "the gm_workspace of 'pto.syncall' must be in GM, not %s", tyn(t, a));
+        e = t->elem;
+    } else if (t->kind == TY_TENSOR_VIEW || t->kind == TY_PART_VIEW) {
+        e = t->elem;
+        int64_t cap = 1;
+        int dyn = t->rank == 0;
+        for (unsigned i = 0; i < t->rank; i++) {
+            if (t->dims[i] == TILE_DYN) { dyn = 1; continue; }
+            if (t->dims[i] <= 0) {
+                v_err(V, DIAG_V_OPERAND_TYPE, gl, "the gm_workspace of 'pto.syncall' has a dimension of %lld",
+                      (long long)t->dims[i]);
+                return;
+            }
+            if (__builtin_mul_overflow(cap, t->dims[i], &cap)) cap = INT64_MAX;
+        }
+        if (t->rank == 0)
+            v_err(V, DIAG_V_OPERAND_TYPE, gl, "the gm_workspace of 'pto.syncall' must have rank 1 or more");
+        else if (!dyn && cap < 16)
+            v_err(V, DIAG_V_CAPACITY, gl, "the gm_workspace of 'pto.syncall' holds %lld i32 elements; the barrier "
+                  "needs 16 (64 bytes, one cache line of its own)", (long long)cap);
+    } else {
+        v_err(V, DIAG_V_OPERAND_TYPE, gl, "the gm_workspace of 'pto.syncall' must be a GM pointer, a tensor_view or "
+              "a partition_tensor_view, not %s", tyn(t, a));
+        return;
+    }
+    if (!e || e->kind != TY_INT || e->bits != 32)
+        v_err(V, DIAG_V_ELEM_TYPE, gl, "the gm_workspace of 'pto.syncall' holds i32 counters, not %s", tyn(e, a));
+    if (used && (used->type->kind != TY_INT || used->type->bits != 32))
+        v_err(V, DIAG_V_OPERAND_TYPE, v_gloc(V, op, "used", 0), "the used_cores of 'pto.syncall' is an i32, not %s",
+              tyn(used->type, a));
+}
+
 static void fam_sync(VCtx *V, Op *op)
 {
     const int64_t ev = V->tp->events - 1;
     switch (op->kind) {
+    case OP_SYNCALL: check_syncall(V, op); break;
     case OP_SET_FLAG: case OP_WAIT_FLAG: {
         int t = op_token_id(op, "evt");
         if (t >= 0 && tok_ordinal(t) > ev)
@@ -63,14 +124,21 @@ static void fam_sync(VCtx *V, Op *op)
         check_const_operand(V, op, "id", 0, 31, "buffer id");
         check_int_attr(V, op, "mode", 0, 1, "mode");
         break;
-    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
-        /* the id is a literal or (as the compiler allows) an index value; sync.* may carry ffts_mode 0..2 */
-        int64_t hi = op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT ? 31 : V->tp->sems - 1;
+    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT:
+    case OP_SET_CROSS_BLOCK: case OP_WAIT_CROSS_BLOCK: {
+        /* the id is a literal or (as the compiler allows) an index value; sync.* may carry ffts_mode 0..2, the
+           named cross-block set only 0 (PTOAS SetCrossBlockOp::verify), whose flags are 0..15 */
+        int cross = op->kind == OP_SET_CROSS_BLOCK || op->kind == OP_WAIT_CROSS_BLOCK;
+        int64_t hi = cross ? 15 : op->kind == OP_SYNC_SET || op->kind == OP_SYNC_WAIT ? 31 : V->tp->sems - 1;
+        const Attr *fm = op_attr(op, "ffts_mode");
+        if (cross && fm && fm->kind == AT_INT && fm->i != 0)
+            v_err(V, DIAG_V_ATTR, fm->loc.file ? fm->loc : op->loc, "'%s' is ffts_mode 0 (cross-block), not %" PRId64,
+                  v_opname(op), fm->i);
         if (!op_attr(op, "id") == !v_grp(V, op, "eid", 0))
             v_err(V, DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes one semaphore id: a literal or a value", v_opname(op));
         if (hi >= 0 && !(op_info[op->kind].flags & V->tp->op_mask)) {
-            check_int_attr(V, op, "id", 0, hi, "semaphore id");
-            check_const_operand(V, op, "eid", 0, hi, "semaphore id");
+            check_int_attr(V, op, "id", 0, hi, cross ? "flag id" : "semaphore id");
+            check_const_operand(V, op, "eid", 0, hi, cross ? "flag id" : "semaphore id");
         }
         check_int_attr(V, op, "ffts_mode", 0, 2, "ffts_mode");
         break;

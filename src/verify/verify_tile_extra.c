@@ -533,6 +533,49 @@ int verify_tile_extra(VCtx *V, Op *op)
             v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "dst", 0), "'%s' binds a scaling tile", v_opname(op));
         return 1;
     }
+    case OP_COMM_BUILD_ASYNC_SESSION: {   /* PTOAS BuildAsyncSessionOp::verify */
+        const Type *t = gty(V, op, "scratch", 0), *w = gty(V, op, "workspace", 0);
+        if (is_tile(t) && t->space != AS_UB)
+            v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "scratch", 0), "'%s' takes its scratch in a vec tile", v_opname(op));
+        else if (is_tile(t) && (t->dims[0] < 0 || t->dims[1] < 0 || t->dims[0] * t->dims[1] * (int64_t)ty_bytes(t->elem) < 8))
+            v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "scratch", 0), "'%s' needs a scratch tile of a static shape holding at "
+                  "least 8 bytes", v_opname(op));
+        if (w && w->kind == TY_PTR && !(w->elem && w->elem->kind == TY_INT && w->elem->bits == 8))
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "workspace", 0), "'%s' takes a workspace of 8-bit integers",
+                  v_opname(op));
+        static const struct { const char *name; int64_t lo, hi; } rng[] = {
+            {"sync_id", 0, 7}, {"block_bytes", 1, INT64_MAX}, {"comm_block_offset", 0, INT64_MAX},
+            {"queue_num", 1, INT64_MAX}, {"channel_group_idx", 0, UINT32_MAX}};
+        for (unsigned i = 0; i < sizeof rng / sizeof rng[0]; i++) {
+            const Attr *a = op_attr(op, rng[i].name);
+            if (a && a->kind == AT_INT && (a->i < rng[i].lo || a->i > rng[i].hi))
+                v_err(V, DIAG_V_RANGE, a->loc.file ? a->loc : op->loc, "'%s': %s is %" PRId64 ", outside [%" PRId64 ", %"
+                      PRId64 "]", v_opname(op), rng[i].name, a->i, rng[i].lo, rng[i].hi);
+        }
+        return 1;
+    }
+    case OP_COMM_TPUT_ASYNC: case OP_COMM_TGET_ASYNC: {   /* PTOAS verifyAsyncTransferOp: two static logical 1-D views */
+        const Type *d = gty(V, op, "dst", 0), *s = gty(V, op, "src", 0);
+        if (!d || !s || !ty_is_view(d) || !ty_is_view(s)) return 1;
+        if (d->elem != s->elem) {
+            v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s': src and dst have different element types", v_opname(op));
+            return 1;
+        }
+        for (int k = 0; k < 2; k++) {
+            const Type *t = k ? s : d;
+            const char *nm = k ? "src" : "dst";
+            for (int i = 0; i < t->rank; i++)
+                if (t->dims[i] < 0 || (i + 1 < t->rank && t->dims[i] != 1)) {
+                    v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, nm, 0), "'%s' expects %s to be a static, flat, logically 1-D "
+                          "GM view (every dimension but the last 1)", v_opname(op), nm);
+                    return 1;
+                }
+        }
+        int same = d->rank == s->rank;
+        for (int i = 0; same && i < d->rank; i++) same = d->dims[i] == s->dims[i];
+        if (!same) v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s': src and dst have different shapes", v_opname(op));
+        return 1;
+    }
     case OP_TPREFETCH_ASYNC: {   /* PTOAS TPrefetchAsyncOp: a static flat logical 1-D GM view (one dim above 1) */
         const Type *t = gty(V, op, "src", 0);
         int big = 0, dyn = 0;

@@ -14,6 +14,13 @@ Cases:
   cluster          in.bin: 2 x 2 tiles (AIV s owns tiles 2s, 2s+1);
                    expected_out.bin: [AIV0 part: all four tiles, tile t + 10*(t//2+1)][AIV1 part: zeros]
                    expected_scratch.bin: in + 100 (the AIVs' second write of their half)
+  syncall_ring B R P  B blocks each write b + 1 to slot b, pass a pto.syncall, read slot (b + 1) % B
+                   into out[b]; expected.bin: out; expected_ws.bin: the soft barrier's 16-word workspace
+                   after R barriers of P participants each (word 0 counts every arrival: R * P)
+  xblock_ring B     B blocks each write b + 1 to word 0 of their 32-byte slot b, then copy slot (b + 1) % B to
+                   out[b] after the cross-block flag; expected.bin: out (8 words per block)
+  syncall_mix B    a cluster per block: the AIC writes b + 10 to slot b, then both AIVs of block b read
+                   slot (b + 1) % B (mixed pto.syncall in between) into out[2b + s]; expected.bin: out
 """
 import sys
 
@@ -77,6 +84,16 @@ def main():
         first = [wrap(v + 10 * (i // (2 * TILE) + 1)) for i, v in enumerate(a)]
         save(out, "expected_out.bin", first + [0] * (4 * TILE))
         save(out, "expected_scratch.bin", [wrap(v + 100) for v in a])
+    elif case == "syncall_ring":
+        b, rounds, parts = args
+        save(out, "expected.bin", [(i + 1) % b + 1 for i in range(b)])
+        save(out, "expected_ws.bin", [rounds * parts] + [0] * 15)
+    elif case == "xblock_ring":
+        b = args[0]
+        save(out, "expected.bin", sum(([(i + 1) % b + 1] + [0] * 7 for i in range(b)), []))
+    elif case == "syncall_mix":
+        b = args[0]
+        save(out, "expected.bin", [(i // 2 + 1) % b + 10 for i in range(2 * b)])
     else:
         sys.exit("unknown case " + case)
 

@@ -169,6 +169,7 @@ class Slot:
         self.is_bool = False
         self.has_def = False
         self.list = self.out = self.in_bracket = False
+        self.after_paren = False  # KEY = TOKEN after the parenthesised operands: name(%a : T) mode = #pto.x<y>
 
 
 class Clause:
@@ -323,6 +324,16 @@ class SigReader:
                     break
         if paren:
             assert self.eat(")")
+            while True:                                # keyed slots after the parentheses, comma-separated
+                self.ws()
+                m = re.compile(r"(\w+)=").match(self.s, self.i)
+                if not m:
+                    break
+                self.i = m.end()
+                sl = self.any_slot(Slot())
+                sl.key, sl.after_paren = m.group(1), True
+                sig.pos.append(sl)
+                self.eat(",")
         while self.peek():
             if self.eat(":"):
                 assert self.eat("(")
@@ -485,6 +496,11 @@ def build(row, full, tokens, toknames):
             sides.append(("outs(" if out else "ins(") + inner + ")")
         assert not sig.res and not sig.cl, "results or clauses in the ins/outs form"
         return I.args, name + " " + " ".join(sides)
+    if any(sl.after_paren for sl in sig.pos):   # name(values : types) key = TOKEN, key = TOKEN (the compiler's form)
+        vals = [slot_text(sl) for sl in sig.pos if not sl.after_paren and want(sl)]
+        keyed = ["%s = %s" % (sl.key, slot_text(sl)) for sl in sig.pos if sl.after_paren and want(sl)]
+        inner = ", ".join(vals) + (" : " + ", ".join(t for t, _ in order) if order else "")
+        return I.args, name + "(" + inner + ") " + ", ".join(keyed)
     text = name
     if sig.bracket:
         text += "[" + ", ".join(slot_text(sl) for sl in sig.pos if sl.in_bracket and want(sl)) + "]"

@@ -235,18 +235,7 @@ static int p_nop(Exec *x, const Instr *in, const uint64_t *args) { (void)x; (voi
 static const Instr *x_nop(Exec *x, const Instr *in) { (void)x; return in + 1; }
 
 /* PIPE_ALL: the issuing SU waits until every queue of its core has drained. */
-static const Instr *x_barrier_all(Exec *x, const Instr *in)
-{
-    Core *c = x->core;
-    for (int p = 1; p < PQ__COUNT; p++)
-        if (c->pipes[p].head != c->pipes[p].tail) return SIM_BLOCKED;
-    uint64_t t = c->su_t;
-    for (int p = 1; p < PQ__COUNT; p++)
-        if (c->pipes[p].t > t) t = c->pipes[p].t;
-    c->su_t = t;
-    race_join_all(x);
-    return in + 1;
-}
+static const Instr *x_barrier_all(Exec *x, const Instr *in) { return sim_drain_all(x) ? SIM_BLOCKED : in + 1; }
 
 /* ------------------------------------------------------------------ buffer tokens (mode 0) */
 
@@ -345,8 +334,21 @@ static int sem_index(Exec *x, const Instr *in, const uint64_t *args)
     return (int)id;
 }
 
+/* On a2a3 the block's semaphore ops are the FFTS cross-core pair (the compiler lowers set_intra_block and sync.set
+   mode 2 there to ffts_cross_core_sync, their waits to wait_flag_dev): the id is the event, 0..15. */
+static int cross_set(Exec *x, const Instr *in, int64_t e);
+static int cross_wait(Exec *x, const Instr *in, int64_t e);
+
+static int a2a3_event(Exec *x, const Instr *in, const uint64_t *args, int64_t *e)
+{
+    *e = in->imm[SY_ID] >= 0 ? in->imm[SY_ID] : id_operand(in, args, 0);
+    return id_in_range(x, in, *e, 16, DIAG_T_FIELD, "event id") ? 0 : -1;
+}
+
 static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
 {
+    int64_t e;
+    if (x->core->sim->tp->id == PTO_TARGET_A2A3) return a2a3_event(x, in, args, &e) ? -1 : cross_set(x, in, e);
     int k = sem_index(x, in, args);
     if (k < 0) return -1;
     if (fix_set_waits(x)) return 1;
@@ -367,6 +369,8 @@ static int p_sem_set(Exec *x, const Instr *in, const uint64_t *args)
 
 static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
 {
+    int64_t e;
+    if (x->core->sim->tp->id == PTO_TARGET_A2A3) return a2a3_event(x, in, args, &e) ? -1 : cross_wait(x, in, e);
     int k = sem_index(x, in, args);
     if (k < 0) return -1;
     uint32_t *s = &x->core->cl->sync->sems[k];
@@ -382,14 +386,14 @@ static int p_sem_wait(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
-/* sync.set/sync.wait with ffts_mode 0 (inter-block) or 1 (subblock): which cores such a signal reaches is not
-   published; mode 2 (block, the default) is the intra-block semaphore above. */
+/* sync.set/sync.wait with ffts_mode 1 (subblock): which cores such a signal reaches is not published; mode 2 (block,
+   the default) is the intra-block semaphore above, mode 0 the cross-block flag (syncall.c). */
 static int p_ffts_unsupported(Exec *x, const Instr *in, const uint64_t *args)
 {
     (void)args;
     const Attr *fm = in->op ? op_attr(in->op, "ffts_mode") : NULL;
-    sim_trap(x, in, DIAG_T_UNSUPPORTED, "ffts_mode %lld (%s) is not simulated: which cores the signal reaches is not "
-             "published; ffts_mode 2 (block) is", fm ? (long long)fm->i : -1LL, fm && fm->i == 0 ? "inter-block" : "subblock");
+    sim_trap(x, in, DIAG_T_UNSUPPORTED, "ffts_mode %lld (subblock) is not simulated: which cores the signal reaches is "
+             "not published; ffts_mode 0 (cross-block) and 2 (block) are", fm ? (long long)fm->i : -1LL);
     return -1;
 }
 
@@ -398,11 +402,8 @@ static int p_ffts_unsupported(Exec *x, const Instr *in, const uint64_t *args)
 /* set_cross_core %core_id, %event_id: core id 0/1 (the AIV subblock), event 0..15, 4-bit counters that
    must not overflow (isa-notes §3.1.2; M set-cross-core page). The AIC's set is the mode-2 broadcast:
    it increments the counter of both AIVs whatever the core id. */
-static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
+static int cross_set(Exec *x, const Instr *in, int64_t e)
 {
-    int64_t core = id_operand(in, args, 0), e = id_operand(in, args, 1);
-    if (!id_in_range(x, in, core, 2, DIAG_T_FIELD, "core id")) return -1;
-    if (!id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id")) return -1;
     Cluster *cl = x->core->cl;
     if (x->core->type == CORE_AIC) {
         for (int s = 0; s < 2; s++)
@@ -435,6 +436,14 @@ static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
     return 0;
 }
 
+static int p_cross_set(Exec *x, const Instr *in, const uint64_t *args)
+{
+    int64_t core = id_operand(in, args, 0), e = id_operand(in, args, 1);
+    if (!id_in_range(x, in, core, 2, DIAG_T_FIELD, "core id")) return -1;
+    if (!id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id")) return -1;
+    return cross_set(x, in, e);
+}
+
 /* wait_flag_dev %event_id, or the two-operand form wait_flag_dev %core_id, %event_id of the M overview
    and the set_cross_core page's examples (the event is the last operand). */
 static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
@@ -443,6 +452,11 @@ static int p_cross_wait(Exec *x, const Instr *in, const uint64_t *args)
     if (two && !id_in_range(x, in, id_operand(in, args, 0), 2, DIAG_T_FIELD, "core id")) return -1;
     int64_t e = id_operand(in, args, two ? 1 : 0);
     if (!id_in_range(x, in, e, 16, DIAG_T_FIELD, "event id")) return -1;
+    return cross_wait(x, in, e);
+}
+
+static int cross_wait(Exec *x, const Instr *in, int64_t e)
+{
     Cluster *cl = x->core->cl;
     if (x->core->type == CORE_AIC) {
         uint32_t need = cl->ncores == 3 ? 2 : 1;   /* the reduce form waits for both AIVs */
@@ -524,15 +538,19 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
         queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
         return 0;
     }
-    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT: {
+    case OP_SET_INTRA_BLOCK: case OP_WAIT_INTRA_BLOCK: case OP_SYNC_SET: case OP_SYNC_WAIT:
+    case OP_SET_CROSS_BLOCK: case OP_WAIT_CROSS_BLOCK: {
         int p = pq_token(op, "pipe");
         if (p == PQ_NONAME) return lower_noname(in);
         const Attr *id = op_attr(op, "id");
         in->imm[SY_ID] = id ? id->i : -1;   /* -1: the id is operand 0 */
-        int set = op->kind == OP_SET_INTRA_BLOCK || op->kind == OP_SYNC_SET;
+        int set = op->kind == OP_SET_INTRA_BLOCK || op->kind == OP_SYNC_SET || op->kind == OP_SET_CROSS_BLOCK;
         in->pfn = set ? p_sem_set : p_sem_wait;
         const Attr *fm = op_attr(op, "ffts_mode");
-        if (fm && fm->i != 2) in->pfn = p_ffts_unsupported;
+        /* the named cross-block ops are ffts_mode 0 (the compiler canonicalises them to sync.set/wait mode 0) */
+        int mode = op->kind == OP_SET_CROSS_BLOCK || op->kind == OP_WAIT_CROSS_BLOCK ? 0 : fm ? (int)fm->i : 2;
+        if (mode == 0 && xblock_lower(L, op, in, set)) return -1;
+        if (mode == 1) in->pfn = p_ffts_unsupported;
         queue_or_now(in, p == PQ_ALL || p < 0 ? PQ_S : p);
         return 0;
     }
@@ -544,6 +562,8 @@ int sync_lower(LowerView *L, const Op *op, Instr *in)
         in->pfn = p_cross_wait;
         queue_or_now(in, PQ_S);
         return 0;
+    case OP_SYNCALL:
+        return syncall_lower(L, op, in);
     case OP_MEM_BAR: case OP_DSB: case OP_DCCI:
         in->fn = x_nop;   /* the op table's pipe: mem_bar inside a scope, dsb/dcci on the scalar unit */
         return 0;

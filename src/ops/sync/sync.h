@@ -44,6 +44,12 @@ typedef struct SyncState SyncState;
 typedef struct SyncClusterState SyncClusterState;
 
 int sync_lower(LowerView *L, const Op *op, Instr *in);
+/* syncall.c: pto.syncall, the launch-wide barrier */
+int syncall_lower(LowerView *L, const Op *op, Instr *in);
+/* sync.set/sync.wait with ffts_mode 0 and set_cross_block/wait_cross_block: the launch-wide flags (syncall.c). */
+int xblock_lower(LowerView *L, const Op *op, Instr *in, int set);
+/* What a core waiting at a pto.syncall or a cross-block flag waits for, for messages. */
+void syncall_describe(const Core *c, char *buf, size_t n);
 int sync_reset(Core *c);
 int sync_cluster_reset(Cluster *cl);
 /* What a synchronisation op waits for or releases, for messages: "flag PIPE_MTE2 -> PIPE_V, event 0". */

@@ -47,7 +47,7 @@ int tile_lower(LowerView *L, const Op *op, Instr *in)
         return tile_lower_gather(L, op, in);   /* tile_gather.c */
     case OP_TPOW: case OP_TPOWS: return tile_lower_pow(L, op, in);           /* tile_pow.c */
     case OP_COMM_TWAIT: case OP_COMM_TTEST: case OP_MAKE_PREFETCH_ASYNC_CONTEXT: case OP_GET_PREFETCH_ASYNC_SESSION:
-    case OP_TPREFETCH_ASYNC: case OP_COMM_WAIT_ASYNC_EVENT:
+    case OP_TPREFETCH_ASYNC: case OP_COMM_WAIT_ASYNC_EVENT: case OP_COMM_TEST_ASYNC_EVENT:
         return tile_lower_comm(L, op, in);   /* tile_comm.c */
     case OP_TCI: case OP_TAXPY: case OP_TADDC: case OP_TSUBC: case OP_TADDSC: case OP_TSUBSC: case OP_TTRI:
     case OP_TCONCAT: case OP_TCONCATIDX: case OP_TTRANS:

@@ -114,7 +114,8 @@ static const Instr *x_prefetch(Exec *x, const Instr *in)
     return in + 1;
 }
 
-/* comm.wait_async_event: the event is complete (every asynchronous operation ptosim runs is): true. */
+/* comm.wait_async_event, comm.test_async_event: the event is complete (every asynchronous operation ptosim runs is,
+   the moment it starts): true. */
 static const Instr *x_wait_event(Exec *x, const Instr *in)
 {
     fr_set_u64(x, in->res[0], 1);
@@ -127,7 +128,7 @@ int tile_lower_comm(LowerView *L, const Op *op, Instr *in)
     switch (op->kind) {
     case OP_MAKE_PREFETCH_ASYNC_CONTEXT: case OP_GET_PREFETCH_ASYNC_SESSION: in->fn = x_pass; return 0;
     case OP_TPREFETCH_ASYNC: in->fn = x_prefetch; return 0;
-    case OP_COMM_WAIT_ASYNC_EVENT: in->fn = x_wait_event; return 0;
+    case OP_COMM_WAIT_ASYNC_EVENT: case OP_COMM_TEST_ASYNC_EVENT: in->fn = x_wait_event; return 0;
     default: break;
     }
     const Type *t = op->operands[0]->type;
