@@ -510,8 +510,8 @@ static void grid_deadlock(BlockRun **rs, unsigned started)
 /* A program with pto.syncall: no block can finish before every participant has reached its barrier, so the blocks
    run side by side on this thread, in place on GM. Each block runs until it finishes or every core it has left
    waits at a barrier; then the next block runs. Sweeps over the waiting blocks follow until every block finished;
-   a sweep in which no core arrives at or leaves a barrier is a deadlock (T-DEADLOCK). The blocks are then
-   committed in block order, a trap ending the launch as in a serial run. */
+   a sweep in which no core arrives at or leaves a barrier is a deadlock (T-DEADLOCK). A trap stops every block
+   where it is; the blocks that ran are then committed in block order. */
 enum { COHORT_MAX = 1024 };
 
 static int run_cohort(Par *P)
@@ -519,9 +519,9 @@ static int run_cohort(Par *P)
     PtoLaunch *l = P->l;
     unsigned n = P->blocks;
     if (n > COHORT_MAX) {
-        diag_add(l->sim.diags, SEV_ERROR, DIAG_T_UNSUPPORTED, l->entry_op->loc, "this kernel uses pto.syncall, so its %u "
-                 "blocks must all be resident at once (as on the device, where they cannot exceed its cores); ptosim "
-                 "runs at most %d such blocks", n, COHORT_MAX);
+        diag_add(l->sim.diags, SEV_ERROR, DIAG_BLOCK_LIMIT, l->entry_op->loc, "this kernel uses pto.syncall (or a "
+                 "cross-block flag), so its %u blocks must all be resident at once (as on the device, where they cannot "
+                 "exceed its cores); ptosim runs at most %d such blocks", n, COHORT_MAX);
         return 2;
     }
     GridSync *g = mem_calloc(1, sizeof *g);
@@ -566,15 +566,13 @@ static int run_cohort(Par *P)
             break;
         }
     }
+    /* every block that ran is committed, in block order: they ran side by side, so GM holds what each of them
+       wrote before the launch stopped, and their records say so; the first failure is the launch's */
     for (unsigned b = 0; b < started; b++) {
         BlockRun *r = rs[b];
         block_end(r);   /* a block left waiting when the launch stopped (rc SIM_PARKED) skips the end-of-block checks */
-        if (P->stop) continue;
         merge(l, r);
-        if (r->rc && r->rc != SIM_PARKED) {
-            P->stop = 1;
-            P->rc = r->rc;
-        }
+        if (r->rc && r->rc != SIM_PARKED && !P->rc) P->rc = r->rc;
         l->last = r;
     }
     P->base.grid = NULL;
