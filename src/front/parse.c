@@ -179,6 +179,8 @@ static void parse_unit(Parser *P, Block *top)
     }
 }
 
+static Block *cfg_block(Parser *P, Block *cur);
+
 /* Parses ops until '}' into block b (the '{' is already consumed). */
 static void parse_block_body(Parser *P, Block *b)
 {
@@ -189,6 +191,10 @@ static void parse_block_body(Parser *P, Block *b)
     }
     while (!P_is(P, TK_RBRACE) && !P_is(P, TK_EOF) && !P->fatal) {
         size_t before = P->pos;
+        if (P_is(P, TK_BLOCK) && P->cfg_nesting && P->nesting == P->cfg_nesting) {
+            b = cfg_block(P, b);   /* ^name(args): a block of the function body's control-flow graph */
+            continue;
+        }
         if (P->nesting == 1 && P->stream && (P_is_ident(P, "module") || P_is_ident(P, "builtin.module")))
             parse_unit(P, b);
         else {
@@ -329,6 +335,8 @@ static void skip_func(Parser *P)
 }
 
 /* func.func [private] @name(%a: T [{attrs}], ...) [-> T | (T, ...)] [attributes {...}] [{ body }] */
+static void cfg_structurize(Parser *P, Op *fn, Region *body, const Type *const *rt, uint32_t nrt);
+
 static Op *parse_func(Parser *P, SrcLoc loc)
 {
     Op *op = P_new_op(P, OP_FUNC, loc);
@@ -405,7 +413,14 @@ static Op *parse_func(Parser *P, SrcLoc loc)
         /* Function bodies are isolated: outer SSA names are not visible. */
         size_t save_floor = P->floor;
         P->floor = P->nscope;
-        add_region(P, op, parse_region(P, op, in, names, argl, nin, 0));
+        uint32_t save_cfg = P->cfg_nesting;
+        P->cfg_nesting = P->nesting + 1;
+        P->ncfg = 0;
+        Region *body = parse_region(P, op, in, names, argl, nin, 0);
+        P->cfg_nesting = save_cfg;
+        if (P->ncfg) cfg_structurize(P, op, body, out, nout);
+        P->ncfg = 0;
+        add_region(P, op, body);
         P->floor = save_floor;
     }
     return op;
@@ -1143,6 +1158,370 @@ static int is_generic_name(Parser *P)
     return P_is(P, TK_STRING) && P_at(P, 1)->kind == TK_LPAREN;
 }
 
+/* ------------------------------------------------------------------ unstructured control flow */
+
+/* A function body may be a graph of blocks (`^name(%a: T):` labels, `cf.br` / `cf.cond_br` terminators), as MLIR's
+   cf dialect writes early exits and if/else merges. ptosim's IR has single-block regions, so the parser turns an
+   acyclic graph into structured control flow: a cf.cond_br becomes an scf.if whose branches run the blocks up to
+   the branch's immediate post-dominator (the merge); the merge's block arguments become the scf.if's results; a
+   return reached in both branches (the exit as the merge) becomes one return after it. A graph that is not so
+   nested (a loop, an early return inside a branch whose other side goes on, a merge reached from outside its
+   branch) is E-REGION at the branch: ptosim does not structure it. */
+
+typedef struct CfTerm { const char *dest[2]; SrcLoc dloc[2]; uint32_t nargs[2]; } CfTerm;   /* in Op.aux */
+typedef struct CfgBlock { const char *name; SrcLoc loc; Block *b; uint8_t done; } CfgBlock;
+enum { CFG_MAX = 63 };
+
+/* cf.br ^dest(%a, ... : T, ...)  /  cf.cond_br %c, ^t(...), ^f(...) */
+static Op *parse_cf(Parser *P, int kind, SrcLoc loc)
+{
+    Op *op = P_new_op(P, kind, loc);
+    P_set_results(P, op, NULL, 0);
+    CfTerm *t = ARENA_NEW(&P->m->arena, CfTerm);
+    Value *v[130];
+    SrcLoc vl[130];
+    uint32_t n = 0;
+    if (kind == OP_CF_COND_BR) {
+        v[0] = P_use_at(P, &vl[0]);
+        if (!v[0] || !P_expect(P, TK_COMMA, "',' after the condition")) { recover(P); return NULL; }
+        n = 1;
+    }
+    for (int i = 0; i < (kind == OP_CF_COND_BR ? 2 : 1); i++) {
+        if (i && !P_expect(P, TK_COMMA, "',' between the destinations")) { recover(P); return NULL; }
+        Token *bt = P_cur(P);
+        if (!P_expect(P, TK_BLOCK, "a block label '^name'")) { recover(P); return NULL; }
+        t->dest[i] = ctx_intern(P->ctx, bt->s, bt->len);
+        t->dloc[i] = P_loc(P, bt);
+        uint32_t n0 = n;
+        if (P_is(P, TK_LPAREN) && !P_cur(P)->nl_before) {
+            P->pos++;
+            if (!P_is(P, TK_RPAREN)) {
+                parse_value_list(P, v, vl, &n, 129);
+                if (P_eat(P, TK_COLON)) {
+                    uint32_t k = n0;
+                    do {
+                        const Type *ty = P_parse_type(P);
+                        if (ty && k < n && v[k]->type != ty)
+                            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[k], "branch argument %u has a different type than "
+                                    "written", k - n0);
+                        k++;
+                    } while (P_eat(P, TK_COMMA));
+                }
+            }
+            P_expect(P, TK_RPAREN, "')' closing the branch arguments");
+        }
+        t->nargs[i] = n - n0;
+    }
+    P_set_operands(P, op, v, vl, n);
+    op->aux = t;
+    return op;
+}
+
+/* ^name(%a: T, ...): starts a new block of the function body's graph (the one before it is `cur`). */
+static Block *cfg_block(Parser *P, Block *cur)
+{
+    Token *lt = P_cur(P);
+    SrcLoc loc = P_loc(P, lt);
+    P->pos++;
+    if (P->ncfg == 0) {   /* the entry block, unnamed */
+        CfgBlock *c = ARENA_ARRAY(&P->m->arena, CfgBlock, CFG_MAX + 1);
+        P->cfg = c;
+        P->capcfg = CFG_MAX + 1;
+        c[0] = (CfgBlock){NULL, cur->loc, cur, 0};
+        P->ncfg = 1;
+    }
+    Block *b = ARENA_NEW(&P->m->arena, Block);
+    b->parent = cur->parent;
+    b->loc = loc;
+    Value *argv[64];
+    uint32_t na = 0;
+    int over = 0;
+    if (P_eat(P, TK_LPAREN) && !P_is(P, TK_RPAREN)) {
+        do {
+            Token *nt = P_cur(P);
+            if (!P_expect(P, TK_SSA, "a block argument")) break;
+            if (!P_expect(P, TK_COLON, "':'")) break;
+            const Type *ty = P_parse_type(P);
+            if (!ty) break;
+            P_skip_loc(P);
+            if (P_list_room(P, na, 64, P_loc(P, nt), "block arguments", &over)) {
+                argv[na] = P_new_value(P, ARENA_NEW(&P->m->arena, Value), ty, P_def_str(P, nt), P_loc(P, nt));
+                argv[na]->owner = b;
+                argv[na]->index = (uint16_t)na;
+                na++;
+            }
+        } while (P_eat(P, TK_COMMA));
+        P_expect(P, TK_RPAREN, "')'");
+    } else if (P_is(P, TK_RPAREN)) {
+        P->pos++;
+    }
+    P_expect(P, TK_COLON, "':' after the block label");
+    b->args = arena_dup(&P->m->arena, argv, sizeof(Value *) * (na ? na : 1));
+    b->nargs = na;
+    for (uint32_t i = 0; i < na; i++)
+        P_scope_def(P, P_name_index(P, argv[i]->name, (uint32_t)strlen(argv[i]->name), 1), &b->args[i], 1, argv[i]->loc);
+    if (P->ncfg >= P->capcfg) {
+        if (P->ncfg == P->capcfg) P_error(P, DIAG_PARSE_LIMIT, loc, "more than %d blocks in one function body", CFG_MAX);
+        P->ncfg = P->capcfg + 1;   /* reported once; the rest are parsed into this block and dropped */
+        return b;
+    }
+    P->cfg[P->ncfg++] = (CfgBlock){ctx_intern(P->ctx, lt->s, lt->len), loc, b, 0};
+    return b;
+}
+
+typedef struct Cfg {
+    Parser *P;
+    CfgBlock *bl;
+    uint32_t n;                /* blocks; index n is the exit */
+    int succ[CFG_MAX][2];      /* -1: none */
+    uint64_t pdom[CFG_MAX + 1];
+    const Type *const *rt;     /* the function's result types */
+    uint32_t nrt;
+    Op *ret;                   /* a return of the body, reused as the one after the structure */
+    int failed;
+} Cfg;
+
+static int cfg_fail(Cfg *G, SrcLoc loc, const char *what)
+{
+    if (!G->failed)
+        P_error(G->P, DIAG_V_REGION, loc, "unstructured control flow ptosim does not structure: %s (it turns an acyclic "
+                "graph of blocks into scf.if when every branch's two sides meet again, or both end the function)", what);
+    G->failed = 1;
+    return -1;
+}
+
+static int cfg_find(Cfg *G, const char *name)
+{
+    for (uint32_t i = 1; i < G->n; i++)
+        if (G->bl[i].name == name) return (int)i;
+    return -1;
+}
+
+static Op *term_of(const Block *b) { return b->last; }
+
+/* Moves b's ops but its terminator to the end of `to`. */
+static void move_body(Block *b, Block *to)
+{
+    Op *t = term_of(b);
+    for (Op *o = b->first, *nx; o && o != t; o = nx) {
+        nx = o->next;
+        o->next = o->prev = NULL;
+        append_op(to, o);
+    }
+}
+
+static void add_yield(Parser *P, Block *to, SrcLoc loc, Value **v, const SrcLoc *vl, uint32_t n)
+{
+    Op *y = P_new_op(P, OP_SCF_YIELD, loc);
+    P_set_results(P, y, NULL, 0);
+    P_set_operands(P, y, v, (SrcLoc *)vl, n);
+    append_op(to, y);
+}
+
+/* The immediate post-dominator of block i (G->n: the exit): the strict post-dominator that all the others
+   post-dominate, i.e. the one with the most post-dominators. */
+static int ipdom(const Cfg *G, int i)
+{
+    int best = -1, bc = -1;
+    for (uint32_t d = 0; d <= G->n; d++)
+        if ((int)d != i && (G->pdom[i] >> d & 1)) {
+            int c = __builtin_popcountll(G->pdom[d]);
+            if (c > bc) { bc = c; best = (int)d; }
+        }
+    return best;
+}
+
+static int cfg_emit(Cfg *G, int b, int stop, Block *out, int top);
+
+/* The branch edge to `d` with arguments args[0..na) inside a region ending at `stop`: its blocks, then the yield of
+   stop's arguments. */
+static int cfg_edge(Cfg *G, int d, Value **args, const SrcLoc *al, uint32_t na, int stop, Block *out, SrcLoc loc)
+{
+    if (d == stop) {
+        add_yield(G->P, out, loc, args, al, na);
+        return 0;
+    }
+    if (na) return cfg_fail(G, loc, "arguments passed to a block that is not where the two sides meet");
+    return cfg_emit(G, d, stop, out, 0);
+}
+
+/* Emits block b and what follows it until `stop` (a block, or G->n: the exit) into `out`. */
+static int cfg_emit(Cfg *G, int b, int stop, Block *out, int top)
+{
+    Parser *P = G->P;
+    for (;;) {
+        CfgBlock *B = &G->bl[b];
+        if (B->done) return cfg_fail(G, B->loc, "a block reached from two places that do not meet at it");
+        B->done = 1;
+        move_body(B->b, out);
+        Op *t = term_of(B->b);
+        if (t->kind == OP_RETURN) {
+            if (stop != (int)G->n) return cfg_fail(G, t->loc, "a return inside a branch whose other side goes on");
+            if (top) {
+                t->next = t->prev = NULL;
+                append_op(out, t);
+            } else {
+                add_yield(P, out, t->loc, t->operands, NULL, t->noperands);
+            }
+            return 0;
+        }
+        CfTerm *ct = t->aux;
+        if (t->kind == OP_CF_BR) {
+            int d = G->succ[b][0];
+            if (d == stop) {
+                add_yield(P, out, t->loc, t->operands, NULL, t->noperands);
+                return 0;
+            }
+            if (ct->nargs[0]) return cfg_fail(G, t->loc, "arguments passed to a block that is not where two sides meet");
+            b = d;
+            continue;
+        }
+        /* cf.cond_br: an scf.if up to the merge */
+        int m = ipdom(G, b);
+        if (m < 0) return cfg_fail(G, t->loc, "a branch whose sides never meet");
+        if (m != (int)G->n && m != stop && !(G->pdom[m] >> stop & 1))
+            return cfg_fail(G, t->loc, "a branch whose sides meet outside the enclosing branch");
+        Op *ifop = P_new_op(P, OP_SCF_IF, t->loc);
+        P_set_operands(P, ifop, t->operands, NULL, 1);
+        if (m == (int)G->n) {
+            if (stop != (int)G->n) return cfg_fail(G, t->loc, "a return inside a branch whose other side goes on");
+            P_set_results(P, ifop, G->rt, G->nrt);
+        } else {   /* the merge's block arguments are the scf.if's results */
+            Block *mb = G->bl[m].b;
+            P_set_results(P, ifop, NULL, 0);
+            if (mb->nargs) {
+                ifop->results = mb->args;
+                ifop->nresults = mb->nargs;
+                for (uint32_t i = 0; i < mb->nargs; i++) {
+                    mb->args[i]->def = ifop;
+                    mb->args[i]->owner = NULL;
+                    mb->args[i]->index = (uint16_t)i;
+                }
+            }
+        }
+        Value **a = t->operands + 1;
+        for (int side = 0; side < 2; side++) {
+            Region *r = new_region(P, ifop);
+            r->block->loc = t->loc;
+            add_region(P, ifop, r);
+            if (cfg_edge(G, G->succ[b][side], side ? a + ct->nargs[0] : a, NULL, ct->nargs[side], m, r->block, t->loc))
+                return -1;
+        }
+        append_op(out, ifop);
+        if (m == (int)G->n) {   /* both sides returned: one return (or yield) of the scf.if's results */
+            if (top) {
+                Op *r = G->ret;
+                P_set_operands(P, r, ifop->results, NULL, ifop->nresults);
+                r->next = r->prev = NULL;
+                append_op(out, r);
+            } else {
+                add_yield(P, out, t->loc, ifop->results, NULL, ifop->nresults);
+            }
+            return 0;
+        }
+        if (m == stop) {
+            add_yield(P, out, t->loc, ifop->results, NULL, ifop->nresults);
+            return 0;
+        }
+        b = m;
+    }
+}
+
+/* The blocks of fn's body, parsed into P->cfg: checked and structured into the body's one block. */
+static void cfg_structurize(Parser *P, Op *fn, Region *body, const Type *const *rt, uint32_t nrt)
+{
+    (void)fn;
+    if (P->ncfg > P->capcfg) return;   /* E-PARSE-LIMIT already */
+    Cfg *G = arena_alloc(&P->m->arena, sizeof *G);
+    memset(G, 0, sizeof *G);
+    G->P = P;
+    G->bl = P->cfg;
+    G->n = P->ncfg;
+    G->rt = rt;
+    G->nrt = nrt;
+    uint32_t n = G->n;
+    /* terminators and successors */
+    for (uint32_t i = 0; i < n; i++) {
+        Op *t = term_of(G->bl[i].b);
+        G->succ[i][0] = G->succ[i][1] = -1;
+        if (!t || (t->kind != OP_RETURN && t->kind != OP_CF_BR && t->kind != OP_CF_COND_BR)) {
+            P_error(P, DIAG_V_TERMINATOR, t ? t->loc : G->bl[i].loc, "a block of a function body ends with cf.br, "
+                    "cf.cond_br or a return");
+            return;
+        }
+        if (t->kind == OP_RETURN) {
+            G->succ[i][0] = (int)n;
+            if (!G->ret) G->ret = t;
+            continue;
+        }
+        CfTerm *ct = t->aux;
+        for (int k = 0; k < (t->kind == OP_CF_COND_BR ? 2 : 1); k++) {
+            int d = cfg_find(G, ct->dest[k]);
+            if (d < 0) {
+                P_error(P, DIAG_PARSE_EXPECTED, ct->dloc[k], "no block '^%s' in this function body", ct->dest[k]);
+                return;
+            }
+            uint32_t want = G->bl[d].b->nargs;
+            if (ct->nargs[k] != want) {
+                P_error(P, DIAG_PARSE_OPERANDS, ct->dloc[k], "block '^%s' takes %u argument(s), the branch passes %u",
+                        ct->dest[k], want, ct->nargs[k]);
+                return;
+            }
+            Value *const *args = t->operands + (t->kind == OP_CF_COND_BR ? 1 : 0) + (k ? ct->nargs[0] : 0);
+            for (uint32_t j = 0; j < want; j++)
+                if (args[j] && args[j]->type != G->bl[d].b->args[j]->type) {
+                    P_error(P, DIAG_PARSE_TYPE_MISMATCH, ct->dloc[k], "argument %u of the branch to '^%s' has another "
+                            "type than the block's", j, ct->dest[k]);
+                    return;
+                }
+            if (d == 0) { cfg_fail(G, ct->dloc[k], "a branch back to the entry block (a loop)"); return; }
+            G->succ[i][k] = d;
+        }
+    }
+    if (!G->ret) { cfg_fail(G, G->bl[0].loc, "no block returns"); return; }
+    /* a back edge (a loop) makes the graph cyclic: blocks are checked in an order where every edge goes forward */
+    uint32_t order[CFG_MAX], no = 0, indeg[CFG_MAX] = {0};
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 2; k++)
+            if (G->succ[i][k] >= 0 && G->succ[i][k] < (int)n) indeg[G->succ[i][k]]++;
+    uint32_t stack[CFG_MAX], ns = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (!indeg[i]) stack[ns++] = i;
+    while (ns) {
+        uint32_t i = stack[--ns];
+        order[no++] = i;
+        for (int k = 0; k < 2; k++) {
+            int d = G->succ[i][k];
+            if (d >= 0 && d < (int)n && !--indeg[d]) stack[ns++] = (uint32_t)d;
+        }
+    }
+    if (no != n) {   /* at the first block on a cycle (never freed of its incoming edges) */
+        uint32_t c = 1;
+        while (c < n && !indeg[c]) c++;
+        cfg_fail(G, G->bl[c < n ? c : 0].loc, "a loop between blocks");
+        return;
+    }
+    /* post-dominators, in reverse topological order */
+    G->pdom[n] = 1ull << n;
+    for (uint32_t k = no; k-- > 0;) {
+        uint32_t i = order[k];
+        uint64_t s = ~0ull;
+        for (int e = 0; e < 2; e++)
+            if (G->succ[i][e] >= 0) s &= G->pdom[G->succ[i][e]];
+        G->pdom[i] = s | 1ull << i;
+    }
+    Block *entry = G->bl[0].b, *out = ARENA_NEW(&P->m->arena, Block);
+    if (cfg_emit(G, 0, (int)n, out, 1)) return;
+    /* the structured ops become the body's block (its arguments stay) */
+    entry->first = entry->last = NULL;
+    for (Op *o = out->first, *nx; o; o = nx) {
+        nx = o->next;
+        o->next = o->prev = NULL;
+        append_op(entry, o);
+    }
+    body->block = entry;
+}
+
 static Op *parse_op(Parser *P)
 {
     Token *first = P_cur(P);
@@ -1222,6 +1601,7 @@ static Op *parse_op(Parser *P)
         case SYN_SIMT: op = parse_simt(P, kind, loc); break;
         case SYN_LLVM: op = parse_llvm(P, kind, loc); break;
         case SYN_SUBVIEW: op = parse_subview(P, kind, loc); break;
+        case SYN_CF: op = parse_cf(P, kind, loc); break;
         case SYN_SIG:
             P->ndps = 0;
             op = bind_parse_custom(P, kind, loc, NULL, rcounts, ngroups, nres);

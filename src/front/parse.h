@@ -103,6 +103,10 @@ typedef struct Parser {
     int stream;                /* on_unit is set and the file is one module op: its nested modules are units */
     int in_unit;
     size_t errors0;            /* errors in the list when the parse began */
+    /* unstructured control flow: the labelled blocks of the function body being parsed (parse.c) */
+    struct CfgBlock *cfg;
+    uint32_t ncfg, capcfg;
+    uint32_t cfg_nesting;      /* the region nesting of that body (0: no labelled blocks allowed) */
 } Parser;
 
 /* Parsed but not yet bound pieces of a custom-form op. */

@@ -997,6 +997,9 @@ static void pr_op(Printer *p, const Op *op)
         if (p->generic) pr_generic(p, op);
         else pr_sig_op(p, op);
         break;
+    case SYN_CF:   /* never left after parsing (the parser structures the graph or reports it): its generic form */
+        pr_generic(p, op);
+        break;
     }
     pr_comments(p, op, CM_TRAIL, 0);
     sb_putc(&p->b, '\n');

@@ -40,7 +40,8 @@ typedef enum {
     SYN_ARITH_UN, SYN_ARITH_CMP, SYN_ARITH_CAST, SYN_ARITH_SELECT,
     SYN_SIMT,      /* pto.simt_launch @f<<<%x, %y, %z>>>(args) : (T...) -> (), pto.section.simt<<<X, Y, Z>>> {...} */
     SYN_LLVM,      /* llvm.alloca %n x T, llvm.getelementptr %p[%i] : (...) -> !llvm.ptr, T, llvm.extractelement */
-    SYN_SUBVIEW    /* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T -> T */
+    SYN_SUBVIEW,   /* pto.subview %src[%i, %j] sizes [R, C] (valid [%vr, %vc])? : T -> T */
+    SYN_CF         /* cf.br ^bb(%a : T), cf.cond_br %c, ^t(...), ^f(...): turned into scf.if by the parser */
 } OpSyntax;
 
 enum {

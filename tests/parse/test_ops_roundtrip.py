@@ -588,10 +588,12 @@ TEMPLATES = {
     "SYN_ARITH_CONST": "%r = arith.constant 7 : i64",
     "SYN_ARITH_UN": "%r = NAME %x : f32",
     "SYN_ARITH_SELECT": "%r = arith.select %c, %a, %b : i64",
+    "SYN_CF": None,                      # cf.br / cf.cond_br never survive parsing: the parser makes scf.if of them
 }
 COVERED_BY = {"SYN_FUNC": "the function around every instance", "SYN_RETURN": "the return ending every instance",
               "SYN_SCF_YIELD": "the scf.for, scf.if and scf.while instances",
-              "SYN_SCF_CONDITION": "the scf.while instance"}
+              "SYN_SCF_CONDITION": "the scf.while instance",
+              "SYN_CF": "tests/syntax/cf_blocks.pto (the parser turns them into scf.if)"}
 OTHER = {
     "pto.simt_launch": "pto.simt_launch @callee<<<%n, %n, %n>>>(%a) : (i64) -> ()",
     "pto.section.simt": "pto.section.simt<<<1, 1, 1>>> {\n    }",
