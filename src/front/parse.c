@@ -215,6 +215,43 @@ static int enter_nesting(Parser *P, SrcLoc loc)
     return 1;
 }
 
+/* After a block label: `(%a: T, ...)` (optional) and the ':'; the arguments are appended to argv from *na on (at most
+   64 in all), owned by b. */
+static void label_args(Parser *P, Block *b, Value **argv, uint32_t *na)
+{
+    int over = 0;
+    if (P_eat(P, TK_LPAREN) && !P_is(P, TK_RPAREN)) {
+        do {
+            Token *nt = P_cur(P);
+            if (!P_expect(P, TK_SSA, "a block argument")) break;
+            if (!P_expect(P, TK_COLON, "':'")) break;
+            const Type *ty = P_parse_type(P);
+            if (!ty) break;
+            P_skip_loc(P);
+            if (P_list_room(P, *na, 64, P_loc(P, nt), "block arguments", &over)) {
+                argv[*na] = P_new_value(P, ARENA_NEW(&P->m->arena, Value), ty, P_def_str(P, nt), P_loc(P, nt));
+                argv[*na]->owner = b;
+                argv[*na]->index = (uint16_t)*na;
+                (*na)++;
+            }
+        } while (P_eat(P, TK_COMMA));
+        P_expect(P, TK_RPAREN, "')'");
+    } else if (P_is(P, TK_RPAREN)) {
+        P->pos++;
+    }
+    P_expect(P, TK_COLON, "':' after the block label");
+}
+
+/* b's arguments are argv[0..na), defined in the current scope under their names. */
+static void set_block_args(Parser *P, Block *b, Value **argv, uint32_t na)
+{
+    b->args = arena_dup(&P->m->arena, argv, sizeof(Value *) * (na ? na : 1));
+    b->nargs = na;
+    for (uint32_t i = 0; i < na; i++)
+        if (argv[i]->name) P_scope_def(P, P_name_index(P, argv[i]->name, (uint32_t)strlen(argv[i]->name), 1), &b->args[i], 1,
+                                     argv[i]->loc);
+}
+
 /* '{' [^bb(args):] ops '}' with optional typed block arguments (for regions that accept them). Arguments
    given by the op (argtypes/argnames) are located at arglocs (where their names are written), else at
    the region's '{'. */
@@ -231,7 +268,6 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
     P_scope_push(P);
     Value *argv[64];
     uint32_t na = 0;
-    int over = 0;
     if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
     Value *given = nargs ? arena_alloc(&P->m->arena, sizeof(Value) * (nargs < 64 ? nargs : 64)) : NULL;
     for (uint32_t i = 0; i < nargs && i < 64; i++) {
@@ -242,34 +278,10 @@ static Region *parse_region(Parser *P, Op *parent, const Type *const *argtypes, 
     }
     if (allow_label && P_is(P, TK_BLOCK)) {
         P->pos++;
-        if (P_eat(P, TK_LPAREN) && !P_is(P, TK_RPAREN)) {
-            do {
-                Token *nt = P_cur(P);
-                if (!P_expect(P, TK_SSA, "a block argument")) break;
-                if (!P_expect(P, TK_COLON, "':'")) break;
-                const Type *ty = P_parse_type(P);
-                if (!ty) break;
-                P_skip_loc(P);
-                if (P_list_room(P, na, 64, P_loc(P, nt), "block arguments", &over)) {
-                    argv[na] = P_new_value(P, ARENA_NEW(&P->m->arena, Value), ty, P_def_str(P, nt),
-                                         P_loc(P, nt));
-                    argv[na]->owner = b;
-                    argv[na]->index = (uint16_t)na;
-                    na++;
-                }
-            } while (P_eat(P, TK_COMMA));
-            P_expect(P, TK_RPAREN, "')'");
-        } else if (P_is(P, TK_RPAREN)) {
-            P->pos++;
-        }
-        P_expect(P, TK_COLON, "':' after the block label");
+        label_args(P, b, argv, &na);
         if (cm_pending(P, P->pos) && !P->lx.cm[P->cmnext].own_line) cm_attach(P, parent, CM_OPEN, ri);
     }
-    b->args = arena_dup(&P->m->arena, argv, sizeof(Value *) * (na ? na : 1));
-    b->nargs = na;
-    for (uint32_t i = 0; i < na; i++)
-        if (argv[i]->name) P_scope_def(P, P_name_index(P, argv[i]->name, (uint32_t)strlen(argv[i]->name), 1), &b->args[i], 1,
-                                     argv[i]->loc);
+    set_block_args(P, b, argv, na);
     parse_block_body(P, b);
     while (cm_pending(P, P->pos)) cm_attach(P, parent, CM_END, ri);
     P_expect(P, TK_RBRACE, "'}' closing the region");
@@ -1235,31 +1247,8 @@ static Block *cfg_block(Parser *P, Block *cur)
     b->loc = loc;
     Value *argv[64];
     uint32_t na = 0;
-    int over = 0;
-    if (P_eat(P, TK_LPAREN) && !P_is(P, TK_RPAREN)) {
-        do {
-            Token *nt = P_cur(P);
-            if (!P_expect(P, TK_SSA, "a block argument")) break;
-            if (!P_expect(P, TK_COLON, "':'")) break;
-            const Type *ty = P_parse_type(P);
-            if (!ty) break;
-            P_skip_loc(P);
-            if (P_list_room(P, na, 64, P_loc(P, nt), "block arguments", &over)) {
-                argv[na] = P_new_value(P, ARENA_NEW(&P->m->arena, Value), ty, P_def_str(P, nt), P_loc(P, nt));
-                argv[na]->owner = b;
-                argv[na]->index = (uint16_t)na;
-                na++;
-            }
-        } while (P_eat(P, TK_COMMA));
-        P_expect(P, TK_RPAREN, "')'");
-    } else if (P_is(P, TK_RPAREN)) {
-        P->pos++;
-    }
-    P_expect(P, TK_COLON, "':' after the block label");
-    b->args = arena_dup(&P->m->arena, argv, sizeof(Value *) * (na ? na : 1));
-    b->nargs = na;
-    for (uint32_t i = 0; i < na; i++)
-        P_scope_def(P, P_name_index(P, argv[i]->name, (uint32_t)strlen(argv[i]->name), 1), &b->args[i], 1, argv[i]->loc);
+    label_args(P, b, argv, &na);
+    set_block_args(P, b, argv, na);
     if (P->ncfg >= P->capcfg) {
         if (P->ncfg == P->capcfg) P_error(P, DIAG_PARSE_LIMIT, loc, "more than %d blocks in one function body", CFG_MAX);
         P->ncfg = P->capcfg + 1;   /* reported once; the rest are parsed into this block and dropped */
