@@ -155,7 +155,7 @@ struct Cluster {
 /* The launch's pto.syncall barriers (ops/sync/syncall.c). A kernel with one runs its blocks side by side on one
    thread (api/blocks.c run_cohort): each block runs until every core has finished or waits at a barrier
    (sim_run_cluster returns SIM_PARKED), then the next; a sweep in which no core arrives or leaves is a deadlock. */
-enum { GRID_MAX_BARS = 8, GRID_ROUNDS = 8 };
+enum { GRID_MAX_BARS = 64, GRID_ROUNDS = 8 };
 typedef struct GridBar {
     uint64_t key;              /* a GM workspace's address (soft), or 1 + the core set (hard) */
     int64_t count;             /* arrivals so far (hard; a soft barrier counts in GM) */
