@@ -1375,6 +1375,17 @@ static int cfg_emit(Cfg *G, int b, int stop, Block *out, int top)
         if (m == (int)G->n) {
             if (stop != (int)G->n) return cfg_fail(G, t->loc, "a return inside a branch whose other side goes on");
             P_set_results(P, ifop, G->rt, G->nrt);
+        } else if (m == stop) {   /* the enclosing branch's merge too: fresh results, yielded on below, named
+                                     after the merge's arguments (name.id: printed and read back as one name) */
+            Block *mb = G->bl[m].b;
+            const Type *mt[64];
+            for (uint32_t i = 0; i < mb->nargs && i < 64; i++) mt[i] = mb->args[i]->type;
+            P_set_results(P, ifop, mt, mb->nargs < 64 ? mb->nargs : 64);
+            for (uint32_t i = 0; i < ifop->nresults; i++) {
+                char nm[96];
+                snprintf(nm, sizeof nm, "%s.%u", mb->args[i]->name ? mb->args[i]->name : "m", ifop->results[i]->id);
+                ifop->results[i]->name = ctx_intern(P->ctx, nm, strlen(nm));
+            }
         } else {   /* the merge's block arguments are the scf.if's results */
             Block *mb = G->bl[m].b;
             P_set_results(P, ifop, NULL, 0);
