@@ -348,6 +348,7 @@ static void skip_func(Parser *P)
 
 /* func.func [private] @name(%a: T [{attrs}], ...) [-> T | (T, ...)] [attributes {...}] [{ body }] */
 static void cfg_structurize(Parser *P, Op *fn, Region *body, const Type *const *rt, uint32_t nrt);
+static void cfg_start(Parser *P, Block *entry);
 
 static Op *parse_func(Parser *P, SrcLoc loc)
 {
@@ -430,6 +431,8 @@ static Op *parse_func(Parser *P, SrcLoc loc)
         P->ncfg = 0;
         Region *body = parse_region(P, op, in, names, argl, nin, 0);
         P->cfg_nesting = save_cfg;
+        /* a branch with no labelled block to go to: the graph is the entry alone (its destination is reported) */
+        if (!P->ncfg && body->block->last && op_info[body->block->last->kind].syn == SYN_CF) cfg_start(P, body->block);
         if (P->ncfg) cfg_structurize(P, op, body, out, nout);
         P->ncfg = 0;
         add_region(P, op, body);
@@ -1187,6 +1190,12 @@ enum { CFG_MAX = 63 };
 /* cf.br ^dest(%a, ... : T, ...)  /  cf.cond_br %c, ^t(...), ^f(...) */
 static Op *parse_cf(Parser *P, int kind, SrcLoc loc)
 {
+    if (!P->cfg_nesting || P->nesting != P->cfg_nesting) {
+        P_error(P, DIAG_V_REGION, loc, "'%s' branches between the blocks of a function body; inside another region "
+                "(scf.if, scf.for, a section, a vector scope) use that region's own control flow", op_info[kind].name);
+        recover(P);
+        return NULL;
+    }
     Op *op = P_new_op(P, kind, loc);
     P_set_results(P, op, NULL, 0);
     CfTerm *t = ARENA_NEW(&P->m->arena, CfTerm);
@@ -1229,19 +1238,23 @@ static Op *parse_cf(Parser *P, int kind, SrcLoc loc)
     return op;
 }
 
+/* The graph's entry block, unnamed: the body's own block. */
+static void cfg_start(Parser *P, Block *entry)
+{
+    CfgBlock *c = ARENA_ARRAY(&P->m->arena, CfgBlock, CFG_MAX + 1);
+    P->cfg = c;
+    P->capcfg = CFG_MAX + 1;
+    c[0] = (CfgBlock){NULL, entry->loc, entry, 0};
+    P->ncfg = 1;
+}
+
 /* ^name(%a: T, ...): starts a new block of the function body's graph (the one before it is `cur`). */
 static Block *cfg_block(Parser *P, Block *cur)
 {
     Token *lt = P_cur(P);
     SrcLoc loc = P_loc(P, lt);
     P->pos++;
-    if (P->ncfg == 0) {   /* the entry block, unnamed */
-        CfgBlock *c = ARENA_ARRAY(&P->m->arena, CfgBlock, CFG_MAX + 1);
-        P->cfg = c;
-        P->capcfg = CFG_MAX + 1;
-        c[0] = (CfgBlock){NULL, cur->loc, cur, 0};
-        P->ncfg = 1;
-    }
+    if (P->ncfg == 0) cfg_start(P, cur);
     Block *b = ARENA_NEW(&P->m->arena, Block);
     b->parent = cur->parent;
     b->loc = loc;
