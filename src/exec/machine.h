@@ -160,7 +160,6 @@ typedef struct GridBar {
     uint64_t key;              /* a GM workspace's address (soft), or 1 + the core set (hard) */
     int64_t count;             /* arrivals so far (hard; a soft barrier counts in GM) */
     uint64_t round_t[GRID_ROUNDS];   /* per round (mod GRID_ROUNDS): the latest arrival's cycle, its release time */
-    const Instr *first;        /* the syncall that first arrived (deadlock reports) */
 } GridBar;
 typedef struct GridSync {
     uint64_t progress;         /* arrivals and releases so far */

@@ -347,7 +347,7 @@ static void skip_func(Parser *P)
 }
 
 /* func.func [private] @name(%a: T [{attrs}], ...) [-> T | (T, ...)] [attributes {...}] [{ body }] */
-static void cfg_structurize(Parser *P, Op *fn, Region *body, const Type *const *rt, uint32_t nrt);
+static void cfg_structurize(Parser *P, Region *body, const Type *const *rt, uint32_t nrt);
 static void cfg_start(Parser *P, Block *entry);
 
 static Op *parse_func(Parser *P, SrcLoc loc)
@@ -433,7 +433,7 @@ static Op *parse_func(Parser *P, SrcLoc loc)
         P->cfg_nesting = save_cfg;
         /* a branch with no labelled block to go to: the graph is the entry alone (its destination is reported) */
         if (!P->ncfg && body->block->last && op_info[body->block->last->kind].syn == SYN_CF) cfg_start(P, body->block);
-        if (P->ncfg) cfg_structurize(P, op, body, out, nout);
+        if (P->ncfg) cfg_structurize(P, body, out, nout);
         P->ncfg = 0;
         add_region(P, op, body);
         P->floor = save_floor;
@@ -1441,9 +1441,8 @@ static int cfg_emit(Cfg *G, int b, int stop, Block *out, int top)
 }
 
 /* The blocks of fn's body, parsed into P->cfg: checked and structured into the body's one block. */
-static void cfg_structurize(Parser *P, Op *fn, Region *body, const Type *const *rt, uint32_t nrt)
+static void cfg_structurize(Parser *P, Region *body, const Type *const *rt, uint32_t nrt)
 {
-    (void)fn;
     if (P->ncfg > P->capcfg) return;   /* E-PARSE-LIMIT already */
     Cfg *G = arena_alloc(&P->m->arena, sizeof *G);
     memset(G, 0, sizeof *G);

@@ -89,7 +89,6 @@ static const Instr *x_syncall(Exec *x, const Instr *in)
         int64_t round = before >= 0 ? before / n : -1 - (-1 - before) / n;   /* floor division */
         uint64_t *rt = &b->round_t[(uint64_t)round % GRID_ROUNDS];
         if (before - round * n == 0 || *rt < c->su_t) *rt = c->su_t;   /* the round's latest arrival */
-        if (!b->first) b->first = in;
         c->grid_round = round;
         c->grid_target = (round + 1) * n;
         c->grid_bar = (uint8_t)(b - g->bar);
@@ -190,7 +189,6 @@ static int xblock_set(Exec *x, const Instr *in, const uint64_t *args)
     int64_t n = xblock_cores(x->core), before = b->count++, round = before / n;
     uint64_t done = x->now + in->cost, *rt = &b->round_t[(uint64_t)round % GRID_ROUNDS];
     if (before % n == 0 || *rt < done) *rt = done;   /* the round's latest set raises the flag */
-    if (!b->first) b->first = in;
     x->core->sim->grid->progress++;
     race_release(x, RC_GRID, (unsigned)(1 + f));
     return 0;
