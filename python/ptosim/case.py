@@ -170,6 +170,9 @@ def expand_kernel_macros(src):
     return src
 
 
+INT_PARAM = re.compile(r"^(?:[su]?i\d+|index)$")
+
+
 def rewrite_launch(src, signatures=None):
     """launch.cpp with every kernel declaration turned into a definition that runs ptosim, and every
     `K<<<BLOCKS, ...>>>(` into a call that first records BLOCKS. A kernel whose .pto signature (`signatures`) has
@@ -191,7 +194,11 @@ def rewrite_launch(src, signatures=None):
             else:   # an unnamed parameter
                 names.append("ptosim_p%d" % i)
                 decls.append(p + " ptosim_p%d" % i)
-        body = "".join("  ptosim_arg(%s);\n" % n for n in names)
+        # a host float given to an integer kernel parameter passes its bits, as the calling convention does
+        # (tsels of 2026-06 declares its f32 scalar i32 and bitcasts it; launch.cpp passes a float)
+        sig = (signatures or {}).get(name, [])
+        body = "".join("  ptosim_arg%s(%s);\n" % ("_ibits" if k < len(sig) and INT_PARAM.match(sig[k]) else "", n)
+                       for k, n in enumerate(names))
         for t in (signatures or {}).get(name, [])[len(names):]:
             body += "  ptosim_arg_absent(%d);\n" % (1 if t.startswith("!pto.ptr") else 0)
         return 'static void %s(%s) {\n%s  ptosim_exec("%s");\n}' % (name, ", ".join(decls), body, name)

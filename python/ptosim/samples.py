@@ -378,7 +378,19 @@ class Meta:
         self.kernel, self.ptrs, self.scalars, self.outputs, self.prefix = kernel, ptrs, scalars, outputs, prefix
 
 
-def derive(text, testcase, dirname):
+def index_host_type(rt):
+    """The C++ type the compiler's EmitC gives an `index` kernel argument, for the golden scripts of the samples
+    tree rooted at rt: int64_t since PTOAS 2fcf61b5 (2026-06-08, "Fix EmitC index width"), int32_t before. The
+    same commit gave validation_runtime.py load_integer_assignments (earlier golden scripts read the index
+    arguments with load_int32_assignments), so its presence dates the tree."""
+    try:
+        with open(os.path.join(rt, "validation_runtime.py")) as f:
+            return "int64_t" if "def load_integer_assignments" in f.read() else "int32_t"
+    except (OSError, TypeError):
+        return "int64_t"
+
+
+def derive(text, testcase, dirname, index_type="int64_t"):
     kern = describe(text)
     if kern is None:
         return None
@@ -389,7 +401,7 @@ def derive(text, testcase, dirname):
     for i, (name, t) in enumerate(kern.params):
         if t.startswith("!pto.ptr"):
             continue
-        ct = cpp_type(t)
+        ct = index_type if t.strip() == "index" else cpp_type(t)
         ht = host_type(ct)
         if ht == "bool":
             v = "true"
@@ -665,7 +677,8 @@ def run_sample(s, tmp, opts):
     rel, d = s.rel, s.path
     with open(s.kernel) as f:
         text = f.read()
-    meta = derive(text, s.testcase, os.path.basename(os.path.normpath(d)))
+    rt = runtime_root(d)
+    meta = derive(text, s.testcase, os.path.basename(os.path.normpath(d)), index_host_type(rt))
     if meta is None:
         return pcase.CaseResult(rel, "FAIL", "harness", "no launchable function in %s" % os.path.basename(s.kernel))
     with open(os.path.join(tmp, "main.cpp"), "w") as f:
@@ -674,7 +687,6 @@ def run_sample(s, tmp, opts):
         f.write("".join(v + "\n" for v in meta.outputs))
     target = target_of(d, text, s.testcase)
     env = dict(os.environ)
-    rt = runtime_root(d)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (d, rt, opts.pythonpath, env.get("PYTHONPATH")) if p)
     if target:
         env["SOC_VERSION"] = SOC[target]

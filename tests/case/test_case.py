@@ -47,6 +47,33 @@ check('ptosim_exec("K_one")' in out and 'ptosim_exec("K_two")' in out and "void 
       and "##" not in out and "#define" not in out and "#undef" not in out,
       "a kernel-declaring macro of launch.cpp is expanded at each use", out)
 
+# a host float given to an integer kernel parameter passes its bits (the C calling convention; PTOAS tsels of
+# 2026-06 declares its f32 scalar i32): the declaration's argument goes through ptosim_arg_ibits only when the .pto
+# parameter is an integer, and that overload sends the float's IEEE bits (by hand: 1.5f = 0x3fc00000 = 1069547520,
+# -2.0f = 0xc0000000 = 3221225472; an integer argument is itself)
+src = ('extern "C" __global__ AICORE void K(__gm__ float *p, float s, float t, int32_t u);\n'
+       'void LaunchK(float *p, float s, float t, int32_t u, void *st) { K<<<1, nullptr, st>>>(p, s, t, u); }\n')
+out = cm.rewrite_launch(src, {"K": ["!pto.ptr<f32>", "i32", "f32", "i32"]})
+check("ptosim_arg(p);" in out and "ptosim_arg_ibits(s);" in out and "ptosim_arg(t);" in out
+      and "ptosim_arg_ibits(u);" in out, "an integer .pto parameter takes its argument's bits", out)
+cxx = os.environ.get("CXX", "g++")
+tmpc = tempfile.mkdtemp(prefix="ptosim-case-ibits-")
+try:
+    with open(os.path.join(tmpc, "t.cpp"), "w") as f:
+        f.write('#include <cstdio>\n#include "ptosim_prelude.h"\n'
+                'void ptosim_arg_int(long long v, int s, int b) { std::printf("int %lld %d %d\\n", v, s, b); }\n'
+                'void ptosim_arg_float(double v) { std::printf("float %g\\n", v); }\n'
+                'int main() { ptosim_arg_ibits(1.5f); ptosim_arg_ibits(-2.0f); ptosim_arg_ibits((int32_t)-7); '
+                'ptosim_arg(1.5f); return 0; }\n')
+    rt = os.path.join(ROOT, "python", "ptosim", "case_runtime")
+    p = subprocess.run([cxx, "-std=c++17", "-I", rt, "-o", os.path.join(tmpc, "t"), os.path.join(tmpc, "t.cpp")],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    got = subprocess.run([os.path.join(tmpc, "t")], stdout=subprocess.PIPE).stdout.decode() if p.returncode == 0 else ""
+    check(got == "int 1069547520 0 0\nint 3221225472 0 0\nint -7 1 0\nfloat 1.5\n",
+          "ptosim_arg_ibits sends a float's bits, an integer's value", got + p.stdout.decode())
+finally:
+    shutil.rmtree(tmpc, ignore_errors=True)
+
 tmp = tempfile.mkdtemp(prefix="ptosim-case-test-")
 try:
     keep, rep = os.path.join(tmp, "keep"), os.path.join(tmp, "rep")

@@ -34,6 +34,18 @@ check([(v, ct, n) for v, _, ct, n in meta.ptrs] == [("v1", "float", 256), ("v2",
       [(v, ct, n) for v, _, ct, n in meta.ptrs])
 check(meta.scalars == [("v4", "int64_t", "1")] and meta.outputs == ["v2"], "scalar default and the stored output",
       (meta.scalars, meta.outputs))
+# the samples tree dates the index width: int64_t with load_integer_assignments in validation_runtime.py (PTOAS
+# 2fcf61b5 and later; this test's runtime has it), int32_t without (earlier trees), int64_t with no runtime
+old_rt = tempfile.mkdtemp(prefix="ptosim-samples-oldrt-")
+with open(os.path.join(old_rt, "validation_runtime.py"), "w") as f:
+    f.write("def load_int32_assignments(main_cpp='main.cpp'):\n    return []\n")
+m32 = sm.derive(open(os.path.join(MINI, "kernels", "aiv", "scale_add.pto")).read(), "scale_add", "Mini",
+                sm.index_host_type(old_rt))
+check(sm.index_host_type(os.path.dirname(MINI)) == "int64_t" and sm.index_host_type(old_rt) == "int32_t"
+      and sm.index_host_type(None) == "int64_t" and m32.scalars == [("v4", "int32_t", "1")],
+      "the index scalar's host type follows the samples tree's runtime", (m32.scalars, sm.index_host_type(old_rt)))
+os.remove(os.path.join(old_rt, "validation_runtime.py"))
+os.rmdir(old_rt)
 cpp = sm.main_cpp(meta)
 check("size_t fileSize_v3 = elemCount_v3 * sizeof(float);" in cpp and cpp.index('"./v1.bin"') < cpp.index('"./v3.bin"'),
       "main.cpp stand-in: file sizes and the read order", cpp)

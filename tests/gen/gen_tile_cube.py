@@ -90,6 +90,18 @@ def case_mat_dn():
     gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 16, 32) for v in row]))
 
 
+def case_zn_dn():
+    """A [16x32] f16 (nd2nz) and B [32x48] f16 from a DN view (GM holds Bfull^T [64][32] row-major, the view's
+    columns 16..63) into a ZN mat tile (DN2ZN), tmov to left / right, tmatmul: out = A·B [16x48]"""
+    r = gl.Lcg(13)
+    A = [[rand_val(r, "f16") for _ in range(32)] for _ in range(16)]
+    BT = [[rand_val(r, "f16") for _ in range(32)] for _ in range(64)]   # BT[n][k]
+    B = [[BT[16 + n][k] for n in range(48)] for k in range(32)]
+    gl.save("a.bin", enc("f16", A))
+    gl.save("bt.bin", enc("f16", BT))
+    gl.save("expected.bin", gl.pack("f", [v for row in matmul(A, B, 16, 48, 32) for v in row]))
+
+
 def case_colsplit():
     """two blocks: block b stores A [16x32] · B[:, 16b:16b+16] into columns 16b.. of a 16x32 f32 C (f16 inputs)"""
     r = gl.Lcg(12)

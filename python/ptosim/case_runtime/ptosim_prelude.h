@@ -43,4 +43,10 @@ inline void ptosim_arg(float v) { ptosim_arg_float(v); }
 inline void ptosim_arg(double v) { ptosim_arg_float(v); }
 inline void ptosim_arg(_Float16 v) { ptosim_arg_float((float)v); }
 inline void ptosim_arg(bfloat16_t v) { ptosim_arg_float((float)v); }
+/* an argument of an integer kernel parameter: a float passes its bits, as the C calling convention does */
+template <class T> inline void ptosim_arg_ibits(T v) { ptosim_arg(v); }
+inline void ptosim_arg_ibits(float v) { unsigned int b; __builtin_memcpy(&b, &v, sizeof b); ptosim_arg_int((long long)b, 0, 0); }
+inline void ptosim_arg_ibits(double v) { unsigned long long b; __builtin_memcpy(&b, &v, sizeof b); ptosim_arg_int((long long)b, 0, 0); }
+inline void ptosim_arg_ibits(_Float16 v) { unsigned short b; __builtin_memcpy(&b, &v, sizeof b); ptosim_arg_int((long long)b, 0, 0); }
+inline void ptosim_arg_ibits(bfloat16_t v) { ptosim_arg_int((long long)v.bits, 0, 0); }
 #endif

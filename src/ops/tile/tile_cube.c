@@ -216,15 +216,17 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
     }
     switch (in->imm[TM_KIND]) {
     /* the valid region from the mat tile read at its static pitch, as textract (0, 0) does */
+    /* a ZN mat tile (DN2ZN) holds the NZ image of the matrix transposed: as textract, it is the plain source of a
+       right tile and the transposed one of a left tile */
     case MV1_LEFT: {
         const Type *st = j->ty[in->imm[TM_SRC]];
         CubeWin w = {0, 0, (uint64_t)st->dims[0], (uint64_t)st->dims[1]};
-        return cube_l1_l0_exec(x, in, 0, 0, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc, &w);
+        return cube_l1_l0_exec(x, in, 0, (int)in->imm[TM_TRANS], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vr, s.vc, &w);
     }
     case MV1_RIGHT: {
         const Type *st = j->ty[in->imm[TM_SRC]];
         CubeWin w = {0, 0, (uint64_t)st->dims[1], (uint64_t)st->dims[0]};
-        return cube_l1_l0_exec(x, in, 1, 1, (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, &w);
+        return cube_l1_l0_exec(x, in, 1, !in->imm[TM_TRANS], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, &w);
     }
     case MV1_BIAS: return cube_l1_bt_exec(x, in, (int)in->imm[TM_SFMT], (unsigned)in->imm[TM_E], s.addr, d.addr, s.vc, s.vr, 0, 0);
     default:
@@ -416,6 +418,9 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
 
 /* ---------------------------------------------------------------- tload GM -> mat (PIPE_MTE2) */
 
+/* Instr.imm[0] of a tload into a boxed mat tile: the view's layout and the tile's */
+enum { TLM_ND2NZ = 0, TLM_DN2NZ = 1, TLM_ZN = 2 };
+
 /* tload into an NZ mat tile (lib/TileOps/a5/tload.py template_tload_gm_to_mat_nd2nz / _dn2nz): mte_gm_l1_frac of the
    tile's valid m x k from the view (row stride: the view's, in bytes), dst_group(1, 1, R, 0) with R the tile's static
    rows (docs/semantics.md §14.5). */
@@ -428,6 +433,21 @@ static int p_tload_mat(Exec *x, const Instr *in, const uint64_t *args)
     if (tile_check_valid(x, in, tt, t, "destination")) return -1;
     uint64_t e = ty_bytes(tt->elem);
     int wrap = 0;   /* the row stride in bytes, a checked product: one wrapped to a small value would pass the field */
+    if (in->imm[0] == TLM_ZN) {   /* DN2ZN: the view's columns are the rows of the NZ image of the tile transposed */
+        if (vt->rank < 2 || v.stride[vt->rank - 2] != 1) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "a tload into a ZN mat tile (blayout=row_major, slayout=col_major) reads a "
+                     "DN view, whose rows are contiguous; this view's row stride is %" PRId64 " (docs/semantics.md §14.5)",
+                     vt->rank < 2 ? 0 : v.stride[vt->rank - 2]);
+            return -1;
+        }
+        uint64_t cs = sim_mul_checked(v.stride[vt->rank - 1], e, &wrap);
+        if (wrap) {
+            sim_trap(x, in, DIAG_T_WRAP, "the view's column stride of %" PRId64 " elements of %" PRIu64 " bytes wraps around 2^64",
+                     v.stride[vt->rank - 1], e);
+            return -1;
+        }
+        return cube_frac_exec(x, in, 0, (unsigned)e, v.addr, t.addr, t.vc, t.vr, cs, 0, 1, 1, (uint64_t)tt->dims[1], 0);
+    }
     uint64_t rs = vt->rank >= 2 ? sim_mul_checked(v.stride[vt->rank - 2], e, &wrap) : t.vc * e;
     if (wrap) {
         sim_trap(x, in, DIAG_T_WRAP, "the view's row stride of %" PRId64 " elements of %" PRIu64 " bytes wraps around 2^64",
@@ -450,7 +470,9 @@ static void foot_tload_mat(const Instr *in, const uint64_t *args, AsFoot *f)
     ViewRt v = tj_view(j, args, 0);
     uint64_t e = ty_bytes(tt->elem);
     int wrap = 0;   /* a wrapping stride traps when the op runs (p_tload_mat) */
-    uint64_t rs = vt->rank >= 2 ? sim_mul_checked(v.stride[vt->rank - 2], e, &wrap) : t.vc * e;
+    int zn = in->imm[0] == TLM_ZN && vt->rank >= 2;
+    uint64_t rs = zn ? sim_mul_checked(v.stride[vt->rank - 1], e, &wrap)
+                : vt->rank >= 2 ? sim_mul_checked(v.stride[vt->rank - 2], e, &wrap) : t.vc * e;
     uint64_t lines = in->imm[0] ? t.vc : t.vr, len = in->imm[0] ? t.vr : t.vc;
     if (lines && len) as_add(f, AS_GM, v.addr, v.addr + (lines - 1) * rs + len * e, 0);
     as_add(f, AS_L1, t.addr, t.addr + (uint64_t)tt->dims[0] * (uint64_t)tt->dims[1] * e, 1);
@@ -498,8 +520,9 @@ int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in)
         in->cost = 1;
         return 0;   /* auto-sync: no footprint, so it waits for everything before it (autosync_foot_all) */
     }
-    if (tt->kind != TY_TILE_BUF || tt->space != AS_L1 || !ty_is_view(vt) || tt->blayout != TBL_COL_MAJOR ||
-        tt->slayout != TSL_ROW_MAJOR)
+    int zn = tt->blayout == TBL_ROW_MAJOR && tt->slayout == TSL_COL_MAJOR;
+    if (tt->kind != TY_TILE_BUF || tt->space != AS_L1 || !ty_is_view(vt) ||
+        !(zn || (tt->blayout == TBL_COL_MAJOR && tt->slayout == TSL_ROW_MAJOR)))
         return 1;
     TileJob *j = tile_job(L, op, in);
     if (!j) return -1;
@@ -508,7 +531,7 @@ int tile_lower_cube_load(LowerView *L, const Op *op, Instr *in)
     /* the templates' choice (lib/TileOps/a5/tload.py, _load_store.py): nd2nz when the view's last extent is the
        tile's columns, else dn2nz when it is the tile's rows (the view holds the tile transposed) */
     int64_t last = vt->rank ? vt->dims[vt->rank - 1] : -1;
-    in->imm[0] = last >= 0 && last != tt->dims[1] && last == tt->dims[0];
+    in->imm[0] = zn ? TLM_ZN : last >= 0 && last != tt->dims[1] && last == tt->dims[0] ? TLM_DN2NZ : TLM_ND2NZ;
     in->pfn = p_tload_mat;
     in->foot = foot_tload_mat;
     in->cost = 1;
