@@ -110,19 +110,19 @@ static void check_gather_mask(VCtx *V, Op *op, const Attr *mp)
               "%lld columns", v_opname(op), (long long)d->dims[1]);
         return;
     }
-    if (!ax || !ax->s) {
-        v_err(V, DIAG_V_ATTR, op->loc, "'%s' mask-pattern form needs its axis (\"row\" or \"col\" after the type)",
-              v_opname(op));
-        return;
-    }
+    if (!ax || !ax->s)   /* docs/semantics.md §14.6 "tgather mask form without an axis" */
+        v_warn(V, DIAG_V_DEPRECATED, op->loc, "'%s' mask-pattern form without its axis is the form before PTOAS "
+               "2026-08 (bb284c03); read as \"row\", pto-isa's default (GATHER_ROW); the current compiler requires "
+               "\"row\" or \"col\" after the type", v_opname(op));
+    const char *axis = ax && ax->s ? ax->s : "row";
     const char *p = mp->s ? mp->s : "";
     int64_t times = strstr(p, "P1111") ? 1 : (strstr(p, "P0101") || strstr(p, "P1010")) ? 2 : 4;
-    int col = !strcmp(ax->s, "col");
+    int col = !strcmp(axis, "col");
     int along = col ? 3 : 2, across = col ? 2 : 3;   /* dims[2] valid rows, dims[3] valid columns */
     if (ext_known_differ(s->dims[along], d->dims[along]) ||
         (s->dims[across] >= 0 && d->dims[across] >= 0 && s->dims[across] != d->dims[across] * times))
         v_err(V, DIAG_TILE_SHAPE, v_gloc(V, op, "dsts", 0), "'%s' mask-pattern form along %s: src's valid %s must equal "
-              "dst's and its valid %s be %lld times dst's", v_opname(op), ax->s, col ? "columns" : "rows",
+              "dst's and its valid %s be %lld times dst's", v_opname(op), axis, col ? "columns" : "rows",
               col ? "rows" : "columns", (long long)times);
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gen_tile_gather3.py OUTDIR CASE — inputs and expected outputs of tests/tile/tgather_mask_run.pto (case gmask),
-tscatter_mask.pto (smask), tscatter_idx.pto (scatter), tgatherb.pto (gatherb), thistogram.pto (hist) and the
-trap tests bad_tscatter_idx.pto (badscatter), bad_tgatherb.pto (badgatherb), bad_tgather_mask.pto (badgmask).
+tscatter_mask.pto (smask), tscatter_idx.pto (scatter), tgatherb.pto (gatherb), thistogram.pto (hist),
+tgather_mask_noaxis.pto (gmask_noaxis) and the trap tests bad_tscatter_idx.pto (badscatter), bad_tgatherb.pto (badgatherb), bad_tgather_mask.pto (badgmask).
 
 The semantics are those of the A5 TileLib templates (PTOAS lib/TileOps/a5/tgather.py, tscatter.py, tgatherb.py,
 thistogram.py) as docs/semantics.md §14.6 states them, written here independently of ptosim:
@@ -48,6 +48,10 @@ CASES = {
          ("gmask", "e", "ed", "P1000", "row"), ("gmask", "f", "fd", "P0001", "col"),
          ("gmask", "g", "gd", "P0100", "col"), ("gmask", "h", "hd", "P1010", "col"),
          ("gmask", "k", "kd", "P1111", "col"), ("gmask", "m", "md", "P0101", "row")]),
+    "gmask_noaxis": (
+        [("a", "f32", 4, 16, "", 1, None), ("ad", "f32", 4, 8, "", 1, None),
+         ("b", "f16", 1, 32, "", 1, None), ("bd", "f16", 1, 32, "", 1, None)],
+        [("gmask", "a", "ad", "P0101", None), ("gmask", "b", "bd", "P1111", None)]),
     "smask": (
         [("a", "f16", 2, 32, "", 1, None), ("ad", "f16", 2, 64, "", 1, None),
          ("b", "f32", 2, 16, "", 1, None), ("bd", "f32", 2, 64, "", 1, None),
@@ -106,6 +110,7 @@ CASES = {
 }
 STORED = {
     "gmask": ["ad", "bd", "cd", "dd", "ed", "fd", "gd", "hd", "kd", "md"],
+    "gmask_noaxis": ["ad", "bd"],
     "smask": ["ad", "bd", "cd", "dd", "ed", "fd", "gd", "hd"],
     "scatter": ["ad", "bd", "cd", "dd", "ed", "fd", "gd", "hd", "kd"],
     "gatherb": ["ad", "bd", "cd", "dd", "ed", "fd", "gd", "hd", "kd", "md"],
@@ -186,7 +191,7 @@ def run_ops(tiles, ops, data):
             vr, vc = valid(d)
             for r in range(vr):
                 for c in range(vc):
-                    if op[4] == "row":
+                    if op[4] in ("row", None):   # no axis: "row", pto-isa's default
                         st[op[2]][r * d[3] + c] = st[op[1]][r * s[3] + c * Tt + S]
                     else:
                         st[op[2]][r * d[3] + c] = st[op[1]][(r * Tt + S) * s[3] + c]
@@ -283,6 +288,10 @@ def save_case(case, seed):
 
 def case_gmask():
     save_case("gmask", 11)
+
+
+def case_gmask_noaxis():
+    save_case("gmask_noaxis", 16)
 
 
 def case_smask():
