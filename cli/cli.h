@@ -42,7 +42,7 @@ typedef struct CliArgs {
     const char *entry;
     unsigned blocks;
     unsigned jobs;             /* --jobs; 0 = the library's default (one per CPU) */
-    int quiet, race, vag_loops, strict_gm, no_fast;
+    int quiet, race, vag_loops, tile_op_expand, strict_gm, no_fast;
     int flag_key, flag_lossy;      /* --flag-key (PtoFlagKey), --flag-model=lossy */
     uint64_t steps;
     uint64_t max_memory;       /* --max-memory (0: the library's default) */

@@ -19,6 +19,7 @@ static int set_no_initcheck(CliArgs *a, const char *v) { (void)v; a->no_initchec
 static int set_no_unwritten(CliArgs *a, const char *v) { (void)v; a->no_unwritten = 1; return 0; }
 static int set_no_sanitize(CliArgs *a, const char *v) { (void)v; a->race = 0; a->no_initcheck = a->no_unwritten = 1; return 0; }
 static int set_vag_loops(CliArgs *a, const char *v) { (void)v; a->vag_loops = 1; return 0; }
+static int set_tile_op_expand(CliArgs *a, const char *v) { (void)v; a->tile_op_expand = 1; return 0; }
 static int set_strict_gm(CliArgs *a, const char *v) { (void)v; a->strict_gm = 1; return 0; }
 static int set_no_fast(CliArgs *a, const char *v) { (void)v; a->no_fast = 1; return 0; }
 static int set_generic(CliArgs *a, const char *v) { (void)v; a->generic = 1; return 0; }
@@ -192,6 +193,8 @@ static const CliOpt run_opts[] = {
     {0, "no-fast-paths", NULL, "run every op on its reference handler, without the fast paths (same results, slower; for testing them)", set_no_fast},
     {0, "strict-gm", NULL, "a GM access that leaves its buffer traps T-OOB (default: it lands in the flat device GM and is reported, W-GM-OOB / W-GM-CLOBBER)", set_strict_gm},
     {0, "vag-loops", NULL, "pto.vag binds the iteration counts of its enclosing loops (default: they read 0)", set_vag_loops},
+    {0, "tile-op-expand", NULL, "where the compiler's two tile lowerings disagree (textract into a right tile), follow its "
+     "TileLib templates (ptoas --enable-tile-op-expand) instead of pto-isa", set_tile_op_expand},
     {0, "dump", "SPEC", "after the run (or a trap) write on-chip memory: [bN.][CORE.]SPACE:OFFSET:BYTES[:FILE[:TYPE]]; repeatable (see below)", set_dump},
     {0, "stats", NULL, "print the timing model's view: cycles, per core and pipe busy/stall cycles by cause, bandwidth, the longest waits (stdout; stderr when stdout carries json or sarif diagnostics)", set_stats},
     {0, "profile", NULL, "print source lines ranked by cycles and the vector loops' cycles per iteration and bound (where --stats goes)", set_profile},

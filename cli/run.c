@@ -465,6 +465,7 @@ int cli_run(CliArgs *a)
     for (unsigned i = 0; i < np; i++)
         if (bufs[i].out) pto_launch_set_output(l, i, 1);
     pto_launch_set_vag_loops(l, a->vag_loops);
+    pto_launch_set_tile_op_expand(l, a->tile_op_expand);
     pto_launch_set_gm_strict(l, a->strict_gm);
     size_t dr = pto_diag_count(ctx);
     int r = pto_launch_run(l, a->blocks);

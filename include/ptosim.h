@@ -183,6 +183,10 @@ void pto_launch_set_gm_strict(PtoLaunch *l, int on);
    require; 1: the PTOAS design formula, sum of stride x iteration count of the enclosing i16 scf.for loops
    (docs/semantics.md §6.11). */
 void pto_launch_set_vag_loops(PtoLaunch *l, int on);
+/* Which lowering of the tile ops to follow where the compiler's two disagree (docs/semantics.md §14.5
+   "textract"). Default (0): pto-isa's, what `ptoas` emits by default; 1: the TileLib templates, what
+   `ptoas --enable-tile-op-expand` emits (the compiler's tile system tests are built so). */
+void pto_launch_set_tile_op_expand(PtoLaunch *l, int on);
 /* Applies a timing table (the text format of docs/timing.md) on top of the target's built-in one; keys
    the text does not name keep their values. Returns 0, or -1 with E-TIMING diagnostics (located in
    `name`). Timing changes when things happen, never the bytes a race-free kernel produces. */

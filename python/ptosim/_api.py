@@ -521,7 +521,7 @@ class Module:
 
     def run(self, *args, entry=None, blocks=1, race=True, initcheck=True, unwritten=True, outputs=None,
             sanitize=True, steps=None, vag_loops=False, timing=None, trace=False, profile=False, strict_gm=False,
-            stats_json=False, report=False):
+            stats_json=False, report=False, tile_op_expand=False):
         """Runs a kernel with one argument per parameter, in declaration order: a numpy array for a pointer
         (bound in place, zero-copy: C-contiguous, writeable, of the pointer's element type; see Param.dtype),
         a Python (or numpy) int for an integer or index parameter, an int or float for a float one.
@@ -532,7 +532,9 @@ class Module:
         never wrote; the outputs are the pointer parameters named in `outputs`, by name or index, as `ptosim
         run` checks those given an OUT file); sanitize=False turns all three off. Each warning of the run is
         issued as a SanitizerWarning (Python's warnings module) and returned in RunResult.warnings. steps: the
-        per-core step limit (None: the default); vag_loops: pto.vag binds loop iteration counts; timing: a
+        per-core step limit (None: the default); vag_loops: pto.vag binds loop iteration counts; tile_op_expand:
+        where the compiler's two tile lowerings disagree, follow its TileLib templates (`ptoas
+        --enable-tile-op-expand`), not pto-isa (`ptosim run --tile-op-expand`); timing: a
         timing table (its text as str, or a path as os.PathLike) applied over the target's; trace: record the
         Chrome trace (RunResult.trace); profile: per-line profile (RunResult.profile); strict_gm: an access
         leaving its array traps T-OOB (by default GM is one flat device space, as in `ptosim run`: the access
@@ -571,6 +573,7 @@ class Module:
                 _L.pto_launch_set_output(l, i, 1 if i in outs else 0)
             _L.pto_launch_set_gm_strict(l, 1 if strict_gm else 0)
             _L.pto_launch_set_vag_loops(l, 1 if vag_loops else 0)
+            _L.pto_launch_set_tile_op_expand(l, 1 if tile_op_expand else 0)
             _L.pto_launch_set_trace(l, 1 if trace or report else 0)
             _L.pto_launch_set_profile(l, 1 if profile or report else 0)
             rc = _L.pto_launch_run(l, int(blocks))       # releases the GIL

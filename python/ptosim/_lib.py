@@ -136,6 +136,7 @@ PROTOTYPES = {
     "pto_launch_set_race_check": (None, [_P, c_int]),
     "pto_launch_set_gm_strict": (None, [_P, c_int]),
     "pto_launch_set_vag_loops": (None, [_P, c_int]),
+    "pto_launch_set_tile_op_expand": (None, [_P, c_int]),
     "pto_launch_set_timing": (c_int, [_P, c_char_p, c_char_p, c_size_t]),
     "pto_launch_run": (c_int, [_P, c_uint]),
     "pto_launch_stats": (POINTER(Stats), [_P]),

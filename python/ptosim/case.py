@@ -361,6 +361,21 @@ def run_case(case, opts):
     return res
 
 
+def expands_tile_ops(path):
+    """True when the case's build runs the compiler with --enable-tile-op-expand (the TileLib templates): the
+    run_ptoas_to_file.cmake of PTOAS test/tilelang_st and PTO-Gym examples/tileop, in the case directory or one of
+    its two parents. Such a case runs with `ptosim run --tile-op-expand` (docs/semantics.md §14.5 "textract")."""
+    d = os.path.abspath(path)
+    for _ in range(3):
+        try:
+            with open(os.path.join(d, "run_ptoas_to_file.cmake")) as f:
+                return "--enable-tile-op-expand" in f.read()
+        except OSError:
+            pass
+        d = os.path.dirname(d)
+    return False
+
+
 def _run_in(case, tmp, opts):
     if getattr(case, "sample", False):
         from ptosim import samples
@@ -401,7 +416,10 @@ def _run_in(case, tmp, opts):
     if code != 0:
         err = [l for l in out.splitlines() if "error" in l]
         return CaseResult(rel, "FAIL", "harness", "host build: " + (err[0] if err else _first_line(out))[:200])
-    env = dict(env, PTOSIM_BIN=opts.ptosim, PTOSIM_KERNEL=case.kernel, PTOSIM_FLAGS=" ".join(opts.run_options))
+    flags = list(opts.run_options)
+    if expands_tile_ops(case.path) and "--tile-op-expand" not in flags:
+        flags.append("--tile-op-expand")
+    env = dict(env, PTOSIM_BIN=opts.ptosim, PTOSIM_KERNEL=case.kernel, PTOSIM_FLAGS=" ".join(flags))
     if opts.stats:
         env["PTOSIM_STATS"] = "profile" if opts.profile else "1"
     if opts.report:

@@ -240,6 +240,7 @@ int pto_launch_set_output(PtoLaunch *l, unsigned i, int on)
     return 0;
 }
 void pto_launch_set_vag_loops(PtoLaunch *l, int on) { l->sim.vag_loops = on; }
+void pto_launch_set_tile_op_expand(PtoLaunch *l, int on) { l->sim.tile_op_expand = on; }
 void pto_launch_set_gm_strict(PtoLaunch *l, int on) { l->sim.gm_strict = on != 0; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 

@@ -222,6 +222,7 @@ struct Sim {
     int flag_key;              /* FLAG_KEY_* forced by the launch, or 0: the target's (sim_flag_key) */
     int flag_lossy;            /* flag model: a set while the flag is set is lost (docs/semantics.md §2) */
     int vag_loops;             /* pto.vag binds the enclosing loops' iteration counts (else they read 0) */
+    int tile_op_expand;        /* tile ops read as the TileLib templates expand them where pto-isa differs */
     uint64_t autosync_edges;   /* dependencies auto-sync inferred (exec/autosync.c), summed over the blocks */
     GridSync *grid;            /* the launch's pto.syncall barriers (shared by its blocks), or NULL */
     const Instr *warned[SIM_MAX_WARNED];   /* (op, ID) pairs that already produced their run-time warning (sim_warn_once) */

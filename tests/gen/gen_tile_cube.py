@@ -162,6 +162,23 @@ def case_textract_win():
     gl.save("expected.bin", gl.pack("f", [x for row in C for x in row]))
 
 
+def case_textract_expand():
+    """textract into right tiles as the TileLib templates load them (ptosim run --tile-op-expand): B[k][n] =
+    src[row + n][col + k], from an NZ mat tile of S [32x32] at (16, 0) and from a ZN mat tile of S (DN view of St in
+    GM) at (0, 0); A [16x32]; out1 = A·B1, out2 = A·B2 (bf16 inputs, f32 accumulation)"""
+    r = gl.Lcg(43)
+    A = [[rand_val(r, "bf16") for _ in range(32)] for _ in range(16)]
+    S = [[rand_val(r, "bf16") for _ in range(32)] for _ in range(32)]
+    St = [[S[j][i] for j in range(32)] for i in range(32)]
+    gl.save("a.bin", enc("bf16", A))
+    gl.save("s.bin", enc("bf16", S))
+    gl.save("st.bin", enc("bf16", St))
+    B1 = [[S[16 + n][k] for n in range(16)] for k in range(32)]
+    B2 = [[S[n][k] for n in range(16)] for k in range(32)]
+    gl.save("expected1.bin", gl.pack("f", [x for row in matmul(A, B1, 16, 16, 32) for x in row]))
+    gl.save("expected2.bin", gl.pack("f", [x for row in matmul(A, B2, 16, 16, 32) for x in row]))
+
+
 def mx_dot(A, B, SA, SB, m, n, K, acc):
     """MX: (a·2^(sa-127))·(b·2^(sb-127)) exact (a double holds it), rounded once to f32, then the f32 sum"""
     for k in range(K):

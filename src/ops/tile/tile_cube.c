@@ -209,7 +209,13 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
         uint64_t sr = (uint64_t)st->dims[0], sc = (uint64_t)st->dims[1];
         int zn = (int)in->imm[TM_TRANS], side = in->imm[TM_KIND] == MV1_RIGHT;
         /* left: A's rows are the load's R; right: B's columns are (L0B holds B transposed), and a boxed NZ B is
-           the transposed source of the load, a ZN one the plain one (docs/semantics.md §14.5 "textract") */
+           the transposed source of the load, a ZN one the plain one (docs/semantics.md §14.5 "textract"). The
+           TileLib templates (--tile-op-expand) load a right tile the other way round in both layouts, so that
+           B[k][n] = src[row + n][col + k]: the window in the source's own frame. */
+        if (side && x->core->sim->tile_op_expand) {
+            CubeWin w = {r, c, sr, sc};
+            return cube_l1_l0_exec(x, in, 1, zn, (unsigned)in->imm[TM_E], s.addr, d.addr, d.vc, d.vr, &w);
+        }
         CubeWin w = side ? (CubeWin){c, r, sc, sr} : (CubeWin){r, c, sr, sc};
         return cube_l1_l0_exec(x, in, side, side ? !zn : zn, (unsigned)in->imm[TM_E], s.addr, d.addr,
                                side ? d.vc : d.vr, side ? d.vr : d.vc, &w);
