@@ -173,7 +173,13 @@ int tile_lower_dma(LowerView *L, const Op *op, Instr *in)
     /* the local side: a vec tile; also a mat tile in ND / DN (GM <-> L1 on the same engines) and, for a tload on
        a5, a scaling tile (the FIXPIPE quant vector; docs/semantics.md "FIXPIPE epilogue of a cross-core pipe") */
     int local_ok = tt->space == AS_UB || (tt->space == AS_L1 && form != TD_NZ) || (tt->space == AS_FB && load && form == TD_ND);
-    if (form < 0 || !local_ok || (form == TD_NZ && vt->rank != 5)) {
+    if (form == TD_NZ && local_ok && vt->rank != 5) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' of an NZ tile through a rank-%u view is not simulated: the GM layout "
+                 "the compiler gives such a view is not published (a rank-5 view is; docs/tile.md)",
+                 op_info[op->kind].name, vt->rank);
+        return -1;
+    }
+    if (form < 0 || !local_ok) {
         lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' between GM and a %s tile of this layout is not simulated (docs/tile.md)",
                  op_info[op->kind].name, tile_loc_name((AddrSpace)tt->space));
         return -1;
