@@ -974,6 +974,7 @@ static const Type *dialect_type(Parser *P, Token *t)
     if (IS("pto.async_session")) return ty_handle(T, HK_ASYNC_SESSION);
     if (IS("pto.async_event")) return ty_handle(T, HK_ASYNC_EVENT);
     if (IS("pto.prefetch_async_context")) return ty_handle(T, HK_PREFETCH_CTX);
+    if (IS("pto.pipe")) return ty_handle(T, HK_PIPE);
 #undef IS
     int fk = fk_lookup(t->s, t->len, 1);
     if (fk >= 0) return ty_float(T, (FloatKind)fk);

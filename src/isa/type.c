@@ -375,7 +375,7 @@ int ty_format(const Type *t, char *buf, unsigned n)
     case TY_NONE: return snprintf(buf, n, "()");
     case TY_HANDLE:
         return snprintf(buf, n, "%s", t->gran == HK_ASYNC_SESSION ? "!pto.async_session" : t->gran == HK_ASYNC_EVENT
-                                                                  ? "!pto.async_event" : "!pto.prefetch_async_context");
+                                      ? "!pto.async_event" : t->gran == HK_PIPE ? "!pto.pipe" : "!pto.prefetch_async_context");
     case TY_VEC:
         if (t->gran) return snprintf(buf, n, "!pto.hif8x2");
         ty_format(t->elem, e, sizeof e);

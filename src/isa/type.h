@@ -73,9 +73,9 @@ const Type *ty_mask(TypeTable *t, unsigned gran);
 const Type *ty_align(TypeTable *t);
 /* !pto.vaddr<bG>: a vector-address offset token (a 32-bit byte offset from pto.vag); gran 1, 2 or 4. */
 const Type *ty_vaddr(TypeTable *t, unsigned gran);
-/* TY_HANDLE: an opaque run-time handle of the asynchronous DMA surface (gran = HandleKind); its frame slot is
-   8 bytes (docs/tile.md "Asynchronous prefetch"). */
-typedef enum { HK_ASYNC_SESSION = 1, HK_ASYNC_EVENT, HK_PREFETCH_CTX } HandleKind;
+/* TY_HANDLE: an opaque run-time handle of the asynchronous DMA surface, or the compiler-internal !pto.pipe of a
+   cross-core pipe (gran = HandleKind); its frame slot is 8 bytes (docs/tile.md "Asynchronous prefetch"). */
+typedef enum { HK_ASYNC_SESSION = 1, HK_ASYNC_EVENT, HK_PREFETCH_CTX, HK_PIPE } HandleKind;
 const Type *ty_handle(TypeTable *t, HandleKind k);
 const Type *ty_none(TypeTable *t);
 /* !pto.vmi.vreg<LxT> and !pto.vmi.mask<LxG> (gran 0 = pred). */

@@ -790,9 +790,182 @@ static void check_set_quant(VCtx *V, Op *op)
         v_err(V, DIAG_V_OPERAND_TYPE, op_use_loc(op, s), "the quant scale is f32, not %s", v_tyname(s->type, b, sizeof b));
 }
 
+/* ---------------------------------------------------------------- the compiler-internal forms */
+
+static bool is_internal_init(const Op *o) { return o->kind == OP_INITIALIZE_L2L_PIPE || o->kind == OP_INITIALIZE_L2G2L_PIPE; }
+
+/* A consumer buffer that names its peer: the value comes from pto.reserve_buffer or pto.import_reserved_buffer. */
+static bool peer_buffer(const Value *v)
+{
+    return buf_def(v, OP_RESERVE_BUFFER) || buf_def(v, OP_IMPORT_RESERVED_BUFFER);
+}
+
+/* PTOAS InitializeL2G2LPipeOp / InitializeL2LPipeOp::verify (verifyPipeShape), and the address rule of
+   PTOResolveReservedBuffersPass (collectPeerAwareInit): a pipe with local slots and no explicit flag_base is paired
+   through its buffer, so that buffer comes from pto.reserve_buffer or pto.import_reserved_buffer. */
+static void check_internal_init(VCtx *V, Op *op)
+{
+    int64_t dm = attr_i(op, "dir_mask", 0), ss = attr_i(op, "slot_size", 0), sn = attr_i(op, "slot_num", 0);
+    if (dm < 1 || dm > 3) {
+        v_err(V, DIAG_PIPE_INIT, v_attr_loc(op, "dir_mask"), "dir_mask is %lld; it must be 1 (C2V), 2 (V2C) or 3 (both)",
+              (long long)dm);
+        return;
+    }
+    if (ss <= 0 || sn <= 0) {
+        v_err(V, DIAG_PIPE_INIT, v_attr_loc(op, ss <= 0 ? "slot_size" : "slot_num"), "%s must be greater than 0",
+              ss <= 0 ? "slot_size" : "slot_num");
+        return;
+    }
+    if (op_attr(op, "flag_base")) {
+        int64_t fb = attr_i(op, "flag_base", 0), w = dm == 3 ? 4 : 2;
+        if (fb < 0 || fb + w > 16) {
+            v_err(V, DIAG_PIPE_INIT, v_attr_loc(op, "flag_base"), "flag_base %lld: a pipe of dir_mask %lld uses %lld flag "
+                  "ids from its base, which must lie within the 16 hardware flag ids", (long long)fb, (long long)dm,
+                  (long long)w);
+            return;
+        }
+    }
+    const Value *local = v_grp(V, op, "local", 0), *peer = v_grp(V, op, "peer", 0);
+    if (op->kind == OP_INITIALIZE_L2G2L_PIPE && !local) {   /* GM slots only (a GlobalTensor pipe) */
+        if (op_attr(op, "local_slot_num"))
+            v_err(V, DIAG_PIPE_INIT, v_attr_loc(op, "local_slot_num"), "'local_slot_num' needs a local consumer buffer "
+                  "('local_addr')");
+        return;
+    }
+    if (op_attr(op, "local_slot_num")) {
+        int64_t l = attr_i(op, "local_slot_num", 0);
+        if (l <= 0 || l > sn) {
+            v_err(V, DIAG_PIPE_INIT, v_attr_loc(op, "local_slot_num"), "local_slot_num %lld must be in 1..slot_num (%lld)",
+                  (long long)l, (long long)sn);
+            return;
+        }
+    }
+    if ((dm == 3) != (peer != NULL)) {
+        v_err(V, DIAG_PIPE_INIT, peer ? op_use_loc(op, peer) : op->loc, dm == 3 ? "dir_mask 3 needs 'peer_local_addr', the "
+              "V2C consumer buffer" : "'peer_local_addr' belongs to a pipe of dir_mask 3");
+        return;
+    }
+    if (!op_attr(op, "flag_base") && !peer_buffer(local) && !(peer && peer_buffer(peer)))
+        v_err(V, DIAG_PIPE_INIT, op_use_loc(op, local), "without an explicit 'flag_base' the local consumer buffer must come "
+              "from pto.reserve_buffer or pto.import_reserved_buffer, which pair this init with its peer's");
+}
+
+/* The pipe handle operand of an internal data op (and its entry, NULL for pto.tfree(%pipe : !pto.pipe)). */
+static const Value *internal_pipe(VCtx *V, const Op *op, const Value **entry)
+{
+    const Value *e = v_grp(V, op, "entry", 0), *p = v_grp(V, op, "pipe", 0);
+    if (op->kind == OP_TFREE && !p) {   /* the one operand is the handle */
+        p = e;
+        e = NULL;
+    }
+    if (entry) *entry = e;
+    return p;
+}
+
+/* PTOAS TPushOp / TPopOp / TFreeOp / TAllocOp::verify: inside a section or a kernel_kind function; a pipe handle from
+   an internal init; split 0..4; the odd splits only for a C2V-only initialize_l2g2l_pipe with local slots and a tile
+   entry; a producer's split entry of the matching row / column parity; aiv_subblockid as for the frontend ops; a
+   tensor-view entry only through a GM-only initialize_l2g2l_pipe whose gm_addr has its element type and shape; a
+   pushed tile in acc or vec, a popped one in vec or mat. */
+static void check_internal_data(VCtx *V, Op *op)
+{
+    if (!in_side(op, SIDE_CUBE) && !in_side(op, SIDE_VECTOR)) {
+        v_err(V, DIAG_PIPE_CONTEXT, op->loc, "'%s' must be inside a pto.section.cube / pto.section.vector or a function "
+              "with a pto.kernel_kind", v_opname(op));
+        return;
+    }
+    const Value *entry, *pv = internal_pipe(V, op, &entry);
+    if (!pv || pv->type->kind != TY_HANDLE || pv->type->gran != HK_PIPE) {
+        v_err(V, DIAG_V_OPERAND_TYPE, pv ? op_use_loc(op, pv) : op->loc, "'%s' takes a !pto.pipe handle", v_opname(op));
+        return;
+    }
+    Op *init = pv->def && is_internal_init(pv->def) ? pv->def : NULL;
+    if (!init) {
+        v_err(V, DIAG_PIPE_USE, op_use_loc(op, pv), "the pipe handle of '%s' must come from pto.initialize_l2l_pipe or "
+              "pto.initialize_l2g2l_pipe", v_opname(op));
+        return;
+    }
+    int64_t split = attr_i(op, "split", 0);
+    SrcLoc sl = v_attr_loc(op, "split");
+    if (split < 0 || split > 4) {
+        v_err(V, DIAG_PIPE_USE, sl, "split is %lld; it must be 0 (none), 1/2 (even rows/columns) or 3/4 (odd rows/"
+              "columns)", (long long)split);
+        return;
+    }
+    const Type *et = entry ? entry->type : NULL;
+    bool view = et && et->kind == TY_TENSOR_VIEW, producer = op->kind == OP_TPUSH || op->kind == OP_TALLOC;
+    if (odd_split(split)) {
+        bool c2v_side = in_side(op, producer ? SIDE_CUBE : SIDE_VECTOR);
+        if (!c2v_side || init->kind != OP_INITIALIZE_L2G2L_PIPE || attr_i(init, "dir_mask", 0) != 1 ||
+            !v_grp(V, init, "local", 0)) {
+            long d = v_err(V, DIAG_PIPE_USE, sl, "odd splits (3, 4) exist only on the C2V side of a C2V-only (dir_mask = 1) "
+                           "pto.initialize_l2g2l_pipe with a local consumer buffer");
+            v_note(V, d, init->loc, "the pipe's init");
+            return;
+        }
+        if (view) {
+            v_err(V, DIAG_PIPE_USE, sl, "odd splits (3, 4) take tile entries, not !pto.tensor_view ones");
+            return;
+        }
+    }
+    if (op->kind == OP_TPUSH && split != 0 && et && (et->kind == TY_TILE_BUF || view)) {   /* verifyC2VProducerSplitParity */
+        int rows = split == 1 || split == 3;
+        int64_t n = et->kind == TY_TILE_BUF ? et->dims[rows ? 2 : 3] : (et->rank == 2 ? et->dims[rows ? 0 : 1] : -1);
+        if (n >= 0 && (n % 2 != 0) != odd_split(split)) {
+            v_err(V, DIAG_PIPE_USE, sl, "split = %lld halves an %s number of valid %s; this entry has %lld",
+                  (long long)split, odd_split(split) ? "odd" : "even", rows ? "rows" : "columns", (long long)n);
+            return;
+        }
+    }
+    const Value *sub = v_grp(V, op, "sub", 0);
+    if (sub) {
+        const char *why = split == 0 ? "only when 'split' is 1, 2, 3 or 4" : view ? "not for !pto.tensor_view pipe entries"
+                        : et && (et->kind != TY_TILE_BUF || et->space != AS_UB) ? "only on AIV-side vec tile entries" : NULL;
+        if (why) {
+            v_err(V, DIAG_PIPE_USE, op_use_loc(op, sub), "'%s' takes 'aiv_subblockid' %s", v_opname(op), why);
+            return;
+        }
+    }
+    if (view) {   /* verifyTensorEntryMatchesInternalPipeInit */
+        const Value *gm = v_grp(V, init, "gm", 0);
+        const Type *gt = gm ? gm->type : NULL;
+        const char *why = init->kind != OP_INITIALIZE_L2G2L_PIPE ? "a pipe from pto.initialize_l2g2l_pipe"
+                        : v_grp(V, init, "local", 0) ? "a GM-only pto.initialize_l2g2l_pipe (no local_addr)"
+                        : !gt || gt->kind != TY_TENSOR_VIEW ? "an initialize_l2g2l_pipe whose gm_addr is a !pto.tensor_view"
+                        : NULL;
+        if (why) {
+            long d = v_err(V, DIAG_PIPE_USE, op_use_loc(op, entry), "a !pto.tensor_view pipe entry needs %s", why);
+            v_note(V, d, init->loc, "the pipe's init");
+            return;
+        }
+        if (gt->elem != et->elem || gt->rank != et->rank) {
+            long d = v_err(V, DIAG_PIPE_USE, op_use_loc(op, entry), "the pipe entry's %s differs from the "
+                           "initialize_l2g2l_pipe gm_addr's", gt->elem != et->elem ? "element type" : "rank");
+            v_note(V, d, init->loc, "the pipe's init");
+            return;
+        }
+        for (unsigned i = 0; i < et->rank; i++)
+            if (et->dims[i] >= 0 && gt->dims[i] >= 0 && et->dims[i] != gt->dims[i]) {
+                long d = v_err(V, DIAG_PIPE_USE, op_use_loc(op, entry), "the pipe entry's dimension %u is %lld, the "
+                               "initialize_l2g2l_pipe gm_addr's %lld", i, (long long)et->dims[i], (long long)gt->dims[i]);
+                v_note(V, d, init->loc, "the pipe's init");
+                return;
+            }
+        return;
+    }
+    if (et && et->kind == TY_TILE_BUF && (op->kind == OP_TPUSH || op->kind == OP_TPOP)) {
+        bool ok = op->kind == OP_TPUSH ? et->space == AS_L0C || et->space == AS_UB : et->space == AS_UB || et->space == AS_L1;
+        if (!ok)
+            v_err(V, DIAG_TILE_LOC, op_use_loc(op, entry), "'%s' %s", v_opname(op), op->kind == OP_TPUSH
+                  ? "pushes a tile in loc=acc or loc=vec" : "pops into a tile in loc=vec or loc=mat");
+    }
+}
+
 void verify_pipe(VCtx *V, Op *op)
 {
     switch (op->kind) {
+    case OP_INITIALIZE_L2L_PIPE: case OP_INITIALIZE_L2G2L_PIPE: check_internal_init(V, op); break;
+    case OP_TPUSH: case OP_TPOP: case OP_TFREE: case OP_TALLOC: check_internal_data(V, op); break;
     case OP_AIC_INITIALIZE_PIPE: check_aic_init(V, op); break;
     case OP_AIV_INITIALIZE_PIPE: check_aiv_init(V, op); break;
     case OP_TALLOC_TO_AIV: case OP_TALLOC_TO_AIC: case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC:
@@ -819,6 +992,8 @@ typedef struct PInit {
     int usage;                 /* bit 0: a data op with split = 0; bit 1: one with split != 0 */
     int expl;                  /* nosplit written: 0/1; -1 not written */
     int parent;                /* union-find */
+    bool internal;             /* pto.initialize_l2l_pipe / initialize_l2g2l_pipe */
+    int64_t fb;                /* an internal init's explicit flag_base, else -1 */
 } PInit;
 typedef struct PKey {
     const char *owner, *name;
@@ -831,6 +1006,7 @@ typedef struct PairCtx {
     PKey keys[MAX_PKEY];
     int nin, nkeys;
     bool overflow;
+    bool ok[MAX_PINIT];        /* a component root whose pairing checks passed */
 } PairCtx;
 
 static int uf_find(PairCtx *c, int i)
@@ -861,6 +1037,36 @@ static bool add_key(PairCtx *c, const Value *buf, int64_t dir, int init)
 static int collect_visit(Op *o, void *ud)
 {
     PairCtx *c = ud;
+    if (is_internal_init(o)) {   /* keyed by its local buffer(s); a GM-only one by itself (never paired) */
+        if (c->nin == MAX_PINIT) { c->overflow = true; return 1; }
+        VCtx *V = c->V;
+        int i = c->nin++;
+        PInit *p = &c->in[i];
+        memset(p, 0, sizeof *p);
+        p->op = o;
+        p->parent = i;
+        p->internal = true;
+        p->dm = attr_i(o, "dir_mask", 0);
+        p->ss = attr_i(o, "slot_size", 0);
+        p->sn = attr_i(o, "slot_num", 0);
+        p->lsn = attr_i(o, "local_slot_num", -1);
+        p->expl = op_attr(o, "nosplit") ? (int)(attr_i(o, "nosplit", 0) != 0) : -1;
+        p->fb = op_attr(o, "flag_base") ? attr_i(o, "flag_base", 0) : -1;
+        Value *local = v_grp(V, o, "local", 0), *peer = v_grp(V, o, "peer", 0);
+        p->global_only = o->kind == OP_INITIALIZE_L2G2L_PIPE && !local;
+        if (p->global_only) {
+            if (c->nkeys == MAX_PKEY) { c->overflow = true; return 1; }
+            c->keys[c->nkeys++] = (PKey){NULL, NULL, p->dm, ((int64_t)1 << 40) + i, i};
+            p->keyed = true;
+        } else if (p->dm == 3) {
+            bool a = add_key(c, local, 1, i);
+            bool b = add_key(c, peer, 2, i);
+            p->keyed = a || b;
+        } else {
+            p->keyed = add_key(c, local, p->dm, i);
+        }
+        return 0;
+    }
     if (!is_init(o)) return 0;
     if (c->nin == MAX_PINIT) { c->overflow = true; return 1; }
     VCtx *V = c->V;
@@ -874,6 +1080,7 @@ static int collect_visit(Op *o, void *ud)
     p->sn = op_attr(o, "slot_num") ? attr_i(o, "slot_num", 0) : (p->dm == 3 ? 4 : 8);
     p->lsn = attr_i(o, "local_slot_num", -1);
     p->expl = op_attr(o, "nosplit") ? (int)(attr_i(o, "nosplit", 0) != 0) : -1;
+    p->fb = -1;
     Value *c2v = v_grp(V, o, "c2v", 0), *v2c = v_grp(V, o, "v2c", 0), *gmt = v_grp(V, o, "gmt", 0);
     p->global_only = gmt && !c2v && !v2c;
     if (p->global_only) {
@@ -898,6 +1105,12 @@ typedef struct UseCtx {
 static int usage_visit(Op *o, void *ud)
 {
     UseCtx *u = ud;
+    if (o->kind == OP_TPUSH || o->kind == OP_TPOP || o->kind == OP_TFREE || o->kind == OP_TALLOC) {
+        const Value *pv = internal_pipe(u->c->V, o, NULL);
+        for (int i = 0; pv && i < u->c->nin; i++)
+            if (u->c->in[i].op == pv->def) u->c->in[i].usage |= attr_i(o, "split", 0) == 0 ? 1 : 2;
+        return 0;
+    }
     switch (o->kind) {
     case OP_TALLOC_TO_AIV: case OP_TALLOC_TO_AIC: case OP_TPUSH_TO_AIV: case OP_TPUSH_TO_AIC:
     case OP_TPOP_FROM_AIC: case OP_TPOP_FROM_AIV: case OP_TFREE_FROM_AIC: case OP_TFREE_FROM_AIV:
@@ -918,6 +1131,119 @@ static bool same_key(const PKey *a, const PKey *b)
     if (a->dir != b->dir) return false;
     if (a->gid >= 0 || b->gid >= 0) return a->gid == b->gid && !a->owner && !b->owner;
     return !strcmp(a->owner, b->owner) && !strcmp(a->name, b->name);
+}
+
+/* The hardware flag ids of the pipes (PTOAS PTOResolveReservedBuffersPass, chooseFlagBaseForComponent): each logical
+   pipe (a component of paired inits) takes 2 flag ids (dir_mask 1 or 2) or 4 (dir_mask 3) from an even base, the
+   same in every function it spans, and a function's pipes must not overlap within the 16 flag ids. Pipes are placed
+   in order: those lowered from frontend inits by their smallest id, then dir_mask; the internal ones after them, as
+   the compiler collects them (initialize_l2l_pipe first, then initialize_l2g2l_pipe, each in program order). An
+   explicit flag_base (internal inits) is taken as written; otherwise the lowest even base that is free in every
+   function of the pipe. The first pipe that does not fit is reported at its first init. */
+typedef struct FlagUse { const Op *func; int64_t lo, hi; } FlagUse;
+
+static int64_t init_order(const PairCtx *c, int i)
+{
+    return c->in[i].internal ? (c->in[i].op->kind == OP_INITIALIZE_L2G2L_PIPE ? (int64_t)1 << 20 : 0) + i : i;
+}
+
+static bool key_lt(const int64_t *a, const int64_t *b)
+{
+    for (int f = 0; f < 4; f++)
+        if (a[f] != b[f]) return a[f] < b[f];
+    return false;
+}
+
+static void assign_flags(PairCtx *c)
+{
+    VCtx *V = c->V;
+    int comp[MAX_PINIT], nc = 0;
+    for (int r = 0; r < c->nin; r++)
+        if (uf_find(c, r) == r && c->ok[r]) comp[nc++] = r;
+    /* each component's sort key: (internal, smallest frontend id, dir_mask, creation order of its first init) */
+    int64_t key[MAX_PINIT][4];
+    int first[MAX_PINIT];
+    for (int k = 0; k < nc; k++) {
+        int64_t fid = -1, ord = -1;
+        first[k] = comp[k];
+        for (int i = 0; i < c->nin; i++) {
+            if (uf_find(c, i) != comp[k]) continue;
+            if (!c->in[i].internal && (fid < 0 || pipe_id(c->in[i].op) < fid)) fid = pipe_id(c->in[i].op);
+            if (ord < 0 || init_order(c, i) < ord) { ord = init_order(c, i); first[k] = i; }
+        }
+        key[k][0] = fid < 0;
+        key[k][1] = fid < 0 ? 0 : fid;
+        key[k][2] = fid < 0 ? 0 : c->in[comp[k]].dm;
+        key[k][3] = ord;
+    }
+    int idx[MAX_PINIT];
+    for (int k = 0; k < nc; k++) idx[k] = k;
+    for (int a = 1; a < nc; a++)   /* stable insertion sort by key */
+        for (int b = a; b > 0 && key_lt(key[idx[b]], key[idx[b - 1]]); b--) {
+            int x = idx[b];
+            idx[b] = idx[b - 1];
+            idx[b - 1] = x;
+        }
+    FlagUse *use = mem_calloc(2 * MAX_PINIT, sizeof *use);
+    if (!use) { diag_oom(V->d, 0); return; }
+    int nuse = 0;
+    for (int t = 0; t < nc; t++) {
+        int k = idx[t], r = comp[k];
+        const Op *fop = c->in[first[k]].op;
+        int64_t w = c->in[r].dm == 3 ? 4 : 2, fb = -1;
+        const Op *funcs[MAX_PINIT];
+        int nf = 0;
+        bool bad = false;
+        for (int i = 0; i < c->nin && !bad; i++) {
+            if (uf_find(c, i) != r) continue;
+            const Op *f = v_enclosing_func(c->in[i].op);
+            bool seen = false;
+            for (int j = 0; j < nf; j++) seen |= funcs[j] == f;
+            if (!seen) funcs[nf++] = f;
+            if (c->in[i].fb >= 0) {
+                if (fb >= 0 && fb != c->in[i].fb) {
+                    v_err(V, DIAG_PIPE_INIT, v_attr_loc(c->in[i].op, "flag_base"), "the inits of one pipe write "
+                          "different flag_base values (%lld and %lld)", (long long)fb, (long long)c->in[i].fb);
+                    bad = true;
+                }
+                fb = c->in[i].fb;
+            }
+        }
+        if (bad) break;
+        bool expl = fb >= 0;
+        if (!expl) {   /* the lowest free even base */
+            fb = 0;
+            for (bool moved = true; moved;) {
+                moved = false;
+                for (int u = 0; u < nuse; u++) {
+                    bool mine = false;
+                    for (int j = 0; j < nf; j++) mine |= use[u].func == funcs[j];
+                    if (mine && fb < use[u].hi && use[u].lo < fb + w) {
+                        fb = (use[u].hi + 1) / 2 * 2;
+                        moved = true;
+                    }
+                }
+            }
+        }
+        if (fb + w > 16) {
+            v_err(V, DIAG_PIPE_INIT, fop->loc, "the pipes of a function must fit within the 16 hardware flag ids; this "
+                  "one needs ids %lld..%lld (%lld per pipe of dir_mask %lld, from an even base)", (long long)fb,
+                  (long long)(fb + w - 1), (long long)w, (long long)c->in[r].dm);
+            break;
+        }
+        for (int u = 0; u < nuse && !bad; u++) {
+            bool mine = false;
+            for (int j = 0; j < nf; j++) mine |= use[u].func == funcs[j];
+            if (mine && fb < use[u].hi && use[u].lo < fb + w) {
+                v_err(V, DIAG_PIPE_INIT, fop->loc, "flag_base %lld overlaps the flag ids %lld..%lld of another pipe "
+                      "in the same function", (long long)fb, (long long)use[u].lo, (long long)(use[u].hi - 1));
+                bad = true;
+            }
+        }
+        if (bad) break;
+        for (int j = 0; j < nf && nuse < 2 * MAX_PINIT; j++) use[nuse++] = (FlagUse){funcs[j], fb, fb + w};
+    }
+    mem_free(use);
 }
 
 void verify_pipe_pairs(VCtx *V, Op *root)
@@ -1002,16 +1328,21 @@ void verify_pipe_pairs(VCtx *V, Op *root)
                 continue;
             }
         }
-        for (int k = 1; k < n; k++) {
+        bool agree = true;
+        for (int k = 1; k < n && agree; k++) {
             PInit *p = &c->in[members[k]], *q = &c->in[members[0]];
             if (p->dm != q->dm || p->ss != q->ss || p->sn != q->sn || p->lsn != q->lsn || p->global_only != q->global_only) {
                 long d = v_err(V, DIAG_PIPE_INIT, q->op->loc, "the two inits of this pipe disagree on dir_mask, "
                                "slot_size, slot_num or local_slot_num");
                 v_note(V, d, p->op->loc, "the peer init");
-                break;
+                agree = false;
             }
         }
+        /* an init paired through no buffer (its flag_base written, or a frontend init whose buffer is a plain value)
+           takes no part in the flag assignment, as in the compiler */
+        c->ok[r] = agree && root_in->keyed;
     }
+    assign_flags(c);
 done:
     mem_free(c);
 }

@@ -229,6 +229,20 @@ static void check_dma(VCtx *V, Op *op)
                   v_opname(op), tname(vt->elem, b1, sizeof b1));
             return;
         }
+        /* the pre-quantisation scalar form (PTOAS TStoreOp::verify): a5 from i32 into 8-bit integers, f16 or bf16,
+           from f32 also f32, hif8 or e4m3; a2a3 from i32 into 8-bit integers or f16, from f32 into 8-bit integers */
+        if (!fp && v_grp(V, op, "pre", 0)) {
+            bool i8 = kd == EK_S8 || kd == EK_U8, s32 = ks == EK_S32;
+            bool ok = a5 ? (i8 || kd == EK_F16 || kd == EK_BF16 || (!s32 && (kd == EK_F32 || kd == EK_HIF8 || kd == EK_E4M3)))
+                         : (i8 || (s32 && kd == EK_F16));
+            if (!ok) {
+                v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, vg), "'%s' from an %s acc tile with a pre-quantisation scalar "
+                      "writes %s, not %s", v_opname(op), s32 ? "i32" : "f32",
+                      a5 ? (s32 ? "i8, ui8, f16 or bf16" : "i8, ui8, f16, bf16, f32, hif8 or f8E4M3FN")
+                         : (s32 ? "i8, ui8 or f16" : "i8 or ui8"), tname(vt->elem, b1, sizeof b1));
+                return;
+            }
+        }
     } else if (ty_bits(t->elem) != ty_bits(vt->elem)) {
         v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' between %s and %s: the element widths differ", v_opname(op),
               tname(vt, b1, sizeof b1), tname(t, b2, sizeof b2));

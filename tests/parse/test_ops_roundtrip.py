@@ -408,7 +408,8 @@ TYPES = {"any": "i64", "i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32", "i64"
          "mtile": "!pto.multi_tile_buf<!pto.tile_buf<vec, 4x64xf32>, count=2>",
          "larr": "!pto.local_array<4x8xf32>",
          "tview": "!pto.tensor_view<4x64xf32>", "pview": "!pto.partition_tensor_view<4x64xf32>",
-         "asess": "!pto.async_session", "aevent": "!pto.async_event", "actx": "!pto.prefetch_async_context"}
+         "asess": "!pto.async_session", "aevent": "!pto.async_event", "actx": "!pto.prefetch_async_context",
+         "pipe": "!pto.pipe"}
 
 
 def type_of(sl):
