@@ -208,9 +208,7 @@ int pto_launch_bind_float(PtoLaunch *l, unsigned i, double v)
 {
     if (i >= pto_launch_num_params(l) || l->info[i].kind != PTO_PARAM_FLOAT) return -1;
     const Type *t = l->entry->param_types[i];
-    static const NumFormat fmt[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1, NUM_F4E1M2, NUM_E8M0};
-    l->param_vals[i] = num_convert(NUM_F64, num_f64_to_bits(v), t->fk < sizeof fmt / sizeof fmt[0] ? fmt[t->fk] : NUM_F32,
-                                   NUM_RND_R, false);
+    l->param_vals[i] = num_convert(NUM_F64, num_f64_to_bits(v), fk_format((FloatKind)t->fk), NUM_RND_R, false);
     l->bound[i] = 1;
     return 0;
 }

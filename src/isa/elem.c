@@ -15,10 +15,26 @@ ElemKind elem_kind(const Type *t)
     if (t->kind != TY_FLOAT) return EK_BAD;
     switch ((FloatKind)t->fk) {
 #define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) case FK_##fk: return EK_##ek;
+#define FLOAT_TWIN(fk, ek, spell, bits, fmt) case FK_##fk: return EK_##ek;
 #include "elem.def"
 #undef ELEM_FLOAT
+#undef FLOAT_TWIN
     default: return EK_BAD;
     }
+}
+
+NumFormat fk_format(FloatKind fk)
+{
+    static const NumFormat m[FK__COUNT] = {
+#define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) fmt,
+#define SCALAR_FLOAT(fk, spell, bits, fmt) fmt,
+#define FLOAT_TWIN(fk, ek, spell, bits, fmt) fmt,
+#include "elem.def"
+#undef ELEM_FLOAT
+#undef SCALAR_FLOAT
+#undef FLOAT_TWIN
+    };
+    return (unsigned)fk < FK__COUNT ? m[fk] : NUM_F32;
 }
 
 static const struct { const char *name, *signless; } names[EK__COUNT + 1] = {

@@ -36,6 +36,8 @@ typedef enum {
 /* Kind of a scalar or element type (integers of 8..64 bits, the float kinds above); EK_BAD otherwise
    (i1, index, f64, non-scalars). */
 ElemKind elem_kind(const Type *t);
+/* The number format of a float type (elem.def: its row's format; the twin f8E4M3 that of e4m3fn). */
+NumFormat fk_format(FloatKind fk);
 /* "si8", "f16", ... ("?" for EK_BAD). */
 const char *ek_name(ElemKind k);
 /* The kind an element name names (ek_name, or a signless integer "i8" ... for the signed kind), or -1. */

@@ -18,17 +18,21 @@ static const struct { const char *name; AddrSpace as; } as_alias[] = {
 static const struct { const char *spell; unsigned bits; } fks[FK__COUNT] = {
 #define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) {spell, bits},
 #define SCALAR_FLOAT(fk, spell, bits, fmt) {spell, bits},
+#define FLOAT_TWIN(fk, ek, spell, bits, fmt) {spell, bits},
 #include "elem.def"
 #undef ELEM_FLOAT
 #undef SCALAR_FLOAT
+#undef FLOAT_TWIN
 };
 static const struct { const char *spell; FloatKind fk; } fk_spells[] = {
 #define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) {spell, FK_##fk},
 #define SCALAR_FLOAT(fk, spell, bits, fmt) {spell, FK_##fk},
+#define FLOAT_TWIN(fk, ek, spell, bits, fmt) {spell, FK_##fk},
 #define FLOAT_SPELL(spell, fk) {spell, FK_##fk},
 #include "elem.def"
 #undef ELEM_FLOAT
 #undef SCALAR_FLOAT
+#undef FLOAT_TWIN
 #undef FLOAT_SPELL
 };
 

@@ -18,14 +18,16 @@ typedef enum { TY_INT, TY_INDEX, TY_FLOAT, TY_PTR, TY_VREG, TY_MASK, TY_ALIGN, T
                TY_TENSOR_VIEW, TY_PART_VIEW, TY_TILE_BUF, TY_MULTI_TILE, TY_LOCAL_ARRAY,
                TY_HANDLE } TypeKind;
 typedef enum { SIGN_LESS, SIGN_S, SIGN_U } IntSign;
-/* Float kinds: the ELEM_FLOAT and SCALAR_FLOAT rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a 32-bit
-   container of two bf16 values, low half first, a VMI element type). */
+/* Float kinds: the ELEM_FLOAT, SCALAR_FLOAT and FLOAT_TWIN rows of elem.def, in its order (FK_BF16X2: !pto.bf16x2, a
+   32-bit container of two bf16 values, low half first, a VMI element type; FK_E4M3: MLIR's f8E4M3). */
 typedef enum {
 #define ELEM_FLOAT(fk, ek, name, spell, bits, fmt) FK_##fk,
 #define SCALAR_FLOAT(fk, spell, bits, fmt) FK_##fk,
+#define FLOAT_TWIN(fk, ek, spell, bits, fmt) FK_##fk,
 #include "elem.def"
 #undef ELEM_FLOAT
 #undef SCALAR_FLOAT
+#undef FLOAT_TWIN
     FK__COUNT
 } FloatKind;
 /* Address spaces; canonical names in type.c. */

@@ -322,7 +322,7 @@ static bool dst_matches(DstKind k, const Type *e)
     case D_BF16: return is_float(e) && e->fk == FK_BF16;
     case D_F32: return is_float(e) && e->fk == FK_F32;
     case D_HIF8: return is_float(e) && e->fk == FK_HIF8;
-    case D_FP8: return is_float(e) && (e->fk == FK_E4M3FN || e->fk == FK_E5M2);
+    case D_FP8: return is_float(e) && (elem_kind(e) == EK_E4M3 || elem_kind(e) == EK_E5M2);
     case D_I8: return is_int(e) && e->bits == 8;
     case D_I4: return is_int(e) && e->bits == 4;
     case D_I16: return is_int(e) && e->bits == 16;

@@ -118,7 +118,7 @@ static bool consumer_elem_ok(int q, const Type *d)
     case Q_REQ8_SCALAR: case Q_QF322B8_S: return t_su8(d);
     case Q_REQ8_VEC: case Q_QF322B8_V: return t_s8(d);
     case Q_QF322HIF8_S: return t_fk(d, FK_HIF8);
-    case Q_QF322FP8_S: return t_fk(d, FK_E4M3FN);
+    case Q_QF322FP8_S: return d && d->kind == TY_FLOAT && elem_kind(d) == EK_E4M3;   /* e4m3-like (f8E4M3 too) */
     default: return true;
     }
 }

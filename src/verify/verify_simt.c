@@ -14,7 +14,7 @@ static const char *tyn(const Type *t, char *b) { return v_tyname(t, b, 96); }
 
 static bool is_fk(const Type *t, FloatKind fk) { return t && t->kind == TY_FLOAT && t->fk == fk; }
 static bool is_intw(const Type *t, unsigned bits) { return t && t->kind == TY_INT && t->bits == bits; }
-static bool is_fp8e(const Type *t) { return is_fk(t, FK_E4M3FN) || is_fk(t, FK_E5M2); }
+static bool is_fp8e(const Type *t) { return t && t->kind == TY_FLOAT && (elem_kind(t) == EK_E4M3 || elem_kind(t) == EK_E5M2); }
 /* vector<2xT> with an element accepted by `elem` */
 static bool is_v2(const Type *t, bool (*elem)(const Type *)) { return t && t->kind == TY_VEC && t->lanes == 2 && !t->gran && elem(t->elem); }
 static bool e_f16(const Type *t) { return is_fk(t, FK_F16); }

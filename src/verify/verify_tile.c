@@ -862,6 +862,14 @@ static void check_matmul(VCtx *V, Op *op, int mx, int gemv)
               tname(b->elem, b2, sizeof b2), tname(c->elem, b3, sizeof b3), mx ? "; .mx: fp8 or fp4 operands" : "");
         return;
     }
+    /* MLIR's f8E4M3 is e4m3 everywhere but in the MX pairs (PTOAS isA5MxFp8InputType: f8E4M3FN and f8E5M2) */
+    const Type *tw = mx && a->elem->kind == TY_FLOAT && a->elem->fk == FK_E4M3 ? a
+                   : mx && b->elem->kind == TY_FLOAT && b->elem->fk == FK_E4M3 ? b : NULL;
+    if (tw) {
+        v_err(V, DIAG_V_ELEM_TYPE, grp_loc(V, op, tw == a ? "lhs" : "rhs"), "'%s' takes f8E4M3FN or f8E5M2 fp8 operands; "
+              "f8E4M3 (MLIR's IEEE-style e4m3) is not one of the compiler's MX input types", v_opname(op));
+        return;
+    }
     if (mx && check_mx_shapes(V, op, a, b, gemv)) return;
     int64_t ar, ac, br, bc, cr, cc;
     if (!static_valid(a, &ar, &ac) || !static_valid(b, &br, &bc) || !static_valid(c, &cr, &cc)) return;

@@ -18,6 +18,13 @@
    (ops/vmi VMI_MAX_BYTES), and 64 registers of 8-bit lanes is the parser's lane limit. */
 enum { VMI_MAX_REGS = 64 };
 
+/* fp8 (f8E4M3FN, f8E5M2, f8E4M3), hif8, the packed f4 kinds and e8m0: the narrow formats of the a5 profile */
+static bool narrow_float(const Type *e)
+{
+    ElemKind k = e && e->kind == TY_FLOAT ? elem_kind(e) : EK_BAD;
+    return k == EK_E4M3 || k == EK_E5M2 || k == EK_HIF8 || k == EK_F4E2M1 || k == EK_F4E1M2 || k == EK_E8M0;
+}
+
 static const char *tyn(const Type *t, char *b) { return v_tyname(t, b, 96); }
 
 /* ------------------------------------------------------------------ element predicates (the compiler's) */
@@ -84,8 +91,7 @@ static bool check_type(VCtx *V, const Type *t, SrcLoc loc, const Value *v)
                   VMI_MAX_REGS * 2048 / b, b);
             return true;
         }
-        if (!V->tp->fp8 && (is_fk(t->elem, FK_E4M3FN) || is_fk(t->elem, FK_E5M2) || is_fk(t->elem, FK_HIF8) ||
-                            is_fk(t->elem, FK_F4E2M1X2) || is_fk(t->elem, FK_F4E1M2X2) || is_fk(t->elem, FK_E8M0))) {
+        if (!V->tp->fp8 && narrow_float(t->elem)) {
             v_err(V, DIAG_V_TARGET_TYPE, loc, "%s has type %s; fp8, hif8, f4 and e8m0 element types are only available "
                   "on the a5 target profile (selected: %s)", nm(v, n), tyn(t, a), V->tp->name);
             return true;
@@ -125,7 +131,7 @@ static bool bad_type(const VCtx *V, const Type *t)
         unsigned b = ebits(t->elem);
         bool kind_ok = t->elem && (t->elem->kind == TY_INT || t->elem->kind == TY_FLOAT || is_hif8x2(t->elem));
         return !kind_ok || (b != 8 && b != 16 && b != 32) || ty_vmi_regs(t) > VMI_MAX_REGS ||
-               (!V->tp->fp8 && t->elem->kind == TY_FLOAT && t->elem->fk >= FK_E4M3FN && t->elem->fk <= FK_E8M0) ||
+               (!V->tp->fp8 && narrow_float(t->elem)) ||
                (t->lay.kind == VL_NUM_GROUPS && t->lay.factor != t->lanes);
     }
     return t->lay.kind != VL_NONE && t->gran == 0;

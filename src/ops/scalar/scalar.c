@@ -162,11 +162,7 @@ static const Instr *x_select(Exec *x, const Instr *in)
 
 /* ------------------------------------------------------------------ floats */
 
-static NumFormat numfmt(const Type *t)
-{
-    static const NumFormat m[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1, NUM_F4E1M2, NUM_E8M0};
-    return t->fk < sizeof m / sizeof m[0] ? m[t->fk] : NUM_F32;   /* packed VMI kinds are never scalars */
-}
+static NumFormat numfmt(const Type *t) { return fk_format((FloatKind)t->fk); }
 
 static int fis_nan(NumFormat f, uint64_t v) { return num_is_nan(f, v); }
 

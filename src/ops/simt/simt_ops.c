@@ -9,12 +9,6 @@
 
 #define NEXT return in + 1
 
-static NumFormat fmt_of_fk(unsigned fk)
-{
-    static const NumFormat m[] = {NUM_F16, NUM_BF16, NUM_F32, NUM_F64, NUM_E4M3FN, NUM_E5M2, NUM_HIF8, NUM_F4E2M1,
-                                  NUM_F4E1M2, NUM_E8M0};
-    return fk < sizeof m / sizeof m[0] ? m[fk] : NUM_F32;
-}
 
 /* Shape of a scalar or packed value into SO_FMT (-1: integer elements), SO_LANES and SO_EBITS. */
 static void set_shape(Instr *in, const Type *t)
@@ -22,7 +16,7 @@ static void set_shape(Instr *in, const Type *t)
     const Type *e = t && t->kind == TY_VEC ? t->elem : t;
     in->imm[SO_LANES] = t && t->kind == TY_VEC ? t->lanes : 1;
     in->imm[SO_EBITS] = e ? ty_bits(e) : 64;
-    in->imm[SO_FMT] = e && e->kind == TY_FLOAT ? (int64_t)fmt_of_fk(e->fk) : -1;
+    in->imm[SO_FMT] = e && e->kind == TY_FLOAT ? (int64_t)fk_format((FloatKind)e->fk) : -1;
 }
 
 /* ------------------------------------------------------------------ queries */
@@ -419,8 +413,8 @@ static int lower_convert(LowerView *L, const Op *op, Instr *in)
     CvtInfo *k = lw_alloc(L, op, sizeof *k);
     if (!k) return -1;
     const Type *se = s->kind == TY_VEC ? s->elem : s, *de = d->kind == TY_VEC ? d->elem : d;
-    k->sfmt = se->kind == TY_FLOAT ? (int)fmt_of_fk(se->fk) : -1;
-    k->dfmt = de->kind == TY_FLOAT ? (int)fmt_of_fk(de->fk) : -1;
+    k->sfmt = se->kind == TY_FLOAT ? (int)fk_format((FloatKind)se->fk) : -1;
+    k->dfmt = de->kind == TY_FLOAT ? (int)fk_format((FloatKind)de->fk) : -1;
     k->sbits = ty_bits(se);
     k->dbits = ty_bits(de);
     k->lanes = s->kind == TY_VEC ? s->lanes : 1;
