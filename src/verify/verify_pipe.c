@@ -1033,41 +1033,14 @@ static bool add_key(PairCtx *c, const Value *buf, int64_t dir, int init)
     return true;
 }
 
-
+/* Records an init of either form: its shape, and the keys that link it to its peer. A frontend init is keyed by
+   its consumer buffers (c2v, v2c), a GM-only one by its id and dir_mask; an internal one by its local buffer (and
+   peer buffer for dir_mask 3), a GM-only initialize_l2g2l_pipe by itself (never paired). */
 static int collect_visit(Op *o, void *ud)
 {
     PairCtx *c = ud;
-    if (is_internal_init(o)) {   /* keyed by its local buffer(s); a GM-only one by itself (never paired) */
-        if (c->nin == MAX_PINIT) { c->overflow = true; return 1; }
-        VCtx *V = c->V;
-        int i = c->nin++;
-        PInit *p = &c->in[i];
-        memset(p, 0, sizeof *p);
-        p->op = o;
-        p->parent = i;
-        p->internal = true;
-        p->dm = attr_i(o, "dir_mask", 0);
-        p->ss = attr_i(o, "slot_size", 0);
-        p->sn = attr_i(o, "slot_num", 0);
-        p->lsn = attr_i(o, "local_slot_num", -1);
-        p->expl = op_attr(o, "nosplit") ? (int)(attr_i(o, "nosplit", 0) != 0) : -1;
-        p->fb = op_attr(o, "flag_base") ? attr_i(o, "flag_base", 0) : -1;
-        Value *local = v_grp(V, o, "local", 0), *peer = v_grp(V, o, "peer", 0);
-        p->global_only = o->kind == OP_INITIALIZE_L2G2L_PIPE && !local;
-        if (p->global_only) {
-            if (c->nkeys == MAX_PKEY) { c->overflow = true; return 1; }
-            c->keys[c->nkeys++] = (PKey){NULL, NULL, p->dm, ((int64_t)1 << 40) + i, i};
-            p->keyed = true;
-        } else if (p->dm == 3) {
-            bool a = add_key(c, local, 1, i);
-            bool b = add_key(c, peer, 2, i);
-            p->keyed = a || b;
-        } else {
-            p->keyed = add_key(c, local, p->dm, i);
-        }
-        return 0;
-    }
-    if (!is_init(o)) return 0;
+    bool internal = is_internal_init(o);
+    if (!internal && !is_init(o)) return 0;
     if (c->nin == MAX_PINIT) { c->overflow = true; return 1; }
     VCtx *V = c->V;
     int i = c->nin++;
@@ -1075,24 +1048,26 @@ static int collect_visit(Op *o, void *ud)
     memset(p, 0, sizeof *p);
     p->op = o;
     p->parent = i;
+    p->internal = internal;
     p->dm = attr_i(o, "dir_mask", 0);
     p->ss = attr_i(o, "slot_size", 0);
-    p->sn = op_attr(o, "slot_num") ? attr_i(o, "slot_num", 0) : (p->dm == 3 ? 4 : 8);
+    p->sn = op_attr(o, "slot_num") || internal ? attr_i(o, "slot_num", 0) : (p->dm == 3 ? 4 : 8);
     p->lsn = attr_i(o, "local_slot_num", -1);
     p->expl = op_attr(o, "nosplit") ? (int)(attr_i(o, "nosplit", 0) != 0) : -1;
-    p->fb = -1;
-    Value *c2v = v_grp(V, o, "c2v", 0), *v2c = v_grp(V, o, "v2c", 0), *gmt = v_grp(V, o, "gmt", 0);
-    p->global_only = gmt && !c2v && !v2c;
+    p->fb = internal && op_attr(o, "flag_base") ? attr_i(o, "flag_base", 0) : -1;
+    Value *c2v = v_grp(V, o, internal ? "local" : "c2v", 0), *v2c = v_grp(V, o, internal ? "peer" : "v2c", 0);
+    p->global_only = internal ? o->kind == OP_INITIALIZE_L2G2L_PIPE && !c2v : v_grp(V, o, "gmt", 0) && !c2v && !v2c;
     if (p->global_only) {
         if (c->nkeys == MAX_PKEY) { c->overflow = true; return 1; }
-        c->keys[c->nkeys++] = (PKey){NULL, NULL, p->dm, pipe_id(o), i};
+        c->keys[c->nkeys++] = (PKey){NULL, NULL, p->dm, internal ? ((int64_t)1 << 40) + i : pipe_id(o), i};
         p->keyed = true;
     } else if (p->dm == 3) {
         bool a = add_key(c, c2v, 1, i);
         bool b = add_key(c, v2c, 2, i);
         p->keyed = a || b;
     } else if (p->dm == 1 || p->dm == 2) {
-        p->keyed = add_key(c, p->dm == 1 ? c2v : v2c, p->dm, i);
+        /* an internal init's one buffer is its local one, whatever the direction */
+        p->keyed = add_key(c, internal || p->dm == 1 ? c2v : v2c, p->dm, i);
     }
     return 0;
 }
