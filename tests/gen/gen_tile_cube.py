@@ -179,6 +179,38 @@ def case_textract_expand():
     gl.save("expected2.bin", gl.pack("f", [x for row in matmul(A, B2, 16, 16, 32) for x in row]))
 
 
+def case_pre_scalar():
+    """tstore from an acc tile with a pre-quantisation scalar (docs/semantics.md §14.5): C1 = A1·B1 (f16 [16x32] ·
+    [32x16], f32 accumulator) stored as f16 with the scale 0.3 (the f32 in the scalar's low 32 bits): y = f32(C1 · s)
+    rounded to f16 (nearest even); C2 = A2·B2 (i8 [16x32] · [32x32], i32 accumulator) stored as si8 with the scale
+    2^-7 and bit 46 set: y = f32(C2) · s rounded to nearest even, saturated to [-128, 127]"""
+    r = gl.Lcg(47)
+    A1 = [[rand_val(r, "f16") for _ in range(32)] for _ in range(16)]
+    B1 = [[rand_val(r, "f16") for _ in range(16)] for _ in range(32)]
+    A2 = [[r.below(16) - 8 for _ in range(32)] for _ in range(16)]
+    B2 = [[r.below(16) - 8 for _ in range(32)] for _ in range(32)]
+    A2[0] = [100] * 32   # C2[0][0] = 32·100·100 = 320000 -> 2500 saturates to 127; C2[1][0] to -128
+    A2[1] = [-100] * 32
+    for k in range(32):
+        B2[k][0] = 100
+    gl.save("a1.bin", enc("f16", A1))
+    gl.save("b1.bin", enc("f16", B1))
+    gl.save("a2.bin", gl.pack("b", [v for row in A2 for v in row]))
+    gl.save("b2.bin", gl.pack("b", [v for row in B2 for v in row]))
+    s1 = f32(0.3)
+    C1 = matmul(A1, B1, 16, 16, 32)
+    out1 = [fm.F16.from_float(f32(c * s1)) for row in C1 for c in row]
+    gl.save("expected1.bin", gl.pack("H", out1))
+
+    def rne(v):   # round half to even (v is exact: an integer times 2^-7)
+        lo = int(v // 1)
+        frac = v - lo
+        return lo + 1 if frac > 0.5 or (frac == 0.5 and lo % 2) else lo
+    C2 = [[sum(A2[m][k] * B2[k][n] for k in range(32)) for n in range(32)] for m in range(16)]
+    out2 = [max(-128, min(127, rne(c * 2.0 ** -7))) for row in C2 for c in row]
+    gl.save("expected2.bin", gl.pack("b", out2))
+
+
 def mx_dot(A, B, SA, SB, m, n, K, acc):
     """MX: (a·2^(sa-127))·(b·2^(sb-127)) exact (a double holds it), rounded once to f32, then the f32 sum"""
     for k in range(K):

@@ -5,12 +5,6 @@
 int tile_lower(LowerView *L, const Op *op, Instr *in)
 {
     if (tile_is_reduce(op->kind)) return tile_lower_reduce(L, op, in);
-    if ((op->kind == OP_TEXTRACT || op->kind == OP_TINSERT || op->kind == OP_TSTORE || op->kind == OP_TMOV) &&
-        lw_group_index(L, op, "pre", 0) >= 0) {
-        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' with a pre-quantisation scalar (FIXPIPE's scalar quant mode) is not "
-                 "simulated", op_info[op->kind].name);
-        return -1;
-    }
     switch (op->kind) {
     case OP_TCVT: return tile_lower_cvt(L, op, in);
     case OP_TSORT32: case OP_TMRGSORT: return tile_lower_sort(L, op, in);

@@ -296,7 +296,8 @@ int tile_lower_cube_mov(LowerView *L, const Op *op, Instr *in)
    = the acc tile's rows, dst_stride = the destination's columns)) and tstore acc -> GM (tstore.py
    template_tstore_acc_to_gm_nz2nd: m, n = the acc tile's valid shape, dst_stride = the view's row stride). The
    destination layout follows the destination: row-major ND, column-major DN, boxed NZ. */
-enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL, TF_FP, TF_SS };   /* Instr.imm; TF_SS: the source stride (rows) */
+/* Instr.imm; TF_SS: the source stride (rows); TF_PRE: the pre-quantisation scalar's operand, or -1 */
+enum { TF_SRC = 0, TF_DST, TF_MODE, TF_ROW, TF_COL, TF_FP, TF_SS, TF_PRE };
 
 /* The rows of the acc tile a (chain of) pto.subview window(s) of an acc tile lies in: the FIXPIPE source stride
    of a writeback from the window (tile_view.c places an acc window at its NZ element address). */
@@ -315,6 +316,32 @@ enum { FM_MOV, FM_STORE, FM_INS_MAT, FM_INS_ND, FM_INS_NZ };   /* TF_MODE */
    16 columns for an f32 NZ vec destination), written at (row, col) of the destination: NZ at
    (col / C0)·rows·C0 + row·C0 + col % C0 elements, ND at row·cols + col. Source stride: the acc tile's rows (NZ
    mat) or its valid rows rounded up to 16 (vec). */
+/* The QUANT_PRE word of a pre-quantisation scalar (pto-isa cpu/common.hpp quantize_element, the reference of its
+   fields): the f32 scale in bits 31..0, taken exactly; for an 8-bit integer destination an offset in bits 45..37,
+   added before rounding, and the signedness in bit 46. ptosim takes the signedness from the destination type and
+   does not add an offset, so a word that sets the offset, or a sign bit that contradicts the destination, traps
+   T-UNSUPPORTED (docs/semantics.md §14.5 "The pre-quantisation scalar"). */
+static int pre_scalar(Exec *x, const Instr *in, const Type *dt, uint64_t q, uint64_t *qp)
+{
+    const Type *e = ty_is_view(dt) || dt->kind == TY_TILE_BUF ? dt->elem : dt;
+    ElemKind k = elem_kind(e);
+    if (k == EK_S8 || k == EK_U8) {
+        uint64_t off = q >> 37 & 0x1FF, sgn = q >> 46 & 1;
+        if (off) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "the pre-quantisation scalar 0x%016" PRIx64 " sets the 8-bit offset field "
+                     "(bits 45..37 = %" PRIu64 "), which is not simulated", q, off);
+            return -1;
+        }
+        if (sgn != (k == EK_S8)) {
+            sim_trap(x, in, DIAG_T_UNSUPPORTED, "the pre-quantisation scalar 0x%016" PRIx64 " says %s (bit 46 = %" PRIu64
+                     ") but the destination is %s", q, sgn ? "signed" : "unsigned", sgn, k == EK_S8 ? "si8" : "ui8");
+            return -1;
+        }
+    }
+    *qp = q & 0xFFFFFFFFu;
+    return 0;
+}
+
 static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
@@ -324,6 +351,7 @@ static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
     if (tile_check_valid(x, in, st, s, "source")) return -1;
     int mode = (int)in->imm[TF_MODE];
     uint64_t qp = in->imm[TF_FP] >= 0 ? tj_tile(j, args, (int)in->imm[TF_FP]).addr : 0;
+    if (in->imm[TF_PRE] >= 0 && pre_scalar(x, in, dt, tj_scalar(j, args, (int)in->imm[TF_PRE]), &qp)) return -1;
     if (mode == FM_STORE) {
         ViewRt v = tj_view(j, args, (int)in->imm[TF_DST]);
         int64_t ds = dt->rank >= 2 ? v.stride[dt->rank - 2] : (int64_t)s.vc;
@@ -403,6 +431,11 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
     int fpi = lw_group_index(L, op, op->kind == OP_TMOV ? "tmp" : "fp", 0);
     FixExt *fe = cube_fix_plan(L, op, space, layout, st->elem, dt->elem, fpi >= 0, &why);
     if (!fe) return -1;
+    /* the pre-quantisation scalar: FIXPIPE's scalar quant mode of the (accumulator, destination) types, the scale the
+       f32 in the scalar's low 32 bits (pto-isa TStore.hpp GetScalarPreQuantModeGm + set_quant_pre) */
+    int pre = lw_group_index(L, op, "pre", 0);
+    if (pre >= 0) cube_fix_set_epilogue(fe, 1, -1, 0, &why);
+    in->imm[TF_PRE] = pre;
     in->imm[TF_SRC] = si;
     in->imm[TF_DST] = di;
     in->imm[TF_MODE] = mode;
