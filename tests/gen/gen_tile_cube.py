@@ -211,6 +211,22 @@ def case_pre_scalar():
     gl.save("expected2.bin", gl.pack("b", out2))
 
 
+def case_relu_store():
+    """tstore from an acc tile with reluPreMode = normal_relu (docs/semantics.md §14.5): C = A·B (f16 [16x32] ·
+    [32x16], f32 accumulator, signs mixed); out1 = max(C, +0) as f32 (a -0 or negative becomes +0); out2 = f16 of
+    max(f32(C · 0.3), +0): the quant step first, then the relu (§8.5's order), then the conversion"""
+    r = gl.Lcg(53)
+    A = [[rand_val(r, "f16") for _ in range(32)] for _ in range(16)]
+    B = [[rand_val(r, "f16") for _ in range(16)] for _ in range(32)]
+    gl.save("a.bin", enc("f16", A))
+    gl.save("b.bin", enc("f16", B))
+    C = matmul(A, B, 16, 16, 32)
+    relu = lambda v: v if v > 0 else 0.0   # noqa: E731  (NaN cannot occur here)
+    gl.save("expected1.bin", gl.pack("f", [relu(c) for row in C for c in row]))
+    s = f32(0.3)
+    gl.save("expected2.bin", gl.pack("H", [fm.F16.from_float(relu(f32(c * s))) for row in C for c in row]))
+
+
 def mx_dot(A, B, SA, SB, m, n, K, acc):
     """MX: (a·2^(sa-127))·(b·2^(sb-127)) exact (a double holds it), rounded once to f32, then the f32 sum"""
     for k in range(K):

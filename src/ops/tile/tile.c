@@ -5,6 +5,14 @@
 int tile_lower(LowerView *L, const Op *op, Instr *in)
 {
     if (tile_is_reduce(op->kind)) return tile_lower_reduce(L, op, in);
+    const Attr *ra = op_attr(op, "reluPreMode");   /* FIXPIPE's: only moves out of an acc tile honour it (tile_cube.c) */
+    int si = lw_group_index(L, op, "src", 0);
+    if (ra && ra->s && !strstr(ra->s, "no_relu") &&
+        (si < 0 || op->operands[si]->type->kind != TY_TILE_BUF || op->operands[si]->type->space != AS_L0C)) {
+        lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' with a reluPreMode other than no_relu reads an acc tile through "
+                 "FIXPIPE; from this source it is not simulated", op_info[op->kind].name);
+        return -1;
+    }
     switch (op->kind) {
     case OP_TCVT: return tile_lower_cvt(L, op, in);
     case OP_TSORT32: case OP_TMRGSORT: return tile_lower_sort(L, op, in);

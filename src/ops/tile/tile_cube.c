@@ -434,7 +434,14 @@ int tile_lower_cube_fix(LowerView *L, const Op *op, Instr *in)
     /* the pre-quantisation scalar: FIXPIPE's scalar quant mode of the (accumulator, destination) types, the scale the
        f32 in the scalar's low 32 bits (pto-isa TStore.hpp GetScalarPreQuantModeGm + set_quant_pre) */
     int pre = lw_group_index(L, op, "pre", 0);
-    if (pre >= 0) cube_fix_set_epilogue(fe, 1, -1, 0, &why);
+    /* reluPreMode (PTOAS TStoreOp / TMovOp / TExtractOp / TInsertOp): normal_relu is FIXPIPE's, after the quant step
+       (§8.5); scalar, vector and piecewise relu need a payload the tile forms do not carry */
+    const Attr *ra = op_attr(op, "reluPreMode");
+    int relu = ra && ra->s && strstr(ra->s, "normal_relu") != NULL;
+    if (pre >= 0 || relu) cube_fix_set_epilogue(fe, pre >= 0 ? 1 : 0, -1, relu, &why);
+    if (ra && ra->s && !relu && !strstr(ra->s, "no_relu"))
+        why = "a scalar, vector or piecewise relu (reluPreMode) is not simulated for tile moves: its payload is not an "
+              "operand of the op";
     in->imm[TF_PRE] = pre;
     in->imm[TF_SRC] = si;
     in->imm[TF_DST] = di;
