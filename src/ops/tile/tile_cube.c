@@ -221,9 +221,9 @@ static int p_tmov_mat(Exec *x, const Instr *in, const uint64_t *args)
                                side ? d.vc : d.vr, side ? d.vr : d.vc, &w);
     }
     switch (in->imm[TM_KIND]) {
-    /* the valid region from the mat tile read at its static pitch, as textract (0, 0) does */
-    /* a ZN mat tile (DN2ZN) holds the NZ image of the matrix transposed: as textract, it is the plain source of a
-       right tile and the transposed one of a left tile */
+    /* the valid region from the mat tile read at its static pitch, as textract (0, 0) does; a ZN mat tile (DN2ZN)
+       holds the NZ image of the matrix transposed: as for textract, it is the plain source of a right tile and the
+       transposed one of a left tile */
     case MV1_LEFT: {
         const Type *st = j->ty[in->imm[TM_SRC]];
         CubeWin w = {0, 0, (uint64_t)st->dims[0], (uint64_t)st->dims[1]};
@@ -311,11 +311,6 @@ static int64_t acc_root_rows(const Value *v)
 }
 enum { FM_MOV, FM_STORE, FM_INS_MAT, FM_INS_ND, FM_INS_NZ };   /* TF_MODE */
 
-/* tinsert acc -> mat / vec (lib/TileOps/a5/tinsert.py template_tinsert_acc_to_mat_basic, _acc_to_vec_nd_basic,
-   _acc_to_vec_nz_basic): the acc tile's valid rows, its valid columns rounded up to the destination's C0 (32 bytes;
-   16 columns for an f32 NZ vec destination), written at (row, col) of the destination: NZ at
-   (col / C0)·rows·C0 + row·C0 + col % C0 elements, ND at row·cols + col. Source stride: the acc tile's rows (NZ
-   mat) or its valid rows rounded up to 16 (vec). */
 /* The QUANT_PRE word of a pre-quantisation scalar (pto-isa cpu/common.hpp quantize_element, the reference of its
    fields): the f32 scale in bits 31..0, taken exactly; for an 8-bit integer destination an offset in bits 45..37,
    added before rounding, and the signedness in bit 46. ptosim takes the signedness from the destination type and
@@ -342,6 +337,11 @@ static int pre_scalar(Exec *x, const Instr *in, const Type *dt, uint64_t q, uint
     return 0;
 }
 
+/* tinsert acc -> mat / vec (lib/TileOps/a5/tinsert.py template_tinsert_acc_to_mat_basic, _acc_to_vec_nd_basic,
+   _acc_to_vec_nz_basic): the acc tile's valid rows, its valid columns rounded up to the destination's C0 (32 bytes;
+   16 columns for an f32 NZ vec destination), written at (row, col) of the destination: NZ at
+   (col / C0)·rows·C0 + row·C0 + col % C0 elements, ND at row·cols + col. Source stride: the acc tile's rows (NZ
+   mat) or its valid rows rounded up to 16 (vec). */
 static int p_fix_out(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
