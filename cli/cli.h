@@ -125,9 +125,6 @@ FILE *cli_out_open(CliOutFile *o, const char *path, const char *mode);
 int cli_out_close(CliOutFile *o, int ok);
 /* The whole of data to path that way: 0, or -1 with errno set. */
 int cli_out_write(const char *path, const void *data, size_t n);
-/* Do two paths name the same file? Existing files by identity (links, ./x and x); a path that does not exist yet
-   by its spelling. FIFOs and devices never clash (writing /dev/null twice loses nothing). */
-int cli_same_file(const char *p, const char *q);
 /* Applies the -W/-w settings to a new context; 0, or 2 after a usage error (unknown warning ID). */
 int cli_apply_warnings(CliArgs *a, PtoContext *ctx);
 

@@ -412,12 +412,6 @@ static int cmd_fmt(CliArgs *a)
     if (a->noperands != 1)
         return a->noperands ? cli_usage_error(a->cmd, "fmt takes one FILE, got '%s' too", a->operands[1])
                             : cli_usage_error(a->cmd, "fmt needs a FILE");
-    /* the canonical text expands aliases, drops source locations and normalises spellings (a memref's shape): written
-       over its own input it would leave the file with less than it held */
-    if (a->out && strcmp(a->out, "-") && strcmp(a->operands[0], "-") && cli_same_file(a->out, a->operands[0]))
-        return cli_usage_error(a->cmd, "the output '%s' is the input: fmt's canonical text expands aliases, "
-                               "drops source locations and normalises spellings, so it would rewrite the file with "
-                               "less than it held; write to another file", a->out);
     PtoContext *ctx = pto_context_new();
     if (!ctx) return 2;
     int st;

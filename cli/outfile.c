@@ -11,14 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int cli_same_file(const char *p, const char *q)
-{
-    struct stat sp, sq;
-    int ep = stat(p, &sp) == 0, eq = stat(q, &sq) == 0;
-    if (ep && eq) return S_ISREG(sp.st_mode) && sp.st_dev == sq.st_dev && sp.st_ino == sq.st_ino;
-    return !ep && !eq && strcmp(p, q) == 0;
-}
-
 FILE *cli_out_open(CliOutFile *o, const char *path, const char *mode)
 {
     memset(o, 0, sizeof *o);

@@ -381,6 +381,16 @@ static int lowering_rc(const PtoContext *ctx, size_t d0)
     return 2;
 }
 
+/* Do two paths name the same file? Existing files by identity (links, ./x and x); a path that does not exist yet
+   by its spelling. FIFOs and devices never clash (writing /dev/null twice loses nothing). */
+static int same_file(const char *p, const char *q)
+{
+    struct stat sp, sq;
+    int ep = stat(p, &sp) == 0, eq = stat(q, &sq) == 0;
+    if (ep && eq) return S_ISREG(sp.st_mode) && sp.st_dev == sq.st_dev && sp.st_ino == sq.st_ino;
+    return !ep && !eq && strcmp(p, q) == 0;
+}
+
 /* An output that names the kernel, an input file or another output would destroy what the run reads or
    writes: a usage error before anything runs (exit 2). */
 static int check_out_paths(CliArgs *a, const char *kernel, const Buf *bufs, unsigned np)
@@ -393,17 +403,17 @@ static int check_out_paths(CliArgs *a, const char *kernel, const Buf *bufs, unsi
         char what[48];
         if (i < np) snprintf(what, sizeof what, "the output of parameter %u", i);
         else snprintf(what, sizeof what, "%s", oname[i - np]);
-        if (cli_same_file(o, kernel))
+        if (same_file(o, kernel))
             return cli_usage_error(a->cmd, "%s '%s' is the kernel file; it would be overwritten", what, o);
         for (unsigned j = 0; j < np; j++)
-            if (bufs[j].in && cli_same_file(o, bufs[j].in))
+            if (bufs[j].in && same_file(o, bufs[j].in))
                 return cli_usage_error(a->cmd, "%s '%s' is the input file of parameter %u; write to another file", what, o, j);
         for (unsigned j = 0; j < np + 3 && j < i; j++) {
             const char *p = j < np ? bufs[j].out : other[j - np];
             char pw[48];
             if (j < np) snprintf(pw, sizeof pw, "parameter %u", j);
             else snprintf(pw, sizeof pw, "%s", oname[j - np]);
-            if (p && cli_same_file(o, p))
+            if (p && same_file(o, p))
                 return cli_usage_error(a->cmd, "%s '%s' is also the output of %s; one would overwrite the other", what, o, pw);
         }
     }

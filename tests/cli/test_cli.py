@@ -112,17 +112,6 @@ check(code == 2 and "can be read only once" in err, "check - - is refused", err)
 code_f, out_f, _ = ptosim("fmt", T("cli", "copy_f32.pto"))
 code, out, err = ptosim("fmt", "-", stdin=copy)
 check(code == 0 and code_f == 0 and out == out_f and "pto.mte_gm_ub" in out, "fmt - prints what fmt FILE prints", err)
-# fmt -o onto its own input (by another spelling too) would lose what the canonical text normalises: refused, the
-# file as it was
-with tempfile.TemporaryDirectory() as tmp:
-    mine = os.path.join(tmp, "k.pto")
-    open(mine, "wb").write(copy)
-    code, out, err = ptosim("fmt", mine, "-o", os.path.join(tmp, ".", "k.pto"))
-    check(code == 2 and "is the input" in err and "E-USAGE" in err and open(mine, "rb").read() == copy,
-          "fmt -o INPUT is refused and the input stays whole", err)
-    code, out, err = ptosim("fmt", mine, "-o", os.path.join(tmp, "k2.pto"))
-    check(code == 0 and open(os.path.join(tmp, "k2.pto"), "rb").read() == out_f.encode(),
-          "fmt -o ANOTHER writes the canonical text", err)
 with tempfile.TemporaryDirectory() as tmp:
     src = bytes(range(256))
     open(os.path.join(tmp, "in.bin"), "wb").write(src)
