@@ -513,7 +513,7 @@ static void pr_sig_op(Printer *p, const Op *op)
     c.sig = sig;
     sb_puts(&p->b, op_info[op->kind].name);
     int first = 1;
-    if (sig->has_bracket) {
+    if (sig->has_bracket && !sig->bracket_plain) {
         sb_putc(&p->b, '[');
         int f = 1;
         for (unsigned i = 0; i < sig->npos; i++)
@@ -522,7 +522,7 @@ static void pr_sig_op(Printer *p, const Op *op)
     }
     for (unsigned i = 0; i < sig->npos; i++) {
         const SigSlot *s = &sig->pos[i];
-        if (s->in_bracket) continue;
+        if (s->in_bracket && !sig->bracket_plain) continue;
         if (s->key && s->kind == SL_VALUE) {
             /* KEY = [%a, ...] (after a comma) or KEY = %v (after a space): the tile layer's view and alloc ops */
             unsigned n = op_group_len(op, (unsigned)s->group);

@@ -215,6 +215,7 @@ typedef struct OpSig {
     uint16_t ngroups;
     const char **group_names;
     bool has_bracket;
+    bool bracket_plain;        /* written '[?': the bracket group is printed as plain positional slots */
     bool paren;                /* written '(' pos-list ')': the operands may also be written NAME(%a : T, ...) */
     bool has_outs;             /* some positional slots are outs: the op is written ins(...) outs(...) */
     bool has_keyed;            /* some positional slots are written KEY = %v or KEY = [...] */

@@ -11,6 +11,8 @@
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
  *            | '[' slot (',' slot)* ']'                       bracket group: pto.set_flag["A", "B", "C"], pto.set_flag_dyn[<A>, <B>, %e]
+ *            | '[?' slot (',' slot)* ']'                      the same, printed without the brackets (both spellings parse):
+ *                                                             pto.get_buf "PIPE_V", 0 and pto.get_buf[#pto.pipe_event_type<TVEC>, 0]
  *   a '|' instead of ',' between positional slots: the slots after it are outs (ins(...) outs(...) form)
  *   clause  := KWS ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KWS '?'   (bare unit keyword)
  *   KWS     := KW ('|' KW)*                                  the keyword, then other spellings it accepts
@@ -287,6 +289,7 @@ static const OpSig *compile_one(SigParser *S, const char *src)
                 sig->has_keyed = 1;
             } else if (eat(S, '[')) {
                 sig->has_bracket = 1;
+                sig->bracket_plain = eat(S, '?');
                 do {
                     SigSlot *sl = push_slot(S, &pos);
                     any_slot(S, sl, 1);

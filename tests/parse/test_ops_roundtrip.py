@@ -180,7 +180,7 @@ class Clause:
 class Sig:
     def __init__(self):
         self.pos, self.dict, self.res, self.cl = [], [], [], []
-        self.bracket = self.outs = False
+        self.bracket = self.outs = self.bracket_plain = False
         self.type_order = []
 
 
@@ -307,6 +307,7 @@ class SigReader:
                     sig.pos.append(sl)
                 elif self.eat("["):
                     sig.bracket = True
+                    sig.bracket_plain = self.eat("?")   # '[?': printed without the brackets
                     while True:
                         sl = self.any_slot(Slot())
                         sl.in_bracket = True
@@ -503,11 +504,11 @@ def build(row, full, tokens, toknames):
         inner = ", ".join(vals) + (" : " + ", ".join(t for t, _ in order) if order else "")
         return I.args, name + "(" + inner + ") " + ", ".join(keyed)
     text = name
-    if sig.bracket:
+    if sig.bracket and not sig.bracket_plain:
         text += "[" + ", ".join(slot_text(sl) for sl in sig.pos if sl.in_bracket and want(sl)) + "]"
     first = True
     for sl in sig.pos:
-        if sl.in_bracket or not want(sl):
+        if (sl.in_bracket and not sig.bracket_plain) or not want(sl):
             continue
         n = 2 if (sl.variadic and full) else 1
         if sl.key and sl.kind == "value":      # KEY = %v (after a space), KEY = [%a, ...] (after a comma)
