@@ -1253,6 +1253,10 @@ static const Type *parse_type_uncached(Parser *P)
 {
     Token *t = P_cur(P);
     SrcLoc loc = P_loc(P, t);
+    /* <loc=..., ...>: a !pto.tile_buf written without its prefix, as the compiler prints the tile types of an op
+       whose format does not qualify them (PTOAS sample MatMul/tmatmulk.pto, tmatmul.bias) */
+    if (t->kind == TK_LANGLE && P_at(P, 1)->kind == TK_IDENT && P_at(P, 1)->len == 3 && !memcmp(P_at(P, 1)->s, "loc", 3))
+        return tile_buf_type(P, t, NULL);
     if (t->kind == TK_IDENT && P_is_ident(P, "vector") && P_at(P, 1)->kind == TK_LANGLE) {   /* packed SIMT value */
         P->pos++;
         unsigned lanes;
