@@ -567,6 +567,29 @@ static void check_aiv_init(VCtx *V, Op *op)
 
 static bool odd_split(int64_t s) { return s == 3 || s == 4; }
 
+/* split 0..4 (PTOAS verifySplitAttr); 1 when reported. */
+static int bad_split(VCtx *V, SrcLoc sl, int64_t split)
+{
+    if (split >= 0 && split <= 4) return 0;
+    v_err(V, DIAG_PIPE_USE, sl, "split is %lld; it must be 0 (none), 1/2 (even rows/columns) or 3/4 (odd rows/columns)",
+          (long long)split);
+    return 1;
+}
+
+/* An aiv_subblockid(%s) clause (PTOAS verifyAivSubblockIdOperand): a split vec-tile entry of the AIV side, entry type
+   et (NULL: unknown); 1 when reported. */
+static int bad_subblockid(VCtx *V, const Op *op, int64_t split, const Type *et)
+{
+    const Value *sub = v_grp(V, op, "sub", 0);
+    if (!sub) return 0;
+    const char *why = split == 0 ? "only when 'split' is 1, 2, 3 or 4"
+                    : et && et->kind == TY_TENSOR_VIEW ? "not for !pto.tensor_view pipe entries"
+                    : et && (et->kind != TY_TILE_BUF || et->space != AS_UB) ? "only on AIV-side vec tile entries" : NULL;
+    if (!why) return 0;
+    v_err(V, DIAG_PIPE_USE, op_use_loc(op, sub), "'%s' takes 'aiv_subblockid' %s", v_opname(op), why);
+    return 1;
+}
+
 /* The init a data op names; reports and returns NULL when there is not exactly one. */
 static Op *data_init(VCtx *V, const Op *op)
 {
@@ -601,23 +624,9 @@ static void check_data(VCtx *V, Op *op)
         v_err(V, DIAG_PIPE_USE, v_attr_loc(op, "id"), "pipe 'id' %lld is negative", (long long)id);
         return;
     }
-    if (split < 0 || split > 4) {
-        v_err(V, DIAG_PIPE_USE, sl, "split is %lld; it must be 0 (none), 1/2 (even rows/columns) or 3/4 (odd rows/"
-              "columns)", (long long)split);
-        return;
-    }
-    const Value *sub = v_grp(V, op, "sub", 0);
-    if (sub) {   /* PTOAS verifyAivSubblockIdOperand: a split vec-tile entry of the AIV side */
-        const Value *en = entry_of(op);
-        const Type *et = en ? en->type : NULL;
-        const char *why = split == 0 ? "only when 'split' is 1, 2, 3 or 4"
-                        : et && et->kind == TY_TENSOR_VIEW ? "not for !pto.tensor_view pipe entries"
-                        : et && (et->kind != TY_TILE_BUF || et->space != AS_UB) ? "only on AIV-side vec tile entries" : NULL;
-        if (why) {
-            v_err(V, DIAG_PIPE_USE, op_use_loc(op, sub), "'%s' takes 'aiv_subblockid' %s", v_opname(op), why);
-            return;
-        }
-    }
+    if (bad_split(V, sl, split)) return;
+    const Value *en = entry_of(op);
+    if (bad_subblockid(V, op, split, en ? en->type : NULL)) return;
     Op *init = NULL;
     if (odd_split(split)) {
         if (!c2v) {
@@ -887,11 +896,7 @@ static void check_internal_data(VCtx *V, Op *op)
     }
     int64_t split = attr_i(op, "split", 0);
     SrcLoc sl = v_attr_loc(op, "split");
-    if (split < 0 || split > 4) {
-        v_err(V, DIAG_PIPE_USE, sl, "split is %lld; it must be 0 (none), 1/2 (even rows/columns) or 3/4 (odd rows/"
-              "columns)", (long long)split);
-        return;
-    }
+    if (bad_split(V, sl, split)) return;
     const Type *et = entry ? entry->type : NULL;
     bool view = et && et->kind == TY_TENSOR_VIEW, producer = op->kind == OP_TPUSH || op->kind == OP_TALLOC;
     if (odd_split(split)) {
@@ -917,15 +922,7 @@ static void check_internal_data(VCtx *V, Op *op)
             return;
         }
     }
-    const Value *sub = v_grp(V, op, "sub", 0);
-    if (sub) {
-        const char *why = split == 0 ? "only when 'split' is 1, 2, 3 or 4" : view ? "not for !pto.tensor_view pipe entries"
-                        : et && (et->kind != TY_TILE_BUF || et->space != AS_UB) ? "only on AIV-side vec tile entries" : NULL;
-        if (why) {
-            v_err(V, DIAG_PIPE_USE, op_use_loc(op, sub), "'%s' takes 'aiv_subblockid' %s", v_opname(op), why);
-            return;
-        }
-    }
+    if (bad_subblockid(V, op, split, et)) return;
     if (view) {   /* verifyTensorEntryMatchesInternalPipeInit */
         const Value *gm = v_grp(V, init, "gm", 0);
         const Type *gt = gm ? gm->type : NULL;
