@@ -647,10 +647,24 @@ static void check_alloc_layout(VCtx *V, Op *op)
     if (!is_tile(t)) return;
     int64_t e = (int64_t)ty_bytes(t->elem), rows = t->dims[0], cols = t->dims[1];
     if (e <= 0) return;
-    /* The compiler's none_box rule (rows of 32-byte multiples, PTOAS verifyTileBufLayoutConstraints, on every
-       target) is not applied: PTO-Gym's validated tcmps kernel allocates a 256x16 ui8 tile (16-byte rows),
-       tests/tile/tile_pred.pto; docs/tile.md, docs/verifier.md. */
-    if (t->slayout == TSL_NONE_BOX) return;
+    /* none_box: a row (row_major) or column (col_major) of 32-byte multiples, on every target. A line that
+       divides 32 bytes (16, 8, ...) is W-DEPRECATED, not an error: the compiler rejects it since 2026-05-12, but
+       PTO-Gym's hardware-validated tcmps kernel (256x16 ui8, 16-byte rows) predates the rule
+       (docs/verifier.md, tests/tile/tile_pred.pto, tests/verify/bad_nonebox.pto). */
+    if (t->slayout == TSL_NONE_BOX) {
+        int rm = t->blayout == TBL_ROW_MAJOR;
+        int64_t n = rm ? cols : rows, b = n * e;
+        if (n < 0 || b % 32 == 0) return;
+        if (32 % b == 0)
+            v_warn(V, DIAG_V_DEPRECATED, op->loc, "'%s': a none_box tile's %s of %lld bytes is not a multiple of 32; "
+                   "the compiler rejects it since 2026-05-12 (it packs %lld per 32-byte block)", v_opname(op),
+                   rm ? "row" : "column", (long long)b, (long long)(32 / b));
+        else
+            v_err(V, DIAG_TILE_LAYOUT, op->loc, "'%s': a %s none_box tile's %s (%lld %s x %lld bytes = %lld bytes) "
+                  "must be a multiple of 32 bytes", v_opname(op), rm ? "row-major" : "col-major", rm ? "row" : "column",
+                  (long long)n, rm ? "columns" : "rows", (long long)e, (long long)b);
+        return;
+    }
     int64_t ir = 0, ic = 0;
     switch (t->fractal) {
     case 1024: ir = 16; ic = 16; break;
