@@ -1199,14 +1199,26 @@ static const Type *parse_type_cached(Parser *P)
 /* memref '<' (('?' | INT) 'x')+ elem (',' '#pto.address_space' '<' space '>')? '>': the compiler's buffer-like
    spelling of a pointer operand; it denotes the pointer to the buffer's first element (!pto.ptr<elem, space>,
    gm when no space is written). `memref` is the current token. */
+/* A memref dimension's digits, saturated (a huge size stays huge; the type only prints it back). */
+static int64_t memref_dim(const char *s, size_t n)
+{
+    int64_t v = 0;
+    for (size_t i = 0; i < n && isdigit((unsigned char)s[i]); i++) v = v > INT64_MAX / 10 - 1 ? INT64_MAX : v * 10 + (s[i] - '0');
+    return v;
+}
+
 static const Type *memref_type(Parser *P, SrcLoc loc)
 {
     P->pos++;
     if (!P_expect(P, TK_LANGLE, "'<' after memref")) return NULL;
     const Type *e = NULL;
+    int64_t dims[TILE_MAX_RANK];
+    unsigned rank = 0;
     for (;;) {
         Token *d = P_cur(P);
         if (d->kind != TK_QUESTION && d->kind != TK_INT) return bad_type(P, P_loc(P, d), "expected a dimension ('?' or a size) in memref<...>");
+        if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, d), "a memref has at most 5 dimensions here");
+        dims[rank++] = d->kind == TK_QUESTION ? TILE_DYN : memref_dim(d->s, d->len);
         P->pos++;
         /* the lexer joins "x4x8xf16" into one word: x, then sizes each followed by x, then the element type */
         Token *x = P_cur(P);
@@ -1217,6 +1229,8 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
             unsigned j = k;
             while (j < x->len && isdigit((unsigned char)x->s[j])) j++;
             if (j == k || j >= x->len || x->s[j] != 'x') break;
+            if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, x), "a memref has at most 5 dimensions here");
+            dims[rank++] = memref_dim(x->s + k, j - k);
             k = j + 1;
         }
         if (k < x->len) {      /* "xf16": the element type ends the word */
@@ -1246,7 +1260,7 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
     }
     if (!P_expect(P, TK_RANGLE, "'>' closing memref<...>")) return NULL;
     (void)loc;
-    return ty_ptr(P->ctx->types, e, as);
+    return ty_memref(P->ctx->types, e, as, rank, dims);
 }
 
 static const Type *parse_type_uncached(Parser *P)

@@ -146,6 +146,12 @@ const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as)
     Type k = {.kind = TY_PTR, .elem = elem, .space = (uint8_t)as, .bits = 64};
     return intern(t, &k);
 }
+const Type *ty_memref(TypeTable *t, const Type *elem, AddrSpace as, unsigned rank, const int64_t *dims)
+{
+    Type k = {.kind = TY_PTR, .elem = elem, .space = (uint8_t)as, .bits = 64, .rank = (uint8_t)rank};
+    for (unsigned i = 0; i < rank && i < TILE_MAX_RANK; i++) k.dims[i] = dims[i];
+    return intern(t, &k);
+}
 const Type *ty_vreg(TypeTable *t, unsigned lanes, const Type *elem)
 {
     Type k = {.kind = TY_VREG, .elem = elem, .lanes = (uint16_t)lanes};
@@ -367,6 +373,16 @@ int ty_format(const Type *t, char *buf, unsigned n)
     case TY_FLOAT: return snprintf(buf, n, "%s", fks[t->fk].spell);
     case TY_PTR:
         ty_format(t->elem, e, sizeof e);
+        if (t->rank) {   /* memref<d0x...xelem, #pto.address_space<as>> */
+            int k = snprintf(buf, n, "memref<");
+            for (unsigned i = 0; i < t->rank; i++) {
+                unsigned at = (unsigned)k < n ? (unsigned)k : n;
+                k += t->dims[i] == TILE_DYN ? snprintf(buf + at, n - at, "?x")
+                                            : snprintf(buf + at, n - at, "%lldx", (long long)t->dims[i]);
+            }
+            unsigned at = (unsigned)k < n ? (unsigned)k : n;
+            return k + snprintf(buf + at, n - at, "%s, #pto.address_space<%s>>", e, as_names[t->space]);
+        }
         return snprintf(buf, n, "!pto.ptr<%s, %s>", e, as_names[t->space]);
     case TY_VREG:
         ty_format(t->elem, e, sizeof e);

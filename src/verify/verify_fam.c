@@ -44,7 +44,7 @@ static void check_const_operand(VCtx *V, Op *op, const char *grp, int64_t lo, in
 }
 
 /* pto.syncall (PTOAS SyncAllOp::verify, pto-isa SYNCALL): hard takes no operand; soft takes a GM workspace of i32
-   (a pointer, or a tensor/partition view of at least 16 elements when its shape is static) and an optional i32
+   (a pointer, not a memref, or a tensor/partition view of at least 16 elements when its shape is static) and an optional i32
    participant count. */
 static void check_syncall(VCtx *V, Op *op)
 {
@@ -69,6 +69,11 @@ static void check_syncall(VCtx *V, Op *op)
     }
     const Type *t = gm->type, *e = NULL;
     SrcLoc gl = v_gloc(V, op, "gm", 0);
+    if (t->kind == TY_PTR && t->rank) {
+        v_err(V, DIAG_V_OPERAND_TYPE, gl, "the gm_workspace of 'pto.syncall' is a pointer, a tensor view or a "
+              "partition view, not %s", tyn(t, a));
+        return;
+    }
     if (t->kind == TY_PTR) {
         if (t->space != AS_GM)
             v_err(V, DIAG_V_ADDR_SPACE, gl, "the gm_workspace of 'pto.syncall' must be in GM, not %s", tyn(t, a));
@@ -163,7 +168,7 @@ static void fam_sync(VCtx *V, Op *op)
 /* ------------------------------------------------------------------ dispatch */
 
 /* builtin.unrealized_conversion_cast: ptosim runs the casts the compiler leaves between scalar types of one
-   width (i32 -> ui32, index -> i64), as the same bits, and the identity cast of a pointer type */
+   width (i32 -> ui32, index -> i64), as the same bits, and a memref to or from its pointer */
 static void fam_unrealized_cast(VCtx *V, Op *op)
 {
     char a[96], b[96];
@@ -171,7 +176,10 @@ static void fam_unrealized_cast(VCtx *V, Op *op)
     const Type *d = op->nresults ? op->results[0]->type : NULL;
     int ok = s && d && (s->kind == TY_INT || s->kind == TY_FLOAT || s->kind == TY_INDEX) &&
              (d->kind == TY_INT || d->kind == TY_FLOAT || d->kind == TY_INDEX) && ty_bits(s) == ty_bits(d);
-    if (s && s == d && s->kind == TY_PTR) ok = 1;   /* a pointer to itself (a memref argument read as its pointer) */
+    /* a memref and the pointer to its first element, either way, or a pointer to itself */
+    if (s && d && s->kind == TY_PTR && d->kind == TY_PTR && s->elem == d->elem && s->space == d->space &&
+        (s == d || !s->rank != !d->rank))
+        ok = 1;
     if (!ok)
         v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "builtin.unrealized_conversion_cast runs only between scalar types of "
               "one width (the same bits), not %s to %s", tyn(s, a), tyn(d, b));
