@@ -10,7 +10,11 @@ tests in tests/scalar/ (Python standard library only; nothing here runs ptosim).
   mem                  scalar_mem.pto: in.bin (64 bytes), exp_out.bin (14 i64 slots) and exp_dev.bin
                        (32 bytes), by replaying the kernel's loads and stores on byte arrays
                        (little-endian; loads return exactly the bytes read, stores write sizeof(T)
-                       bytes; no alignment rule for load_scalar/store_scalar)."""
+                       bytes; no alignment rule for load_scalar/store_scalar).
+  divzero              div_zero.pto: exp_dz.bin, 8 i64 slots: quotients by zero are all ones, i32
+                       results zero-extended into the slot (divsi, divui, ceildivsi, floordivsi, ceildivui
+                       of -7 at i32; divsi of index 9: -1 at 64 bits); remainders by zero are the dividend
+                       (remsi, remui of -7 at i32) (docs/semantics.md "Integer division")."""
 import os, sys
 
 import genlib as gl
@@ -75,6 +79,13 @@ def mem(out):
     gl.save("exp_dev.bin", dev, out)
 
 
+def divzero(out):
+    """slots: divsi, divui, ceildivsi, floordivsi, ceildivui (i32, stored as their 32 bits), divsi (index),
+    remsi, remui (i32)"""
+    ones32 = 0xFFFFFFFF
+    write_i64(os.path.join(out, "exp_dz.bin"), [ones32] * 5 + [(1 << 64) - 1] + [(-7) & ones32] * 2)
+
+
 def main():
     words = gl.cli(__doc__, 2)
     out, mode = gl.OUT, words[0]
@@ -84,6 +95,8 @@ def main():
         mixed(out, int(words[1]))
     elif mode == "mem":
         mem(out)
+    elif mode == "divzero":
+        divzero(out)
     else:
         sys.exit("gen_scalar_mem.py: unknown mode " + mode)
 

@@ -57,10 +57,13 @@ static const Instr *x_shrsi(Exec *x, const Instr *in)
     NEXT;
 }
 
+/* A zero divisor (semantics "Integer division"): W-DIV-ZERO once per op, and the division gives all ones, the
+   remainder the dividend (so a = q * b + r still holds). Returns 1 when the divisor is zero. */
 static int divzero(Exec *x, const Instr *in, uint64_t d)
 {
     if (d & bits_mask(W)) return 0;
-    sim_trap(x, in, DIAG_T_DIV_ZERO, "integer division by zero");
+    sim_warn_once(x, in, DIAG_T_DIV_ZERO, "'%s': integer division by zero (the quotient is all ones, the remainder "
+                  "the dividend)", op_info[in->kind].name);
     return 1;
 }
 
@@ -78,33 +81,22 @@ static int64_t srem(int64_t a, int64_t b, int64_t w)
     return a % b;
 }
 
+/* The quotients: by zero all ones (divzero). */
 static const Instr *x_divsi(Exec *x, const Instr *in)
 {
-    if (divzero(x, in, A1)) return NULL;
-    SET((uint64_t)sdiv(bits_sext(A0, W), bits_sext(A1, W), W));
+    if (divzero(x, in, A1)) SET(~0ull);
+    else SET((uint64_t)sdiv(bits_sext(A0, W), bits_sext(A1, W), W));
     NEXT;
 }
 static const Instr *x_divui(Exec *x, const Instr *in)
 {
-    if (divzero(x, in, A1)) return NULL;
-    SET((A0 & bits_mask(W)) / (A1 & bits_mask(W)));
-    NEXT;
-}
-static const Instr *x_remsi(Exec *x, const Instr *in)
-{
-    if (divzero(x, in, A1)) return NULL;
-    SET((uint64_t)srem(bits_sext(A0, W), bits_sext(A1, W), W));
-    NEXT;
-}
-static const Instr *x_remui(Exec *x, const Instr *in)
-{
-    if (divzero(x, in, A1)) return NULL;
-    SET((A0 & bits_mask(W)) % (A1 & bits_mask(W)));
+    if (divzero(x, in, A1)) SET(~0ull);
+    else SET((A0 & bits_mask(W)) / (A1 & bits_mask(W)));
     NEXT;
 }
 static const Instr *x_ceildivsi(Exec *x, const Instr *in)
 {
-    if (divzero(x, in, A1)) return NULL;
+    if (divzero(x, in, A1)) { SET(~0ull); NEXT; }
     int64_t a = bits_sext(A0, W), b = bits_sext(A1, W);
     int64_t q = sdiv(a, b, W), r = srem(a, b, W);
     if (r != 0 && ((r > 0) == (b > 0))) q = (int64_t)((uint64_t)q + 1);
@@ -113,7 +105,7 @@ static const Instr *x_ceildivsi(Exec *x, const Instr *in)
 }
 static const Instr *x_floordivsi(Exec *x, const Instr *in)
 {
-    if (divzero(x, in, A1)) return NULL;
+    if (divzero(x, in, A1)) { SET(~0ull); NEXT; }
     int64_t a = bits_sext(A0, W), b = bits_sext(A1, W);
     int64_t q = sdiv(a, b, W), r = srem(a, b, W);
     if (r != 0 && ((r < 0) != (b < 0))) q = (int64_t)((uint64_t)q - 1);
@@ -122,9 +114,22 @@ static const Instr *x_floordivsi(Exec *x, const Instr *in)
 }
 static const Instr *x_ceildivui(Exec *x, const Instr *in)
 {
-    if (divzero(x, in, A1)) return NULL;
+    if (divzero(x, in, A1)) { SET(~0ull); NEXT; }
     uint64_t a = A0 & bits_mask(W), b = A1 & bits_mask(W);
     SET(a / b + (a % b != 0));
+    NEXT;
+}
+/* The remainders: by zero the dividend (divzero). */
+static const Instr *x_remsi(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) SET(A0);
+    else SET((uint64_t)srem(bits_sext(A0, W), bits_sext(A1, W), W));
+    NEXT;
+}
+static const Instr *x_remui(Exec *x, const Instr *in)
+{
+    if (divzero(x, in, A1)) SET(A0);
+    else SET((A0 & bits_mask(W)) % (A1 & bits_mask(W)));
     NEXT;
 }
 static const Instr *x_maxsi(Exec *x, const Instr *in) { SET(bits_sext(A0, W) > bits_sext(A1, W) ? A0 : A1); NEXT; }
