@@ -535,6 +535,18 @@ static void lower_op(Lowering *L, const Op *op)
     case OP_VECSCOPE: case OP_STRICT_VECSCOPE: lower_vecscope(L, op); return;
     case OP_SECTION_CUBE: case OP_SECTION_VECTOR: lower_section(L, op); return;
     case OP_SECTION_SIMT: lower_simt_section(L, op); return;
+    case OP_UNREALIZED_CAST: {   /* a cast of a tile, view or other non-scalar value to its own type: a copy */
+        const Type *t = op->nresults ? op->results[0]->type : NULL;
+        if (!t || op->noperands != 1 || op->operands[0]->type != t || t->kind == TY_INT || t->kind == TY_FLOAT ||
+            t->kind == TY_INDEX || t->kind == TY_PTR)
+            break;
+        uint32_t k = emit(L, op);
+        Instr *in = &L->code[k];
+        in->queued = 0;
+        in->fn = interp_copy_jump;
+        in->ext = copies_from(L, op, op->results, op->operands, 1);
+        return;
+    }
     default: break;
     }
     const OpInfo *oi = &op_info[op->kind];

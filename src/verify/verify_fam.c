@@ -168,7 +168,8 @@ static void fam_sync(VCtx *V, Op *op)
 /* ------------------------------------------------------------------ dispatch */
 
 /* builtin.unrealized_conversion_cast: ptosim runs the casts the compiler leaves between scalar types of one
-   width (i32 -> ui32, index -> i64), as the same bits, and a memref to or from its pointer */
+   width (i32 -> ui32, index -> i64), as the same bits, a memref to or from its pointer, and any value to its
+   own type */
 static void fam_unrealized_cast(VCtx *V, Op *op)
 {
     char a[96], b[96];
@@ -176,7 +177,8 @@ static void fam_unrealized_cast(VCtx *V, Op *op)
     const Type *d = op->nresults ? op->results[0]->type : NULL;
     int ok = s && d && (s->kind == TY_INT || s->kind == TY_FLOAT || s->kind == TY_INDEX) &&
              (d->kind == TY_INT || d->kind == TY_FLOAT || d->kind == TY_INDEX) && ty_bits(s) == ty_bits(d);
-    /* a memref and the pointer to its first element, either way, or a pointer to itself */
+    if (s && s == d) ok = 1;   /* any value to its own type (a tile the compiler's passes bridge): a copy */
+    /* a memref and the pointer to its first element, either way */
     if (s && d && s->kind == TY_PTR && d->kind == TY_PTR && s->elem == d->elem && s->space == d->space &&
         (s == d || !s->rank != !d->rank))
         ok = 1;

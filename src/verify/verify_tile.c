@@ -16,7 +16,7 @@ typedef struct TileRule { uint16_t op; uint8_t acc; uint8_t same; } TileRule;   
 static const TileRule rules[] = {
     {OP_TADD, TA_NUM, 1}, {OP_TSUB, TA_NUM, 1}, {OP_TMUL, TA_NUM, 1}, {OP_TDIV, TA_NUM, 1}, {OP_TMAX, TA_NUM, 1},
     {OP_TMIN, TA_NUM, 1}, {OP_TAND, TA_INT, 1}, {OP_TOR, TA_INT, 1}, {OP_TXOR, TA_INT, 1}, {OP_TSHL, TA_INT, 1},
-    {OP_TSHR, TA_INT, 1}, {OP_TREM, TA_NUM, 1}, {OP_TFMOD, TA_NUM, 1}, {OP_TPRELU, TA_FLOAT, 1},
+    {OP_TSHR, TA_INT, 1}, {OP_TREM, TA_NUM, 1}, {OP_TFMOD, TA_NUM, 1}, {OP_TPRELU, TA_FLOAT, 1}, {OP_TADDRELU, TA_NUM, 1},
     {OP_TADDS, TA_NUM, 1}, {OP_TSUBS, TA_NUM, 1}, {OP_TMULS, TA_NUM, 1}, {OP_TDIVS, TA_NUM, 1}, {OP_TMAXS, TA_NUM, 1},
     {OP_TMINS, TA_NUM, 1}, {OP_TANDS, TA_INT, 1}, {OP_TORS, TA_INT, 1}, {OP_TXORS, TA_INT, 1}, {OP_TSHLS, TA_INT, 1},
     {OP_TSHRS, TA_INT, 1}, {OP_TREMS, TA_NUM, 1}, {OP_TFMODS, TA_NUM, 1}, {OP_TLRELU, TA_FLOAT, 1},

@@ -722,6 +722,123 @@ static void check_insert_pair(VCtx *V, Op *op)
     }
 }
 
+/* textract's rules past the vec -> vec copy (PTOAS TExtractOp::verify, in its order; the first that fails is
+   reported): the window inside the source by static shapes; an fp tile in loc=scaling; one element type unless the
+   source is an acc tile; the element types of the target; the fp / pre / relu forms read an acc tile and
+   accToVecMode is a5's acc -> vec; the location pairs (a5: mat -> left/right/scaling, vec -> mat/vec, acc ->
+   mat/vec; a2a3: mat -> left/right, acc -> mat, vec -> vec); the layouts of each pair (vec -> vec: check_mov); an acc tile's conversions
+   (a5: f32 -> f16/bf16/f32, i32 -> i32; quantising, f32 -> i8/fp8/f16/bf16/f32, i32 -> i8/f16/bf16; a2a3: f32 ->
+   f16/bf16; quantising, f32 -> i8, i32 -> i8/f16/i16). A left tile's blayout is not checked: the compiler's
+   parser replaces it by the target's (row_major on a2a3, col_major on a5; PTOAS resolveTileBufBLayout, lit
+   left_blayout_parser_a3/a5). */
+static int nz_tile(const Type *t) { return t->blayout != TBL_ROW_MAJOR && t->slayout == TSL_ROW_MAJOR; }
+static int nd_tile(const Type *t) { return t->blayout == TBL_ROW_MAJOR && t->slayout == TSL_NONE_BOX; }
+static int ek_is(ElemKind k, int intg, unsigned bytes) { return (intg ? ek_int(k) : ek_float(k)) && ek_bytes(k) == bytes; }
+
+static void check_extract(VCtx *V, Op *op)
+{
+    const Type *s = gty(V, op, "src", 0), *d = gty(V, op, "dst", 0), *fp = gty(V, op, "fp", 0);
+    if (!is_tile(s) || !is_tile(d)) return;
+    const char *name = v_opname(op), *tg = a2a3(V) ? "a2a3" : "a5";
+    const Value *rv = v_grp(V, op, "row", 0), *cv = v_grp(V, op, "col", 0);
+    int64_t r, c;
+    if (s->space != AS_UB || d->space != AS_UB) {   /* vec -> vec: check_mov (valid shapes) */
+        if (rv && v_const_int(rv, &r) && s->dims[0] >= 0 && d->dims[0] >= 0 && r + d->dims[0] > s->dims[0]) {
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, rv), "'%s': row %" PRId64 " + the destination's %lld rows exceed "
+                  "the source's %lld", name, r, (long long)d->dims[0], (long long)s->dims[0]);
+            return;
+        }
+        if (cv && v_const_int(cv, &c) && s->dims[1] >= 0 && d->dims[1] >= 0 && c + d->dims[1] > s->dims[1]) {
+            v_err(V, DIAG_TILE_SHAPE, op_use_loc(op, cv), "'%s': column %" PRId64 " + the destination's %lld columns "
+                  "exceed the source's %lld", name, c, (long long)d->dims[1], (long long)s->dims[1]);
+            return;
+        }
+    }
+    if (is_tile(fp) && fp->space != AS_FB) {
+        v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "fp", 0), "'%s': the fp tile is a loc=scaling tile", name);
+        return;
+    }
+    ElemKind ks = tek(s), kd = tek(d);
+    if (s->space != AS_L0C && s->elem != d->elem && !(s->space == AS_UB && d->space == AS_UB)) {
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' keeps the element type out of a loc=%s tile", name,
+              tile_loc_name((AddrSpace)s->space));
+        return;
+    }
+    int hasfp = is_tile(fp), haspre = v_grp(V, op, "pre", 0) != NULL;
+    const Attr *ra = op_attr(op, "reluPreMode"), *av = op_attr(op, "accToVecMode");
+    int relu = ra && !(ra->s && strstr(ra->s, "no_relu"));
+    int eok = a2a3(V) ? ek_is(kd, 1, 1) || kd == EK_F16 || kd == EK_BF16 || kd == EK_F32 || (hasfp && ek_is(kd, 1, 2))
+                      : ek_is(kd, 1, 1) || ek_is(kd, 0, 1) || ek_packed4(kd) || kd == EK_F16 || kd == EK_BF16 ||
+                        kd == EK_F32;
+    if (!eok) {
+        v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "dst", 0), "'%s' on %s moves %s elements", name, tg,
+              a2a3(V) ? "i8, f16, bf16 or f32" : "8-bit (integer, fp8, hif8), packed fp4, f16, bf16 or f32");
+        return;
+    }
+    if ((hasfp || relu) && s->space != AS_L0C) {
+        v_err(V, DIAG_TILE_LOC, hasfp ? v_gloc(V, op, "fp", 0) : ra->loc, "'%s': the %s form reads a loc=acc tile", name,
+              hasfp ? "fp" : "reluPreMode");
+        return;
+    }
+    if (av && (a2a3(V) || s->space != AS_L0C || d->space != AS_UB)) {
+        v_err(V, DIAG_V_ATTR, av->loc, "'%s': accToVecMode belongs to the a5 acc -> vec form", name);
+        return;
+    }
+    AddrSpace S = (AddrSpace)s->space, D = (AddrSpace)d->space;
+    int pair = a2a3(V) ? (S == AS_L1 && (D == AS_L0A || D == AS_L0B)) || (S == AS_L0C && D == AS_L1) ||
+                         (S == AS_UB && D == AS_UB)
+                       : (S == AS_L1 && (D == AS_L0A || D == AS_L0B || D == AS_FB)) ||
+                         (S == AS_UB && (D == AS_L1 || D == AS_UB)) || (S == AS_L0C && (D == AS_L1 || D == AS_UB));
+    if (!pair) {
+        const char *sl = tile_loc_name(S), *dl = tile_loc_name(D);
+        v_err(V, DIAG_TILE_LOC, v_gloc(V, op, "dst", 0), "'%s' on %s does not extract loc=%s into loc=%s (%s)", name, tg,
+              sl ? sl : "?", dl ? dl : "?", a2a3(V) ? "mat->left/right, acc->mat or vec->vec"
+                                                  : "mat->left/right/scaling, vec->mat/vec or acc->mat/vec");
+        return;
+    }
+    if ((haspre || relu) && S != AS_L0C) return;   /* reported by verify_tile_more (the pre form) */
+    const char *lay = NULL, *lg = "src";
+    int row = s->blayout == TBL_ROW_MAJOR;
+    if (S == AS_L1) {
+        if (!(a2a3(V) ? row || nz_tile(s) : (row && s->slayout == TSL_COL_MAJOR) || nz_tile(s) || (D == AS_L0A && row)))
+            lay = a2a3(V) ? "the mat source is row_major, or col_major/row_major (NZ)"
+                          : "the mat source is row_major/col_major (ZN), col_major/row_major (NZ) or, into a left tile, "
+                            "row_major";
+        else if (D == AS_L0A && d->slayout != TSL_ROW_MAJOR)   /* its blayout is the target's whatever is written */
+            lay = "a left tile is row_major/row_major on a2a3, col_major/row_major on a5", lg = "dst";
+        else if (D == AS_L0B && !(d->blayout == TBL_ROW_MAJOR && d->slayout == TSL_COL_MAJOR))
+            lay = "a right tile is row_major/col_major", lg = "dst";
+    } else if (S == AS_L0C) {   /* vec -> vec: ND tiles, check_mov's rule */
+        if (!(s->blayout == TBL_COL_MAJOR && s->slayout == TSL_ROW_MAJOR))
+            lay = "the acc source is col_major/row_major";
+        else if (D == AS_L1 && !(d->blayout == TBL_COL_MAJOR && d->slayout == TSL_ROW_MAJOR))
+            lay = "a mat destination of an acc source is col_major/row_major", lg = "dst";
+        else if (D == AS_L1 && a2a3(V) && d->fractal != 512)
+            lay = "a mat destination of an acc source has fractal 512 on a2a3", lg = "dst";
+        else if (D == AS_UB && !nd_tile(d))
+            lay = "a vec destination of an acc source is ND (row_major, none_box)", lg = "dst";
+    }
+    if (lay) {
+        v_err(V, DIAG_TILE_LAYOUT, v_gloc(V, op, lg, 0), "'%s' on %s: %s", name, tg, lay);
+        return;
+    }
+    if (S != AS_L0C) return;
+    int i8 = ek_is(kd, 1, 1), q = hasfp || haspre, ok;
+    if (a2a3(V))
+        ok = q ? (ks == EK_F32 && i8) || (ek_is(ks, 1, 4) && (i8 || kd == EK_F16 || ek_is(kd, 1, 2)))
+               : ks == EK_F32 && (kd == EK_F16 || kd == EK_BF16);
+    else
+        ok = q ? (ks == EK_F32 && (i8 || kd == EK_F16 || kd == EK_BF16 || kd == EK_F32 || ek_is(kd, 0, 1))) ||
+                     (ek_is(ks, 1, 4) && (i8 || kd == EK_F16 || kd == EK_BF16))
+               : (ks == EK_F32 && (kd == EK_F16 || kd == EK_BF16 || kd == EK_F32)) || (ek_is(ks, 1, 4) && ek_is(kd, 1, 4));
+    if (!ok)
+        v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'%s' on %s %s", name, tg,
+              a2a3(V) ? (q ? "quantises an f32 acc tile into i8, an i32 one into i8, f16 or i16"
+                           : "converts an f32 acc tile into f16 or bf16 (without an fp tile or a pre-quantisation scalar)")
+                      : (q ? "quantises an f32 acc tile into i8, fp8, f16, bf16 or f32, an i32 one into i8, f16 or bf16"
+                           : "converts an f32 acc tile into f16, bf16 or f32, an i32 one into i32"));
+}
+
 /* The X-to-ZZ form of tmov (PTOAS TMovOp: a third tile that is not in loc=scaling): the MX exponent reorder from
    an ND (grpAxis axis1, the default) or DN (axis0) tile of 8-bit exponents into the ZZ-boxed layout, with a vec
    scratch tile. Only on a5; every shape static; the capacities the reorder touches (the ND form zero-pads the
@@ -850,6 +967,7 @@ void verify_tile_more(VCtx *V, Op *op)
     case OP_TINSERT: case OP_TEXTRACT: case OP_TSTORE: case OP_TMOV: {   /* PTOAS: the pre-quantisation scalar reads an
                                                                             acc tile, never together with an fp tile */
         if (op->kind == OP_TINSERT) check_insert_pair(V, op);
+        if (op->kind == OP_TEXTRACT) check_extract(V, op);
         const Value *pre = v_grp(V, op, "pre", 0);
         const Type *s = gty(V, op, "src", 0);
         if (!pre) break;
@@ -866,6 +984,12 @@ void verify_tile_more(VCtx *V, Op *op)
         if (p && p->s && strcmp(p->s, "high_precision") == 0 && !v_grp(V, op, "tmp", 0))
             v_err(V, DIAG_V_OPERAND_COUNT, p->loc, "'%s' needs a tmp tile when precisionType = high_precision",
                   v_opname(op));
+        break;
+    }
+    case OP_TADDRELU: {   /* PTOAS TAddReluOp (A2/A3): i16, f16 or f32 */
+        ElemKind k = tek(gty(V, op, "dst", 0));
+        if (k != EK_BAD && !(k == EK_S16 || k == EK_U16 || k == EK_F16 || k == EK_F32))
+            v_err(V, DIAG_V_ELEM_TYPE, v_gloc(V, op, "dst", 0), "'%s' takes i16, f16 or f32 tiles", v_opname(op));
         break;
     }
     case OP_TMAXS: {

@@ -296,10 +296,17 @@ def expected(c, a, b, s, vr, vc):
     return res
 
 
-FILES = {"tile_ew": ew_cases, "tile_layout": layout_cases}
+def addrelu_cases():
+    return [Case("taddrelu_%s" % tn, "taddrelu", TY[tn], 4, 64, 3, 48, ref="addrelu") for tn in ("f32", "f16", "i16")]
+
+
+FILES = {"tile_ew": ew_cases, "tile_layout": layout_cases, "tile_addrelu_a2a3": addrelu_cases}
+TARGET = {"tile_addrelu_a2a3": "a2a3"}
 HEADERS = {
     "tile_ew": "element-wise vector tile ops: every op x element type on a partial valid region (the rest of the\n"
                "// destination stays zero), tile-scalar forms with two scalars each",
+    "tile_addrelu_a2a3": "the a2a3 fused add + ReLU (pto.taddrelu, C220 VADDRELU): dst = max(0, a + b), the sum\n"
+                          "// rounded (floats) or wrapped (i16) first, on a partial valid region",
     "tile_layout": "valid regions: a column-major (DN) tile, dynamic valid shapes (alloc_tile valid_row/valid_col from\n"
                    "// kernel arguments) at several sizes, an empty one included",
 }
@@ -445,7 +452,7 @@ def emit(d):
         cs = cases()
         for c in cs:
             L += run_lines(c)
-        L.append("module attributes {pto.target_arch = \"a5\"} {")
+        L.append("module attributes {pto.target_arch = \"%s\"} {" % TARGET.get(f, "a5"))
         for c in cs:
             L += kernel_text(c)
         L.append("}")

@@ -164,16 +164,20 @@ def case_textract_win():
 
 def case_textract_expand():
     """textract into right tiles as the TileLib templates load them (ptosim run --tile-op-expand): B[k][n] =
-    src[row + n][col + k], from an NZ mat tile of S [32x32] at (16, 0) and from a ZN mat tile of S (DN view of St in
-    GM) at (0, 0); A [16x32]; out1 = A·B1, out2 = A·B2 (bf16 inputs, f32 accumulation)"""
+    src[row + n][col + k], from an NZ mat tile of S2 [32x64] at (0, 16) and from a ZN mat tile of S [32x32] (DN view
+    of St in GM) at (0, 0); A [16x32]; out1 = A·B1, out2 = A·B2 (bf16 inputs, f32 accumulation). (The compiler
+    bounds the window by the destination's static shape as if untransposed: row + 32 <= the source's rows, col + 16
+    <= its columns.)"""
     r = gl.Lcg(43)
     A = [[rand_val(r, "bf16") for _ in range(32)] for _ in range(16)]
     S = [[rand_val(r, "bf16") for _ in range(32)] for _ in range(32)]
+    S2 = [[rand_val(r, "bf16") for _ in range(64)] for _ in range(32)]
     St = [[S[j][i] for j in range(32)] for i in range(32)]
     gl.save("a.bin", enc("bf16", A))
     gl.save("s.bin", enc("bf16", S))
+    gl.save("s2.bin", enc("bf16", S2))
     gl.save("st.bin", enc("bf16", St))
-    B1 = [[S[16 + n][k] for n in range(16)] for k in range(32)]
+    B1 = [[S2[n][16 + k] for n in range(16)] for k in range(32)]
     B2 = [[S[n][k] for n in range(16)] for k in range(32)]
     gl.save("expected1.bin", gl.pack("f", [x for row in matmul(A, B1, 16, 16, 32) for x in row]))
     gl.save("expected2.bin", gl.pack("f", [x for row in matmul(A, B2, 16, 16, 32) for x in row]))
