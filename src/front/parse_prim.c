@@ -1199,11 +1199,14 @@ static const Type *parse_type_cached(Parser *P)
 /* memref '<' (('?' | INT) 'x')+ elem (',' '#pto.address_space' '<' space '>')? '>': the compiler's buffer-like
    spelling of a pointer operand; it denotes the pointer to the buffer's first element (!pto.ptr<elem, space>,
    gm when no space is written). `memref` is the current token. */
-/* A memref dimension's digits, saturated (a huge size stays huge; the type only prints it back). */
+/* A memref dimension's digits; -2 when they do not fit in an int64. */
 static int64_t memref_dim(const char *s, size_t n)
 {
     int64_t v = 0;
-    for (size_t i = 0; i < n && isdigit((unsigned char)s[i]); i++) v = v > INT64_MAX / 10 - 1 ? INT64_MAX : v * 10 + (s[i] - '0');
+    for (size_t i = 0; i < n && isdigit((unsigned char)s[i]); i++) {
+        if (v > (INT64_MAX - (s[i] - '0')) / 10) return -2;
+        v = v * 10 + (s[i] - '0');
+    }
     return v;
 }
 
@@ -1219,6 +1222,7 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
         if (d->kind != TK_QUESTION && d->kind != TK_INT) return bad_type(P, P_loc(P, d), "expected a dimension ('?' or a size) in memref<...>");
         if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, d), "a memref has at most 5 dimensions here");
         dims[rank++] = d->kind == TK_QUESTION ? TILE_DYN : memref_dim(d->s, d->len);
+        if (dims[rank - 1] == -2) return bad_type(P, P_loc(P, d), "a memref dimension too large for 64 bits");
         P->pos++;
         /* the lexer joins "x4x8xf16" into one word: x, then sizes each followed by x, then the element type */
         Token *x = P_cur(P);
@@ -1231,6 +1235,7 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
             if (j == k || j >= x->len || x->s[j] != 'x') break;
             if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, x), "a memref has at most 5 dimensions here");
             dims[rank++] = memref_dim(x->s + k, j - k);
+            if (dims[rank - 1] == -2) return bad_type(P, P_loc(P, x), "a memref dimension too large for 64 bits");
             k = j + 1;
         }
         if (k < x->len) {      /* "xf16": the element type ends the word */
@@ -1245,7 +1250,9 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
         }
     }
     AddrSpace as = AS_GM;
+    int written = 0;
     if (P_eat(P, TK_COMMA)) {
+        written = 1;
         Token *h = P_cur(P);
         if (h->kind != TK_HASH || h->len != 17 || memcmp(h->s, "pto.address_space", 17) != 0)
             return bad_type(P, P_loc(P, h), "expected #pto.address_space<...> in memref<...>");
@@ -1260,7 +1267,7 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
     }
     if (!P_expect(P, TK_RANGLE, "'>' closing memref<...>")) return NULL;
     (void)loc;
-    return ty_memref(P->ctx->types, e, as, rank, dims);
+    return ty_memref(P->ctx->types, e, as, written, rank, dims);
 }
 
 static const Type *parse_type_uncached(Parser *P)

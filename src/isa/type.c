@@ -146,9 +146,11 @@ const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as)
     Type k = {.kind = TY_PTR, .elem = elem, .space = (uint8_t)as, .bits = 64};
     return intern(t, &k);
 }
-const Type *ty_memref(TypeTable *t, const Type *elem, AddrSpace as, unsigned rank, const int64_t *dims)
+const Type *ty_memref(TypeTable *t, const Type *elem, AddrSpace as, int space_written, unsigned rank,
+                      const int64_t *dims)
 {
-    Type k = {.kind = TY_PTR, .elem = elem, .space = (uint8_t)as, .bits = 64, .rank = (uint8_t)rank};
+    Type k = {.kind = TY_PTR, .elem = elem, .space = (uint8_t)as, .bits = 64, .rank = (uint8_t)rank,
+              .pad = (uint8_t)!space_written};
     for (unsigned i = 0; i < rank && i < TILE_MAX_RANK; i++) k.dims[i] = dims[i];
     return intern(t, &k);
 }
@@ -381,6 +383,7 @@ int ty_format(const Type *t, char *buf, unsigned n)
                                             : snprintf(buf + at, n - at, "%lldx", (long long)t->dims[i]);
             }
             unsigned at = (unsigned)k < n ? (unsigned)k : n;
+            if (t->pad) return k + snprintf(buf + at, n - at, "%s>", e);   /* no space written: gm */
             return k + snprintf(buf + at, n - at, "%s, #pto.address_space<%s>>", e, as_names[t->space]);
         }
         return snprintf(buf, n, "!pto.ptr<%s, %s>", e, as_names[t->space]);

@@ -72,8 +72,10 @@ const Type *ty_float(TypeTable *t, FloatKind fk);
 const Type *ty_ptr(TypeTable *t, const Type *elem, AddrSpace as);
 /* memref<d0x...xelem[, #pto.address_space<as>]>: the compiler's buffer spelling of a pointer operand. It is the
    pointer to the buffer's first element (TY_PTR) that keeps its shape (rank > 0, dims; TILE_DYN = '?'), so it
-   prints as written and type equality tells it from !pto.ptr (the ops that take only a pointer reject it). */
-const Type *ty_memref(TypeTable *t, const Type *elem, AddrSpace as, unsigned rank, const int64_t *dims);
+   prints as written (pad = 1: no address space written, gm) and type equality tells it from !pto.ptr (the ops
+   that take only a pointer reject it). */
+const Type *ty_memref(TypeTable *t, const Type *elem, AddrSpace as, int space_written, unsigned rank,
+                      const int64_t *dims);
 const Type *ty_vreg(TypeTable *t, unsigned lanes, const Type *elem);
 const Type *ty_mask(TypeTable *t, unsigned gran);
 const Type *ty_align(TypeTable *t);
