@@ -202,9 +202,9 @@ static void check_launch(VCtx *V, Op *op)
             return;
         }
     const Op *cfg = dominating_config(op);
-    if (!cfg) {
-        v_err(V, DIAG_V_SIMT_LAUNCH, op->loc, "the call launches SIMT entry '@%s' but no pto.store_vfsimt_info before it "
-              "configures the launch", c->s);
+    if (!cfg) {   /* a caller may have configured it (the last store_vfsimt_info that ran counts): the run decides */
+        v_warn(V, DIAG_V_SIMT_CONFIG, op->loc, "the call launches SIMT entry '@%s' with no pto.store_vfsimt_info before "
+               "it in this function; unless one ran earlier (in a caller), the launch traps T-SIMT-LAUNCH", c->s);
         return;
     }
     for (int i = 0; i < 3 && i < (int)cfg->noperands; i++) known[i] = v_const_int(cfg->operands[2 - i], &d[i]);

@@ -12,7 +12,7 @@ readings of docs/simt.md and docs/semantics.md ("SIMT"):
   * float results are rounded once from exact rationals (fmodel.py); exp, log and pow from 80-digit
     decimals, sin and cos by the compiler's software steps in exactly rounded f32 arithmetic.
 
-Modes: queries, collectives, divergence, atomics, math, convert, memory, barrier, keep, section.
+Modes: queries, collectives, divergence, atomics, math, convert, memory, barrier, keep, section, incaller.
 """
 import os
 import random
@@ -604,8 +604,13 @@ def section(out):
     wi32(out, "exp_section2.bin", res2)
 
 
+def incaller(out):
+    """config_in_caller.pto: 8 workitems (configured by the caller) store their tid x at out[tid]; 16 slots"""
+    wi32(out, "exp_incaller.bin", list(range(8)) + [0] * 8)
+
+
 MODES = {f.__name__: f for f in (queries, collectives, divergence, atomics, math, convert, memory, barrier, keep,
-                                  section)}
+                                  section, incaller)}
 
 
 if __name__ == "__main__":
