@@ -639,15 +639,31 @@ static Op *parse_simt(Parser *P, int kind, SrcLoc loc)
 
 /* llvm.alloca %n x T [{attrs}] : (I) -> !llvm.ptr
    llvm.getelementptr %p[%i] : (!llvm.ptr, I) -> !llvm.ptr, T
+   llvm.getelementptr %p[C] : (!llvm.ptr) -> !llvm.ptr, T          (a constant index C: the attribute const_index)
    llvm.extractelement %v[%i : I] : vector<NxT>                     (T kept as the attribute elem_type) */
 static Op *parse_llvm(Parser *P, int kind, SrcLoc loc)
 {
     Op *op = P_new_op(P, kind, loc);
     Value *v[2];
     const Type *rt = NULL, *et = NULL;
+    int cidx = 0;   /* a constant GEP index (its value in the attribute const_index) */
     if (!(v[0] = P_use(P))) { recover(P); return NULL; }
     if (kind == OP_LLVM_ALLOCA) {
         if (!P_expect_kw(P, "x") || !(et = P_parse_type(P))) { recover(P); return NULL; }
+    } else if (kind == OP_LLVM_GEP && P_at(P, 1)->kind == TK_INT && P_is(P, TK_LBRACK)) {
+        int64_t c;
+        Token *t = P_at(P, 1);
+        if (!P_int_literal(P, t, &c)) {
+            P_error(P, DIAG_PARSE_EXPECTED, P_loc(P, t), "the constant index does not fit in 64 bits");
+            recover(P);
+            return NULL;
+        }
+        P->pos += 2;
+        Attr a = mk_attr(P, "const_index", AT_INT);
+        a.i = c;
+        push_attr(P, op, a);
+        cidx = 1;
+        if (!P_expect(P, TK_RBRACK, "']'")) { recover(P); return NULL; }
     } else {
         if (!P_expect(P, TK_LBRACK, "'['") || !(v[1] = P_use(P))) { recover(P); return NULL; }
         if (kind == OP_LLVM_EXTRACTELEMENT && P_eat(P, TK_COLON)) {
@@ -660,7 +676,7 @@ static Op *parse_llvm(Parser *P, int kind, SrcLoc loc)
     if (!P_expect(P, TK_COLON, "':' and the types")) { recover(P); return NULL; }
     const Type *t = P_parse_type(P);
     if (!t) { recover(P); return NULL; }
-    uint32_t n = kind == OP_LLVM_ALLOCA ? 1 : 2;
+    uint32_t n = kind == OP_LLVM_ALLOCA || cidx ? 1 : 2;
     if (kind == OP_LLVM_EXTRACTELEMENT) {
         if (t != v[0]->type) P_error(P, DIAG_PARSE_TYPE_MISMATCH, loc, "the vector has a different type than written");
         rt = t->kind == TY_VEC ? t->elem : t;

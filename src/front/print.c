@@ -649,7 +649,8 @@ static int skip_func_attrs(const Attr *a, const void *ud)
 static int skip_simt_attrs(const Attr *a, const void *ud)
 {
     (void)ud;
-    return !strcmp(a->name, "callee") || !strncmp(a->name, "dim_", 4) || !strcmp(a->name, "elem_type");
+    return !strcmp(a->name, "callee") || !strncmp(a->name, "dim_", 4) || !strcmp(a->name, "elem_type") ||
+           !strcmp(a->name, "const_index");
 }
 
 /* The explicit label of a region's block: `^bb0(%a: T, ...):` and a new line. */
@@ -906,7 +907,9 @@ static void pr_llvm(Printer *p, const Op *op)
         if (et) pr_type(p, et->ty);
     } else {
         sb_putc(&p->b, '[');
-        pr_value(p, op->operands[1]);
+        const Attr *ci = op_attr(op, "const_index");
+        if (ci && op->noperands == 1) sb_printf(&p->b, "%lld", (long long)ci->i);
+        else pr_value(p, op->operands[1]);
         if (op->kind == OP_LLVM_EXTRACTELEMENT) { sb_puts(&p->b, " : "); pr_type(p, op->operands[1]->type); }
         sb_putc(&p->b, ']');
     }

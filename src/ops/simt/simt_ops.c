@@ -319,7 +319,7 @@ static const Instr *x_alloca(Exec *x, const Instr *in)
 /* GEP: p + sext(i) * element bytes (SO_BYTES; SO_AUX = index bits). */
 static const Instr *x_gep(Exec *x, const Instr *in)
 {
-    int64_t i = bits_sext(ARG(x, in, 1), in->imm[SO_AUX]);
+    int64_t i = in->nargs < 2 ? in->imm[SO_AUX] : bits_sext(ARG(x, in, 1), in->imm[SO_AUX]);   /* or const_index */
     fr_set_u64(x, in->res[0], sim_index_addr(ARG(x, in, 0), i, (uint64_t)in->imm[SO_BYTES]));
     NEXT;
 }
@@ -494,7 +494,8 @@ int simt_lower(LowerView *L, const Op *op, Instr *in)
     case OP_LLVM_GEP: {
         const Attr *e = op_attr(op, "elem_type");
         in->imm[SO_BYTES] = e && e->ty ? ty_bytes(e->ty) : 1;
-        in->imm[SO_AUX] = ty_bits(op->operands[1]->type);
+        const Attr *ci = op_attr(op, "const_index");
+        in->imm[SO_AUX] = op->noperands < 2 ? (ci ? ci->i : 0) : ty_bits(op->operands[1]->type);
         in->fn = x_gep;
         return 0;
     }
