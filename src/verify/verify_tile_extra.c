@@ -839,6 +839,34 @@ static void check_extract(VCtx *V, Op *op)
                            : "converts an f32 acc tile into f16, bf16 or f32, an i32 one into i32"));
 }
 
+/* a2a3: tload / tstore move contiguous runs along the tile's row (ND) or column (DN), so a view whose stride along
+   that run is a constant other than 1 is an error (PTOAS: "A2/A3 DMA lowering requires a unit innermost stride",
+   lit vpto ub/tile_to_ub/transfer/tload_nonunit_stride); a run-time stride is checked when the op runs. The stride
+   is the one make_tensor_view wrote, through any partition_view. */
+static void check_dma_stride(VCtx *V, Op *op)
+{
+    int load = op->kind == OP_TLOAD;
+    const Value *vv = v_grp(V, op, load ? "src" : "dst", 0);
+    const Type *t = gty(V, op, load ? "dst" : "src", 0);
+    if (!a2a3(V) || !vv || !is_tile(t) || t->slayout != TSL_NONE_BOX) return;
+    const Op *d = vv->def;
+    while (d && d->kind == OP_PARTITION_VIEW) d = d->noperands ? d->operands[0]->def : NULL;
+    if (!d || d->kind != OP_MAKE_TENSOR_VIEW) return;
+    unsigned n = v_grp_len(V, d, "strides");
+    int dn = t->blayout == TBL_COL_MAJOR;
+    if (n < 2u - !dn) return;
+    /* a run of one element has no stride: the view's or the tile's static extent along it is 1 */
+    const Type *vt = vv->type;
+    int64_t vext = ty_is_view(vt) && vt->rank > (unsigned)dn ? vt->dims[vt->rank - 1 - dn] : -1;
+    if (vext == 1 || t->dims[dn ? 2 : 3] == 1) return;
+    const Value *sv = v_grp(V, d, "strides", n - 1 - (unsigned)dn);
+    int64_t c;
+    if (sv && v_const_int(sv, &c) && c != 1)
+        v_err(V, DIAG_TILE_SHAPE, op->loc, "'%s' on a2a3 moves contiguous %s, so the view's %s stride must be 1, not "
+              "%" PRId64 " (set at %u:%u)", v_opname(op), dn ? "columns" : "rows", dn ? "row" : "innermost", c,
+              op_use_loc(d, sv).line, op_use_loc(d, sv).col);
+}
+
 /* The X-to-ZZ form of tmov (PTOAS TMovOp: a third tile that is not in loc=scaling): the MX exponent reorder from
    an ND (grpAxis axis1, the default) or DN (axis0) tile of 8-bit exponents into the ZZ-boxed layout, with a vec
    scratch tile. Only on a5; every shape static; the capacities the reorder touches (the ND form zero-pads the
@@ -964,10 +992,12 @@ void verify_tile_more(VCtx *V, Op *op)
                   "least src's %lld valid columns", v_opname(op), (long long)tmp->dims[1], (long long)s->dims[3]);
         break;
     }
+    case OP_TLOAD: check_dma_stride(V, op); break;
     case OP_TINSERT: case OP_TEXTRACT: case OP_TSTORE: case OP_TMOV: {   /* PTOAS: the pre-quantisation scalar reads an
                                                                             acc tile, never together with an fp tile */
         if (op->kind == OP_TINSERT) check_insert_pair(V, op);
         if (op->kind == OP_TEXTRACT) check_extract(V, op);
+        if (op->kind == OP_TSTORE) check_dma_stride(V, op);
         const Value *pre = v_grp(V, op, "pre", 0);
         const Type *s = gty(V, op, "src", 0);
         if (!pre) break;

@@ -130,12 +130,38 @@ static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan 
     }
 }
 
+/* The DMA moves contiguous runs along the tile's row (ND) or column (DN): a view whose innermost stride along that
+   run is not 1 is refused by the compiler on a2a3 ("A2/A3 DMA lowering requires a unit innermost stride"), so it
+   traps T-UNSUPPORTED there; on a5 pto-isa's NPU TLoad/TStore ignore that stride and move contiguous elements
+   (its CPU reference honours it), which ptosim does too, with W-UNCONFIRMED (docs/semantics.md §14, "Innermost
+   view stride"). Returns 1 after a trap. */
+static int inner_stride(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args, int load)
+{
+    int ti = load ? 1 : 0, vi = load ? 0 : 1;
+    if (j->kind == TD_NZ) return 0;
+    TileRt t = tj_tile(j, args, ti);
+    ViewRt v = tj_view(j, args, vi);
+    View5 w = view5(j->ty[vi], &v);
+    int dn = j->kind == TD_DN;
+    int64_t s = w.s[dn ? 3 : 4];
+    if (s == 1 || (dn ? t.vr : t.vc) <= 1) return 0;
+    if (x->core->sim->tp->id == PTO_TARGET_A2A3) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "the view's innermost stride is %lld, not 1: the a2a3 DMA moves contiguous "
+                 "%s (the compiler refuses this view)", (long long)s, dn ? "columns" : "rows");
+        return 1;
+    }
+    sim_warn_once(x, in, DIAG_V_UNCONFIRMED, "the view's innermost stride is %lld, not 1: the DMA moves contiguous "
+                  "%s, as pto-isa's TLoad/TStore do; the stride is not honoured", (long long)s, dn ? "columns" : "rows");
+    return 0;
+}
+
 static int p_tdma(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
     int load = in->kind == OP_TLOAD;
     int ti = load ? 1 : 0;
     if (tile_check_valid(x, in, j->ty[ti], tj_tile(j, args, ti), load ? "destination" : "source")) return -1;
+    if (inner_stride(x, in, j, args, load)) return -1;
     DmaPlan p;
     const Type *tt;
     make_plan(j, args, load, &p, &tt);
