@@ -797,7 +797,7 @@ static void check_extract(VCtx *V, Op *op)
         return;
     }
     if ((haspre || relu) && S != AS_L0C) return;   /* reported by verify_tile_more (the pre form) */
-    const char *lay = NULL, *lg = "src";
+    const char *lay = NULL, *lg = "src";   /* vec -> vec: ND tiles, check_mov's rule */
     int row = s->blayout == TBL_ROW_MAJOR;
     if (S == AS_L1) {
         if (!(a2a3(V) ? row || nz_tile(s) : (row && s->slayout == TSL_COL_MAJOR) || nz_tile(s) || (D == AS_L0A && row)))
@@ -808,7 +808,7 @@ static void check_extract(VCtx *V, Op *op)
             lay = "a left tile is row_major/row_major on a2a3, col_major/row_major on a5", lg = "dst";
         else if (D == AS_L0B && !(d->blayout == TBL_ROW_MAJOR && d->slayout == TSL_COL_MAJOR))
             lay = "a right tile is row_major/col_major", lg = "dst";
-    } else if (S == AS_L0C) {   /* vec -> vec: ND tiles, check_mov's rule */
+    } else if (S == AS_L0C) {
         if (!(s->blayout == TBL_COL_MAJOR && s->slayout == TSL_ROW_MAJOR))
             lay = "the acc source is col_major/row_major";
         else if (D == AS_L1 && !(d->blayout == TBL_COL_MAJOR && d->slayout == TSL_ROW_MAJOR))
