@@ -180,7 +180,7 @@ static void fam_unrealized_cast(VCtx *V, Op *op)
     if (s && s == d) ok = 1;   /* any value to its own type (a tile the compiler's passes bridge): a copy */
     /* a memref and the pointer to its first element, either way */
     if (s && d && s->kind == TY_PTR && d->kind == TY_PTR && s->elem == d->elem && s->space == d->space &&
-        (s == d || !s->rank != !d->rank))
+        !s->rank != !d->rank)
         ok = 1;
     if (!ok)
         v_err(V, DIAG_V_OPERAND_TYPE, op->loc, "builtin.unrealized_conversion_cast runs only between scalar types of "
