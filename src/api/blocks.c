@@ -328,6 +328,9 @@ static void block_end(BlockRun *r)
             r->rc = 2;
         }
     }
+    /* a diagnostic that lost its allocation (E-OOM/T-OOM in the block's list) stops the launch like any
+       out-of-memory: the block is not run again (commit_ready), so the report cannot be lost */
+    if (r->diags.oom && r->rc == 0) r->rc = 2;
     PtoStats *st = &s->stats;
     for (int i = 0; i < cl->ncores; i++) {
         Core *c = &cl->cores[i];
@@ -378,7 +381,7 @@ static BlockRun *commit_ready(Par *P)
         unsigned b = P->committed;
         BlockRun *r = P->done[b];
         P->done[b] = NULL;
-        if (r->sim.view && r->rc != 2) {
+        if (r->sim.view && r->rc != 2 && !r->diags.oom) {   /* an out-of-memory stop is kept, never run again */
             int stale = gmv_failed(r->view);
             for (unsigned p = r->seen; p < b && !stale; p++) stale = gmv_conflicts(r->view, &P->wlog[p]);
             int fail = stale;
