@@ -94,21 +94,20 @@ def transpose(X):
 # ---------------------------------------------------------------- cases
 
 def b8_frac(B, K, N):
-    """A 1-byte B [K, N] as the transposed L1 -> L0B load reads it (docs/semantics.md §8.2): N <= 16: fractals
-    of 32 K-rows x 16 N-columns, K1 outermost; element (k, n) at (k/32)*512 + (k%32)*16 + n (the validated MX
-    kernels pack B this way); N > 16: the generic NZ layout nd2nz writes (the tile system tests)."""
-    if N > 16:   # wider than one fractal column: the generic NZ [K, N] of nd2nz (32 columns a row, pitch pad16(K))
-        P = (K + 15) // 16 * 16
-        buf = bytearray(((N + 31) // 32) * P * 32)
-        for k in range(K):
-            for n in range(N):
-                buf[((n // 32) * P + k) * 32 + n % 32] = B[k][n] & 0xFF
-        return bytes(buf)
-    K1, N1 = (K + 31) // 32, (N + 15) // 16
-    buf = bytearray(K1 * N1 * 512)
+    """The L1 bytes of a 1-byte B [K, N] that a transposing L1 -> L0B load of shape (K, N) brings to the MAD as B
+    (docs/semantics.md §8.3). The load runs as the compiler expands it: generic NZ source of 32-byte column blocks
+    with row pitch P = pad32(K); 32 x 32 blocks (K chunk c, column block j) transposed into L0B fractals
+    c*DS + 2j and c*DS + 2j + 1, DS = pad32(N)/16. The MAD reads L0B fractal (k/32)*N1 + n/16, N1 = pad16(N)/16.
+    So MAD element (k, n) comes from L0B fractal f = (k//32)*N1 + n//16, written from K chunk f // DS, columns
+    (f % DS)*16 .. +15 of the source. When N is a multiple of 32 (DS = N1) this is plain nd2nz of B."""
+    P = (K + 31) // 32 * 32
+    N1, DS = (N + 15) // 16, (N + 31) // 32 * 2
+    buf = bytearray(((N + 31) // 32) * P * 32)
     for k in range(K):
         for n in range(N):
-            buf[((k // 32) * N1 + n // 16) * 512 + (k % 32) * 16 + n % 16] = B[k][n] & 0xFF
+            f = (k // 32) * N1 + n // 16
+            ks, ns = (f // DS) * 32 + k % 32, (f % DS) * 16 + n % 16
+            buf[((ns // 32) * P + ks) * 32 + ns % 32] = B[k][n] & 0xFF
     return bytes(buf)
 
 
@@ -170,7 +169,7 @@ def case_mad_i8():
     A = [[r.below(256) - 128 for _ in range(32)] for _ in range(16)]
     B = [[r.below(256) - 128 for _ in range(16)] for _ in range(32)]
     save_i8("a.bin", A)
-    save("b.bin", b8_frac(B, 32, 16))
+    save_i8("b.bin", B)   # row-major: the kernel stages it with nd2nz (32-byte rows, 16 of padding)
     C = [[i32(sum(A[m][k] * B[k][n] for k in range(32))) for n in range(16)] for m in range(16)]
     save_i32("expected.bin", C)
 
@@ -688,6 +687,19 @@ def case_full_ctrl():
     A = [[fa[(1 + k // 16) * 2 + 1][m][k % 16] for k in range(32)] for m in range(16)]
     B = [[fb[1 + k // 16][k % 16][n] for n in range(16)] for k in range(32)]
     save_f32("expected.bin", matmul(A, B, 16, 16, 32))
+
+
+def case_b8_trans():
+    """tests/cube/b8_transpose_loads.pto: i8 A [16, 64] and B [64, 16], both row-major in GM (the kernel stages
+    them with nd2nz). C1 = A . B (the per-chunk full-control loads); C2 = A[:, :32] . B[:32] (the shape form:
+    the MAD's rows 32..63 of B are the zero half of the first chunk). i32 sums wrap."""
+    r = Rng(93)
+    A = [[r.below(256) - 128 for _ in range(64)] for _ in range(16)]
+    B = [[r.below(256) - 128 for _ in range(16)] for _ in range(64)]
+    save_i8("a.bin", A)
+    save_i8("b.bin", B)
+    save_i32("expected1.bin", [[i32(sum(A[m][k] * B[k][n] for k in range(64))) for n in range(16)] for m in range(16)])
+    save_i32("expected2.bin", [[i32(sum(A[m][k] * B[k][n] for k in range(32))) for n in range(16)] for m in range(16)])
 
 
 def case_gemv_contig():

@@ -321,14 +321,6 @@ static int l0_start_trap(Exec *x, const Instr *in, const uint64_t *a)
     return 1;
 }
 
-/* Transposed 1-byte B [K, N] in L1: fractals of 32 K-rows x 16 N-columns (512 bytes, K0 = 32, N0 = 16), K1
-   outermost, then N1 (n1 = ⌈N/16⌉ fractals per K block), rows of 16 bytes inside a fractal: element (k, n)
-   at ((k/32)·n1 + n/16)·512 + (k%32)·16 + n%16 (the validated MX/hif8 kernels' packing, semantics §8.2). */
-static inline uint64_t b8_off(uint64_t k, uint64_t n, uint64_t n1)
-{
-    return (((k / 32) * n1 + n / 16) * 32 + k % 32) * 16 + n % 16;
-}
-
 static int p_l1_l0(Exec *x, const Instr *in, const uint64_t *a)
 {
     if (l0_start_trap(x, in, a)) return -1;
@@ -362,6 +354,9 @@ static int l1_l0_fp4(Exec *x, const Instr *in, int side, int tr, uint64_t src, u
     return 0;
 }
 
+static int l1_l0_frac(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t ms,
+                      uint64_t ks, uint64_t mst, uint64_t kst, uint64_t ss, uint64_t ds);
+
 /* cube_l1_l0_exec, or its image into the host bytes `img` when given (no L0 access, no transfer counted). */
 static int l1_l0(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint8_t *img,
                  uint64_t R, uint64_t K, const CubeWin *w)
@@ -378,13 +373,17 @@ static int l1_l0(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_
         return l1_l0_fp4(x, in, side, tr, src, dst, R, K);
     }
     unsigned c0 = 32u / e;
+    /* A transposing 1-byte load of the micro shape form runs as the full-control load the compiler expands it to
+       (semantics §8.3): 32-row blocks whose destination pitch is the dimension aligned to 32, while a MAD reads L0
+       at the pitch aligned to 16. The tile layer's windows and mat-operand images are the logical copy below. */
+    if (tr && e == 1 && !w && !img) {
+        uint64_t kf = ceil_div(K, 32) * 2, rf = ceil_div(R, 32);
+        return l1_l0_frac(x, in, side, 1, 1, src, dst, 0, 0, kf, rf, kf, rf * 2);
+    }
     uint64_t dp = pad16(R), dlen = ceil_div(K, c0) * dp * 32;
-    /* A transposed 1-byte B of at most 16 columns is held as [K1] fractals of 32 K-rows x 16 N-bytes (see b8_off);
-       a wider one as the generic NZ [K, N] that nd2nz writes (semantics §8.2). */
-    bool b8 = tr && side && e == 1 && SR <= 16;
     /* source: [SR, SK] NZ with pitch pad16(SR), or transposed [SK, SR] NZ with pitch pad16(SK) */
     uint64_t sp = tr ? pad16(SK) : pad16(SR);
-    uint64_t slen = b8 ? ceil_div(SK, 32) * ceil_div(SR, 16) * 512 : tr ? ceil_div(SR, c0) * sp * 32 : ceil_div(SK, c0) * sp * 32;
+    uint64_t slen = tr ? ceil_div(SR, c0) * sp * 32 : ceil_div(SK, c0) * sp * 32;
     if (w && (r0 + R > SR || k0 + K > SK)) {
         sim_trap(x, in, DIAG_T_TILE, "the window of %" PRIu64 "x%" PRIu64 " at (%" PRIu64 ", %" PRIu64 ") leaves the "
                  "%" PRIu64 "x%" PRIu64 " source", side ? K : R, side ? R : K, side ? k0 : r0, side ? r0 : k0,
@@ -392,7 +391,7 @@ static int l1_l0(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_
         return -1;
     }
     /* the load addresses whole fractals: 16 rows by 32 bytes (semantics §14.5 "textract") */
-    if (w && (r0 % 16 || (k0 * e) % 32 || (b8 && k0 % 32))) {
+    if (w && (r0 % 16 || (k0 * e) % 32)) {
         sim_trap(x, in, DIAG_T_TILE, "the window start (%" PRIu64 ", %" PRIu64 ") is not on a fractal boundary "
                  "(16 rows, 32 bytes): the L1->L0 load moves whole fractals", side ? k0 : r0, side ? r0 : k0);
         return -1;
@@ -415,10 +414,9 @@ static int l1_l0(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_
             memmove(d + j * dp * 32, s + ((k0 / c0 + j) * sp + r0) * 32, nr * 32);
     } else {
         memset(d, 0, dlen);
-        uint64_t n1 = ceil_div(SR, 16);
         for (uint64_t r = 0; r < R; r++)
             for (uint64_t k = 0; k < K; k++)
-                elem_copy(d + nz_off(r, k, dp, e), s + (b8 ? b8_off(k0 + k, r0 + r, n1) : nz_off(k0 + k, r0 + r, sp, e)), e);
+                elem_copy(d + nz_off(r, k, dp, e), s + nz_off(k0 + k, r0 + r, sp, e), e);
     }
     if (!img) sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, dlen);
     return 0;
@@ -447,32 +445,53 @@ int cube_l1_l0_image(Exec *x, const Instr *in, int side, int tr, unsigned e, uin
 static int p_l1_l0_full(Exec *x, const Instr *in, const uint64_t *a)
 {
     const uint64_t *f = a + in->imm[L0_SR];
-    uint64_t ms = f[0], ks = f[1], mst = f[2], kst = f[3], ss = f[4], ds = f[5];
-    int side = (int)in->imm[L0_SIDE], tr = (int)in->imm[L0_TRANS];
-    if (cube_field(x, in, "m_start", ms, 16) || cube_field(x, in, "k_start", ks, 16) || cube_field(x, in, "m_step", mst, 8) ||
-        cube_field(x, in, "k_step", kst, 8) || cube_field(x, in, "src_stride", ss, 16) || cube_field(x, in, "dst_stride", ds, 16))
+    if (cube_field(x, in, "m_start", f[0], 16) || cube_field(x, in, "k_start", f[1], 16) ||
+        cube_field(x, in, "m_step", f[2], 8) || cube_field(x, in, "k_step", f[3], 8) ||
+        cube_field(x, in, "src_stride", f[4], 16) || cube_field(x, in, "dst_stride", f[5], 16))
         return -1;
+    return l1_l0_frac(x, in, (int)in->imm[L0_SIDE], (int)in->imm[L0_TRANS], (unsigned)in->imm[L0_E], a[0], a[1], f[0],
+                      f[1], f[2], f[3], f[4], f[5]);
+}
+
+/* The fractal engine of the full-control loads, and of the shape form's transposing 1-byte load. A 1-byte
+   transpose takes the source fractals in pairs (i, i + 1: 32 rows by 32 bytes), transposes the 32 x 32 bytes and
+   writes its two halves (columns 0-15, 16-31 of the source block) to destination fractals (i/2)·dst_stride + 2j
+   and + 1; an odd m_step traps (semantics §8.3). */
+static int l1_l0_frac(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t ms,
+                      uint64_t ks, uint64_t mst, uint64_t kst, uint64_t ss, uint64_t ds)
+{
     if (!mst || !kst) return 0;
+    int b8 = tr && e == 1;
+    if (b8 && mst % 2) {
+        sim_trap(x, in, DIAG_T_UNSUPPORTED, "a transposing 1-byte load moves fractals in pairs (32 rows): m_step %"
+                 PRIu64 " is odd", mst);
+        return -1;
+    }
     /* source footprint from the first fractal read to the end of the last */
     uint64_t slo = ks * ss + ms, shi = ((ks + kst - 1) * ss + ms + mst) * 512 - slo * 512;
-    uint64_t dhi = (tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
-    const uint8_t *s = sim_mem(x, in, AS_L1, sim_index_addr(a[0], (int64_t)slo, 512), shi, 32, ACC_READ, "source");
+    uint64_t dhi = (b8 ? (mst / 2 - 1) * ds + 2 * kst : tr ? (mst - 1) * ds + kst : (kst - 1) * ds + mst) * 512;
+    const uint8_t *s = sim_mem(x, in, AS_L1, sim_index_addr(src, (int64_t)slo, 512), shi, 32, ACC_READ, "source");
     if (!s) return -1;
     s -= slo * 512;
-    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, a[1], dhi, 32, ACC_WRITE, "destination");
+    uint8_t *d = sim_mem(x, in, side ? AS_L0B : AS_L0A, dst, dhi, 32, ACC_WRITE, "destination");
     if (!d) return -1;
     for (uint64_t j = 0; j < kst; j++)
-        for (uint64_t i = 0; i < mst; i++) {
+        for (uint64_t i = 0; i < mst; i += 1 + b8) {
             const uint8_t *sf = s + ((ks + j) * ss + ms + i) * 512;
-            uint8_t *df = d + (tr ? i * ds + j : j * ds + i) * 512;
             if (!tr) {
-                memmove(df, sf, 512);
+                memmove(d + (j * ds + i) * 512, sf, 512);
                 continue;
             }
-            uint8_t t[512];
+            uint8_t t[1024];
+            if (b8) {   /* t: the two destination fractals, rows = source columns, bytes = source rows */
+                for (unsigned r = 0; r < 32; r++)
+                    for (unsigned c = 0; c < 32; c++) t[(c / 16) * 512 + (c % 16) * 32 + r] = sf[r * 32 + c];
+                memcpy(d + ((i / 2) * ds + 2 * j) * 512, t, 1024);
+                continue;
+            }
             for (unsigned r = 0; r < 16; r++)
                 for (unsigned c = 0; c < 16; c++) memcpy(t + c * 32 + r * 2, sf + r * 32 + c * 2, 2);
-            memcpy(df, t, 512);
+            memcpy(d + (i * ds + j) * 512, t, 512);
         }
     sim_transfer(x, AS_L1, side ? AS_L0B : AS_L0A, mst * kst * 512);
     return 0;
@@ -569,10 +588,10 @@ static int lower_l1_l0_full(const Op *op, Instr *in)
     if (s4 || e.packed4) return cube_unsupported(in, "L1->L0 loads of packed fp4 tiles are not simulated");
     const Attr *tr = op_attr(op, "transpose");
     in->imm[L0_TRANS] = tr && (tr->kind == AT_INT || tr->kind == AT_BOOL || tr->kind == AT_UNIT) && (tr->kind == AT_UNIT || tr->i);
-    if (!e.bytes || e.bytes > 4 || (in->imm[L0_TRANS] && e.bytes != 2))
+    if (!e.bytes || e.bytes > 4 || (in->imm[L0_TRANS] && e.bytes == 4))
         return cube_unsupported(in, "the full-control L1->L0 load is simulated for 1-, 2- and 4-byte elements without "
-                                    "transpose and 2-byte elements with it: how the transposing hardware pairs fractals "
-                                    "of other widths is not published");
+                                    "transpose and 1- and 2-byte elements with it: how the transposing hardware pairs "
+                                    "fractals of 4-byte elements is not published");
     in->imm[L0_E] = e.bytes;
     in->imm[L0_SIDE] = op->kind == OP_MTE_L1_L0B || op->kind == OP_LOAD_CBUF_TO_CB;
     in->imm[L0_SR] = 2;

@@ -36,11 +36,11 @@ int cube_mad_exec_with(Exec *x, const Instr *in, const MadExt *me, const uint8_t
    bytes); L1 -> BT as pto.mte_l1_bt (sfmt: NumFormat of a float source, -1 an integer; se its bytes); L1 -> FB as
    pto.mte_l1_fb. Each returns 0, or -1 after a trap (cube.c). A window (pto.textract) reads the R x K region at
    (r0, k0) of a source whose extent is sr x sk (its NZ pitch pad16(sr), transposed pad16(sk)); NULL: the source is
-   R x K itself (the micro shape form). */
+   R x K itself (the micro shape form; a transposing 1-byte one runs as its full-control expansion, semantics §8.2). */
 typedef struct CubeWin { uint64_t r0, k0, sr, sk; } CubeWin;
 int cube_l1_l0_exec(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint64_t dst, uint64_t R,
                     uint64_t K, const CubeWin *w);
-/* The bytes cube_l1_l0_exec (no window, e > 0) would write to L0, into d (ceil(K / (32 / e)) * pad16(R) * 32 of
+/* The logical L0 tile cube_l1_l0_exec (no window, e > 0) would give the MAD, into d (ceil(K / (32 / e)) * pad16(R) * 32 of
    them) instead: L0 and the transfer counters untouched. 0, or -1 after a trap. */
 int cube_l1_l0_image(Exec *x, const Instr *in, int side, int tr, unsigned e, uint64_t src, uint8_t *d, uint64_t R,
                      uint64_t K);
