@@ -469,6 +469,13 @@ int cli_run(CliArgs *a)
     pto_launch_set_gm_strict(l, a->strict_gm);
     size_t dr = pto_diag_count(ctx);
     int r = pto_launch_run(l, a->blocks);
+    size_t on;
+    const char *os = pto_launch_output(l, &on);
+    if (on) {   /* the kernel's pto.print / pto.tprint output, before the diagnostics (it came first) */
+        FILE *f = cli_dump_stream(&a->diag);
+        fwrite(os, 1, on, f);
+        fflush(f);
+    }
     cli_print_diags(&a->diag, ctx, dr);
     if (r != 0 && r != 3) goto out;
     /* completed or trapped: write every output (after a trap, memory as it was at the trap) */

@@ -222,6 +222,10 @@ typedef struct PtoStats {
     unsigned cores;
 } PtoStats;
 const PtoStats *pto_launch_stats(const PtoLaunch *l);
+/* The device output of the last run (pto.print, pto.tprint; docs/semantics.md §12 "Device output"): the blocks'
+   output one block after another, in block order. *len (may be NULL) receives its length. The bytes stay valid
+   until the next run or pto_launch_free; "" before any run or when the kernel printed nothing. */
+const char *pto_launch_output(const PtoLaunch *l, size_t *len);
 /* How the entry function is synchronised (docs/tile.md "Auto-sync"): 1 when it is a tile kernel without
    explicit synchronisation, which ptosim orders by auto-sync, 0 when its own sync ops order it. *edges (may be
    NULL) receives the dependencies auto-sync inferred in the last run, every block. */

@@ -1,5 +1,6 @@
 """_api.py — the package's public API (re-exported by __init__.py): load, Module, results, diagnostics."""
 import os, threading, weakref
+from ctypes import byref, c_size_t, string_at
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -288,6 +289,7 @@ class RunResult:
     trace: Optional[str] = None
     stats_json: Optional[str] = None    # with stats_json=True: the stats document (docs/stats.schema.json)
     report: Optional[str] = None        # with report=True: the HTML report (as `ptosim run --report` writes)
+    output: str = ""                    # the kernel's pto.print / pto.tprint output, the blocks' in block order
 
     @property
     def warnings(self):
@@ -353,8 +355,11 @@ def _result(launch, entry, target, blocks, diags, trace, profile, stats_json=Fal
     json = _lib.take_string(_L, _L.pto_launch_trace_json(launch)) if trace else None
     sj = _lib.take_string(_L, _L.pto_launch_stats_json(launch)) if stats_json else None
     html = _lib.take_string(_L, _L.pto_launch_report_html(launch)) if report else None
+    n = c_size_t(0)
+    raw = _L.pto_launch_output(launch, byref(n))
+    out = string_at(raw, n.value).decode("utf-8", "replace") if raw and n.value else ""
     return RunResult(entry, target, blocks, stats, _L.pto_launch_clock_hz(launch), cores, stalls, lines, loops,
-                     diags, json, sj, html)
+                     diags, json, sj, html, out)
 
 
 # ------------------------------------------------------------------ modules

@@ -140,6 +140,7 @@ PROTOTYPES = {
     "pto_launch_set_timing": (c_int, [_P, c_char_p, c_char_p, c_size_t]),
     "pto_launch_run": (c_int, [_P, c_uint]),
     "pto_launch_stats": (POINTER(Stats), [_P]),
+    "pto_launch_output": (c_void_p, [_P, POINTER(c_size_t)]),
     "pto_pipe_name": (c_char_p, [c_uint]),
     "pto_wait_cause_name": (c_char_p, [c_int]),
     "pto_launch_clock_hz": (c_double, [_P]),

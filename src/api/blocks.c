@@ -42,6 +42,7 @@ struct BlockRun {
     Sim sim;                   /* the block's simulation (settings copied from the launch's) */
     Cluster cl;
     DiagList diags;
+    StrBuf out;                /* the block's device output */
     Observe *obs;
     Check *check;
     GmView *view;              /* private GM (several threads), or NULL */
@@ -179,6 +180,7 @@ static BlockRun *run_new(void)
     BlockRun *r = mem_calloc(1, sizeof *r);
     if (!r) return NULL;
     diag_init(&r->diags);
+    sb_init(&r->out);
     r->diags.max_errors = 0;   /* the launch's list applies the cap when the block is merged */
     r->obs = obs_new();
     r->check = check_new();
@@ -207,6 +209,7 @@ void launch_run_free(BlockRun *r)
     ops_cluster_free(cl);
     race_free(cl->race);
     diag_free(&r->diags);
+    mem_free(sb_take(&r->out));
     mem_free(r->sim.dkeys);
     obs_free(r->obs);
     check_free(r->check);
@@ -225,6 +228,7 @@ static void run_sim(BlockRun *r, const Sim *ls)
     r->sim.ndkeys = 0;
     r->sim.dkeys_oom = 0;
     r->sim.diags = &r->diags;
+    r->sim.out = &r->out;
     r->sim.obs = r->obs;
     r->sim.check = r->check;
     r->sim.cl = &r->cl;
@@ -250,6 +254,8 @@ static int block_begin(Par *P, BlockRun *r, unsigned b, int view)
     r->block = b;
     r->rc = 0;
     diag_clear(&r->diags);
+    sb_truncate(&r->out, 0);
+    r->out.failed = 0;
     run_sim(r, &P->base);
     r->obs->trace = l->sim.obs->trace;
     r->obs->profile = l->sim.obs->profile;
@@ -360,6 +366,8 @@ static void merge(PtoLaunch *l, BlockRun *r)
 {
     Sim *s = &l->sim;
     sim_diags_merge(s->diags, &l->reported, &r->diags, r->sim.dkeys, r->sim.ndkeys);
+    if (r->out.failed) s->out->failed = 1;
+    else if (r->out.n) sb_putn(s->out, r->out.s, r->out.n);
     obs_merge(s->obs, r->obs);
     check_merge(s->check, r->check, s);
     const PtoStats *b = &r->sim.stats;

@@ -122,6 +122,8 @@ static PtoLaunch *pto_launch_new_unguarded(PtoModule *m, const char *entry, PtoT
         if (api_param_info(m->ctx, b->args[i], &l->info[i])) goto oom;
     l->sim.ctx = m->ctx;
     l->sim.diags = &m->ctx->diags;
+    sb_init(&l->out);
+    l->sim.out = &l->out;
     l->sim.prog = l->prog;
     l->sim.entry = l->entry;
     l->sim.tp = target_profile(target);
@@ -146,6 +148,7 @@ static void pto_launch_free_unguarded(PtoLaunch *l)
     if (!l) return;
     for (unsigned i = 0; i < l->nruns; i++) launch_run_free(l->runs[i]);
     mem_free(l->runs);
+    mem_free(sb_take(&l->out));
     mem_free(l->info);
     mem_free(l->param_vals);
     mem_free(l->bound);
@@ -242,6 +245,12 @@ void pto_launch_set_tile_op_expand(PtoLaunch *l, int on) { l->sim.tile_op_expand
 void pto_launch_set_gm_strict(PtoLaunch *l, int on) { l->sim.gm_strict = on != 0; }
 const PtoStats *pto_launch_stats(const PtoLaunch *l) { return &l->sim.stats; }
 
+const char *pto_launch_output(const PtoLaunch *l, size_t *len)
+{
+    if (len) *len = l && l->out.s ? l->out.n : 0;
+    return l && l->out.s ? l->out.s : "";
+}
+
 int pto_launch_autosync(const PtoLaunch *l, uint64_t *edges)
 {
     if (edges) *edges = l->sim.autosync_edges;
@@ -312,7 +321,13 @@ static int pto_launch_run_unguarded(PtoLaunch *l, unsigned blocks)
     if (kind == 0 && kk && kk->s && !strcmp(kk->s, "cube")) kind = 1;
     if (kind == 0 && l->prog->uses_cube && !l->prog->uses_vector) kind = 1;   /* e.g. an entry calling a cube function */
     memset(&l->reported, 0, sizeof l->reported);
+    sb_truncate(&l->out, 0);
+    l->out.failed = 0;
     int rc = launch_run_blocks(l, blocks, kind);
+    if (l->out.failed) {   /* the device output lost an allocation: T-OOM, as for any record */
+        diag_oom(&m->ctx->diags, 1);
+        rc = 2;
+    }
     sim_gm_copy_out(s);   /* the committed blocks' bytes (a trap: up to the trapping block) */
     if (rc != 2) check_launch_end(s->check, s);
     if (s->obs->oom || check_oom(s->check)) {   /* merging the blocks' records lost an allocation: T-OOM */

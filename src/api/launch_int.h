@@ -2,6 +2,7 @@
 #ifndef PTOSIM_LAUNCH_INT_H
 #define PTOSIM_LAUNCH_INT_H
 #include "ptosim.h"
+#include "base/strbuf.h"
 #include "exec/machine.h"
 #include "exec/vsched.h"
 #include "isa/ir.h"
@@ -31,6 +32,7 @@ struct PtoLaunch {
     unsigned nruns;
     BlockRun *last;            /* the last block committed by the last run (its cluster: sim.cl) */
     SimReported reported;      /* once-per-launch warnings and race pairs reported so far */
+    StrBuf out;                /* the last run's device output, the blocks' in block order (pto_launch_output) */
     /* caches of the last run's reports (time.c), dropped by the next run */
     const struct StallRec **stall_view;    /* stall records ranked by cycles */
     size_t stall_view_n;

@@ -101,6 +101,7 @@ static void slot_text(StrBuf *b, const SigSlot *sl)
         break;
     }
     case SL_INT: sb_printf(b, "%s", sl->name); break;
+    case SL_STR: sb_printf(b, "\"%s\"", sl->name); break;
     }
 }
 

@@ -1,6 +1,8 @@
 /* fault.c — how the machine reports: traps (the run stops with a diagnostic naming the core, pipe and op)
- * and run-time warnings (once per op, optionally with a note at a related op). */
+ * and run-time warnings (once per op, optionally with a note at a related op), and the device output of
+ * pto.print / pto.tprint (sim_out). */
 #include "base/alloc.h"
+#include "base/strbuf.h"
 #include "machine.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -131,4 +133,19 @@ void sim_diags_merge(DiagList *dst, SimReported *rep, const DiagList *src, const
         long d = diag_add(dst, g->sev, g->id, g->loc, "%s", diag_msg(g));
         for (size_t j = 0; j < g->nnotes; j++) diag_note(dst, d, g->notes[j].loc, "%s", g->notes[j].msg);
     }
+}
+
+/* ------------------------------------------------------------------ device output */
+
+void sim_out(Exec *x, const char *s, size_t n)
+{
+    StrBuf *b = x->core->sim->out;
+    static const char cut[] = "\n[ptosim: the device output of this block stops here: it reached 4 MiB]\n";
+    if (!b || b->n >= SIM_OUT_CAP) return;
+    if (n > SIM_OUT_CAP - b->n) {
+        sb_putn(b, s, SIM_OUT_CAP - b->n);
+        sb_puts(b, cut);
+        return;
+    }
+    sb_putn(b, s, n);
 }

@@ -192,6 +192,7 @@ typedef struct SimReported {
 struct Sim {
     PtoCtx *ctx;
     DiagList *diags;           /* where the block's run-time diagnostics go */
+    struct StrBuf *out;        /* the block's device output (pto.print, pto.tprint; sim_out), or NULL */
     DiagKey *dkeys;            /* their repeat keys, in diagnostic order */
     size_t ndkeys, capdkeys;
     uint8_t dkeys_oom;         /* a key could not be recorded: the block fails with T-OOM */
@@ -236,6 +237,11 @@ static inline uint64_t fr_u64(const Exec *x, int32_t off) { uint64_t v; memcpy(&
 static inline void fr_set_u64(Exec *x, int32_t off, uint64_t v) { memcpy(x->frame + off, &v, 8); }
 /* Operand i of an instruction, as raw 64-bit value (scalars, pointers, indices). */
 static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return fr_u64(x, in->arg[i]); }
+
+/* ---- device output (fault.c): appends n bytes to the block's output; past SIM_OUT_CAP bytes the output ends with
+   one line saying it was cut (the hardware's print buffer is bounded too, docs/semantics.md §12) ---- */
+enum { SIM_OUT_CAP = 1 << 22 };
+void sim_out(Exec *x, const char *s, size_t n);
 
 /* ---- traps and memory (mem.c) ---- */
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

@@ -199,6 +199,7 @@ static int parse_item(Parser *P, const OpSig *sig, Item *items, uint32_t *n, int
     case TK_STRING:
         if (!(it = push_item(P, items, n, loc))) return 0;
         it->kind = IT_TOKEN;
+        it->quoted = 1;
         it->s = t->s;
         it->slen = t->len;
         P->pos++;
@@ -368,6 +369,7 @@ static const char *slot_desc(const SigSlot *s, char *b, size_t n)
                                       "a tensor view", "a partition view"};
     if (s->kind == SL_TOKEN) snprintf(b, n, "a %s token for '%s'", tokset_name(s->tokset), s->name);
     else if (s->kind == SL_INT) snprintf(b, n, "an integer literal for '%s'", s->name);
+    else if (s->kind == SL_STR) snprintf(b, n, "a string literal for '%s'", s->name);
     else if (s->kind == SL_MEM && s->off_path) snprintf(b, n, "a struct with a field path '%%%s[i, ...]'", s->name);
     else if (s->kind == SL_MEM) snprintf(b, n, "a memory operand '%%%s[%%%s]'", s->name, s->off_name);
     else snprintf(b, n, "%s for '%s'", (unsigned)s->tc < sizeof tcn / sizeof tcn[0] ? tcn[s->tc] : tc_desc(s->tc), s->name);
@@ -415,6 +417,7 @@ static int fits(Parser *P, const Item *it, const SigSlot *s)
         if (s->off_path) return it->kind == IT_MEM && !it->off;   /* the path is required */
         return (it->kind == IT_MEM && it->off) || it->kind == IT_VALUE;
     case SL_INT: return it->kind == IT_INT;
+    case SL_STR: return it->kind == IT_TOKEN && it->quoted;
     case SL_TOKEN: return it->kind == IT_TOKEN && P_tok_lookup(P, s->tokset, it->s, it->slen) >= 0;
     }
     return 0;
@@ -473,6 +476,11 @@ static void bind_slot(Parser *P, Bound *B, const SigSlot *s, const Item *it)
     case SL_TOKEN:
         bind_token(P, B, s, it);
         break;
+    case SL_STR: {
+        Attr *a = add_attr(P, B, s->name, AT_STR, it->loc);
+        a->s = ctx_intern(P->ctx, it->s, it->slen);
+        break;
+    }
     }
 }
 
@@ -759,6 +767,11 @@ static void bind_dict(Parser *P, Bound *B, const OpSig *sig, const Attr *da, uin
                     tokset_name(s->tokset));
             continue;
         }
+        if (s && s->kind == SL_STR && a->kind == AT_STR) {
+            Attr *x = add_attr(P, B, s->name, AT_STR, a->loc);
+            x->s = a->s;
+            continue;
+        }
         if (s && s->kind == SL_INT && (a->kind == AT_INT || a->kind == AT_BOOL)) {
             Attr *x = add_attr(P, B, s->name, AT_INT, a->loc);
             x->i = a->i;
@@ -989,7 +1002,9 @@ Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, ui
             else parse_type_list(P, types, &nt);
         }
         P_expect(P, TK_RPAREN, "')' closing ins(...)");
-        if (sig->has_outs) {
+        if (sig->has_outs && sig->ins_only) {
+            nins = nitems;
+        } else if (sig->has_outs) {
             /* the tile layer's form: outs(...) lists operands the op writes, not results */
             nins = nitems;
             if (P_eat_ident(P, "outs")) {

@@ -126,6 +126,7 @@ struct Item {
     SrcLoc keyloc;             /* where the key is written */
     uint32_t sub, nsub;        /* IT_CLAUSE, IT_LIST: its items, P->isub[sub .. sub + nsub) */
     int bare;                  /* IT_CLAUSE written without parentheses */
+    int quoted;                /* IT_TOKEN written as a string literal */
 };
 
 struct TypeItem {

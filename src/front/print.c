@@ -300,6 +300,13 @@ static int pr_slot(Printer *p, SigCtx *c, const SigSlot *s, int first)
         if (s->is_bool) sb_puts(&p->b, a->i ? "true" : "false");
         else sb_printf(&p->b, "%lld", (long long)a->i);
         return 1;
+    case SL_STR:
+        a = op_attr(c->op, s->name);
+        if (!a || a->kind != AT_STR) return 0;
+        if (!first) sb_puts(&p->b, ", ");
+        if (s->key) sb_printf(&p->b, "%s = ", s->key);
+        pr_str(p, a->s);
+        return 1;
     }
     return 0;
 }
@@ -504,7 +511,7 @@ static void pr_sig_op(Printer *p, const Op *op)
     if (sig->has_outs) {
         sb_puts(&p->b, op_info[op->kind].name);
         pr_dps_side(p, op, sig, 0);
-        pr_dps_side(p, op, sig, 1);
+        if (!sig->ins_only) pr_dps_side(p, op, sig, 1);
         return;
     }
     SigCtx c;

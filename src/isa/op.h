@@ -165,7 +165,7 @@ const char *tc_desc(TypeClass tc);
 /* The type a result of class tc has when none is written, or NULL. */
 const Type *tc_implied(TypeClass tc, TypeTable *T);
 
-typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT } SlotKind;
+typedef enum { SL_VALUE, SL_MEM, SL_TOKEN, SL_INT, SL_STR } SlotKind;   /* SL_STR: a string literal attribute */
 enum { SIG_MAX_ALIAS = 3 };
 typedef enum { TS_QUOTED, TS_ANGLE, TS_HASH, TS_BARE, TS_MLIR } TokStyle;   /* TS_MLIR: #pto<set value> */
 
@@ -218,6 +218,7 @@ typedef struct OpSig {
     bool bracket_plain;        /* written '[?': the bracket group is printed as plain positional slots */
     bool paren;                /* written '(' pos-list ')': the operands may also be written NAME(%a : T, ...) */
     bool has_outs;             /* some positional slots are outs: the op is written ins(...) outs(...) */
+    bool ins_only;             /* with has_outs: no slot is an out, the op is written ins(...) alone */
     bool has_keyed;            /* some positional slots are written KEY = %v or KEY = [...] */
     int16_t type_order[8];     /* groups in type-list order when it differs from operand order */
     uint8_t ntype_order;

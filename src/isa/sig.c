@@ -10,10 +10,12 @@
  *                                                            with keys may also be written KEY(%v), anywhere
  *            | '@' NAME ':' SET STYLE? ('=' TOKEN)? '?'?      enum token ("X", <X>, #pto.set<X>, X)
  *            | '#' NAME ':int' ('=' INT)? '?'?               integer literal attribute
+ *            | '$' NAME '?'?                                  string literal attribute (pto.print ins("fmt", %v : T))
  *            | '[' slot (',' slot)* ']'                       bracket group: pto.set_flag["A", "B", "C"], pto.set_flag_dyn[<A>, <B>, %e]
  *            | '[?' slot (',' slot)* ']'                      the same, printed without the brackets (both spellings parse):
  *                                                             pto.get_buf "PIPE_V", 0 and pto.get_buf[#pto.pipe_event_type<TVEC>, 0]
- *   a '|' instead of ',' between positional slots: the slots after it are outs (ins(...) outs(...) form)
+ *   a '|' instead of ',' between positional slots: the slots after it are outs (ins(...) outs(...) form); a '|'
+ *   after the last slot: the op is written ins(...) alone (pto.print)
  *   clause  := KWS ('!'|'?'|'*')? '^'? '(' cslot (',' cslot)* ')'   |   KWS '?'   (bare unit keyword)
  *   KWS     := KW ('|' KW)*                                  the keyword, then other spellings it accepts
  *   cslot   := (KEY '=')? (value | token)
@@ -233,6 +235,12 @@ static void any_slot(SigParser *S, SigSlot *sl, int allow_value)
     ws(S);
     if (eat(S, '@')) { token_slot(S, sl); return; }
     if (eat(S, '#')) { int_slot(S, sl); return; }
+    if (eat(S, '$')) {
+        sl->kind = SL_STR;
+        sl->name = name(S);
+        if (eat(S, '?')) sl->optional = 1;
+        return;
+    }
     if (!allow_value) { sp_fail(S, "expected a token slot"); return; }
     const char *n = name(S);
     value_slot(S, sl, n);
@@ -305,6 +313,11 @@ static const OpSig *compile_one(SigParser *S, const char *src)
             if (eat(S, '|')) {
                 outs = 1;
                 sig->has_outs = 1;
+                int e = peek(S);
+                if (!e || e == '{' || e == '-' || e == ')') {   /* "a, b |": written ins(...) with no outs */
+                    sig->ins_only = 1;
+                    break;
+                }
             } else if (!eat(S, ',')) {
                 break;
             }
@@ -444,7 +457,7 @@ void sig_generic_order(const OpSig *s, int16_t *order)
 const SigSlot *sig_find_token(const OpSig *s, const char *n)
 {
     for (unsigned i = 0; i < s->npos; i++)
-        if ((s->pos[i].kind == SL_TOKEN || s->pos[i].kind == SL_INT) && strcmp(s->pos[i].name, n) == 0) return &s->pos[i];
+        if ((s->pos[i].kind == SL_TOKEN || s->pos[i].kind == SL_INT || s->pos[i].kind == SL_STR) && strcmp(s->pos[i].name, n) == 0) return &s->pos[i];
     for (unsigned i = 0; i < s->ndict; i++)
         if (strcmp(s->dict[i].name, n) == 0) return &s->dict[i];
     for (unsigned c = 0; c < s->ncl; c++)

@@ -4,6 +4,7 @@
  * structural pass has already checked each operand on its own; these rules relate operands to each other, to
  * clauses and tokens, and to the target profile. */
 #include "verify_fam.h"
+#include "base/fmtspec.h"
 
 /* ------------------------------------------------------------------ post-update pointers */
 
@@ -187,9 +188,32 @@ static void fam_unrealized_cast(VCtx *V, Op *op)
               "one width (the same bits), not %s to %s", tyn(s, a), tyn(d, b));
 }
 
+/* pto.print: a format string fmtspec.h accepts, whose conversion suits the scalar (docs/semantics.md §12) */
+static void fam_print(VCtx *V, Op *op)
+{
+    const Attr *f = op_attr(op, "format");
+    const Value *v = v_grp(V, op, "v", 0);
+    if (!f || f->kind != AT_STR || !f->s || !v) return;
+    char why[160], a[96];
+    size_t at;
+    int cls = fmt_class(f->s, &at, why, sizeof why);
+    SrcLoc l = f->loc;
+    if (l.file && cls < 0) l.col += (uint32_t)(1 + at);   /* the fault inside the literal */
+    if (cls < 0) {
+        v_err(V, DIAG_V_ATTR, l.file ? l : op->loc, "the format of 'pto.print': %s", why);
+        return;
+    }
+    const Type *t = v->type;
+    int isf = t && t->kind == TY_FLOAT;
+    if (cls != FMT_NONE && isf != (cls == FMT_FLOAT))
+        v_err(V, DIAG_V_OPERAND_TYPE, v_gloc(V, op, "v", 0), "the conversion of 'pto.print''s format takes %s, not %s",
+              cls == FMT_FLOAT ? "a float" : "an integer or index", tyn(t, a));
+}
+
 void verify_family(VCtx *V, Op *op)
 {
     if (op->kind == OP_UNREALIZED_CAST) fam_unrealized_cast(V, op);
+    if (op->kind == OP_PRINT) fam_print(V, op);
     if (!op->segs) return;
     check_post_update(V, op);
     fam_vaddr(V, op);

@@ -180,7 +180,7 @@ class Clause:
 class Sig:
     def __init__(self):
         self.pos, self.dict, self.res, self.cl = [], [], [], []
-        self.bracket = self.outs = self.bracket_plain = False
+        self.bracket = self.outs = self.bracket_plain = self.ins_only = False
         self.type_order = []
 
 
@@ -280,6 +280,9 @@ class SigReader:
             self.token_slot(sl)
         elif self.eat("#"):
             self.int_slot(sl)
+        elif self.eat("$"):                        # a string literal attribute (pto.print's format)
+            sl.kind, sl.name = "str", self.name()
+            self.mods(sl)
         else:
             self.value_slot(sl, self.name())
         return sl
@@ -321,6 +324,9 @@ class SigReader:
                     sig.pos.append(sl)
                 if self.eat("|"):
                     outs = sig.outs = True
+                    if self.peek() in ("", "{", "-", ")"):   # 'a, b |': written ins(...) alone
+                        sig.ins_only = True
+                        break
                 elif not self.eat(","):
                     break
         if paren:
@@ -456,6 +462,8 @@ def build(row, full, tokens, toknames):
             return I.token(sl)
         if sl.kind == "int":
             return I.intval(sl)
+        if sl.kind == "str":
+            return '"v = %d\\n"'
         ty = type_of(sl)
         v = I.value(ty)
         types.setdefault(sl.name, []).append(ty)
@@ -481,7 +489,7 @@ def build(row, full, tokens, toknames):
                   for sl in sig.dict if want(sl)]
     if sig.outs:               # ins(values {dict} : types) outs(values : types)
         sides = []
-        for out in (False, True):
+        for out in (False,) if sig.ins_only else (False, True):
             vals, tys = [], []
             for sl in sig.pos:
                 if sl.out != out or not want(sl):

@@ -406,6 +406,13 @@ def test_entries_and_blocks():
     check(isinstance(raises(lambda: m.run(src, dst, entry="slices"), ValueError), ValueError), "a closed module refuses to run")
     with ptosim.load(K["axpy"]) as a:
         check("axpy" in a.kernels, "a module is a context manager")
+        z = np.zeros(1024, np.float32)
+        check(a.run(z, z.copy(), z.copy(), 2.0, 8).output == "",
+              "output: a kernel that prints nothing has an empty device output")
+    with ptosim.load(os.path.join(ROOT, "tests", "scalar", "print.pto")) as p:
+        r = p.run(1.5, -7, 0.1, blocks=2)
+        check(r.output.startswith("x = +001.500|\n") and r.output.endswith("i=0 i=1 i=2 [b0][b1]"),
+              "output: RunResult.output holds pto.print's text, the blocks in order", r.output)
 
 
 # ------------------------------------------------------------------ threads

@@ -80,6 +80,40 @@ static void gap_probe(PtoContext *ctx)
 
 }
 
+/* Device output (docs/semantics.md §12 "Device output"): each block prints its index and the value given, the
+   launch's output is the blocks' text in block order (3 blocks, on 1 and then 3 threads), "" before a run, and a
+   run replaces the previous run's text. Expected by hand. */
+static void output_probe(void)
+{
+    static const char *k =
+        "module {\n"
+        "  func.func @pr(%v: i32) attributes {pto.kernel_kind = #pto.kernel_kind<vector>} {\n"
+        "    %b = pto.get_block_idx\n"
+        "    pto.print ins(\"<%lld:\", %b : i64)\n"
+        "    pto.print ins(\"%x>\", %v : i32)\n"
+        "    return\n"
+        "  }\n"
+        "}\n";
+    PtoContext *ctx = pto_context_new();
+    PtoModule *m = ctx ? pto_parse(ctx, "pr.pto", k, strlen(k)) : NULL;
+    CHECK(m && pto_verify(m, PTO_TARGET_DEFAULT) == 0, "print probe verifies");
+    PtoLaunch *l = m ? pto_launch_new(m, NULL, PTO_TARGET_DEFAULT) : NULL;
+    size_t n = 99;
+    CHECK(l && !strcmp(pto_launch_output(l, &n), "") && n == 0, "no device output before a run");
+    /* %x of an i32 is its bits zero-extended: -0x1a is ffffffe6 */
+    static const char *want[2] = {"<0:ff><1:ff><2:ff>", "<0:ffffffe6><1:ffffffe6><2:ffffffe6>"};
+    for (int run = 0; l && run < 2; run++) {
+        pto_launch_bind_int(l, 0, run ? -0x1a : 0xff);
+        pto_launch_set_jobs(l, run ? 3 : 1);
+        CHECK(pto_launch_run(l, 3) == 0, "print probe run %d", run);
+        const char *o = pto_launch_output(l, &n);
+        CHECK(n == strlen(want[run]) && !memcmp(o, want[run], n), "print probe run %d output", run);
+    }
+    pto_launch_free(l);
+    pto_module_free(m);
+    pto_context_free(ctx);
+}
+
 /* GM buffers accessed in place (docs/internals.md "GM image"): with 16-byte aligned host bytes a run reads and
    writes the caller's memory until an access leaves a buffer, which first copies every buffer into the image.
    The kernel copies a to b, reads 512 bytes from b (256 past its end: the gap byte 0xA5) into out, then copies c
@@ -154,6 +188,7 @@ int main(void)
     CHECK(ctx != NULL, "context");
     gap_probe(ctx);
     alias_probe();
+    output_probe();
     PtoModule *m = pto_parse(ctx, "api.pto", kernel, strlen(kernel));
     CHECK(m != NULL && pto_error_count(ctx) == 0, "parse");
     CHECK(pto_verify(m, PTO_TARGET_DEFAULT) == 0, "verify");

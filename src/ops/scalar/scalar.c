@@ -4,7 +4,9 @@
  * recorded in docs/semantics.md (division overflow wraps, shifts >= width give 0 or the sign fill,
  * float->int conversions saturate). */
 #include "scalar.h"
+#include "base/alloc.h"
 #include "base/bits.h"
+#include "base/fmtspec.h"
 #include "base/num.h"
 #include "exec/check.h"
 #include <stdlib.h>
@@ -372,6 +374,29 @@ static const Instr *x_query(Exec *x, const Instr *in)
     NEXT;
 }
 
+/* pto.print: the format with the one scalar in it, to the block's output (docs/semantics.md §12 "Device output").
+   An integer is its bits sign-extended for d, i and c and zero-extended for u, o, x and X (an i1 is 0 or 1); a
+   float is its exact value as a double. */
+static const Instr *x_print(Exec *x, const Instr *in)
+{
+    const Attr *f = op_attr(in->op, "format");
+    const Type *t = in->op->operands[0]->type;
+    uint64_t v = A0;
+    unsigned w = ty_bits(t);
+    int64_t i = w == 1 ? (int64_t)(v & 1) : w < 64 ? bits_sext(v, w) : (int64_t)v;
+    double d = t->kind == TY_FLOAT ? num_bits_to_f64(num_convert(numfmt(t), v & bits_mask(w), NUM_F64, NUM_RND_R, false)) : 0;
+    StrBuf b;
+    sb_init(&b);
+    fmt_render(&b, f && f->s ? f->s : "", i, v & bits_mask(w), d);
+    if (b.failed) {
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory for the device output");
+        return NULL;
+    }
+    sim_out(x, b.s, b.n);
+    mem_free(sb_take(&b));
+    NEXT;
+}
+
 /* ------------------------------------------------------------------ lowering */
 
 static const Type *ty0(const Op *op) { return op->noperands ? op->operands[0]->type : op->results[0]->type; }
@@ -654,7 +679,7 @@ int scalar_lower(LowerView *L, const Op *op, Instr *in)
     case FAM_ARITH:
         return lower_arith(L, op, in);
     case FAM_QUERY:
-        in->fn = x_query;
+        in->fn = op->kind == OP_PRINT ? x_print : x_query;
         return 0;
     default:
         break;

@@ -18,7 +18,10 @@
  * The gather/scatter family's other forms are tile_gather.c's; an extra op neither file runs (tsync) parses and
  * verifies, and lowering it is a located T-UNSUPPORTED error ("not executable yet"). */
 #include "tile_int.h"
+#include "base/alloc.h"
 #include "base/bits.h"
+#include "base/num.h"
+#include "base/strbuf.h"
 
 enum { TX_TCI, TX_TTRI, TX_CONCAT, TX_TRANS, TX_TERN, TX_TERN_S, TX_AXPY, TX_CONCATIDX, TX_GATHER };
 
@@ -286,6 +289,89 @@ static const Instr *x_nop(Exec *x, const Instr *in)
     return in + 1;
 }
 
+/* One element of e bytes of type `el` as pto.tprint writes it: floats fixed with precision p in width w (their
+   exact value as a double), integers in width w (unsigned ones as unsigned), other kinds as hex bits. */
+static void tprint_elem(StrBuf *b, const Type *el, const uint8_t *p, unsigned e, int w, int prec)
+{
+    uint64_t v = 0;
+    memcpy(&v, p, e < 8 ? e : 8);
+    if (el->kind == TY_FLOAT && !ek_packed4(elem_kind(el))) {
+        NumFormat f = fk_format((FloatKind)el->fk);
+        sb_printf(b, "%*.*f", w, prec, num_bits_to_f64(num_convert(f, v, NUM_F64, NUM_RND_R, false)));
+    } else if (el->kind == TY_INT && ty_signed(el)) {
+        sb_printf(b, "%*lld", w, (long long)bits_sext(v, 8 * (int64_t)e));
+    } else if (el->kind == TY_INT) {
+        sb_printf(b, "%*llu", w, (unsigned long long)v);
+    } else {
+        sb_printf(b, "%*s0x%0*llx", w > 2 + 2 * (int)e ? w - 2 - 2 * (int)e : 0, "", 2 * (int)e, (unsigned long long)v);
+    }
+}
+
+/* pto.tprint (docs/semantics.md §12 "Device output"): after every pipe of the core drained (pto-isa's TPRINT puts
+   a pipe_barrier(PIPE_ALL) first), "TPRINT <rows>x<cols>" and one line per row of the tile's valid region (a
+   view: its elements, rows = all but the last dimension), values separated by a space, in the printFormat's
+   width and precision (8/4, 8/2, 10/6). A tmp operand is not needed: ptosim reads acc and mat tiles in place. */
+static const Instr *x_tprint(Exec *x, const Instr *in)
+{
+    if (sim_drain_all(x)) return SIM_BLOCKED;
+    const Op *op = in->op;
+    const Type *t = op->operands[0]->type;
+    int w = 8, prec = 4;
+    const Attr *pf = op_attr(op, "printFormat");
+    int64_t k = pf && pf->kind == AT_TOKEN ? tok_ordinal((int)pf->i) : pf && pf->kind == AT_INT ? pf->i : 0;
+    if (k == 1) prec = 2;
+    if (k == 2) w = 10, prec = 6;
+    unsigned e = ty_bytes(t->elem);
+    StrBuf b;
+    sb_init(&b);
+    if (t->kind == TY_TILE_BUF) {
+        TileRt tr = tile_get(FR(x, in->arg[0]));
+        uint64_t rows = (uint64_t)t->dims[0], cols = (uint64_t)t->dims[1];
+        const uint8_t *m = sim_mem(x, in, (AddrSpace)t->space, tr.addr, rows * cols * e, 1, ACC_READ, "tile");
+        if (!m) return NULL;
+        sb_printf(&b, "TPRINT %ux%u\n", tr.vr, tr.vc);
+        for (uint64_t r = 0; r < tr.vr && b.n <= SIM_OUT_CAP; r++) {   /* past the cap sim_out keeps nothing */
+            for (uint64_t c = 0; c < tr.vc && b.n <= SIM_OUT_CAP; c++) {
+                if (c) sb_putc(&b, ' ');
+                tprint_elem(&b, t->elem, m + tile_elem_off(t, rows, cols, e, r, c) * e, e, w, prec);
+            }
+            sb_putc(&b, '\n');
+        }
+    } else {
+        ViewRt v = view_get(FR(x, in->arg[0]));
+        unsigned rank = (unsigned)t->rank;
+        uint64_t cols = rank ? (uint64_t)v.shape[rank - 1] : 1, rows = 1;
+        for (unsigned d = 0; d + 1 < rank; d++) rows *= (uint64_t)v.shape[d];
+        sb_printf(&b, "TPRINT %llux%llu\n", (unsigned long long)rows, (unsigned long long)cols);
+        for (uint64_t r = 0; r < rows && b.n <= SIM_OUT_CAP; r++) {
+            int64_t off = 0;
+            uint64_t q = r;
+            for (unsigned d = rank ? rank - 1 : 0; d-- > 0;) {
+                off += (int64_t)(q % (uint64_t)v.shape[d]) * v.stride[d];
+                q /= (uint64_t)v.shape[d];
+            }
+            for (uint64_t c = 0; c < cols && b.n <= SIM_OUT_CAP; c++) {
+                int64_t eo = off + (int64_t)c * (rank ? v.stride[rank - 1] : 1);
+                const uint8_t *p = sim_mem(x, in, AS_GM, sim_index_addr(v.addr, eo, e), e, 1, ACC_READ, "view element");
+                if (!p) {
+                    mem_free(sb_take(&b));
+                    return NULL;
+                }
+                if (c) sb_putc(&b, ' ');
+                tprint_elem(&b, t->elem, p, e, w, prec);
+            }
+            sb_putc(&b, '\n');
+        }
+    }
+    if (b.failed) {
+        sim_trap(x, in, DIAG_T_OOM, "out of host memory for the device output");
+        return NULL;
+    }
+    sim_out(x, b.s, b.n);
+    mem_free(sb_take(&b));
+    return in + 1;
+}
+
 /* treshape: the source's bytes under the result's type: its address, and the valid shape the result type states
    (a dynamic dimension: the whole dimension) — an alias, no data moves (pto-isa TRESHAPE: "bitwise reshape";
    A2/A3 alias the storage). */
@@ -312,7 +398,8 @@ static const Instr *x_tassign(Exec *x, const Instr *in)
 int tile_lower_extra(LowerView *L, const Op *op, Instr *in)
 {
     switch (op->kind) {
-    case OP_TPRINT: case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
+    case OP_TPRINT: in->cost = 1; in->fn = x_tprint; return 0;
+    case OP_TPREFETCH: in->cost = 1; in->fn = x_nop; return 0;
     case OP_TRESHAPE: in->cost = 1; in->fn = x_reshape; return 0;
     case OP_TASSIGN: in->cost = 1; in->fn = x_tassign; return 0;
     case OP_TCI: case OP_TTRI: case OP_TCONCAT: case OP_TTRANS: case OP_TADDC: case OP_TSUBC: case OP_TADDSC:

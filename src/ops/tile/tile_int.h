@@ -57,6 +57,20 @@ static inline uint64_t one_of(ElemKind k)
     }
 }
 
+/* Element (r, c) of a tile of `rows` x `cols` elements of e bytes in its layout, as an element offset. Boxed:
+   NZ columns of C0 = 32 bytes (16 accumulators in an acc tile, docs/semantics.md §8.2 L0C), each rows x C0
+   row-major; zN: rows of 16-row boxes, each box column-major. */
+static inline uint64_t tile_elem_off(const Type *t, uint64_t rows, uint64_t cols, unsigned e, uint64_t r, uint64_t c)
+{
+    if (t->slayout != TSL_NONE_BOX) {
+        uint64_t c0 = t->space == AS_L0C ? 16 : 32 / e;
+        if (t->blayout == TBL_COL_MAJOR) return (c / c0) * rows * c0 + r * c0 + c % c0;
+        uint64_t r0 = 16;
+        return (r / r0) * cols * r0 + c * r0 + r % r0;
+    }
+    return t->blayout == TBL_COL_MAJOR ? c * rows + r : r * cols + c;
+}
+
 /* The decoded form of a queued tile op (Instr.ext). Operand roles are operand indices (-1: absent). */
 enum { TJ_MAX = 8 };
 typedef struct TileJob {

@@ -376,18 +376,6 @@ static int qvec_payload(const Op *op, int64_t id)
 
 /* ---------------------------------------------------------------- tpush_to_aic (MTE3) */
 
-/* Element (r, c) of a tile of `rows` x `cols` elements of e bytes in its layout, as an element offset. */
-static uint64_t tile_off(const Type *t, uint64_t rows, uint64_t cols, unsigned e, uint64_t r, uint64_t c)
-{
-    if (t->slayout != TSL_NONE_BOX) {   /* boxed: columns of C0 = 32 bytes, each rows x C0 row-major */
-        uint64_t c0 = 32 / e;
-        if (t->blayout == TBL_COL_MAJOR) return (c / c0) * rows * c0 + r * c0 + c % c0;
-        uint64_t r0 = 16;               /* zN: rows of 16-row boxes, each box column-major */
-        return (r / r0) * cols * r0 + c * r0 + r % r0;
-    }
-    return t->blayout == TBL_COL_MAJOR ? c * rows + r : r * cols + c;
-}
-
 static int p_push_aic(Exec *x, const Instr *in, const uint64_t *args)
 {
     const TileJob *j = TJ(in);
@@ -424,7 +412,7 @@ static int p_push_aic(Exec *x, const Instr *in, const uint64_t *args)
     int watch = cl->watch;
     for (uint64_t rr = 0; rr < s.vr; rr++)
         for (uint64_t cc = 0; cc < s.vc; cc++) {
-            uint64_t so = tile_off(st, rows, cols, e, rr, cc), d = tile_off(st, crows, ccols, e, rr + r0, cc + c0);
+            uint64_t so = tile_elem_off(st, rows, cols, e, rr, cc), d = tile_elem_off(st, crows, ccols, e, rr + r0, cc + c0);
             memcpy(dp8 + d * e, sp8 + so * e, e);
             if (watch) {
                 sim_access(x, in, x->core, AS_UB, s.addr + so * e, e, ACC_READ);
