@@ -994,6 +994,126 @@ static Op *parse_values_terminator(Parser *P, int kind, SrcLoc loc)
     return op;
 }
 
+/* ------------------------------------------------------------------ generic forms of the scf ops */
+
+/* MLIR's generic spelling of the region ops and their terminators, as the compiler's tests write them:
+   "scf.for"(%lb, %ub, %step, %init...) ({ ^bb0(%iv: T, %a: T...): ... }) {attrs} : (T...) -> (R...);
+   "scf.if"(%c) ({ then }, { else }) : (i1) -> (R...); "scf.while"(%x...) ({ ^bb0(...): before }, { ^bb0(...):
+   after }) : (T...) -> (R...); "scf.yield"(%a...) : (T...) -> (); "scf.condition"(%c, %a...) : (i1, T...) -> ().
+   The regions' arguments are their entry labels'; the ops are then what the custom forms build. */
+
+/* "(%a, %b, ...)" into v/vl (at most cap); 0, or -1 after an error. */
+static int generic_operands(Parser *P, Value **v, SrcLoc *vl, uint32_t *n, uint32_t cap, SrcLoc loc)
+{
+    if (!P_expect(P, TK_LPAREN, "'('")) return -1;
+    if (!P_is(P, TK_RPAREN)) {
+        do {
+            if (*n >= cap) {
+                P_error(P, DIAG_PARSE_LIMIT, loc, "too many operands");
+                return -1;
+            }
+            if (!(v[*n] = P_use_at(P, &vl[*n]))) return -1;
+            (*n)++;
+        } while (P_eat(P, TK_COMMA));
+    }
+    return P_expect(P, TK_RPAREN, "')'") ? 0 : -1;
+}
+
+/* "[{attrs}] : (T...) -> (R...)" after the operands and regions, checked against the n operands: the function type,
+   or NULL after an error. */
+static const Type *generic_tail(Parser *P, Op *op, Value **v, const SrcLoc *vl, uint32_t n)
+{
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
+    if (!P_expect(P, TK_COLON, "':' and the function type")) return NULL;
+    SrcLoc tl = P_loc(P, P_cur(P));
+    const Type *ft = P_parse_type(P);
+    if (!ft) return NULL;
+    if (ft->kind != TY_FUNC) {
+        P_error(P, DIAG_PARSE_TYPE, tl, "the generic form ends with a function type '(operands) -> (results)'");
+        return NULL;
+    }
+    if (ft->nin != n) {
+        P_error(P, DIAG_PARSE_TYPELIST, tl, "the function type lists %u operand(s), %u are written", ft->nin, n);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i]->type != ft->params[i])
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i], "operand %u has a different type than the function type says", i);
+    return ft;
+}
+
+/* The types of region r's entry arguments against want[0..n): a located error when they differ. */
+static void generic_block_args(Parser *P, const Region *r, const Type *const *want, uint32_t n, const char *what)
+{
+    const Block *b = r->block;
+    int ok = b->nargs == n;
+    for (uint32_t i = 0; ok && i < n; i++) ok = b->args[i]->type == want[i];
+    if (!ok)
+        P_error(P, DIAG_PARSE_TYPE_MISMATCH, b->nargs ? b->args[0]->loc : b->loc, "the %s takes %u argument(s) of the "
+                "types its operands give", what, n);
+}
+
+static Op *parse_generic_scf(Parser *P, int kind, SrcLoc loc, uint32_t nres)
+{
+    Op *op = P_new_op(P, kind, loc);
+    Value *v[68];
+    SrcLoc vl[68];
+    uint32_t n = 0;
+    int term = kind == OP_SCF_YIELD || kind == OP_SCF_CONDITION;
+    if (generic_operands(P, v, vl, &n, 67, loc)) { recover(P); return NULL; }
+    if ((kind == OP_SCF_FOR && n < 3) || (kind == OP_SCF_IF && n != 1) || (kind == OP_SCF_CONDITION && n < 1)) {
+        P_error(P, DIAG_PARSE_OPERANDS, loc, kind == OP_SCF_FOR ? "'scf.for' takes its lower bound, upper bound, step "
+                "and its iteration arguments' initial values" : kind == OP_SCF_IF ? "'scf.if' takes one condition"
+                : "'scf.condition' takes the condition first");
+        recover(P);
+        return NULL;
+    }
+    P_set_operands(P, op, v, vl, n);
+    Region *rg[2] = {NULL, NULL};
+    if (!term) {
+        if (!P_expect(P, TK_LPAREN, "'(' and the op's regions")) { recover(P); return NULL; }
+        for (int i = 0; i < 2; i++) {
+            if (i && !P_eat(P, TK_COMMA)) break;
+            rg[i] = parse_region(P, op, NULL, NULL, NULL, 0, 1);
+            add_region(P, op, rg[i]);
+        }
+        if (!P_expect(P, TK_RPAREN, "')' closing the regions")) { recover(P); return NULL; }
+    }
+    const Type *ft = generic_tail(P, op, v, vl, n);
+    if (!ft) {   /* at the next line already when the type parsed but did not fit */
+        if (!P_cur(P)->nl_before) recover(P);
+        return NULL;
+    }
+    const Type *const *res = ft->params + ft->nin;
+    if (term && ft->nout) P_error(P, DIAG_PARSE_RESULTS, loc, "'%s' has no results", op_info[kind].name);
+    if (!term && nres && nres != ft->nout)
+        P_error(P, DIAG_PARSE_RESULTS, loc, "'%s' produces %u values but %u names are bound", op_info[kind].name,
+                ft->nout, nres);
+    if (kind == OP_SCF_FOR) {   /* the body takes the induction variable and the iteration arguments */
+        const Type *want[67];
+        for (uint32_t i = 0; i + 2 < n; i++) want[i] = v[i + 2]->type;
+        want[0] = v[0]->type;
+        if (rg[1]) P_error(P, DIAG_PARSE_EXPECTED, rg[1]->block->loc, "'scf.for' has one region");
+        generic_block_args(P, rg[0], want, n - 2, "loop body");
+        if (ft->nout != n - 3) P_error(P, DIAG_PARSE_RESULTS, loc, "'scf.for' yields %u values for %u iteration "
+                                       "arguments", ft->nout, n - 3);
+        for (uint32_t i = 0; i < ft->nout && i + 3 < n; i++)
+            if (res[i] != v[i + 3]->type)
+                P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i + 3], "iteration argument %u is initialised with a value of "
+                        "another type than the result", i);
+    } else if (kind == OP_SCF_WHILE) {   /* before: the operands' types; after: the results' */
+        generic_block_args(P, rg[0], ft->params, n, "condition region");
+        if (!rg[1]) P_error(P, DIAG_PARSE_EXPECTED, loc, "'scf.while' has a condition region and a body");
+        else generic_block_args(P, rg[1], res, ft->nout, "loop body");
+    } else if (kind == OP_SCF_IF) {
+        generic_block_args(P, rg[0], NULL, 0, "then region");
+        if (rg[1] && !rg[1]->block->first && !ft->nout) op->nregions = 1;   /* an empty else region: none */
+        else if (rg[1]) generic_block_args(P, rg[1], NULL, 0, "else region");
+    }
+    P_set_results(P, op, term ? NULL : res, term ? 0 : ft->nout);
+    return op;
+}
+
 /* ------------------------------------------------------------------ arith */
 
 static Op *parse_arith_const(Parser *P, SrcLoc loc)
@@ -1608,7 +1728,10 @@ static Op *parse_op(Parser *P)
         return NULL;
     }
     P->pos++;
-    if (generic) {
+    if (generic && (kind == OP_SCF_FOR || kind == OP_SCF_IF || kind == OP_SCF_WHILE || kind == OP_SCF_YIELD ||
+                    kind == OP_SCF_CONDITION)) {
+        op = parse_generic_scf(P, kind, loc, nres);
+    } else if (generic) {
         op = bind_parse_generic(P, kind, loc, nres);
     } else {
         switch (op_info[kind].syn) {
