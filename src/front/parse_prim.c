@@ -1221,25 +1221,42 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
         Token *d = P_cur(P);
         if (d->kind != TK_QUESTION && d->kind != TK_INT) return bad_type(P, P_loc(P, d), "expected a dimension ('?' or a size) in memref<...>");
         if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, d), "a memref has at most 5 dimensions here");
-        dims[rank++] = d->kind == TK_QUESTION ? TILE_DYN : memref_dim(d->s, d->len);
+        /* a zero dimension lexes with what follows as a hex number ("0xf32"; "0x4" then "xf16"): 0, then the word
+           "x..." its text continues with (joined with the next word when it ends in a digit) */
+        int hex0 = d->kind == TK_INT && d->len > 2 && d->s[0] == '0' && (d->s[1] == 'x' || d->s[1] == 'X');
+        dims[rank++] = d->kind == TK_QUESTION ? TILE_DYN : hex0 ? 0 : memref_dim(d->s, d->len);
         if (dims[rank - 1] == -2) return bad_type(P, P_loc(P, d), "a memref dimension too large for 64 bits");
         P->pos++;
         /* the lexer joins "x4x8xf16" into one word: x, then sizes each followed by x, then the element type */
-        Token *x = P_cur(P);
-        if (x->kind != TK_IDENT || x->s[0] != 'x') return bad_type(P, P_loc(P, x), "expected 'x' after a memref dimension");
-        P->pos++;
+        Token *x = hex0 ? d : P_cur(P);
+        char joined[128];
+        const char *xs = x->s;
+        size_t xl = x->len;
+        if (hex0) {
+            Token *y = P_cur(P);
+            int more = isdigit((unsigned char)d->s[d->len - 1]) && y->kind == TK_IDENT && y->s[0] == 'x';
+            if (d->len - 1 + (more ? y->len : 0) >= sizeof joined) return bad_type(P, P_loc(P, d), "a memref shape too long");
+            memcpy(joined, d->s + 1, d->len - 1);
+            if (more) memcpy(joined + d->len - 1, y->s, y->len);
+            xs = joined;
+            xl = d->len - 1 + (more ? y->len : 0);
+            if (more) P->pos++;
+        } else {
+            if (x->kind != TK_IDENT || x->s[0] != 'x') return bad_type(P, P_loc(P, x), "expected 'x' after a memref dimension");
+            P->pos++;
+        }
         unsigned k = 1;
         for (;;) {
             unsigned j = k;
-            while (j < x->len && isdigit((unsigned char)x->s[j])) j++;
-            if (j == k || j >= x->len || x->s[j] != 'x') break;
+            while (j < xl && isdigit((unsigned char)xs[j])) j++;
+            if (j == k || j >= xl || xs[j] != 'x') break;
             if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, x), "a memref has at most 5 dimensions here");
-            dims[rank++] = memref_dim(x->s + k, j - k);
+            dims[rank++] = memref_dim(xs + k, j - k);
             if (dims[rank - 1] == -2) return bad_type(P, P_loc(P, x), "a memref dimension too large for 64 bits");
             k = j + 1;
         }
-        if (k < x->len) {      /* "xf16": the element type ends the word */
-            e = builtin_type(P, x->s + k, x->len - k);
+        if (k < xl) {      /* "xf16": the element type ends the word */
+            e = builtin_type(P, xs + k, (unsigned)(xl - k));
             if (!e) return bad_type(P, P_loc(P, x), "unknown memref element type");
             break;
         }
