@@ -89,13 +89,18 @@ static const Instr *x_view_addr(Exec *x, const Instr *in)
     return done(x, in);
 }
 
-/* Stores tile t with the valid region vr x vc into slot, or traps T-TILE when the region exceeds type ty's shape. */
+/* Stores tile t with the valid region vr x vc into slot. A region past type ty's shape warns W-TILE-VALID (once per
+   op) and is clamped to the shape (docs/semantics.md §14 "A valid region past the shape"). */
 static const Instr *put_valid(Exec *x, const Instr *in, uint8_t *slot, const Type *ty, TileRt t, uint64_t vr, uint64_t vc)
 {
     if (vr > (uint64_t)ty->dims[0] || vc > (uint64_t)ty->dims[1]) {
-        sim_trap(x, in, DIAG_T_TILE, "valid region %" PRIu64 "x%" PRIu64 " exceeds the tile's %lldx%lld shape", vr, vc,
-                 (long long)ty->dims[0], (long long)ty->dims[1]);
-        return NULL;
+        sim_warn_once(x, in, DIAG_T_TILE_VALID, "valid region %" PRIu64 "x%" PRIu64 " exceeds the tile's %lldx%lld "
+                      "shape: ptosim runs the tile's ops on %lldx%lld (on hardware they would reach past the tile)",
+                      vr, vc, (long long)ty->dims[0], (long long)ty->dims[1],
+                      (long long)(vr < (uint64_t)ty->dims[0] ? vr : (uint64_t)ty->dims[0]),
+                      (long long)(vc < (uint64_t)ty->dims[1] ? vc : (uint64_t)ty->dims[1]));
+        if (vr > (uint64_t)ty->dims[0]) vr = (uint64_t)ty->dims[0];
+        if (vc > (uint64_t)ty->dims[1]) vc = (uint64_t)ty->dims[1];
     }
     t.vr = (uint32_t)vr;
     t.vc = (uint32_t)vc;
