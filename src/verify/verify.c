@@ -494,8 +494,8 @@ static void verify_op(VCtx *V, Op *op, Walk W)
     if (op_info[op->kind].syn == SYN_SIG) {
         verify_structural(V, op);
         verify_family(V, op);
-    } else if (op->kind == OP_UNREALIZED_CAST) {
-        verify_family(V, op);
+    } else if (op->kind == OP_UNREALIZED_CAST || op->kind == OP_ARITH_CONSTANT) {
+        verify_family(V, op);   /* the families' rules for two ops of their own syntax */
     }
     verify_simt(V, op);
     verify_struct(V, op);

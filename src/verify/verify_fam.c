@@ -210,9 +210,22 @@ static void fam_print(VCtx *V, Op *op)
               cls == FMT_FLOAT ? "a float" : "an integer or index", tyn(t, a));
 }
 
+/* An FP8 (e4m3 or e5m2 kind) arith.constant, scalar or vector: the compiler's VPTO backend makes FP8 values only by
+   conversion (PTOAS PTOValidateVPTOIR validateAuthoringOperationSurface; lit simt_fp8_direct_constant_unsupported) */
+static void fam_fp8_constant(VCtx *V, Op *op)
+{
+    const Type *t = op->nresults ? op->results[0]->type : NULL;
+    if (t && t->kind == TY_VEC) t = t->elem;
+    if (!V->tp->fp8 || !t || t->kind != TY_FLOAT || (t->fk != FK_E4M3FN && t->fk != FK_E4M3 && t->fk != FK_E5M2)) return;
+    char a[96];
+    v_err(V, DIAG_V_ELEM_TYPE, op->loc, "'arith.constant' does not make %s values on %s: the compiler builds FP8 values "
+          "only by conversion (pto.convert, pto.vcvt)", tyn(t, a), V->tp->name);
+}
+
 void verify_family(VCtx *V, Op *op)
 {
     if (op->kind == OP_UNREALIZED_CAST) fam_unrealized_cast(V, op);
+    if (op->kind == OP_ARITH_CONSTANT) fam_fp8_constant(V, op);
     if (op->kind == OP_PRINT) fam_print(V, op);
     if (!op->segs) return;
     check_post_update(V, op);
