@@ -1282,6 +1282,8 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         uint32_t k = 0;
         for (unsigned g = 0; g < sig->ngroups; g++)
             for (int64_t j = 0; j < seg->ints[g] && k < n; j++) grp[k++] = order[g];
+    } else if (sig->ngroups == 1 && sig->npos == 1 && sig->pos[0].variadic) {
+        for (uint32_t k = 0; k < n; k++) grp[k] = order[0];   /* one variadic group takes every operand */
     } else {
         /* Without sizes: only the case of exactly one operand per group is unambiguous. */
         if (n != sig->ngroups) {

@@ -99,6 +99,18 @@ static const int16_t vmi_micro[OP__COUNT] = {
 
 int op_vmi_micro(int kind) { return kind >= 0 && kind < OP__COUNT ? vmi_micro[kind] - 1 : -1; }
 
+static const uint8_t vmi_class[OP__COUNT] = {
+#define OP(id, name, fam, pipe, syn, flags, sig)
+#define ALIAS(name, id)
+#define VCLASS(id, cls) [OP_##id] = VC_##cls,
+#include "ops.def"
+#undef OP
+#undef ALIAS
+#undef VCLASS
+};
+
+VmiClass op_vmi_class(int kind) { return kind >= 0 && kind < OP__COUNT ? (VmiClass)vmi_class[kind] : VC_NONE; }
+
 const OpTypes op_types[OP__COUNT] = {
 #define OP(id, name, fam, pipe, syn, flags, sig)
 #define ALIAS(name, id)

@@ -92,6 +92,9 @@ int op_other_form(int kind);
 int op_attr_form(int kind, int (*has_attr)(const char *attr, void *arg), void *arg);
 /* The micro op a VMI op stands for (ops_vmi.def VMI rows), or -1. */
 int op_vmi_micro(int kind);
+/* The element class an MLIR-named VMI op requires (ops_vmi.def VCLASS rows), or VC_NONE. */
+typedef enum { VC_NONE, VC_FLT, VC_INT, VC_INT_U, VC_INT_S } VmiClass;
+VmiClass op_vmi_class(int kind);
 
 /* ---- element types of vector ops (ops.def TYPES rows) ---- */
 typedef enum {

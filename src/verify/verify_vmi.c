@@ -276,10 +276,37 @@ static bool scalar_is(VCtx *V, Op *op, const char *g, const Type *e, const char 
 
 static const char S_ADD[] = "i8, i16, i32 (any signedness), f16, bf16 or f32";
 
+/* The spec's op an MLIR-named element-wise op (ops_vmi.def VCLASS rows) stands for: the one with its micro op. */
+static OpKind spec_kind(OpKind k)
+{
+    if (op_vmi_class(k) == VC_NONE) return k;
+    static const OpKind spec[] = {OP_VMI_VADD, OP_VMI_VSUB, OP_VMI_VMUL, OP_VMI_VDIV, OP_VMI_VMAX, OP_VMI_VMIN,
+                                  OP_VMI_VSHL, OP_VMI_VSHR, OP_VMI_VAND, OP_VMI_VOR, OP_VMI_VXOR, OP_VMI_VNOT,
+                                  OP_VMI_VABS, OP_VMI_VNEG, OP_VMI_VRELU, OP_VMI_VEXP, OP_VMI_VLN, OP_VMI_VSQRT};
+    for (size_t i = 0; i < sizeof spec / sizeof spec[0]; i++)
+        if (op_vmi_micro(spec[i]) == op_vmi_micro(k)) return spec[i];
+    return k;
+}
+
+/* The element class of an MLIR-named op (VCLASS): f16/bf16/f32 for the f ops, integers for the i ops, and for the
+   right shifts a signedness that does not contradict the name. */
+static bool class_ok(VCtx *V, Op *op, const Type *e)
+{
+    switch (op_vmi_class(op->kind)) {
+    case VC_FLT: return elem_in(V, op, at(V, op, "a"), e, is_fbh(e), "f16, bf16 or f32 (a floating-point op)");
+    case VC_INT: return elem_in(V, op, at(V, op, "a"), e, is_int(e), "integers (an integer op)");
+    case VC_INT_U: return elem_in(V, op, at(V, op, "a"), e, is_unsig(e), "signless or unsigned integers (a logical shift)");
+    case VC_INT_S:
+        return elem_in(V, op, at(V, op, "a"), e, is_int(e) && e->sign != SIGN_U,
+                       "signless or signed integers (an arithmetic shift)");
+    default: return true;
+    }
+}
+
 /* Which element types an element-wise (or vector-scalar) op computes. */
 static bool ew_elem_ok(OpKind k, const Type *e, const char **set)
 {
-    switch (k) {
+    switch (spec_kind(k)) {
     case OP_VMI_VADD: case OP_VMI_VSUB: case OP_VMI_VMAX: case OP_VMI_VMIN:
     case OP_VMI_VADDS: case OP_VMI_VMAXS: case OP_VMI_VMINS: case OP_VMI_VCMP: case OP_VMI_VCMPS:
         *set = S_ADD;
@@ -353,6 +380,7 @@ static void elementwise(VCtx *V, Op *op)
     if (!vv(a)) return;
     const char *set = "";
     const Type *e = a->type->elem;
+    if (!class_ok(V, op, e)) return;
     bool ok = ew_elem_ok(op->kind, e, &set);
     if (!elem_in(V, op, at(V, op, "a"), e, ok, set)) return;
     Value *b = arg(V, op, "b");
@@ -890,8 +918,8 @@ static void fused(VCtx *V, Op *op)
     } else if (!elem_in(V, op, at(V, op, first), e, is_fbh(e), "f16, bf16 or f32")) {
         return;
     }
-    static const char *const vecs[] = {"a", "b", "alpha"};
-    for (unsigned i = 0; i < 3; i++) {
+    static const char *const vecs[] = {"a", "b", "alpha", "acc"};
+    for (unsigned i = 0; i < 4; i++) {
         Value *x = arg(V, op, vecs[i]);
         if (x == a || !vv(x)) continue;
         if (!same_vec(V, op, a, x, at(V, op, vecs[i]), false)) return;
@@ -1299,6 +1327,39 @@ static bool classes_ok(VCtx *V, const Op *op)
     return true;
 }
 
+/* channel_split / channel_merge: N >= 2 channels of one element type and lane count; the interleaved vector has
+   N times their lanes (PTOAS VMIChannelSplitOp / VMIChannelMergeOp::verify). */
+static void channels(VCtx *V, Op *op)
+{
+    int split = op->kind == OP_VMI_CHANNEL_SPLIT;
+    uint32_t n = split ? op->nresults : op->noperands;
+    const Value *whole = split ? op->operands[0] : res(op, 0);
+    const Value *first = split ? res(op, 0) : op->operands[0];
+    if (n < 2) {
+        v_err(V, split ? DIAG_V_RESULT_TYPE : DIAG_V_OPERAND_COUNT, op->loc, "'%s' takes at least two channels, not %u",
+              v_opname(op), n);
+        return;
+    }
+    if (!whole || !first || !vv(whole) || !vv(first)) return;
+    for (uint32_t i = 0; i < n; i++) {
+        const Value *c = split ? res(op, i) : op->operands[i];
+        SrcLoc l = split ? rloc(op, i) : v_gloc(V, op, "a", i);
+        if (!vv(c) || c->type->lanes != first->type->lanes || c->type->elem != whole->type->elem) {
+            char t[96], u[96];
+            v_err(V, split ? DIAG_V_RESULT_TYPE : DIAG_V_OPERAND_TYPE, l, "'%s': channel %u has type %s; every channel "
+                  "has the lanes of the first and the element type of %s", v_opname(op), i, tyn(c->type, t),
+                  tyn(whole->type, u));
+            return;
+        }
+    }
+    if (whole->type->lanes != n * first->type->lanes) {
+        char t[96];
+        v_err(V, split ? DIAG_V_OPERAND_TYPE : DIAG_V_RESULT_TYPE, split ? op->loc : rloc(op, 0), "'%s': the interleaved "
+              "vector %s has %u lanes, not %u channels of %u", v_opname(op), tyn(whole->type, t), whole->type->lanes, n,
+              first->type->lanes);
+    }
+}
+
 void verify_vmi(VCtx *V, Op *op)
 {
     check_defs(V, op);
@@ -1344,7 +1405,11 @@ void verify_vmi(VCtx *V, Op *op)
         masks(V, op);
         break;
     case OP_VMI_VINTLV: case OP_VMI_VDINTLV: interleave(V, op); break;
+    case OP_VMI_FMA: fused(V, op); break;
+    case OP_VMI_MASKED_STORE: vstore(V, op); break;
+    case OP_VMI_CHANNEL_SPLIT: case OP_VMI_CHANNEL_MERGE: channels(V, op); break;
     default:
+        if (op_vmi_class(op->kind) != VC_NONE) elementwise(V, op);
         break;
     }
 }

@@ -374,6 +374,92 @@ def build_ew():
     return ks
 
 
+# ---------------------------------------------------------------- the compiler's MLIR-named ops (addf, shrsi, ...)
+
+NAMED_F = [("addf", "add"), ("subf", "sub"), ("mulf", "mul"), ("divf", "div"), ("minf", "min"), ("maxf", "max")]
+NAMED_FU = [("negf", "neg"), ("absf", "abs"), ("sqrt", "sqrt"), ("exp", "exp"), ("ln", "ln"), ("relu", "relu")]
+NAMED_I = [("addi", "add"), ("subi", "sub"), ("muli", "mul"), ("mini", "min"), ("maxi", "max"), ("andi", "and"),
+           ("ori", "or"), ("xori", "xor"), ("shli", "shl")]
+
+
+def build_named():
+    """Each MLIR-named op computes every lane as the spec op it stands for (no mask): the same references as the
+    ew file. shrui is a logical shift and shrsi an arithmetic one whatever the signedness written (a signless i32
+    shifts both ways); fma(a, b, acc) = a*b + acc rounded once; channel_split / channel_merge take lanes i*N + k;
+    masked_store writes the active lanes only (the buffer starts filled with 0xA5 bytes)."""
+    ks = []
+    for tn in ("f32", "f16", "i32", "si16", "ui32", "si32"):
+        t = T[tn]
+        rng = random.Random("named-" + tn)
+        k = Kern("named_" + tn, "MLIR-named element-wise ops on %s" % tn)
+        L = 192 if t.bits == 32 else 320
+        a, b = GV.pair_vals(rng, t, L)
+        va, vb = k.load(t, a), k.load(t, b)
+        bins = NAMED_F if t.isf else [(n, o) for n, o in NAMED_I if not (o == "mul" and t.bits == 8)]
+        vs = sc = None
+        for name, op in bins:
+            src, bb = vb, b
+            if op == "shl":
+                sc = shift_counts(rng, t, L)
+                vs = k.load(t, sc)
+                src, bb = vs, sc
+            r = k.tmp("r")
+            k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (r, name, va, src, vreg(t, L), vreg(t, L), vreg(t, L)))
+            k.store(r, t, L, [ew(op, t, a[i], bb[i]) for i in range(L)])
+        if not t.isf:   # right shifts by the same counts: logical for shrui, arithmetic for shrsi
+            ut = T["ui%d" % t.bits]
+            st = T["si%d" % t.bits]
+            for name, rt in (("shrui", ut), ("shrsi", st)):
+                if (name == "shrui" and t.signed) or (name == "shrsi" and t.name.startswith("ui")):
+                    continue
+                r = k.tmp("r")
+                k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (r, name, va, vs, vreg(t, L), vreg(t, L), vreg(t, L)))
+                k.store(r, t, L, [ew("shr", rt, a[i], sc[i]) for i in range(L)])
+            uns = [("negi", "neg"), ("not", "not")] + ([("absi", "abs")] if t.signed else [])
+        else:
+            uns = [(n, o) for n, o in NAMED_FU if not (o == "relu" and t.name == "bf16")]
+        for name, op in uns:
+            src, vsrc = a, va
+            if op in ("exp", "ln", "sqrt"):
+                src = GV.input_vals(rng, t, L, "exp" if op == "exp" else "pos")
+                vsrc = k.load(t, src)
+            r = k.tmp("r")
+            k.emit("%s = pto.vmi.%s %s : %s -> %s" % (r, name, vsrc, vreg(t, L), vreg(t, L)))
+            k.store(r, t, L, [ew(op, t, x) for x in src])
+        if t.isf:
+            c = vals(rng, t, L)
+            vc = k.load(t, c)
+            r = k.tmp("r")
+            k.emit("%s = pto.vmi.fma %s, %s, %s : %s, %s, %s -> %s" % (r, va, vb, vc, vreg(t, L), vreg(t, L), vreg(t, L),
+                                                                     vreg(t, L)))
+            k.store(r, t, L, [ew("mula", t, c[i], a[i], b[i]) for i in range(L)])
+        # masked_store: the active lanes of a tail + holes mask; the others keep the pre-fill
+        m, act = k.holes_mask(rng, L, L - 21)
+        dst = k.out(L * t.bytes)
+        k.emit("pto.vmi.masked_store %s, %s[%s], %s : %s, %s, %s" % (va, k.ptr(t, dst), k.idx(0), m, vreg(t, L), ptrty(t),
+                                                                   mtype(L)))
+        for i in range(L):
+            if act[i]:
+                k.expect(dst + i * t.bytes, a[i].to_bytes(t.bytes, "little"))
+        # channels: split into N = 2 and 4, merge back in another order
+        for N in (2, 4):
+            C = L // N
+            if C * N != L:
+                continue
+            outs = [k.tmp("c") for _ in range(N)]
+            k.emit("%s = \"pto.vmi.channel_split\"(%s) : (%s) -> (%s)" % (", ".join(outs), va, vreg(t, L),
+                                                                        ", ".join([vreg(t, C)] * N)))
+            for j in range(N):
+                k.store(outs[j], t, C, [a[i * N + j] for i in range(C)])
+            rev = list(reversed(outs))
+            r = k.tmp("m")
+            k.emit("%s = \"pto.vmi.channel_merge\"(%s) : (%s) -> %s" % (r, ", ".join(rev), ", ".join([vreg(t, C)] * N),
+                                                                       vreg(t, L)))
+            k.store(r, t, L, [a[i // N * N + (N - 1 - i % N)] for i in range(L)])
+        ks.append(k)
+    return ks
+
+
 # ---------------------------------------------------------------- vector-scalar (spec group 3.5)
 
 
@@ -1296,6 +1382,11 @@ PENDING = {
 
 def files():
     return {
+        "named": (build_named, "The compiler's MLIR-named VMI ops (addf subf mulf divf minf maxf negf absf sqrt exp ln "
+                  "relu fma; addi subi muli mini maxi andi ori xori shli shrui shrsi negi absi not; channel_split and "
+                  "channel_merge in generic form; masked_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
+                  "stands for (docs/vmi.md \"MLIR-named ops\"); shrui logical and shrsi arithmetic whatever the "
+                  "written signedness."),
         "flow": (build_flow, "VMI vectors and masks as scf.for iter_args, scf.if results and func.call arguments "
                  "(a private callee), with a masked store in the loop driven by a create_mask of the loop's "
                  "remaining count."),

@@ -323,6 +323,32 @@ static const Instr *x_intlv(Exec *x, const Instr *in)
     return vx_done(x, in, v->K);
 }
 
+/* channel_split (sub = 1): lane i of result k = source lane i·N + k; channel_merge: result lane i·N + k = lane i of
+   operand k (N = groups: the results / operands; at most 4, the results an instruction holds). */
+static const Instr *x_channel(Exec *x, const Instr *in)
+{
+    const VmiX *v = VX(in);
+    static _Thread_local uint8_t out[VMI_MAX_BYTES];
+    const unsigned e = v->e, N = v->groups;
+    if (v->sub) {
+        const uint8_t *a = vx_op(x, in, v->a);
+        const uint32_t C = v->L / N;
+        for (unsigned k = 0; k < N; k++) {
+            memset(out, 0, (size_t)v->K2 * VREG_BYTES);
+            for (uint32_t i = 0; i < C; i++) lane_set(out, e, i, lane_get(a, e, i * N + k));
+            memcpy(FR(x, in->res[k]), out, (size_t)v->K2 * VREG_BYTES);
+        }
+    } else {
+        memset(out, 0, (size_t)v->K2 * VREG_BYTES);
+        for (unsigned k = 0; k < N; k++) {
+            const uint8_t *a = vx_op(x, in, (int)k);
+            for (uint32_t i = 0; i < v->L; i++) lane_set(out, e, i * N + k, lane_get(a, e, i));
+        }
+        memcpy(FR(x, in->res[0]), out, (size_t)v->K2 * VREG_BYTES);
+    }
+    return vx_done(x, in, N * (v->K > v->K2 ? v->K : v->K2));
+}
+
 /* vdhist / vchist: bin counts of the active 8-bit source lanes (as unsigned) added to acc; vchist adds
    the running (cumulative) count. Bins past the result's lanes are dropped; counts wrap at 16 bits. */
 static const Instr *x_hist(Exec *x, const Instr *in)
@@ -352,14 +378,17 @@ static int lower_ew(LowerView *L, const Op *op, Instr *in, VmiX *x, int micro)
     int vop = valu_op_of(micro);
     if (vop < 0) return vmi_bad_type(L, op, "an element-wise operation", NULL);
     x->vop = (uint8_t)vop;
-    x->a = (int8_t)vmi_operand(L, op, op->kind == OP_VMI_VMULA ? "acc" : "a");
+    const int fused = op->kind == OP_VMI_VMULA || op->kind == OP_VMI_FMA;
+    if (op_vmi_class(op->kind) == VC_INT_S && ek_int((ElemKind)x->k))   /* shrsi: arithmetic, a signless type too */
+        x->k = (uint8_t)(x->k & ~1u);
+    x->a = (int8_t)vmi_operand(L, op, fused ? "acc" : "a");
     x->b = (int8_t)vmi_operand(L, op, op->kind == OP_VMI_VPRELU ? "alpha" : "b");
     x->s = (int8_t)vmi_operand(L, op, op->kind == OP_VMI_VAXPY ? "alpha" : "s");
     const ElemKind k = (ElemKind)x->k;
     if (k == EK_BAD || !(ek_int(k) || ek_arith_float(k)))
         return vmi_bad_type(L, op, "integer, f16, bf16 or f32 lanes", op->operands[0]->type);
     switch (op->kind) {
-    case OP_VMI_VMULA:   /* acc + a*b: the micro vmula's operands are acc, a, b */
+    case OP_VMI_VMULA: case OP_VMI_FMA:   /* acc + a*b: the micro vmula's operands are acc, a, b */
         x->b = (int8_t)vmi_operand(L, op, "a");
         x->c = (int8_t)vmi_operand(L, op, "b");
         break;
@@ -381,7 +410,7 @@ static int lower_ew(LowerView *L, const Op *op, Instr *in, VmiX *x, int micro)
         x->mode = VM_ALL;
         break;
     }
-    if (op->kind != OP_VMI_VAXPY && op->kind != OP_VMI_VMULA) x->core = valu_core((ValuOp)vop, k, x->s >= 0);
+    if (op->kind != OP_VMI_VAXPY && !fused) x->core = valu_core((ValuOp)vop, k, x->s >= 0);
     in->fn = x_ew;
     return 0;
 }
@@ -486,6 +515,20 @@ int vmi_lower_alu(LowerView *L, const Op *op, Instr *in, VmiX *x)
         x->sub = op->kind == OP_VMI_VDINTLV;
         in->fn = x_intlv;
         return 0;
+    case OP_VMI_CHANNEL_SPLIT: case OP_VMI_CHANNEL_MERGE: {
+        int split = op->kind == OP_VMI_CHANNEL_SPLIT;
+        uint32_t n = split ? op->nresults : op->noperands;
+        if (n < 2 || n > 4) {
+            lw_error(L, op, DIAG_T_UNSUPPORTED, "'%s' with %u channels is not simulated (2 to 4 are)",
+                     op_info[op->kind].name, n);
+            return -1;
+        }
+        x->groups = n;
+        x->sub = (uint8_t)split;
+        x->a = 0;
+        in->fn = x_channel;
+        return 0;
+    }
     case OP_VMI_VCHIST: case OP_VMI_VDHIST:
         x->a = (int8_t)vmi_operand(L, op, "acc");
         x->b = (int8_t)vmi_operand(L, op, "a");
