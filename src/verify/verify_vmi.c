@@ -1327,6 +1327,21 @@ static bool classes_ok(VCtx *V, const Op *op)
     return true;
 }
 
+/* cmpf / cmpi: f16, bf16 or f32 / i8, i16 or i32 (PTOAS VMICmpFOp / VMICmpIOp::verify), one type for both
+   sides, a mask of their lanes (every lane compared) */
+static void compare_named(VCtx *V, Op *op)
+{
+    Value *a = arg(V, op, "a"), *r = res(op, 0);
+    if (!vv(a)) return;
+    const Type *e = a->type->elem;
+    if (!class_ok(V, op, e)) return;
+    if (op->kind == OP_VMI_CMPF ? !elem_in(V, op, at(V, op, "a"), e, is_fbh(e), "f16, bf16 or f32")
+                                : !elem_in(V, op, at(V, op, "a"), e, is_i8_32(e), "i8, i16 or i32"))
+        return;
+    if (!same_vec(V, op, a, arg(V, op, "b"), at(V, op, "b"), false)) return;
+    if (r && vm(r)) mask_fits(V, op, r, rloc(op, 0), a);
+}
+
 /* channel_split / channel_merge: N >= 2 channels of one element type and lane count; the interleaved vector has
    N times their lanes (PTOAS VMIChannelSplitOp / VMIChannelMergeOp::verify). */
 static void channels(VCtx *V, Op *op)
@@ -1406,6 +1421,15 @@ void verify_vmi(VCtx *V, Op *op)
         break;
     case OP_VMI_VINTLV: case OP_VMI_VDINTLV: interleave(V, op); break;
     case OP_VMI_FMA: fused(V, op); break;
+    case OP_VMI_CMPF: case OP_VMI_CMPI: compare_named(V, op); break;
+    case OP_VMI_SELECT: select_op(V, op); break;
+    case OP_VMI_BROADCAST: vbrc(V, op); break;
+    case OP_VMI_IOTA: vci(V, op); break;
+    case OP_VMI_MASK_AND: case OP_VMI_MASK_OR: case OP_VMI_MASK_XOR: case OP_VMI_MASK_NOT: mask_logic(V, op); break;
+    case OP_VMI_REDUCE_ADDF: case OP_VMI_REDUCE_ADDI: case OP_VMI_REDUCE_MAXF: case OP_VMI_REDUCE_MINF:
+    case OP_VMI_REDUCE_MAXI: case OP_VMI_REDUCE_MINI:
+        if (vv(arg(V, op, "a")) && class_ok(V, op, arg(V, op, "a")->type->elem)) reduce(V, op);
+        break;
     case OP_VMI_MASKED_STORE: vstore(V, op); break;
     case OP_VMI_CHANNEL_SPLIT: case OP_VMI_CHANNEL_MERGE: channels(V, op); break;
     default:

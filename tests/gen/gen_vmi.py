@@ -433,6 +433,48 @@ def build_named():
             k.emit("%s = pto.vmi.fma %s, %s, %s : %s, %s, %s -> %s" % (r, va, vb, vc, vreg(t, L), vreg(t, L), vreg(t, L),
                                                                      vreg(t, L)))
             k.store(r, t, L, [ew("mula", t, c[i], a[i], b[i]) for i in range(L)])
+        # cmpf / cmpi compare every lane (no seed mask); a cmpi predicate names the signedness (u*, s*)
+        preds = ["olt", "oeq", "one", "ge"] if t.isf else ["eq", "ne", "ult", "sge", "sle", "ugt"]
+        for p in preds:
+            q = k.tmp("q")
+            k.emit('%s = pto.vmi.%s "%s", %s, %s : %s, %s -> %s' % (q, "cmpf" if t.isf else "cmpi", p, va, vb, vreg(t, L),
+                                                                   vreg(t, L), mtype(L)))
+            if t.isf or p in ("eq", "ne"):
+                rt, tok = t, p
+            else:
+                rt, tok = T[("si%d" if p[0] == "s" else "ui%d") % t.bits], p[1:]
+            k.store_mask(q, L, [cmp_ref(rt, tok, a[i], b[i]) for i in range(L)])
+        # select by a tail + holes mask, broadcast of a scalar, iota from a base
+        m2, act2 = k.holes_mask(rng, L, L - 9)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.select %s, %s, %s : %s, %s, %s -> %s" % (r, m2, va, vb, mtype(L), vreg(t, L), vreg(t, L),
+                                                                     vreg(t, L)))
+        k.store(r, t, L, [a[i] if act2[i] else b[i] for i in range(L)])
+        base = t.fmt.encode(fin(Fraction(3, 2))) if t.isf else (a[5] & t.mask)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.broadcast %s : %s -> %s" % (r, k.scalar(t, base), t.mlir, vreg(t, L)))
+        k.store(r, t, L, [base] * L)
+        r = k.tmp("r")
+        k.emit("%s = pto.vmi.iota %s : %s -> %s" % (r, k.scalar(t, base), t.mlir, vreg(t, L)))
+        k.store(r, t, L, [ci_ref(t, base, j, False) for j in range(L)])
+        # mask logic on two masks
+        m3, act3 = k.holes_mask(rng, L, L - 40)
+        for name, f in (("mask_and", lambda x, y: x and y), ("mask_or", lambda x, y: x or y),
+                        ("mask_xor", lambda x, y: x != y)):
+            q = k.tmp("q")
+            k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (q, name, m2, m3, mtype(L), mtype(L), mtype(L)))
+            k.store_mask(q, L, [f(act2[i], act3[i]) for i in range(L)])
+        q = k.tmp("q")
+        k.emit("%s = pto.vmi.mask_not %s : %s -> %s" % (q, m3, mtype(L), mtype(L)))
+        k.store_mask(q, L, [not x for x in act3])
+        # reductions of the lanes the mask selects into one lane
+        for name, op in ((("reduce_addf", "add"), ("reduce_maxf", "max"), ("reduce_minf", "min")) if t.isf else
+                         (("reduce_addi", "add"), ("reduce_maxi", "max"), ("reduce_mini", "min"))):
+            src = red_vals(rng, t, L, op)
+            vsrc = k.load(t, src)
+            r = k.tmp("r")
+            k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (r, name, vsrc, m2, vreg(t, L), mtype(L), vreg(t, 1)))
+            k.store(r, t, 1, red_ref(op, t, src, act2, 1))
         # masked_store: the active lanes of a tail + holes mask; the others keep the pre-fill
         m, act = k.holes_mask(rng, L, L - 21)
         dst = k.out(L * t.bytes)
@@ -1384,7 +1426,7 @@ def files():
     return {
         "named": (build_named, "The compiler's MLIR-named VMI ops (addf subf mulf divf minf maxf negf absf sqrt exp ln "
                   "relu fma; addi subi muli mini maxi andi ori xori shli shrui shrsi negi absi not; channel_split and "
-                  "channel_merge in generic form; masked_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
+                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
                   "stands for (docs/vmi.md \"MLIR-named ops\"); shrui logical and shrsi arithmetic whatever the "
                   "written signedness."),
         "flow": (build_flow, "VMI vectors and masks as scf.for iter_args, scf.if results and func.call arguments "

@@ -120,13 +120,13 @@ static const Instr *x_cmp(Exec *x, const Instr *in)
     const VmiX *v = VX(in);
     static _Thread_local uint8_t out[VMI_MAX_BYTES / 8];
     const uint8_t *a = vx_op(x, in, v->a), *b = v->b >= 0 ? vx_op(x, in, v->b) : NULL;
-    const uint8_t *seed = vx_op(x, in, v->m);
+    const uint8_t *seed = v->m >= 0 ? vx_op(x, in, v->m) : NULL;   /* cmpf / cmpi: every lane */
     const ElemKind k = (ElemKind)v->k;
     uint64_t s = v->s >= 0 ? vx_scalar(x, in, v->s) & ek_mask(k) : 0;
     const uint32_t nb = vm_bytes(v->L);
     memset(out, 0, nb);
     for (uint32_t i = 0; i < v->L; i++) {
-        if (!vm_bit(seed, i)) continue;
+        if (seed && !vm_bit(seed, i)) continue;
         uint64_t la = lane_get(a, v->e, i), lb = b ? lane_get(b, v->e, i) : s;
         int r;
         if (v->tok == T_CMP_NE && !ek_int(k)) r = lane_cmp(T_CMP_LT, k, la, lb) || lane_cmp(T_CMP_GT, k, la, lb);
@@ -421,6 +421,7 @@ int vmi_lower_alu(LowerView *L, const Op *op, Instr *in, VmiX *x)
     const Type *rt = op->nresults ? op->results[0]->type : NULL;
     switch (op->kind) {
     case OP_VMI_VAND: case OP_VMI_VOR: case OP_VMI_VXOR: case OP_VMI_VNOT:
+    case OP_VMI_MASK_AND: case OP_VMI_MASK_OR: case OP_VMI_MASK_XOR: case OP_VMI_MASK_NOT:
         if (rt && rt->kind == TY_VMI_MASK) {
             x->vop = (uint8_t)valu_op_of(micro);
             x->a = (int8_t)vmi_operand(L, op, "a");
@@ -453,12 +454,21 @@ int vmi_lower_alu(LowerView *L, const Op *op, Instr *in, VmiX *x)
         x->b = (int8_t)vmi_operand(L, op, "b");
         in->fn = x_mull;
         return 0;
-    case OP_VMI_VCMP: case OP_VMI_VCMPS: {
+    case OP_VMI_VCMP: case OP_VMI_VCMPS: case OP_VMI_CMPF: case OP_VMI_CMPI: {
         static const int16_t map[] = {T_CMP_EQ, T_CMP_NE, T_CMP_LT, T_CMP_LE, T_CMP_GT, T_CMP_GE,
                                       T_CMP_EQ, T_CMP_NE, T_CMP_LT, T_CMP_LE, T_CMP_GT, T_CMP_GE};
+        static const int16_t imap[] = {T_CMP_EQ, T_CMP_NE, T_CMP_LT, T_CMP_LE, T_CMP_GT, T_CMP_GE,
+                                       T_CMP_LT, T_CMP_LE, T_CMP_GT, T_CMP_GE};
         int t = op_token_id(op, "cmp");
-        if (t < T_VCMP_EQ || t > T_VCMP_OGE) return vmi_bad_type(L, op, "a compare predicate", NULL);
-        x->tok = map[t - T_VCMP_EQ];
+        if (op->kind == OP_VMI_CMPI) {   /* the predicate names the signedness: u* unsigned, s* signed */
+            if (t < T_ICMP_EQ || t > T_ICMP_SGE) return vmi_bad_type(L, op, "a compare predicate", NULL);
+            x->tok = imap[t - T_ICMP_EQ];
+            if (ek_int((ElemKind)x->k) && t >= T_ICMP_ULT)
+                x->k = (uint8_t)(t >= T_ICMP_SLT ? x->k & ~1u : x->k | 1u);
+        } else {
+            if (t < T_VCMP_EQ || t > T_VCMP_OGE) return vmi_bad_type(L, op, "a compare predicate", NULL);
+            x->tok = map[t - T_VCMP_EQ];
+        }
         x->a = (int8_t)vmi_operand(L, op, "a");
         x->b = (int8_t)vmi_operand(L, op, "b");
         x->s = (int8_t)vmi_operand(L, op, "s");
@@ -468,7 +478,7 @@ int vmi_lower_alu(LowerView *L, const Op *op, Instr *in, VmiX *x)
         in->fn = x_cmp;
         return 0;
     }
-    case OP_VMI_VSEL:
+    case OP_VMI_VSEL: case OP_VMI_SELECT:
         x->a = (int8_t)vmi_operand(L, op, "a");
         x->b = (int8_t)vmi_operand(L, op, "b");
         in->fn = x_sel;
@@ -478,14 +488,14 @@ int vmi_lower_alu(LowerView *L, const Op *op, Instr *in, VmiX *x)
         x->b = (int8_t)vmi_operand(L, op, "idx");
         in->fn = x_selr;
         return 0;
-    case OP_VMI_VCI:
+    case OP_VMI_VCI: case OP_VMI_IOTA:
         x->s = (int8_t)vmi_operand(L, op, "base");
         x->desc = op_token_id(op, "order") == T_ORDER_DESC;
         x->groups = (uint32_t)(vmi_attr_int(op, "group", 1) > 0 ? vmi_attr_int(op, "group", 1) : 1);
         if (!(ek_int((ElemKind)x->k2) || ek_arith_float((ElemKind)x->k2))) return vmi_bad_type(L, op, "integer or float lanes", rt);
         in->fn = x_ci;
         return 0;
-    case OP_VMI_VBRC: case OP_VMI_GROUP_BROADCAST: {
+    case OP_VMI_VBRC: case OP_VMI_GROUP_BROADCAST: case OP_VMI_BROADCAST: {
         const Value *src = op->operands[0];
         if (src->type->kind == TY_VMI_VREG) {
             x->a = 0;
@@ -498,7 +508,9 @@ int vmi_lower_alu(LowerView *L, const Op *op, Instr *in, VmiX *x)
     }
     case OP_VMI_VCADD: case OP_VMI_VCMAX: case OP_VMI_VCMIN:
     case OP_VMI_GROUP_REDUCE_ADDI: case OP_VMI_GROUP_REDUCE_ADDF: case OP_VMI_GROUP_REDUCE_MAXI:
-    case OP_VMI_GROUP_REDUCE_MAXF: case OP_VMI_GROUP_REDUCE_MINI: case OP_VMI_GROUP_REDUCE_MINF: {
+    case OP_VMI_GROUP_REDUCE_MAXF: case OP_VMI_GROUP_REDUCE_MINI: case OP_VMI_GROUP_REDUCE_MINF:
+    case OP_VMI_REDUCE_ADDF: case OP_VMI_REDUCE_ADDI: case OP_VMI_REDUCE_MAXF: case OP_VMI_REDUCE_MINF:
+    case OP_VMI_REDUCE_MAXI: case OP_VMI_REDUCE_MINI: {
         int vop = valu_op_of(micro == OP_VCADD ? OP_VADD : micro == OP_VCMAX ? OP_VMAX : OP_VMIN);
         x->vop = (uint8_t)vop;
         x->a = (int8_t)vmi_operand(L, op, "a");
