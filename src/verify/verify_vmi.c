@@ -1430,7 +1430,17 @@ void verify_vmi(VCtx *V, Op *op)
     case OP_VMI_REDUCE_MAXI: case OP_VMI_REDUCE_MINI:
         if (vv(arg(V, op, "a")) && class_ok(V, op, arg(V, op, "a")->type->elem)) reduce(V, op);
         break;
-    case OP_VMI_MASKED_STORE: vstore(V, op); break;
+    case OP_VMI_MASKED_STORE: case OP_VMI_INTERLEAVE_STORE: vstore(V, op); break;
+    case OP_VMI_GROUP_STORE:
+        if (vv(arg(V, op, "v")) && group_attr(V, op, "num_groups", arg(V, op, "v")->type->lanes, "the value") > 0)
+            vstore(V, op);
+        break;
+    case OP_VMI_DEINTERLEAVE_LOAD:
+        if (vv(res(op, 0)) && same_vec(V, op, res(op, 0), res(op, 1), rloc(op, 1), true)) vload(V, op);
+        break;
+    case OP_VMI_GROUP_LOAD: case OP_VMI_GROUP_BROADCAST_LOAD:
+        if (vv(res(op, 0)) && group_attr(V, op, "num_groups", res(op, 0)->type->lanes, "the result") > 0) vload(V, op);
+        break;
     case OP_VMI_CHANNEL_SPLIT: case OP_VMI_CHANNEL_MERGE: channels(V, op); break;
     default:
         if (op_vmi_class(op->kind) != VC_NONE) elementwise(V, op);

@@ -499,6 +499,50 @@ def build_named():
                                                                        vreg(t, L)))
             k.store(r, t, L, [a[i // N * N + (N - 1 - i % N)] for i in range(L)])
         ks.append(k)
+    # the named loads and stores: deinterleave_load / interleave_store (even and odd elements), group_load and
+    # group_broadcast_load (C rows of L/C lanes at offset + g*stride; broadcast: each row's first element),
+    # group_store
+    k = Kern("named_mem", "MLIR-named loads and stores")
+    rng = random.Random("named-mem")
+    for tn, L in (("f32", 64), ("i16", 192)):
+        t = T[tn]
+        buf = rnd_codes(rng, t, 2 * L + 2)
+        a = k.put(pack(t, buf))
+        lo, hi = k.tmp("lo"), k.tmp("hi")
+        k.emit("%s, %s = pto.vmi.deinterleave_load %s[%s] : %s -> %s, %s"
+               % (lo, hi, k.ptr(t, a), k.idx(2), ptrty(t), vreg(t, L), vreg(t, L)))
+        ev, od = buf[2:2 + 2 * L:2], buf[3:3 + 2 * L:2]
+        k.store(lo, t, L, ev)
+        k.store(hi, t, L, od)
+        o = k.out(2 * L * t.bytes)
+        k.emit("pto.vmi.interleave_store %s, %s, %s[%s] : %s, %s, %s"
+               % (hi, lo, k.ptr(t, o), k.idx(0), vreg(t, L), vreg(t, L), ptrty(t)))
+        k.expect(o, pack(t, [x for i in range(L) for x in (od[i], ev[i])]))
+    for tn, L, C, stride, off, op in (("f32", 64, 8, 20, 1, "group_load"), ("f16", 128, 4, 40, 3, "group_load"),
+                                      ("f32", 64, 8, 3, 5, "group_broadcast_load")):
+        t = T[tn]
+        S = L // C
+        buf = rnd_codes(rng, t, off + (C - 1) * stride + S + 2)
+        a = k.put(pack(t, buf))
+        v = k.tmp("x")
+        k.emit("%s = pto.vmi.%s %s[%s], %s {num_groups = %d} : %s -> %s"
+               % (v, op, k.ptr(t, a), k.idx(off), k.idx(stride), C, ptrty(t), vreg(t, L)))
+        if op == "group_broadcast_load":
+            want = [buf[off + g * stride] for g in range(C) for _ in range(S)]
+        else:
+            want = [buf[off + g * stride + j] for g in range(C) for j in range(S)]
+        k.store(v, t, L, want)
+    for tn, L, C, stride, off in (("f32", 64, 8, 16, 2), ("i16", 128, 4, 50, 0)):
+        t = T[tn]
+        S = L // C
+        x = rnd_codes(rng, t, L)
+        v = k.load(t, x)
+        o = k.out((off + (C - 1) * stride + S) * t.bytes)
+        k.emit("pto.vmi.group_store %s, %s[%s], %s {num_groups = %d} : %s, %s"
+               % (v, k.ptr(t, o), k.idx(off), k.idx(stride), C, vreg(t, L), ptrty(t)))
+        for g in range(C):
+            k.expect(o + (off + g * stride) * t.bytes, pack(t, x[g * S:(g + 1) * S]))
+    ks.append(k)
     return ks
 
 
@@ -1426,7 +1470,7 @@ def files():
     return {
         "named": (build_named, "The compiler's MLIR-named VMI ops (addf subf mulf divf minf maxf negf absf sqrt exp ln "
                   "relu fma; addi subi muli mini maxi andi ori xori shli shrui shrsi negi absi not; channel_split and "
-                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
+                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini; deinterleave_load interleave_store group_load group_broadcast_load group_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
                   "stands for (docs/vmi.md \"MLIR-named ops\"); shrui logical and shrsi arithmetic whatever the "
                   "written signedness."),
         "flow": (build_flow, "VMI vectors and masks as scf.for iter_args, scf.if results and func.call arguments "

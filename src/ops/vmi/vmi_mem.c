@@ -215,7 +215,10 @@ static const Instr *x_scatter(Exec *x, const Instr *in)
 int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
 {
     const int is_load = op->kind == OP_VMI_VLOAD || op->kind == OP_VMI_VLOAD_GROUP || op->kind == OP_VMI_VLOAD_BLK ||
-                        op->kind == OP_VMI_LOAD;
+                        op->kind == OP_VMI_LOAD || op->kind == OP_VMI_DEINTERLEAVE_LOAD || op->kind == OP_VMI_GROUP_LOAD ||
+                        op->kind == OP_VMI_GROUP_BROADCAST_LOAD;
+    /* the spec's {group = C}, or num_groups = C in the compiler's named group loads and stores */
+    const int64_t C = vmi_attr_int(op, "group", vmi_attr_int(op, "num_groups", 1));
     if (op->kind == OP_VMI_VGATHER || op->kind == OP_VMI_VGATHERB) {
         x->a = (int8_t)vmi_operand(L, op, "idx");
         x->b = (int8_t)vmi_operand(L, op, "src");
@@ -241,10 +244,10 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
         const Type *pt = op->operands[x->b]->type;
         x->e = (uint8_t)vmi_lane_bytes(pt->elem);   /* the pointer's element (unpack reads those) */
         switch (op->kind) {
-        case OP_VMI_VLOAD_GROUP:
+        case OP_VMI_VLOAD_GROUP: case OP_VMI_GROUP_LOAD: case OP_VMI_GROUP_BROADCAST_LOAD:
             x->s = (int8_t)vmi_operand(L, op, "stride");
-            x->groups = (uint32_t)vmi_attr_int(op, "group", 1);
-            x->sub = dist == T_VDIST_BRC ? ML_GROUP_BRC : ML_GROUP;
+            x->groups = C > 0 ? (uint32_t)C : 0;
+            x->sub = dist == T_VDIST_BRC || op->kind == OP_VMI_GROUP_BROADCAST_LOAD ? ML_GROUP_BRC : ML_GROUP;
             if (!x->groups || x->L2 % x->groups) {
                 lw_error(L, op, DIAG_V_ATTR, "'group' (%u) must divide the %u lanes of the result", x->groups, x->L2);
                 return -1;
@@ -256,8 +259,8 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
             x->sub = ML_BLOCK;
             break;
         default:
-            x->sub = dist == T_VDIST_BRC ? ML_BRC : dist == T_VDIST_UNPACK ? ML_UNPACK : dist == T_VDIST_DINTLV ? ML_DINTLV
-                                                                                                                : ML_CONT;
+            x->sub = dist == T_VDIST_BRC ? ML_BRC : dist == T_VDIST_UNPACK ? ML_UNPACK
+                   : dist == T_VDIST_DINTLV || op->kind == OP_VMI_DEINTERLEAVE_LOAD ? ML_DINTLV : ML_CONT;
             if (x->sub == ML_CONT && x->e < x->e2) x->sub = ML_UNPACK;   /* narrower elements widen into the lanes */
             break;
         }
@@ -274,9 +277,9 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
         return -1;
     }
     switch (op->kind) {
-    case OP_VMI_VSTORE_GROUP:
+    case OP_VMI_VSTORE_GROUP: case OP_VMI_GROUP_STORE:
         x->s = (int8_t)vmi_operand(L, op, "stride");
-        x->groups = (uint32_t)vmi_attr_int(op, "group", 1);
+        x->groups = C > 0 ? (uint32_t)C : 0;
         x->sub = ML_GROUP;
         if (!x->groups || x->L % x->groups) {
             lw_error(L, op, DIAG_V_ATTR, "'group' (%u) must divide the %u lanes of the value", x->groups, x->L);
