@@ -1438,6 +1438,11 @@ void verify_vmi(VCtx *V, Op *op)
     case OP_VMI_DEINTERLEAVE_LOAD:
         if (vv(res(op, 0)) && same_vec(V, op, res(op, 0), res(op, 1), rloc(op, 1), true)) vload(V, op);
         break;
+    case OP_VMI_MASKED_LOAD:   /* the passthru has the result's type, the mask its lanes */
+        if (vv(res(op, 0)) && same_vec(V, op, res(op, 0), arg(V, op, "pass"), at(V, op, "pass"), false) &&
+            mask_fits(V, op, arg(V, op, "m"), at(V, op, "m"), res(op, 0)))
+            vload(V, op);
+        break;
     case OP_VMI_GROUP_LOAD: case OP_VMI_GROUP_BROADCAST_LOAD:
         if (vv(res(op, 0)) && group_attr(V, op, "num_groups", res(op, 0)->type->lanes, "the result") > 0) vload(V, op);
         break;

@@ -518,6 +518,16 @@ def build_named():
         k.emit("pto.vmi.interleave_store %s, %s, %s[%s] : %s, %s, %s"
                % (hi, lo, k.ptr(t, o), k.idx(0), vreg(t, L), vreg(t, L), ptrty(t)))
         k.expect(o, pack(t, [x for i in range(L) for x in (od[i], ev[i])]))
+    for tn, L in (("f32", 64), ("si16", 192)):   # masked_load: memory where the mask is on, the passthru elsewhere
+        t = T[tn]
+        buf, pt = rnd_codes(rng, t, L + 3), rnd_codes(rng, t, L)
+        a = k.put(pack(t, buf))
+        vp = k.load(t, pt)
+        m, act = k.holes_mask(rng, L, L - 11)
+        v = k.tmp("x")
+        k.emit("%s = pto.vmi.masked_load %s[%s], %s, %s : %s, %s, %s -> %s"
+               % (v, k.ptr(t, a), k.idx(3), m, vp, ptrty(t), mtype(L), vreg(t, L), vreg(t, L)))
+        k.store(v, t, L, [buf[3 + i] if act[i] else pt[i] for i in range(L)])
     for tn, L, C, stride, off, op in (("f32", 64, 8, 20, 1, "group_load"), ("f16", 128, 4, 40, 3, "group_load"),
                                       ("f32", 64, 8, 3, 5, "group_broadcast_load")):
         t = T[tn]
@@ -1470,7 +1480,7 @@ def files():
     return {
         "named": (build_named, "The compiler's MLIR-named VMI ops (addf subf mulf divf minf maxf negf absf sqrt exp ln "
                   "relu fma; addi subi muli mini maxi andi ori xori shli shrui shrsi negi absi not; channel_split and "
-                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini; deinterleave_load interleave_store group_load group_broadcast_load group_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
+                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini; masked_load deinterleave_load interleave_store group_load group_broadcast_load group_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
                   "stands for (docs/vmi.md \"MLIR-named ops\"); shrui logical and shrsi arithmetic whatever the "
                   "written signedness."),
         "flow": (build_flow, "VMI vectors and masks as scf.for iter_args, scf.if results and func.call arguments "

@@ -39,6 +39,11 @@ static const Instr *x_load(Exec *x, const Instr *in)
         if (!s) return NULL;
         memcpy(out, s, (size_t)L * e);
         count(x, (uint64_t)L * e);
+        if (v->a >= 0 && v->m >= 0) {   /* masked_load: the passthru where the mask is off */
+            const uint8_t *m = vx_op(x, in, v->m), *p = vx_op(x, in, v->a);
+            for (uint32_t i = 0; i < L; i++)
+                if (!vm_bit(m, i)) memcpy(out + (size_t)i * e, p + (size_t)i * e, e);
+        }
         break;
     }
     case ML_BRC: {
@@ -216,7 +221,7 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
 {
     const int is_load = op->kind == OP_VMI_VLOAD || op->kind == OP_VMI_VLOAD_GROUP || op->kind == OP_VMI_VLOAD_BLK ||
                         op->kind == OP_VMI_LOAD || op->kind == OP_VMI_DEINTERLEAVE_LOAD || op->kind == OP_VMI_GROUP_LOAD ||
-                        op->kind == OP_VMI_GROUP_BROADCAST_LOAD;
+                        op->kind == OP_VMI_GROUP_BROADCAST_LOAD || op->kind == OP_VMI_MASKED_LOAD;
     /* the spec's {group = C}, or num_groups = C in the compiler's named group loads and stores */
     const int64_t C = vmi_attr_int(op, "group", vmi_attr_int(op, "num_groups", 1));
     if (op->kind == OP_VMI_VGATHER || op->kind == OP_VMI_VGATHERB) {
@@ -259,6 +264,7 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
             x->sub = ML_BLOCK;
             break;
         default:
+            if (op->kind == OP_VMI_MASKED_LOAD) x->a = (int8_t)vmi_operand(L, op, "pass");
             x->sub = dist == T_VDIST_BRC ? ML_BRC : dist == T_VDIST_UNPACK ? ML_UNPACK
                    : dist == T_VDIST_DINTLV || op->kind == OP_VMI_DEINTERLEAVE_LOAD ? ML_DINTLV : ML_CONT;
             if (x->sub == ML_CONT && x->e < x->e2) x->sub = ML_UNPACK;   /* narrower elements widen into the lanes */
