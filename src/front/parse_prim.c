@@ -1210,6 +1210,21 @@ static int64_t memref_dim(const char *s, size_t n)
     return v;
 }
 
+/* Appends dimension v (memref_dim's -2: too large) to dims[0..*rank); 0, or -1 after an E-PARSE-TYPE at `at`. */
+static int memref_add_dim(Parser *P, SrcLoc at, int64_t *dims, unsigned *rank, int64_t v)
+{
+    if (*rank == TILE_MAX_RANK) {
+        bad_type(P, at, "a memref has at most 5 dimensions here");
+        return -1;
+    }
+    if (v == -2) {
+        bad_type(P, at, "a memref dimension too large for 64 bits");
+        return -1;
+    }
+    dims[(*rank)++] = v;
+    return 0;
+}
+
 static const Type *memref_type(Parser *P, SrcLoc loc)
 {
     P->pos++;
@@ -1220,12 +1235,12 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
     for (;;) {
         Token *d = P_cur(P);
         if (d->kind != TK_QUESTION && d->kind != TK_INT) return bad_type(P, P_loc(P, d), "expected a dimension ('?' or a size) in memref<...>");
-        if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, d), "a memref has at most 5 dimensions here");
         /* a zero dimension lexes with what follows as a hex number ("0xf32"; "0x4" then "xf16"): 0, then the word
            "x..." its text continues with (joined with the next word when it ends in a digit) */
         int hex0 = d->kind == TK_INT && d->len > 2 && d->s[0] == '0' && (d->s[1] == 'x' || d->s[1] == 'X');
-        dims[rank++] = d->kind == TK_QUESTION ? TILE_DYN : hex0 ? 0 : memref_dim(d->s, d->len);
-        if (dims[rank - 1] == -2) return bad_type(P, P_loc(P, d), "a memref dimension too large for 64 bits");
+        if (memref_add_dim(P, P_loc(P, d), dims, &rank,
+                           d->kind == TK_QUESTION ? TILE_DYN : hex0 ? 0 : memref_dim(d->s, d->len)))
+            return NULL;
         P->pos++;
         /* the lexer joins "x4x8xf16" into one word: x, then sizes each followed by x, then the element type */
         Token *x = hex0 ? d : P_cur(P);
@@ -1250,9 +1265,7 @@ static const Type *memref_type(Parser *P, SrcLoc loc)
             unsigned j = k;
             while (j < xl && isdigit((unsigned char)xs[j])) j++;
             if (j == k || j >= xl || xs[j] != 'x') break;
-            if (rank == TILE_MAX_RANK) return bad_type(P, P_loc(P, x), "a memref has at most 5 dimensions here");
-            dims[rank++] = memref_dim(xs + k, j - k);
-            if (dims[rank - 1] == -2) return bad_type(P, P_loc(P, x), "a memref dimension too large for 64 bits");
+            if (memref_add_dim(P, P_loc(P, x), dims, &rank, memref_dim(xs + k, j - k))) return NULL;
             k = j + 1;
         }
         if (k < xl) {      /* "xf16": the element type ends the word */
