@@ -47,14 +47,17 @@ static void add_loop(DmaPlan *p, int64_t count, uint64_t ss, uint64_t ds)
 
 /* The plan of a tload (load) or tstore: GM side `gm` (the view), local side the tile. Strides of the local side
    are in elements of the tile, the GM side's in elements of the view; e = element bytes. Products of run-time
-   strides and shapes are checked (p->wrap: T-WRAP at the op, never a stride wrapped to 0). */
-static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan *p, const Type **tty)
+   strides and shapes are checked (p->wrap: T-WRAP at the op, never a stride wrapped to 0). *run_stride (when
+   given) receives the view's stride along the DMA run: its innermost for ND, the row stride for DN. */
+static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan *p, const Type **tty,
+                      int64_t *run_stride)
 {
     int ti = load ? 1 : 0, vi = load ? 0 : 1;
     const Type *tt = j->ty[ti], *vt = j->ty[vi];
     TileRt t = tj_tile(j, args, ti);
     ViewRt v = tj_view(j, args, vi);
     View5 w = view5(vt, &v);
+    if (run_stride) *run_stride = w.s[j->kind == TD_DN ? 3 : 4];
     uint64_t e = ty_bytes(tt->elem), rows = (uint64_t)tt->dims[0], cols = (uint64_t)tt->dims[1];
     if (j->pitch) cols = (uint64_t)j->pitch;   /* a tstore from a window that keeps its parent's row pitch */
     uint64_t gm = v.addr, ub = t.addr, gs, us;       /* burst strides (bytes) */
@@ -135,15 +138,11 @@ static void make_plan(const TileJob *j, const uint64_t *args, int load, DmaPlan 
    traps T-UNSUPPORTED there; on a5 pto-isa's NPU TLoad/TStore ignore that stride and move contiguous elements
    (its CPU reference honours it), which ptosim does too, with W-UNCONFIRMED (docs/semantics.md §14, "Innermost
    view stride"). Returns 1 after a trap. */
-static int inner_stride(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args, int load)
+static int inner_stride(Exec *x, const Instr *in, const TileJob *j, const uint64_t *args, int load, int64_t s)
 {
-    int ti = load ? 1 : 0, vi = load ? 0 : 1;
     if (j->kind == TD_NZ) return 0;
-    TileRt t = tj_tile(j, args, ti);
-    ViewRt v = tj_view(j, args, vi);
-    View5 w = view5(j->ty[vi], &v);
+    TileRt t = tj_tile(j, args, load ? 1 : 0);
     int dn = j->kind == TD_DN;
-    int64_t s = w.s[dn ? 3 : 4];
     if (s == 1 || (dn ? t.vr : t.vc) <= 1) return 0;
     if (x->core->sim->tp->id == PTO_TARGET_A2A3) {
         sim_trap(x, in, DIAG_T_UNSUPPORTED, "the view's innermost stride is %lld, not 1: the a2a3 DMA moves contiguous "
@@ -161,10 +160,11 @@ static int p_tdma(Exec *x, const Instr *in, const uint64_t *args)
     int load = in->kind == OP_TLOAD;
     int ti = load ? 1 : 0;
     if (tile_check_valid(x, in, j->ty[ti], tj_tile(j, args, ti), load ? "destination" : "source")) return -1;
-    if (inner_stride(x, in, j, args, load)) return -1;
     DmaPlan p;
     const Type *tt;
-    make_plan(j, args, load, &p, &tt);
+    int64_t rs;
+    make_plan(j, args, load, &p, &tt, &rs);
+    if (inner_stride(x, in, j, args, load, rs)) return -1;
     return dma_run_plan(x, in, &p);
 }
 
@@ -175,7 +175,7 @@ static void foot_tdma(const Instr *in, const uint64_t *args, AsFoot *f)
     int load = in->kind == OP_TLOAD;
     DmaPlan p;
     const Type *tt;
-    make_plan(j, args, load, &p, &tt);
+    make_plan(j, args, load, &p, &tt, NULL);
     uint64_t rows = p.n;
     for (int i = 0; i < p.nloops; i++) rows *= p.loop[i].count;
     if (!rows) return;
