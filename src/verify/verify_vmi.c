@@ -1430,7 +1430,10 @@ void verify_vmi(VCtx *V, Op *op)
     case OP_VMI_REDUCE_MAXI: case OP_VMI_REDUCE_MINI:
         if (vv(arg(V, op, "a")) && class_ok(V, op, arg(V, op, "a")->type->elem)) reduce(V, op);
         break;
-    case OP_VMI_MASKED_STORE: case OP_VMI_INTERLEAVE_STORE: vstore(V, op); break;
+    case OP_VMI_MASKED_STORE: case OP_VMI_INTERLEAVE_STORE: case OP_VMI_STRIDE_STORE: vstore(V, op); break;
+    case OP_VMI_STRIDE_LOAD:
+        if (vv(res(op, 0)) && mask_fits(V, op, arg(V, op, "m"), at(V, op, "m"), res(op, 0))) vload(V, op);
+        break;
     case OP_VMI_GROUP_STORE:
         if (vv(arg(V, op, "v")) && group_attr(V, op, "num_groups", arg(V, op, "v")->type->lanes, "the value") > 0)
             vstore(V, op);

@@ -528,6 +528,32 @@ def build_named():
         k.emit("%s = pto.vmi.masked_load %s[%s], %s, %s : %s, %s, %s -> %s"
                % (v, k.ptr(t, a), k.idx(3), m, vp, ptrty(t), mtype(L), vreg(t, L), vreg(t, L)))
         k.store(v, t, L, [buf[3 + i] if act[i] else pt[i] for i in range(L)])
+    # stride_load / stride_store (one register): block b at b*block_stride*32 bytes; a block moves when its first
+    # lane is active (a load leaves an inactive block 0: vsldb's masked-off block)
+    for tn, L, bs in (("f32", 64, 2), ("f16", 128, 3)):
+        t = T[tn]
+        per = 32 // t.bytes
+        nblk = (L + per - 1) // per
+        buf = rnd_codes(rng, t, (bs * (nblk - 1) + 1) * per + 8)
+        a = k.put(pack(t, buf))
+        sel = [1] * L
+        sel[per] = 0                                   # block 1 off
+        for j in range(1, per):
+            sel[2 * per + j] = 0                       # block 2 on (its first lane), the rest of it off
+        m, act = k.sel_mask(sel, L - per - 1)          # and a tail: the last block off
+        v = k.tmp("x")
+        k.emit("%s = pto.vmi.stride_load %s[%s], %s, %s, %s : %s, i16, i16, %s -> %s"
+               % (v, k.ptr(t, a), k.idx(0), k.cint(16, bs), k.cint(16, 0), m, ptrty(t), mtype(L), vreg(t, L)))
+        k.store(v, t, L, [buf[b * bs * per + j] if act[b * per] else 0 for b in range(nblk) for j in range(per)][:L])
+        x = rnd_codes(rng, t, L)
+        vx = k.load(t, x)
+        o = k.out((bs * (nblk - 1) + 1) * 32)
+        k.emit("pto.vmi.stride_store %s, %s[%s], %s, %s, %s : %s, %s, i16, i16, %s"
+               % (vx, k.ptr(t, o), k.idx(0), k.cint(16, bs), k.cint(16, 0), m, vreg(t, L), ptrty(t), mtype(L)))
+        raw = pack(t, x)
+        for b in range(nblk):
+            if act[b * per]:
+                k.expect(o + b * bs * 32, raw[b * 32:(b + 1) * 32])
     for tn, L, C, stride, off, op in (("f32", 64, 8, 20, 1, "group_load"), ("f16", 128, 4, 40, 3, "group_load"),
                                       ("f32", 64, 8, 3, 5, "group_broadcast_load")):
         t = T[tn]
@@ -1480,7 +1506,7 @@ def files():
     return {
         "named": (build_named, "The compiler's MLIR-named VMI ops (addf subf mulf divf minf maxf negf absf sqrt exp ln "
                   "relu fma; addi subi muli mini maxi andi ori xori shli shrui shrsi negi absi not; channel_split and "
-                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini; masked_load deinterleave_load interleave_store group_load group_broadcast_load group_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
+                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini; masked_load stride_load stride_store deinterleave_load interleave_store group_load group_broadcast_load group_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
                   "stands for (docs/vmi.md \"MLIR-named ops\"); shrui logical and shrsi arithmetic whatever the "
                   "written signedness."),
         "flow": (build_flow, "VMI vectors and masks as scf.for iter_args, scf.if results and func.call arguments "

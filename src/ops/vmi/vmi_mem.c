@@ -86,10 +86,13 @@ static const Instr *x_load(Exec *x, const Instr *in)
         }
         break;
     }
-    case ML_BLOCK: {   /* 32-byte block b of register r at a + (r*rs + b*bs)*32 */
+    case ML_BLOCK: {   /* 32-byte block b of register r at a + (r*rs + b*bs)*32; with a mask (stride_load) a block
+                          whose first lane is off stays 0 and is not read, as vsldb's masked-off block */
         const int64_t bs = (int16_t)vx_scalar(x, in, v->s), rs = v->a >= 0 ? (int16_t)vx_scalar(x, in, v->a) : 0;
-        const uint32_t nblk = (L * e + 31) / 32;
+        const uint32_t nblk = (L * e + 31) / 32, per = 32 / e;
+        const uint8_t *m = v->m >= 0 ? vx_op(x, in, v->m) : NULL;
         for (uint32_t blk = 0; blk < nblk; blk++) {
+            if (m && !vm_bit(m, blk * per)) continue;
             uint32_t r = blk / 8, b = blk % 8;
             uint64_t p = a + (uint64_t)(((int64_t)r * rs + (int64_t)b * bs) * 32);
             const uint8_t *s = ub(x, in, p, 32, 32, ACC_READ, "vector load source");
@@ -221,7 +224,8 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
 {
     const int is_load = op->kind == OP_VMI_VLOAD || op->kind == OP_VMI_VLOAD_GROUP || op->kind == OP_VMI_VLOAD_BLK ||
                         op->kind == OP_VMI_LOAD || op->kind == OP_VMI_DEINTERLEAVE_LOAD || op->kind == OP_VMI_GROUP_LOAD ||
-                        op->kind == OP_VMI_GROUP_BROADCAST_LOAD || op->kind == OP_VMI_MASKED_LOAD;
+                        op->kind == OP_VMI_GROUP_BROADCAST_LOAD || op->kind == OP_VMI_MASKED_LOAD ||
+                        op->kind == OP_VMI_STRIDE_LOAD;
     /* the spec's {group = C}, or num_groups = C in the compiler's named group loads and stores */
     const int64_t C = vmi_attr_int(op, "group", vmi_attr_int(op, "num_groups", 1));
     if (op->kind == OP_VMI_VGATHER || op->kind == OP_VMI_VGATHERB) {
@@ -258,7 +262,7 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
                 return -1;
             }
             break;
-        case OP_VMI_VLOAD_BLK:
+        case OP_VMI_VLOAD_BLK: case OP_VMI_STRIDE_LOAD:
             x->s = (int8_t)vmi_operand(L, op, "bs");
             x->a = (int8_t)vmi_operand(L, op, "rs");
             x->sub = ML_BLOCK;
@@ -292,7 +296,7 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
             return -1;
         }
         break;
-    case OP_VMI_VSTORE_BLK: case OP_VMI_VSSTB: {
+    case OP_VMI_VSTORE_BLK: case OP_VMI_VSSTB: case OP_VMI_STRIDE_STORE: {
         x->s = (int8_t)vmi_operand(L, op, "bs");
         int rs = vmi_operand(L, op, "rs");
         x->gsize = rs >= 0 ? (uint32_t)rs + 1 : 0;
