@@ -180,7 +180,7 @@ typedef struct SigSlot {
     uint16_t spaces;           /* TC_PTR: bitmask of allowed AddrSpace, 0 = any */
     int16_t tokset;            /* SL_TOKEN */
     uint8_t style;             /* TokStyle */
-    bool optional, variadic, untyped, off_typed, in_bracket, has_def, is_bool;
+    bool optional, variadic, untyped, off_typed, off_vec, in_bracket, has_def, is_bool;   /* off_vec: a VMI index vector */
     bool arrow;                /* result: printed `-> T` even without operand types (pto.declare_struct -> T) */
     bool off_path;             /* SL_MEM written %base[i, j, ...]: off_name is an integer-list attribute, no group */
     bool out;                  /* positional slot after '|': written in outs(...) of the ins/outs form (tile ops) */

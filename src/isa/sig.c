@@ -3,7 +3,9 @@
  * Signature language (whitespace separates items):
  *   sig     := pos-list? (clause | dict | results)*
  *   pos     := (KEY '=' ('[' vslot ']' | vslot))                 a value written KEY = %v, or a list KEY = [%a, ...]
- *            | NAME ':' TC ('[' NAME (':T')? ']' | '[#' NAME ']')? MODS ('=' KEY ('|' KEY)*)?
+ *            | NAME ':' TC ('[' NAME (':T' | ':V')? ']' | '[#' NAME ']')? MODS ('=' KEY ('|' KEY)*)?
+ *                                                            (':T': the offset's type is written; ':V': it is a VMI
+ *                                                            vector of per-lane indices, type written)
  *                                                            value, memory operand %base[%off], or a value
  *                                                            with a constant path %s[1, 0] (attribute NAME,
  *                                                            generic form NAME = array<i64: 1, 0>); a value
@@ -193,6 +195,7 @@ static void value_slot(SigParser *S, SigSlot *sl, const char *n)
         if (*S->p == '#') { S->p++; sl->off_path = 1; }
         sl->off_name = name(S);
         if (*S->p == ':' && S->p[1] == 'T') { sl->off_typed = 1; S->p += 2; }
+        else if (*S->p == ':' && S->p[1] == 'V') { sl->off_typed = sl->off_vec = 1; S->p += 2; }
         if (!eat(S, ']')) { sp_fail(S, "expected ']'"); return; }
     }
     mods(S, sl);

@@ -43,9 +43,10 @@ static void check_value_slot(VCtx *V, Op *op, const SigSlot *s, const char *clau
         unsigned no = op_group_len(op, (unsigned)s->group + 1), fo = op_group_start(op, (unsigned)s->group + 1);
         for (unsigned i = 0; i < no; i++) {
             Value *v = op->operands[fo + i];
-            if (v && v->type && !ty_is_intlike(v->type) && !ty_is_vaddr(v->type))
-                v_err(V, DIAG_V_OPERAND_TYPE, op_operand_loc(op, fo + i), "the offset in '%%%s[%%%s]' of '%s' must be an "
-                      "index or integer, not %s", s->name, v_valname(v), v_opname(op), v_tyname(v->type, a, sizeof a));
+            if (v && v->type && (s->off_vec ? v->type->kind != TY_VMI_VREG : !ty_is_intlike(v->type) && !ty_is_vaddr(v->type)))
+                v_err(V, DIAG_V_OPERAND_TYPE, op_operand_loc(op, fo + i), "the offset in '%%%s[%%%s]' of '%s' must be %s, "
+                      "not %s", s->name, v_valname(v), v_opname(op), s->off_vec ? "a !pto.vmi.vreg of indices" :
+                      "an index or integer", v_tyname(v->type, a, sizeof a));
         }
     }
 }

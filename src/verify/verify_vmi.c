@@ -1145,7 +1145,8 @@ static void gather(VCtx *V, Op *op)
     Value *idx = arg(V, op, "idx"), *r = res(op, 0);
     if (!vv(r) || !offsets_ok(V, op, idx)) return;
     if (!mem_elem(V, op, "src", r, "source")) return;
-    if (op->kind == OP_VMI_VGATHER) {
+    if (op->kind == OP_VMI_GATHER && !same_vec(V, op, r, arg(V, op, "pass"), at(V, op, "pass"), false)) return;
+    if (op->kind == OP_VMI_VGATHER || op->kind == OP_VMI_GATHER) {
         if (!same_lanes(V, op, r, idx, at(V, op, "idx"))) return;
         if (!layout_match(V, op, r, idx, at(V, op, "idx"))) return;
         const Type *e = r->type->elem;
@@ -1414,7 +1415,8 @@ void verify_vmi(VCtx *V, Op *op)
         vstore(V, op);
         break;
     case OP_VMI_VGATHER: case OP_VMI_VGATHERB: gather(V, op); break;
-    case OP_VMI_VSCATTER: scatter(V, op); break;
+    case OP_VMI_VSCATTER: case OP_VMI_SCATTER: scatter(V, op); break;
+    case OP_VMI_GATHER: gather(V, op); break;
     case OP_VMI_CREATE_MASK: case OP_VMI_CREATE_GROUP_MASK: case OP_VMI_PSET: case OP_VMI_PGE: case OP_VMI_PLT:
     case OP_VMI_CONSTANT_MASK:
         masks(V, op);

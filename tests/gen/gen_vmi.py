@@ -554,6 +554,27 @@ def build_named():
         for b in range(nblk):
             if act[b * per]:
                 k.expect(o + b * bs * 32, raw[b * 32:(b + 1) * 32])
+    # gather (inactive lanes: the passthru) and scatter (active lanes, distinct indices) through i32 indices
+    t, it, L = T["f32"], T["i32"], 64
+    table = rnd_codes(rng, t, 200)
+    a = k.put(pack(t, table))
+    idx = [rng.randrange(200) for _ in range(L)]
+    vi = k.load(it, idx)
+    pt = rnd_codes(rng, t, L)
+    vp = k.load(t, pt)
+    m, act = k.holes_mask(rng, L, L - 6)
+    v = k.tmp("g")
+    k.emit("%s = pto.vmi.gather %s[%s], %s, %s : %s, %s, %s, %s -> %s"
+           % (v, k.ptr(t, a), vi, m, vp, ptrty(t), vreg(it, L), mtype(L), vreg(t, L), vreg(t, L)))
+    k.store(v, t, L, [table[idx[i]] if act[i] else pt[i] for i in range(L)])
+    sidx = rng.sample(range(120), L)
+    vs = k.load(it, sidx)
+    o = k.out(120 * t.bytes)
+    k.emit("pto.vmi.scatter %s, %s[%s], %s : %s, %s, %s, %s" % (vp, k.ptr(t, o), vs, m, vreg(t, L), ptrty(t),
+                                                                  vreg(it, L), mtype(L)))
+    for i in range(L):
+        if act[i]:
+            k.expect(o + sidx[i] * t.bytes, pack(t, [pt[i]]))
     for tn, L, C, stride, off, op in (("f32", 64, 8, 20, 1, "group_load"), ("f16", 128, 4, 40, 3, "group_load"),
                                       ("f32", 64, 8, 3, 5, "group_broadcast_load")):
         t = T[tn]
@@ -1506,7 +1527,7 @@ def files():
     return {
         "named": (build_named, "The compiler's MLIR-named VMI ops (addf subf mulf divf minf maxf negf absf sqrt exp ln "
                   "relu fma; addi subi muli mini maxi andi ori xori shli shrui shrsi negi absi not; channel_split and "
-                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini; masked_load stride_load stride_store deinterleave_load interleave_store group_load group_broadcast_load group_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
+                  "channel_merge in generic form; masked_store; cmpf cmpi select broadcast iota mask_and mask_or mask_xor mask_not reduce_addf/maxf/minf/addi/maxi/mini; masked_load gather scatter stride_load stride_store deinterleave_load interleave_store group_load group_broadcast_load group_store) on f32, f16, i32, si16, ui32, si32: every lane as the spec op it "
                   "stands for (docs/vmi.md \"MLIR-named ops\"); shrui logical and shrsi arithmetic whatever the "
                   "written signedness."),
         "flow": (build_flow, "VMI vectors and masks as scf.for iter_args, scf.if results and func.call arguments "

@@ -264,8 +264,9 @@ class SigReader:
                 self.i += 1
                 sl.off_path = True
             sl.off_name = self.name()
-            if self.s[self.i:self.i + 2] == ":T":
+            if self.s[self.i:self.i + 2] in (":T", ":V"):
                 sl.off_typed = True
+                sl.off_vec = self.s[self.i + 1] == "V"
                 self.i += 2
             assert self.eat("]")
         self.mods(sl)
@@ -471,14 +472,14 @@ def build(row, full, tokens, toknames):
             if sl.off_path:
                 txt = "%s[0]" % v
             else:
-                oty = "i64" if sl.off_typed else "index"
+                oty = "!pto.vmi.vreg<64xi32>" if getattr(sl, "off_vec", False) else "i64" if sl.off_typed else "index"
                 o = I.value(oty)
                 types.setdefault(sl.off_name, []).append(oty)
                 txt = "%s[%s]" % (v, o)
             if typelist and not sl.untyped:
                 order.append((ty, None))
             if typelist and sl.off_typed:
-                order.append(("i64", None))
+                order.append((oty, None))
             return txt
         if typelist and not sl.untyped:
             order.append((ty, None))

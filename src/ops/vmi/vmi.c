@@ -47,6 +47,7 @@ int vmi_lower(LowerView *L, const Op *op, Instr *in)
     switch (op->kind) {
     case OP_VMI_VLOAD: case OP_VMI_VLOAD_GROUP: case OP_VMI_VLOAD_BLK: case OP_VMI_LOAD:
     case OP_VMI_VSTORE: case OP_VMI_VSTORE_GROUP: case OP_VMI_VSTORE_BLK: case OP_VMI_VSSTB: case OP_VMI_STORE:
+    case OP_VMI_GATHER: case OP_VMI_SCATTER:
     case OP_VMI_MASKED_STORE: case OP_VMI_MASKED_LOAD: case OP_VMI_STRIDE_LOAD: case OP_VMI_STRIDE_STORE: case OP_VMI_DEINTERLEAVE_LOAD: case OP_VMI_INTERLEAVE_STORE: case OP_VMI_GROUP_LOAD:
     case OP_VMI_GROUP_BROADCAST_LOAD: case OP_VMI_GROUP_STORE:
     case OP_VMI_VGATHER: case OP_VMI_VGATHERB: case OP_VMI_VSCATTER:

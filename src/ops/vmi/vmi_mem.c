@@ -185,7 +185,8 @@ static const Instr *x_gather(Exec *x, const Instr *in)
     const unsigned e = v->e2, ei = v->e;
     const uint8_t *idx = vx_op(x, in, v->a), *m = vx_op(x, in, v->m);
     uint64_t p = vx_scalar(x, in, v->b);
-    memset(out, 0, (size_t)v->K2 * VREG_BYTES);
+    if (v->c >= 0) memcpy(out, vx_op(x, in, v->c), (size_t)v->K2 * VREG_BYTES);
+    else memset(out, 0, (size_t)v->K2 * VREG_BYTES);
     for (uint32_t i = 0; i < v->L2; i++) {
         if (!vm_bit(m, i)) continue;
         uint32_t j = v->L == v->L2 ? i : (uint32_t)((uint64_t)i * v->L / v->L2);
@@ -228,17 +229,18 @@ int vmi_lower_mem(LowerView *L, const Op *op, Instr *in, VmiX *x)
                         op->kind == OP_VMI_STRIDE_LOAD;
     /* the spec's {group = C}, or num_groups = C in the compiler's named group loads and stores */
     const int64_t C = vmi_attr_int(op, "group", vmi_attr_int(op, "num_groups", 1));
-    if (op->kind == OP_VMI_VGATHER || op->kind == OP_VMI_VGATHERB) {
+    if (op->kind == OP_VMI_VGATHER || op->kind == OP_VMI_VGATHERB || op->kind == OP_VMI_GATHER) {
         x->a = (int8_t)vmi_operand(L, op, "idx");
         x->b = (int8_t)vmi_operand(L, op, "src");
+        x->c = (int8_t)vmi_operand(L, op, "pass");   /* gather: inactive lanes take it (vgather: 0) */
         const Type *it = op->operands[x->a]->type;
         x->L = it->lanes;
         x->e = (uint8_t)vmi_lane_bytes(it->elem);
-        x->sub = op->kind == OP_VMI_VGATHER ? MG_GATHER : MG_GATHERB;
+        x->sub = op->kind == OP_VMI_VGATHERB ? MG_GATHERB : MG_GATHER;
         in->fn = x_gather;
         return 0;
     }
-    if (op->kind == OP_VMI_VSCATTER) {
+    if (op->kind == OP_VMI_VSCATTER || op->kind == OP_VMI_SCATTER) {
         x->a = (int8_t)vmi_operand(L, op, "v");
         x->b = (int8_t)vmi_operand(L, op, "dst");
         x->s = (int8_t)vmi_operand(L, op, "idx");
