@@ -1199,6 +1199,27 @@ fail:
     return NULL;
 }
 
+const Type *bind_generic_functype(Parser *P, Attr **dict, uint32_t *nd, Value *const *v, const SrcLoc *vl, uint32_t n)
+{
+    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, dict, nd);
+    if (!P_expect(P, TK_COLON, "':' and the function type")) return NULL;
+    SrcLoc tl = P_loc(P, P_cur(P));
+    const Type *ft = P_parse_type(P);
+    if (!ft) return NULL;
+    if (ft->kind != TY_FUNC) {
+        P_error(P, DIAG_PARSE_TYPE, tl, "the generic form ends with a function type '(operands) -> (results)'");
+        return NULL;
+    }
+    if (ft->nin != n) {
+        P_error(P, DIAG_PARSE_TYPELIST, tl, "the function type lists %u operand(s), %u are written", ft->nin, n);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] && v[i]->type != ft->params[i])
+            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i], "operand %u has a different type than the function type says", i);
+    return ft;
+}
+
 /* "pto.x"(%a, ...) [<{props}>] [({region})...] [{attrs}] : (T...) -> (R...) */
 Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
 {
@@ -1227,18 +1248,9 @@ Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres)
         P_error(P, DIAG_PARSE_EXPECTED, loc, "'%s' cannot be written in the generic form", op_info[kind].name);
         return NULL;
     }
-    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &dict, &nd);
-    const Type *ft = NULL;
-    if (P_expect(P, TK_COLON, "':' and the function type")) ft = P_parse_type(P);
-    if (!ft || ft->kind != TY_FUNC) return NULL;
+    const Type *ft = bind_generic_functype(P, &dict, &nd, vals, vlocs, n);
+    if (!ft) return NULL;
     for (uint32_t i = 0; i < n; i++) if (!vals[i]) return NULL;
-    if (ft->nin != n) {
-        P_error(P, DIAG_PARSE_TYPELIST, loc, "the function type lists %u operand(s), %u are written", ft->nin, n);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        if (vals[i]->type != ft->params[i])
-            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vlocs[i], "operand %u has a different type than the function type says", i);
     /* distribute operands over groups: operandSegmentSizes, or one per group when unambiguous */
     {
         DictView dv = {dict, nd};

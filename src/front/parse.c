@@ -1023,23 +1023,7 @@ static int generic_operands(Parser *P, Value **v, SrcLoc *vl, uint32_t *n, uint3
    or NULL after an error. */
 static const Type *generic_tail(Parser *P, Op *op, Value **v, const SrcLoc *vl, uint32_t n)
 {
-    if (P_is(P, TK_LBRACE)) P_parse_attr_dict(P, &op->attrs, &op->nattrs);
-    if (!P_expect(P, TK_COLON, "':' and the function type")) return NULL;
-    SrcLoc tl = P_loc(P, P_cur(P));
-    const Type *ft = P_parse_type(P);
-    if (!ft) return NULL;
-    if (ft->kind != TY_FUNC) {
-        P_error(P, DIAG_PARSE_TYPE, tl, "the generic form ends with a function type '(operands) -> (results)'");
-        return NULL;
-    }
-    if (ft->nin != n) {
-        P_error(P, DIAG_PARSE_TYPELIST, tl, "the function type lists %u operand(s), %u are written", ft->nin, n);
-        return NULL;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        if (v[i]->type != ft->params[i])
-            P_error(P, DIAG_PARSE_TYPE_MISMATCH, vl[i], "operand %u has a different type than the function type says", i);
-    return ft;
+    return bind_generic_functype(P, &op->attrs, &op->nattrs, v, vl, n);
 }
 
 /* The types of region r's entry arguments against want[0..n): a located error when they differ. */

@@ -199,6 +199,9 @@ int32_t P_sym_find(const SymTab *t, const char *s, uint32_t n, int32_t key);
 Op *bind_parse_custom(Parser *P, int kind, SrcLoc loc, const char **resnames, uint32_t *rescounts,
                       uint32_t nresgroups, uint32_t nres);
 Op *bind_parse_generic(Parser *P, int kind, SrcLoc loc, uint32_t nres);
+/* The tail of a generic op, `[{attrs}] : (T...) -> (R...)`: the dictionary into *dict / *nd, and the function type
+   checked against the n operands v (located errors); the type, or NULL after an error. */
+const Type *bind_generic_functype(Parser *P, Attr **dict, uint32_t *nd, Value *const *v, const SrcLoc *vl, uint32_t n);
 int bind_init(Parser *P);
 void bind_free(Parser *P);
 

@@ -376,6 +376,26 @@ def build_ew():
 
 # ---------------------------------------------------------------- the compiler's MLIR-named ops (addf, shrsi, ...)
 
+def dintlv_pair(k, rng, t, L, named):
+    """2L elements loaded deinterleaved (even ones to the first result, odd ones to the second) and stored back
+    interleaved from (odd, even): the spec's dintlv vload / vstore, or deinterleave_load / interleave_store"""
+    buf = rnd_codes(rng, t, 2 * L + 2)
+    a = k.put(pack(t, buf))
+    lo, hi = k.tmp("lo"), k.tmp("hi")
+    ld = ("%s, %s = pto.vmi.deinterleave_load %s[%s] : %s -> %s, %s" if named else
+          '%s, %s = pto.vmi.vload %s[%s] {dist_mode = "dintlv"} : %s -> %s, %s')
+    k.emit(ld % (lo, hi, k.ptr(t, a), k.idx(2), ptrty(t), vreg(t, L), vreg(t, L)))
+    ev, od = buf[2:2 + 2 * L:2], buf[3:3 + 2 * L:2]
+    k.store(lo, t, L, ev)
+    k.store(hi, t, L, od)
+    o = k.out(2 * L * t.bytes)
+    st = ("pto.vmi.interleave_store %s, %s, %s[%s] : %s, %s, %s" if named else
+          'pto.vmi.vstore %s, %s, %s[%s] {dist_mode = "dintlv"} : %s, %s, %s')
+    k.emit(st % (hi, lo, k.ptr(t, o), k.idx(0), vreg(t, L), vreg(t, L), ptrty(t)))
+    k.expect(o, pack(t, [x for i in range(L) for x in (od[i], ev[i])]))
+    return lo, hi, ev, od
+
+
 NAMED_F = [("addf", "add"), ("subf", "sub"), ("mulf", "mul"), ("divf", "div"), ("minf", "min"), ("maxf", "max")]
 NAMED_FU = [("negf", "neg"), ("absf", "abs"), ("sqrt", "sqrt"), ("exp", "exp"), ("ln", "ln"), ("relu", "relu")]
 NAMED_I = [("addi", "add"), ("subi", "sub"), ("muli", "mul"), ("mini", "min"), ("maxi", "max"), ("andi", "and"),
@@ -505,19 +525,7 @@ def build_named():
     k = Kern("named_mem", "MLIR-named loads and stores")
     rng = random.Random("named-mem")
     for tn, L in (("f32", 64), ("i16", 192)):
-        t = T[tn]
-        buf = rnd_codes(rng, t, 2 * L + 2)
-        a = k.put(pack(t, buf))
-        lo, hi = k.tmp("lo"), k.tmp("hi")
-        k.emit("%s, %s = pto.vmi.deinterleave_load %s[%s] : %s -> %s, %s"
-               % (lo, hi, k.ptr(t, a), k.idx(2), ptrty(t), vreg(t, L), vreg(t, L)))
-        ev, od = buf[2:2 + 2 * L:2], buf[3:3 + 2 * L:2]
-        k.store(lo, t, L, ev)
-        k.store(hi, t, L, od)
-        o = k.out(2 * L * t.bytes)
-        k.emit("pto.vmi.interleave_store %s, %s, %s[%s] : %s, %s, %s"
-               % (hi, lo, k.ptr(t, o), k.idx(0), vreg(t, L), vreg(t, L), ptrty(t)))
-        k.expect(o, pack(t, [x for i in range(L) for x in (od[i], ev[i])]))
+        dintlv_pair(k, rng, T[tn], L, True)
     for tn, L in (("f32", 64), ("si16", 192)):   # masked_load: memory where the mask is on, the passthru elsewhere
         t = T[tn]
         buf, pt = rnd_codes(rng, t, L + 3), rnd_codes(rng, t, L)
@@ -1051,18 +1059,7 @@ def build_mem():
     # dintlv load: 2L elements, even ones to the first result, odd ones to the second; dintlv store: the inverse
     for tn, L in (("f32", 64), ("i16", 192), ("ui8", 320), ("f32", 256)):
         t = T[tn]
-        buf = rnd_codes(rng, t, 2 * L + 2)
-        a = k.put(pack(t, buf))
-        lo, hi = k.tmp("lo"), k.tmp("hi")
-        k.emit('%s, %s = pto.vmi.vload %s[%s] {dist_mode = "dintlv"} : %s -> %s, %s'
-               % (lo, hi, k.ptr(t, a), k.idx(2), ptrty(t), vreg(t, L), vreg(t, L)))
-        ev, od = buf[2:2 + 2 * L:2], buf[3:3 + 2 * L:2]
-        k.store(lo, t, L, ev)
-        k.store(hi, t, L, od)
-        o = k.out(2 * L * t.bytes)
-        k.emit('pto.vmi.vstore %s, %s, %s[%s] {dist_mode = "dintlv"} : %s, %s, %s'
-               % (hi, lo, k.ptr(t, o), k.idx(0), vreg(t, L), vreg(t, L), ptrty(t)))
-        k.expect(o, pack(t, [x for i in range(L) for x in (od[i], ev[i])]))
+        lo, hi, ev, od = dintlv_pair(k, rng, t, L, False)
         m, act = k.holes_mask(rng, L, L - 5)
         o = k.out(2 * L * t.bytes)
         k.emit('pto.vmi.vstore %s, %s, %s[%s], %s {dist_mode = "dintlv"} : %s, %s, %s, %s'
