@@ -376,6 +376,53 @@ def build_ew():
 
 # ---------------------------------------------------------------- the compiler's MLIR-named ops (addf, shrsi, ...)
 
+def mask_logic(k, L, ma, aa, mb, ab, names, second_not):
+    """and / or / xor of masks ma, mb (active lanes aa, ab) and not of one of them, each made visible"""
+    for op, f in zip(names[:3], (lambda x, y: x and y, lambda x, y: x or y, lambda x, y: x != y)):
+        r = k.tmp("q")
+        k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (r, op, ma, mb, mtype(L), mtype(L), mtype(L)))
+        k.store_mask(r, L, [f(aa[i], ab[i]) for i in range(L)])
+    mn, an = (mb, ab) if second_not else (ma, aa)
+    r = k.tmp("q")
+    k.emit("%s = pto.vmi.%s %s : %s -> %s" % (r, names[3], mn, mtype(L), mtype(L)))
+    k.store_mask(r, L, [not x for x in an])
+
+
+def group_load(k, rng, t, L, C, stride, off, brc, named):
+    """C rows of L/C lanes, row g at offset + g*stride (elements); brc: each row's first element fills its lanes.
+    vload {group = C} (dist_mode brc) or group_load / group_broadcast_load"""
+    S = L // C
+    buf = rnd_codes(rng, t, off + (C - 1) * stride + S + 2)
+    a = k.put(pack(t, buf))
+    v = k.tmp("x")
+    if named:
+        k.emit("%s = pto.vmi.%s %s[%s], %s {num_groups = %d} : %s -> %s"
+               % (v, "group_broadcast_load" if brc else "group_load", k.ptr(t, a), k.idx(off), k.idx(stride), C,
+                  ptrty(t), vreg(t, L)))
+    else:
+        k.emit("%s = pto.vmi.vload %s[%s], %s {%sgroup = %d} : %s -> %s"
+               % (v, k.ptr(t, a), k.idx(off), k.idx(stride), 'dist_mode = "brc", ' if brc else "", C, ptrty(t),
+                  vreg(t, L)))
+    if brc:
+        want = [buf[off + g * stride] for g in range(C) for _ in range(S)]
+    else:
+        want = [buf[off + g * stride + j] for g in range(C) for j in range(S)]
+    k.store(v, t, L, want)
+
+
+def group_store(k, rng, t, L, C, stride, off, named):
+    """C rows of L/C lanes stored at offset + g*stride (elements): vstore {group = C} or group_store"""
+    S = L // C
+    x = rnd_codes(rng, t, L)
+    v = k.load(t, x)
+    o = k.out((off + (C - 1) * stride + S) * t.bytes)
+    form = ("pto.vmi.group_store %s, %s[%s], %s {num_groups = %d} : %s, %s" if named else
+            "pto.vmi.vstore %s, %s[%s], %s {group = %d} : %s, %s")
+    k.emit(form % (v, k.ptr(t, o), k.idx(off), k.idx(stride), C, vreg(t, L), ptrty(t)))
+    for g in range(C):
+        k.expect(o + (off + g * stride) * t.bytes, pack(t, x[g * S:(g + 1) * S]))
+
+
 def dintlv_pair(k, rng, t, L, named):
     """2L elements loaded deinterleaved (even ones to the first result, odd ones to the second) and stored back
     interleaved from (odd, even): the spec's dintlv vload / vstore, or deinterleave_load / interleave_store"""
@@ -479,14 +526,7 @@ def build_named():
         k.store(r, t, L, [ci_ref(t, base, j, False) for j in range(L)])
         # mask logic on two masks
         m3, act3 = k.holes_mask(rng, L, L - 40)
-        for name, f in (("mask_and", lambda x, y: x and y), ("mask_or", lambda x, y: x or y),
-                        ("mask_xor", lambda x, y: x != y)):
-            q = k.tmp("q")
-            k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (q, name, m2, m3, mtype(L), mtype(L), mtype(L)))
-            k.store_mask(q, L, [f(act2[i], act3[i]) for i in range(L)])
-        q = k.tmp("q")
-        k.emit("%s = pto.vmi.mask_not %s : %s -> %s" % (q, m3, mtype(L), mtype(L)))
-        k.store_mask(q, L, [not x for x in act3])
+        mask_logic(k, L, m2, act2, m3, act3, ("mask_and", "mask_or", "mask_xor", "mask_not"), second_not=True)
         # reductions of the lanes the mask selects into one lane
         for name, op in ((("reduce_addf", "add"), ("reduce_maxf", "max"), ("reduce_minf", "min")) if t.isf else
                          (("reduce_addi", "add"), ("reduce_maxi", "max"), ("reduce_mini", "min"))):
@@ -585,28 +625,9 @@ def build_named():
             k.expect(o + sidx[i] * t.bytes, pack(t, [pt[i]]))
     for tn, L, C, stride, off, op in (("f32", 64, 8, 20, 1, "group_load"), ("f16", 128, 4, 40, 3, "group_load"),
                                       ("f32", 64, 8, 3, 5, "group_broadcast_load")):
-        t = T[tn]
-        S = L // C
-        buf = rnd_codes(rng, t, off + (C - 1) * stride + S + 2)
-        a = k.put(pack(t, buf))
-        v = k.tmp("x")
-        k.emit("%s = pto.vmi.%s %s[%s], %s {num_groups = %d} : %s -> %s"
-               % (v, op, k.ptr(t, a), k.idx(off), k.idx(stride), C, ptrty(t), vreg(t, L)))
-        if op == "group_broadcast_load":
-            want = [buf[off + g * stride] for g in range(C) for _ in range(S)]
-        else:
-            want = [buf[off + g * stride + j] for g in range(C) for j in range(S)]
-        k.store(v, t, L, want)
+        group_load(k, rng, T[tn], L, C, stride, off, op == "group_broadcast_load", True)
     for tn, L, C, stride, off in (("f32", 64, 8, 16, 2), ("i16", 128, 4, 50, 0)):
-        t = T[tn]
-        S = L // C
-        x = rnd_codes(rng, t, L)
-        v = k.load(t, x)
-        o = k.out((off + (C - 1) * stride + S) * t.bytes)
-        k.emit("pto.vmi.group_store %s, %s[%s], %s {num_groups = %d} : %s, %s"
-               % (v, k.ptr(t, o), k.idx(off), k.idx(stride), C, vreg(t, L), ptrty(t)))
-        for g in range(C):
-            k.expect(o + (off + g * stride) * t.bytes, pack(t, x[g * S:(g + 1) * S]))
+        group_store(k, rng, T[tn], L, C, stride, off, True)
     ks.append(k)
     return ks
 
@@ -1073,29 +1094,10 @@ def build_mem():
                                         ("f32", 4, 4, 64, 0, ""), ("i8", 256, 8, 33, 1, ""),
                                         ("f32", 64, 8, 1, 5, 'dist_mode = "brc", '),
                                         ("bf16", 256, 8, 5, 0, 'dist_mode = "brc", ')):
-        t = T[tn]
-        S = L // C
-        buf = rnd_codes(rng, t, off + (C - 1) * stride + S + 2)
-        a = k.put(pack(t, buf))
-        v = k.tmp("x")
-        k.emit("%s = pto.vmi.vload %s[%s], %s {%sgroup = %d} : %s -> %s"
-               % (v, k.ptr(t, a), k.idx(off), k.idx(stride), attr, C, ptrty(t), vreg(t, L)))
-        if attr:
-            want = [buf[off + g * stride] for g in range(C) for _ in range(S)]
-        else:
-            want = [buf[off + g * stride + j] for g in range(C) for j in range(S)]
-        k.store(v, t, L, want)
+        group_load(k, rng, T[tn], L, C, stride, off, bool(attr), False)
     # group stores: C rows of L/C lanes at offset + g*stride; a slot store when L == C
     for tn, L, C, stride, off in (("f32", 64, 8, 16, 2), ("i16", 128, 4, 50, 0), ("f32", 8, 8, 4, 1), ("ui8", 320, 5, 70, 3)):
-        t = T[tn]
-        S = L // C
-        x = rnd_codes(rng, t, L)
-        v = k.load(t, x)
-        o = k.out((off + (C - 1) * stride + S) * t.bytes)
-        k.emit("pto.vmi.vstore %s, %s[%s], %s {group = %d} : %s, %s"
-               % (v, k.ptr(t, o), k.idx(off), k.idx(stride), C, vreg(t, L), ptrty(t)))
-        for g in range(C):
-            k.expect(o + (off + g * stride) * t.bytes, pack(t, x[g * S:(g + 1) * S]))
+        group_store(k, rng, T[tn], L, C, stride, off, False)
 
     # block-strided forms (one register: the compiler lowers only one physical chunk): block b (32 bytes) at
     # address + b*block_stride*32; a store writes a block when the block's first lane is active
@@ -1343,13 +1345,7 @@ def build_mask():
     for L in (192, 320):
         ma, aa = k.holes_mask(rng, L, L - 10, 0.5)
         mb, ab = k.holes_mask(rng, L, L - 50, 0.5)
-        for op, f in (("vand", lambda x, y: x and y), ("vor", lambda x, y: x or y), ("vxor", lambda x, y: x != y)):
-            r = k.tmp("q")
-            k.emit("%s = pto.vmi.%s %s, %s : %s, %s -> %s" % (r, op, ma, mb, mtype(L), mtype(L), mtype(L)))
-            k.store_mask(r, L, [f(aa[i], ab[i]) for i in range(L)])
-        r = k.tmp("q")
-        k.emit("%s = pto.vmi.vnot %s : %s -> %s" % (r, ma, mtype(L), mtype(L)))
-        k.store_mask(r, L, [not x for x in aa])
+        mask_logic(k, L, ma, aa, mb, ab, ("vand", "vor", "vxor", "vnot"), second_not=False)
     return [k]
 
 
