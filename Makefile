@@ -154,7 +154,7 @@ asan:
 # kernel (a parse error, a verify error, a DMA run) until one runs clean, each in a forked child.
 # OOM_KERNELS_ALL adds vector, cube, sync, deadlock and step-limit kernels (longer).
 OOM_KERNELS ?= tests/parse/fmt_keeps_bad_input.pto tests/verify/addr_space.pto tests/dma/oob_gm.pto tests/parse/units.pto \
-  tests/simt/atomics.pto
+  tests/simt/atomics.pto tests/scalar/print.pto
 OOM_KERNELS_ALL := $(OOM_KERNELS) tests/dma/deadlock.pto tests/valu/vadd.pto tests/cube/fix_l1_chain.pto \
   tests/sync/buf_dyn_double_buffer.pto tests/dma/step_limit.pto
 OOM_OPT := -O1 -g -DPTOSIM_ALLOC_INJECT -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

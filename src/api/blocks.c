@@ -209,7 +209,7 @@ void launch_run_free(BlockRun *r)
     ops_cluster_free(cl);
     race_free(cl->race);
     diag_free(&r->diags);
-    mem_free(sb_take(&r->out));
+    sb_free(&r->out);
     mem_free(r->sim.dkeys);
     obs_free(r->obs);
     check_free(r->check);

@@ -148,7 +148,7 @@ static void pto_launch_free_unguarded(PtoLaunch *l)
     if (!l) return;
     for (unsigned i = 0; i < l->nruns; i++) launch_run_free(l->runs[i]);
     mem_free(l->runs);
-    mem_free(sb_take(&l->out));
+    sb_free(&l->out);
     mem_free(l->info);
     mem_free(l->param_vals);
     mem_free(l->bound);

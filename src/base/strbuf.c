@@ -60,6 +60,12 @@ void sb_printf(StrBuf *b, const char *fmt, ...)
     va_end(ap);
 }
 
+void sb_free(StrBuf *b)
+{
+    mem_free(b->s);
+    sb_init(b);
+}
+
 char *sb_take(StrBuf *b)
 {
     if (!b->s && sb_reserve(b, 0)) b->s[0] = 0;

@@ -20,4 +20,6 @@ void sb_vprintf(StrBuf *b, const char *fmt, va_list ap);
 void sb_truncate(StrBuf *b, size_t n);   /* back to the first n bytes (n <= b->n) */
 /* Returns the NUL-terminated buffer, or NULL (nothing to free) when an allocation failed; b is reset. */
 char *sb_take(StrBuf *b);
+/* Releases the buffer without allocating (sb_take of an empty buffer allocates its ""); b is reset. */
+void sb_free(StrBuf *b);
 #endif

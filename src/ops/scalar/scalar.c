@@ -389,11 +389,12 @@ static const Instr *x_print(Exec *x, const Instr *in)
     sb_init(&b);
     fmt_render(&b, f && f->s ? f->s : "", i, v & bits_mask(w), d);
     if (b.failed) {
+        sb_free(&b);
         sim_trap(x, in, DIAG_T_OOM, "out of host memory for the device output");
         return NULL;
     }
     sim_out(x, b.s, b.n);
-    mem_free(sb_take(&b));
+    sb_free(&b);
     NEXT;
 }
 

@@ -354,7 +354,7 @@ static const Instr *x_tprint(Exec *x, const Instr *in)
                 int64_t eo = off + (int64_t)c * (rank ? v.stride[rank - 1] : 1);
                 const uint8_t *p = sim_mem(x, in, AS_GM, sim_index_addr(v.addr, eo, e), e, 1, ACC_READ, "view element");
                 if (!p) {
-                    mem_free(sb_take(&b));
+                    sb_free(&b);
                     return NULL;
                 }
                 if (c) sb_putc(&b, ' ');
@@ -364,11 +364,12 @@ static const Instr *x_tprint(Exec *x, const Instr *in)
         }
     }
     if (b.failed) {
+        sb_free(&b);
         sim_trap(x, in, DIAG_T_OOM, "out of host memory for the device output");
         return NULL;
     }
     sim_out(x, b.s, b.n);
-    mem_free(sb_take(&b));
+    sb_free(&b);
     return in + 1;
 }
 
