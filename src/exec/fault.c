@@ -149,3 +149,12 @@ void sim_out(Exec *x, const char *s, size_t n)
     }
     sb_putn(b, s, n);
 }
+
+int sim_out_buf(Exec *x, const Instr *in, StrBuf *b)
+{
+    int failed = b->failed;
+    if (!failed) sim_out(x, b->s ? b->s : "", b->n);
+    sb_free(b);
+    if (failed) sim_trap(x, in, DIAG_T_OOM, "out of host memory for the device output");
+    return failed ? -1 : 0;
+}

@@ -242,6 +242,8 @@ static inline uint64_t ARG(const Exec *x, const Instr *in, unsigned i) { return 
    one line saying it was cut (the hardware's print buffer is bounded too, docs/semantics.md §12) ---- */
 enum { SIM_OUT_CAP = 1 << 22 };
 void sim_out(Exec *x, const char *s, size_t n);
+/* Appends the text an op built in b (and releases b); when b lost an allocation, traps T-OOM instead and returns -1. */
+int sim_out_buf(Exec *x, const Instr *in, struct StrBuf *b);
 
 /* ---- traps and memory (mem.c) ---- */
 void sim_trap(Exec *x, const Instr *in, DiagId id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));

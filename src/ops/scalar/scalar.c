@@ -388,13 +388,7 @@ static const Instr *x_print(Exec *x, const Instr *in)
     StrBuf b;
     sb_init(&b);
     fmt_render(&b, f && f->s ? f->s : "", i, v & bits_mask(w), d);
-    if (b.failed) {
-        sb_free(&b);
-        sim_trap(x, in, DIAG_T_OOM, "out of host memory for the device output");
-        return NULL;
-    }
-    sim_out(x, b.s, b.n);
-    sb_free(&b);
+    if (sim_out_buf(x, in, &b)) return NULL;
     NEXT;
 }
 

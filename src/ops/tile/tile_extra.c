@@ -363,13 +363,7 @@ static const Instr *x_tprint(Exec *x, const Instr *in)
             sb_putc(&b, '\n');
         }
     }
-    if (b.failed) {
-        sb_free(&b);
-        sim_trap(x, in, DIAG_T_OOM, "out of host memory for the device output");
-        return NULL;
-    }
-    sim_out(x, b.s, b.n);
-    sb_free(&b);
+    if (sim_out_buf(x, in, &b)) return NULL;
     return in + 1;
 }
 
